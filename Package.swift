@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "btlens",
+    products: [
+        .executable(name: "btlens", targets: ["btlens"]),
+        .library(name: "BTLensKit", targets: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensReport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libpcap, through the system's headers; only BTLensCapture imports it.
+        .systemLibrary(name: "CPcap", path: "Sources/CPcap",
+                       providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]),
+        .target(name: "BTLensCore"),
+        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap"]),
+        .target(name: "BTLensDissect", dependencies: ["BTLensCore", "BTLensCapture"]),
+        .target(name: "BTLensReport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
+        .executableTarget(name: "btlens", dependencies: [
+            "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensReport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // Builds captures byte by byte for the tests and for Captures/.
+        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture"]),
+        .executableTarget(name: "btlens-samples", dependencies: ["BTLensTestSupport"]),
+        .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
+        .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),
+        .testTarget(name: "BTLensDissectTests", dependencies: ["BTLensDissect", "BTLensTestSupport"]),
+        .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
+    ]
+)

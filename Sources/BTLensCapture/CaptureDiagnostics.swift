@@ -1,0 +1,34 @@
+import BTLensCore
+
+/// Diagnostics about the capture file itself.
+public enum CaptureDiagnostics {
+    public static let recordTruncated = DiagnosticKind(
+        "capture.truncated", .note,
+        "The capture kept fewer bytes of the record than the packet had (snap length, filtered log); not a protocol error.")
+    public static let recordPastEnd = DiagnosticKind(
+        "capture.record.past_end", .error,
+        "A record's length runs past the end of the file: the file was cut while being written or copied.")
+    public static let headerCut = DiagnosticKind(
+        "capture.record.header_cut", .error,
+        "The file ends inside a record header.")
+    public static let lengthAbsurd = DiagnosticKind(
+        "capture.record.length_absurd", .error,
+        "A record claims a length no capture format allows; reading stops there.")
+    public static let lengthInconsistent = DiagnosticKind(
+        "capture.record.length_inconsistent", .warning,
+        "A record's included length is larger than its original length.")
+    public static let recordEmpty = DiagnosticKind(
+        "capture.record.empty", .warning,
+        "A record holds no bytes at all where at least a packet type was expected.")
+    public static let unknownPacketType = DiagnosticKind(
+        "capture.packet_type.unknown", .warning,
+        "A record's packet type (H4 indicator, monitor opcode) is not one btlens knows.")
+    public static let h4InH1File = DiagnosticKind(
+        "capture.btsnoop.h4_in_1001", .note,
+        "The file says datalink 1001 (no H4 byte) but its records hold H4 bytes; read as H4.")
+
+    public static let all: [DiagnosticKind] = [
+        recordTruncated, recordPastEnd, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
+        unknownPacketType, h4InH1File,
+    ]
+}

@@ -1,0 +1,74 @@
+import BTLensCore
+
+/// What an HCI-level record carries, independent of the capture format.
+public enum RecordKind: UInt8, Sendable, CaseIterable {
+    case command, event, aclData, scoData, isoData
+    /// A text record: btsnoop monitor notes, index records, user logging; PacketLogger notes.
+    case note
+    /// A record this reader cannot classify (its bytes are reported as undecoded).
+    case unknown
+
+    public var name: String {
+        switch self {
+        case .command: return "command"
+        case .event: return "event"
+        case .aclData: return "acl"
+        case .scoData: return "sco"
+        case .isoData: return "iso"
+        case .note: return "note"
+        case .unknown: return "unknown"
+        }
+    }
+}
+
+/// One record of a capture, in the same shape whatever the file format.
+public struct CaptureRecord: Sendable {
+    /// 1-based, equal to Wireshark's frame number.
+    public var number: Int
+    /// Byte offset of the record's header in the file.
+    public var fileOffset: Int64
+    public var timestamp: Timestamp
+    public var kind: RecordKind
+    /// nil for notes that have no direction.
+    public var direction: Direction?
+    /// Controller index (btmon monitor captures); 0 otherwise, 0xFFFF for "no controller".
+    public var controllerIndex: UInt16
+    /// The HCI packet without any H4 indicator byte, or the note's bytes.
+    public var payload: ArraySlice<UInt8>
+    /// Length of the packet before the capture cut it (same units as `payload`).
+    public var originalLength: Int
+    /// For notes: what kind of note ("System Note", "New Index", …) and its text.
+    public var noteCategory: String = ""
+    public var noteText: String = ""
+    /// Bytes of the record that hold no packet bytes (headers, H4 byte): for byte accounting.
+    public var headerLength: Int = 0
+
+    public init(number: Int, fileOffset: Int64, timestamp: Timestamp, kind: RecordKind, direction: Direction?,
+                controllerIndex: UInt16 = 0, payload: ArraySlice<UInt8>, originalLength: Int) {
+        self.number = number
+        self.fileOffset = fileOffset
+        self.timestamp = timestamp
+        self.kind = kind
+        self.direction = direction
+        self.controllerIndex = controllerIndex
+        self.payload = payload
+        self.originalLength = originalLength
+    }
+
+    /// The capture kept fewer bytes than the packet had: not a protocol error.
+    public var isTruncated: Bool { payload.count < originalLength }
+}
+
+/// What a capture reader yields: a record, or a problem with the file itself at a place in it.
+public enum CaptureItem: Sendable {
+    case record(CaptureRecord)
+    case problem(CaptureProblem)
+}
+
+/// A problem in the capture file's own structure (not in the protocols it carries).
+public struct CaptureProblem: Sendable, Equatable {
+    public var diagnostic: Diagnostic
+    /// The record it concerns (1-based); the record that could not be read, when reading stopped.
+    public var recordNumber: Int
+    public var fileOffset: Int64
+}

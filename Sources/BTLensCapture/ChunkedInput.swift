@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where capture bytes come from: a file, a pipe, memory.
+public protocol ByteSource {
+    /// Up to `maxCount` bytes; an empty array means end of input.
+    mutating func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8]
+}
+
+/// Bytes already in memory (tests, decompressed data).
+public struct MemorySource: ByteSource {
+    private var bytes: [UInt8]
+    private var position = 0
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public mutating func read(maxCount: Int) -> [UInt8] {
+        let end = min(bytes.count, position + max(maxCount, 0))
+        defer { position = end }
+        return Array(bytes[position..<end])
+    }
+}
+
+/// A file read with plain `read(2)` in large pieces; never mapped or loaded whole.
+public final class FileSource: ByteSource {
+    private let fd: Int32
+    public let path: String
+
+    public init(path: String) throws(CaptureOpenError) {
+        self.path = path
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    public func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maxCount)
+        let n = buffer.withUnsafeMutableBytes { raw -> Int in
+            while true {
+                let r = Glibc.read(fd, raw.baseAddress, maxCount)
+                if r < 0 && errno == EINTR { continue }
+                return r
+            }
+        }
+        guard n >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        buffer.removeLast(maxCount - n)
+        return buffer
+    }
+}
+
+/// A sliding window over a `ByteSource`.
+///
+/// Slices handed out share storage with the current chunk. A refill builds a new chunk
+/// rather than mutating the old one, so slices still held elsewhere never force a copy.
+public struct ChunkedInput {
+    public static let chunkSize = 1 << 20
+
+    private var source: any ByteSource
+    private var chunk: [UInt8] = []
+    private var position = 0
+    private var chunkStart: Int64 = 0
+    public private(set) var reachedEnd = false
+
+    public init(_ source: any ByteSource) { self.source = source }
+
+    /// File offset of the next unread byte.
+    public var offset: Int64 { chunkStart + Int64(position) }
+    public var available: Int { chunk.count - position }
+
+    /// Makes at least `count` bytes available if the input has them; returns whether it does.
+    public mutating func ensure(_ count: Int) throws(CaptureOpenError) -> Bool {
+        while available < count && !reachedEnd {
+            let more = try source.read(maxCount: max(Self.chunkSize, count - available))
+            if more.isEmpty { reachedEnd = true; break }
+            var next = [UInt8]()
+            next.reserveCapacity(available + more.count)
+            next.append(contentsOf: chunk[position...])
+            next.append(contentsOf: more)
+            chunkStart += Int64(position)
+            chunk = next
+            position = 0
+        }
+        return available >= count
+    }
+
+    /// The next `count` bytes without consuming them (at most what is available).
+    public func peek(_ count: Int) -> ArraySlice<UInt8> {
+        chunk[position ..< position + min(count, available)]
+    }
+
+    /// Consumes and returns up to `count` bytes.
+    public mutating func take(_ count: Int) -> ArraySlice<UInt8> {
+        let n = min(max(count, 0), available)
+        defer { position += n }
+        return chunk[position ..< position + n]
+    }
+}

@@ -1,0 +1,85 @@
+public enum Severity: Int, Sendable, Comparable, CaseIterable {
+    case note = 0
+    case warning = 1
+    case error = 2
+
+    public var name: String {
+        switch self {
+        case .note: return "note"
+        case .warning: return "warning"
+        case .error: return "error"
+        }
+    }
+
+    public init?(name: String) {
+        guard let s = Severity.allCases.first(where: { $0.name == name }) else { return nil }
+        self = s
+    }
+
+    public static func < (a: Severity, b: Severity) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A kind of diagnostic, declared once next to the code that raises it (like Wireshark's expert info).
+public struct DiagnosticKind: Sendable, Hashable {
+    /// Stable dotted id, e.g. `a5.checksum.bad`. Never renamed: tickets and scripts rely on it.
+    public let id: String
+    public let severity: Severity
+    /// One line on what it means, for `btlens diagnostics`.
+    public let summary: String
+
+    public init(_ id: String, _ severity: Severity, _ summary: String) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+    }
+
+    public static func == (a: DiagnosticKind, b: DiagnosticKind) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// A typed value attached to an event or diagnostic; keeps JSON output exact.
+public enum FieldValue: Sendable, Equatable {
+    case int(Int64)
+    /// An integer shown in hex in text (`0x0040`); a plain number in JSON.
+    case hex(Int64, digits: Int)
+    case string(String)
+    case bool(Bool)
+    /// Bytes, rendered as lowercase hex.
+    case bytes([UInt8])
+
+    public static func int<T: BinaryInteger>(_ v: T) -> FieldValue { .int(Int64(truncatingIfNeeded: v)) }
+    public static func hex<T: FixedWidthInteger>(_ v: T) -> FieldValue {
+        .hex(Int64(truncatingIfNeeded: v), digits: T.bitWidth / 4)
+    }
+}
+
+/// One diagnostic raised while decoding: what was expected and what was found, and where.
+public struct Diagnostic: Sendable, Equatable {
+    public var kind: DiagnosticKind
+    /// Severity, normally the kind's.
+    public var severity: Severity
+    public var message: String
+    /// Named values, in a fixed order (the JSON contract names some of them).
+    public var fields: [(String, FieldValue)]
+    /// Byte offset of the problem inside the record's HCI packet, when known.
+    public var packetOffset: Int?
+    /// Bytes of the capture that this problem left undecoded (for the byte accounting in stats).
+    public var undecodedBytes = 0
+
+    public init(_ kind: DiagnosticKind, _ message: String, fields: [(String, FieldValue)] = [], packetOffset: Int? = nil) {
+        self.kind = kind
+        self.severity = kind.severity
+        self.message = message
+        self.fields = fields
+        self.packetOffset = packetOffset
+    }
+
+    public var id: String { kind.id }
+
+    public func field(_ name: String) -> FieldValue? { fields.first { $0.0 == name }?.1 }
+
+    public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
+        a.kind == b.kind && a.severity == b.severity && a.message == b.message
+            && a.packetOffset == b.packetOffset && a.fields.elementsEqual(b.fields) { $0.0 == $1.0 && $0.1 == $1.1 }
+    }
+}

@@ -1,0 +1,148 @@
+import BTLensCore
+
+/// The A5 protocol on one stream (a characteristic and direction of a connection): detection,
+/// framing and sequence tracking.
+///
+/// Detection: a stream is A5 when one of its first `detectionValues` values starts with a frame
+/// whose checksum holds. Bytes of earlier values are reported as a resync once it is detected.
+public struct A5Stream: Sendable {
+    public static let detectionValues = 4
+
+    public enum Output: Sendable {
+        case frame(A5Frame)
+        case diagnostic(Diagnostic)
+    }
+
+    enum State { case undecided(values: Int, preamble: Int), a5, notA5 }
+
+    private var state = State.undecided(values: 0, preamble: 0)
+    private var framer = A5Framer()
+    private var lastSequence: UInt8?
+
+    public init() {}
+
+    public var isA5: Bool { if case .a5 = state { return true } else { return false } }
+    public var isRejected: Bool { if case .notA5 = state { return true } else { return false } }
+
+    /// Feeds one ATT value (or EA chunk); returns frames and diagnostics in order.
+    public mutating func push(_ value: ArraySlice<UInt8>) -> [Output] {
+        switch state {
+        case .notA5:
+            return []
+        case .a5:
+            framer.append(value)
+            return drain()
+        case .undecided(var values, var preamble):
+            // Only values that could open a frame count toward detection; the rest of a long
+            // first frame continues the open candidate (at most one frame's length).
+            if value.first == A5Frame.magic || framer.buffered == 0 {
+                preamble += framer.buffered
+                framer = A5Framer()
+                values += 1
+                if value.first != A5Frame.magic {
+                    preamble += value.count
+                    state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
+                    return []
+                }
+            }
+            framer.append(value)
+            guard let step = framer.next() else {
+                state = .undecided(values: values, preamble: preamble)
+                return []
+            }
+            guard step.frame.checksumOK else {
+                preamble += step.frame.length + framer.buffered
+                framer = A5Framer()
+                state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
+                return []
+            }
+            state = .a5
+            var out: [Output] = []
+            if preamble > 0 {
+                out.append(.diagnostic(resync(preamble, before: step.frame)))
+            }
+            out += accept(step.frame)
+            return out + drain()
+        }
+    }
+
+    /// The capture lost bytes of this stream: any partial frame is reported and dropped.
+    public mutating func hole() -> [Output] {
+        guard isA5 else {
+            framer = A5Framer()
+            return []
+        }
+        let out = leftovers(reason: "a record the capture cut short")
+        framer.loseSync()
+        return out
+    }
+
+    /// The stream ends (disconnection, end of capture): report what is left in the buffer.
+    public mutating func finish(reason: String) -> [Output] {
+        guard isA5 else { return [] }
+        let out = leftovers(reason: reason)
+        framer = A5Framer()
+        return out
+    }
+
+    private mutating func leftovers(reason: String) -> [Output] {
+        var out: [Output] = []
+        if framer.skipped > 0 {
+            out.append(.diagnostic(resync(framer.skipped, before: nil)))
+            framer.clearSkipped()
+        }
+        if let p = framer.partial {
+            out.append(.diagnostic(Diagnostic(A5Diagnostics.truncated,
+                                              "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
+                                              fields: [("have", .int(p.have)), ("need", .int(p.need))])))
+        }
+        return out
+    }
+
+    private mutating func drain() -> [Output] {
+        var out: [Output] = []
+        while let step = framer.next() {
+            if step.skipped > 0 { out.append(.diagnostic(resync(step.skipped, before: step.frame))) }
+            out += accept(step.frame)
+        }
+        return out
+    }
+
+    private mutating func accept(_ frame: A5Frame) -> [Output] {
+        var out: [Output] = [.frame(frame)]
+        if frame.version != 1 {
+            out.append(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,
+                                              "version \(Hex.value(frame.version, width: 2)); expected 0x01",
+                                              fields: [("version", .int(frame.version))])))
+        }
+        if !frame.checksumOK {
+            out.append(.diagnostic(Diagnostic(
+                A5Diagnostics.checksumBad,
+                "command \(Hex.value(frame.command, width: 2)) sequence \(frame.sequence): checksum \(Hex.value(frame.checksum, width: 2)), expected \(Hex.value(frame.expectedChecksum, width: 2))",
+                fields: [("expected", .int(frame.expectedChecksum)), ("actual", .int(frame.checksum)),
+                         ("sequence", .int(frame.sequence)), ("command", .int(frame.command))])))
+        }
+        if let last = lastSequence {
+            let expected = last &+ 1
+            if frame.sequence == last {
+                out.append(.diagnostic(Diagnostic(A5Diagnostics.sequenceDuplicate,
+                                                  "sequence \(frame.sequence) again (command \(Hex.value(frame.command, width: 2)))",
+                                                  fields: [("sequence", .int(frame.sequence))])))
+            } else if frame.sequence != expected {
+                let missing = frame.sequence &- expected
+                out.append(.diagnostic(Diagnostic(A5Diagnostics.sequenceGap,
+                                                  "expected sequence \(expected), got \(frame.sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
+                                                  fields: [("expected", .int(expected)), ("actual", .int(frame.sequence)),
+                                                           ("missing", .int(missing))])))
+            }
+        }
+        lastSequence = frame.sequence
+        return out
+    }
+
+    private func resync(_ skipped: Int, before frame: A5Frame?) -> Diagnostic {
+        let whereTo = frame.map { "before the frame with sequence \($0.sequence)" } ?? "with no frame after them"
+        return Diagnostic(A5Diagnostics.resync, "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
+                          fields: [("skipped_bytes", .int(skipped))])
+    }
+}

@@ -1,0 +1,309 @@
+import BTLensCore
+import BTLensCapture
+
+/// Routes capture records through HCI → ACL → L2CAP → ATT → A5 and emits events, one record at a time.
+///
+/// State is per open connection (ACL reassembly, ATT bearer, A5 streams) and is freed when the
+/// connection closes; GATT databases are kept per peer, bounded by `GATTStore.databaseLimit`.
+public final class Analyzer {
+    /// A5 streams kept per connection; a server has few characteristics that carry data.
+    public static let streamLimitPerConnection = 1024
+
+    struct StreamKey: Hashable, Comparable {
+        var connection: ConnectionKey
+        var handle: UInt16
+        var direction: Direction
+        static func < (a: StreamKey, b: StreamKey) -> Bool {
+            (a.connection, a.handle, a.direction.rawValue) < (b.connection, b.handle, b.direction.rawValue)
+        }
+    }
+
+    private let emit: (Event) -> Void
+    public private(set) var connections = ConnectionTable()
+    private var acl = ACLReassembler()
+    private var bearers: [ConnectionKey: ATTBearer] = [:]
+    public private(set) var gatt = GATTStore()
+    private var streams: [StreamKey: A5Stream] = [:]
+    private var streamCount: [ConnectionKey: Int] = [:]
+    private var lastRecord = 0
+    private var lastTime = Timestamp(microseconds: 0)
+
+    public init(emit: @escaping (Event) -> Void) { self.emit = emit }
+
+    /// Every diagnostic kind the decoders can raise.
+    public static let diagnosticKinds: [DiagnosticKind] =
+        (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + ATTDiagnostics.all + A5Diagnostics.all)
+        .sorted { $0.id < $1.id }
+
+    public func process(_ item: CaptureItem) {
+        switch item {
+        case .record(let r): process(r)
+        case .problem(let p):
+            var d = p.diagnostic
+            if d.packetOffset == nil { d.fields.append(("offset", .int(p.fileOffset))) }
+            emit(Event(record: p.recordNumber, timestamp: lastTime, direction: nil, connection: nil, isTop: true,
+                       body: .diagnostic(d)))
+        }
+    }
+
+    public func process(_ r: CaptureRecord) {
+        lastRecord = r.number
+        lastTime = r.timestamp
+        if r.isTruncated && r.kind != .note {
+            var d = Diagnostic(CaptureDiagnostics.recordTruncated,
+                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
+                               fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))])
+            d.undecodedBytes = 0
+            say(r, nil, d)
+        }
+        switch r.kind {
+        case .note:
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: nil, connection: nil, isTop: true,
+                       body: .note(category: r.noteCategory, text: r.noteText)))
+        case .command:
+            command(r)
+        case .event:
+            event(r)
+        case .aclData:
+            aclData(r)
+        case .scoData, .isoData:
+            undecoded(r, nil, r.kind == .scoData ? "SCO audio" : "ISO data", r.payload)
+        case .unknown:
+            var d = Diagnostic(CaptureDiagnostics.unknownPacketType, "\(r.noteCategory): not an HCI packet type btlens knows")
+            d.undecodedBytes = r.payload.count
+            say(r, nil, d)
+        }
+    }
+
+    /// End of the capture: whatever is still being reassembled is reported, not dropped.
+    public func finish() {
+        for (key, d, _) in acl.finish() {
+            emit(Event(record: lastRecord, timestamp: lastTime, direction: key.direction, connection: key.connection.handle,
+                       isTop: true, body: .diagnostic(with(d, undecoded: d.field("have")))))
+        }
+        for key in streams.keys.sorted() {
+            guard var s = streams[key] else { continue }
+            let outs = s.finish(reason: "the end of the capture")
+            a5(outs, key: key, record: lastRecord, time: lastTime, uuid: nil)
+        }
+        streams.removeAll()
+    }
+
+    // MARK: HCI
+
+    private func command(_ r: CaptureRecord) {
+        guard let decoded = HCIDecoder.command(r.payload, truncated: r.isTruncated) else {
+            return malformedHeader(r, "HCI command", need: 3)
+        }
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
+                   body: .hciCommand(decoded.info)))
+        for d in decoded.diagnostics { say(r, nil, d) }
+        if let effect = decoded.effect { apply(effect, r) }
+    }
+
+    private func event(_ r: CaptureRecord) {
+        guard let decoded = HCIDecoder.event(r.payload, truncated: r.isTruncated) else {
+            return malformedHeader(r, "HCI event", need: 2)
+        }
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
+                   body: .hciEvent(decoded.info)))
+        for d in decoded.diagnostics { say(r, nil, d) }
+        if let effect = decoded.effect { apply(effect, r) }
+    }
+
+    private func malformedHeader(_ r: CaptureRecord, _ what: String, need: Int) {
+        var d = Diagnostic(HCIDiagnostics.malformed, "\(what) of \(r.payload.count) bytes: its header needs \(need)",
+                           fields: [("have", .int(r.payload.count)), ("need", .int(need))], packetOffset: 0)
+        d.undecodedBytes = r.payload.count
+        say(r, nil, d)
+    }
+
+    private func apply(_ effect: HCIConnectionEffect, _ r: CaptureRecord) {
+        switch effect {
+        case .hostConnects(let a): connections.hostCreatesConnection(to: a)
+        case .peerRequests(let a): connections.peerRequestsConnection(from: a)
+        case .roleChanged(let address, let role):
+            for (key, info) in connections.open where info.address == address { connections.setRole(key, role) }
+        case .completed(let status, let handle, let address, let type, let transport, let role):
+            let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+            let info = ConnectionInfo(key: key, address: address, addressType: type, transport: transport, role: role,
+                                      openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil,
+                                      closedTime: nil, disconnectReason: nil, inferred: false)
+            guard status.isSuccess else {
+                emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
+                           isTop: true, body: .connection(ConnectionChange(change: .failed, info: info, code: status))))
+                return
+            }
+            if connections[key] != nil {
+                say(r, handle, Diagnostic(HCIDiagnostics.connectionReplaced,
+                                          "Connection Complete for handle \(Hex.value(handle, width: 4)), which was never disconnected",
+                                          fields: [("handle", .hex(handle))]))
+                release(key, r, reason: "a new connection on the same handle")
+            }
+            _ = connections.opened(info)
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle, isTop: true,
+                       body: .connection(ConnectionChange(change: .opened, info: connections[key] ?? info, code: nil))))
+        case .disconnected(let status, let handle, let reason):
+            guard status.isSuccess else { return }
+            let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+            release(key, r, reason: "disconnection")
+            if let info = connections.closed(key, record: r.number, time: r.timestamp, reason: reason) {
+                emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle,
+                           isTop: true, body: .connection(ConnectionChange(change: .closed, info: info, code: reason))))
+            } else {
+                say(r, handle, Diagnostic(HCIDiagnostics.unknownHandleClosed,
+                                          "Disconnection Complete for handle \(Hex.value(handle, width: 4)), never seen before",
+                                          fields: [("handle", .hex(handle))]))
+            }
+        }
+    }
+
+    /// Frees everything kept for a connection, reporting what was left unfinished.
+    private func release(_ key: ConnectionKey, _ r: CaptureRecord, reason: String) {
+        for (direction, d, _) in acl.close(key) {
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                       isTop: true, body: .diagnostic(with(d, undecoded: d.field("have")))))
+        }
+        bearers[key] = nil
+        streamCount[key] = nil
+        for sk in streams.keys.filter({ $0.connection == key }).sorted() {
+            guard var s = streams.removeValue(forKey: sk) else { continue }
+            a5(s.finish(reason: reason), key: sk, record: r.number, time: r.timestamp, uuid: nil)
+        }
+    }
+
+    // MARK: ACL and L2CAP
+
+    private func aclData(_ r: CaptureRecord) {
+        var reader = ByteReader(r.payload)
+        guard let word = try? reader.u16le(), let length = try? reader.u16le() else {
+            return malformedHeader(r, "ACL packet", need: 4)
+        }
+        let handle = word & 0x0fff
+        let boundary = UInt8(word >> 12 & 0x3)
+        let direction = r.direction ?? .sent
+        var fragment = reader.rest()
+        if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
+            var d = Diagnostic(HCIDiagnostics.lengthMismatch,
+                               "ACL data length says \(length) bytes, the record holds \(fragment.count)",
+                               fields: [("declared", .int(length)), ("present", .int(fragment.count))], packetOffset: 2)
+            d.undecodedBytes = max(0, fragment.count - Int(length))
+            say(r, handle, d)
+            fragment = fragment.prefix(Int(length))
+        }
+        let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+        if connections[key] == nil { inferConnection(key, boundary: boundary, fragment: fragment, r) }
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle, isTop: false,
+                   body: .acl(ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
+                                              length: Int(length)))))
+        let out = acl.push(ACLKey(key, direction), boundary: boundary, fragment: fragment, record: r.number,
+                           cutByCapture: r.isTruncated)
+        for d in out.diagnostics { say(r, handle, with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))) }
+        if let pdu = out.pdu { l2cap(pdu, key, direction, r) }
+    }
+
+    private func inferConnection(_ key: ConnectionKey, boundary: UInt8, fragment: ArraySlice<UInt8>, _ r: CaptureRecord) {
+        var transport = Transport.unknown
+        if boundary != 0b01, fragment.count >= 4 {
+            let cid = UInt16(fragment[fragment.startIndex + 2]) | UInt16(fragment[fragment.startIndex + 3]) << 8
+            transport = [0x0004, 0x0005, 0x0006].contains(cid) ? .le : (cid == 0x0001 || cid >= 0x0040 ? .bredr : .unknown)
+        }
+        let info = connections.infer(key, record: r.number, time: r.timestamp, transport: transport)
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: nil, connection: key.handle, isTop: true,
+                   body: .connection(ConnectionChange(change: .inferred, info: info, code: nil))))
+        say(r, key.handle, Diagnostic(HCIDiagnostics.connectionInferred,
+                                      "traffic on handle \(Hex.value(key.handle, width: 4)) with no Connection Complete in the capture: the capture began mid-connection",
+                                      fields: [("handle", .hex(key.handle))]))
+    }
+
+    private func l2cap(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: false,
+                   body: .l2cap(L2CAPInfo(cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
+                                          truncated: pdu.truncated))))
+        switch pdu.cid {
+        case L2CAPChannel.att:
+            connections.setTransport(key, .le)
+            att(pdu, key, direction, r)
+        default:
+            undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
+        }
+    }
+
+    private func undecoded(_ r: CaptureRecord, _ handle: UInt16?, _ what: String, _ bytes: ArraySlice<UInt8>) {
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle, isTop: true,
+                   body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: Array(bytes.prefix(64))))))
+    }
+
+    // MARK: ATT and A5
+
+    private func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+        let peer = connections[key]?.address.map(PeerID.address) ?? .connection(key)
+        var store = GATTStore()
+        swap(&store, &gatt)
+        var decoder = ATTDecoder(bearer: bearers.removeValue(forKey: key) ?? ATTBearer(), gatt: store, peer: peer)
+        let result = decoder.decode(pdu.payload, direction: direction, record: r.number, truncated: pdu.truncated)
+        bearers[key] = decoder.bearer
+        swap(&decoder.gatt, &gatt)
+
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
+                   body: .att(result.info)))
+        for d in result.diagnostics { say(r, key.handle, d, direction) }
+        for v in result.gattValues {
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                       isTop: true, body: .gattValue(v)))
+        }
+        for handle in result.streamHoles {
+            let sk = StreamKey(connection: key, handle: handle, direction: direction)
+            guard var s = streams[sk] else { continue }
+            let outs = s.hole()
+            streams[sk] = s
+            a5(outs, key: sk, record: r.number, time: r.timestamp, uuid: result.info.uuid)
+        }
+        for (handle, value) in result.streamValues {
+            let sk = StreamKey(connection: key, handle: handle, direction: direction)
+            var s: A5Stream
+            if let existing = streams.removeValue(forKey: sk) {
+                s = existing
+            } else {
+                guard streamCount[key, default: 0] < Self.streamLimitPerConnection else { continue }
+                streamCount[key, default: 0] += 1
+                s = A5Stream()
+            }
+            let outs = s.push(value)
+            streams[sk] = s
+            if !outs.isEmpty {
+                let db = gatt[GATTStore.Key(peer: peer, serverIsPeer: result.info.opcode.isFromServer ? direction == .received : direction == .sent)]
+                a5(outs, key: sk, record: r.number, time: r.timestamp, uuid: db?.uuid(of: handle))
+            }
+        }
+    }
+
+    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, record: Int, time: Timestamp, uuid: BluetoothUUID?) {
+        for o in outputs {
+            let body: EventBody
+            switch o {
+            case .frame(let f):
+                body = .a5(A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: uuid))
+            case .diagnostic(let d):
+                var d = d
+                d.fields.append(("att_handle", .hex(key.handle)))
+                body = .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
+            }
+            emit(Event(record: record, timestamp: time, direction: key.direction, connection: key.connection.handle,
+                       isTop: true, body: body))
+        }
+    }
+
+    // MARK: helpers
+
+    private func say(_ r: CaptureRecord, _ handle: UInt16?, _ d: Diagnostic, _ direction: Direction? = nil) {
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction ?? r.direction, connection: handle,
+                   isTop: true, body: .diagnostic(d)))
+    }
+
+    private func with(_ d: Diagnostic, undecoded: FieldValue?) -> Diagnostic {
+        var d = d
+        if d.undecodedBytes == 0, case .int(let n)? = undecoded { d.undecodedBytes = Int(n) }
+        return d
+    }
+}

@@ -1,0 +1,115 @@
+import BTLensCore
+
+/// The protocol layer an event belongs to; its depth gives the indentation in verbose output.
+public enum Layer: String, Sendable, CaseIterable {
+    case capture = "CAPTURE"
+    case hci = "HCI"
+    case acl = "ACL"
+    case l2cap = "L2CAP"
+    case att = "ATT"
+    case gatt = "GATT"
+    case a5 = "A5"
+
+    public var depth: Int {
+        switch self {
+        case .capture, .hci, .acl: return 0
+        case .l2cap: return 1
+        case .att, .gatt: return 2
+        case .a5: return 3
+        }
+    }
+}
+
+/// One thing the decoder has to say about a record. Data only: renderers decide how it looks.
+public struct Event: Sendable {
+    public var record: Int
+    public var timestamp: Timestamp
+    public var direction: Direction?
+    /// The connection handle, when the event belongs to one.
+    public var connection: UInt16?
+    /// False for lower-layer detail that only `--verbose` shows.
+    public var isTop: Bool
+    public var body: EventBody
+
+    public init(record: Int, timestamp: Timestamp, direction: Direction?, connection: UInt16?, isTop: Bool,
+                body: EventBody) {
+        self.record = record
+        self.timestamp = timestamp
+        self.direction = direction
+        self.connection = connection
+        self.isTop = isTop
+        self.body = body
+    }
+
+    public var layer: Layer {
+        switch body {
+        case .note, .diagnostic: return .capture
+        case .hciCommand, .hciEvent, .connection: return .hci
+        case .acl: return .acl
+        case .l2cap, .undecoded: return .l2cap
+        case .att: return .att
+        case .gattValue: return .gatt
+        case .a5: return .a5
+        }
+    }
+}
+
+public enum EventBody: Sendable {
+    case note(category: String, text: String)
+    case hciCommand(HCICommandInfo)
+    case hciEvent(HCIEventInfo)
+    case connection(ConnectionChange)
+    case acl(ACLFragmentInfo)
+    case l2cap(L2CAPInfo)
+    case att(ATTInfo)
+    case gattValue(GATTValue)
+    case a5(A5FrameInfo)
+    case undecoded(UndecodedInfo)
+    case diagnostic(Diagnostic)
+}
+
+public struct HCICommandInfo: Sendable {
+    public var opcode: HCIOpcode
+    public var parameterLength: Int
+    public var fields: [(String, FieldValue)]
+}
+
+public struct HCIEventInfo: Sendable {
+    public var code: HCIEventCode
+    public var subevent: LESubeventCode?
+    public var parameterLength: Int
+    public var fields: [(String, FieldValue)]
+
+    public var name: String { subevent?.name ?? code.name }
+}
+
+public struct ConnectionChange: Sendable {
+    public enum Change: String, Sendable { case opened, closed, inferred, failed }
+    public var change: Change
+    public var info: ConnectionInfo
+    /// For `closed`: the reason; for `failed`: the status.
+    public var code: HCIErrorCode?
+}
+
+public struct ACLFragmentInfo: Sendable {
+    public var handle: UInt16
+    /// Packet boundary flag: 0b00/0b10 start, 0b01 continuation, 0b11 complete.
+    public var boundary: UInt8
+    public var broadcast: UInt8
+    public var length: Int
+}
+
+public struct L2CAPInfo: Sendable {
+    public var cid: UInt16
+    public var length: Int
+    /// The record in which the PDU's first fragment arrived.
+    public var firstRecord: Int
+    public var truncated: Bool
+}
+
+/// Bytes that reached no decoder, with where they were found.
+public struct UndecodedInfo: Sendable {
+    public var what: String
+    public var length: Int
+    public var bytes: [UInt8]
+}

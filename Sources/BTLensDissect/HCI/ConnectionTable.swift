@@ -1,0 +1,95 @@
+import BTLensCore
+
+public enum Transport: String, Sendable { case le = "LE", bredr = "BR/EDR", unknown = "unknown" }
+public enum Role: String, Sendable { case central, peripheral, unknown }
+
+public struct ConnectionKey: Hashable, Sendable, Comparable {
+    public var index: UInt16
+    public var handle: UInt16
+    public init(index: UInt16, handle: UInt16) { self.index = index; self.handle = handle }
+    public static func < (a: ConnectionKey, b: ConnectionKey) -> Bool { (a.index, a.handle) < (b.index, b.handle) }
+}
+
+/// What is known of one connection: from its Connection Complete, or inferred from traffic.
+public struct ConnectionInfo: Sendable {
+    public var key: ConnectionKey
+    public var address: BDAddr?
+    /// LE address type (0 public, 1 random, …) when the event gave one.
+    public var addressType: UInt8?
+    public var transport: Transport
+    /// The local (phone's) role.
+    public var role: Role
+    public var openedRecord: Int?
+    public var openedTime: Timestamp?
+    public var closedRecord: Int?
+    public var closedTime: Timestamp?
+    public var disconnectReason: HCIErrorCode?
+    /// True when the capture started after the connection was made.
+    public var inferred: Bool
+}
+
+/// handle → connection, per controller. Holds only open connections and a bounded history.
+public struct ConnectionTable: Sendable {
+    /// Closed connections kept for summaries; beyond this the oldest are counted, not kept.
+    public static let historyLimit = 10_000
+
+    public private(set) var open: [ConnectionKey: ConnectionInfo] = [:]
+    public private(set) var history: [ConnectionInfo] = []
+    public private(set) var historyDropped = 0
+    /// Peers the host asked to connect to: a Connection Complete for them means we are central.
+    private var pendingCentral: Set<BDAddr> = []
+    private var pendingPeripheral: Set<BDAddr> = []
+
+    public init() {}
+
+    public subscript(key: ConnectionKey) -> ConnectionInfo? { open[key] }
+
+    mutating func hostCreatesConnection(to address: BDAddr) { pendingCentral.insert(address) }
+    mutating func peerRequestsConnection(from address: BDAddr) { pendingPeripheral.insert(address) }
+
+    /// A Connection Complete; returns the connection it replaced if the handle was still open.
+    mutating func opened(_ info: ConnectionInfo) -> ConnectionInfo? {
+        var info = info
+        if info.role == .unknown, let a = info.address {
+            if pendingCentral.remove(a) != nil { info.role = .central }
+            else if pendingPeripheral.remove(a) != nil { info.role = .peripheral }
+        }
+        let previous = open.updateValue(info, forKey: info.key)
+        if let p = previous { remember(p) }
+        return previous
+    }
+
+    mutating func closed(_ key: ConnectionKey, record: Int, time: Timestamp, reason: HCIErrorCode) -> ConnectionInfo? {
+        guard var info = open.removeValue(forKey: key) else { return nil }
+        info.closedRecord = record
+        info.closedTime = time
+        info.disconnectReason = reason
+        remember(info)
+        return info
+    }
+
+    /// Traffic on a handle with no Connection Complete: the capture began mid-connection.
+    mutating func infer(_ key: ConnectionKey, record: Int, time: Timestamp, transport: Transport) -> ConnectionInfo {
+        let info = ConnectionInfo(key: key, address: nil, addressType: nil, transport: transport, role: .unknown,
+                                  openedRecord: nil, openedTime: nil, closedRecord: nil, closedTime: nil,
+                                  disconnectReason: nil, inferred: true)
+        open[key] = info
+        return info
+    }
+
+    mutating func setRole(_ key: ConnectionKey, _ role: Role) { open[key]?.role = role }
+
+    mutating func setTransport(_ key: ConnectionKey, _ transport: Transport) {
+        if open[key]?.transport == .unknown { open[key]?.transport = transport }
+    }
+
+    private mutating func remember(_ info: ConnectionInfo) {
+        if history.count >= Self.historyLimit { history.removeFirst(); historyDropped += 1 }
+        history.append(info)
+    }
+
+    /// Every connection seen, closed ones first in the order they closed, then the open ones by handle.
+    public var all: [ConnectionInfo] {
+        history + open.values.sorted { $0.key < $1.key }
+    }
+}

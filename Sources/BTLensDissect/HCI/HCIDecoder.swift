@@ -1,0 +1,235 @@
+import BTLensCore
+
+/// Diagnostics raised by the HCI layer.
+public enum HCIDiagnostics {
+    public static let malformed = DiagnosticKind(
+        "hci.malformed", .error, "An HCI packet is shorter than its header or its fields need.")
+    public static let lengthMismatch = DiagnosticKind(
+        "hci.length_mismatch", .warning, "An HCI packet's length field disagrees with the bytes in the record.")
+    public static let connectionInferred = DiagnosticKind(
+        "hci.connection.inferred", .note,
+        "Traffic on a handle whose connection was made before the capture began; the connection is inferred.")
+    public static let connectionReplaced = DiagnosticKind(
+        "hci.connection.replaced", .warning, "A Connection Complete reuses a handle that was never disconnected.")
+    public static let unknownHandleClosed = DiagnosticKind(
+        "hci.disconnect.unknown_handle", .note, "A Disconnection Complete for a handle not seen before.")
+
+    public static let all = [malformed, lengthMismatch, connectionInferred, connectionReplaced, unknownHandleClosed]
+}
+
+/// What an HCI packet changes in the connection table.
+enum HCIConnectionEffect {
+    case hostConnects(BDAddr)
+    case peerRequests(BDAddr)
+    case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport, role: Role)
+    case disconnected(status: HCIErrorCode, handle: UInt16, reason: HCIErrorCode)
+    case roleChanged(address: BDAddr, role: Role)
+}
+
+struct HCIDecoded<Info> {
+    var info: Info
+    var effect: HCIConnectionEffect?
+    var diagnostics: [Diagnostic] = []
+}
+
+/// Decodes HCI command and event packets (Core Specification, Vol 4, Part E, §5.4).
+enum HCIDecoder {
+    static func command(_ payload: ArraySlice<UInt8>, truncated: Bool) -> HCIDecoded<HCICommandInfo>? {
+        var r = ByteReader(payload)
+        guard let raw = try? r.u16le(), let plen = try? r.u8() else { return nil }
+        let opcode = HCIOpcode(rawValue: raw)
+        var out = HCIDecoded(info: HCICommandInfo(opcode: opcode, parameterLength: Int(plen), fields: []), effect: nil)
+        out.diagnostics += lengthCheck(opcode.name, declared: Int(plen), present: r.remaining, truncated: truncated)
+        var p = ByteReader(r.rest().prefix(Int(plen)))
+        do {
+            switch raw {
+            case HCIOpcode.createConnection.rawValue:
+                let a = try BDAddr(&p)
+                out.info.fields = [("address", .string(a.description))]
+                out.effect = .hostConnects(a)
+            case HCIOpcode.disconnect.rawValue:
+                let handle = try p.u16le() & 0x0fff
+                let reason = HCIErrorCode(rawValue: try p.u8())
+                out.info.fields = [("handle", .hex(handle)), ("reason", .string(reason.name))]
+            case HCIOpcode.leCreateConnection.rawValue:
+                try p.skip(5)
+                let type = try p.u8()
+                let a = try BDAddr(&p)
+                out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
+                out.effect = .hostConnects(a)
+            case HCIOpcode.leExtendedCreateConnection.rawValue:
+                try p.skip(2)
+                let type = try p.u8()
+                let a = try BDAddr(&p)
+                out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
+                out.effect = .hostConnects(a)
+            default:
+                break
+            }
+        } catch {
+            out.diagnostics.append(malformed(opcode.name, error))
+        }
+        return out
+    }
+
+    static func event(_ payload: ArraySlice<UInt8>, truncated: Bool) -> HCIDecoded<HCIEventInfo>? {
+        var r = ByteReader(payload)
+        guard let raw = try? r.u8(), let plen = try? r.u8() else { return nil }
+        let code = HCIEventCode(rawValue: raw)
+        var out = HCIDecoded(info: HCIEventInfo(code: code, subevent: nil, parameterLength: Int(plen), fields: []),
+                             effect: nil)
+        out.diagnostics += lengthCheck(code.name, declared: Int(plen), present: r.remaining, truncated: truncated)
+        var p = ByteReader(r.rest().prefix(Int(plen)))
+        do {
+            try decodeEvent(code, &p, &out)
+        } catch {
+            out.diagnostics.append(malformed(out.info.name, error))
+        }
+        return out
+    }
+
+    private static func decodeEvent(_ code: HCIEventCode, _ p: inout ByteReader,
+                                    _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+        switch code {
+        case .commandComplete:
+            _ = try p.u8()
+            let opcode = HCIOpcode(rawValue: try p.u16le())
+            out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue))]
+            if let status = try? p.u8() { out.info.fields.append(("status", .string(HCIErrorCode(rawValue: status).name))) }
+        case .commandStatus:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            _ = try p.u8()
+            let opcode = HCIOpcode(rawValue: try p.u16le())
+            out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue)),
+                               ("status", .string(status.name))]
+        case .connectionComplete:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let handle = try p.u16le() & 0x0fff
+            let address = try BDAddr(&p)
+            let linkType = try p.u8()
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                               ("address", .string(address.description)), ("link_type", .int(linkType))]
+            // Link type 1 is ACL; 0 and 2 are (e)SCO and open no ACL connection.
+            if linkType == 1 {
+                out.effect = .completed(status: status, handle: handle, address: address, addressType: nil,
+                                        transport: .bredr, role: .unknown)
+            }
+        case .connectionRequest:
+            let address = try BDAddr(&p)
+            out.info.fields = [("address", .string(address.description))]
+            out.effect = .peerRequests(address)
+        case .disconnectionComplete:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let handle = try p.u16le() & 0x0fff
+            let reason = HCIErrorCode(rawValue: try p.u8())
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                               ("reason", .string(reason.name))]
+            out.effect = .disconnected(status: status, handle: handle, reason: reason)
+        case .encryptionChange, .encryptionChangeV2:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let handle = try p.u16le() & 0x0fff
+            let enabled = try p.u8()
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)), ("encryption", .int(enabled))]
+        case .roleChange:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let address = try BDAddr(&p)
+            let role = try p.u8()
+            out.info.fields = [("status", .string(status.name)), ("address", .string(address.description)),
+                               ("role", .string(role == 0 ? "central" : "peripheral"))]
+            if status.isSuccess { out.effect = .roleChanged(address: address, role: role == 0 ? .central : .peripheral) }
+        case .numberOfCompletedPackets:
+            let n = try p.u8()
+            var parts: [String] = []
+            for _ in 0..<n {
+                let handle = try p.u16le() & 0x0fff
+                parts.append("\(Hex.value(handle, width: 4)):\(try p.u16le())")
+            }
+            out.info.fields = [("completed", .string(parts.joined(separator: " ")))]
+        case .leMeta:
+            try decodeLEMeta(&p, &out)
+        default:
+            if let status = p.peek(), statusFirst.contains(code.rawValue) {
+                out.info.fields = [("status", .string(HCIErrorCode(rawValue: status).name))]
+            }
+        }
+    }
+
+    /// Events whose first parameter is a status.
+    private static let statusFirst: Set<UInt8> = [0x01, 0x06, 0x07, 0x09, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x23, 0x2c, 0x2d, 0x30, 0x36]
+
+    private static func decodeLEMeta(_ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+        let sub = LESubeventCode(rawValue: try p.u8())
+        out.info.subevent = sub
+        switch sub.rawValue {
+        case 0x01, 0x0a, 0x29:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let handle = try p.u16le() & 0x0fff
+            let role = try p.u8()
+            let addressType = try p.u8()
+            let address = try BDAddr(&p)
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                               ("role", .string(role == 0 ? "central" : "peripheral")),
+                               ("address", .string(address.description)), ("address_type", .int(addressType))]
+            if sub.rawValue != 0x01 { try p.skip(12) }
+            if let interval = try? p.u16le() {
+                out.info.fields.append(("interval_ms", .string(millis(Int(interval) * 125, per: 100))))
+            }
+            out.effect = .completed(status: status, handle: handle, address: address, addressType: addressType,
+                                    transport: .le, role: role == 0 ? .central : .peripheral)
+        case 0x02:
+            let n = try p.u8()
+            var addresses: [String] = []
+            for _ in 0..<n {
+                try p.skip(2)
+                addresses.append(try BDAddr(&p).description)
+                try p.skip(Int(try p.u8()) + 1)
+            }
+            out.info.fields = [("reports", .int(n)), ("addresses", .string(addresses.joined(separator: " ")))]
+        case 0x03:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let handle = try p.u16le() & 0x0fff
+            let interval = try p.u16le()
+            let latency = try p.u16le()
+            let timeout = try p.u16le()
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                               ("interval_ms", .string(millis(Int(interval) * 125, per: 100))),
+                               ("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
+        case 0x07:
+            let handle = try p.u16le() & 0x0fff
+            let tx = try p.u16le()
+            try p.skip(2)
+            let rx = try p.u16le()
+            out.info.fields = [("handle", .hex(handle)), ("max_tx_octets", .int(tx)), ("max_rx_octets", .int(rx))]
+        case 0x0c:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let handle = try p.u16le() & 0x0fff
+            let tx = try p.u8()
+            let rx = try p.u8()
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                               ("tx_phy", .int(tx)), ("rx_phy", .int(rx))]
+        default:
+            break
+        }
+    }
+
+    /// `value / per` with two decimals, e.g. 3750 / 100 → "37.50".
+    private static func millis(_ value: Int, per: Int) -> String {
+        let whole = value / per
+        let frac = value % per
+        return "\(whole).\(frac < 10 ? "0" : "")\(frac)"
+    }
+
+    private static func lengthCheck(_ name: String, declared: Int, present: Int, truncated: Bool) -> [Diagnostic] {
+        guard declared != present, !(truncated && present < declared) else { return [] }
+        return [Diagnostic(HCIDiagnostics.lengthMismatch,
+                           "\(name): parameter length says \(declared) bytes, the record holds \(present)",
+                           fields: [("declared", .int(declared)), ("present", .int(present))])]
+    }
+
+    private static func malformed(_ name: String, _ e: ShortRead) -> Diagnostic {
+        Diagnostic(HCIDiagnostics.malformed,
+                   "\(name): needs \(e.needed) more bytes at parameter offset \(e.offset), only \(e.available) left",
+                   fields: [("offset", .int(e.offset)), ("needed", .int(e.needed)), ("available", .int(e.available))],
+                   packetOffset: e.offset)
+    }
+}

@@ -1,0 +1,195 @@
+import BTLensCore
+
+public enum L2CAPDiagnostics {
+    public static let unexpectedStart = DiagnosticKind(
+        "l2cap.unexpected_start", .warning,
+        "A start fragment arrived while an earlier PDU on the same handle and direction was incomplete; the earlier one is dropped.")
+    public static let unexpectedContinuation = DiagnosticKind(
+        "l2cap.unexpected_continuation", .warning, "A continuation fragment with no PDU in progress; its bytes are dropped.")
+    public static let continuationAtCaptureStart = DiagnosticKind(
+        "l2cap.continuation_at_capture_start", .note,
+        "The capture began in the middle of a PDU; its first fragments are not decoded.")
+    public static let continuationAfterCut = DiagnosticKind(
+        "l2cap.continuation_after_cut", .note,
+        "A continuation of a PDU whose start the capture cut short; it cannot be reassembled.")
+    public static let overLength = DiagnosticKind(
+        "l2cap.overlength", .error, "Fragments carry more bytes than the L2CAP length field; the excess is not decoded.")
+    public static let incomplete = DiagnosticKind(
+        "l2cap.incomplete", .warning,
+        "A PDU was still incomplete at disconnection or at the end of the capture.")
+    public static let shortHeader = DiagnosticKind(
+        "l2cap.header_cut", .warning, "A PDU ended before its 4-byte basic header was complete.")
+
+    public static let all = [unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
+                             overLength, incomplete, shortHeader]
+}
+
+/// Reassembly is per controller, connection handle and direction: fragments of two links never mix.
+public struct ACLKey: Hashable, Sendable, Comparable {
+    public var connection: ConnectionKey
+    public var direction: Direction
+    public init(_ connection: ConnectionKey, _ direction: Direction) { self.connection = connection; self.direction = direction }
+    public static func < (a: ACLKey, b: ACLKey) -> Bool {
+        (a.connection, a.direction.rawValue) < (b.connection, b.direction.rawValue)
+    }
+}
+
+/// A whole L2CAP PDU (basic header: length u16 LE, channel id u16 LE; then the payload).
+public struct L2CAPPDU: Sendable {
+    public var cid: UInt16
+    public var declaredLength: Int
+    public var payload: ArraySlice<UInt8>
+    public var firstRecord: Int
+    /// The capture cut one of its fragments: the payload is shorter than declared.
+    public var truncated: Bool
+}
+
+/// ACL fragments in, L2CAP PDUs out. State is one buffer per (index, handle, direction), at most
+/// 65,539 bytes each (the L2CAP length field is 16 bits), freed on disconnection.
+public struct ACLReassembler: Sendable {
+    struct Partial {
+        var bytes: [UInt8]
+        var firstRecord: Int
+        /// Header + payload length, once the 4-byte header is in.
+        var need: Int?
+    }
+
+    public struct Output {
+        public var pdu: L2CAPPDU?
+        public var diagnostics: [Diagnostic] = []
+        /// Bytes that reached no decoder.
+        public var dropped = 0
+    }
+
+    private var partials: [ACLKey: Partial] = [:]
+    /// Keys whose current PDU the capture cut short: their continuations are expected and not errors.
+    private var afterCut: Set<ACLKey> = []
+    private var started: Set<ACLKey> = []
+
+    public init() {}
+
+    /// The number of PDUs being reassembled (for memory accounting and tests).
+    public var inProgress: Int { partials.count }
+
+    public mutating func push(_ key: ACLKey, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
+                              cutByCapture: Bool) -> Output {
+        var out = Output()
+        if boundary == 0b01 {
+            continuation(key, fragment, record, cutByCapture, &out)
+            return out
+        }
+        if let old = partials.removeValue(forKey: key) {
+            out.dropped += old.bytes.count
+            out.diagnostics.append(Diagnostic(
+                L2CAPDiagnostics.unexpectedStart,
+                "start fragment while the PDU begun at #\(old.firstRecord) has \(old.bytes.count) of \(old.need.map(String.init) ?? "?") bytes; that PDU is dropped",
+                fields: [("have", .int(old.bytes.count)), ("need", .int(old.need ?? 0)), ("first_record", .int(old.firstRecord))]))
+        }
+        started.insert(key)
+        afterCut.remove(key)
+        var partial = Partial(bytes: [], firstRecord: record, need: nil)
+        if fragment.count >= 4, !cutByCapture {
+            // Fast path: a complete PDU in one fragment is passed on without copying.
+            let need = Int(fragment[fragment.startIndex]) | Int(fragment[fragment.startIndex + 1]) << 8
+            if fragment.count == need + 4 {
+                out.pdu = makePDU(fragment, firstRecord: record, truncated: false)
+                return out
+            }
+            partial.need = need + 4
+        }
+        partial.bytes = Array(fragment)
+        settle(key, &partial, cutByCapture, &out)
+        return out
+    }
+
+    private mutating func continuation(_ key: ACLKey, _ fragment: ArraySlice<UInt8>, _ record: Int, _ cut: Bool,
+                                       _ out: inout Output) {
+        guard var partial = partials.removeValue(forKey: key) else {
+            out.dropped += fragment.count
+            let kind: DiagnosticKind
+            let message: String
+            if afterCut.contains(key) {
+                kind = L2CAPDiagnostics.continuationAfterCut
+                message = "continuation of \(fragment.count) bytes belongs to a PDU the capture cut short"
+            } else if !started.contains(key) {
+                kind = L2CAPDiagnostics.continuationAtCaptureStart
+                message = "continuation of \(fragment.count) bytes before any start fragment: the capture began mid-PDU"
+            } else {
+                kind = L2CAPDiagnostics.unexpectedContinuation
+                message = "continuation of \(fragment.count) bytes with no PDU in progress"
+            }
+            out.diagnostics.append(Diagnostic(kind, message, fields: [("bytes", .int(fragment.count))]))
+            return
+        }
+        partial.bytes.append(contentsOf: fragment)
+        settle(key, &partial, cut, &out)
+    }
+
+    /// Delivers the PDU if complete (or cut by the capture), else keeps it.
+    private mutating func settle(_ key: ACLKey, _ partial: inout Partial, _ cut: Bool, _ out: inout Output) {
+        if partial.need == nil, partial.bytes.count >= 4 {
+            partial.need = (Int(partial.bytes[0]) | Int(partial.bytes[1]) << 8) + 4
+        }
+        if let need = partial.need, partial.bytes.count >= need {
+            let extra = partial.bytes.count - need
+            if extra > 0 {
+                out.dropped += extra
+                out.diagnostics.append(Diagnostic(
+                    L2CAPDiagnostics.overLength,
+                    "fragments carry \(partial.bytes.count) bytes; the L2CAP header says \(need): \(extra) extra bytes",
+                    fields: [("have", .int(partial.bytes.count)), ("need", .int(need)), ("extra", .int(extra))]))
+            }
+            out.pdu = makePDU(partial.bytes[0..<need], firstRecord: partial.firstRecord, truncated: false)
+            return
+        }
+        if cut {
+            afterCut.insert(key)
+            if partial.bytes.count >= 4 {
+                out.pdu = makePDU(partial.bytes[...], firstRecord: partial.firstRecord, truncated: true)
+            } else {
+                out.dropped += partial.bytes.count
+            }
+            return
+        }
+        partials[key] = partial
+    }
+
+    private func makePDU(_ bytes: ArraySlice<UInt8>, firstRecord: Int, truncated: Bool) -> L2CAPPDU {
+        var r = ByteReader(bytes)
+        let length = Int((try? r.u16le()) ?? 0)
+        let cid = (try? r.u16le()) ?? 0
+        return L2CAPPDU(cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
+    }
+
+    /// Drops the state of a connection (both directions); incomplete PDUs become diagnostics.
+    public mutating func close(_ connection: ConnectionKey) -> [(Direction, Diagnostic, Int)] {
+        var out: [(Direction, Diagnostic, Int)] = []
+        for direction in Direction.allCases {
+            let key = ACLKey(connection, direction)
+            started.remove(key)
+            afterCut.remove(key)
+            if let p = partials.removeValue(forKey: key) {
+                out.append((direction, incomplete(p, when: "at disconnection"), p.bytes.count))
+            }
+        }
+        return out
+    }
+
+    /// End of capture: every PDU still in progress, in a stable order.
+    public mutating func finish() -> [(ACLKey, Diagnostic, Int)] {
+        let left = partials.sorted { $0.key < $1.key }
+        partials.removeAll()
+        return left.map { ($0.key, incomplete($0.value, when: "at the end of the capture"), $0.value.bytes.count) }
+    }
+
+    private func incomplete(_ p: Partial, when: String) -> Diagnostic {
+        if let need = p.need {
+            return Diagnostic(L2CAPDiagnostics.incomplete,
+                              "PDU begun at #\(p.firstRecord) incomplete \(when): \(p.bytes.count) of \(need) bytes",
+                              fields: [("have", .int(p.bytes.count)), ("need", .int(need)), ("first_record", .int(p.firstRecord))])
+        }
+        return Diagnostic(L2CAPDiagnostics.shortHeader,
+                          "PDU begun at #\(p.firstRecord) ended \(when) inside its header: \(p.bytes.count) of 4 bytes",
+                          fields: [("have", .int(p.bytes.count)), ("need", .int(4)), ("first_record", .int(p.firstRecord))])
+    }
+}

@@ -23,7 +23,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Builds captures byte by byte for the tests and for Captures/.
-        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture"]),
+        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
         .executableTarget(name: "btlens-samples", dependencies: ["BTLensTestSupport"]),
         .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),

@@ -36,6 +36,8 @@ public struct BTSnoopReader: CaptureReader {
     private var recordNumber = 0
     private var finished = false
     private var pending: [CaptureItem] = []
+    /// Said once the first record is out, so it carries that record's time.
+    private var afterFirstRecord: CaptureItem?
 
     init(_ input: ChunkedInput) throws(CaptureOpenError) {
         var input = input
@@ -60,7 +62,7 @@ public struct BTSnoopReader: CaptureReader {
         if h4Layout && datalink == .h1 {
             let d = Diagnostic(CaptureDiagnostics.h4InH1File,
                                "datalink 1001 says no H4 byte, but the first record starts with one; reading the file as H4")
-            pending.append(.problem(CaptureProblem(diagnostic: d, recordNumber: 1, fileOffset: 16)))
+            afterFirstRecord = .problem(CaptureProblem(diagnostic: d, recordNumber: 1, fileOffset: 16))
             info.notes.append("records hold H4 bytes despite datalink 1001")
         }
     }
@@ -135,6 +137,10 @@ public struct BTSnoopReader: CaptureReader {
         let time = Timestamp(microseconds: overflow ? 0 : micros)
         let item = makeRecord(number: number, offset: offset, time: time, flags: flags, bytes: bytes,
                               originalLength: originalLength)
+        if let note = afterFirstRecord {
+            pending.insert(note, at: 0)
+            afterFirstRecord = nil
+        }
         if pending.isEmpty { return item }
         pending.insert(item, at: 0)
         return pending.removeFirst()

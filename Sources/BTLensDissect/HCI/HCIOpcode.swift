@@ -14,7 +14,9 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         return (ogf == 0x3f ? "Vendor" : "Unknown") + " (\(Hex.value(rawValue, width: 4)))"
     }
 
-    public var description: String { "\(name) (\(Hex.value(rawValue, width: 4)))" }
+    public var isKnown: Bool { Self.names[rawValue] != nil }
+
+    public var description: String { isKnown ? "\(name) (\(Hex.value(rawValue, width: 4)))" : name }
 
     public static let createConnection = HCIOpcode(rawValue: 0x0405)
     public static let disconnect = HCIOpcode(rawValue: 0x0406)

@@ -1,0 +1,129 @@
+import BTLensCore
+import BTLensDissect
+
+/// One JSON object per line per event (the JSONL contract in the README).
+public struct JSONLRenderer {
+    public var verbose: Bool
+
+    public init(verbose: Bool = false) { self.verbose = verbose }
+
+    public func render(_ e: Event) -> [UInt8]? {
+        guard e.isTop || verbose else { return nil }
+        var w = JSONWriter()
+        w.beginObject()
+        switch e.body {
+        case .a5(let a):
+            head(&w, "a5", e)
+            w.field("transport", a.transport)
+            connection(&w, e)
+            w.field("att_handle", a.attHandle)
+            if let u = a.uuid { w.field("uuid", u.description) }
+            let f = a.frame
+            w.field("command", f.command)
+            w.field("sequence", f.sequence)
+            w.field("flags", f.flags)
+            w.key("payload"); w.hex(f.payload)
+            w.field("checksum_ok", f.checksumOK)
+            w.field("version", f.version)
+            w.field("checksum", f.checksum)
+        case .diagnostic(let d):
+            w.field("type", "diagnostic")
+            w.field("id", d.id)
+            w.field("severity", d.severity.name)
+            w.field("record", e.record)
+            w.field("time", e.timestamp.iso8601)
+            direction(&w, e, always: true)
+            w.field("message", d.message)
+            connection(&w, e)
+            if let o = d.packetOffset { w.field("packet_offset", o) }
+            for (k, v) in d.fields { w.field(k, v) }
+        case .note(let category, let text):
+            head(&w, "note", e)
+            w.field("category", category)
+            w.field("text", text)
+        case .hciCommand(let c):
+            head(&w, "hci.command", e)
+            w.field("opcode", c.opcode.rawValue)
+            w.field("name", c.opcode.name)
+            for (k, v) in c.fields { w.field(k, v) }
+        case .hciEvent(let h):
+            head(&w, "hci.event", e)
+            w.field("code", h.code.rawValue)
+            if let s = h.subevent { w.field("subevent", s.rawValue) }
+            w.field("name", h.name)
+            for (k, v) in h.fields { w.field(k, v) }
+        case .connection(let c):
+            head(&w, "connection", e)
+            w.field("change", c.change.rawValue)
+            w.field("connection", c.info.key.handle)
+            w.field("controller", c.info.key.index)
+            if let a = c.info.address { w.field("address", a.description) }
+            w.field("transport", c.info.transport.rawValue)
+            w.field("role", c.info.role.rawValue)
+            w.field("inferred", c.info.inferred)
+            if let code = c.code { w.field(c.change == .closed ? "reason" : "status", code.name) }
+            if let o = c.info.openedRecord { w.field("opened_record", o) }
+        case .acl(let a):
+            head(&w, "acl", e)
+            connection(&w, e)
+            w.field("boundary", a.boundary)
+            w.field("length", a.length)
+        case .l2cap(let l):
+            head(&w, "l2cap", e)
+            connection(&w, e)
+            w.field("cid", l.cid)
+            w.field("length", l.length)
+            w.field("first_record", l.firstRecord)
+            if l.truncated { w.field("truncated", true) }
+        case .att(let a):
+            head(&w, "att", e)
+            connection(&w, e)
+            w.field("opcode", a.opcode.rawValue)
+            w.field("name", a.opcode.name)
+            if let h = a.handle { w.field("att_handle", h) }
+            uuid(&w, a.uuid)
+            if let v = a.value { w.key("value"); w.hex(v) }
+            if a.truncated { w.field("truncated", true) }
+            for (k, v) in a.fields { w.field(k, v) }
+        case .gattValue(let g):
+            head(&w, "gatt." + g.kind.rawValue, e)
+            connection(&w, e)
+            w.field("att_handle", g.handle)
+            uuid(&w, g.uuid)
+            w.key("value"); w.hex(g.value)
+            if let t = g.text { w.field("text", t) }
+            w.field("first_record", g.firstRecord)
+        case .undecoded(let u):
+            head(&w, "undecoded", e)
+            connection(&w, e)
+            w.field("what", u.what)
+            w.field("length", u.length)
+            w.key("bytes"); w.hex(u.bytes)
+        }
+        w.endObject()
+        var out = w.bytes
+        out.append(0x0a)
+        return out
+    }
+
+    private func head(_ w: inout JSONWriter, _ type: String, _ e: Event) {
+        w.field("type", type)
+        w.field("record", e.record)
+        w.field("time", e.timestamp.iso8601)
+        direction(&w, e, always: false)
+    }
+
+    private func direction(_ w: inout JSONWriter, _ e: Event, always: Bool) {
+        if let d = e.direction { w.field("direction", d.name) } else if always { w.key("direction"); w.null() }
+    }
+
+    private func connection(_ w: inout JSONWriter, _ e: Event) {
+        if let c = e.connection { w.field("connection", c) }
+    }
+
+    private func uuid(_ w: inout JSONWriter, _ u: BluetoothUUID?) {
+        guard let u else { return }
+        w.field("uuid", u.description)
+        if let n = GATTNames.name(u) { w.field("uuid_name", n) }
+    }
+}

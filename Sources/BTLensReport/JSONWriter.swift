@@ -1,0 +1,77 @@
+import BTLensCore
+
+/// Writes JSON objects with keys in the order given, straight into a byte buffer.
+/// Output is deterministic: no dictionaries, no locale, no floating point.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = []
+
+    public init() { bytes.reserveCapacity(512) }
+
+    public mutating func beginObject() { value { $0.bytes.append(UInt8(ascii: "{")) }; needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { value { $0.bytes.append(UInt8(ascii: "[")) }; needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    public mutating func key(_ k: String) {
+        comma()
+        appendEscaped(k)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    /// True between a key and its value: the value takes no comma.
+    private var afterKey = false
+
+    public mutating func string(_ s: String) { value { $0.appendEscaped(s) } }
+    public mutating func int<T: BinaryInteger>(_ v: T) { value { $0.bytes.append(contentsOf: String(v).utf8) } }
+    public mutating func bool(_ v: Bool) { value { $0.bytes.append(contentsOf: (v ? "true" : "false").utf8) } }
+    public mutating func null() { value { $0.bytes.append(contentsOf: "null".utf8) } }
+    public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 { string(Hex.string(v)) }
+
+    public mutating func field(_ k: String, _ v: FieldValue) {
+        key(k)
+        switch v {
+        case .int(let i): int(i)
+        case .hex(let i, _): int(i)
+        case .string(let s): string(s)
+        case .bool(let b): bool(b)
+        case .bytes(let b): hex(b)
+        }
+    }
+
+    public mutating func field(_ k: String, _ s: String) { key(k); string(s) }
+    public mutating func field<T: BinaryInteger>(_ k: String, _ v: T) { key(k); int(v) }
+    public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
+
+    private mutating func value(_ write: (inout JSONWriter) -> Void) {
+        if afterKey { afterKey = false } else { comma() }
+        write(&self)
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
+    }
+
+    private mutating func comma() {
+        if let last = needsComma.last, last { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
+    private mutating func appendEscaped(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x22: bytes.append(contentsOf: "\\\"".utf8)
+            case 0x5c: bytes.append(contentsOf: "\\\\".utf8)
+            case 0x0a: bytes.append(contentsOf: "\\n".utf8)
+            case 0x0d: bytes.append(contentsOf: "\\r".utf8)
+            case 0x09: bytes.append(contentsOf: "\\t".utf8)
+            case 0x00..<0x20, 0x7f, 0x80..<0xa0, 0x202a...0x202e, 0x2066...0x2069, 0x2028, 0x2029:
+                bytes.append(contentsOf: "\\u".utf8)
+                let h = Hex.value(scalar.value, width: 4).dropFirst(2)
+                bytes.append(contentsOf: h.utf8)
+            default:
+                bytes.append(contentsOf: String(scalar).utf8)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,23 @@
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+
+/// Reads a capture to its end through the analyzer, handing every record and event to the callers.
+public enum Pipeline {
+    /// Returns the analyzer (connections, GATT databases) once the capture is done.
+    @discardableResult
+    public static func run(_ reader: inout any CaptureReader, onRecord: (CaptureRecord) -> Void = { _ in },
+                           onProblem: (CaptureProblem) -> Void = { _ in },
+                           onEvent: @escaping (Event) -> Void) throws(CaptureOpenError) -> Analyzer {
+        let analyzer = Analyzer(emit: onEvent)
+        while let item = try reader.next() {
+            switch item {
+            case .record(let r): onRecord(r)
+            case .problem(let p): onProblem(p)
+            }
+            analyzer.process(item)
+        }
+        analyzer.finish()
+        return analyzer
+    }
+}

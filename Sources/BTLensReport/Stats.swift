@@ -1,0 +1,144 @@
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+
+/// Counts for `btlens stats`, gathered while the capture streams past.
+public final class StatsCollector {
+    public let file: String
+    public let info: CaptureInfo
+    public private(set) var records = 0
+    public private(set) var recordsByKind: [RecordKind: Int] = [:]
+    public private(set) var truncatedRecords = 0
+    public private(set) var firstTime: Timestamp?
+    public private(set) var lastTime: Timestamp?
+    public private(set) var attByOpcode: [UInt8: Int] = [:]
+    public private(set) var a5Frames: [Direction: Int] = [:]
+    public private(set) var a5BadChecksum = 0
+    public private(set) var diagnostics: [String: (Severity, Int)] = [:]
+    public private(set) var undecodedBytes = 0
+    public private(set) var undecodedByWhat: [String: Int] = [:]
+
+    public init(file: String, info: CaptureInfo) {
+        self.file = file
+        self.info = info
+    }
+
+    public func record(_ r: CaptureRecord) {
+        records += 1
+        recordsByKind[r.kind, default: 0] += 1
+        if r.isTruncated { truncatedRecords += 1 }
+        if firstTime == nil { firstTime = r.timestamp }
+        lastTime = r.timestamp
+    }
+
+    public func event(_ e: Event) {
+        switch e.body {
+        case .att(let a): attByOpcode[a.opcode.rawValue, default: 0] += 1
+        case .a5(let a):
+            a5Frames[e.direction ?? .sent, default: 0] += 1
+            if !a.frame.checksumOK { a5BadChecksum += 1 }
+        case .diagnostic(let d):
+            diagnostics[d.id, default: (d.severity, 0)].1 += 1
+            undecodedBytes += d.undecodedBytes
+        case .undecoded(let u):
+            undecodedBytes += u.length
+            undecodedByWhat[u.what, default: 0] += u.length
+        default: break
+        }
+    }
+
+    public var a5Total: Int { a5Frames.values.reduce(0, +) }
+
+    public func json(connections: [ConnectionInfo]) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("file", file)
+        w.field("format", info.format)
+        w.field("datalink", info.linkType)
+        w.field("link_type", info.linkType)
+        w.field("link_type_name", info.linkTypeName)
+        w.field("records", records)
+        w.key("records_by_kind"); w.beginObject()
+        for kind in RecordKind.allCases { if let n = recordsByKind[kind] { w.field(kind.name, n) } }
+        w.endObject()
+        w.field("truncated_records", truncatedRecords)
+        if let t = firstTime { w.field("first_time", t.iso8601) }
+        if let t = lastTime { w.field("last_time", t.iso8601) }
+        w.key("connections"); w.beginArray()
+        for c in connections { connection(&w, c) }
+        w.endArray()
+        w.key("att_pdus"); w.beginObject()
+        for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) { w.field(ATTOpcode(rawValue: op).name, n) }
+        w.endObject()
+        w.key("a5_frames"); w.beginObject()
+        w.field("total", a5Total)
+        w.field("sent", a5Frames[.sent] ?? 0)
+        w.field("received", a5Frames[.received] ?? 0)
+        w.field("checksum_bad", a5BadChecksum)
+        w.endObject()
+        w.key("diagnostics"); w.beginObject()
+        for (id, (_, n)) in diagnostics.sorted(by: { $0.key < $1.key }) { w.field(id, n) }
+        w.endObject()
+        w.field("undecoded_bytes", undecodedBytes)
+        w.key("undecoded_by_channel"); w.beginObject()
+        for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { w.field(what, n) }
+        w.endObject()
+        if !info.notes.isEmpty {
+            w.key("capture_notes"); w.beginArray()
+            for n in info.notes { w.string(n) }
+            w.endArray()
+        }
+        w.endObject()
+        return String(decoding: w.bytes, as: UTF8.self) + "\n"
+    }
+
+    private func connection(_ w: inout JSONWriter, _ c: ConnectionInfo) {
+        w.beginObject()
+        w.field("handle", c.key.handle)
+        w.field("controller", c.key.index)
+        if let a = c.address { w.field("address", a.description) } else { w.key("address"); w.null() }
+        w.field("transport", c.transport.rawValue)
+        w.field("role", c.role.rawValue)
+        if let r = c.openedRecord { w.field("opened_record", r) } else { w.key("opened_record"); w.null() }
+        if let r = c.closedRecord { w.field("closed_record", r) } else { w.key("closed_record"); w.null() }
+        if let r = c.disconnectReason { w.field("disconnect_reason", r.name) } else { w.key("disconnect_reason"); w.null() }
+        w.field("inferred", c.inferred)
+        w.endObject()
+    }
+
+    public func text(connections: [ConnectionInfo]) -> String {
+        var lines: [String] = []
+        lines.append("File:        \(TerminalText.safe(file))")
+        lines.append("Format:      \(info.format), link type \(info.linkType) (\(info.linkTypeName))")
+        for n in info.notes { lines.append("             \(n)") }
+        let kinds = RecordKind.allCases.compactMap { k in recordsByKind[k].map { "\(k.name) \($0)" } }
+        lines.append("Records:     \(records) (\(kinds.joined(separator: ", ")))")
+        if truncatedRecords > 0 { lines.append("Truncated:   \(truncatedRecords) records cut short by the capture") }
+        if let f = firstTime, let l = lastTime {
+            lines.append("Time:        \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
+        }
+        lines.append("Connections: \(connections.count)")
+        for c in connections {
+            let addr = c.address?.description ?? "address unknown"
+            let opened = c.openedRecord.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
+            let closed = c.closedRecord.map { "#\($0)" } ?? "still open"
+            let reason = c.disconnectReason.map { " (\($0.name))" } ?? ""
+            lines.append("  \(Hex.value(c.key.handle, width: 4)) \(addr) \(c.transport.rawValue) \(c.role.rawValue): \(opened) → \(closed)\(reason)")
+        }
+        lines.append("ATT PDUs:    \(attByOpcode.values.reduce(0, +))")
+        for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(pad(String(n), 7)) \(ATTOpcode(rawValue: op).name)")
+        }
+        lines.append("A5 frames:   \(a5Total) (sent \(a5Frames[.sent] ?? 0), received \(a5Frames[.received] ?? 0), bad checksum \(a5BadChecksum))")
+        let total = diagnostics.values.reduce(0) { $0 + $1.1 }
+        lines.append("Diagnostics: \(total)")
+        for (id, (severity, n)) in diagnostics.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(pad(String(n), 7)) \(pad(severity.name, 8)) \(id)")
+        }
+        lines.append("Undecoded:   \(undecodedBytes) bytes")
+        for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { lines.append("  \(pad(String(n), 9)) \(what)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+}

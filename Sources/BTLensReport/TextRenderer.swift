@@ -1,0 +1,123 @@
+import BTLensCore
+import BTLensDissect
+
+/// The terminal timeline: one line per event —
+/// `#record  seconds  arrow  connection  LAYER  summary`, diagnostics marked with `!`.
+/// `verbose` adds the lower layers (HCI framing, ACL, L2CAP), indented by depth as btmon does.
+public struct TextRenderer {
+    public var verbose: Bool
+    public var color: Bool
+    /// Times are printed relative to this (the first record's time).
+    public var origin: Timestamp?
+
+    public init(verbose: Bool = false, color: Bool = false) {
+        self.verbose = verbose
+        self.color = color
+    }
+
+    enum Style: String {
+        case red = "\u{1b}[31m", yellow = "\u{1b}[33m", cyan = "\u{1b}[36m", green = "\u{1b}[32m"
+        case magenta = "\u{1b}[35m", dim = "\u{1b}[2m"
+    }
+
+    public mutating func render(_ e: Event) -> String? {
+        guard e.isTop || verbose else { return nil }
+        if origin == nil { origin = e.timestamp }
+        let (layer, text, style) = describe(e)
+        let number = "#\(e.record)"
+        let time = e.timestamp.offset(from: origin ?? e.timestamp)
+        let arrow = e.direction?.arrow ?? (isDiagnostic(e) ? "!" : "=")
+        let conn = e.connection.map { Hex.value($0, width: 4) } ?? "     -"
+        let indent = verbose ? String(repeating: "  ", count: e.layer.depth) : ""
+        var line = pad(number, 8) + " " + padLeft(time, 12) + " " + arrow + " " + conn + " " + pad(layer, 5) + " " + indent + text
+        if color, let style { line = style.rawValue + line + "\u{1b}[0m" }
+        return line + "\n"
+    }
+
+    private func isDiagnostic(_ e: Event) -> Bool { if case .diagnostic = e.body { return true } else { return false } }
+
+    private func describe(_ e: Event) -> (String, String, Style?) {
+        switch e.body {
+        case .note(let category, let text):
+            return ("NOTE", text.isEmpty ? safe(category) : "\(safe(category)): \(safe(text))", .dim)
+        case .hciCommand(let c):
+            return ("HCI", "\(c.opcode)\(fields(c.fields))", nil)
+        case .hciEvent(let h):
+            let code = h.subevent.map { Hex.value($0.rawValue, width: 2) } ?? Hex.value(h.code.rawValue, width: 2)
+            return ("HCI", "\(h.name) (\(code))\(fields(h.fields))", nil)
+        case .connection(let c):
+            return ("HCI", connection(c), .magenta)
+        case .acl(let a):
+            let kind = ["start (non-flushable)", "continuation", "start", "complete"][Int(a.boundary & 3)]
+            return ("ACL", "ACL \(kind) handle \(Hex.value(a.handle, width: 4)) dlen \(a.length)", nil)
+        case .l2cap(let l):
+            var s = "L2CAP \(L2CAPChannel.name(l.cid)) (\(Hex.value(l.cid, width: 4))) len \(l.length)"
+            if l.firstRecord != e.record { s += ", reassembled from #\(l.firstRecord)" }
+            if l.truncated { s += ", cut short by the capture" }
+            return ("L2CAP", s, nil)
+        case .att(let a):
+            var s = a.opcode.name
+            if let h = a.handle { s += " " + Hex.value(h, width: 4) + label(a.uuid) }
+            s += fields(a.fields)
+            if let v = a.value, !v.isEmpty { s += " value " + Hex.spaced(v.prefix(64)) + (v.count > 64 ? " …" : "") }
+            if a.truncated { s += " (cut short by the capture)" }
+            return ("ATT", s, nil)
+        case .gattValue(let g):
+            let what = ["long_read": "Long read", "long_write": "Long write",
+                        "long_write_cancelled": "Long write cancelled"][g.kind.rawValue] ?? g.kind.rawValue
+            var s = "\(what) \(Hex.value(g.handle, width: 4))\(label(g.uuid)): \(g.value.count) bytes from #\(g.firstRecord)"
+            if let t = g.text { s += " \"\(safe(t))\"" } else if !g.value.isEmpty { s += " " + Hex.spaced(g.value.prefix(64)) }
+            return ("GATT", s, nil)
+        case .a5(let a):
+            let f = a.frame
+            var s = "\(Hex.value(a.attHandle, width: 4))\(label(a.uuid)) cmd \(Hex.value(f.command, width: 2)) seq \(f.sequence) flags \(Hex.value(f.flags, width: 2)) len \(f.payload.count)"
+            if !f.payload.isEmpty { s += ": " + Hex.spaced(f.payload) }
+            if !f.checksumOK { s += " [bad checksum]" }
+            return ("A5", s, .green)
+        case .undecoded(let u):
+            return ("L2CAP", "not decoded: \(u.what), \(u.length) bytes", .dim)
+        case .diagnostic(let d):
+            let style: Style = d.severity == .error ? .red : d.severity == .warning ? .yellow : .cyan
+            return ("!" + d.severity.name.prefix(4).uppercased(), "\(d.id): \(safe(d.message))", style)
+        }
+    }
+
+    private func connection(_ c: ConnectionChange) -> String {
+        let who = c.info.address.map { " \($0)" } ?? ""
+        switch c.change {
+        case .opened:
+            return "Connected\(who) (\(c.info.transport.rawValue), we are \(c.info.role.rawValue)) handle \(Hex.value(c.info.key.handle, width: 4))"
+        case .closed:
+            let opened = c.info.openedRecord.map { ", opened at #\($0)" } ?? ""
+            return "Disconnected\(who): \(c.code?.name ?? "unknown reason")\(opened)"
+        case .inferred:
+            return "Connection \(Hex.value(c.info.key.handle, width: 4)) (\(c.info.transport.rawValue)) was open before the capture began"
+        case .failed:
+            return "Connection to\(who) failed: \(c.code?.name ?? "unknown status")"
+        }
+    }
+
+    private func label(_ uuid: BluetoothUUID?) -> String {
+        guard let uuid else { return "" }
+        return " (" + (GATTNames.name(uuid) ?? uuid.description) + ")"
+    }
+
+    private func fields(_ fields: [(String, FieldValue)]) -> String {
+        var s = ""
+        for (k, v) in fields {
+            s += " \(k)="
+            switch v {
+            case .int(let i): s += String(i)
+            case .hex(let i, let digits): s += Hex.value(i, width: digits)
+            case .string(let t): s += t.contains(" ") ? "\"\(safe(t))\"" : safe(t)
+            case .bool(let b): s += b ? "yes" : "no"
+            case .bytes(let b): s += Hex.string(b)
+            }
+        }
+        return s
+    }
+
+    private func safe(_ s: String) -> String { TerminalText.safe(s) }
+    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+    private func padLeft(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+}

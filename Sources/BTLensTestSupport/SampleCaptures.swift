@@ -1,0 +1,208 @@
+import BTLensCore
+import BTLensDissect
+
+/// The sample captures in Captures/, built by script. `btlens-samples DIR` writes them;
+/// a test checks that the committed files are exactly what these scripts produce.
+public enum SampleCaptures {
+    public struct Sample {
+        public var file: String
+        public var session: LESession
+    }
+
+    public static var all: [Sample] {
+        [Sample(file: "ble_a5_session.btsnoop", session: session()),
+         Sample(file: "ble_a5_faults.btsnoop", session: faults()),
+         Sample(file: "ble_mid_connection.btsnoop", session: midConnection()),
+         Sample(file: "btmon_monitor.btsnoop", session: monitor()),
+         Sample(file: "h1_datalink_1001.btsnoop", session: exchange(LESession(datalink: 1001))),
+         Sample(file: "h4_labelled_1001.btsnoop", session: h4In1001()),
+         Sample(file: "cut_in_record.btsnoop", session: cutInRecord())]
+    }
+
+    static let peer: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]
+
+    static func text(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+    /// A healthy session: discovery, MTU, Device Information reads (one long), CCCD write, and A5
+    /// frames whole, split over ATT values and ACL fragments, several per value, and one long write.
+    public static func session() -> LESession {
+        var s = LESession()
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, address: peer)
+        s.att(handle: h, .sent, [0x02] + le16(247))
+        s.att(handle: h, .received, [0x03] + le16(64))
+        // Primary services: GAP, Device Information, Battery, vendor 0xFFF0.
+        s.att(handle: h, .sent, [0x10, 0x01, 0x00, 0xff, 0xff, 0x00, 0x28])
+        s.att(handle: h, .received, [0x11, 0x06] + svc(0x0001, 0x0003, 0x1800) + svc(0x0004, 0x0008, 0x180a)
+              + svc(0x0009, 0x000c, 0x180f) + svc(0x000d, 0x0016, 0xfff0))
+        s.att(handle: h, .sent, [0x10, 0x17, 0x00, 0xff, 0xff, 0x00, 0x28])
+        s.att(handle: h, .received, [0x01, 0x10, 0x17, 0x00, 0x0a])
+        s.att(handle: h, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: h, .received, [0x09, 0x07] + chr(0x0002, 0x02, 0x0003, 0x2a00) + chr(0x0005, 0x02, 0x0006, 0x2a26)
+              + chr(0x0007, 0x02, 0x0008, 0x2a24) + chr(0x000a, 0x12, 0x000b, 0x2a19) + chr(0x000e, 0x0a, 0x000f, 0xfff1)
+              + chr(0x0012, 0x04, 0x0013, 0xfff3) + chr(0x0014, 0x10, 0x0015, 0xfff4))
+        s.att(handle: h, .sent, [0x04, 0x16, 0x00, 0x16, 0x00])
+        s.att(handle: h, .received, [0x05, 0x01, 0x16, 0x00, 0x02, 0x29])
+        // Firmware revision (short read) and model number (long read: 63 + 7 bytes with MTU 64).
+        s.att(handle: h, .sent, [0x0a, 0x06, 0x00])
+        s.att(handle: h, .received, [0x0b] + text("1.4.2"))
+        let model = text("Aurora ANC Headphones, model AH-2024, hardware revision C, rev 0007")
+        s.att(handle: h, .sent, [0x0a, 0x08, 0x00])
+        s.att(handle: h, .received, [0x0b] + Array(model.prefix(63)))
+        s.att(handle: h, .sent, [0x0c, 0x08, 0x00, 63, 0x00])
+        s.att(handle: h, .received, [0x0d] + Array(model.dropFirst(63)))
+        s.att(handle: h, .sent, [0x12, 0x16, 0x00, 0x01, 0x00])
+        s.att(handle: h, .received, [0x13])
+        // ANC mode: a plain 1-byte characteristic, not A5.
+        s.att(handle: h, .sent, [0x0a, 0x0f, 0x00])
+        s.att(handle: h, .received, [0x0b, 0x01])
+
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 7, payload: [0x01])
+        s.frame(handle: h, attHandle: 0x0015, .received, command: 0xa0, sequence: 0x10, payload: [0x00])
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x21, sequence: 8, payload: Array(0..<30), values: [20, 17])
+        // Two frames in one notification.
+        let a = A5Frame.encode(command: 0xa1, sequence: 0x11, payload: [0x00, 0x30])
+        let b = A5Frame.encode(command: 0x05, sequence: 0x12, payload: [0x02, 0x5a, 0x64])
+        let r1 = s.stream(handle: h, attHandle: 0x0015, .received, a + b, values: [a.count + b.count])
+        s.expectFrame(r1[0], .received, 0x0015, command: 0xa1, sequence: 0x11, payload: [0x00, 0x30])
+        s.expectFrame(r1[0], .received, 0x0015, command: 0x05, sequence: 0x12, payload: [0x02, 0x5a, 0x64])
+        // A frame ending inside a notification that also starts the next one.
+        let c = A5Frame.encode(command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
+        let d = A5Frame.encode(command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
+        let r2 = s.stream(handle: h, attHandle: 0x0015, .received, c + d, values: [15, 10, 5])
+        s.expectFrame(r2[1], .received, 0x0015, command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
+        s.expectFrame(r2[2], .received, 0x0015, command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
+        // A Write Request whose L2CAP header is split across ACL fragments of 3 bytes.
+        let e = A5Frame.encode(command: 0x22, sequence: 9, payload: [0x02])
+        let r3 = s.l2cap(handle: h, .sent, [0x12, 0x13, 0x00] + e, fragment: 3)
+        s.expectFrame(r3, .sent, 0x0013, command: 0x22, sequence: 9, payload: [0x02])
+        s.att(handle: h, .received, [0x13])
+        // A long write: Prepare Write ×2, Execute Write; the frame belongs to the Execute record.
+        let f = A5Frame.encode(command: 0x30, sequence: 10, payload: Array(repeating: 0x5c, count: 80))
+        s.att(handle: h, .sent, [0x16, 0x13, 0x00, 0x00, 0x00] + Array(f.prefix(50)))
+        s.att(handle: h, .received, [0x17, 0x13, 0x00, 0x00, 0x00] + Array(f.prefix(50)))
+        s.att(handle: h, .sent, [0x16, 0x13, 0x00, 50, 0x00] + Array(f.dropFirst(50)))
+        s.att(handle: h, .received, [0x17, 0x13, 0x00, 50, 0x00] + Array(f.dropFirst(50)))
+        let r4 = s.att(handle: h, .sent, [0x18, 0x01])
+        s.expectFrame(r4, .sent, 0x0013, command: 0x30, sequence: 10, payload: Array(repeating: 0x5c, count: 80))
+        s.att(handle: h, .received, [0x19])
+        s.frame(handle: h, attHandle: 0x0015, .received, command: 0xb0, sequence: 0x15, payload: [0x00])
+        s.disconnect(handle: h)
+        return s
+    }
+
+    /// Every A5 and reassembly fault once, each expected at its record.
+    public static func faults() -> LESession {
+        var s = LESession()
+        let h: UInt16 = 0x0041
+        s.connect(handle: h, address: peer)
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 1, payload: [0x01])
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 2, payload: [0x02], corruptChecksum: true)
+        s.expect("a5.checksum.bad", at: s.lastRecord)
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 3, payload: [0x03])
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 3, payload: [0x03])
+        s.expect("a5.sequence.duplicate", at: s.lastRecord)
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 6, payload: [0x06])
+        s.expect("a5.sequence.gap", at: s.lastRecord)
+        s.stream(handle: h, attHandle: 0x0013, .sent, [0x11, 0x22, 0x33], values: [3])
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x21, sequence: 7, payload: [])
+        s.expect("a5.resync", at: s.lastRecord)
+        // The accessory's counter wraps 254 → 255 → 0 without complaint, then skips 1.
+        for seq: UInt8 in [254, 255, 0, 2] {
+            s.frame(handle: h, attHandle: 0x0015, .received, command: 0x90, sequence: seq, payload: [seq])
+        }
+        s.expect("a5.sequence.gap", at: s.lastRecord)
+        // A frame whose second half is in a record the capture cut short; the next frame shows the gap.
+        let lost = A5Frame.encode(command: 0x20, sequence: 8, payload: Array(repeating: 0x08, count: 13))
+        s.stream(handle: h, attHandle: 0x0013, .sent, Array(lost.prefix(10)), values: [10])
+        let cut = [0x52, 0x13, 0x00] + Array(lost.dropFirst(10))
+        s.acl(handle: h, .sent, boundary: 0b10, le16(cut.count) + le16(4) + cut, cutTo: 9)
+        s.expect("capture.truncated", at: s.lastRecord)
+        s.expect("a5.truncated", at: s.lastRecord)
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 9, payload: [0x09])
+        s.expect("a5.sequence.gap", at: s.lastRecord)
+        // ACL faults, on a non-A5 characteristic.
+        s.acl(handle: h, .received, boundary: 0b01, [0x01, 0x02, 0x03])
+        s.expect("l2cap.unexpected_continuation", at: s.lastRecord)
+        s.acl(handle: h, .received, boundary: 0b10, le16(20) + le16(4) + [0x1b, 0x30, 0x00])
+        s.acl(handle: h, .received, boundary: 0b10, le16(4) + le16(4) + [0x1b, 0x30, 0x00, 0x55])
+        s.expect("l2cap.unexpected_start", at: s.lastRecord)
+        s.acl(handle: h, .received, boundary: 0b10, le16(4) + le16(4) + [0x1b, 0x30, 0x00, 0x56, 0xde, 0xad])
+        s.expect("l2cap.overlength", at: s.lastRecord)
+        s.att(handle: h, .sent, [0x3f, 0x01, 0x02])
+        s.expect("att.opcode.unknown", at: s.lastRecord)
+        s.att(handle: h, .sent, [0x12, 0x13])
+        s.expect("att.malformed", at: s.lastRecord)
+        // The capture ends inside an L2CAP PDU and inside a notified frame.
+        s.stream(handle: h, attHandle: 0x0015, .received, [0xa5, 0x01, 0x90, 0x03, 0x00], values: [5])
+        s.acl(handle: h, .sent, boundary: 0b10, le16(30) + le16(4) + [0x52, 0x13, 0x00, 0xa5, 0x01, 0x20])
+        s.expect("l2cap.incomplete", at: s.lastRecord)
+        s.expect("a5.truncated", at: s.lastRecord)
+        return s
+    }
+
+    /// A capture that begins mid-connection and mid-frame: no Connection Complete, no discovery.
+    public static func midConnection() -> LESession {
+        var s = LESession()
+        let h: UInt16 = 0x0042
+        s.acl(handle: h, .received, boundary: 0b01, [0x11, 0x22, 0x33, 0x44])
+        s.expect("hci.connection.inferred", at: s.lastRecord)
+        s.expect("l2cap.continuation_at_capture_start", at: s.lastRecord)
+        s.stream(handle: h, attHandle: 0x0025, .received, [0x07, 0x00, 0x3c], values: [3])
+        s.frame(handle: h, attHandle: 0x0025, .received, command: 0x81, sequence: 40, payload: [0x01, 0x02])
+        s.expect("a5.resync", at: s.lastRecord)
+        s.frame(handle: h, attHandle: 0x0022, .sent, command: 0x01, sequence: 200, payload: [], values: [3, 4])
+        s.frame(handle: h, attHandle: 0x0025, .received, command: 0x81, sequence: 41, payload: [0x03, 0x04])
+        s.disconnect(handle: h)
+        return s
+    }
+
+    /// btmon -w output (datalink 2001): index records, notes and user logging around an exchange.
+    public static func monitor() -> LESession {
+        var s = LESession(datalink: 2001)
+        s.writer.addMonitor(opcode: 12, index: 0xffff, text("Linux version 6.6.31 (x86_64)") + [0], time: s.tick())
+        s.writer.addMonitor(opcode: 0, index: 0, [0x00, 0x03] + peer.reversed() + text("hci0") + [0, 0, 0, 0], time: s.tick())
+        s.writer.addMonitor(opcode: 8, index: 0, [], time: s.tick())
+        s.writer.addMonitor(opcode: 10, index: 0, Array(peer.reversed()) + le16(2), time: s.tick())
+        s.writer.addMonitor(opcode: 13, index: 0xffff, [6, 11] + text("bluetoothd") + [0] + text("Starting discovery"), time: s.tick())
+        return exchange(s)
+    }
+
+    /// datalink 1001 in name, H4 in content.
+    static func h4In1001() -> LESession {
+        var s = LESession(datalink: 1001)
+        s.writer = BTSnoopWriter(datalink: 1001, h4: true)
+        s.expect("capture.btsnoop.h4_in_1001", at: 1)
+        return exchange(s)
+    }
+
+    /// A file whose last record runs past the end of the file.
+    static func cutInRecord() -> LESession {
+        var s = exchange(LESession())
+        s.writer.addRaw([0x02, 0x40, 0x20, 0x09, 0x00, 0x05, 0x00, 0x04, 0x00, 0x1b], flags: 1, time: s.tick(), cutTo: nil,
+                        includedOverride: 40)
+        s.expect("capture.truncated", at: s.lastRecord)
+        s.expect("hci.connection.inferred", at: s.lastRecord)
+        s.expect("capture.record.past_end", at: s.lastRecord)
+        return s
+    }
+
+    /// Connect, one command and its response as A5 frames, disconnect.
+    static func exchange(_ base: LESession) -> LESession {
+        var s = base
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, address: peer)
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 1, payload: [0x01], values: [5, 3])
+        s.frame(handle: h, attHandle: 0x0015, .received, command: 0xa0, sequence: 1, payload: [0x00])
+        s.disconnect(handle: h)
+        return s
+    }
+
+    static func svc(_ start: UInt16, _ end: UInt16, _ uuid: UInt16) -> [UInt8] {
+        le16(Int(start)) + le16(Int(end)) + le16(Int(uuid))
+    }
+
+    static func chr(_ decl: UInt16, _ props: UInt8, _ value: UInt16, _ uuid: UInt16) -> [UInt8] {
+        le16(Int(decl)) + [props] + le16(Int(value)) + le16(Int(uuid))
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import BTLensCapture
+import BTLensReport
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Count what a capture holds: records by kind, connections, ATT PDUs, A5 frames, diagnostics, undecoded bytes.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @Argument(help: "The capture file.")
+    var file: String
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    func run() throws {
+        var reader = try openCapture(file)
+        let stats = StatsCollector(file: file, info: reader.info)
+        let analyzer = try Pipeline.run(&reader, onRecord: stats.record, onProblem: { reportProblem(file, $0) },
+                                        onEvent: stats.event)
+        let connections = analyzer.connections.all
+        print(format == .json ? stats.json(connections: connections) : stats.text(connections: connections), terminator: "")
+    }
+}

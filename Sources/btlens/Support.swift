@@ -1,0 +1,46 @@
+import ArgumentParser
+import BTLensCapture
+import BTLensReport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The input could not be read as a capture: exit status 1.
+struct InputFailure: Error {
+    var message: String
+}
+
+enum FileHandleStderr {
+    static func write(_ s: String) {
+        let bytes = Array(s.utf8)
+        bytes.withUnsafeBytes { raw in _ = Glibc.write(2, raw.baseAddress, raw.count) }
+    }
+}
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+
+    var enabled: Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            return isatty(1) != 0 && getenv("NO_COLOR") == nil && term != "dumb"
+        }
+    }
+}
+
+func openCapture(_ path: String) throws -> any CaptureReader {
+    do {
+        return try CaptureFormat.open(path: path)
+    } catch {
+        throw InputFailure(message: "\(path): \(error)")
+    }
+}
+
+/// File-level problems also go to stderr, naming the file, the record and the offset.
+func reportProblem(_ path: String, _ p: CaptureProblem) {
+    guard p.diagnostic.severity == .error else { return }
+    FileHandleStderr.write("btlens: \(path): \(p.diagnostic.message)\n")
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+
+struct Timeline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the annotated timeline of a capture.",
+        discussion: """
+        One line per event: #record (Wireshark's frame number), seconds since the first record,
+        direction (< phone to controller, > controller to phone, = note, ! diagnostic),
+        connection handle, layer, summary. --format jsonl prints one JSON object per event.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
+
+    @Argument(help: "The capture file.")
+    var file: String
+
+    @Option(help: "Output format: text or jsonl.")
+    var format: Format = .text
+
+    @Flag(name: .shortAndLong, help: "Also show the lower layers (HCI framing, ACL, L2CAP), indented.")
+    var verbose = false
+
+    @Option(help: "Colour: auto (only on a terminal), always, never.")
+    var color: ColorChoice = .auto
+
+    func run() throws {
+        var reader = try openCapture(file)
+        let sink = OutputSink(fd: 1)
+        switch format {
+        case .text:
+            var renderer = TextRenderer(verbose: verbose, color: color.enabled)
+            try Pipeline.run(&reader, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+        case .jsonl:
+            let renderer = JSONLRenderer(verbose: verbose)
+            try Pipeline.run(&reader, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+        }
+        sink.flush()
+    }
+
+    private func report(_ p: CaptureProblem) { reportProblem(file, p) }
+}

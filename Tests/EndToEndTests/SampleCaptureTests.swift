@@ -1,0 +1,91 @@
+import XCTest
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+import BTLensTestSupport
+
+/// End to end over Captures/: the files are what their scripts build, and decoding them yields
+/// exactly the frames and diagnostics the scripts put in.
+final class SampleCaptureTests: XCTestCase {
+    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Captures")
+
+    func testCommittedCapturesAreWhatTheScriptsBuild() throws {
+        for sample in SampleCaptures.all {
+            let url = Self.captures.appendingPathComponent(sample.file)
+            let committed = try [UInt8](Data(contentsOf: url))
+            XCTAssertEqual(committed, sample.session.bytes,
+                           "\(sample.file) differs from its script: run `swift run btlens-samples Captures`")
+        }
+    }
+
+    func testEveryCaptureIsListedInTheManifest() throws {
+        let manifest = try String(contentsOf: Self.captures.appendingPathComponent("README.md"), encoding: .utf8)
+        for sample in SampleCaptures.all { XCTAssertTrue(manifest.contains(sample.file), sample.file) }
+    }
+
+    func testFramesAndDiagnosticsAreExactlyThoseOfTheScript() throws {
+        for sample in SampleCaptures.all {
+            let events = try analyze(sample.session.bytes)
+            XCTAssertEqual(events.compactMap(\.expectedFrame), sample.session.expectedFrames, sample.file)
+            let diagnostics = events.compactMap { e in e.diagnostic.map { LESession.ExpectedDiagnostic(id: $0.id, record: e.record) } }
+            XCTAssertEqual(diagnostics, sample.session.expectedDiagnostics, sample.file)
+        }
+    }
+
+    func testReadingInTinyPiecesGivesTheSameEvents() throws {
+        for sample in SampleCaptures.all {
+            let whole = try jsonl(analyze(sample.session.bytes))
+            for size in [1, 7, 25] {
+                XCTAssertEqual(try jsonl(analyze(sample.session.bytes, chunk: size)), whole, "\(sample.file) read \(size) at a time")
+            }
+        }
+    }
+
+    func testOutputIsDeterministic() throws {
+        let bytes = SampleCaptures.session().bytes
+        XCTAssertEqual(try jsonl(analyze(bytes)), try jsonl(analyze(bytes)))
+    }
+
+    func testLongReadAndDeviceInformationAreShown() throws {
+        let events = try analyze(SampleCaptures.session().bytes)
+        let texts = events.compactMap { e -> String? in
+            if case .gattValue(let g) = e.body { return g.text }
+            if case .att(let a) = e.body, case .string(let t)? = a.fields.first(where: { $0.0 == "text" })?.1 { return t }
+            return nil
+        }
+        XCTAssertEqual(texts, ["1.4.2", "Aurora ANC Headphones, model AH-2024, hardware revision C, rev 0007"])
+    }
+
+    func testConnectionTableOfTheSession() throws {
+        var reader = try CaptureFormat.open(MemorySource(SampleCaptures.session().bytes))
+        let analyzer = try Pipeline.run(&reader) { _ in }
+        let all = analyzer.connections.all
+        XCTAssertEqual(all.count, 1)
+        XCTAssertEqual(all.first?.address?.description, "AA:BB:CC:11:22:33")
+        XCTAssertEqual(all.first?.transport, .le)
+        XCTAssertEqual(all.first?.role, .central)
+        XCTAssertEqual(all.first?.openedRecord, 3)
+        XCTAssertEqual(all.first?.closedRecord, 58)
+        XCTAssertEqual(all.first?.disconnectReason?.name, "Connection Terminated By Local Host")
+    }
+
+    func testStatsOfTheFaultsCapture() throws {
+        let bytes = SampleCaptures.faults().bytes
+        var reader = try CaptureFormat.open(MemorySource(bytes))
+        let stats = StatsCollector(file: "faults", info: reader.info)
+        let analyzer = try Pipeline.run(&reader, onRecord: stats.record, onEvent: stats.event)
+        let json = stats.json(connections: analyzer.connections.all)
+        XCTAssertTrue(json.contains(#""records":25,"#), json)
+        XCTAssertTrue(json.contains(#""a5_frames":{"total":11,"sent":7,"received":4,"checksum_bad":1}"#), json)
+        XCTAssertTrue(json.contains(#""a5.sequence.gap":3"#), json)
+        XCTAssertTrue(json.contains(#""truncated_records":1"#), json)
+        XCTAssertTrue(json.contains(#""closed_record":null,"disconnect_reason":null"#), json)
+    }
+
+    private func jsonl(_ events: [Event]) -> [UInt8] {
+        let r = JSONLRenderer(verbose: true)
+        return events.flatMap { r.render($0) ?? [] }
+    }
+}

@@ -66,23 +66,23 @@ public struct ByteReader: Sendable {
     }
 
     public mutating func u32le() throws(ShortRead) -> UInt32 {
-        let low = UInt32(try u16le())
-        return low | UInt32(try u16le()) << 16
+        try check(4)
+        return UInt32(try u16le()) | UInt32(try u16le()) << 16
     }
 
     public mutating func u32be() throws(ShortRead) -> UInt32 {
-        let high = UInt32(try u16be())
-        return high << 16 | UInt32(try u16be())
+        try check(4)
+        return UInt32(try u16be()) << 16 | UInt32(try u16be())
     }
 
     public mutating func u64be() throws(ShortRead) -> UInt64 {
-        let high = UInt64(try u32be())
-        return high << 32 | UInt64(try u32be())
+        try check(8)
+        return UInt64(try u32be()) << 32 | UInt64(try u32be())
     }
 
     public mutating func u64le() throws(ShortRead) -> UInt64 {
-        let low = UInt64(try u32le())
-        return low | UInt64(try u32le()) << 32
+        try check(8)
+        return UInt64(try u32le()) | UInt64(try u32le()) << 32
     }
 
     public mutating func i8() throws(ShortRead) -> Int8 { Int8(bitPattern: try u8()) }

@@ -1,0 +1,81 @@
+import XCTest
+import BTLensCore
+
+final class ByteReaderTests: XCTestCase {
+    func testReadsEachWidthInBothByteOrders() throws {
+        var r = ByteReader([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b])
+        XCTAssertEqual(try r.u8(), 0x01)
+        XCTAssertEqual(try r.u16le(), 0x0302)
+        XCTAssertEqual(try r.u16be(), 0x0405)
+        XCTAssertEqual(try r.u32be(), 0x0607_0809)
+        XCTAssertEqual(r.remaining, 2)
+        XCTAssertEqual(Array(r.rest()), [0x0a, 0x0b])
+        XCTAssertTrue(r.isAtEnd)
+        var s = ByteReader([0x78, 0x56, 0x34, 0x12, 0xf0, 0xde, 0xbc, 0x9a])
+        XCTAssertEqual(try s.u64le(), 0x9abc_def0_1234_5678)
+        var t = ByteReader([0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02])
+        XCTAssertEqual(try t.u64be(), 0x1_0000_0002)
+        var u = ByteReader([0x01, 0x02, 0x03, 0xff])
+        XCTAssertEqual(try u.u24le(), 0x030201)
+        XCTAssertEqual(try u.i8(), -1)
+    }
+
+    func testAShortReadNamesWhereAndHowMuch() {
+        var r = ByteReader([0x01, 0x02, 0x03])
+        _ = try? r.u8()
+        XCTAssertThrowsError(try r.u32le()) { e in
+            XCTAssertEqual(e as? ShortRead, ShortRead(offset: 1, needed: 4, available: 2))
+        }
+        XCTAssertEqual(r.offset, 1, "a failed read consumes nothing")
+        XCTAssertThrowsError(try r.bytes(-1))
+        XCTAssertThrowsError(try r.skip(3))
+        XCTAssertEqual(Array(try r.bytes(2)), [0x02, 0x03])
+        XCTAssertThrowsError(try r.u8())
+        XCTAssertNil(r.peek())
+    }
+
+    func testSlicesKeepOffsetsRelativeToTheirStart() throws {
+        let base: [UInt8] = [0xaa, 0xbb, 0x01, 0x02]
+        var r = ByteReader(base[2...])
+        XCTAssertEqual(r.peek(1), 0x02)
+        XCTAssertEqual(try r.u16le(), 0x0201)
+    }
+}
+
+final class ValueTests: XCTestCase {
+    func testTimestampsPrintAsUTC() {
+        XCTAssertEqual(Timestamp(microseconds: 0).iso8601, "1970-01-01T00:00:00.000000Z")
+        XCTAssertEqual(Timestamp(microseconds: 1_510_394_584_123_456).iso8601, "2017-11-11T10:03:04.123456Z")
+        XCTAssertEqual(Timestamp(microseconds: -1).iso8601, "1969-12-31T23:59:59.999999Z")
+        XCTAssertEqual(Timestamp(microseconds: 951_782_400_000_000).iso8601, "2000-02-29T00:00:00.000000Z")
+        XCTAssertEqual(Timestamp(microseconds: 2_500_001).offset(from: Timestamp(microseconds: 1)), "2.500000")
+        XCTAssertEqual(Timestamp(microseconds: 0).offset(from: Timestamp(microseconds: 100)), "-0.000100")
+        XCTAssertEqual(Timestamp(microseconds: .min).offset(from: Timestamp(microseconds: .max)), "?")
+    }
+
+    func testHex() {
+        XCTAssertEqual(Hex.string([0xa5, 0x01, 0x0f]), "a5010f")
+        XCTAssertEqual(Hex.spaced([0xa5, 0x01]), "a5 01")
+        XCTAssertEqual(Hex.value(UInt16(0x40), width: 4), "0x0040")
+        XCTAssertEqual(Hex.bytes("A5 01 cf"), [0xa5, 0x01, 0xcf])
+        XCTAssertNil(Hex.bytes("a5 0"))
+        XCTAssertNil(Hex.bytes("zz"))
+    }
+
+    func testUUIDsOnTheBaseUUIDShrinkTo16Bits() throws {
+        // 0000180f-0000-1000-8000-00805f9b34fb, little-endian as ATT carries it.
+        let battery: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x0f, 0x18, 0x00, 0x00]
+        XCTAssertEqual(BluetoothUUID(littleEndian128: battery), .bit16(0x180f))
+        let vendor: [UInt8] = Array(1...16)
+        XCTAssertEqual(BluetoothUUID(littleEndian128: vendor).description, "100f0e0d-0c0b-0a09-0807-060504030201")
+        var r = ByteReader([0x19, 0x2a])
+        XCTAssertEqual(try BluetoothUUID.read(&r, size: 2)?.description, "2a19")
+        var bad = ByteReader([0x19, 0x2a, 0x00])
+        XCTAssertNil(try BluetoothUUID.read(&bad, size: 3))
+    }
+
+    func testAddressesPrintMostSignificantFirst() throws {
+        var r = ByteReader([0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        XCTAssertEqual(try BDAddr(&r).description, "AA:BB:CC:11:22:33")
+    }
+}

@@ -1,0 +1,80 @@
+import XCTest
+import BTLensCore
+@testable import BTLensDissect
+
+final class ACLReassemblerTests: XCTestCase {
+    let key = ACLKey(ConnectionKey(index: 0, handle: 0x40), .sent)
+    /// An L2CAP basic frame: length 7 (LE), CID 0x0004 (ATT), then a Write Command.
+    let pdu: [UInt8] = [0x07, 0x00, 0x04, 0x00, 0x52, 0x13, 0x00, 0xa5, 0x01, 0x20, 0x07]
+
+    func push(_ r: inout ACLReassembler, _ fragments: [[UInt8]]) -> ([L2CAPPDU], [String]) {
+        var pdus: [L2CAPPDU] = []
+        var ids: [String] = []
+        for (i, f) in fragments.enumerated() {
+            let out = r.push(key, boundary: i == 0 ? 0b10 : 0b01, fragment: f[...], record: i + 1, cutByCapture: false)
+            if let p = out.pdu { pdus.append(p) }
+            ids += out.diagnostics.map(\.id)
+        }
+        return (pdus, ids)
+    }
+
+    func testSplitAtEveryOffsetIncludingInsideTheHeader() {
+        for cut in 1..<pdu.count {
+            var r = ACLReassembler()
+            let (pdus, ids) = push(&r, [Array(pdu[..<cut]), Array(pdu[cut...])])
+            XCTAssertEqual(pdus.count, 1, "cut at \(cut)")
+            XCTAssertEqual(pdus.first?.cid, 4)
+            XCTAssertEqual(pdus.first.map { Array($0.payload) }, Array(pdu[4...]))
+            XCTAssertEqual(pdus.first?.firstRecord, 1)
+            XCTAssertEqual(ids, [])
+            XCTAssertEqual(r.inProgress, 0)
+        }
+    }
+
+    func testOneByteFragments() {
+        var r = ACLReassembler()
+        let (pdus, ids) = push(&r, pdu.map { [$0] })
+        XCTAssertEqual(pdus.map { Array($0.payload) }, [Array(pdu[4...])])
+        XCTAssertEqual(ids, [])
+    }
+
+    func testErrorBranches() {
+        var r = ACLReassembler()
+        // A continuation before any start: the capture began mid-PDU.
+        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: [1, 2][...], record: 1, cutByCapture: false).diagnostics.map(\.id),
+                       ["l2cap.continuation_at_capture_start"])
+        _ = r.push(key, boundary: 0b10, fragment: pdu[...], record: 2, cutByCapture: false)
+        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: [1][...], record: 3, cutByCapture: false).diagnostics.map(\.id),
+                       ["l2cap.unexpected_continuation"])
+        _ = r.push(key, boundary: 0b10, fragment: pdu[..<5], record: 4, cutByCapture: false)
+        let restart = r.push(key, boundary: 0b10, fragment: pdu[...], record: 5, cutByCapture: false)
+        XCTAssertEqual(restart.diagnostics.map(\.id), ["l2cap.unexpected_start"])
+        XCTAssertEqual(restart.dropped, 5)
+        XCTAssertNotNil(restart.pdu)
+        let long = r.push(key, boundary: 0b10, fragment: (pdu + [0xee, 0xee])[...], record: 6, cutByCapture: false)
+        XCTAssertEqual(long.diagnostics.map(\.id), ["l2cap.overlength"])
+        XCTAssertEqual(long.pdu.map { $0.payload.count }, 7)
+        // The capture cut a start fragment: what there is goes up marked truncated; its continuation is expected.
+        let cut = r.push(key, boundary: 0b10, fragment: pdu[..<6], record: 7, cutByCapture: true)
+        XCTAssertEqual(cut.pdu?.truncated, true)
+        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: [1][...], record: 8, cutByCapture: false).diagnostics.map(\.id),
+                       ["l2cap.continuation_after_cut"])
+        _ = r.push(key, boundary: 0b10, fragment: pdu[..<2], record: 9, cutByCapture: false)
+        XCTAssertEqual(r.finish().map(\.1.id), ["l2cap.header_cut"])
+        _ = r.push(key, boundary: 0b10, fragment: pdu[..<6], record: 10, cutByCapture: false)
+        XCTAssertEqual(r.close(key.connection).map(\.1.id), ["l2cap.incomplete"])
+        XCTAssertEqual(r.inProgress, 0)
+    }
+
+    func testConnectionsAndDirectionsDoNotMix() {
+        var r = ACLReassembler()
+        let other = ACLKey(ConnectionKey(index: 0, handle: 0x41), .sent)
+        let back = ACLKey(ConnectionKey(index: 0, handle: 0x40), .received)
+        XCTAssertNil(r.push(key, boundary: 0b10, fragment: pdu[..<3], record: 1, cutByCapture: false).pdu)
+        XCTAssertNil(r.push(other, boundary: 0b10, fragment: pdu[..<8], record: 2, cutByCapture: false).pdu)
+        XCTAssertNil(r.push(back, boundary: 0b10, fragment: pdu[..<1], record: 3, cutByCapture: false).pdu)
+        XCTAssertNotNil(r.push(other, boundary: 0b01, fragment: pdu[8...], record: 4, cutByCapture: false).pdu)
+        XCTAssertNotNil(r.push(key, boundary: 0b01, fragment: pdu[3...], record: 5, cutByCapture: false).pdu)
+        XCTAssertNotNil(r.push(back, boundary: 0b01, fragment: pdu[1...], record: 6, cutByCapture: false).pdu)
+    }
+}

@@ -1,0 +1,63 @@
+import XCTest
+import BTLensCore
+@testable import BTLensDissect
+
+/// Hex vectors for HCI packets (Core Specification, Vol 4, Part E, §7).
+final class HCIDecoderTests: XCTestCase {
+    func event(_ hex: String, truncated: Bool = false) -> HCIDecoded<HCIEventInfo>? {
+        HCIDecoder.event((Hex.bytes(hex) ?? [])[...], truncated: truncated)
+    }
+
+    func testNamesAndUnknownCodes() {
+        XCTAssertEqual(HCIOpcode(rawValue: 0x200c).description, "LE Set Scan Enable (0x200c)")
+        XCTAssertEqual(HCIOpcode(rawValue: 0xfc22).description, "Vendor (0xfc22)")
+        XCTAssertEqual(HCIOpcode(rawValue: 0x2099).name, "Unknown (0x2099)")
+        XCTAssertEqual(HCIEventCode(rawValue: 0x42).name, "Unknown (0x42)")
+        XCTAssertEqual(HCIErrorCode(rawValue: 0x08).name, "Connection Timeout")
+        XCTAssertEqual(HCIErrorCode(rawValue: 0x3d).name, "Connection Terminated due to MIC Failure")
+    }
+
+    func testLEConnectionComplete() {
+        // LE Meta (0x3e), subevent 0x01: status 0, handle 0x0040, role 0 (central), peer type 0,
+        // peer AA:BB:CC:11:22:33, interval 0x0018 (30 ms), latency 0, timeout 0x01f4, accuracy 0.
+        let d = event("3e 13 01 00 40 00 00 00 33 22 11 cc bb aa 18 00 00 00 f4 01 00")
+        guard case .completed(let status, let handle, let address, _, let transport, let role)? = d?.effect else {
+            return XCTFail("no connection")
+        }
+        XCTAssertEqual([status.rawValue], [0])
+        XCTAssertEqual(handle, 0x40)
+        XCTAssertEqual(address.description, "AA:BB:CC:11:22:33")
+        XCTAssertEqual(transport, .le)
+        XCTAssertEqual(role, .central)
+        XCTAssertEqual(d?.diagnostics.count, 0)
+    }
+
+    func testBREDRConnectionAndDisconnection() {
+        // Connection Complete: status 0, handle 0x000b, address, link type 1 (ACL), encryption 0.
+        guard case .completed(_, 0x000b, _, _, .bredr, _)? = event("03 0b 00 0b 00 a5 bc 64 6b 18 00 01 00")?.effect else {
+            return XCTFail("no BR/EDR connection")
+        }
+        // Link type 0 (SCO) opens no ACL connection.
+        XCTAssertNil(event("03 0b 00 0c 00 a5 bc 64 6b 18 00 00 00")?.effect)
+        // Disconnection Complete: status 0, handle 0x000b, reason 0x13.
+        guard case .disconnected(_, 0x000b, let reason)? = event("05 04 00 0b 00 13")?.effect else {
+            return XCTFail("no disconnection")
+        }
+        XCTAssertEqual(reason.name, "Remote User Terminated Connection")
+    }
+
+    func testCommandCompleteNamesItsCommand() {
+        let d = event("0e 04 01 03 0c 00")
+        XCTAssertEqual(d?.info.fields.first?.1, .string("Reset"))
+    }
+
+    func testMalformedAndLengthMismatch() {
+        XCTAssertNil(event("05"))
+        XCTAssertEqual(event("05 04 00 0b")?.diagnostics.map(\.id), ["hci.length_mismatch", "hci.malformed"])
+        XCTAssertEqual(event("05 02 00 0b 00")?.diagnostics.map(\.id), ["hci.length_mismatch", "hci.malformed"])
+        XCTAssertEqual(event("05 04 00 0b", truncated: true)?.diagnostics.map(\.id), ["hci.malformed"])
+        XCTAssertNil(HCIDecoder.command([0x03, 0x0c][...], truncated: false))
+        XCTAssertEqual(HCIDecoder.command([0x06, 0x04, 0x03, 0x40, 0x00, 0x13][...], truncated: false)?.info.fields.map(\.0),
+                       ["handle", "reason"])
+    }
+}

@@ -1,0 +1,53 @@
+import XCTest
+import BTLensCore
+@testable import BTLensDissect
+import BTLensReport
+
+final class RendererTests: XCTestCase {
+    let frame = A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [0x01], checksum: 0xcf, expectedChecksum: 0xcf)
+
+    func a5Event() -> Event {
+        Event(record: 12, timestamp: Timestamp(microseconds: 1_510_394_584_000_001), direction: .sent, connection: 0x40,
+              isTop: true, body: .a5(A5FrameInfo(frame: frame, transport: "att", attHandle: 0x13, uuid: .bit16(0xfff3))))
+    }
+
+    func testA5LineFollowsTheContract() {
+        let line = String(decoding: JSONLRenderer().render(a5Event()) ?? [], as: UTF8.self)
+        XCTAssertEqual(line, #"{"type":"a5","record":12,"time":"2017-11-11T10:03:04.000001Z","direction":"sent","transport":"att","connection":64,"att_handle":19,"uuid":"fff3","command":32,"sequence":7,"flags":0,"payload":"01","checksum_ok":true,"version":1,"checksum":207}"# + "\n")
+    }
+
+    func testDiagnosticLineFollowsTheContract() {
+        let d = Diagnostic(A5Diagnostics.sequenceGap, "expected sequence 8, got 10: 2 frames missing",
+                           fields: [("expected", .int(8)), ("actual", .int(10)), ("missing", .int(2))])
+        let e = Event(record: 5, timestamp: Timestamp(microseconds: 0), direction: nil, connection: nil, isTop: true, body: .diagnostic(d))
+        let line = String(decoding: JSONLRenderer().render(e) ?? [], as: UTF8.self)
+        XCTAssertEqual(line, #"{"type":"diagnostic","id":"a5.sequence.gap","severity":"warning","record":5,"time":"1970-01-01T00:00:00.000000Z","direction":null,"message":"expected sequence 8, got 10: 2 frames missing","expected":8,"actual":10,"missing":2}"# + "\n")
+    }
+
+    func testHostileStringsAreEscaped() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("name", "a\"b\\c\n\u{1b}[31m\u{202e}z")
+        w.key("list"); w.beginArray(); w.int(1); w.string("x"); w.endArray()
+        w.endObject()
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), #"{"name":"a\"b\\c\n\u001b[31m\u202ez","list":[1,"x"]}"#)
+        XCTAssertEqual(TerminalText.safe("ok"), "ok")
+        XCTAssertEqual(TerminalText.safe("\u{1b}[2Jname\u{202e}\u{7}"), "\\u{1b}[2Jname\\u{202e}\\u{7}")
+        XCTAssertEqual(TerminalText.safe("Café"), "Café")
+    }
+
+    func testTextLinesHaveTheTimelineColumns() {
+        var r = TextRenderer()
+        XCTAssertEqual(r.render(a5Event()), "#12          0.000000 < 0x0040 A5    0x0013 (fff3) cmd 0x20 seq 7 flags 0x00 len 1: 01\n")
+        let note = Event(record: 13, timestamp: Timestamp(microseconds: 1_510_394_584_500_001), direction: nil, connection: nil,
+                         isTop: true, body: .note(category: "System Note", text: "evil\u{1b}]0;title\u{7}"))
+        XCTAssertEqual(r.render(note), "#13          0.500000 =      - NOTE  System Note: evil\\u{1b}]0;title\\u{7}\n")
+        var colored = TextRenderer(color: true)
+        XCTAssertEqual(colored.render(a5Event())?.hasPrefix("\u{1b}[32m#12"), true)
+        let detail = Event(record: 14, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: 0x40, isTop: false,
+                           body: .l2cap(L2CAPInfo(cid: 4, length: 7, firstRecord: 14, truncated: false)))
+        XCTAssertNil(r.render(detail))
+        var verbose = TextRenderer(verbose: true)
+        XCTAssertEqual(verbose.render(detail), "#14          0.000000 < 0x0040 L2CAP   L2CAP ATT (0x0004) len 7\n")
+    }
+}

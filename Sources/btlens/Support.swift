@@ -34,6 +34,8 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 func openCapture(_ path: String) throws -> any CaptureReader {
     do {
         return try CaptureFormat.open(path: path)
+    } catch .cannotOpen(let path, let reason) {
+        throw InputFailure(message: "cannot open \(path): \(reason)")
     } catch {
         throw InputFailure(message: "\(path): \(error)")
     }

@@ -7,9 +7,7 @@ struct Timeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the annotated timeline of a capture.",
         discussion: """
-        One line per event: #record (Wireshark's frame number), seconds since the first record,
-        direction (< phone to controller, > controller to phone, = note, ! diagnostic),
-        connection handle, layer, summary. --format jsonl prints one JSON object per event.
+        One line per event: #record (Wireshark's frame number), seconds since the first record, direction (< phone to controller, > controller to phone, = note, ! problem in the file), connection handle, layer, summary. Diagnostics are marked !NOTE, !WARN, !ERRO in the layer column. --format jsonl prints one JSON object per event (the contract is in the README).
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, jsonl }

@@ -17,15 +17,5 @@ do {
         exit(0)
     }
     FileHandleStderr.write("btlens: \(Btlens.fullMessage(for: error))\n")
-    if code == .validationFailure {
-        FileHandleStderr.write(Btlens.usageString(for: error) + "\n")
-        exit(2)
-    }
-    exit(code.rawValue)
-}
-
-extension Btlens {
-    static func usageString(for error: Error) -> String {
-        "Usage: btlens [timeline|stats|diagnostics] FILE …  (see btlens --help)"
-    }
+    exit(code == .validationFailure ? 2 : code.rawValue)
 }

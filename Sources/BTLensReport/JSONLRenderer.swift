@@ -31,7 +31,7 @@ public struct JSONLRenderer {
             w.field("id", d.id)
             w.field("severity", d.severity.name)
             w.field("record", e.record)
-            w.field("time", e.timestamp.iso8601)
+            w.key("time"); w.time(e.timestamp)
             direction(&w, e, always: true)
             w.field("message", d.message)
             connection(&w, e)
@@ -109,7 +109,7 @@ public struct JSONLRenderer {
     private func head(_ w: inout JSONWriter, _ type: String, _ e: Event) {
         w.field("type", type)
         w.field("record", e.record)
-        w.field("time", e.timestamp.iso8601)
+        w.key("time"); w.time(e.timestamp)
         direction(&w, e, always: false)
     }
 

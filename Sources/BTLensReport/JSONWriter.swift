@@ -1,5 +1,7 @@
 import BTLensCore
 
+private let hexDigit: [UInt8] = Array("0123456789abcdef".utf8)
+
 /// Writes JSON objects with keys in the order given, straight into a byte buffer.
 /// Output is deterministic: no dictionaries, no locale, no floating point.
 public struct JSONWriter {
@@ -13,9 +15,12 @@ public struct JSONWriter {
     public mutating func beginArray() { value { $0.bytes.append(UInt8(ascii: "[")) }; needsComma.append(false) }
     public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
 
+    /// Keys are the program's own ASCII names: copied, not escaped.
     public mutating func key(_ k: String) {
         comma()
-        appendEscaped(k)
+        bytes.append(UInt8(ascii: "\""))
+        appendRaw(k)
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         afterKey = true
     }
@@ -24,10 +29,46 @@ public struct JSONWriter {
     private var afterKey = false
 
     public mutating func string(_ s: String) { value { $0.appendEscaped(s) } }
-    public mutating func int<T: BinaryInteger>(_ v: T) { value { $0.bytes.append(contentsOf: String(v).utf8) } }
-    public mutating func bool(_ v: Bool) { value { $0.bytes.append(contentsOf: (v ? "true" : "false").utf8) } }
-    public mutating func null() { value { $0.bytes.append(contentsOf: "null".utf8) } }
-    public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 { string(Hex.string(v)) }
+    public mutating func int<T: BinaryInteger>(_ v: T) { value { $0.appendDecimal(Int64(truncatingIfNeeded: v)) } }
+    public mutating func bool(_ v: Bool) { value { $0.appendRaw(v ? "true" : "false") } }
+    public mutating func null() { value { $0.appendRaw("null") } }
+
+    /// Bytes as a lowercase hex string, written straight into the buffer.
+    public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
+        value { w in
+            w.bytes.append(UInt8(ascii: "\""))
+            for b in v {
+                w.bytes.append(hexDigit[Int(b >> 4)])
+                w.bytes.append(hexDigit[Int(b & 0x0f)])
+            }
+            w.bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// A timestamp as an ISO 8601 string; the date and time up to the second are cached.
+    public mutating func time(_ t: Timestamp) {
+        let (seconds, micros) = t.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        guard micros >= 0 else { return string(t.iso8601) }
+        if seconds != cachedSecond {
+            cachedSecond = seconds
+            cachedPrefix = Array(t.iso8601.utf8.prefix(20))
+        }
+        value { w in
+            w.bytes.append(UInt8(ascii: "\""))
+            w.bytes.append(contentsOf: w.cachedPrefix)
+            var digits = micros
+            var six = [UInt8](repeating: 0x30, count: 6)
+            for i in stride(from: 5, through: 0, by: -1) {
+                six[i] = UInt8(0x30 + digits % 10)
+                digits /= 10
+            }
+            w.bytes.append(contentsOf: six)
+            w.bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
+        }
+    }
+
+    private var cachedSecond = Int64.min
+    private var cachedPrefix: [UInt8] = []
 
     public mutating func field(_ k: String, _ v: FieldValue) {
         key(k)
@@ -54,9 +95,34 @@ public struct JSONWriter {
         if let last = needsComma.last, last { bytes.append(UInt8(ascii: ",")) }
     }
 
+    private mutating func appendRaw(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func appendDecimal(_ v: Int64) {
+        if v < 0 { bytes.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        var digits: [UInt8] = []
+        repeat {
+            digits.append(UInt8(0x30 + m % 10))
+            m /= 10
+        } while m > 0
+        bytes.append(contentsOf: digits.reversed())
+    }
+
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
     private mutating func appendEscaped(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
+        var copy = s
+        let plain = copy.withUTF8 { utf8 in
+            utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c }
+        }
+        if plain {
+            copy.withUTF8 { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar.value {
             case 0x22: bytes.append(contentsOf: "\\\"".utf8)

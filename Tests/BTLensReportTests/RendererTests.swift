@@ -50,4 +50,16 @@ final class RendererTests: XCTestCase {
         var verbose = TextRenderer(verbose: true)
         XCTAssertEqual(verbose.render(detail), "#14          0.000000 < 0x0040 L2CAP   L2CAP ATT (0x0004) len 7\n")
     }
+
+    func testCachedTimestampsMatchTheirISOForm() {
+        for micros: Int64 in [0, 999_999, 1_000_000, 1_000_001, 86_399_999_999, -1, -1_000_000, 1_510_394_584_123_456] {
+            var w = JSONWriter()
+            w.beginArray()
+            w.time(Timestamp(microseconds: micros))
+            w.time(Timestamp(microseconds: micros + 1))
+            w.endArray()
+            let expected = "[\"\(Timestamp(microseconds: micros).iso8601)\",\"\(Timestamp(microseconds: micros + 1).iso8601)\"]"
+            XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), expected)
+        }
+    }
 }

@@ -166,24 +166,7 @@ public struct BTSnoopReader: CaptureReader {
             record.kind = flags & 2 == 0 ? .aclData : (flags & 1 == 0 ? .command : .event)
             return .record(record)
         case .h1, .h4:
-            guard let type = bytes.first else {
-                let d = Diagnostic(CaptureDiagnostics.recordEmpty, "record \(number) at offset \(offset) has no H4 packet type byte")
-                return .problem(CaptureProblem(diagnostic: d, recordNumber: number, fileOffset: offset))
-            }
-            record.payload = bytes.dropFirst()
-            record.originalLength = max(originalLength - 1, 0)
-            record.headerLength += 1
-            switch type {
-            case 0x01: record.kind = .command
-            case 0x02: record.kind = .aclData
-            case 0x03: record.kind = .scoData
-            case 0x04: record.kind = .event
-            case 0x05: record.kind = .isoData
-            default:
-                record.kind = .unknown
-                record.noteCategory = "H4 packet type \(Hex.value(type, width: 2))"
-            }
-            return .record(record)
+            return H4.classify(&record, direction: record.direction)
         }
     }
 }

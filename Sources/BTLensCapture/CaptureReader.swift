@@ -1,4 +1,7 @@
 import BTLensCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A streaming reader of one capture: records come out one at a time, in file order.
 public protocol CaptureReader {
@@ -28,8 +31,9 @@ public struct CaptureInfo: Sendable, Equatable {
 public enum CaptureFormat {
     public static let btsnoopMagic: [UInt8] = Array("btsnoop\0".utf8)
 
-    /// Opens whatever capture `source` holds.
-    public static func open(_ source: any ByteSource) throws(CaptureOpenError) -> any CaptureReader {
+    /// Opens whatever capture `source` holds. pcap and pcapng go through libpcap: from a path it
+    /// reads the file itself; from any other source the bytes are handed to it in memory.
+    public static func open(_ source: any ByteSource, path: String? = nil) throws(CaptureOpenError) -> any CaptureReader {
         var input = ChunkedInput(source)
         _ = try input.ensure(16)
         let head = Array(input.peek(16))
@@ -37,15 +41,33 @@ public enum CaptureFormat {
         let magic = head.count >= 4 ? UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3]) : 0
         switch magic {
         case 0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1:
-            throw .unsupported(format: "pcap", detail: "pcap files are read through libpcap, which is not wired in yet (btlens \(Libpcap.version))")
+            return try openWithLibpcap(&input, path: path, format: "pcap")
         case 0x0a0d_0d0a:
-            throw .unsupported(format: "pcapng", detail: "pcapng files are read through libpcap, which is not wired in yet")
+            return try openWithLibpcap(&input, path: path, format: "pcapng")
         default:
+            if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }
             throw .notACapture(firstBytes: Hex.spaced(head.prefix(8)))
         }
     }
 
+    private static func openWithLibpcap(_ input: inout ChunkedInput, path: String?, format: String) throws(CaptureOpenError) -> any CaptureReader {
+        if let path {
+            guard let file = fopen(path, "rb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+            return try PcapReader(file: file, format: format)
+        }
+        var bytes: [UInt8] = []
+        while try input.ensure(input.available + 1) {}
+        bytes = Array(input.take(input.available))
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        memory.copyBytes(from: bytes)
+        guard let file = fmemopen(memory.baseAddress, bytes.count, "rb") else {
+            memory.deallocate()
+            throw .unsupported(format: format, detail: "cannot hand the bytes to libpcap")
+        }
+        return try PcapReader(file: file, format: format, memory: memory)
+    }
+
     public static func open(path: String) throws(CaptureOpenError) -> any CaptureReader {
-        try open(FileSource(path: path))
+        try open(FileSource(path: path), path: path)
     }
 }

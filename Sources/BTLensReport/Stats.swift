@@ -17,6 +17,11 @@ public final class StatsCollector {
     public private(set) var diagnostics: [String: (Severity, Int)] = [:]
     public private(set) var undecodedBytes = 0
     public private(set) var undecodedByWhat: [String: Int] = [:]
+    /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
+    public private(set) var captureNotes: [String] = []
+    static let captureNoteLimit = 32
+    static let captureNotePrefixes = ["Product:", "Firmware Version:", "Chipset:", "Transport:", "Address:",
+                                      "Bluetooth Host:", "Software:", "Firmware Filename:"]
 
     public init(file: String, info: CaptureInfo) {
         self.file = file
@@ -27,6 +32,10 @@ public final class StatsCollector {
         records += 1
         recordsByKind[r.kind, default: 0] += 1
         if r.isTruncated { truncatedRecords += 1 }
+        if r.kind == .note, captureNotes.count < Self.captureNoteLimit,
+           Self.captureNotePrefixes.contains(where: { r.noteText.hasPrefix($0) }) {
+            captureNotes.append(r.noteText)
+        }
         if firstTime == nil { firstTime = r.timestamp }
         lastTime = r.timestamp
     }
@@ -83,11 +92,9 @@ public final class StatsCollector {
         w.key("undecoded_by_channel"); w.beginObject()
         for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { w.field(what, n) }
         w.endObject()
-        if !info.notes.isEmpty {
-            w.key("capture_notes"); w.beginArray()
-            for n in info.notes { w.string(n) }
-            w.endArray()
-        }
+        w.key("capture_information"); w.beginArray()
+        for n in info.notes + captureNotes { w.string(n) }
+        w.endArray()
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self) + "\n"
     }
@@ -110,7 +117,7 @@ public final class StatsCollector {
         var lines: [String] = []
         lines.append("File:        \(TerminalText.safe(file))")
         lines.append("Format:      \(info.format), link type \(info.linkType) (\(info.linkTypeName))")
-        for n in info.notes { lines.append("             \(n)") }
+        for n in info.notes + captureNotes { lines.append("             \(TerminalText.safe(n))") }
         let kinds = RecordKind.allCases.compactMap { k in recordsByKind[k].map { "\(k.name) \($0)" } }
         lines.append("Records:     \(records) (\(kinds.joined(separator: ", ")))")
         if truncatedRecords > 0 { lines.append("Truncated:   \(truncatedRecords) records cut short by the capture") }

@@ -11,15 +11,19 @@ final class RealCaptureConformanceTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures")
 
     /// Record counts as tshark 4.0.17 / capinfos report them (SOURCES.txt).
-    static let btsnoopRecords = [
+    static let hciRecords = [
         "chsmartbulb_btsnoop_hci.log": 699,
         "a2dp_motog2013_lghbs730_btsnoop_hci.log": 3674,
         "batteread_capture.btsnoop": 6,
+        "derived_chsmartbulb_h4phdr.pcap": 699,
+        "derived_batteread_monitor.pcap": 6,
+        "evenG2_test.pklg": 628,
+        "isap_hci_dump.pklg": 161,
     ]
 
-    func testBTSnoopCapturesHaveWiresharksRecordCounts() throws {
+    func testHCICapturesHaveWiresharksRecordCounts() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
-        for (name, expected) in Self.btsnoopRecords.sorted(by: { $0.key < $1.key }) {
+        for (name, expected) in Self.hciRecords.sorted(by: { $0.key < $1.key }) {
             var reader = try CaptureFormat.open(path: Self.shared.appendingPathComponent(name).path)
             var records = 0
             var errors: [String] = []
@@ -57,5 +61,37 @@ final class RealCaptureConformanceTests: XCTestCase {
                 XCTAssertFalse("\(error)".isEmpty, name)
             }
         }
+    }
+
+    func testThePcapFormOfACaptureGivesTheSameTimelineAsItsBTSnoopForm() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
+        func jsonl(_ name: String) throws -> [UInt8] {
+            var reader = try CaptureFormat.open(path: Self.shared.appendingPathComponent(name).path)
+            var out: [UInt8] = []
+            let renderer = JSONLRenderer(verbose: true)
+            try Pipeline.run(&reader) { out += renderer.render($0) ?? [] }
+            return out
+        }
+        XCTAssertEqual(try jsonl("derived_chsmartbulb_h4phdr.pcap"), try jsonl("chsmartbulb_btsnoop_hci.log"))
+        XCTAssertEqual(try jsonl("derived_batteread_monitor.pcap"), try jsonl("batteread_capture.btsnoop"))
+    }
+
+    func testAirCapturesAreRefusedPlainly() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
+        for name in ["bsniffhub_sc-justworks-fragments-assembly.pcap", "crackle_le_secure_connections.pcapng"] {
+            XCTAssertThrowsError(try CaptureFormat.open(path: Self.shared.appendingPathComponent(name).path)) {
+                XCTAssertTrue("\($0)".contains("this is an over-the-air link-layer capture, not an HCI log"), name)
+            }
+        }
+    }
+
+    func testIOSHeaderNotesAreCaptureInformation() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
+        let path = Self.shared.appendingPathComponent("evenG2_test.pklg").path
+        var reader = try CaptureFormat.open(path: path)
+        let stats = StatsCollector(file: path, info: reader.info)
+        try Pipeline.run(&reader, onRecord: stats.record, onEvent: stats.event)
+        XCTAssertEqual(Array(stats.captureNotes.prefix(3)), ["Product: iPhone17,2", "Firmware Version: 24.1.233.1342",
+                                                            "Chipset: BCM_4399, Revision: s=C2"])
     }
 }

@@ -1,0 +1,157 @@
+import BTLensCore
+
+/// Apple PacketLogger (.pklg): no file header; records of length (u32, not counting itself),
+/// seconds, microseconds (u32 each), type (u8), payload. Big-endian in BTstack and the iOS live
+/// stream, little-endian in modern PacketLogger and iOS sysdiagnose files.
+public struct PacketLoggerReader: CaptureReader {
+    /// Records checked before a file is taken for a pklg (Wireshark checks 5).
+    static let recordsToValidate = 5
+    static let headerLength = 13
+    /// A record longer than this is damage, not data (HCI packets and notes are far smaller).
+    static let maxRecordLength = 1 << 20
+
+    public enum Layout: String, Sendable { case bigEndian = "big-endian", littleEndian = "little-endian" }
+
+    static let typeNames: [UInt8: String] = [
+        0x00: "HCI command", 0x01: "HCI event", 0x02: "ACL sent", 0x03: "ACL received", 0x08: "SCO sent",
+        0x09: "SCO received", 0x0a: "LMP sent", 0x0b: "LMP received", 0x12: "ISO sent", 0x13: "ISO received",
+        0xf7: "Syslog", 0xf8: "Kernel", 0xf9: "Kernel Debug", 0xfa: "Error", 0xfb: "Power", 0xfc: "Note",
+        0xfd: "Config", 0xfe: "New Controller",
+    ]
+
+    public private(set) var info: CaptureInfo
+    public let layout: Layout
+    private var input: ChunkedInput
+    private var recordNumber = 0
+    private var finished = false
+    /// A problem with the record just returned, said on the next call.
+    private var pending: CaptureItem?
+
+    /// The byte order whose first records all look like pklg records, or nil.
+    static func detect(_ input: inout ChunkedInput) throws(CaptureOpenError) -> Layout? {
+        _ = try input.ensure(recordsToValidate * (headerLength + 4096))
+        let window = input.peek(input.available)
+        for layout in [Layout.bigEndian, .littleEndian] where plausible(window, layout) { return layout }
+        return nil
+    }
+
+    private static func plausible(_ window: ArraySlice<UInt8>, _ layout: Layout) -> Bool {
+        var r = ByteReader(window)
+        var checked = 0
+        while checked < recordsToValidate, !r.isAtEnd {
+            guard let (length, micros, type) = try? header(&r, layout) else { return checked > 0 && r.remaining < headerLength }
+            guard length >= 9, length < 65_536 || type == 0xfc, micros < 1_000_000, typeNames[type] != nil else { return false }
+            guard (try? r.skip(Int(length) - 9)) != nil else { return checked > 0 }
+            checked += 1
+        }
+        return checked > 0
+    }
+
+    private static func header(_ r: inout ByteReader, _ layout: Layout) throws(ShortRead) -> (UInt32, UInt32, UInt8) {
+        let big = layout == .bigEndian
+        let length = big ? try r.u32be() : try r.u32le()
+        _ = big ? try r.u32be() : try r.u32le()
+        let micros = big ? try r.u32be() : try r.u32le()
+        return (length, micros, try r.u8())
+    }
+
+    init(_ input: ChunkedInput, layout: Layout) {
+        self.input = input
+        self.layout = layout
+        info = CaptureInfo(format: "pklg", linkType: 0, linkTypeName: "Apple PacketLogger (\(layout.rawValue))")
+    }
+
+    public mutating func next() throws(CaptureOpenError) -> CaptureItem? {
+        if let p = pending {
+            pending = nil
+            return p
+        }
+        guard !finished else { return nil }
+        let offset = input.offset
+        let number = recordNumber + 1
+        guard try input.ensure(Self.headerLength) else {
+            finished = true
+            guard input.available > 0 else { return nil }
+            return problem(CaptureDiagnostics.headerCut, number, offset,
+                           "record \(number) at offset \(offset): the file ends after \(input.available) of the 13 header bytes")
+        }
+        var h = ByteReader(input.peek(Self.headerLength))
+        let big = layout == .bigEndian
+        // The 13 header bytes are there, so these reads cannot fail.
+        let length = Int((big ? try? h.u32be() : try? h.u32le()) ?? 0)
+        let seconds = Int64((big ? try? h.u32be() : try? h.u32le()) ?? 0)
+        let micros = Int64((big ? try? h.u32be() : try? h.u32le()) ?? 0)
+        let type = (try? h.u8()) ?? 0
+        guard length >= 9, length <= Self.maxRecordLength else {
+            finished = true
+            return problem(CaptureDiagnostics.lengthAbsurd, number, offset,
+                           "record \(number) at offset \(offset) claims length \(length); a PacketLogger record is 9 to \(Self.maxRecordLength) bytes",
+                           [("claimed", .int(length))])
+        }
+        _ = input.take(Self.headerLength)
+        recordNumber = number
+        let wanted = length - 9
+        let complete = try input.ensure(wanted)
+        let payload = input.take(wanted)
+        var record = CaptureRecord(number: number, fileOffset: offset,
+                                   timestamp: Timestamp(microseconds: seconds * 1_000_000 + micros),
+                                   kind: .unknown, direction: nil, payload: payload, originalLength: wanted)
+        record.headerLength = Self.headerLength
+        classify(&record, type: type)
+        if !complete {
+            finished = true
+            pending = .problem(CaptureProblem(
+                diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd,
+                                       "record \(number) at offset \(offset) claims \(wanted) bytes but the file ends after \(payload.count)",
+                                       fields: [("claimed", .int(wanted)), ("have", .int(payload.count))]),
+                recordNumber: number, fileOffset: offset))
+        }
+        return .record(record)
+    }
+
+    private func classify(_ r: inout CaptureRecord, type: UInt8) {
+        let data: [UInt8: (RecordKind, Direction)] = [
+            0x00: (.command, .sent), 0x01: (.event, .received), 0x02: (.aclData, .sent), 0x03: (.aclData, .received),
+            0x08: (.scoData, .sent), 0x09: (.scoData, .received), 0x12: (.isoData, .sent), 0x13: (.isoData, .received),
+        ]
+        if let (kind, direction) = data[type] {
+            r.kind = kind
+            r.direction = direction
+            return
+        }
+        guard let name = Self.typeNames[type], type >= 0xf7 else {
+            r.kind = .unknown
+            r.noteCategory = Self.typeNames[type] ?? "PacketLogger type \(Hex.value(type, width: 2))"
+            return
+        }
+        r.kind = .note
+        r.noteCategory = name
+        r.noteText = type == 0xf7 ? Self.syslog(r.payload) : Self.text(r.payload)
+    }
+
+    /// Syslog: pid (u32 LE), message type (u8), then NUL-terminated process, sender, subsystem, category, message.
+    static func syslog(_ payload: ArraySlice<UInt8>) -> String {
+        var r = ByteReader(payload)
+        guard (try? r.skip(5)) != nil else { return text(payload) }
+        let parts = r.rest().split(separator: 0, omittingEmptySubsequences: false).map { text($0) }
+        guard parts.count >= 5 else { return parts.joined(separator: " ") }
+        return "\(parts[0]) [\(parts[2])/\(parts[3])]: \(parts[4])"
+    }
+
+    /// Text that may or may not end in NUL; bytes that are not text are counted, not printed.
+    static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        let end = bytes.firstIndex(of: 0) ?? bytes.endIndex
+        let body = bytes[bytes.startIndex..<end]
+        let controls = body.contains { $0 < 0x20 && $0 != 0x0a && $0 != 0x09 && $0 != 0x0d }
+        guard !controls, var s = String(validating: body, as: UTF8.self) else {
+            return "\(bytes.count) bytes: \(Hex.string(bytes.prefix(32)))\(bytes.count > 32 ? "…" : "")"
+        }
+        while s.last == "\n" || s.last == "\r" { s.removeLast() }
+        return s
+    }
+
+    private func problem(_ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
+                         _ fields: [(String, FieldValue)] = []) -> CaptureItem {
+        .problem(CaptureProblem(diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
+    }
+}

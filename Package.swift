@@ -14,8 +14,10 @@ let package = Package(
         // libpcap, through the system's headers; only BTLensCapture imports it.
         .systemLibrary(name: "CPcap", path: "Sources/CPcap",
                        providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]),
+        // zlib, for the compressed btsnooz summary in Android bugreports.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BTLensCore"),
-        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap"]),
+        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap", "CZlib"]),
         .target(name: "BTLensDissect", dependencies: ["BTLensCore", "BTLensCapture"]),
         .target(name: "BTLensReport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
         .executableTarget(name: "btlens", dependencies: [
@@ -23,7 +25,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Builds captures byte by byte for the tests and for Captures/.
-        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
+        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "CZlib"]),
         .executableTarget(name: "btlens-samples", dependencies: ["BTLensTestSupport"]),
         .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),

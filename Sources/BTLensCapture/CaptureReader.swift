@@ -31,6 +31,20 @@ public struct CaptureInfo: Sendable, Equatable {
 public enum CaptureFormat {
     public static let btsnoopMagic: [UInt8] = Array("btsnoop\0".utf8)
 
+    /// What is read, for `btlens formats` and the README.
+    public static let supported: [(name: String, detail: String)] = [
+        ("btsnoop 1001", "HCI un-encapsulated (H1); files labelled 1001 that hold H4 bytes are recognised"),
+        ("btsnoop 1002", "HCI UART (H4): Android btsnoop_hci.log, btsnoop_net"),
+        ("btsnoop 2001", "Linux Bluetooth monitor (btmon -w): index, notes, user logging"),
+        ("pklg (big-endian)", "Apple PacketLogger: BTstack, idevicebtlogger live stream"),
+        ("pklg (little-endian)", "Apple PacketLogger: PacketLogger.app, iOS sysdiagnose; notes, syslog, power, config"),
+        ("pcap / pcapng 187", "Bluetooth HCI H4, no direction (through libpcap)"),
+        ("pcap / pcapng 201", "Bluetooth HCI H4 with direction (through libpcap)"),
+        ("pcap / pcapng 254", "Linux Bluetooth monitor (through libpcap)"),
+        ("pcap / pcapng 251, 255, 256, 272", "over-the-air captures: refused, they are not HCI logs (exit 1)"),
+        ("btsnooz v1, v2", "Android bugreport text or dumpsys bluetooth_manager: BTSNOOP_LOG_SUMMARY"),
+    ]
+
     /// Opens whatever capture `source` holds. pcap and pcapng go through libpcap: from a path it
     /// reads the file itself; from any other source the bytes are handed to it in memory.
     public static func open(_ source: any ByteSource, path: String? = nil) throws(CaptureOpenError) -> any CaptureReader {
@@ -46,6 +60,10 @@ public enum CaptureFormat {
             return try openWithLibpcap(&input, path: path, format: "pcapng")
         default:
             if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }
+            if BTSnoozReader.looksLikeText(head) {
+                if let reader = try BTSnoozReader.open(&input) { return reader }
+                throw .unsupported(format: "text", detail: "no BEGIN:BTSNOOP_LOG_SUMMARY block (an Android bugreport or dumpsys bluetooth_manager output holds one)")
+            }
             throw .notACapture(firstBytes: Hex.spaced(head.prefix(8)))
         }
     }

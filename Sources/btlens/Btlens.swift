@@ -6,7 +6,7 @@ struct Btlens: ParsableCommand {
         commandName: "btlens",
         abstract: "Annotated timelines of what a phone app and its Bluetooth accessory said to each other.",
         discussion: """
-        Reads Bluetooth HCI captures (btsnoop: Android btsnoop_hci.log, btmon -w) and decodes HCI → ACL → L2CAP → ATT/GATT → A5 frames, with diagnostics for what does not add up. The format is recognised by content, never by file name. `btlens FILE` is `btlens timeline FILE`.
+        Reads Bluetooth HCI captures (btsnoop, PacketLogger, pcap/pcapng, Android btsnooz; see `btlens formats`) and decodes HCI → ACL → L2CAP → ATT/GATT → A5 frames, with diagnostics for what does not add up. The format is recognised by content, never by file name. `btlens FILE` is `btlens timeline FILE`.
 
         EXIT STATUS
           0  the input was read as a capture (diagnostics may have been reported)
@@ -15,6 +15,6 @@ struct Btlens: ParsableCommand {
           2  usage error
         """,
         version: "0.1.0 (libpcap: \(Libpcap.version))",
-        subcommands: [Timeline.self, Stats.self, DiagnosticsList.self],
+        subcommands: [Timeline.self, Stats.self, Formats.self, DiagnosticsList.self],
         defaultSubcommand: Timeline.self)
 }

@@ -1,0 +1,170 @@
+import BTLensCore
+import Foundation
+
+/// The btsnooz summary Android puts in bugreports and `dumpsys bluetooth_manager`:
+/// `--- BEGIN:BTSNOOP_LOG_SUMMARY (…) ---`, base64 lines, `--- END:BTSNOOP_LOG_SUMMARY (…) ---`.
+/// Decoded: version (u8, 1 or 2) and the last timestamp (u64 LE, µs), then a zlib stream of records:
+/// v1 `length u16, delta u32, type u8`; v2 `length u16, original length u16, delta u32, type u8`;
+/// little-endian; `length` counts the type byte. Times are found by walking the deltas back from the last.
+public struct BTSnoozReader: CaptureReader {
+    static let beginMarker = Array("BEGIN:BTSNOOP_LOG_SUMMARY".utf8)
+    static let endMarker = Array("END:BTSNOOP_LOG_SUMMARY".utf8)
+    /// Android keeps at most 1 MiB of summary; anything far larger is not a summary.
+    static let encodedLimit = 64 << 20
+    static let decodedLimit = 64 << 20
+
+    public private(set) var info: CaptureInfo
+    private let blob: [UInt8]
+    private let version: UInt8
+    private var times: [Int64] = []
+    private var offset: Int
+    private var recordNumber = 0
+    private var problem: CaptureProblem?
+
+    /// True when the input looks like text: only then is it searched for a summary.
+    static func looksLikeText(_ head: [UInt8]) -> Bool {
+        !head.isEmpty && head.allSatisfy { $0 == 0x09 || $0 == 0x0a || $0 == 0x0d || ($0 >= 0x20 && $0 < 0x7f) || $0 >= 0x80 }
+    }
+
+    /// Reads up to and through the summary block; nil when the text holds none.
+    static func open(_ input: inout ChunkedInput) throws(CaptureOpenError) -> BTSnoozReader? {
+        guard let encoded = try block(&input) else { return nil }
+        guard let data = Data(base64Encoded: String(decoding: encoded, as: UTF8.self), options: .ignoreUnknownCharacters),
+              data.count >= 9 else {
+            throw .unsupported(format: "btsnooz", detail: "the BTSNOOP_LOG_SUMMARY block is not valid base64")
+        }
+        let bytes = [UInt8](data)
+        var r = ByteReader(bytes)
+        let version = (try? r.u8()) ?? 0
+        let last = Int64(bitPattern: (try? r.u64le()) ?? 0)
+        guard version == 1 || version == 2 else {
+            throw .unsupported(format: "btsnooz", detail: "summary version \(version); versions 1 and 2 exist")
+        }
+        let blob: [UInt8]
+        do {
+            blob = try Inflate.zlib(Array(r.rest()), limit: decodedLimit)
+        } catch {
+            throw .unsupported(format: "btsnooz", detail: "the summary's zlib stream is damaged: \(error)")
+        }
+        return BTSnoozReader(blob: blob, version: version, last: last)
+    }
+
+    /// The base64 text between the markers (nil if there is no BEGIN marker).
+    private static func block(_ input: inout ChunkedInput) throws(CaptureOpenError) -> [UInt8]? {
+        // Find BEGIN, keeping only a marker's length of overlap between reads.
+        while true {
+            _ = try input.ensure(1 << 16)
+            let window = Array(input.peek(input.available))
+            if let at = find(beginMarker, in: window) {
+                _ = input.take(at + beginMarker.count)
+                break
+            }
+            if input.reachedEnd { return nil }
+            _ = input.take(max(0, window.count - beginMarker.count))
+        }
+        // Skip the rest of the BEGIN line, then collect until END.
+        var encoded: [UInt8] = []
+        var skippingLine = true
+        while try input.ensure(1) {
+            let piece = Array(input.take(min(input.available, 1 << 16)))
+            var start = 0
+            if skippingLine {
+                guard let nl = piece.firstIndex(of: 0x0a) else { continue }
+                start = nl + 1
+                skippingLine = false
+            }
+            encoded += piece[start...]
+            if let end = find(endMarker, in: encoded) {
+                let lineStart = encoded[..<end].lastIndex(of: 0x0a) ?? 0
+                return Array(encoded[..<lineStart])
+            }
+            if encoded.count > encodedLimit {
+                throw .unsupported(format: "btsnooz", detail: "no END:BTSNOOP_LOG_SUMMARY within \(encodedLimit) bytes")
+            }
+        }
+        throw .unsupported(format: "btsnooz", detail: "the text ends before END:BTSNOOP_LOG_SUMMARY")
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count, let first = needle.first else { return nil }
+        var i = 0
+        while i <= haystack.count - needle.count {
+            if haystack[i] == first, haystack[i ..< i + needle.count].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    init(blob: [UInt8], version: UInt8, last: Int64) {
+        self.blob = blob
+        self.version = version
+        offset = 0
+        info = CaptureInfo(format: "btsnooz", linkType: Int(version), linkTypeName: "Android btsnooz summary v\(version)")
+        info.notes.append("record offsets are within the decompressed summary")
+        times = walkTimes(last: last)
+    }
+
+    private var headerLength: Int { version == 1 ? 7 : 9 }
+
+    /// Each record's time: the last timestamp minus the deltas of every later record.
+    private mutating func walkTimes(last: Int64) -> [Int64] {
+        var deltas: [Int64] = []
+        var r = ByteReader(blob)
+        while let length = try? r.u16le() {
+            if version == 2 { guard (try? r.u16le()) != nil else { break } }
+            guard let delta = try? r.u32le(), (try? r.skip(max(Int(length), 1))) != nil else { break }
+            deltas.append(Int64(delta))
+        }
+        var times = [Int64](repeating: last, count: deltas.count)
+        var t = last
+        for i in stride(from: deltas.count - 1, through: 0, by: -1) {
+            times[i] = t
+            t -= deltas[i]
+        }
+        return times
+    }
+
+    public mutating func next() throws(CaptureOpenError) -> CaptureItem? {
+        if let p = problem {
+            problem = nil
+            offset = blob.count
+            return .problem(p)
+        }
+        guard offset < blob.count else { return nil }
+        var r = ByteReader(blob[offset...])
+        let number = recordNumber + 1
+        guard let length = try? r.u16le(), let original = version == 2 ? try? r.u16le() : length,
+              (try? r.u32le()) != nil, let type = try? r.u8(), length >= 1 else {
+            offset = blob.count
+            return .problem(CaptureProblem(
+                diagnostic: Diagnostic(CaptureDiagnostics.headerCut, "btsnooz record \(number) at summary offset \(r.offset): its header is cut or its length is 0"),
+                recordNumber: number, fileOffset: Int64(offset)))
+        }
+        let wanted = Int(length) - 1
+        let payload = (try? r.bytes(wanted)) ?? r.rest()
+        recordNumber = number
+        let time = number - 1 < times.count ? times[number - 1] : times.last ?? 0
+        var record = CaptureRecord(number: number, fileOffset: Int64(offset), timestamp: Timestamp(microseconds: time),
+                                   kind: .unknown, direction: type & 0xf0 == 0x10 ? .received : .sent,
+                                   payload: payload, originalLength: max(Int(original) - 1, payload.count))
+        record.headerLength = headerLength
+        if payload.count < wanted {
+            problem = CaptureProblem(
+                diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd,
+                                       "btsnooz record \(number) claims \(wanted) bytes; the summary ends after \(payload.count)"),
+                recordNumber: number, fileOffset: Int64(offset))
+        }
+        offset += headerLength + payload.count
+        switch type {
+        case 0x10: record.kind = .event
+        case 0x20: record.kind = .command
+        case 0x11, 0x21: record.kind = .aclData
+        case 0x12, 0x22: record.kind = .scoData
+        case 0x17, 0x2d: record.kind = .isoData
+        default:
+            record.kind = .unknown
+            record.noteCategory = "btsnooz type \(Hex.value(type, width: 2))"
+        }
+        return .record(record)
+    }
+}

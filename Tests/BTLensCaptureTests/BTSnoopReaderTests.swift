@@ -30,8 +30,11 @@ final class BTSnoopReaderTests: XCTestCase {
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource([]))) {
             XCTAssertEqual($0 as? CaptureOpenError, .notACapture(firstBytes: ""))
         }
+        XCTAssertThrowsError(try CaptureFormat.open(MemorySource([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0]))) {
+            XCTAssertEqual($0 as? CaptureOpenError, .notACapture(firstBytes: "7f 45 4c 46 02 01 01 00"))
+        }
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource(Array("hello world, not a capture".utf8)))) {
-            XCTAssertEqual($0 as? CaptureOpenError, .notACapture(firstBytes: "68 65 6c 6c 6f 20 77 6f"))
+            XCTAssertEqual("\($0)", "text: no BEGIN:BTSNOOP_LOG_SUMMARY block (an Android bugreport or dumpsys bluetooth_manager output holds one)")
         }
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource(Array("btsnoop\0".utf8) + [0, 0]))) {
             XCTAssertEqual($0 as? CaptureOpenError, .headerTooShort(format: "btsnoop", have: 10, need: 16))

@@ -9,15 +9,16 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
     ],
     targets: [
         // libpcap, through the system's headers; only BTLensCapture imports it.
         .systemLibrary(name: "CPcap", path: "Sources/CPcap",
                        providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]),
         // zlib, for the compressed btsnooz summary in Android bugreports.
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CBTLensZlib", path: "Sources/CBTLensZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BTLensCore"),
-        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap", "CZlib"]),
+        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap", "CBTLensZlib", "ZIPFoundation"]),
         .target(name: "BTLensDissect", dependencies: ["BTLensCore", "BTLensCapture"]),
         .target(name: "BTLensReport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
         .executableTarget(name: "btlens", dependencies: [
@@ -25,7 +26,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Builds captures byte by byte for the tests and for Captures/.
-        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "CZlib"]),
+        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "CBTLensZlib", "ZIPFoundation"]),
         .executableTarget(name: "btlens-samples", dependencies: ["BTLensTestSupport"]),
         .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),

@@ -29,6 +29,7 @@ public struct BTSnoopReader: CaptureReader {
     static let recordHeaderLength = 24
 
     public private(set) var info: CaptureInfo
+    public mutating func addNote(_ note: String) { info.notes.append(note) }
     public let datalink: Datalink
     /// Datalink 1001 whose records really hold H4 bytes.
     public let h4Layout: Bool

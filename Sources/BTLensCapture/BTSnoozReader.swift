@@ -14,6 +14,7 @@ public struct BTSnoozReader: CaptureReader {
     static let decodedLimit = 64 << 20
 
     public private(set) var info: CaptureInfo
+    public mutating func addNote(_ note: String) { info.notes.append(note) }
     private let blob: [UInt8]
     private let version: UInt8
     private var times: [Int64] = []

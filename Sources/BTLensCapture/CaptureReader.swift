@@ -8,6 +8,8 @@ public protocol CaptureReader {
     var info: CaptureInfo { get }
     /// The next record or file problem; nil at the end of the capture.
     mutating func next() throws(CaptureOpenError) -> CaptureItem?
+    /// Adds a line of capture information (where the records came from, quirks found).
+    mutating func addNote(_ note: String)
 }
 
 /// What a reader knows about the file as a whole.
@@ -85,7 +87,22 @@ public enum CaptureFormat {
         return try PcapReader(file: file, format: format, memory: memory)
     }
 
-    public static func open(path: String) throws(CaptureOpenError) -> any CaptureReader {
-        try open(FileSource(path: path), path: path)
+    /// Opens a capture file; a bugreport .zip opens its best member, or `member`.
+    public static func open(path: String, member: String? = nil) throws(CaptureOpenError) -> any CaptureReader {
+        let source = try FileSource(path: path)
+        var probe = ChunkedInput(source)
+        _ = try probe.ensure(4)
+        guard probe.peek(4).elementsEqual(BugreportArchive.magic) else {
+            guard member == nil else { throw .unsupported(format: "capture", detail: "--member applies to a bugreport .zip") }
+            return try open(FileSource(path: path), path: path)
+        }
+        let archive = try BugreportArchive(path: path)
+        let (extracted, name) = try archive.extract(member: member)
+        // The open file outlives its name: nothing is left behind in the temporary folder.
+        defer { unlink(extracted) }
+        var reader = try open(FileSource(path: extracted), path: extracted)
+        let others = archive.candidates.filter { $0 != name }
+        reader.addNote("bugreport member \(name)" + (others.isEmpty ? "" : "; also inside: \(others.joined(separator: ", "))"))
+        return reader
     }
 }

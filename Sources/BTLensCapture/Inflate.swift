@@ -1,4 +1,4 @@
-import CZlib
+import CBTLensZlib
 
 /// zlib decompression with an output limit (a hostile stream cannot make btlens use unbounded memory).
 enum Inflate {

@@ -20,6 +20,7 @@ public struct PacketLoggerReader: CaptureReader {
     ]
 
     public private(set) var info: CaptureInfo
+    public mutating func addNote(_ note: String) { info.notes.append(note) }
     public let layout: Layout
     private var input: ChunkedInput
     private var recordNumber = 0

@@ -9,6 +9,7 @@ import Glibc
 /// 254 Linux monitor (4-byte big-endian adapter index and opcode).
 public final class PcapReader: CaptureReader {
     public private(set) var info: CaptureInfo
+    public func addNote(_ note: String) { info.notes.append(note) }
     private let handle: OpaquePointer
     /// Memory handed to fmemopen for in-memory captures; freed with the reader.
     private let memory: UnsafeMutableRawBufferPointer?

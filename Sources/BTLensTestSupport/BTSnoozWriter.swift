@@ -1,4 +1,4 @@
-import CZlib
+import CBTLensZlib
 import Foundation
 
 /// Builds the btsnooz summary text of an Android bugreport (see BTSnoozReader for the layout).

@@ -11,11 +11,14 @@ struct Stats: ParsableCommand {
     @Argument(help: "The capture file.")
     var file: String
 
+    @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
+    var member: String?
+
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
     func run() throws {
-        var reader = try openCapture(file)
+        var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
         let analyzer = try Pipeline.run(&reader, onRecord: stats.record, onProblem: { reportProblem(file, $0) },
                                         onEvent: stats.event)

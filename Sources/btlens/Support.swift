@@ -31,9 +31,9 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-func openCapture(_ path: String) throws -> any CaptureReader {
+func openCapture(_ path: String, member: String? = nil) throws -> any CaptureReader {
     do {
-        return try CaptureFormat.open(path: path)
+        return try CaptureFormat.open(path: path, member: member)
     } catch .cannotOpen(let path, let reason) {
         throw InputFailure(message: "cannot open \(path): \(reason)")
     } catch {

@@ -15,6 +15,9 @@ struct Timeline: ParsableCommand {
     @Argument(help: "The capture file.")
     var file: String
 
+    @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
+    var member: String?
+
     @Option(help: "Output format: text or jsonl.")
     var format: Format = .text
 
@@ -25,7 +28,7 @@ struct Timeline: ParsableCommand {
     var color: ColorChoice = .auto
 
     func run() throws {
-        var reader = try openCapture(file)
+        var reader = try openCapture(file, member: member)
         let sink = OutputSink(fd: 1)
         switch format {
         case .text:

@@ -27,8 +27,15 @@ public enum CaptureDiagnostics {
         "capture.btsnoop.h4_in_1001", .note,
         "The file says datalink 1001 (no H4 byte) but its records hold H4 bytes; read as H4.")
 
+    public static let androidFiltered = DiagnosticKind(
+        "capture.android_filtered", .note,
+        "ACL packets cut to 14 bytes: an Android \"filtered\" snoop log. Payloads above the L2CAP header are not in the file; said once, not per record.")
+
+    /// Android's filtered mode keeps this many bytes of an ACL packet (MAX_HCI_ACL_LEN in snoop_logger.cc).
+    public static let androidFilteredACLLength = 14
+
     public static let all: [DiagnosticKind] = [
-        recordTruncated, recordPastEnd, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
+        recordTruncated, androidFiltered, recordPastEnd, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
         unknownPacketType, h4InH1File,
     ]
 }

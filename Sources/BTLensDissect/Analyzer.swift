@@ -49,13 +49,7 @@ public final class Analyzer {
     public func process(_ r: CaptureRecord) {
         lastRecord = r.number
         lastTime = r.timestamp
-        if r.isTruncated && r.kind != .note {
-            var d = Diagnostic(CaptureDiagnostics.recordTruncated,
-                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
-                               fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))])
-            d.undecodedBytes = 0
-            say(r, nil, d)
-        }
+        if r.isTruncated && r.kind != .note { truncated(r) }
         switch r.kind {
         case .note:
             emit(Event(record: r.number, timestamp: r.timestamp, direction: nil, connection: nil, isTop: true,
@@ -74,6 +68,25 @@ public final class Analyzer {
             say(r, nil, d)
         }
     }
+
+    /// A record the capture cut short. Android's filtered mode cuts every ACL packet to 14 bytes:
+    /// that is said once, not as a note on each of thousands of records.
+    private func truncated(_ r: CaptureRecord) {
+        let filteredCut = r.kind == .aclData && r.payload.count == CaptureDiagnostics.androidFilteredACLLength
+        if filteredCut && androidFiltered { return }
+        if filteredCut {
+            androidFiltered = true
+            say(r, nil, Diagnostic(CaptureDiagnostics.androidFiltered,
+                                   "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"))
+            return
+        }
+        say(r, nil, Diagnostic(CaptureDiagnostics.recordTruncated,
+                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
+                               fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
+    }
+
+    /// True once a 14-byte ACL cut has been seen.
+    public private(set) var androidFiltered = false
 
     /// End of the capture: whatever is still being reassembled is reported, not dropped.
     public func finish() {

@@ -89,3 +89,22 @@ final class SampleCaptureTests: XCTestCase {
         return events.flatMap { r.render($0) ?? [] }
     }
 }
+
+/// Android filtered snoop logs: ACL cut to 14 bytes; said once, and the cut PDUs are not protocol errors.
+final class AndroidFilteredTests: XCTestCase {
+    func testFilteredLogIsRecognisedOnce() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        let value = A5Frame.encode(command: 0x20, sequence: 1, payload: Array(repeating: 7, count: 20))
+        let pdu = [0x52, 0x13, 0x00] + value
+        for _ in 0..<3 {
+            s.acl(handle: 0x40, .sent, boundary: 0b10, le16(pdu.count) + le16(4) + pdu, cutTo: 10)
+        }
+        let events = try analyze(s.bytes)
+        let ids = events.compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id)" } }
+        XCTAssertEqual(ids, ["#4 capture.android_filtered"])
+        XCTAssertEqual(events.compactMap(\.expectedFrame), [])
+    }
+
+    private func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }
+}

@@ -1,0 +1,143 @@
+import BTLensCore
+import CPcap
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes records to a file Wireshark opens: btsnoop (1002, or 2001 when the input has notes or
+/// controller indexes), pcap through libpcap's dumper, or pcapng (blocks written here: libpcap
+/// 1.10 cannot write pcapng). Timestamps, direction and original lengths are kept.
+public final class CaptureWriter {
+    public enum Format: String, CaseIterable, Sendable { case btsnoop, pcap, pcapng }
+
+    public let format: Format
+    /// Monitor layout (btsnoop 2001, LINKTYPE 254) keeps notes and controller indexes; H4 keeps neither.
+    public let monitor: Bool
+    private let file: UnsafeMutablePointer<FILE>?
+    private let dumper: OpaquePointer?
+    private let dead: OpaquePointer?
+    public private(set) var written = 0
+    public private(set) var skipped = 0
+
+    public init(path: String, format: Format, monitor: Bool) throws(CaptureOpenError) {
+        self.format = format
+        self.monitor = monitor
+        if format == .pcap {
+            guard let d = pcap_open_dead(monitor ? 254 : 201, 262_144) else {
+                throw .cannotOpen(path: path, reason: "libpcap cannot start a dump")
+            }
+            guard let dump = pcap_dump_open(d, path) else {
+                let reason = String(cString: pcap_geterr(d))
+                pcap_close(d)
+                throw .cannotOpen(path: path, reason: reason)
+            }
+            dead = d
+            dumper = dump
+            file = nil
+            return
+        }
+        guard let f = fopen(path, "wb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        file = f
+        dead = nil
+        dumper = nil
+        switch format {
+        case .btsnoop:
+            put(CaptureFormat.btsnoopMagic + be32(1) + be32(monitor ? 2001 : 1002))
+        case .pcapng:
+            // Section Header Block (byte-order magic, version 1.0, unknown length), then one Interface Description Block.
+            put(le32(0x0a0d_0d0a) + le32(28) + le32(0x1a2b_3c4d) + [1, 0, 0, 0] + Array(repeating: 0xff, count: 8) + le32(28))
+            put(le32(1) + le32(20) + le16(monitor ? 254 : 201) + [0, 0] + le32(262_144) + le32(20))
+        case .pcap:
+            break
+        }
+    }
+
+    deinit {
+        if let dumper { pcap_dump_close(dumper) }
+        if let dead { pcap_close(dead) }
+        if let file { fclose(file) }
+    }
+
+    /// Flushes what was written (the file stays open until the writer goes away).
+    public func flush() {
+        if let dumper { pcap_dump_flush(dumper) }
+        if let file { fflush(file) }
+    }
+
+    /// The packet bytes in the chosen layout, or nil for records it cannot carry (notes in H4).
+    private func packet(_ r: CaptureRecord) -> (bytes: [UInt8], original: Int, flags: UInt32)? {
+        if monitor {
+            let opcode: UInt16
+            switch (r.kind, r.direction ?? .sent) {
+            case (.command, _): opcode = 2
+            case (.event, _): opcode = 3
+            case (.aclData, .sent): opcode = 4
+            case (.aclData, .received): opcode = 5
+            case (.scoData, .sent): opcode = 6
+            case (.scoData, .received): opcode = 7
+            case (.isoData, .sent): opcode = 18
+            case (.isoData, .received): opcode = 19
+            case (.note, _): opcode = 12
+            case (.unknown, _): return nil
+            }
+            let payload = r.kind == .note ? Array((r.noteCategory + ": " + r.noteText).utf8) + [0] : Array(r.payload)
+            let index = r.kind == .note ? 0xffff : r.controllerIndex
+            let original = r.kind == .note ? payload.count : r.originalLength
+            return (payload, original, UInt32(index) << 16 | UInt32(opcode))
+        }
+        let type: UInt8
+        switch r.kind {
+        case .command: type = 1
+        case .aclData: type = 2
+        case .scoData: type = 3
+        case .event: type = 4
+        case .isoData: type = 5
+        case .note, .unknown: return nil
+        }
+        let received = r.direction == .received
+        let flags: UInt32 = (received ? 1 : 0) | (r.kind == .command || r.kind == .event ? 2 : 0)
+        return ([type] + Array(r.payload), r.originalLength + 1, flags)
+    }
+
+    public func write(_ r: CaptureRecord) {
+        guard let (bytes, original, flags) = packet(r) else { skipped += 1; return }
+        written += 1
+        switch format {
+        case .btsnoop:
+            put(be32(UInt32(original)) + be32(UInt32(bytes.count)) + be32(flags) + be32(0)
+                + be64(UInt64(bitPattern: r.timestamp.microseconds &+ 0x00DC_DDB3_0F2F_8000)) + bytes)
+        case .pcap, .pcapng:
+            // 201 carries the direction in 4 big-endian bytes; 254 the index and opcode.
+            let header = monitor ? be32(flags) : be32(flags & 1)
+            let data = header + bytes
+            let full = original + header.count
+            if format == .pcapng {
+                let padded = data + Array(repeating: 0, count: (4 - data.count % 4) % 4)
+                let length = UInt32(32 + padded.count)
+                let t = UInt64(bitPattern: r.timestamp.microseconds)
+                put(le32(6) + le32(length) + le32(0) + le32(UInt32(t >> 32)) + le32(UInt32(t & 0xffff_ffff))
+                    + le32(UInt32(data.count)) + le32(UInt32(full)) + padded + le32(length))
+            } else if let dumper {
+                var h = pcap_pkthdr()
+                let (sec, usec) = r.timestamp.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+                h.ts.tv_sec = Int(sec)
+                h.ts.tv_usec = Int(usec)
+                h.caplen = UInt32(data.count)
+                h.len = UInt32(full)
+                data.withUnsafeBufferPointer { p in
+                    pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &h, p.baseAddress)
+                }
+            }
+        }
+    }
+
+    private func put(_ bytes: [UInt8]) {
+        guard let file else { return }
+        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    }
+}
+
+private func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+private func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xffff_ffff)) }
+private func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)] }
+private func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }

@@ -1,0 +1,57 @@
+import ArgumentParser
+import BTLensCapture
+
+struct Convert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write any readable capture as btsnoop, pcap or pcapng, so one file opens everywhere.",
+        discussion: "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201).")
+
+    @Argument(help: "The capture to read.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The file to write; the format comes from its extension (.btsnoop, .pcap, .pcapng).")
+    var output: String
+
+    @Option(help: "The output format, when the extension does not say it: btsnoop, pcap, pcapng.")
+    var format: CaptureWriter.Format?
+
+    @Option(help: "For a bugreport .zip: the member to convert.")
+    var member: String?
+
+    func validate() throws {
+        if format == nil && CaptureWriter.Format(rawValue: extensionOf(output)) == nil {
+            throw ValidationError("cannot tell the output format from '\(output)': use .btsnoop, .pcap or .pcapng, or --format")
+        }
+    }
+
+    func run() throws {
+        var reader = try openCapture(input, member: member)
+        let monitor = ["pklg"].contains(reader.info.format) || [2001, 254].contains(reader.info.linkType)
+        let chosen = format ?? CaptureWriter.Format(rawValue: extensionOf(output)) ?? .pcapng
+        let writer: CaptureWriter
+        do {
+            writer = try CaptureWriter(path: output, format: chosen, monitor: monitor)
+        } catch {
+            throw InputFailure(message: "\(error)")
+        }
+        var records = 0
+        while let item = try reader.next() {
+            switch item {
+            case .record(let r):
+                records += 1
+                writer.write(r)
+            case .problem(let p):
+                reportProblem(input, p)
+            }
+        }
+        writer.flush()
+        let skipped = writer.skipped > 0 ? "; \(writer.skipped) records with no place in this layout left out" : ""
+        print("\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)")
+    }
+
+    private func extensionOf(_ path: String) -> String {
+        path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+    }
+}
+
+extension CaptureWriter.Format: ExpressibleByArgument {}

@@ -80,7 +80,10 @@ public final class CaptureWriter {
             case (.note, _): opcode = 12
             case (.unknown, _): return nil
             }
-            let payload = r.kind == .note ? Array((r.noteCategory + ": " + r.noteText).utf8) + [0] : Array(r.payload)
+            // Plain notes keep their text as it was; other kinds (syslog, power, …) say what they were.
+            let plain = ["Note", "System Note"].contains(r.noteCategory)
+            let text = plain ? r.noteText : r.noteCategory + ": " + r.noteText
+            let payload = r.kind == .note ? Array(text.utf8) + [0] : Array(r.payload)
             let index = r.kind == .note ? 0xffff : r.controllerIndex
             let original = r.kind == .note ? payload.count : r.originalLength
             return (payload, original, UInt32(index) << 16 | UInt32(opcode))

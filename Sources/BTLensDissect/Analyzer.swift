@@ -21,6 +21,7 @@ public final class Analyzer {
     private let emit: (Event) -> Void
     public private(set) var connections = ConnectionTable()
     private var acl = ACLReassembler()
+    private var channels = L2CAPChannelMap()
     private var bearers: [ConnectionKey: ATTBearer] = [:]
     public private(set) var gatt = GATTStore()
     private var streams: [StreamKey: A5Stream] = [:]
@@ -32,7 +33,8 @@ public final class Analyzer {
 
     /// Every diagnostic kind the decoders can raise.
     public static let diagnosticKinds: [DiagnosticKind] =
-        (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + ATTDiagnostics.all + A5Diagnostics.all)
+        (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + ATTDiagnostics.all
+         + A5Diagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: CaptureItem) {
@@ -178,6 +180,7 @@ public final class Analyzer {
                        isTop: true, body: .diagnostic(with(d, undecoded: d.field("have")))))
         }
         bearers[key] = nil
+        channels.close(key)
         streamCount[key] = nil
         for sk in streams.keys.filter({ $0.connection == key }).sorted() {
             guard var s = streams.removeValue(forKey: sk) else { continue }
@@ -237,8 +240,55 @@ public final class Analyzer {
         case L2CAPChannel.att:
             connections.setTransport(key, .le)
             att(pdu, key, direction, r)
+        case L2CAPChannel.signaling, L2CAPChannel.leSignaling:
+            signaling(pdu, key, direction, r)
+        case 0x0040...:
+            switch channels.psm(key, direction, pdu.cid) {
+            case PSM.rfcomm?: rfcomm(pdu.payload, key, direction, r)
+            case PSM.att?: att(pdu, key, direction, r)
+            case let psm?: undecoded(r, key.handle, PSM.name(psm), pdu.payload)
+            case nil: undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
+            }
         default:
             undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
+        }
+    }
+
+    private func signaling(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+        let (commands, diagnostics) = channels.decode(pdu.payload, connection: key, direction: direction)
+        for c in commands {
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                       isTop: true, body: .l2capSignaling(c)))
+        }
+        for d in diagnostics { say(r, key.handle, d, direction) }
+    }
+
+    private func rfcomm(_ payload: ArraySlice<UInt8>, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+        let frame: RFCOMMFrame
+        do {
+            frame = try RFCOMMFrame.parse(payload)
+        } catch {
+            var d = Diagnostic(RFCOMMDiagnostics.malformed,
+                               "RFCOMM frame of \(payload.count) bytes: needs \(error.needed) more at offset \(error.offset), \(error.available) left",
+                               fields: [("offset", .int(error.offset))], packetOffset: error.offset)
+            d.undecodedBytes = payload.count
+            return say(r, key.handle, d, direction)
+        }
+        var info = RFCOMMInfo(dlci: frame.dlci, frame: frame.type?.name ?? "Unknown (\(Hex.value(frame.control, width: 2)))",
+                              pollFinal: frame.pollFinal, credits: frame.credits, length: frame.information.count)
+        if frame.dlci == 0, frame.type == .uih, let mux = try? RFCOMMMuxCommand.parse(frame.information) {
+            info.mux = mux.name
+            info.fields = [(mux.isCommand ? "command" : "response", .bytes(Array(mux.values)))]
+        }
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
+                   body: .rfcomm(info)))
+        if frame.fcs != frame.expectedFCS {
+            say(r, key.handle, Diagnostic(RFCOMMDiagnostics.fcsBad,
+                                          "DLCI \(frame.dlci) \(info.frame): FCS \(Hex.value(frame.fcs, width: 2)), expected \(Hex.value(frame.expectedFCS, width: 2))",
+                                          fields: [("expected", .int(frame.expectedFCS)), ("actual", .int(frame.fcs))]), direction)
+        }
+        if frame.type == .uih, frame.dlci != 0, !frame.information.isEmpty {
+            undecoded(r, key.handle, "RFCOMM channel \(frame.channel) (DLCI \(frame.dlci))", frame.information)
         }
     }
 

@@ -6,6 +6,7 @@ public enum Layer: String, Sendable, CaseIterable {
     case hci = "HCI"
     case acl = "ACL"
     case l2cap = "L2CAP"
+    case rfcomm = "RFCOMM"
     case att = "ATT"
     case gatt = "GATT"
     case a5 = "A5"
@@ -14,7 +15,7 @@ public enum Layer: String, Sendable, CaseIterable {
         switch self {
         case .capture, .hci, .acl: return 0
         case .l2cap: return 1
-        case .att, .gatt: return 2
+        case .att, .gatt, .rfcomm: return 2
         case .a5: return 3
         }
     }
@@ -46,7 +47,8 @@ public struct Event: Sendable {
         case .note, .diagnostic: return .capture
         case .hciCommand, .hciEvent, .connection: return .hci
         case .acl: return .acl
-        case .l2cap, .undecoded: return .l2cap
+        case .l2cap, .l2capSignaling, .undecoded: return .l2cap
+        case .rfcomm: return .rfcomm
         case .att: return .att
         case .gattValue: return .gatt
         case .a5: return .a5
@@ -61,6 +63,8 @@ public enum EventBody: Sendable {
     case connection(ConnectionChange)
     case acl(ACLFragmentInfo)
     case l2cap(L2CAPInfo)
+    case l2capSignaling(L2CAPSignalingInfo)
+    case rfcomm(RFCOMMInfo)
     case att(ATTInfo)
     case gattValue(GATTValue)
     case a5(A5FrameInfo)

@@ -75,6 +75,23 @@ public struct JSONLRenderer {
             w.field("length", l.length)
             w.field("first_record", l.firstRecord)
             if l.truncated { w.field("truncated", true) }
+        case .l2capSignaling(let c):
+            head(&w, "l2cap.signaling", e)
+            connection(&w, e)
+            w.field("code", c.code.rawValue)
+            w.field("name", c.code.name)
+            w.field("identifier", c.identifier)
+            for (k, v) in c.fields { w.field(k, v) }
+        case .rfcomm(let f):
+            head(&w, "rfcomm", e)
+            connection(&w, e)
+            w.field("dlci", f.dlci)
+            w.field("frame", f.frame)
+            w.field("poll_final", f.pollFinal)
+            if let c = f.credits { w.field("credits", c) }
+            w.field("length", f.length)
+            if let m = f.mux { w.field("mux", m) }
+            for (k, v) in f.fields { w.field(k, v) }
         case .att(let a):
             head(&w, "att", e)
             connection(&w, e)

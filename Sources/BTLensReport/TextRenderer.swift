@@ -55,6 +55,16 @@ public struct TextRenderer {
             if l.firstRecord != e.record { s += ", reassembled from #\(l.firstRecord)" }
             if l.truncated { s += ", cut short by the capture" }
             return ("L2CAP", s, nil)
+        case .l2capSignaling(let c):
+            return ("L2CAP", "\(c.code.name) (\(Hex.value(c.code.rawValue, width: 2))) id \(c.identifier)\(fields(c.fields))", nil)
+        case .rfcomm(let f):
+            var s = "\(f.frame) DLCI \(f.dlci)"
+            if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
+            if f.pollFinal { s += " P/F" }
+            if let c = f.credits { s += " credits \(c)" }
+            s += " len \(f.length)"
+            if let m = f.mux { s += ": \(m)" }
+            return ("RFCOMM", s + fields(f.fields), nil)
         case .att(let a):
             var s = a.opcode.name
             if let h = a.handle { s += " " + Hex.value(h, width: 4) + label(a.uuid) }

@@ -61,6 +61,26 @@ public struct LESession {
         event(0x3e, [0x01, 0x00] + le16(Int(handle)) + [0x00, 0x00] + address + [0x18, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00])
     }
 
+    /// Create Connection, Command Status, Connection Complete (BR/EDR ACL, we are central).
+    public mutating func connectBREDR(handle: UInt16, address: [UInt8]) {
+        command(0x0405, address + [0x18, 0xcc, 0x01, 0x00, 0x00, 0x00, 0x01])
+        event(0x0f, [0x00, 0x01, 0x05, 0x04])
+        event(0x03, [0x00] + le16(Int(handle)) + address + [0x01, 0x00])
+    }
+
+    /// An RFCOMM frame with a correct FCS (or a wrong one), as one L2CAP PDU on `cid`.
+    @discardableResult
+    public mutating func rfcomm(handle: UInt16, _ direction: Direction, cid: UInt16, dlci: UInt8, control: UInt8,
+                                commandResponse: Bool = true, credits: UInt8? = nil, _ info: [UInt8] = [],
+                                corruptFCS: Bool = false) -> Int {
+        let address = dlci << 2 | (commandResponse ? 0x02 : 0) | 0x01
+        let length: [UInt8] = info.count < 128 ? [UInt8(info.count << 1 | 1)] : [UInt8(info.count << 1 & 0xfe), UInt8(info.count >> 7)]
+        let header = [address, control] + length
+        var fcs = RFCOMMFrame.fcs(control & ~0x10 == 0xef ? Array(header.prefix(2)) : header)
+        if corruptFCS { fcs &+= 1 }
+        return l2cap(handle: handle, direction, cid: cid, header + (credits.map { [$0] } ?? []) + info + [fcs])
+    }
+
     public mutating func disconnect(handle: UInt16, reason: UInt8 = 0x13) {
         command(0x0406, le16(Int(handle)) + [reason])
         event(0x0f, [0x00, 0x01, 0x06, 0x04])

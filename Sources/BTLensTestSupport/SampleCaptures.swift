@@ -16,7 +16,8 @@ public enum SampleCaptures {
          Sample(file: "btmon_monitor.btsnoop", session: monitor()),
          Sample(file: "h1_datalink_1001.btsnoop", session: exchange(LESession(datalink: 1001))),
          Sample(file: "h4_labelled_1001.btsnoop", session: h4In1001()),
-         Sample(file: "cut_in_record.btsnoop", session: cutInRecord())]
+         Sample(file: "cut_in_record.btsnoop", session: cutInRecord()),
+         Sample(file: "bredr_rfcomm.btsnoop", session: bredrRFCOMM())]
     }
 
     static let peer: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]
@@ -184,6 +185,34 @@ public enum SampleCaptures {
         s.expect("capture.truncated", at: s.lastRecord)
         s.expect("hci.connection.inferred", at: s.lastRecord)
         s.expect("capture.record.past_end", at: s.lastRecord)
+        return s
+    }
+
+    /// BR/EDR: an L2CAP channel for RFCOMM set up by signalling, the RFCOMM multiplexer and one
+    /// data channel with credits, a frame with a bad FCS, and a channel whose PSM is not RFCOMM.
+    public static func bredrRFCOMM() -> LESession {
+        var s = LESession()
+        let h: UInt16 = 0x000b
+        s.connectBREDR(handle: h, address: peer)
+        // Connection Request (PSM 3, our CID 0x0040) and Response (their CID 0x0071), both configured.
+        s.l2cap(handle: h, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
+        s.l2cap(handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(handle: h, .sent, cid: 0x0001, [0x04, 0x02, 0x04, 0x00, 0x71, 0x00, 0x00, 0x00])
+        s.l2cap(handle: h, .received, cid: 0x0001, [0x05, 0x02, 0x06, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 0, control: 0x3f)
+        s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 0, control: 0x73)
+        // PN for DLCI 6 (channel 3) with credit-based flow control, then SABM/UA on DLCI 6.
+        s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 0, control: 0xef, [0x83, 0x11, 0x06, 0xf0, 0x00, 0x00, 0xf4, 0x03, 0x00, 0x07])
+        s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 6, control: 0x3f)
+        s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 6, control: 0x73)
+        s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 6, control: 0xff, credits: 7, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
+        s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 6, control: 0xef, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10], corruptFCS: true)
+        s.expect("rfcomm.fcs.bad", at: s.lastRecord)
+        // A channel for another PSM (AVCTP, 0x17) is named, not decoded.
+        s.l2cap(handle: h, .received, cid: 0x0001, [0x02, 0x03, 0x04, 0x00, 0x17, 0x00, 0x72, 0x00])
+        s.l2cap(handle: h, .sent, cid: 0x0001, [0x03, 0x03, 0x08, 0x00, 0x41, 0x00, 0x72, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(handle: h, .sent, cid: 0x0072, [0x00, 0x11, 0x0e])
+        s.disconnect(handle: h)
         return s
     }
 

@@ -20,7 +20,10 @@ public enum L2CAPDiagnostics {
     public static let shortHeader = DiagnosticKind(
         "l2cap.header_cut", .warning, "A PDU ended before its 4-byte basic header was complete.")
 
-    public static let all = [unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
+    public static let signalingMalformed = DiagnosticKind(
+        "l2cap.signaling.malformed", .error, "An L2CAP signalling command runs past the end of its PDU.")
+
+    public static let all = [signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
                              overLength, incomplete, shortHeader]
 }
 

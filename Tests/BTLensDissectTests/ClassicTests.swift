@@ -1,0 +1,74 @@
+import XCTest
+import BTLensCore
+@testable import BTLensDissect
+
+final class RFCOMMFrameTests: XCTestCase {
+    /// TS 07.10 / RFCOMM: SABM on DLCI 0 with P set is `03 3F 01 1C` (FCS over address, control, length).
+    func testSABMOnTheControlChannel() throws {
+        let f = try RFCOMMFrame.parse([0x03, 0x3f, 0x01, 0x1c][...])
+        XCTAssertEqual(f.type, .sabm)
+        XCTAssertEqual(f.dlci, 0)
+        XCTAssertTrue(f.pollFinal)
+        XCTAssertEqual(f.fcs, f.expectedFCS)
+        XCTAssertEqual(RFCOMMFrame.fcs([0x03, 0x3f, 0x01]), 0x1c)
+    }
+
+    func testUIHWithCreditsAndATwoByteLength() throws {
+        // UIH on DLCI 4 with P/F: a credit byte precedes the information; the FCS covers address and control only.
+        let info = Array(repeating: UInt8(0x41), count: 200)
+        let header: [UInt8] = [0x11, 0xff, UInt8(200 << 1 & 0xfe), UInt8(200 >> 7)]
+        let bytes = header + [0x05] + info + [RFCOMMFrame.fcs([0x11, 0xff])]
+        let f = try RFCOMMFrame.parse(bytes[...])
+        XCTAssertEqual(f.type, .uih)
+        XCTAssertEqual(f.dlci, 4)
+        XCTAssertEqual(f.channel, 2)
+        XCTAssertEqual(f.credits, 5)
+        XCTAssertEqual(Array(f.information), info)
+        XCTAssertEqual(f.fcs, f.expectedFCS)
+    }
+
+    func testMultiplexerCommandsAndShortFrames() throws {
+        // PN command on DLCI 0: type 0x20 with C/R and EA (0x83), length 8 (0x11).
+        let mux = try RFCOMMMuxCommand.parse([0x83, 0x11, 0x06, 0xf0, 0x00, 0x00, 0xf4, 0x03, 0x00, 0x07][...])
+        XCTAssertEqual(mux.name, "Parameter Negotiation (PN)")
+        XCTAssertTrue(mux.isCommand)
+        XCTAssertEqual(mux.values.count, 8)
+        XCTAssertEqual(try RFCOMMMuxCommand.parse([0xe1, 0x05, 0x1b, 0x8d][...]).name, "Modem Status Command (MSC)")
+        XCTAssertThrowsError(try RFCOMMFrame.parse([0x11, 0xef, 0x09, 0x41][...]))
+        XCTAssertThrowsError(try RFCOMMFrame.parse([0x11][...]))
+    }
+}
+
+final class L2CAPSignalingTests: XCTestCase {
+    let connection = ConnectionKey(index: 0, handle: 0x0b)
+
+    func testConnectionResponsesMapChannelsBothWays() {
+        var map = L2CAPChannelMap()
+        // We ask for PSM 3 from CID 0x0040; they answer with their CID 0x0071, result 0.
+        let req = map.decode([0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00][...], connection: connection, direction: .sent)
+        XCTAssertEqual(req.commands.map(\.code.name), ["Connection Request"])
+        _ = map.decode([0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: connection, direction: .received)
+        XCTAssertEqual(map.psm(connection, .sent, 0x0071), 3)
+        XCTAssertEqual(map.psm(connection, .received, 0x0040), 3)
+        XCTAssertNil(map.psm(connection, .sent, 0x0040))
+        // A refused request maps nothing.
+        _ = map.decode([0x02, 0x02, 0x04, 0x00, 0x19, 0x00, 0x41, 0x00][...], connection: connection, direction: .sent)
+        _ = map.decode([0x03, 0x02, 0x08, 0x00, 0x00, 0x00, 0x41, 0x00, 0x04, 0x00, 0x00, 0x00][...], connection: connection, direction: .received)
+        XCTAssertNil(map.psm(connection, .received, 0x0041))
+        // Disconnection Response frees the channel.
+        _ = map.decode([0x07, 0x03, 0x04, 0x00, 0x71, 0x00, 0x40, 0x00][...], connection: connection, direction: .received)
+        XCTAssertNil(map.psm(connection, .received, 0x0071))
+        map.close(connection)
+        XCTAssertNil(map.psm(connection, .received, 0x0040))
+    }
+
+    func testSeveralCommandsInOnePDUAndAMalformedOne() {
+        var map = L2CAPChannelMap()
+        let two: [UInt8] = [0x0a, 0x01, 0x02, 0x00, 0x02, 0x00, 0x0a, 0x02, 0x02, 0x00, 0x03, 0x00]
+        XCTAssertEqual(map.decode(two[...], connection: connection, direction: .sent).commands.count, 2)
+        let cut = map.decode([0x02, 0x01, 0x04, 0x00, 0x03][...], connection: connection, direction: .sent)
+        XCTAssertEqual(cut.diagnostics.map(\.id), ["l2cap.signaling.malformed"])
+        XCTAssertEqual(L2CAPSignalingCode(rawValue: 0x7e).name, "Unknown (0x7e)")
+        XCTAssertEqual(PSM.name(0x1001), "PSM 0x1001")
+    }
+}

@@ -25,6 +25,26 @@ public final class Analyzer {
     private var bearers: [ConnectionKey: ATTBearer] = [:]
     public private(set) var gatt = GATTStore()
     private var streams: [StreamKey: A5Stream] = [:]
+
+    struct ChannelKey: Hashable, Comparable {
+        var connection: ConnectionKey
+        var dlci: UInt8
+        static func < (a: ChannelKey, b: ChannelKey) -> Bool { (a.connection, a.dlci) < (b.connection, b.dlci) }
+    }
+
+    struct EAKey: Hashable, Comparable {
+        var connection: ConnectionKey
+        var session: UInt16
+        var direction: Direction
+        static func < (a: EAKey, b: EAKey) -> Bool {
+            (a.connection, a.session, a.direction.rawValue) < (b.connection, b.session, b.direction.rawValue)
+        }
+    }
+
+    /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.
+    private var iap2Links: [ChannelKey: IAP2Link] = [:]
+    private var notIAP2: Set<ChannelKey> = []
+    private var eaStreams: [EAKey: A5Stream] = [:]
     private var streamCount: [ConnectionKey: Int] = [:]
     private var lastRecord = 0
     private var lastTime = Timestamp(microseconds: 0)
@@ -33,8 +53,8 @@ public final class Analyzer {
 
     /// Every diagnostic kind the decoders can raise.
     public static let diagnosticKinds: [DiagnosticKind] =
-        (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + ATTDiagnostics.all
-         + A5Diagnostics.all)
+        (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + IAP2Diagnostics.all
+         + ATTDiagnostics.all + A5Diagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: CaptureItem) {
@@ -102,6 +122,7 @@ public final class Analyzer {
             a5(outs, key: key, record: lastRecord, time: lastTime, uuid: nil)
         }
         streams.removeAll()
+        for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
     }
 
     // MARK: HCI
@@ -186,6 +207,10 @@ public final class Analyzer {
             guard var s = streams.removeValue(forKey: sk) else { continue }
             a5(s.finish(reason: reason), key: sk, record: r.number, time: r.timestamp, uuid: nil)
         }
+        for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
+            endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
+        }
+        notIAP2 = notIAP2.filter { $0.connection != key }
     }
 
     // MARK: ACL and L2CAP
@@ -288,7 +313,76 @@ public final class Analyzer {
                                           fields: [("expected", .int(frame.expectedFCS)), ("actual", .int(frame.fcs))]), direction)
         }
         if frame.type == .uih, frame.dlci != 0, !frame.information.isEmpty {
-            undecoded(r, key.handle, "RFCOMM channel \(frame.channel) (DLCI \(frame.dlci))", frame.information)
+            channelData(frame, key, direction, r)
+        }
+    }
+
+    // MARK: iAP2
+
+    private func channelData(_ frame: RFCOMMFrame, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+        let ck = ChannelKey(connection: key, dlci: frame.dlci)
+        if iap2Links[ck] == nil {
+            guard !notIAP2.contains(ck), IAP2Framer.looksLikeIAP2(frame.information) else {
+                notIAP2.insert(ck)
+                return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information)
+            }
+            iap2Links[ck] = IAP2Link()
+        }
+        guard var link = iap2Links.removeValue(forKey: ck) else { return }
+        let outputs = link.push(frame.information, direction: direction)
+        iap2Links[ck] = link
+        for o in outputs { iap2(o, ck, direction, r.number, r.timestamp) }
+    }
+
+    private func iap2(_ o: IAP2Link.Output, _ ck: ChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
+        let handle = ck.connection.handle
+        func event(_ body: EventBody) {
+            emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: true, body: body))
+        }
+        switch o {
+        case .packet(let p): event(.iap2(p))
+        case .control(let c): event(.iap2Control(c))
+        case .identification(let i): event(.iap2Identification(i))
+        case .diagnostic(let d): event(.diagnostic(d))
+        case .ea(let session, let protocolName, let bytes):
+            let key = EAKey(connection: ck.connection, session: session, direction: direction)
+            var s = eaStreams.removeValue(forKey: key) ?? A5Stream()
+            let outs = s.push(bytes)
+            eaStreams[key] = s
+            ea(outs, key, protocolName, record, time)
+        }
+    }
+
+    private func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ protocolName: String?, _ record: Int, _ time: Timestamp) {
+        for o in outputs {
+            let body: EventBody
+            switch o {
+            case .frame(let f):
+                body = .a5(A5FrameInfo(frame: f, transport: "iap2", attHandle: nil, uuid: nil, eaSession: key.session,
+                                       protocolName: protocolName))
+            case .diagnostic(let d):
+                var d = d
+                d.fields.append(("ea_session", .int(key.session)))
+                body = .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
+            }
+            emit(Event(record: record, timestamp: time, direction: key.direction, connection: key.connection.handle,
+                       isTop: true, body: body))
+        }
+    }
+
+    /// The link's channel ends: partial packets and EA frames are reported, state is freed.
+    private func endIAP2(_ ck: ChannelKey, record: Int, time: Timestamp, reason: String) {
+        guard let link = iap2Links.removeValue(forKey: ck) else { return }
+        for (direction, have, need) in link.leftovers() {
+            var d = Diagnostic(IAP2Diagnostics.truncated, "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
+                               fields: [("have", .int(have)), ("need", .int(need))])
+            d.undecodedBytes = have
+            emit(Event(record: record, timestamp: time, direction: direction, connection: ck.connection.handle,
+                       isTop: true, body: .diagnostic(d)))
+        }
+        for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {
+            guard var s = eaStreams.removeValue(forKey: key) else { continue }
+            ea(s.finish(reason: reason), key, nil, record, time)
         }
     }
 

@@ -7,6 +7,7 @@ public enum Layer: String, Sendable, CaseIterable {
     case acl = "ACL"
     case l2cap = "L2CAP"
     case rfcomm = "RFCOMM"
+    case iap2 = "IAP2"
     case att = "ATT"
     case gatt = "GATT"
     case a5 = "A5"
@@ -16,7 +17,8 @@ public enum Layer: String, Sendable, CaseIterable {
         case .capture, .hci, .acl: return 0
         case .l2cap: return 1
         case .att, .gatt, .rfcomm: return 2
-        case .a5: return 3
+        case .iap2: return 3
+        case .a5: return 4
         }
     }
 }
@@ -49,6 +51,7 @@ public struct Event: Sendable {
         case .acl: return .acl
         case .l2cap, .l2capSignaling, .undecoded: return .l2cap
         case .rfcomm: return .rfcomm
+        case .iap2, .iap2Control, .iap2Identification: return .iap2
         case .att: return .att
         case .gattValue: return .gatt
         case .a5: return .a5
@@ -65,6 +68,9 @@ public enum EventBody: Sendable {
     case l2cap(L2CAPInfo)
     case l2capSignaling(L2CAPSignalingInfo)
     case rfcomm(RFCOMMInfo)
+    case iap2(IAP2PacketInfo)
+    case iap2Control(IAP2ControlInfo)
+    case iap2Identification(IAP2Identification)
     case att(ATTInfo)
     case gattValue(GATTValue)
     case a5(A5FrameInfo)

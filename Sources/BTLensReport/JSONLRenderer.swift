@@ -16,8 +16,10 @@ public struct JSONLRenderer {
             head(&w, "a5", e)
             w.field("transport", a.transport)
             connection(&w, e)
-            w.field("att_handle", a.attHandle)
+            if let h = a.attHandle { w.field("att_handle", h) }
             if let u = a.uuid { w.field("uuid", u.description) }
+            if let s = a.eaSession { w.field("ea_session", s) }
+            if let p = a.protocolName { w.field("protocol", p) }
             let f = a.frame
             w.field("command", f.command)
             w.field("sequence", f.sequence)
@@ -92,6 +94,32 @@ public struct JSONLRenderer {
             w.field("length", f.length)
             if let m = f.mux { w.field("mux", m) }
             for (k, v) in f.fields { w.field(k, v) }
+        case .iap2(let p):
+            head(&w, "iap2", e)
+            connection(&w, e)
+            w.field("kind", p.kind)
+            if let v = p.psn { w.field("psn", v) }
+            if let v = p.pan { w.field("pan", v) }
+            if let v = p.session { w.field("session", v) }
+            if let v = p.sessionType { w.field("session_type", v) }
+            w.field("payload_length", p.payloadLength)
+            if let d = p.detail { w.field("detail", d) }
+        case .iap2Control(let c):
+            head(&w, "iap2.control", e)
+            connection(&w, e)
+            w.field("message_id", c.id)
+            w.field("name", c.name)
+            for (k, v) in c.fields { w.field(k, v) }
+        case .iap2Identification(let i):
+            head(&w, "iap2.identification", e)
+            connection(&w, e)
+            for (k, v) in [("name", i.name), ("model", i.model), ("manufacturer", i.manufacturer), ("serial", i.serial),
+                           ("firmware", i.firmware), ("hardware", i.hardware)] { w.field(k, v) }
+            w.key("protocols"); w.beginArray()
+            for p in i.protocols {
+                w.beginObject(); w.field("id", p.id); w.field("name", p.name); w.endObject()
+            }
+            w.endArray()
         case .att(let a):
             head(&w, "att", e)
             connection(&w, e)

@@ -65,6 +65,18 @@ public struct TextRenderer {
             s += " len \(f.length)"
             if let m = f.mux { s += ": \(m)" }
             return ("RFCOMM", s + fields(f.fields), nil)
+        case .iap2(let p):
+            var s = p.kind
+            if let psn = p.psn, let pan = p.pan { s += " psn \(psn) pan \(pan)" }
+            if let session = p.session, session != 0 { s += " session \(session)" + (p.sessionType.map { " (\($0))" } ?? "") }
+            if p.payloadLength > 0 { s += " len \(p.payloadLength)" }
+            if let d = p.detail { s += ": \(d)" }
+            return ("IAP2", s, nil)
+        case .iap2Control(let c):
+            return ("IAP2", "\(c.name) (\(Hex.value(c.id, width: 4)))\(fields(c.fields))", nil)
+        case .iap2Identification(let i):
+            let protocols = i.protocols.map { "\($0.id)=\(safe($0.name))" }.joined(separator: " ")
+            return ("IAP2", "Accessory \"\(safe(i.name))\" model \"\(safe(i.model))\" by \"\(safe(i.manufacturer))\" serial \(safe(i.serial)) firmware \(safe(i.firmware)) hardware \(safe(i.hardware)); EA protocols \(protocols)", .magenta)
         case .att(let a):
             var s = a.opcode.name
             if let h = a.handle { s += " " + Hex.value(h, width: 4) + label(a.uuid) }
@@ -80,7 +92,9 @@ public struct TextRenderer {
             return ("GATT", s, nil)
         case .a5(let a):
             let f = a.frame
-            var s = "\(Hex.value(a.attHandle, width: 4))\(label(a.uuid)) cmd \(Hex.value(f.command, width: 2)) seq \(f.sequence) flags \(Hex.value(f.flags, width: 2)) len \(f.payload.count)"
+            let place = a.attHandle.map { Hex.value($0, width: 4) + label(a.uuid) }
+                ?? "EA \(a.eaSession.map(String.init) ?? "?")\(a.protocolName.map { " (\(safe($0)))" } ?? "")"
+            var s = "\(place) cmd \(Hex.value(f.command, width: 2)) seq \(f.sequence) flags \(Hex.value(f.flags, width: 2)) len \(f.payload.count)"
             if !f.payload.isEmpty { s += ": " + Hex.spaced(f.payload) }
             if !f.checksumOK { s += " [bad checksum]" }
             return ("A5", s, .green)

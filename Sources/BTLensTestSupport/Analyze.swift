@@ -25,7 +25,7 @@ extension Event {
     /// The A5 frame of this event in the shape the scripts expect.
     public var expectedFrame: LESession.ExpectedFrame? {
         guard case .a5(let a) = body, let d = direction else { return nil }
-        return LESession.ExpectedFrame(record: record, direction: d, attHandle: a.attHandle, command: a.frame.command,
+        return LESession.ExpectedFrame(record: record, direction: d, attHandle: a.attHandle ?? a.eaSession ?? 0, command: a.frame.command,
                                        sequence: a.frame.sequence, payload: a.frame.payload, checksumOK: a.frame.checksumOK)
     }
 

@@ -10,6 +10,7 @@ public struct LESession {
     public struct ExpectedFrame: Equatable, CustomStringConvertible {
         public var record: Int
         public var direction: Direction
+        /// The characteristic value handle (ATT), or the External Accessory session (iAP2).
         public var attHandle: UInt16
         public var command: UInt8
         public var sequence: UInt8

@@ -39,9 +39,14 @@ public struct A5Frame: Sendable, Equatable {
 /// An A5 frame as an event: the frame and the stream it came from.
 public struct A5FrameInfo: Sendable {
     public var frame: A5Frame
+    /// `att` or `iap2`.
     public var transport: String
-    public var attHandle: UInt16
+    /// The characteristic value handle (ATT).
+    public var attHandle: UInt16?
     public var uuid: BluetoothUUID?
+    /// The External Accessory session and its protocol string (iAP2).
+    public var eaSession: UInt16? = nil
+    public var protocolName: String? = nil
 }
 
 public enum A5Diagnostics {

@@ -1,0 +1,196 @@
+import BTLensCore
+
+/// An iAP2 link packet as an event.
+public struct IAP2PacketInfo: Sendable {
+    public var kind: String
+    public var psn: UInt8?
+    public var pan: UInt8?
+    public var session: UInt8?
+    /// control, file transfer, external accessory (from the SYN's session table).
+    public var sessionType: String?
+    public var payloadLength: Int
+    public var detail: String?
+}
+
+/// A control-session message as an event.
+public struct IAP2ControlInfo: Sendable {
+    public var id: UInt16
+    public var name: String
+    public var fields: [(String, FieldValue)]
+}
+
+/// iAP2 on one RFCOMM channel of one connection: a framer per direction, the session table of
+/// the last SYN, PSN tracking per direction, the EA protocols and sessions. Freed on disconnection.
+struct IAP2Link {
+    enum Output {
+        case packet(IAP2PacketInfo)
+        case control(IAP2ControlInfo)
+        case identification(IAP2Identification)
+        /// External Accessory data: session id, its protocol string (if its start was captured), bytes.
+        case ea(UInt16, String?, ArraySlice<UInt8>)
+        case diagnostic(Diagnostic)
+    }
+
+    /// Recent payloads kept per direction to tell a retransmission from PSN reuse (a window is ≤ 127).
+    static let recentLimit = 128
+
+    private var framers = [IAP2Framer(), IAP2Framer()]
+    private var sessions: [UInt8: UInt8] = [:]
+    private var lastPSN: [UInt8?] = [nil, nil]
+    private var recent: [[UInt8: [UInt8]]] = [[:], [:]]
+    private var protocols: [UInt8: String] = [:]
+    private var eaSessions: [UInt16: String] = [:]
+
+    static func sessionTypeName(_ type: UInt8) -> String {
+        ["control", "file transfer", "external accessory"].indices.contains(Int(type))
+            ? ["control", "file transfer", "external accessory"][Int(type)] : "type \(type)"
+    }
+
+    mutating func push(_ bytes: ArraySlice<UInt8>, direction: Direction) -> [Output] {
+        let d = Int(direction.rawValue)
+        framers[d].append(bytes)
+        var out: [Output] = []
+        while let item = framers[d].next() {
+            switch item {
+            case .detect:
+                out.append(.packet(IAP2PacketInfo(kind: "detect", payloadLength: 0, detail: "FF 55 02 00 EE 10: iAP2 supported")))
+            case .iap1(let frame):
+                let what = frame == [0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08] ? "iAP1 NAK of the iAP2 detect: iAP1 only"
+                    : frame == [0xff, 0x55, 0x02, 0x00, 0x00, 0xfe] ? "iAP1 RequestIdentify: iAP1 only" : "iAP1 frame \(Hex.spaced(frame))"
+                out.append(.packet(IAP2PacketInfo(kind: "iAP1", payloadLength: frame.count, detail: what)))
+            case .skipped(let n):
+                var diag = Diagnostic(IAP2Diagnostics.resync, "skipped \(n) bytes that form no iAP2 packet",
+                                      fields: [("skipped_bytes", .int(n))])
+                diag.undecodedBytes = n
+                out.append(.diagnostic(diag))
+            case .badHeader:
+                out.append(.diagnostic(Diagnostic(IAP2Diagnostics.headerChecksum,
+                                                  "FF 5A header whose checksum fails; resyncing on the next byte")))
+            case .packet(let p):
+                out += packet(p, d)
+            }
+        }
+        return out
+    }
+
+    private mutating func packet(_ p: IAP2LinkPacket, _ d: Int) -> [Output] {
+        var out: [Output] = []
+        var info = IAP2PacketInfo(kind: p.kind, psn: p.psn, pan: p.pan, session: p.session,
+                                  sessionType: sessions[p.session].map(Self.sessionTypeName), payloadLength: p.payload.count)
+        if !p.payloadChecksumOK {
+            out.append(.diagnostic(Diagnostic(IAP2Diagnostics.payloadChecksum,
+                                              "PSN \(p.psn): payload checksum \(Hex.value(p.payloadChecksum ?? 0, width: 2)), expected \(Hex.value(p.expectedPayloadChecksum ?? 0, width: 2))",
+                                              fields: [("expected", .int(p.expectedPayloadChecksum ?? 0)), ("actual", .int(p.payloadChecksum ?? 0))])))
+        }
+        if p.control & 0x80 != 0 {
+            syn(p, &info)
+            lastPSN[d] = p.psn
+            recent[d] = [p.psn: p.payload]
+            out.insert(.packet(info), at: 0)
+            return out
+        }
+        if p.control & 0x10 != 0 { lastPSN = [nil, nil]; recent = [[:], [:]] }
+        guard p.control == 0x40, !p.payload.isEmpty else {
+            out.insert(.packet(info), at: 0)
+            return out
+        }
+        // A data packet: new, a gap, a retransmission, or PSN reuse.
+        if let last = lastPSN[d] {
+            let gap = p.psn &- last
+            if gap == 0 || gap >= 128 {
+                if recent[d][p.psn] == p.payload {
+                    info.detail = "retransmission"
+                    out.insert(.packet(info), at: 0)
+                    out.append(.diagnostic(Diagnostic(IAP2Diagnostics.retransmission, "PSN \(p.psn) sent again with the same payload",
+                                                      fields: [("psn", .int(p.psn))])))
+                    return out
+                }
+                out.append(.diagnostic(Diagnostic(IAP2Diagnostics.psnReuse, "PSN \(p.psn) again with a different payload (last new PSN \(last))",
+                                                  fields: [("psn", .int(p.psn)), ("last", .int(last))])))
+            } else if gap > 1 {
+                out.append(.diagnostic(Diagnostic(IAP2Diagnostics.sequenceGap,
+                                                  "expected PSN \(last &+ 1), got \(p.psn): \(gap - 1) packet\(gap == 2 ? "" : "s") not seen",
+                                                  fields: [("expected", .int(last &+ 1)), ("actual", .int(p.psn)), ("missing", .int(gap - 1))])))
+            }
+        }
+        lastPSN[d] = p.psn
+        if recent[d].count >= Self.recentLimit { recent[d].removeAll() }
+        recent[d][p.psn] = p.payload
+        out.insert(.packet(info), at: 0)
+        out += sessionPayload(p)
+        return out
+    }
+
+    /// SYN / SYN+ACK: link parameters and the session table.
+    private mutating func syn(_ p: IAP2LinkPacket, _ info: inout IAP2PacketInfo) {
+        var r = ByteReader(p.payload)
+        guard let version = try? r.u8(), let outstanding = try? r.u8(), let maxLength = try? r.u16be(),
+              let rto = try? r.u16be(), let ackTimeout = try? r.u16be(), let retries = try? r.u8(), let acks = try? r.u8() else {
+            info.detail = "link parameters cut short"
+            return
+        }
+        sessions = [:]
+        var list: [String] = []
+        while let id = try? r.u8(), let type = try? r.u8(), let v = try? r.u8() {
+            sessions[id] = type
+            list.append("\(id)=\(Self.sessionTypeName(type)) v\(v)")
+        }
+        info.detail = "version \(version), \(outstanding) outstanding, max \(maxLength) bytes, retransmit \(rto) ms, ack \(ackTimeout) ms, \(retries) retries, \(acks) acks; sessions \(list.joined(separator: ", "))"
+    }
+
+    private mutating func sessionPayload(_ p: IAP2LinkPacket) -> [Output] {
+        switch sessions[p.session] {
+        case 2?:
+            var r = ByteReader(p.payload)
+            guard let id = try? r.u16be() else { return [] }
+            return [.ea(id, eaSessions[id], r.rest())]
+        case 0?, nil where p.payload.starts(with: [0x40, 0x40]):
+            return control(p.payload)
+        default:
+            return []
+        }
+    }
+
+    private mutating func control(_ payload: [UInt8]) -> [Output] {
+        let message: IAP2ControlMessage
+        do {
+            message = try IAP2ControlMessage.parse(payload[...])
+        } catch {
+            var d = Diagnostic(IAP2Diagnostics.controlMalformed,
+                               "control message of \(payload.count) bytes: needs \(error.needed) bytes at offset \(error.offset), \(error.available) left")
+            d.undecodedBytes = payload.count
+            return [.diagnostic(d)]
+        }
+        var fields: [(String, FieldValue)] = [("parameters", .int(message.parameters.count))]
+        var out: [Output] = []
+        switch message.id {
+        case 0x1d01:
+            if let ident = try? IAP2Identification(message) {
+                for p in ident.protocols { protocols[p.id] = p.name }
+                out.append(.identification(ident))
+            }
+        case 0xea00:
+            let pid = message.parameters.first { $0.id == 0 }.flatMap { $0.data.first }
+            var sid: UInt16?
+            if let data = message.parameters.first(where: { $0.id == 1 })?.data { var r = ByteReader(data); sid = try? r.u16be() }
+            if let pid, let sid {
+                let name = protocols[pid] ?? "protocol \(pid)"
+                eaSessions[sid] = name
+                fields = [("protocol_id", .int(pid)), ("ea_session", .int(sid)), ("protocol", .string(name))]
+            }
+        case 0xea01, 0xea03:
+            if let data = message.parameters.first(where: { $0.id == 0 })?.data {
+                var r = ByteReader(data)
+                if let sid = try? r.u16be() { fields = [("ea_session", .int(sid))] }
+            }
+        default:
+            break
+        }
+        return [.control(IAP2ControlInfo(id: message.id, name: message.name, fields: fields))] + out
+    }
+
+    /// What is left in the framers at the end: (direction, have, need).
+    func leftovers() -> [(Direction, Int, Int)] {
+        Direction.allCases.compactMap { d in framers[Int(d.rawValue)].partial.map { (d, $0.have, $0.need) } }
+    }
+}

@@ -1,0 +1,178 @@
+import BTLensCore
+
+public enum IAP2Diagnostics {
+    public static let headerChecksum = DiagnosticKind(
+        "iap2.checksum.header", .error, "An iAP2 packet header whose checksum fails; its length cannot be trusted, so the framer resyncs.")
+    public static let payloadChecksum = DiagnosticKind(
+        "iap2.checksum.payload", .error, "An iAP2 packet payload whose checksum fails; the packet is still decoded.")
+    public static let resync = DiagnosticKind(
+        "iap2.resync", .warning, "Bytes in an iAP2 stream that form no packet were skipped.")
+    public static let truncated = DiagnosticKind(
+        "iap2.truncated", .warning, "The stream ended inside an iAP2 packet.")
+    public static let sequenceGap = DiagnosticKind(
+        "iap2.sequence.gap", .warning, "A packet's PSN skips ahead: packets were not captured (or reordered).")
+    public static let retransmission = DiagnosticKind(
+        "iap2.retransmission", .note, "A packet with the PSN, session and payload of an earlier one: a retransmission.")
+    public static let psnReuse = DiagnosticKind(
+        "iap2.sequence.reuse", .warning, "A PSN seen before with a different payload: a new link without a captured SYN, or a long capture gap.")
+    public static let controlMalformed = DiagnosticKind(
+        "iap2.control.malformed", .error, "A control-session message whose length or parameters do not add up.")
+
+    public static let all = [headerChecksum, payloadChecksum, resync, truncated, sequenceGap, retransmission, psnReuse,
+                             controlMalformed]
+}
+
+/// An iAP2 link-layer packet: FF 5A, length (u16 BE, whole packet), control, PSN, PAN, session,
+/// header checksum; then payload and payload checksum when length > 9. Both checksums make the
+/// covered bytes sum to 0 mod 256.
+public struct IAP2LinkPacket: Sendable, Equatable {
+    public static let headerLength = 9
+
+    public var control: UInt8
+    public var psn: UInt8
+    public var pan: UInt8
+    public var session: UInt8
+    public var payload: [UInt8]
+    public var payloadChecksum: UInt8?
+    public var expectedPayloadChecksum: UInt8?
+
+    public var payloadChecksumOK: Bool { payloadChecksum == expectedPayloadChecksum }
+
+    /// SYN, SYN+ACK, ACK, DATA, EAK, RST, SLP, or the control bits in hex.
+    public var kind: String {
+        switch control {
+        case 0x80: return "SYN"
+        case 0xc0: return "SYN+ACK"
+        case 0x40: return payload.isEmpty ? "ACK" : "DATA"
+        case 0x60: return "EAK"
+        case 0x10: return "RST"
+        case 0x08: return "SLP"
+        default: return "control \(Hex.value(control, width: 2))"
+        }
+    }
+
+    /// The two's complement of the byte sum: what makes the covered bytes sum to 0.
+    public static func checksum<C: Collection>(_ bytes: C) -> UInt8 where C.Element == UInt8 {
+        0 &- bytes.reduce(0) { $0 &+ $1 }
+    }
+
+    /// Wire bytes of a packet (for tests and capture builders).
+    public static func encode(control: UInt8, psn: UInt8, pan: UInt8, session: UInt8, payload: [UInt8]) -> [UInt8] {
+        let length = headerLength + (payload.isEmpty ? 0 : payload.count + 1)
+        var header: [UInt8] = [0xff, 0x5a, UInt8(length >> 8), UInt8(length & 0xff), control, psn, pan, session]
+        header.append(checksum(header))
+        return payload.isEmpty ? header : header + payload + [checksum(payload)]
+    }
+}
+
+/// Cuts an iAP2 byte stream into detect bytes, iAP1 frames and link packets, one step at a time.
+/// The buffer holds at most one packet (65,535 bytes) plus the last chunk appended.
+public struct IAP2Framer: Sendable {
+    public enum Item: Sendable, Equatable {
+        /// `FF 55 02 00 EE 10`: "I speak iAP2".
+        case detect
+        /// Another iAP1 frame (e.g. `FF 55 04 00 02 04 EE 08`, the iAP1-only answer).
+        case iap1([UInt8])
+        case packet(IAP2LinkPacket)
+        /// Bytes skipped because they form no packet.
+        case skipped(Int)
+        /// A header whose checksum failed (the framer moved one byte on).
+        case badHeader
+    }
+
+    public static let detectBytes: [UInt8] = [0xff, 0x55, 0x02, 0x00, 0xee, 0x10]
+
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var skipped = 0
+
+    public init() {}
+
+    public var buffered: Int { buffer.count - start }
+
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        if start > 0 && start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// True when `bytes` begin like iAP2 (detect bytes, or a link header whose checksum holds).
+    public static func looksLikeIAP2(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.starts(with: detectBytes) { return true }
+        guard bytes.count >= IAP2LinkPacket.headerLength, bytes.starts(with: [0xff, 0x5a]) else { return false }
+        return IAP2LinkPacket.checksum(bytes.prefix(8)) == bytes[bytes.startIndex + 8]
+    }
+
+    public mutating func next() -> Item? {
+        while start < buffer.count {
+            guard buffer[start] == 0xff else {
+                let end = buffer[start...].firstIndex(of: 0xff) ?? buffer.count
+                skipped += end - start
+                start = end
+                continue
+            }
+            guard buffered >= 2 else { return nil }
+            let second = buffer[start + 1]
+            if second == 0x55 {
+                // iAP1: FF 55 LEN (lingo, command, data: LEN bytes) checksum.
+                guard buffered >= 3 else { return nil }
+                let total = Int(buffer[start + 2]) + 4
+                guard buffered >= total else { return nil }
+                if let s = flushSkipped() { return s }
+                let frame = Array(buffer[start ..< start + total])
+                start += total
+                return frame == Self.detectBytes ? .detect : .iap1(frame)
+            }
+            guard second == 0x5a else {
+                skipped += 1
+                start += 1
+                continue
+            }
+            guard buffered >= IAP2LinkPacket.headerLength else { return nil }
+            let header = buffer[start ..< start + 8]
+            guard IAP2LinkPacket.checksum(header) == buffer[start + 8] else {
+                if let s = flushSkipped() { return s }
+                start += 1
+                skipped += 1
+                return .badHeader
+            }
+            let length = Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
+            guard length >= IAP2LinkPacket.headerLength else {
+                skipped += 1
+                start += 1
+                continue
+            }
+            guard buffered >= length else { return nil }
+            if let s = flushSkipped() { return s }
+            var packet = IAP2LinkPacket(control: buffer[start + 4], psn: buffer[start + 5], pan: buffer[start + 6],
+                                        session: buffer[start + 7], payload: [], payloadChecksum: nil,
+                                        expectedPayloadChecksum: nil)
+            if length > IAP2LinkPacket.headerLength {
+                let payload = Array(buffer[start + 9 ..< start + length - 1])
+                packet.payload = payload
+                packet.payloadChecksum = buffer[start + length - 1]
+                packet.expectedPayloadChecksum = IAP2LinkPacket.checksum(payload)
+            }
+            start += length
+            return .packet(packet)
+        }
+        return flushSkipped()
+    }
+
+    private mutating func flushSkipped() -> Item? {
+        guard skipped > 0 else { return nil }
+        defer { skipped = 0 }
+        return .skipped(skipped)
+    }
+
+    /// A packet begun but not finished: (have, need).
+    public var partial: (have: Int, need: Int)? {
+        guard buffered > 0 else { return nil }
+        if buffered >= 4, buffer[start + 1] == 0x5a {
+            return (buffered, max(Int(buffer[start + 2]) << 8 | Int(buffer[start + 3]), IAP2LinkPacket.headerLength))
+        }
+        return (buffered, buffered >= 3 && buffer[start + 1] == 0x55 ? Int(buffer[start + 2]) + 4 : IAP2LinkPacket.headerLength)
+    }
+}

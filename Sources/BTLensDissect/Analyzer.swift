@@ -373,12 +373,24 @@ public final class Analyzer {
     /// The link's channel ends: partial packets and EA frames are reported, state is freed.
     private func endIAP2(_ ck: ChannelKey, record: Int, time: Timestamp, reason: String) {
         guard let link = iap2Links.removeValue(forKey: ck) else { return }
-        for (direction, have, need) in link.leftovers() {
-            var d = Diagnostic(IAP2Diagnostics.truncated, "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
-                               fields: [("have", .int(have)), ("need", .int(need))])
-            d.undecodedBytes = have
-            emit(Event(record: record, timestamp: time, direction: direction, connection: ck.connection.handle,
-                       isTop: true, body: .diagnostic(d)))
+        for (direction, skipped, partial) in link.leftovers() {
+            var ds: [Diagnostic] = []
+            if skipped > 0 {
+                var d = Diagnostic(IAP2Diagnostics.resync, "skipped \(skipped) bytes that form no iAP2 packet before \(reason)",
+                                   fields: [("skipped_bytes", .int(skipped))])
+                d.undecodedBytes = skipped
+                ds.append(d)
+            }
+            if let (have, need) = partial {
+                var d = Diagnostic(IAP2Diagnostics.truncated, "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
+                                   fields: [("have", .int(have)), ("need", .int(need))])
+                d.undecodedBytes = have
+                ds.append(d)
+            }
+            for d in ds {
+                emit(Event(record: record, timestamp: time, direction: direction, connection: ck.connection.handle,
+                           isTop: true, body: .diagnostic(d)))
+            }
         }
         for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {
             guard var s = eaStreams.removeValue(forKey: key) else { continue }

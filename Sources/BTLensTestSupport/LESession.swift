@@ -82,6 +82,20 @@ public struct LESession {
         return l2cap(handle: handle, direction, cid: cid, header + (credits.map { [$0] } ?? []) + info + [fcs])
     }
 
+    /// A byte stream on an RFCOMM channel as UIH frames of the given sizes; returns their records.
+    @discardableResult
+    public mutating func rfcommStream(handle: UInt16, _ direction: Direction, cid: UInt16, dlci: UInt8, _ bytes: [UInt8],
+                                      frames sizes: [Int]? = nil) -> [Int] {
+        var records: [Int] = []
+        var offset = 0
+        for size in sizes ?? [bytes.count] where offset < bytes.count {
+            let piece = Array(bytes[offset ..< min(bytes.count, offset + size)])
+            offset += size
+            records.append(rfcomm(handle: handle, direction, cid: cid, dlci: dlci, control: 0xef, piece))
+        }
+        return records
+    }
+
     public mutating func disconnect(handle: UInt16, reason: UInt8 = 0x13) {
         command(0x0406, le16(Int(handle)) + [reason])
         event(0x0f, [0x00, 0x01, 0x06, 0x04])

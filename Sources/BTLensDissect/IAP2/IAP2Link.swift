@@ -189,8 +189,11 @@ struct IAP2Link {
         return [.control(IAP2ControlInfo(id: message.id, name: message.name, fields: fields))] + out
     }
 
-    /// What is left in the framers at the end: (direction, have, need).
-    func leftovers() -> [(Direction, Int, Int)] {
-        Direction.allCases.compactMap { d in framers[Int(d.rawValue)].partial.map { (d, $0.have, $0.need) } }
+    /// What is left in the framers at the end: (direction, junk skipped, partial packet (have, need)).
+    func leftovers() -> [(Direction, Int, (have: Int, need: Int)?)] {
+        Direction.allCases.compactMap { d in
+            let f = framers[Int(d.rawValue)]
+            return f.skippedBytes > 0 || f.partial != nil ? (d, f.skippedBytes, f.partial) : nil
+        }
     }
 }

@@ -158,8 +158,13 @@ public struct IAP2Framer: Sendable {
             start += length
             return .packet(packet)
         }
-        return flushSkipped()
+        // Skipped bytes are said just before the next item, so the same bytes give the same report
+        // however they are split; at the end of the stream `skippedBytes` holds them.
+        return nil
     }
+
+    /// Junk skipped since the last item, not yet reported.
+    public var skippedBytes: Int { skipped }
 
     private mutating func flushSkipped() -> Item? {
         guard skipped > 0 else { return nil }

@@ -44,16 +44,55 @@ public final class Analyzer {
     /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.
     private var iap2Links: [ChannelKey: IAP2Link] = [:]
     private var notIAP2: Set<ChannelKey> = []
+    /// The first bytes of a channel that might be iAP2, held until a whole header (9 bytes) can be checked.
+    private var undecided: [ChannelKey: [UInt8]] = [:]
     private var eaStreams: [EAKey: A5Stream] = [:]
+    /// RFCOMM server channels SDP (or the user) says carry iAP2, per connection.
+    private var iap2ServerChannels: Set<ChannelKey> = []
+    private var sdpDecoders: [ACLKey: SDPDecoder] = [:]
+    /// Dynamic channels whose PSM was guessed, said once each.
+    private var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
     private var streamCount: [ConnectionKey: Int] = [:]
     private var lastRecord = 0
     private var lastTime = Timestamp(microseconds: 0)
 
-    public init(emit: @escaping (Event) -> Void) { self.emit = emit }
+    /// A binding forced by the user (`--decode-as`): a channel whose setup is not in the capture.
+    public enum DecodeAs: Equatable, Sendable {
+        /// An L2CAP dynamic CID (as seen in either direction) carries this PSM.
+        case cid(UInt16, psm: UInt16)
+        /// An RFCOMM server channel carries iAP2.
+        case rfcommIAP2(channel: UInt8)
+
+        /// Parses `0x0041=rfcomm`, `0x0041=att`, `rfcomm:3=iap2`.
+        public init?(_ text: String) {
+            let parts = text.lowercased().split(separator: "=").map(String.init)
+            guard parts.count == 2 else { return nil }
+            if parts[0].hasPrefix("rfcomm:"), parts[1] == "iap2", let ch = UInt8(parts[0].dropFirst(7)) {
+                self = .rfcommIAP2(channel: ch)
+                return
+            }
+            let digits = parts[0].hasPrefix("0x") ? String(parts[0].dropFirst(2)) : parts[0]
+            guard let cid = UInt16(digits, radix: 16) else { return nil }
+            switch parts[1] {
+            case "rfcomm": self = .cid(cid, psm: PSM.rfcomm)
+            case "att": self = .cid(cid, psm: PSM.att)
+            case "sdp": self = .cid(cid, psm: PSM.sdp)
+            default: return nil
+            }
+        }
+    }
+
+    private let decodeAs: [DecodeAs]
+
+    public init(decodeAs: [DecodeAs] = [], emit: @escaping (Event) -> Void) {
+        self.decodeAs = decodeAs
+        self.emit = emit
+    }
 
     /// Every diagnostic kind the decoders can raise.
     public static let diagnosticKinds: [DiagnosticKind] =
-        (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + IAP2Diagnostics.all
+        (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all
+         + IAP2Diagnostics.all
          + ATTDiagnostics.all + A5Diagnostics.all)
         .sorted { $0.id < $1.id }
 
@@ -211,6 +250,10 @@ public final class Analyzer {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
         }
         notIAP2 = notIAP2.filter { $0.connection != key }
+        undecided = undecided.filter { $0.key.connection != key }
+        iap2ServerChannels = iap2ServerChannels.filter { $0.connection != key }
+        sdpDecoders = sdpDecoders.filter { $0.key.connection != key }
+        guessed = guessed.filter { $0.key.connection != key }
     }
 
     // MARK: ACL and L2CAP
@@ -268,15 +311,49 @@ public final class Analyzer {
         case L2CAPChannel.signaling, L2CAPChannel.leSignaling:
             signaling(pdu, key, direction, r)
         case 0x0040...:
-            switch channels.psm(key, direction, pdu.cid) {
+            switch channels.psm(key, direction, pdu.cid) ?? forcedOrGuessedPSM(pdu, key, direction, r) {
             case PSM.rfcomm?: rfcomm(pdu.payload, key, direction, r)
             case PSM.att?: att(pdu, key, direction, r)
+            case PSM.sdp?: sdp(pdu.payload, ACLKey(key, direction), r)
             case let psm?: undecoded(r, key.handle, PSM.name(psm), pdu.payload)
             case nil: undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
             }
         default:
             undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
         }
+    }
+
+    /// A dynamic channel with no captured setup: `--decode-as`, else a frame that parses as RFCOMM
+    /// with a valid FCS. A guess is said once per channel.
+    private func forcedOrGuessedPSM(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) -> UInt16? {
+        for case .cid(let cid, let psm) in decodeAs where cid == pdu.cid { return psm }
+        let channel = L2CAPChannelMap.Key(connection: key, direction: direction, cid: pdu.cid)
+        if let psm = guessed[channel] { return psm }
+        guard let frame = try? RFCOMMFrame.parse(pdu.payload), frame.type != nil, frame.fcs == frame.expectedFCS else { return nil }
+        guessed[channel] = PSM.rfcomm
+        say(r, key.handle, Diagnostic(L2CAPDiagnostics.guessed,
+                                      "no captured signalling says what channel \(Hex.value(pdu.cid, width: 4)) carries; its frames parse as RFCOMM with a valid FCS, so it is decoded as RFCOMM (a guess; --decode-as overrides)",
+                                      fields: [("cid", .hex(pdu.cid)), ("psm", .hex(PSM.rfcomm))]), direction)
+        return PSM.rfcomm
+    }
+
+    private func sdp(_ payload: ArraySlice<UInt8>, _ key: ACLKey, _ r: CaptureRecord) {
+        var decoder = sdpDecoders.removeValue(forKey: key) ?? SDPDecoder()
+        let (info, diagnostics) = decoder.decode(payload)
+        sdpDecoders[key] = decoder
+        if let info {
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: key.direction, connection: key.connection.handle,
+                       isTop: true, body: .sdp(info)))
+            for s in info.services where s.isIAP2 {
+                guard let ch = s.rfcommChannel else { continue }
+                for dlci in [ch << 1, ch << 1 | 1] {
+                    let ck = ChannelKey(connection: key.connection, dlci: dlci)
+                    iap2ServerChannels.insert(ck)
+                    notIAP2.remove(ck)
+                }
+            }
+        }
+        for d in diagnostics { say(r, key.connection.handle, d, key.direction) }
     }
 
     private func signaling(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
@@ -321,15 +398,27 @@ public final class Analyzer {
 
     private func channelData(_ frame: RFCOMMFrame, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         let ck = ChannelKey(connection: key, dlci: frame.dlci)
+        var bytes = frame.information
         if iap2Links[ck] == nil {
-            guard !notIAP2.contains(ck), IAP2Framer.looksLikeIAP2(frame.information) else {
-                notIAP2.insert(ck)
-                return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information)
+            let declared = iap2ServerChannels.contains(ck) || decodeAs.contains(.rfcommIAP2(channel: frame.channel))
+            if !declared {
+                guard !notIAP2.contains(ck) else { return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", bytes) }
+                let seen = (undecided.removeValue(forKey: ck) ?? []) + bytes
+                // Detect bytes or a header need 6 or 9 bytes before they can be judged.
+                if seen.first == 0xff, seen.count < IAP2LinkPacket.headerLength, !seen.starts(with: IAP2Framer.detectBytes) {
+                    undecided[ck] = seen
+                    return
+                }
+                guard IAP2Framer.looksLikeIAP2(seen[...]) else {
+                    notIAP2.insert(ck)
+                    return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", seen[...])
+                }
+                bytes = seen[...]
             }
             iap2Links[ck] = IAP2Link()
         }
         guard var link = iap2Links.removeValue(forKey: ck) else { return }
-        let outputs = link.push(frame.information, direction: direction)
+        let outputs = link.push(bytes, direction: direction)
         iap2Links[ck] = link
         for o in outputs { iap2(o, ck, direction, r.number, r.timestamp) }
     }

@@ -50,7 +50,7 @@ public struct Event: Sendable {
         case .hciCommand, .hciEvent, .connection: return .hci
         case .acl: return .acl
         case .l2cap, .l2capSignaling, .undecoded: return .l2cap
-        case .rfcomm: return .rfcomm
+        case .rfcomm, .sdp: return .rfcomm
         case .iap2, .iap2Control, .iap2Identification: return .iap2
         case .att: return .att
         case .gattValue: return .gatt
@@ -68,6 +68,7 @@ public enum EventBody: Sendable {
     case l2cap(L2CAPInfo)
     case l2capSignaling(L2CAPSignalingInfo)
     case rfcomm(RFCOMMInfo)
+    case sdp(SDPInfo)
     case iap2(IAP2PacketInfo)
     case iap2Control(IAP2ControlInfo)
     case iap2Identification(IAP2Identification)

@@ -94,6 +94,21 @@ public struct JSONLRenderer {
             w.field("length", f.length)
             if let m = f.mux { w.field("mux", m) }
             for (k, v) in f.fields { w.field(k, v) }
+        case .sdp(let info):
+            head(&w, "sdp", e)
+            connection(&w, e)
+            w.field("pdu", info.pdu)
+            w.field("transaction", info.transaction)
+            w.key("services"); w.beginArray()
+            for s in info.services {
+                w.beginObject()
+                if let n = s.name { w.field("name", n) }
+                w.key("classes"); w.beginArray(); for c in s.classes { w.string(c) }; w.endArray()
+                if let ch = s.rfcommChannel { w.field("rfcomm_channel", ch) }
+                w.field("iap2", s.isIAP2)
+                w.endObject()
+            }
+            w.endArray()
         case .iap2(let p):
             head(&w, "iap2", e)
             connection(&w, e)

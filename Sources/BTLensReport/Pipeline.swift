@@ -6,10 +6,11 @@ import BTLensDissect
 public enum Pipeline {
     /// Returns the analyzer (connections, GATT databases) once the capture is done.
     @discardableResult
-    public static func run(_ reader: inout any CaptureReader, onRecord: (CaptureRecord) -> Void = { _ in },
+    public static func run(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
+                           onRecord: (CaptureRecord) -> Void = { _ in },
                            onProblem: (CaptureProblem) -> Void = { _ in },
                            onEvent: @escaping (Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(emit: onEvent)
+        let analyzer = Analyzer(decodeAs: decodeAs, emit: onEvent)
         while let item = try reader.next() {
             switch item {
             case .record(let r): onRecord(r)

@@ -16,6 +16,8 @@ public final class StatsCollector {
     public private(set) var a5BadChecksum = 0
     public private(set) var diagnostics: [String: (Severity, Int)] = [:]
     public private(set) var undecodedBytes = 0
+    /// MFi accessories as their iAP2 IdentificationInformation describes them.
+    public private(set) var accessories: [IAP2Identification] = []
     public private(set) var undecodedByWhat: [String: Int] = [:]
     /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
     public private(set) var captureNotes: [String] = []
@@ -49,6 +51,8 @@ public final class StatsCollector {
         case .diagnostic(let d):
             diagnostics[d.id, default: (d.severity, 0)].1 += 1
             undecodedBytes += d.undecodedBytes
+        case .iap2Identification(let i):
+            if !accessories.contains(i), accessories.count < 64 { accessories.append(i) }
         case .undecoded(let u):
             undecodedBytes += u.length
             undecodedByWhat[u.what, default: 0] += u.length
@@ -75,6 +79,17 @@ public final class StatsCollector {
         if let t = lastTime { w.field("last_time", t.iso8601) }
         w.key("connections"); w.beginArray()
         for c in connections { connection(&w, c) }
+        w.endArray()
+        w.key("accessories"); w.beginArray()
+        for a in accessories {
+            w.beginObject()
+            for (k, v) in [("name", a.name), ("model", a.model), ("manufacturer", a.manufacturer), ("serial", a.serial),
+                           ("firmware", a.firmware), ("hardware", a.hardware)] { w.field(k, v) }
+            w.key("protocols"); w.beginArray()
+            for p in a.protocols { w.beginObject(); w.field("id", p.id); w.field("name", p.name); w.endObject() }
+            w.endArray()
+            w.endObject()
+        }
         w.endArray()
         w.key("att_pdus"); w.beginObject()
         for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) { w.field(ATTOpcode(rawValue: op).name, n) }
@@ -131,6 +146,10 @@ public final class StatsCollector {
             let closed = c.closedRecord.map { "#\($0)" } ?? "still open"
             let reason = c.disconnectReason.map { " (\($0.name))" } ?? ""
             lines.append("  \(Hex.value(c.key.handle, width: 4)) \(addr) \(c.transport.rawValue) \(c.role.rawValue): \(opened) → \(closed)\(reason)")
+        }
+        for a in accessories {
+            let protocols = a.protocols.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+            lines.append(TerminalText.safe("Accessory:   \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware), hardware \(a.hardware); EA \(protocols)"))
         }
         lines.append("ATT PDUs:    \(attByOpcode.values.reduce(0, +))")
         for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) {

@@ -65,6 +65,14 @@ public struct TextRenderer {
             s += " len \(f.length)"
             if let m = f.mux { s += ": \(m)" }
             return ("RFCOMM", s + fields(f.fields), nil)
+        case .sdp(let info):
+            let services = info.services.map { s in
+                var t = s.name.map { "\"\(safe($0))\"" } ?? "service"
+                if !s.classes.isEmpty { t += " [" + s.classes.joined(separator: ", ") + "]" }
+                if let ch = s.rfcommChannel { t += " on RFCOMM channel \(ch)" }
+                return t
+            }
+            return ("SDP", "\(info.pdu) tid \(info.transaction)" + (services.isEmpty ? "" : ": " + services.joined(separator: "; ")), nil)
         case .iap2(let p):
             var s = p.kind
             if let psn = p.psn, let pan = p.pan { s += " psn \(psn) pan \(pan)" }

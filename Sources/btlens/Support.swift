@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensCapture
+import BTLensDissect
 import BTLensReport
 #if canImport(Glibc)
 import Glibc
@@ -45,4 +46,8 @@ func openCapture(_ path: String, member: String? = nil) throws -> any CaptureRea
 func reportProblem(_ path: String, _ p: CaptureProblem) {
     guard p.diagnostic.severity == .error else { return }
     FileHandleStderr.write("btlens: \(path): \(p.diagnostic.message)\n")
+}
+
+extension Analyzer.DecodeAs: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
 }

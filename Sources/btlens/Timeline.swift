@@ -18,6 +18,9 @@ struct Timeline: ParsableCommand {
     @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
     var member: String?
 
+    @Option(help: "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), or rfcomm:N=iap2 for RFCOMM server channel N. Repeatable.")
+    var decodeAs: [Analyzer.DecodeAs] = []
+
     @Option(help: "Output format: text or jsonl.")
     var format: Format = .text
 
@@ -33,10 +36,10 @@ struct Timeline: ParsableCommand {
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            try Pipeline.run(&reader, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+            try Pipeline.run(&reader, decodeAs: decodeAs, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            try Pipeline.run(&reader, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+            try Pipeline.run(&reader, decodeAs: decodeAs, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
         }
         sink.flush()
     }

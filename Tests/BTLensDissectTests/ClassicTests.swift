@@ -72,3 +72,62 @@ final class L2CAPSignalingTests: XCTestCase {
         XCTAssertEqual(PSM.name(0x1001), "PSM 0x1001")
     }
 }
+
+final class L2CAPPendingTests: XCTestCase {
+    func testAPendingResponseKeepsTheRequestOpen() {
+        var map = L2CAPChannelMap()
+        let c = ConnectionKey(index: 0, handle: 2)
+        _ = map.decode([0x02, 0x07, 0x04, 0x00, 0x03, 0x00, 0x41, 0x00][...], connection: c, direction: .sent)
+        // Connection Response, result 1 (pending), then result 0 (success) with their CID 0x0400.
+        _ = map.decode([0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x01, 0x00, 0x02, 0x00][...], connection: c, direction: .received)
+        XCTAssertNil(map.psm(c, .sent, 0x0400))
+        _ = map.decode([0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: c, direction: .received)
+        XCTAssertEqual(map.psm(c, .sent, 0x0400), 3)
+    }
+}
+
+final class SDPTests: XCTestCase {
+    /// A Service Search Attribute Response with one record: ServiceClassIDList {…CAFF},
+    /// ProtocolDescriptorList {{L2CAP}, {RFCOMM, channel 3}}, ServiceName "Wireless iAP".
+    func response(split: Int? = nil) -> [[UInt8]] {
+        let uuid128: [UInt8] = [0x1c, 0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff]
+        let classes: [UInt8] = [0x09, 0x00, 0x01, 0x35, UInt8(uuid128.count)] + uuid128
+        let protocols: [UInt8] = [0x09, 0x00, 0x04, 0x35, 0x0c, 0x35, 0x03, 0x19, 0x01, 0x00, 0x35, 0x05, 0x19, 0x00, 0x03, 0x08, 0x03]
+        let name: [UInt8] = [0x09, 0x01, 0x00, 0x25, 0x0c] + Array("Wireless iAP".utf8)
+        let record = classes + protocols + name
+        let lists: [UInt8] = [0x35, UInt8(record.count + 2), 0x35, UInt8(record.count)] + record
+        func pdu(_ part: [UInt8], more: Bool) -> [UInt8] {
+            let params = [UInt8(part.count >> 8), UInt8(part.count & 0xff)] + part + (more ? [0x01, 0x07] : [0x00])
+            return [0x07, 0x00, 0x01, UInt8(params.count >> 8), UInt8(params.count & 0xff)] + params
+        }
+        guard let split else { return [pdu(lists, more: false)] }
+        return [pdu(Array(lists.prefix(split)), more: true), pdu(Array(lists.dropFirst(split)), more: false)]
+    }
+
+    func testIAP2ServiceAndItsRFCOMMChannel() {
+        var d = SDPDecoder()
+        let (info, diagnostics) = d.decode(response()[0][...])
+        XCTAssertEqual(diagnostics.count, 0)
+        XCTAssertEqual(info?.services, [SDPService(name: "Wireless iAP", classes: ["iAP2 (caff)"], rfcommChannel: 3, isIAP2: true)])
+    }
+
+    func testContinuationJoinsTheListAtEverySplit() {
+        let whole = response()[0]
+        let listLength = Int(whole[5]) << 8 | Int(whole[6])
+        for split in 1..<listLength {
+            var d = SDPDecoder()
+            let parts = response(split: split)
+            XCTAssertEqual(d.decode(parts[0][...]).0?.services, [], "split \(split)")
+            XCTAssertEqual(d.decode(parts[1][...]).0?.services.first?.rfcommChannel, 3, "split \(split)")
+        }
+    }
+
+    func testHostileNestingIsADiagnostic() {
+        var nested: [UInt8] = [0x08, 0x01]
+        for _ in 0..<40 { nested = [0x35, UInt8(truncatingIfNeeded: nested.count)] + nested }
+        let params = [UInt8(nested.count >> 8), UInt8(nested.count & 0xff)] + nested + [0x00]
+        var d = SDPDecoder()
+        let (_, diagnostics) = d.decode(([0x07, 0x00, 0x01, UInt8(params.count >> 8), UInt8(params.count & 0xff)] + params)[...])
+        XCTAssertEqual(diagnostics.map(\.id), ["sdp.malformed"])
+    }
+}

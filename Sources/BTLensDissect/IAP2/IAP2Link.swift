@@ -36,6 +36,8 @@ struct IAP2Link {
 
     private var framers = [IAP2Framer(), IAP2Framer()]
     private var sessions: [UInt8: UInt8] = [:]
+    /// False until a SYN is captured: session types are then guessed from the payloads.
+    private var synSeen = false
     private var lastPSN: [UInt8?] = [nil, nil]
     private var recent: [[UInt8: [UInt8]]] = [[:], [:]]
     private var protocols: [UInt8: String] = [:]
@@ -77,6 +79,9 @@ struct IAP2Link {
         var out: [Output] = []
         var info = IAP2PacketInfo(kind: p.kind, psn: p.psn, pan: p.pan, session: p.session,
                                   sessionType: sessions[p.session].map(Self.sessionTypeName), payloadLength: p.payload.count)
+        if info.sessionType == nil, !synSeen, p.session != 0, !p.payload.isEmpty {
+            info.sessionType = p.payload.starts(with: [0x40, 0x40]) ? "control (guessed: no SYN captured)" : "external accessory (guessed: no SYN captured)"
+        }
         if !p.payloadChecksumOK {
             out.append(.diagnostic(Diagnostic(IAP2Diagnostics.payloadChecksum,
                                               "PSN \(p.psn): payload checksum \(Hex.value(p.payloadChecksum ?? 0, width: 2)), expected \(Hex.value(p.expectedPayloadChecksum ?? 0, width: 2))",
@@ -130,6 +135,7 @@ struct IAP2Link {
             return
         }
         sessions = [:]
+        synSeen = true
         var list: [String] = []
         while let id = try? r.u8(), let type = try? r.u8(), let v = try? r.u8() {
             sessions[id] = type
@@ -139,16 +145,40 @@ struct IAP2Link {
     }
 
     private mutating func sessionPayload(_ p: IAP2LinkPacket) -> [Output] {
-        switch sessions[p.session] {
+        // Without a captured SYN, `40 40` marks a control message and anything else is taken as EA data.
+        let type = sessions[p.session] ?? (synSeen ? nil : p.payload.starts(with: [0x40, 0x40]) ? 0 : 2)
+        switch type {
         case 2?:
             var r = ByteReader(p.payload)
             guard let id = try? r.u16be() else { return [] }
             return [.ea(id, eaSessions[id], r.rest())]
         case 0?, nil where p.payload.starts(with: [0x40, 0x40]):
             return control(p.payload)
+        case 1?:
+            return [.packet(Self.fileTransfer(p.payload))]
         default:
             return []
         }
+    }
+
+    /// File transfer datagram: identifier, control (0x80 first, 0x40 last, low 4 bits the type), data.
+    static func fileTransfer(_ payload: [UInt8]) -> IAP2PacketInfo {
+        let types = ["Data", "Start", "Cancel", "Pause", "Setup", "Success", "Failure"]
+        guard payload.count >= 2 else {
+            return IAP2PacketInfo(kind: "file transfer", payloadLength: payload.count, detail: "datagram of \(payload.count) bytes: too short")
+        }
+        let control = payload[1]
+        let type = Int(control & 0x0f)
+        var detail = "transfer \(payload[0]) \(type < types.count ? types[type] : "type \(type)")"
+        if control & 0x80 != 0 { detail += " first" }
+        if control & 0x40 != 0 { detail += " last" }
+        if type == 4, payload.count >= 10 {
+            let size = payload[2..<10].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            detail += ", \(size) bytes"
+        } else if payload.count > 2 {
+            detail += ", \(payload.count - 2) bytes"
+        }
+        return IAP2PacketInfo(kind: "file transfer", payloadLength: payload.count, detail: detail)
     }
 
     private mutating func control(_ payload: [UInt8]) -> [Output] {
@@ -161,7 +191,9 @@ struct IAP2Link {
             d.undecodedBytes = payload.count
             return [.diagnostic(d)]
         }
-        var fields: [(String, FieldValue)] = [("parameters", .int(message.parameters.count))]
+        // Parameters as id:hex, so nothing a message carries is hidden; known messages say more below.
+        var fields: [(String, FieldValue)] = message.parameters.isEmpty ? [] : [("parameters", .string(
+            message.parameters.map { "\($0.id):\(Hex.string($0.data.prefix(32)))\($0.data.count > 32 ? "…" : "")" }.joined(separator: " ")))]
         var out: [Output] = []
         switch message.id {
         case 0x1d01:
@@ -178,6 +210,8 @@ struct IAP2Link {
                 eaSessions[sid] = name
                 fields = [("protocol_id", .int(pid)), ("ea_session", .int(sid)), ("protocol", .string(name))]
             }
+        case 0xaa01, 0xaa02, 0xaa03:
+            fields = message.parameters.map { ("parameter_\($0.id)_bytes", .int($0.data.count)) }
         case 0xea01, 0xea03:
             if let data = message.parameters.first(where: { $0.id == 0 })?.data {
                 var r = ByteReader(data)

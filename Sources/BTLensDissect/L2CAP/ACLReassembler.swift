@@ -23,7 +23,11 @@ public enum L2CAPDiagnostics {
     public static let signalingMalformed = DiagnosticKind(
         "l2cap.signaling.malformed", .error, "An L2CAP signalling command runs past the end of its PDU.")
 
-    public static let all = [signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
+    public static let guessed = DiagnosticKind(
+        "l2cap.channel.guessed", .note,
+        "A dynamic channel whose setup is not in the capture is decoded by a guess (its frames fit the protocol); said once per channel.")
+
+    public static let all = [guessed, signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
                              overLength, incomplete, shortHeader]
 }
 

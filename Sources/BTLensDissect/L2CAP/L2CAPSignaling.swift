@@ -90,7 +90,8 @@ struct L2CAPChannelMap {
                     let scid = (try? p.u16le()) ?? 0
                     let result = (try? p.u16le()) ?? 0xffff
                     info.fields = [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result))]
-                    connected(connection, id, requester: direction.opposite, responderCID: dcid, ok: result == 0)
+                    // Result 1 is "pending": the final response follows with the same identifier.
+                    if result != 1 { connected(connection, id, requester: direction.opposite, responderCID: dcid, ok: result == 0) }
                 } else {
                     _ = try? p.skip(6)
                     let result = (try? p.u16le()) ?? 0xffff

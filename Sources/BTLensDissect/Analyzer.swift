@@ -418,7 +418,7 @@ public final class Analyzer {
             iap2Links[ck] = IAP2Link()
         }
         guard var link = iap2Links.removeValue(forKey: ck) else { return }
-        let outputs = link.push(bytes, direction: direction)
+        let outputs = link.push(bytes, direction: direction, time: r.timestamp)
         iap2Links[ck] = link
         for o in outputs { iap2(o, ck, direction, r.number, r.timestamp) }
     }

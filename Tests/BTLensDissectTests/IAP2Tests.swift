@@ -81,15 +81,18 @@ final class IAP2LinkTests: XCTestCase {
         var out: [IAP2Link.Output] = []
         // SYN: version 1 … ; sessions (1, control, v1), (2, external accessory, v1).
         let syn: [UInt8] = [1, 4, 0x10, 0x00, 0x03, 0xe8, 0x00, 0x32, 0x1e, 0x02, 1, 0, 1, 2, 2, 1]
-        out += link.push(packet(0x80, 10, 0, syn)[...], direction: .received)
+        out += link.push(packet(0x80, 10, 0, syn)[...], direction: .received, time: Timestamp(microseconds: 0))
         let ident = message(0x1d01, param(0, Array("Lamp\0".utf8)) + param(3, Array("SN1\0".utf8))
                             + param(10, param(0, [7]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))
-        out += link.push(packet(0x40, 11, 1, ident)[...], direction: .received)
-        out += link.push(packet(0x40, 1, 1, message(0xea00, param(0, [7]) + param(1, [0x00, 0x05])))[...], direction: .sent)
-        out += link.push(packet(0x40, 2, 2, [0x00, 0x05, 0xa5, 0x01])[...], direction: .sent)
-        // The same PSN and payload again: a retransmission; then a gap of one.
-        out += link.push(packet(0x40, 2, 2, [0x00, 0x05, 0xa5, 0x01])[...], direction: .sent)
-        out += link.push(packet(0x40, 4, 2, [0x00, 0x05, 0x02])[...], direction: .sent)
+        out += link.push(packet(0x40, 11, 1, ident)[...], direction: .received, time: Timestamp(microseconds: 0))
+        out += link.push(packet(0x40, 1, 1, message(0xea00, param(0, [7]) + param(1, [0x00, 0x05])))[...], direction: .sent, time: Timestamp(microseconds: 0))
+        out += link.push(packet(0x40, 2, 2, [0x00, 0x05, 0xa5, 0x01])[...], direction: .sent, time: Timestamp(microseconds: 0))
+        // The same PSN and payload resent with a new PAN 2 s later: a retransmission; then the same
+        // bytes again at once: a capture duplicate; then a gap of one.
+        let resent = IAP2LinkPacket.encode(control: 0x40, psn: 2, pan: 1, session: 2, payload: [0x00, 0x05, 0xa5, 0x01])
+        out += link.push(resent[...], direction: .sent, time: Timestamp(microseconds: 2_000_000))
+        out += link.push(resent[...], direction: .sent, time: Timestamp(microseconds: 2_000_100))
+        out += link.push(packet(0x40, 4, 2, [0x00, 0x05, 0x02])[...], direction: .sent, time: Timestamp(microseconds: 0))
         var identification: IAP2Identification?
         var ea: [(UInt16, String?, [UInt8])] = []
         var ids: [String] = []
@@ -107,6 +110,6 @@ final class IAP2LinkTests: XCTestCase {
         XCTAssertEqual(ea.map(\.0), [5, 5])
         XCTAssertEqual(ea.map(\.1), ["com.lawaken.iap2", "com.lawaken.iap2"])
         XCTAssertEqual(ea.map(\.2), [[0xa5, 0x01], [0x02]])
-        XCTAssertEqual(ids, ["iap2.retransmission", "iap2.sequence.gap"])
+        XCTAssertEqual(ids, ["iap2.retransmission", "iap2.duplicate", "iap2.sequence.gap"])
     }
 }

@@ -38,8 +38,12 @@ struct IAP2Link {
     private var sessions: [UInt8: UInt8] = [:]
     /// False until a SYN is captured: session types are then guessed from the payloads.
     private var synSeen = false
+    private var now: Int64 = 0
     private var lastPSN: [UInt8?] = [nil, nil]
-    private var recent: [[UInt8: [UInt8]]] = [[:], [:]]
+    struct Sent { var payload: [UInt8]; var pan: UInt8; var time: Int64 }
+    private var recent: [[UInt8: Sent]] = [[:], [:]]
+    /// RetransmissionTimeout from the SYN (ms): a byte-identical copy sooner than this is a capture duplicate.
+    private var retransmissionTimeout: Int64 = 0
     private var protocols: [UInt8: String] = [:]
     private var eaSessions: [UInt16: String] = [:]
 
@@ -48,7 +52,8 @@ struct IAP2Link {
             ? ["control", "file transfer", "external accessory"][Int(type)] : "type \(type)"
     }
 
-    mutating func push(_ bytes: ArraySlice<UInt8>, direction: Direction) -> [Output] {
+    mutating func push(_ bytes: ArraySlice<UInt8>, direction: Direction, time: Timestamp) -> [Output] {
+        now = time.microseconds
         let d = Int(direction.rawValue)
         framers[d].append(bytes)
         var out: [Output] = []
@@ -90,7 +95,7 @@ struct IAP2Link {
         if p.control & 0x80 != 0 {
             syn(p, &info)
             lastPSN[d] = p.psn
-            recent[d] = [p.psn: p.payload]
+            recent[d] = [p.psn: Sent(payload: p.payload, pan: p.pan, time: now)]
             out.insert(.packet(info), at: 0)
             return out
         }
@@ -103,11 +108,18 @@ struct IAP2Link {
         if let last = lastPSN[d] {
             let gap = p.psn &- last
             if gap == 0 || gap >= 128 {
-                if recent[d][p.psn] == p.payload {
-                    info.detail = "retransmission"
+                if let earlier = recent[d][p.psn], earlier.payload == p.payload {
+                    // Apple's stack refreshes the PAN when it resends; an identical copy inside the
+                    // retransmission timeout is the capture logging the packet twice.
+                    let duplicate = earlier.pan == p.pan && now - earlier.time < retransmissionTimeout * 1000
+                    recent[d][p.psn] = Sent(payload: p.payload, pan: p.pan, time: now)
+                    info.detail = duplicate ? "duplicate" : "retransmission"
                     out.insert(.packet(info), at: 0)
-                    out.append(.diagnostic(Diagnostic(IAP2Diagnostics.retransmission, "PSN \(p.psn) sent again with the same payload",
-                                                      fields: [("psn", .int(p.psn))])))
+                    out.append(.diagnostic(duplicate
+                        ? Diagnostic(IAP2Diagnostics.duplicate, "PSN \(p.psn) captured twice, byte for byte, \(now - earlier.time) µs apart (retransmission timeout \(retransmissionTimeout) ms)",
+                                     fields: [("psn", .int(p.psn))])
+                        : Diagnostic(IAP2Diagnostics.retransmission, "PSN \(p.psn) sent again with the same payload (PAN \(earlier.pan) → \(p.pan))",
+                                     fields: [("psn", .int(p.psn))])))
                     return out
                 }
                 out.append(.diagnostic(Diagnostic(IAP2Diagnostics.psnReuse, "PSN \(p.psn) again with a different payload (last new PSN \(last))",
@@ -120,7 +132,7 @@ struct IAP2Link {
         }
         lastPSN[d] = p.psn
         if recent[d].count >= Self.recentLimit { recent[d].removeAll() }
-        recent[d][p.psn] = p.payload
+        recent[d][p.psn] = Sent(payload: p.payload, pan: p.pan, time: now)
         out.insert(.packet(info), at: 0)
         out += sessionPayload(p)
         return out
@@ -136,6 +148,7 @@ struct IAP2Link {
         }
         sessions = [:]
         synSeen = true
+        retransmissionTimeout = Int64(rto)
         var list: [String] = []
         while let id = try? r.u8(), let type = try? r.u8(), let v = try? r.u8() {
             sessions[id] = type

@@ -13,12 +13,14 @@ public enum IAP2Diagnostics {
         "iap2.sequence.gap", .warning, "A packet's PSN skips ahead: packets were not captured (or reordered).")
     public static let retransmission = DiagnosticKind(
         "iap2.retransmission", .note, "A packet with the PSN, session and payload of an earlier one: a retransmission.")
+    public static let duplicate = DiagnosticKind(
+        "iap2.duplicate", .note, "A packet captured twice, byte for byte, sooner than the retransmission timeout: a capture-level duplicate.")
     public static let psnReuse = DiagnosticKind(
         "iap2.sequence.reuse", .warning, "A PSN seen before with a different payload: a new link without a captured SYN, or a long capture gap.")
     public static let controlMalformed = DiagnosticKind(
         "iap2.control.malformed", .error, "A control-session message whose length or parameters do not add up.")
 
-    public static let all = [headerChecksum, payloadChecksum, resync, truncated, sequenceGap, retransmission, psnReuse,
+    public static let all = [headerChecksum, payloadChecksum, resync, truncated, sequenceGap, retransmission, duplicate, psnReuse,
                              controlMalformed]
 }
 

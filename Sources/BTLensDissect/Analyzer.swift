@@ -382,7 +382,9 @@ public final class Analyzer {
             info.mux = mux.name
             info.fields = [(mux.isCommand ? "command" : "response", .bytes(Array(mux.values)))]
         }
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
+        // Data frames on a data channel are lower-layer detail: what they carry is shown above them.
+        let carriesData = frame.type == .uih && frame.dlci != 0 && !frame.information.isEmpty
+        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: !carriesData,
                    body: .rfcomm(info)))
         if frame.fcs != frame.expectedFCS {
             say(r, key.handle, Diagnostic(RFCOMMDiagnostics.fcsBad,
@@ -425,11 +427,12 @@ public final class Analyzer {
 
     private func iap2(_ o: IAP2Link.Output, _ ck: ChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
         let handle = ck.connection.handle
-        func event(_ body: EventBody) {
-            emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: true, body: body))
+        func event(_ body: EventBody, top: Bool = true) {
+            emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: top, body: body))
         }
         switch o {
-        case .packet(let p): event(.iap2(p))
+        // DATA and bare ACK packets are link detail; what DATA carries is shown as its own event.
+        case .packet(let p): event(.iap2(p), top: p.kind != "DATA" && p.kind != "ACK")
         case .control(let c): event(.iap2Control(c))
         case .identification(let i): event(.iap2Identification(i))
         case .diagnostic(let d): event(.diagnostic(d))

@@ -111,5 +111,10 @@ final class IAP2LinkTests: XCTestCase {
         XCTAssertEqual(ea.map(\.1), ["com.lawaken.iap2", "com.lawaken.iap2"])
         XCTAssertEqual(ea.map(\.2), [[0xa5, 0x01], [0x02]])
         XCTAssertEqual(ids, ["iap2.retransmission", "iap2.duplicate", "iap2.sequence.gap"])
+        let eak = link.push(IAP2LinkPacket.encode(control: 0x60, psn: 11, pan: 2, session: 0, payload: [5, 6])[...],
+                            direction: .received, time: Timestamp(microseconds: 3_000_000))
+        guard case .packet(let p)? = eak.first else { return XCTFail("no EAK") }
+        XCTAssertEqual(p.kind, "EAK")
+        XCTAssertEqual(p.detail, "out-of-sequence PSNs (Apple semantics): 5 6")
     }
 }

@@ -100,6 +100,10 @@ struct IAP2Link {
             return out
         }
         if p.control & 0x10 != 0 { lastPSN = [nil, nil]; recent = [[:], [:]] }
+        if p.control == 0x60 {
+            // Apple's stack lists the PSNs received out of order; others list the missing ones.
+            info.detail = "out-of-sequence PSNs (Apple semantics): " + p.payload.map(String.init).joined(separator: " ")
+        }
         guard p.control == 0x40, !p.payload.isEmpty else {
             out.insert(.packet(info), at: 0)
             return out

@@ -32,7 +32,8 @@ public final class PcapReader: CaptureReader {
         guard let p = pcap_fopen_offline(file, &errbuf) else {
             fclose(file)
             memory?.deallocate()
-            throw .unsupported(format: format, detail: "libpcap cannot read it: \(String(cString: errbuf))")
+            let message = String(decoding: errbuf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .unsupported(format: format, detail: "libpcap cannot read it: \(message)")
         }
         let linkType = pcap_datalink(p)
         if let air = Self.airLinkTypes[linkType] {

@@ -169,7 +169,9 @@ struct IAP2Link {
             var r = ByteReader(p.payload)
             guard let id = try? r.u16be() else { return [] }
             return [.ea(id, eaSessions[id], r.rest())]
-        case 0?, nil where p.payload.starts(with: [0x40, 0x40]):
+        case 0?:
+            return control(p.payload)
+        case nil where p.payload.starts(with: [0x40, 0x40]):
             return control(p.payload)
         case 1?:
             return [.packet(Self.fileTransfer(p.payload))]

@@ -18,10 +18,10 @@ public final class Analyzer {
         }
     }
 
-    private let emit: (Event) -> Void
+    let emit: (Event) -> Void
     public private(set) var connections = ConnectionTable()
     private var acl = ACLReassembler()
-    private var channels = L2CAPChannelMap()
+    var channels = L2CAPChannelMap()
     private var bearers: [ConnectionKey: ATTBearer] = [:]
     public private(set) var gatt = GATTStore()
     private var streams: [StreamKey: A5Stream] = [:]
@@ -42,16 +42,16 @@ public final class Analyzer {
     }
 
     /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.
-    private var iap2Links: [ChannelKey: IAP2Link] = [:]
-    private var notIAP2: Set<ChannelKey> = []
+    var iap2Links: [ChannelKey: IAP2Link] = [:]
+    var notIAP2: Set<ChannelKey> = []
     /// The first bytes of a channel that might be iAP2, held until a whole header (9 bytes) can be checked.
-    private var undecided: [ChannelKey: [UInt8]] = [:]
-    private var eaStreams: [EAKey: A5Stream] = [:]
+    var undecided: [ChannelKey: [UInt8]] = [:]
+    var eaStreams: [EAKey: A5Stream] = [:]
     /// RFCOMM server channels SDP (or the user) says carry iAP2, per connection.
-    private var iap2ServerChannels: Set<ChannelKey> = []
-    private var sdpDecoders: [ACLKey: SDPDecoder] = [:]
+    var iap2ServerChannels: Set<ChannelKey> = []
+    var sdpDecoders: [ACLKey: SDPDecoder] = [:]
     /// Dynamic channels whose PSM was guessed, said once each.
-    private var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
+    var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
     private var streamCount: [ConnectionKey: Int] = [:]
     private var lastRecord = 0
     private var lastTime = Timestamp(microseconds: 0)
@@ -82,7 +82,7 @@ public final class Analyzer {
         }
     }
 
-    private let decodeAs: [DecodeAs]
+    let decodeAs: [DecodeAs]
 
     public init(decodeAs: [DecodeAs] = [], emit: @escaping (Event) -> Void) {
         self.decodeAs = decodeAs
@@ -323,181 +323,14 @@ public final class Analyzer {
         }
     }
 
-    /// A dynamic channel with no captured setup: `--decode-as`, else a frame that parses as RFCOMM
-    /// with a valid FCS. A guess is said once per channel.
-    private func forcedOrGuessedPSM(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) -> UInt16? {
-        for case .cid(let cid, let psm) in decodeAs where cid == pdu.cid { return psm }
-        let channel = L2CAPChannelMap.Key(connection: key, direction: direction, cid: pdu.cid)
-        if let psm = guessed[channel] { return psm }
-        guard let frame = try? RFCOMMFrame.parse(pdu.payload), frame.type != nil, frame.fcs == frame.expectedFCS else { return nil }
-        guessed[channel] = PSM.rfcomm
-        say(r, key.handle, Diagnostic(L2CAPDiagnostics.guessed,
-                                      "no captured signalling says what channel \(Hex.value(pdu.cid, width: 4)) carries; its frames parse as RFCOMM with a valid FCS, so it is decoded as RFCOMM (a guess; --decode-as overrides)",
-                                      fields: [("cid", .hex(pdu.cid)), ("psm", .hex(PSM.rfcomm))]), direction)
-        return PSM.rfcomm
-    }
-
-    private func sdp(_ payload: ArraySlice<UInt8>, _ key: ACLKey, _ r: CaptureRecord) {
-        var decoder = sdpDecoders.removeValue(forKey: key) ?? SDPDecoder()
-        let (info, diagnostics) = decoder.decode(payload)
-        sdpDecoders[key] = decoder
-        if let info {
-            emit(Event(record: r.number, timestamp: r.timestamp, direction: key.direction, connection: key.connection.handle,
-                       isTop: true, body: .sdp(info)))
-            for s in info.services where s.isIAP2 {
-                guard let ch = s.rfcommChannel else { continue }
-                for dlci in [ch << 1, ch << 1 | 1] {
-                    let ck = ChannelKey(connection: key.connection, dlci: dlci)
-                    iap2ServerChannels.insert(ck)
-                    notIAP2.remove(ck)
-                }
-            }
-        }
-        for d in diagnostics { say(r, key.connection.handle, d, key.direction) }
-    }
-
-    private func signaling(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let (commands, diagnostics) = channels.decode(pdu.payload, connection: key, direction: direction)
-        for c in commands {
-            emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
-                       isTop: true, body: .l2capSignaling(c)))
-        }
-        for d in diagnostics { say(r, key.handle, d, direction) }
-    }
-
-    private func rfcomm(_ payload: ArraySlice<UInt8>, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let frame: RFCOMMFrame
-        do {
-            frame = try RFCOMMFrame.parse(payload)
-        } catch {
-            var d = Diagnostic(RFCOMMDiagnostics.malformed,
-                               "RFCOMM frame of \(payload.count) bytes: needs \(error.needed) more at offset \(error.offset), \(error.available) left",
-                               fields: [("offset", .int(error.offset))], packetOffset: error.offset)
-            d.undecodedBytes = payload.count
-            return say(r, key.handle, d, direction)
-        }
-        var info = RFCOMMInfo(dlci: frame.dlci, frame: frame.type?.name ?? "Unknown (\(Hex.value(frame.control, width: 2)))",
-                              pollFinal: frame.pollFinal, credits: frame.credits, length: frame.information.count)
-        if frame.dlci == 0, frame.type == .uih, let mux = try? RFCOMMMuxCommand.parse(frame.information) {
-            info.mux = mux.name
-            info.fields = [(mux.isCommand ? "command" : "response", .bytes(Array(mux.values)))]
-        }
-        // Data frames on a data channel are lower-layer detail: what they carry is shown above them.
-        let carriesData = frame.type == .uih && frame.dlci != 0 && !frame.information.isEmpty
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: !carriesData,
-                   body: .rfcomm(info)))
-        if frame.fcs != frame.expectedFCS {
-            say(r, key.handle, Diagnostic(RFCOMMDiagnostics.fcsBad,
-                                          "DLCI \(frame.dlci) \(info.frame): FCS \(Hex.value(frame.fcs, width: 2)), expected \(Hex.value(frame.expectedFCS, width: 2))",
-                                          fields: [("expected", .int(frame.expectedFCS)), ("actual", .int(frame.fcs))]), direction)
-        }
-        if frame.type == .uih, frame.dlci != 0, !frame.information.isEmpty {
-            channelData(frame, key, direction, r)
-        }
-    }
-
-    // MARK: iAP2
-
-    private func channelData(_ frame: RFCOMMFrame, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let ck = ChannelKey(connection: key, dlci: frame.dlci)
-        var bytes = frame.information
-        if iap2Links[ck] == nil {
-            let declared = iap2ServerChannels.contains(ck) || decodeAs.contains(.rfcommIAP2(channel: frame.channel))
-            if !declared {
-                guard !notIAP2.contains(ck) else { return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", bytes) }
-                let seen = (undecided.removeValue(forKey: ck) ?? []) + bytes
-                // Detect bytes or a header need 6 or 9 bytes before they can be judged.
-                if seen.first == 0xff, seen.count < IAP2LinkPacket.headerLength, !seen.starts(with: IAP2Framer.detectBytes) {
-                    undecided[ck] = seen
-                    return
-                }
-                guard IAP2Framer.looksLikeIAP2(seen[...]) else {
-                    notIAP2.insert(ck)
-                    return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", seen[...])
-                }
-                bytes = seen[...]
-            }
-            iap2Links[ck] = IAP2Link()
-        }
-        guard var link = iap2Links.removeValue(forKey: ck) else { return }
-        let outputs = link.push(bytes, direction: direction, time: r.timestamp)
-        iap2Links[ck] = link
-        for o in outputs { iap2(o, ck, direction, r.number, r.timestamp) }
-    }
-
-    private func iap2(_ o: IAP2Link.Output, _ ck: ChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
-        let handle = ck.connection.handle
-        func event(_ body: EventBody, top: Bool = true) {
-            emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: top, body: body))
-        }
-        switch o {
-        // DATA and bare ACK packets are link detail; what DATA carries is shown as its own event.
-        case .packet(let p): event(.iap2(p), top: p.kind != "DATA" && p.kind != "ACK")
-        case .control(let c): event(.iap2Control(c))
-        case .identification(let i): event(.iap2Identification(i))
-        case .diagnostic(let d): event(.diagnostic(d))
-        case .ea(let session, let protocolName, let bytes):
-            let key = EAKey(connection: ck.connection, session: session, direction: direction)
-            var s = eaStreams.removeValue(forKey: key) ?? A5Stream()
-            let outs = s.push(bytes)
-            eaStreams[key] = s
-            ea(outs, key, protocolName, record, time)
-        }
-    }
-
-    private func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ protocolName: String?, _ record: Int, _ time: Timestamp) {
-        for o in outputs {
-            let body: EventBody
-            switch o {
-            case .frame(let f):
-                body = .a5(A5FrameInfo(frame: f, transport: "iap2", attHandle: nil, uuid: nil, eaSession: key.session,
-                                       protocolName: protocolName))
-            case .diagnostic(let d):
-                var d = d
-                d.fields.append(("ea_session", .int(key.session)))
-                body = .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
-            }
-            emit(Event(record: record, timestamp: time, direction: key.direction, connection: key.connection.handle,
-                       isTop: true, body: body))
-        }
-    }
-
-    /// The link's channel ends: partial packets and EA frames are reported, state is freed.
-    private func endIAP2(_ ck: ChannelKey, record: Int, time: Timestamp, reason: String) {
-        guard let link = iap2Links.removeValue(forKey: ck) else { return }
-        for (direction, skipped, partial) in link.leftovers() {
-            var ds: [Diagnostic] = []
-            if skipped > 0 {
-                var d = Diagnostic(IAP2Diagnostics.resync, "skipped \(skipped) bytes that form no iAP2 packet before \(reason)",
-                                   fields: [("skipped_bytes", .int(skipped))])
-                d.undecodedBytes = skipped
-                ds.append(d)
-            }
-            if let (have, need) = partial {
-                var d = Diagnostic(IAP2Diagnostics.truncated, "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
-                                   fields: [("have", .int(have)), ("need", .int(need))])
-                d.undecodedBytes = have
-                ds.append(d)
-            }
-            for d in ds {
-                emit(Event(record: record, timestamp: time, direction: direction, connection: ck.connection.handle,
-                           isTop: true, body: .diagnostic(d)))
-            }
-        }
-        for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {
-            guard var s = eaStreams.removeValue(forKey: key) else { continue }
-            ea(s.finish(reason: reason), key, nil, record, time)
-        }
-    }
-
-    private func undecoded(_ r: CaptureRecord, _ handle: UInt16?, _ what: String, _ bytes: ArraySlice<UInt8>) {
+    func undecoded(_ r: CaptureRecord, _ handle: UInt16?, _ what: String, _ bytes: ArraySlice<UInt8>) {
         emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle, isTop: true,
                    body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: Array(bytes.prefix(64))))))
     }
 
     // MARK: ATT and A5
 
-    private func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+    func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         let peer = connections[key]?.address.map(PeerID.address) ?? .connection(key)
         var store = GATTStore()
         swap(&store, &gatt)
@@ -557,12 +390,12 @@ public final class Analyzer {
 
     // MARK: helpers
 
-    private func say(_ r: CaptureRecord, _ handle: UInt16?, _ d: Diagnostic, _ direction: Direction? = nil) {
+    func say(_ r: CaptureRecord, _ handle: UInt16?, _ d: Diagnostic, _ direction: Direction? = nil) {
         emit(Event(record: r.number, timestamp: r.timestamp, direction: direction ?? r.direction, connection: handle,
                    isTop: true, body: .diagnostic(d)))
     }
 
-    private func with(_ d: Diagnostic, undecoded: FieldValue?) -> Diagnostic {
+    func with(_ d: Diagnostic, undecoded: FieldValue?) -> Diagnostic {
         var d = d
         if d.undecodedBytes == 0, case .int(let n)? = undecoded { d.undecodedBytes = Int(n) }
         return d

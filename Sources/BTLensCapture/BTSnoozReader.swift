@@ -120,7 +120,7 @@ public struct BTSnoozReader: CaptureReader {
         var t = last
         for i in stride(from: deltas.count - 1, through: 0, by: -1) {
             times[i] = t
-            t -= deltas[i]
+            t &-= deltas[i]
         }
         return times
     }

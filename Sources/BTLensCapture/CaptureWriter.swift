@@ -107,7 +107,7 @@ public final class CaptureWriter {
         written += 1
         switch format {
         case .btsnoop:
-            put(be32(UInt32(original)) + be32(UInt32(bytes.count)) + be32(flags) + be32(0)
+            put(be32(UInt32(clamping: original)) + be32(UInt32(clamping: bytes.count)) + be32(flags) + be32(0)
                 + be64(UInt64(bitPattern: r.timestamp.microseconds &+ 0x00DC_DDB3_0F2F_8000)) + bytes)
         case .pcap, .pcapng:
             // 201 carries the direction in 4 big-endian bytes; 254 the index and opcode.
@@ -116,17 +116,17 @@ public final class CaptureWriter {
             let full = original + header.count
             if format == .pcapng {
                 let padded = data + Array(repeating: 0, count: (4 - data.count % 4) % 4)
-                let length = UInt32(32 + padded.count)
+                let length = UInt32(clamping: 32 + padded.count)
                 let t = UInt64(bitPattern: r.timestamp.microseconds)
                 put(le32(6) + le32(length) + le32(0) + le32(UInt32(t >> 32)) + le32(UInt32(t & 0xffff_ffff))
-                    + le32(UInt32(data.count)) + le32(UInt32(full)) + padded + le32(length))
+                    + le32(UInt32(clamping: data.count)) + le32(UInt32(clamping: full)) + padded + le32(length))
             } else if let dumper {
                 var h = pcap_pkthdr()
                 let (sec, usec) = r.timestamp.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
                 h.ts.tv_sec = Int(sec)
                 h.ts.tv_usec = Int(usec)
-                h.caplen = UInt32(data.count)
-                h.len = UInt32(full)
+                h.caplen = UInt32(clamping: data.count)
+                h.len = UInt32(clamping: full)
                 data.withUnsafeBufferPointer { p in
                     pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &h, p.baseAddress)
                 }

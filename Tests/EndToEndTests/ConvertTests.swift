@@ -68,3 +68,31 @@ final class ConvertTests: XCTestCase {
         }
     }
 }
+
+/// Absurd values from hostile captures must not trap anywhere they are carried.
+final class AbsurdValueTests: XCTestCase {
+    func testAHugeOriginalLengthConvertsWithoutTrapping() throws {
+        var w = BTSnoopWriter(datalink: 1002)
+        // Original length 0xFFFFFFFF: the H4 byte and pseudo-header would push it past 32 bits.
+        w.addRaw([0x02, 0x40, 0x20, 0x00, 0x00], flags: 0, time: .max / 2, cutTo: nil)
+        var bytes = w.bytes
+        bytes.replaceSubrange(16..<20, with: [0xff, 0xff, 0xff, 0xff])
+        for format in CaptureWriter.Format.allCases {
+            var reader = try CaptureFormat.open(MemorySource(bytes))
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-\(UUID().uuidString).\(format.rawValue)")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let writer = try CaptureWriter(path: url.path, format: format, monitor: false)
+            while let item = try reader.next() { if case .record(let r) = item { writer.write(r) } }
+            XCTAssertEqual(writer.written, 1, format.rawValue)
+        }
+    }
+
+    func testAbsurdBTSnoozTimestampsDoNotTrap() throws {
+        var w = BTSnoozWriter(version: 1, lastTimestamp: UInt64(bitPattern: Int64.min) &+ 5)
+        w.records = [.init(type: 0x20, delta: .max, bytes: [0x03, 0x0c, 0x00]), .init(type: 0x20, delta: .max, bytes: [0x03, 0x0c, 0x00])]
+        var reader = try CaptureFormat.open(MemorySource(Array(w.text().utf8)))
+        var n = 0
+        try Pipeline.run(&reader, onRecord: { _ in n += 1 }) { _ in }
+        XCTAssertEqual(n, 2)
+    }
+}

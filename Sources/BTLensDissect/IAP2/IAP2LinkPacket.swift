@@ -61,7 +61,7 @@ public struct IAP2LinkPacket: Sendable, Equatable {
     /// Wire bytes of a packet (for tests and capture builders).
     public static func encode(control: UInt8, psn: UInt8, pan: UInt8, session: UInt8, payload: [UInt8]) -> [UInt8] {
         let length = headerLength + (payload.isEmpty ? 0 : payload.count + 1)
-        var header: [UInt8] = [0xff, 0x5a, UInt8(length >> 8), UInt8(length & 0xff), control, psn, pan, session]
+        var header: [UInt8] = [0xff, 0x5a, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length), control, psn, pan, session]
         header.append(checksum(header))
         return payload.isEmpty ? header : header + payload + [checksum(payload)]
     }

@@ -51,3 +51,17 @@ func reportProblem(_ path: String, _ p: CaptureProblem) {
 extension Analyzer.DecodeAs: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
+
+/// The capture a command reads, and how to read it: shared by timeline and stats.
+struct CaptureInput: ParsableArguments {
+    @Argument(help: "The capture file.")
+    var file: String
+
+    @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
+    var member: String?
+
+    @Option(help: "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), or rfcomm:N=iap2 for RFCOMM server channel N. Repeatable.")
+    var decodeAs: [Analyzer.DecodeAs] = []
+
+    func open() throws -> any CaptureReader { try openCapture(file, member: member) }
+}

@@ -12,14 +12,7 @@ struct Timeline: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
 
-    @Argument(help: "The capture file.")
-    var file: String
-
-    @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
-    var member: String?
-
-    @Option(help: "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), or rfcomm:N=iap2 for RFCOMM server channel N. Repeatable.")
-    var decodeAs: [Analyzer.DecodeAs] = []
+    @OptionGroup var input: CaptureInput
 
     @Option(help: "Output format: text or jsonl.")
     var format: Format = .text
@@ -31,18 +24,18 @@ struct Timeline: ParsableCommand {
     var color: ColorChoice = .auto
 
     func run() throws {
-        var reader = try openCapture(file, member: member)
+        var reader = try input.open()
         let sink = OutputSink(fd: 1)
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            try Pipeline.run(&reader, decodeAs: decodeAs, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+            try Pipeline.run(&reader, decodeAs: input.decodeAs, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            try Pipeline.run(&reader, decodeAs: decodeAs, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+            try Pipeline.run(&reader, decodeAs: input.decodeAs, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
         }
         sink.flush()
     }
 
-    private func report(_ p: CaptureProblem) { reportProblem(file, p) }
+    private func report(_ p: CaptureProblem) { reportProblem(input.file, p) }
 }

@@ -79,3 +79,22 @@ final class ValueTests: XCTestCase {
         XCTAssertEqual(try BDAddr(&r).description, "AA:BB:CC:11:22:33")
     }
 }
+
+final class StreamBufferTests: XCTestCase {
+    func testAppendConsumeAndReclaim() {
+        var b = StreamBuffer()
+        b.append([1, 2, 3, 4])
+        b.consume(3)
+        XCTAssertEqual(b.count, 1)
+        XCTAssertEqual(b[0], 4)
+        b.append([5, 6])                      // reclaims the 3 consumed bytes first
+        XCTAssertEqual(Array(b.bytes(0 ..< 3)), [4, 5, 6])
+        XCTAssertEqual(b.firstIndex(of: 6), 2)
+        XCTAssertEqual(b.firstIndex(of: 4, from: 1), nil)
+        b.consume(10)                         // never past the end
+        XCTAssertTrue(b.isEmpty)
+        b.append([7])
+        b.removeAll()
+        XCTAssertEqual(b.count, 0)
+    }
+}

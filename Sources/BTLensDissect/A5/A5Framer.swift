@@ -1,3 +1,5 @@
+import BTLensCore
+
 /// Cuts a byte stream into A5 frames, one step at a time.
 ///
 /// `next()` returns one whole frame and consumes it, or nil and consumes nothing but junk.
@@ -11,49 +13,40 @@ public struct A5Framer: Sendable {
         public var skipped: Int
     }
 
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var buffer = StreamBuffer()
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
     public init() {}
 
-    public var buffered: Int { buffer.count - start }
+    public var buffered: Int { buffer.count }
 
-    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        if start > 0 && start >= buffer.count / 2 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        buffer.append(contentsOf: bytes)
-    }
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
 
     public mutating func next() -> Step? {
-        while start < buffer.count {
-            if buffer[start] != A5Frame.magic {
-                let end = buffer[start...].firstIndex(of: A5Frame.magic) ?? buffer.count
-                skipped += end - start
-                start = end
+        while !buffer.isEmpty {
+            if buffer[0] != A5Frame.magic {
+                let junk = buffer.firstIndex(of: A5Frame.magic) ?? buffer.count
+                skipped += junk
+                buffer.consume(junk)
                 inSync = false
                 continue
             }
-            guard buffered >= A5Frame.headerLength else { return nil }
-            let total = A5Frame.headerLength + Int(buffer[start + 5]) + 1
-            guard buffered >= total else { return nil }
-            let body = buffer[start ..< start + total - 1]
-            let expected = A5Frame.checksum(body)
-            let actual = buffer[start + total - 1]
+            guard buffer.count >= A5Frame.headerLength else { return nil }
+            let total = A5Frame.headerLength + Int(buffer[5]) + 1
+            guard buffer.count >= total else { return nil }
+            let expected = A5Frame.checksum(buffer.bytes(0 ..< total - 1))
+            let actual = buffer[total - 1]
             guard expected == actual || inSync else {
                 skipped += 1
-                start += 1
+                buffer.consume(1)
                 continue
             }
-            let frame = A5Frame(version: buffer[start + 1], command: buffer[start + 2], sequence: buffer[start + 3],
-                                flags: buffer[start + 4], payload: Array(buffer[start + 6 ..< start + total - 1]),
-                                checksum: actual, expectedChecksum: expected)
+            let frame = A5Frame(version: buffer[1], command: buffer[2], sequence: buffer[3], flags: buffer[4],
+                                payload: Array(buffer.bytes(6 ..< total - 1)), checksum: actual, expectedChecksum: expected)
             let step = Step(frame: frame, skipped: skipped)
-            start += total
+            buffer.consume(total)
             skipped = 0
             inSync = true
             return step
@@ -64,14 +57,13 @@ public struct A5Framer: Sendable {
     /// The bytes of a frame begun but not finished: (have, need).
     public var partial: (have: Int, need: Int)? {
         guard buffered > 0 else { return nil }
-        let need = buffered >= A5Frame.headerLength ? A5Frame.headerLength + Int(buffer[start + 5]) + 1 : A5Frame.headerLength
+        let need = buffered >= A5Frame.headerLength ? A5Frame.headerLength + Int(buffer[5]) + 1 : A5Frame.headerLength
         return (buffered, need)
     }
 
     /// The stream lost bytes: drop any partial frame and require the next one to prove itself.
     public mutating func loseSync() {
-        buffer.removeAll(keepingCapacity: true)
-        start = 0
+        buffer.removeAll()
         skipped = 0
         inSync = false
     }

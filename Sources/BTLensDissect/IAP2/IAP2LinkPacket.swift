@@ -84,21 +84,14 @@ public struct IAP2Framer: Sendable {
 
     public static let detectBytes: [UInt8] = [0xff, 0x55, 0x02, 0x00, 0xee, 0x10]
 
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var buffer = StreamBuffer()
     private var skipped = 0
 
     public init() {}
 
-    public var buffered: Int { buffer.count - start }
+    public var buffered: Int { buffer.count }
 
-    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        if start > 0 && start >= buffer.count / 2 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        buffer.append(contentsOf: bytes)
-    }
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
 
     /// True when `bytes` begin like iAP2 (detect bytes, or a link header whose checksum holds).
     public static func looksLikeIAP2(_ bytes: ArraySlice<UInt8>) -> Bool {
@@ -108,56 +101,53 @@ public struct IAP2Framer: Sendable {
     }
 
     public mutating func next() -> Item? {
-        while start < buffer.count {
-            guard buffer[start] == 0xff else {
-                let end = buffer[start...].firstIndex(of: 0xff) ?? buffer.count
-                skipped += end - start
-                start = end
+        while !buffer.isEmpty {
+            guard buffer[0] == 0xff else {
+                let junk = buffer.firstIndex(of: 0xff) ?? buffer.count
+                skipped += junk
+                buffer.consume(junk)
                 continue
             }
-            guard buffered >= 2 else { return nil }
-            let second = buffer[start + 1]
-            if second == 0x55 {
+            guard buffer.count >= 2 else { return nil }
+            if buffer[1] == 0x55 {
                 // iAP1: FF 55 LEN (lingo, command, data: LEN bytes) checksum.
-                guard buffered >= 3 else { return nil }
-                let total = Int(buffer[start + 2]) + 4
-                guard buffered >= total else { return nil }
+                guard buffer.count >= 3 else { return nil }
+                let total = Int(buffer[2]) + 4
+                guard buffer.count >= total else { return nil }
                 if let s = flushSkipped() { return s }
-                let frame = Array(buffer[start ..< start + total])
-                start += total
+                let frame = Array(buffer.bytes(0 ..< total))
+                buffer.consume(total)
                 return frame == Self.detectBytes ? .detect : .iap1(frame)
             }
-            guard second == 0x5a else {
+            guard buffer[1] == 0x5a else {
                 skipped += 1
-                start += 1
+                buffer.consume(1)
                 continue
             }
-            guard buffered >= IAP2LinkPacket.headerLength else { return nil }
-            let header = buffer[start ..< start + 8]
-            guard IAP2LinkPacket.checksum(header) == buffer[start + 8] else {
+            guard buffer.count >= IAP2LinkPacket.headerLength else { return nil }
+            guard IAP2LinkPacket.checksum(buffer.bytes(0 ..< 8)) == buffer[8] else {
                 if let s = flushSkipped() { return s }
-                start += 1
+                buffer.consume(1)
                 skipped += 1
                 return .badHeader
             }
-            let length = Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
+            let length = Int(buffer[2]) << 8 | Int(buffer[3])
             guard length >= IAP2LinkPacket.headerLength else {
                 skipped += 1
-                start += 1
+                buffer.consume(1)
                 continue
             }
-            guard buffered >= length else { return nil }
+            guard buffer.count >= length else { return nil }
             if let s = flushSkipped() { return s }
-            var packet = IAP2LinkPacket(control: buffer[start + 4], psn: buffer[start + 5], pan: buffer[start + 6],
-                                        session: buffer[start + 7], payload: [], payloadChecksum: nil,
-                                        expectedPayloadChecksum: nil)
+            var packet = IAP2LinkPacket(control: buffer[4], psn: buffer[5], pan: buffer[6], session: buffer[7],
+                                        payload: [], payloadChecksum: nil, expectedPayloadChecksum: nil)
             if length > IAP2LinkPacket.headerLength {
-                let payload = Array(buffer[start + 9 ..< start + length - 1])
+                let payload = Array(buffer.bytes(9 ..< length - 1))
                 packet.payload = payload
-                packet.payloadChecksum = buffer[start + length - 1]
+                packet.payloadChecksum = buffer[length - 1]
                 packet.expectedPayloadChecksum = IAP2LinkPacket.checksum(payload)
             }
-            start += length
+            buffer.consume(length)
             return .packet(packet)
         }
         // Skipped bytes are said just before the next item, so the same bytes give the same report
@@ -177,9 +167,9 @@ public struct IAP2Framer: Sendable {
     /// A packet begun but not finished: (have, need).
     public var partial: (have: Int, need: Int)? {
         guard buffered > 0 else { return nil }
-        if buffered >= 4, buffer[start + 1] == 0x5a {
-            return (buffered, max(Int(buffer[start + 2]) << 8 | Int(buffer[start + 3]), IAP2LinkPacket.headerLength))
+        if buffered >= 4, buffer[1] == 0x5a {
+            return (buffered, max(Int(buffer[2]) << 8 | Int(buffer[3]), IAP2LinkPacket.headerLength))
         }
-        return (buffered, buffered >= 3 && buffer[start + 1] == 0x55 ? Int(buffer[start + 2]) + 4 : IAP2LinkPacket.headerLength)
+        return (buffered, buffered >= 3 && buffer[1] == 0x55 ? Int(buffer[2]) + 4 : IAP2LinkPacket.headerLength)
     }
 }

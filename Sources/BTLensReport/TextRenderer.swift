@@ -43,8 +43,10 @@ public struct TextRenderer {
         case .hciCommand(let c):
             return ("HCI", "\(c.opcode)\(fields(c.fields))", nil)
         case .hciEvent(let h):
+            // Unknown codes already carry their value in the name.
+            let known = h.subevent?.isKnown ?? h.code.isKnown
             let code = h.subevent.map { Hex.value($0.rawValue, width: 2) } ?? Hex.value(h.code.rawValue, width: 2)
-            return ("HCI", "\(h.name) (\(code))\(fields(h.fields))", nil)
+            return ("HCI", (known ? "\(h.name) (\(code))" : h.name) + fields(h.fields), nil)
         case .connection(let c):
             return ("HCI", connection(c), .magenta)
         case .acl(let a):

@@ -12,6 +12,7 @@ final class HCIDecoderTests: XCTestCase {
         XCTAssertEqual(HCIOpcode(rawValue: 0x200c).description, "LE Set Scan Enable (0x200c)")
         XCTAssertEqual(HCIOpcode(rawValue: 0xfc22).description, "Vendor (0xfc22)")
         XCTAssertEqual(HCIOpcode(rawValue: 0x2099).name, "Unknown (0x2099)")
+        XCTAssertEqual(HCIOpcode(rawValue: 0xf422).description, "BTstack daemon (0xf422)")
         XCTAssertEqual(HCIEventCode(rawValue: 0x42).name, "Unknown (0x42)")
         XCTAssertEqual(HCIErrorCode(rawValue: 0x08).name, "Connection Timeout")
         XCTAssertEqual(HCIErrorCode(rawValue: 0x3d).name, "Connection Terminated due to MIC Failure")

@@ -9,6 +9,8 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
         Self.names[rawValue] ?? (rawValue == 0xff ? "Vendor" : "Unknown") + " (\(Hex.value(rawValue, width: 2)))"
     }
 
+    public var isKnown: Bool { Self.names[rawValue] != nil }
+
     public static let connectionComplete = HCIEventCode(rawValue: 0x03)
     public static let connectionRequest = HCIEventCode(rawValue: 0x04)
     public static let disconnectionComplete = HCIEventCode(rawValue: 0x05)
@@ -52,6 +54,7 @@ public struct LESubeventCode: RawRepresentable, Hashable, Sendable {
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     public var name: String { Self.names[rawValue] ?? "LE Unknown (\(Hex.value(rawValue, width: 2)))" }
+    public var isKnown: Bool { Self.names[rawValue] != nil }
 
     public static let connectionComplete = LESubeventCode(rawValue: 0x01)
     public static let enhancedConnectionComplete = LESubeventCode(rawValue: 0x0a)

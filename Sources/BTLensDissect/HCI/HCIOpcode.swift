@@ -11,7 +11,9 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// `LE Set Scan Enable`, `Vendor (0xfc22)`, `Unknown (0x2099)`.
     public var name: String {
         if let n = Self.names[rawValue] { return n }
-        return (ogf == 0x3f ? "Vendor" : "Unknown") + " (\(Hex.value(rawValue, width: 4)))"
+        // OGF 0x3D is not HCI: BTstack's daemon logs its own pseudo-commands there (iOS BTstack pklg files).
+        let kind = ogf == 0x3f ? "Vendor" : ogf == 0x3d ? "BTstack daemon" : "Unknown"
+        return kind + " (\(Hex.value(rawValue, width: 4)))"
     }
 
     public var isKnown: Bool { Self.names[rawValue] != nil }

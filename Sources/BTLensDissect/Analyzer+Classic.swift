@@ -126,19 +126,9 @@ extension Analyzer {
     }
 
     func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ protocolName: String?, _ record: Int, _ time: Timestamp) {
-        for o in outputs {
-            let body: EventBody
-            switch o {
-            case .frame(let f):
-                body = .a5(A5FrameInfo(frame: f, transport: "iap2", attHandle: nil, uuid: nil, eaSession: key.session,
-                                       protocolName: protocolName))
-            case .diagnostic(let d):
-                var d = d
-                d.fields.append(("ea_session", .int(key.session)))
-                body = .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
-            }
-            emit(Event(record: record, timestamp: time, direction: key.direction, connection: key.connection.handle,
-                       isTop: true, body: body))
+        a5Events(outputs, stream: ("ea_session", .int(key.session)), direction: key.direction,
+                 connection: key.connection.handle, record: record, time: time) { f in
+            A5FrameInfo(frame: f, transport: "iap2", attHandle: nil, uuid: nil, eaSession: key.session, protocolName: protocolName)
         }
     }
 

@@ -373,18 +373,27 @@ public final class Analyzer {
     }
 
     private func a5(_ outputs: [A5Stream.Output], key: StreamKey, record: Int, time: Timestamp, uuid: BluetoothUUID?) {
+        a5Events(outputs, stream: ("att_handle", .hex(key.handle)), direction: key.direction,
+                 connection: key.connection.handle, record: record, time: time) { f in
+            A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: uuid)
+        }
+    }
+
+    /// A5 stream outputs as events, whatever carried the stream: frames labelled by `info`,
+    /// diagnostics tagged with the stream they came from.
+    func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), direction: Direction, connection: UInt16,
+                  record: Int, time: Timestamp, info: (A5Frame) -> A5FrameInfo) {
         for o in outputs {
             let body: EventBody
             switch o {
             case .frame(let f):
-                body = .a5(A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: uuid))
+                body = .a5(info(f))
             case .diagnostic(let d):
                 var d = d
-                d.fields.append(("att_handle", .hex(key.handle)))
+                d.fields.append(stream)
                 body = .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
             }
-            emit(Event(record: record, timestamp: time, direction: key.direction, connection: key.connection.handle,
-                       isTop: true, body: body))
+            emit(Event(record: record, timestamp: time, direction: direction, connection: connection, isTop: true, body: body))
         }
     }
 

@@ -128,13 +128,7 @@ public struct JSONLRenderer {
         case .iap2Identification(let i):
             head(&w, "iap2.identification", e)
             connection(&w, e)
-            for (k, v) in [("name", i.name), ("model", i.model), ("manufacturer", i.manufacturer), ("serial", i.serial),
-                           ("firmware", i.firmware), ("hardware", i.hardware)] { w.field(k, v) }
-            w.key("protocols"); w.beginArray()
-            for p in i.protocols {
-                w.beginObject(); w.field("id", p.id); w.field("name", p.name); w.endObject()
-            }
-            w.endArray()
+            w.identification(i)
         case .att(let a):
             head(&w, "att", e)
             connection(&w, e)

@@ -83,11 +83,7 @@ public final class StatsCollector {
         w.key("accessories"); w.beginArray()
         for a in accessories {
             w.beginObject()
-            for (k, v) in [("name", a.name), ("model", a.model), ("manufacturer", a.manufacturer), ("serial", a.serial),
-                           ("firmware", a.firmware), ("hardware", a.hardware)] { w.field(k, v) }
-            w.key("protocols"); w.beginArray()
-            for p in a.protocols { w.beginObject(); w.field("id", p.id); w.field("name", p.name); w.endObject() }
-            w.endArray()
+            w.identification(a)
             w.endObject()
         }
         w.endArray()

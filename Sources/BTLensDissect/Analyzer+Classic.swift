@@ -118,16 +118,19 @@ extension Analyzer {
         case .diagnostic(let d): event(.diagnostic(d))
         case .ea(let session, let protocolName, let bytes):
             let key = EAKey(connection: ck.connection, session: session, direction: direction)
-            var s = eaStreams.removeValue(forKey: key) ?? A5Stream()
+            let bound = protocolName.flatMap { dissectors.lookup(.eaProtocol($0))?.dissector }
+            var s = eaStreams.removeValue(forKey: key) ?? BoundStream(bound, detect: bound == nil)
             let outs = s.push(bytes)
             eaStreams[key] = s
-            ea(outs, key, protocolName, record, time)
+            ea(outs, key, s, protocolName, record, time)
         }
     }
 
-    func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ protocolName: String?, _ record: Int, _ time: Timestamp) {
-        a5Events(outputs, stream: ("ea_session", .int(key.session)), direction: key.direction,
-                 connection: key.connection.handle, record: record, time: time) { f in
+    func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ stream: BoundStream, _ protocolName: String?, _ record: Int,
+            _ time: Timestamp) {
+        a5Events(outputs, stream: ("ea_session", .int(key.session)), bound: stream,
+                 pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name, eaSession: key.session) },
+                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f in
             A5FrameInfo(frame: f, transport: "iap2", attHandle: nil, uuid: nil, eaSession: key.session, protocolName: protocolName)
         }
     }
@@ -156,7 +159,7 @@ extension Analyzer {
         }
         for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {
             guard var s = eaStreams.removeValue(forKey: key) else { continue }
-            ea(s.finish(reason: reason), key, nil, record, time)
+            ea(s.finish(reason: reason), key, s, nil, record, time)
         }
     }
 }

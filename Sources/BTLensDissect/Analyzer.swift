@@ -24,7 +24,11 @@ public final class Analyzer {
     var channels = L2CAPChannelMap()
     private var bearers: [ConnectionKey: ATTBearer] = [:]
     public private(set) var gatt = GATTStore()
-    private var streams: [StreamKey: A5Stream] = [:]
+    private var streams: [StreamKey: BoundStream] = [:]
+    /// The dissector tables: built-in Swift dissectors and loaded definitions.
+    public let dissectors: DissectorTable
+    /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
+    var pairings: [PairKey: PairingTracker] = [:]
 
     struct ChannelKey: Hashable, Comparable {
         var connection: ConnectionKey
@@ -46,7 +50,7 @@ public final class Analyzer {
     var notIAP2: Set<ChannelKey> = []
     /// The first bytes of a channel that might be iAP2, held until a whole header (9 bytes) can be checked.
     var undecided: [ChannelKey: [UInt8]] = [:]
-    var eaStreams: [EAKey: A5Stream] = [:]
+    var eaStreams: [EAKey: BoundStream] = [:]
     /// RFCOMM server channels SDP (or the user) says carry iAP2, per connection.
     var iap2ServerChannels: Set<ChannelKey> = []
     var sdpDecoders: [ACLKey: SDPDecoder] = [:]
@@ -62,18 +66,27 @@ public final class Analyzer {
         case cid(UInt16, psm: UInt16)
         /// An RFCOMM server channel carries iAP2.
         case rfcommIAP2(channel: UInt8)
+        /// The values of an ATT handle are decoded by the named dissector.
+        case attHandle(UInt16, dissector: String)
 
-        /// Parses `0x0041=rfcomm`, `0x0041=att`, `rfcomm:3=iap2`.
+        /// Parses `0x0041=rfcomm`, `0x0041=att`, `rfcomm:3=iap2`, `att:0x0025=DISSECTOR`.
         public init?(_ text: String) {
-            let parts = text.lowercased().split(separator: "=").map(String.init)
+            let parts = text.split(separator: "=").map(String.init)
             guard parts.count == 2 else { return nil }
-            if parts[0].hasPrefix("rfcomm:"), parts[1] == "iap2", let ch = UInt8(parts[0].dropFirst(7)) {
+            if parts[0].lowercased().hasPrefix("att:"), !parts[1].isEmpty {
+                let digits = parts[0].dropFirst(4).lowercased()
+                guard let handle = UInt16(digits.hasPrefix("0x") ? String(digits.dropFirst(2)) : digits, radix: 16) else { return nil }
+                self = .attHandle(handle, dissector: parts[1])
+                return
+            }
+            if parts[0].lowercased().hasPrefix("rfcomm:"), parts[1].lowercased() == "iap2", let ch = UInt8(parts[0].dropFirst(7)) {
                 self = .rfcommIAP2(channel: ch)
                 return
             }
-            let digits = parts[0].hasPrefix("0x") ? String(parts[0].dropFirst(2)) : parts[0]
+            let cidText = parts[0].lowercased()
+            let digits = cidText.hasPrefix("0x") ? String(cidText.dropFirst(2)) : cidText
             guard let cid = UInt16(digits, radix: 16) else { return nil }
-            switch parts[1] {
+            switch parts[1].lowercased() {
             case "rfcomm": self = .cid(cid, psm: PSM.rfcomm)
             case "att": self = .cid(cid, psm: PSM.att)
             case "sdp": self = .cid(cid, psm: PSM.sdp)
@@ -84,8 +97,9 @@ public final class Analyzer {
 
     let decodeAs: [DecodeAs]
 
-    public init(decodeAs: [DecodeAs] = [], emit: @escaping (Event) -> Void) {
+    public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, emit: @escaping (Event) -> Void) {
         self.decodeAs = decodeAs
+        self.dissectors = dissectors
         self.emit = emit
     }
 
@@ -93,7 +107,7 @@ public final class Analyzer {
     public static let diagnosticKinds: [DiagnosticKind] =
         (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all
          + IAP2Diagnostics.all
-         + ATTDiagnostics.all + A5Diagnostics.all)
+         + ATTDiagnostics.all + A5Diagnostics.all + DissectorDiagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: CaptureItem) {
@@ -158,10 +172,13 @@ public final class Analyzer {
         for key in streams.keys.sorted() {
             guard var s = streams[key] else { continue }
             let outs = s.finish(reason: "the end of the capture")
-            a5(outs, key: key, record: lastRecord, time: lastTime, uuid: nil)
+            a5(outs, key: key, stream: s, record: lastRecord, time: lastTime, uuid: nil)
         }
         streams.removeAll()
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
+        for connection in Set(pairings.keys.map(\.connection)).sorted() {
+            endPairings(connection, record: lastRecord, time: lastTime, reason: "the end of the capture")
+        }
     }
 
     // MARK: HCI
@@ -244,11 +261,12 @@ public final class Analyzer {
         streamCount[key] = nil
         for sk in streams.keys.filter({ $0.connection == key }).sorted() {
             guard var s = streams.removeValue(forKey: sk) else { continue }
-            a5(s.finish(reason: reason), key: sk, record: r.number, time: r.timestamp, uuid: nil)
+            a5(s.finish(reason: reason), key: sk, stream: s, record: r.number, time: r.timestamp, uuid: nil)
         }
         for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
         }
+        endPairings(key, record: r.number, time: r.timestamp, reason: reason)
         notIAP2 = notIAP2.filter { $0.connection != key }
         undecided = undecided.filter { $0.key.connection != key }
         iap2ServerChannels = iap2ServerChannels.filter { $0.connection != key }
@@ -345,55 +363,84 @@ public final class Analyzer {
         for v in result.gattValues {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
                        isTop: true, body: .gattValue(v)))
+            if v.kind == .longRead { readValue(v.handle, v.uuid, v.value[...], key, direction, r) }
+        }
+        if result.info.opcode == .readResponse, !result.info.truncated, let handle = result.info.handle, let value = result.info.value {
+            readValue(handle, result.info.uuid, value[...], key, direction, r)
         }
         for handle in result.streamHoles {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)
             guard var s = streams[sk] else { continue }
             let outs = s.hole()
             streams[sk] = s
-            a5(outs, key: sk, record: r.number, time: r.timestamp, uuid: result.info.uuid)
+            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: result.info.uuid)
         }
+        let db = gatt[GATTStore.Key(peer: peer, serverIsPeer: result.info.opcode.isFromServer ? direction == .received : direction == .sent)]
         for (handle, value) in result.streamValues {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)
-            var s: A5Stream
+            let uuid = db?.uuid(of: handle)
+            var s: BoundStream
             if let existing = streams.removeValue(forKey: sk) {
                 s = existing
             } else {
                 guard streamCount[key, default: 0] < Self.streamLimitPerConnection else { continue }
                 streamCount[key, default: 0] += 1
-                s = A5Stream()
+                let (d, detect) = dissector(handle: handle, uuid: uuid, connection: key)
+                s = BoundStream(d, detect: detect)
             }
             let outs = s.push(value)
             streams[sk] = s
-            if !outs.isEmpty {
-                let db = gatt[GATTStore.Key(peer: peer, serverIsPeer: result.info.opcode.isFromServer ? direction == .received : direction == .sent)]
-                a5(outs, key: sk, record: r.number, time: r.timestamp, uuid: db?.uuid(of: handle))
-            }
+            if !outs.isEmpty { a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: uuid) }
         }
     }
 
-    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, record: Int, time: Timestamp, uuid: BluetoothUUID?) {
-        a5Events(outputs, stream: ("att_handle", .hex(key.handle)), direction: key.direction,
-                 connection: key.connection.handle, record: record, time: time) { f in
+    /// A value read whole (Read Response, long read): one message when a value-per-message dissector is bound.
+    private func readValue(_ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
+                           _ direction: Direction, _ r: CaptureRecord) {
+        guard case (let d?, _) = dissector(handle: handle, uuid: uuid, connection: key), case .values = d.framing else { return }
+        var s = BoundStream(d, detect: false)
+        a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s,
+           record: r.number, time: r.timestamp, uuid: uuid)
+    }
+
+    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, stream: BoundStream, record: Int, time: Timestamp,
+                    uuid: BluetoothUUID?) {
+        a5Events(outputs, stream: ("att_handle", .hex(key.handle)), bound: stream,
+                 pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name) },
+                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f in
             A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: uuid)
         }
     }
 
-    /// A5 stream outputs as events, whatever carried the stream: frames labelled by `info`,
-    /// diagnostics tagged with the stream they came from.
-    func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), direction: Direction, connection: UInt16,
-                  record: Int, time: Timestamp, info: (A5Frame) -> A5FrameInfo) {
+    /// Stream outputs as events, whatever carried the stream: frames labelled by `info` and decoded
+    /// by the stream's dissector, diagnostics tagged with the stream they came from.
+    func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), bound: BoundStream, pairKey: PairKey?,
+                  direction: Direction, connection: UInt16, record: Int, time: Timestamp, info: (A5Frame) -> A5FrameInfo) {
+        func send(_ body: EventBody) {
+            emit(Event(record: record, timestamp: time, direction: direction, connection: connection, isTop: true, body: body))
+        }
+        func tagged(_ d: Diagnostic) -> EventBody {
+            var d = d
+            d.fields.append(stream)
+            return .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
+        }
         for o in outputs {
-            let body: EventBody
             switch o {
             case .frame(let f):
-                body = .a5(info(f))
+                var frame = info(f)
+                frame.framing = bound.framing
+                frame.hasCommand = bound.framing != nil || bound.commandByte
+                guard let d = bound.dissector, let pairKey else {
+                    send(.a5(frame))
+                    continue
+                }
+                let (before, after) = dissect(&frame, dissector: d, pairKey: pairKey, direction: direction, record: record, time: time)
+                for diagnostic in before { send(.diagnostic(diagnostic)) }
+                send(.a5(frame))
+                for diagnostic in after { send(tagged(diagnostic)) }
             case .diagnostic(let d):
-                var d = d
-                d.fields.append(stream)
-                body = .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
+                send(tagged(d))
             }
-            emit(Event(record: record, timestamp: time, direction: direction, connection: connection, isTop: true, body: body))
         }
     }
 

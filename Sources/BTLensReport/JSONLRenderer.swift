@@ -13,21 +13,23 @@ public struct JSONLRenderer {
         w.beginObject()
         switch e.body {
         case .a5(let a):
-            head(&w, "a5", e)
+            head(&w, a.isA5 ? "a5" : "message", e)
             w.field("transport", a.transport)
             connection(&w, e)
             if let h = a.attHandle { w.field("att_handle", h) }
             if let u = a.uuid { w.field("uuid", u.description) }
             if let s = a.eaSession { w.field("ea_session", s) }
             if let p = a.protocolName { w.field("protocol", p) }
+            if !a.isA5 { w.field("framing", a.framing ?? "value") }
             let f = a.frame
-            w.field("command", f.command)
-            w.field("sequence", f.sequence)
-            w.field("flags", f.flags)
+            if a.hasCommand { w.field("command", f.command) }
+            if let s = f.sequence { w.field("sequence", s) }
+            if let flags = f.flags { w.field("flags", flags) }
             w.key("payload"); w.hex(f.payload)
-            w.field("checksum_ok", f.checksumOK)
-            w.field("version", f.version)
-            w.field("checksum", f.checksum)
+            if f.checksum != nil { w.field("checksum_ok", f.checksumOK) }
+            if let v = f.version { w.field("version", v) }
+            if let c = f.checksum { w.field("checksum", c) }
+            decoded(&w, a)
         case .diagnostic(let d):
             w.field("type", "diagnostic")
             w.field("id", d.id)
@@ -158,6 +160,20 @@ public struct JSONLRenderer {
         var out = w.bytes
         out.append(0x0a)
         return out
+    }
+
+    /// What the bound dissector said: names, fields, pairing.
+    private func decoded(_ w: inout JSONWriter, _ a: A5FrameInfo) {
+        guard let name = a.dissector, let d = a.decoded else { return }
+        w.field("dissector", name)
+        if let n = d.name { w.field("command_name", n) }
+        if let k = d.kind { w.field("kind", k.rawValue) }
+        w.key("fields"); MessageFormat.json(&w, d.fields)
+        w.key("flags_names"); w.beginArray(); for n in d.flagNames { w.string(n) }; w.endArray()
+        if let p = a.pairing {
+            w.field("response_to", p.requestRecord)
+            w.key("latency_ms"); w.number(Double(p.latencyMicroseconds) / 1000)
+        }
     }
 
     private func head(_ w: inout JSONWriter, _ type: String, _ e: Event) {

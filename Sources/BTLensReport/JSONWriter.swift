@@ -33,6 +33,12 @@ public struct JSONWriter {
     public mutating func int<T: BinaryInteger>(_ v: T) { value { $0.appendDecimal(Int64(truncatingIfNeeded: v)) } }
     public mutating func bool(_ v: Bool) { value { $0.appendRaw(v ? "true" : "false") } }
     public mutating func null() { value { $0.appendRaw("null") } }
+    /// A number: integral values without a fraction, others in Swift's shortest round-trip form.
+    public mutating func number(_ d: Double) {
+        guard d.isFinite else { return null() }
+        if d == d.rounded(), abs(d) < 1e15 { return int(Int64(d)) }
+        value { $0.appendRaw(String(d)) }
+    }
 
     /// Bytes as a lowercase hex string, written straight into the buffer.
     public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {

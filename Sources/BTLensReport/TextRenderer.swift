@@ -101,19 +101,41 @@ public struct TextRenderer {
             if let t = g.text { s += " \"\(safe(t))\"" } else if !g.value.isEmpty { s += " " + Hex.spaced(g.value.prefix(64)) }
             return ("GATT", s, nil)
         case .a5(let a):
-            let f = a.frame
-            let place = a.attHandle.map { Hex.value($0, width: 4) + label(a.uuid) }
-                ?? "EA \(a.eaSession.map(String.init) ?? "?")\(a.protocolName.map { " (\(safe($0)))" } ?? "")"
-            var s = "\(place) cmd \(Hex.value(f.command, width: 2)) seq \(f.sequence) flags \(Hex.value(f.flags, width: 2)) len \(f.payload.count)"
-            if !f.payload.isEmpty { s += ": " + Hex.spaced(f.payload) }
-            if !f.checksumOK { s += " [bad checksum]" }
-            return ("A5", s, .green)
+            return (a.isA5 ? "A5" : "MSG", message(a), .green)
         case .undecoded(let u):
             return ("L2CAP", "not decoded: \(u.what), \(u.length) bytes", .dim)
         case .diagnostic(let d):
             let style: Style = d.severity == .error ? .red : d.severity == .warning ? .yellow : .cyan
             return ("!" + d.severity.name.prefix(4).uppercased(), "\(d.id): \(safe(d.message))", style)
         }
+    }
+
+    /// `0x0013 (fff3) SetEQPreset (0x20) seq 7 preset=bassBoost`; undecoded payloads in hex.
+    private func message(_ a: A5FrameInfo) -> String {
+        let f = a.frame
+        let place = a.attHandle.map { Hex.value($0, width: 4) + label(a.uuid) }
+            ?? "EA \(a.eaSession.map(String.init) ?? "?")\(a.protocolName.map { " (\(safe($0)))" } ?? "")"
+        let decoded = a.decoded
+        var s = place
+        if let name = decoded?.name {
+            s += " \(safe(name))" + (a.hasCommand ? " (\(Hex.value(f.command, width: 2)))" : "")
+        } else if a.hasCommand {
+            s += " cmd \(Hex.value(f.command, width: 2))"
+        }
+        if let seq = f.sequence { s += " seq \(seq)" }
+        if let names = decoded?.flagNames, !names.isEmpty {
+            s += " flags " + names.map(safe).joined(separator: ",")
+        } else if let flags = f.flags, decoded == nil || flags != 0 {
+            s += " flags \(Hex.value(flags, width: 2))"
+        }
+        if let fields = decoded?.fields, !fields.isEmpty {
+            s += " " + MessageFormat.text(fields)
+        } else {
+            s += " len \(f.payload.count)" + (f.payload.isEmpty ? "" : ": " + Hex.spaced(f.payload))
+        }
+        if let p = a.pairing { s += " ← #\(p.requestRecord) in \(MessageFormat.number(Double(p.latencyMicroseconds) / 1000)) ms" }
+        if !f.checksumOK { s += " [bad checksum]" }
+        return s
     }
 
     private func connection(_ c: ConnectionChange) -> String {

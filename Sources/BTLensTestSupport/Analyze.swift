@@ -3,11 +3,12 @@ import BTLensCapture
 import BTLensDissect
 
 /// Runs the whole pipeline over bytes in memory and collects every event.
-public func analyze(_ bytes: [UInt8], chunk: Int? = nil) throws -> [Event] {
+public func analyze(_ bytes: [UInt8], chunk: Int? = nil, dissectors: DissectorTable = .builtIn,
+                    decodeAs: [Analyzer.DecodeAs] = []) throws -> [Event] {
     var events: [Event] = []
     let source: any ByteSource = chunk.map { DribbleSource(bytes, size: $0) } ?? MemorySource(bytes)
     var reader = try CaptureFormat.open(source)
-    let analyzer = Analyzer { events.append($0) }
+    let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors) { events.append($0) }
     while let item = try reader.next() { analyzer.process(item) }
     analyzer.finish()
     return events
@@ -24,9 +25,10 @@ public struct DribbleSource: ByteSource {
 extension Event {
     /// The A5 frame of this event in the shape the scripts expect.
     public var expectedFrame: LESession.ExpectedFrame? {
-        guard case .a5(let a) = body, let d = direction else { return nil }
-        return LESession.ExpectedFrame(record: record, direction: d, attHandle: a.attHandle ?? a.eaSession ?? 0, command: a.frame.command,
-                                       sequence: a.frame.sequence, payload: a.frame.payload, checksumOK: a.frame.checksumOK)
+        guard case .a5(let a) = body, a.isA5, let d = direction else { return nil }
+        return LESession.ExpectedFrame(record: record, direction: d, attHandle: a.attHandle ?? a.eaSession ?? 0,
+                                       command: UInt8(truncatingIfNeeded: a.frame.command), sequence: a.frame.sequence ?? 0,
+                                       payload: a.frame.payload, checksumOK: a.frame.checksumOK)
     }
 
     public var diagnostic: Diagnostic? {

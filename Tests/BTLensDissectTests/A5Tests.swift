@@ -2,14 +2,14 @@ import XCTest
 import BTLensCore
 @testable import BTLensDissect
 
-final class A5FramerTests: XCTestCase {
+final class MessageFramerTests: XCTestCase {
     /// a5-protocol.md: "set EQ preset to bass boost", command 0x20, sequence 0x07, payload 01:
     /// A5 01 20 07 00 01 01 CF, checksum = 0xA5+0x01+0x20+0x07+0x00+0x01+0x01 mod 256.
     let spec: [UInt8] = [0xa5, 0x01, 0x20, 0x07, 0x00, 0x01, 0x01, 0xcf]
 
     func testTheSpecificationExample() {
         XCTAssertEqual(A5Frame.encode(command: 0x20, sequence: 7, payload: [0x01]), spec)
-        var f = A5Framer()
+        var f = MessageFramer()
         f.append(spec)
         let step = f.next()
         XCTAssertEqual(step?.frame.command, 0x20)
@@ -29,9 +29,9 @@ final class A5FramerTests: XCTestCase {
             + A5Frame.encode(command: 3, sequence: 4, payload: [0xa5, 0x01])
     }
 
-    func frames(_ chunks: [[UInt8]]) -> [A5Framer.Step] {
-        var f = A5Framer()
-        var out: [A5Framer.Step] = []
+    func frames(_ chunks: [[UInt8]]) -> [MessageFramer.Step] {
+        var f = MessageFramer()
+        var out: [MessageFramer.Step] = []
         for c in chunks {
             f.append(c)
             while let s = f.next() { out.append(s) }
@@ -51,7 +51,7 @@ final class A5FramerTests: XCTestCase {
     }
 
     func testAPartialFrameIsReportedNotDropped() {
-        var f = A5Framer()
+        var f = MessageFramer()
         f.append(spec.prefix(3))
         XCTAssertNil(f.next())
         XCTAssertEqual(f.partial?.have, 3)
@@ -62,13 +62,13 @@ final class A5FramerTests: XCTestCase {
     }
 
     func testOutOfSyncABadChecksumIsNotAFrame() {
-        var f = A5Framer()
+        var f = MessageFramer()
         f.loseSync()
         var bad = spec
         bad[7] = 0
         f.append(bad + spec)
         let s = f.next()
-        XCTAssertEqual(s?.frame, A5Framer.Step(frame: A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1], checksum: 0xcf, expectedChecksum: 0xcf), skipped: 8).frame)
+        XCTAssertEqual(s?.frame, MessageFramer.Step(frame: A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1], checksum: 0xcf, expectedChecksum: 0xcf), skipped: 8).frame)
         XCTAssertEqual(s?.skipped, 8)
     }
 }
@@ -80,7 +80,7 @@ final class A5StreamTests: XCTestCase {
         for v in values {
             for o in s.push(v[...]) {
                 switch o {
-                case .frame(let f): out.append("frame \(f.sequence)\(f.checksumOK ? "" : " bad")")
+                case .frame(let f): out.append("frame \(f.sequence ?? 0)\(f.checksumOK ? "" : " bad")")
                 case .diagnostic(let d): out.append(d.id + " " + d.fields.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
                 }
             }

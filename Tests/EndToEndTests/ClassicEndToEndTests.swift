@@ -39,7 +39,7 @@ final class ClassicEndToEndTests: XCTestCase {
         var diagnostics: [String] = []
         try Pipeline.run(&reader, decodeAs: decodeAs) { e in
             if case .a5(let a) = e.body {
-                frames.append("ea \(a.eaSession ?? 0) \(a.protocolName ?? "-") cmd \(a.frame.command) seq \(a.frame.sequence)")
+                frames.append("ea \(a.eaSession ?? 0) \(a.protocolName ?? "-") cmd \(a.frame.command) seq \(a.frame.sequence ?? 0)")
             }
             if let d = e.diagnostic { diagnostics.append(d.id) }
         }

@@ -1,42 +1,87 @@
 import BTLensCore
 
-/// One A5-header frame: magic 0xA5, version, command, sequence, flags, length N, N payload bytes,
-/// checksum = sum of all bytes before it, mod 256 (a5-protocol.md).
+/// One frame of the A5 family: the A5 frame of a5-protocol.md (magic 0xA5, version, command,
+/// sequence, flags, length N, N payload bytes, checksum = sum mod 256) or a vendor's variant of it
+/// (`FrameFormat`). Header fields a format does not have are nil.
 public struct A5Frame: Sendable, Equatable {
     public static let magic: UInt8 = 0xa5
-    public static let headerLength = 6
-    /// Header, 255 payload bytes and the checksum.
-    public static let maxLength = headerLength + 255 + 1
 
-    public var version: UInt8
-    public var command: UInt8
-    public var sequence: UInt8
-    public var flags: UInt8
+    public var version: UInt8?
+    public var command: UInt16
+    public var sequence: UInt8?
+    public var flags: UInt8?
     public var payload: [UInt8]
-    /// The checksum byte carried by the frame.
-    public var checksum: UInt8
-    /// The checksum the frame's bytes call for.
-    public var expectedChecksum: UInt8
+    /// The checksum carried by the frame, and the one its bytes call for (nil: the format has none).
+    public var checksum: UInt16?
+    public var expectedChecksum: UInt16?
+    /// Bytes on the wire, magic to checksum.
+    public var length: Int
 
-    public var checksumOK: Bool { checksum == expectedChecksum }
-    public var length: Int { Self.headerLength + payload.count + 1 }
-
-    /// The sum of `bytes`, mod 256.
-    public static func checksum<C: Collection>(_ bytes: C) -> UInt8 where C.Element == UInt8 {
-        bytes.reduce(0) { $0 &+ $1 }
+    public init(version: UInt8?, command: UInt16, sequence: UInt8?, flags: UInt8?, payload: [UInt8],
+                checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil) {
+        self.version = version
+        self.command = command
+        self.sequence = sequence
+        self.flags = flags
+        self.payload = payload
+        self.checksum = checksum
+        self.expectedChecksum = expectedChecksum
+        self.length = length ?? FrameFormat.a5.headerLength + payload.count + 1
     }
 
-    /// The wire bytes of a frame, checksum included (for tests and capture builders).
+    public var checksumOK: Bool { checksum == expectedChecksum }
+
+    /// The wire bytes of an A5 frame, checksum included (for tests and capture builders).
     public static func encode(command: UInt8, sequence: UInt8, flags: UInt8 = 0, payload: [UInt8],
                               version: UInt8 = 1) -> [UInt8] {
-        var bytes: [UInt8] = [magic, version, command, sequence, flags, UInt8(truncatingIfNeeded: payload.count)]
-        bytes += payload
-        bytes.append(checksum(bytes))
-        return bytes
+        FrameFormat.a5.encode(command: UInt16(command), sequence: sequence, flags: flags, version: version, payload: payload)
     }
 }
 
-/// An A5 frame as an event: the frame and the stream it came from.
+extension FrameFormat {
+    /// The wire bytes of a frame in this format (for tests, examples and capture builders).
+    public func encode(command: UInt16, sequence: UInt8 = 0, flags: UInt8 = 0, version: UInt8 = 1, payload: [UInt8]) -> [UInt8] {
+        var bytes = magic
+        let lengthValue: Int
+        switch lengthCounts {
+        case .payload: lengthValue = payload.count
+        case .frame: lengthValue = headerLength + payload.count + trailerLength
+        case .rest: lengthValue = headerLength - lengthFieldEnd + payload.count + trailerLength
+        }
+        for f in header {
+            switch f {
+            case .version: bytes.append(version)
+            case .sequence: bytes.append(sequence)
+            case .flags: bytes.append(flags)
+            case .command(let w, let big): bytes += Self.integer(Int(command), width: w, bigEndian: big)
+            case .length(let w, let big): bytes += Self.integer(lengthValue, width: w, bigEndian: big)
+            case .reserved(let n): bytes += [UInt8](repeating: 0, count: n)
+            }
+        }
+        bytes += payload
+        if let c = checksum {
+            let value = c.algorithm.compute(checksummed(bytes, payloadStart: headerLength))
+            bytes += Self.integer(Int(value), width: c.algorithm.width, bigEndian: c.bigEndian)
+        }
+        return bytes
+    }
+
+    /// The bytes the checksum covers, given a frame's bytes up to (not including) the checksum.
+    func checksummed<C: Collection>(_ frame: C, payloadStart: Int) -> C.SubSequence where C.Index == Int {
+        switch checksum?.covers ?? .frame {
+        case .frame: return frame[frame.startIndex...]
+        case .afterMagic: return frame[(frame.startIndex + magic.count)...]
+        case .payload: return frame[(frame.startIndex + payloadStart)...]
+        }
+    }
+
+    static func integer(_ value: Int, width: Int, bigEndian: Bool) -> [UInt8] {
+        let le = (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        return bigEndian ? le.reversed() : le
+    }
+}
+
+/// An A5 frame as an event: the frame, the stream it came from, and what a dissector made of it.
 public struct A5FrameInfo: Sendable {
     public var frame: A5Frame
     /// `att` or `iap2`.
@@ -47,21 +92,15 @@ public struct A5FrameInfo: Sendable {
     /// The External Accessory session and its protocol string (iAP2).
     public var eaSession: UInt16? = nil
     public var protocolName: String? = nil
-}
+    /// The frame format's name (`a5` for the A5 frame), or nil for a message that is one whole ATT value.
+    public var framing: String? = "a5"
+    /// False for a whole-value message with no command byte: `frame.command` means nothing then.
+    public var hasCommand = true
+    /// The dissector bound to the stream and what it decoded.
+    public var dissector: String? = nil
+    public var decoded: DecodedMessage? = nil
+    /// The request this frame answers.
+    public var pairing: PairedResponse? = nil
 
-public enum A5Diagnostics {
-    public static let checksumBad = DiagnosticKind(
-        "a5.checksum.bad", .error, "A frame's checksum byte differs from the sum of its bytes; the frame is still shown.")
-    public static let sequenceGap = DiagnosticKind(
-        "a5.sequence.gap", .warning, "A frame's sequence number skips ahead of the one expected: frames are missing.")
-    public static let sequenceDuplicate = DiagnosticKind(
-        "a5.sequence.duplicate", .warning, "A frame repeats the sequence number of the frame before it.")
-    public static let resync = DiagnosticKind(
-        "a5.resync", .warning, "Bytes that do not form a frame were skipped before the next plausible frame.")
-    public static let truncated = DiagnosticKind(
-        "a5.truncated", .warning, "The stream ended (capture end, disconnection or a capture cut) inside a frame.")
-    public static let versionUnknown = DiagnosticKind(
-        "a5.version.unknown", .note, "A frame with a version other than 0x01; it is decoded as version 1.")
-
-    public static let all = [checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown]
+    public var isA5: Bool { framing == FrameFormat.a5.name }
 }

@@ -1,10 +1,11 @@
 import BTLensCore
 
-/// The A5 protocol on one stream (a characteristic and direction of a connection): detection,
-/// framing and sequence tracking.
+/// A framed protocol (the A5 frame or a variant) on one stream (a characteristic and direction of a
+/// connection, or an EA session and direction): detection, framing and sequence tracking.
 ///
-/// Detection: a stream is A5 when one of its first `detectionValues` values starts with a frame
-/// whose checksum holds. Bytes of earlier values are reported as a resync once it is detected.
+/// Detection: an unbound stream is A5 when one of its first `detectionValues` values starts with a
+/// frame whose checksum holds. Bytes of earlier values are reported as a resync once it is detected.
+/// A stream a dissector is bound to is framed from its first byte.
 public struct A5Stream: Sendable {
     public static let detectionValues = 4
 
@@ -15,11 +16,16 @@ public struct A5Stream: Sendable {
 
     enum State { case undecided(values: Int, preamble: Int), a5, notA5 }
 
-    private var state = State.undecided(values: 0, preamble: 0)
-    private var framer = A5Framer()
+    private var state: State
+    private var framer: MessageFramer
     private var lastSequence: UInt8?
 
-    public init() {}
+    public init(format: FrameFormat = .a5, detect: Bool = true) {
+        framer = MessageFramer(format: format)
+        state = detect ? .undecided(values: 0, preamble: 0) : .a5
+    }
+
+    public var format: FrameFormat { framer.format }
 
     public var isA5: Bool { if case .a5 = state { return true } else { return false } }
     public var isRejected: Bool { if case .notA5 = state { return true } else { return false } }
@@ -35,11 +41,12 @@ public struct A5Stream: Sendable {
         case .undecided(var values, var preamble):
             // Only values that could open a frame count toward detection; the rest of a long
             // first frame continues the open candidate (at most one frame's length).
-            if value.first == A5Frame.magic || framer.buffered == 0 {
+            let magic = framer.format.magic.first
+            if value.first == magic || framer.buffered == 0 {
                 preamble += framer.buffered
-                framer = A5Framer()
+                framer = MessageFramer(format: framer.format)
                 values += 1
-                if value.first != A5Frame.magic {
+                if value.first != magic {
                     preamble += value.count
                     state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
                     return []
@@ -52,7 +59,7 @@ public struct A5Stream: Sendable {
             }
             guard step.frame.checksumOK else {
                 preamble += step.frame.length + framer.buffered
-                framer = A5Framer()
+                framer = MessageFramer(format: framer.format)
                 state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
                 return []
             }
@@ -69,7 +76,7 @@ public struct A5Stream: Sendable {
     /// The capture lost bytes of this stream: any partial frame is reported and dropped.
     public mutating func hole() -> [Output] {
         guard isA5 else {
-            framer = A5Framer()
+            framer = MessageFramer(format: framer.format)
             return []
         }
         let out = leftovers(reason: "a record the capture cut short")
@@ -81,7 +88,7 @@ public struct A5Stream: Sendable {
     public mutating func finish(reason: String) -> [Output] {
         guard isA5 else { return [] }
         let out = leftovers(reason: reason)
-        framer = A5Framer()
+        framer = MessageFramer(format: framer.format)
         return out
     }
 
@@ -110,38 +117,44 @@ public struct A5Stream: Sendable {
 
     private mutating func accept(_ frame: A5Frame) -> [Output] {
         var out: [Output] = [.frame(frame)]
-        if frame.version != 1 {
+        if framer.format == .a5, let version = frame.version, version != 1 {
             out.append(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,
-                                              "version \(Hex.value(frame.version, width: 2)); expected 0x01",
-                                              fields: [("version", .int(frame.version))])))
+                                              "version \(Hex.value(version, width: 2)); expected 0x01",
+                                              fields: [("version", .int(version))])))
         }
-        if !frame.checksumOK {
+        if !frame.checksumOK, let actual = frame.checksum, let expected = frame.expectedChecksum {
+            let width = 2 * (framer.format.checksum?.algorithm.width ?? 1)
+            let sequence = frame.sequence.map { " sequence \($0)" } ?? ""
+            var fields: [(String, FieldValue)] = [("expected", .int(expected)), ("actual", .int(actual))]
+            if let s = frame.sequence { fields.append(("sequence", .int(s))) }
+            fields.append(("command", .int(frame.command)))
             out.append(.diagnostic(Diagnostic(
                 A5Diagnostics.checksumBad,
-                "command \(Hex.value(frame.command, width: 2)) sequence \(frame.sequence): checksum \(Hex.value(frame.checksum, width: 2)), expected \(Hex.value(frame.expectedChecksum, width: 2))",
-                fields: [("expected", .int(frame.expectedChecksum)), ("actual", .int(frame.checksum)),
-                         ("sequence", .int(frame.sequence)), ("command", .int(frame.command))])))
+                "command \(Hex.value(frame.command, width: 2))\(sequence): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
+                fields: fields)))
         }
+        guard let sequence = frame.sequence else { return out }
         if let last = lastSequence {
             let expected = last &+ 1
-            if frame.sequence == last {
+            if sequence == last {
                 out.append(.diagnostic(Diagnostic(A5Diagnostics.sequenceDuplicate,
-                                                  "sequence \(frame.sequence) again (command \(Hex.value(frame.command, width: 2)))",
-                                                  fields: [("sequence", .int(frame.sequence))])))
-            } else if frame.sequence != expected {
-                let missing = frame.sequence &- expected
+                                                  "sequence \(sequence) again (command \(Hex.value(frame.command, width: 2)))",
+                                                  fields: [("sequence", .int(sequence))])))
+            } else if sequence != expected {
+                let missing = sequence &- expected
                 out.append(.diagnostic(Diagnostic(A5Diagnostics.sequenceGap,
-                                                  "expected sequence \(expected), got \(frame.sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
-                                                  fields: [("expected", .int(expected)), ("actual", .int(frame.sequence)),
+                                                  "expected sequence \(expected), got \(sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
+                                                  fields: [("expected", .int(expected)), ("actual", .int(sequence)),
                                                            ("missing", .int(missing))])))
             }
         }
-        lastSequence = frame.sequence
+        lastSequence = sequence
         return out
     }
 
     private func resync(_ skipped: Int, before frame: A5Frame?) -> Diagnostic {
-        let whereTo = frame.map { "before the frame with sequence \($0.sequence)" } ?? "with no frame after them"
+        let whereTo = frame.map { f in f.sequence.map { "before the frame with sequence \($0)" } ?? "before the frame with command \(Hex.value(f.command, width: 2))" }
+            ?? "with no frame after them"
         return Diagnostic(A5Diagnostics.resync, "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
                           fields: [("skipped_bytes", .int(skipped))])
     }

@@ -1,0 +1,18 @@
+import BTLensCore
+
+public enum A5Diagnostics {
+    public static let checksumBad = DiagnosticKind(
+        "a5.checksum.bad", .error, "A frame's checksum byte differs from the sum of its bytes; the frame is still shown.")
+    public static let sequenceGap = DiagnosticKind(
+        "a5.sequence.gap", .warning, "A frame's sequence number skips ahead of the one expected: frames are missing.")
+    public static let sequenceDuplicate = DiagnosticKind(
+        "a5.sequence.duplicate", .warning, "A frame repeats the sequence number of the frame before it.")
+    public static let resync = DiagnosticKind(
+        "a5.resync", .warning, "Bytes that do not form a frame were skipped before the next plausible frame.")
+    public static let truncated = DiagnosticKind(
+        "a5.truncated", .warning, "The stream ended (capture end, disconnection or a capture cut) inside a frame.")
+    public static let versionUnknown = DiagnosticKind(
+        "a5.version.unknown", .note, "A frame with a version other than 0x01; it is decoded as version 1.")
+
+    public static let all = [checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown]
+}

@@ -1,0 +1,113 @@
+/// The layout of a framed vendor protocol: a magic, header fields in order, a length, the payload
+/// and a checksum. The A5 frame (a5-protocol.md) is `FrameFormat.a5`; definitions describe variants.
+public struct FrameFormat: Sendable, Equatable {
+    public enum HeaderField: Sendable, Equatable {
+        case version
+        /// The command id, 1 or 2 bytes.
+        case command(width: Int, bigEndian: Bool)
+        case sequence
+        case flags
+        /// The length field, 1 or 2 bytes.
+        case length(width: Int, bigEndian: Bool)
+        /// Bytes the format reserves and btlens does not interpret.
+        case reserved(Int)
+
+        var width: Int {
+            switch self {
+            case .version, .sequence, .flags: return 1
+            case .command(let w, _), .length(let w, _): return w
+            case .reserved(let n): return n
+            }
+        }
+    }
+
+    /// What the length field counts.
+    public enum LengthCounts: String, Sendable, CaseIterable {
+        /// The payload only (A5).
+        case payload
+        /// The whole frame, magic to checksum.
+        case frame
+        /// Everything after the length field, checksum included.
+        case rest = "after-length"
+    }
+
+    /// Which bytes the checksum covers.
+    public enum ChecksumCoverage: String, Sendable, CaseIterable {
+        /// From the magic to the byte before the checksum (A5).
+        case frame
+        /// From the byte after the magic.
+        case afterMagic = "after-magic"
+        case payload
+    }
+
+    public struct Checksum: Sendable, Equatable {
+        public var algorithm: ChecksumAlgorithm
+        public var covers: ChecksumCoverage
+        public var bigEndian: Bool
+
+        public init(_ algorithm: ChecksumAlgorithm, covers: ChecksumCoverage = .frame, bigEndian: Bool = true) {
+            self.algorithm = algorithm
+            self.covers = covers
+            self.bigEndian = bigEndian
+        }
+    }
+
+    public var name: String
+    public var magic: [UInt8]
+    /// Fields after the magic, in wire order; exactly one is `.length`.
+    public var header: [HeaderField]
+    public var lengthCounts: LengthCounts
+    public var checksum: Checksum?
+
+    public init(name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
+                checksum: Checksum?) {
+        self.name = name
+        self.magic = magic
+        self.header = header
+        self.lengthCounts = lengthCounts
+        self.checksum = checksum
+    }
+
+    /// A5 01 cmd seq flags len payload sum8 (a5-protocol.md).
+    public static let a5 = FrameFormat(name: "a5", magic: [0xa5],
+                                       header: [.version, .command(width: 1, bigEndian: true), .sequence, .flags,
+                                                .length(width: 1, bigEndian: true)],
+                                       checksum: Checksum(.sum8))
+
+    public var headerLength: Int { magic.count + header.reduce(0) { $0 + $1.width } }
+    public var trailerLength: Int { checksum?.algorithm.width ?? 0 }
+    public var hasSequence: Bool { header.contains(.sequence) }
+    public var hasVersion: Bool { header.contains(.version) }
+
+    /// The largest frame the length field can describe.
+    public var maxLength: Int {
+        let width = header.lazy.compactMap { if case .length(let w, _) = $0 { return w } else { return nil } }.first ?? 1
+        let maxValue = (1 << (8 * width)) - 1
+        switch lengthCounts {
+        case .payload: return headerLength + maxValue + trailerLength
+        case .frame: return maxValue
+        case .rest: return headerLength + maxValue
+        }
+    }
+
+    /// The payload length a length field value implies, or nil when it cannot describe a frame.
+    func payloadLength(forLengthValue n: Int) -> Int? {
+        let p: Int
+        switch lengthCounts {
+        case .payload: p = n
+        case .frame: p = n - headerLength - trailerLength
+        case .rest: p = n - trailerLength - (headerLength - lengthFieldEnd)
+        }
+        return p >= 0 ? p : nil
+    }
+
+    /// Offset just past the length field.
+    var lengthFieldEnd: Int {
+        var offset = magic.count
+        for f in header {
+            offset += f.width
+            if case .length = f { return offset }
+        }
+        return offset
+    }
+}

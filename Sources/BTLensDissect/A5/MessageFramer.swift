@@ -1,0 +1,130 @@
+import BTLensCore
+
+/// Cuts a byte stream into frames of one `FrameFormat`, one step at a time.
+///
+/// `next()` returns one whole frame and consumes it, or nil and consumes nothing but junk.
+/// In sync (at the stream's start or right after a frame) a frame with a bad checksum is still a
+/// frame. Out of sync, a candidate must have its checksum hold, else the framer moves one byte on.
+/// The buffer never holds more than one frame's worth plus the last chunk appended.
+public struct MessageFramer: Sendable {
+    public struct Step: Sendable, Equatable {
+        public var frame: A5Frame
+        /// Bytes skipped as junk just before this frame.
+        public var skipped: Int
+    }
+
+    public let format: FrameFormat
+    private var buffer = StreamBuffer()
+    public private(set) var inSync = true
+    /// Junk bytes skipped since the last frame.
+    public private(set) var skipped = 0
+
+    public init(format: FrameFormat = .a5) { self.format = format }
+
+    public var buffered: Int { buffer.count }
+
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
+
+    public mutating func next() -> Step? {
+        let magic = format.magic
+        while !buffer.isEmpty {
+            guard let first = magic.first else { return nil }
+            if buffer[0] != first {
+                let junk = buffer.firstIndex(of: first) ?? buffer.count
+                skip(junk)
+                continue
+            }
+            // The rest of a multi-byte magic.
+            let known = min(magic.count, buffer.count)
+            if (1..<max(known, 1)).contains(where: { buffer[$0] != magic[$0] }) {
+                skip(1)
+                continue
+            }
+            guard buffer.count >= format.headerLength else { return nil }
+            guard let total = frameLength() else {
+                skip(1)
+                continue
+            }
+            guard buffer.count >= total else { return nil }
+            let frame = parse(total)
+            guard frame.checksumOK || inSync else {
+                skip(1)
+                continue
+            }
+            let step = Step(frame: frame, skipped: skipped)
+            buffer.consume(total)
+            skipped = 0
+            inSync = true
+            return step
+        }
+        return nil
+    }
+
+    private mutating func skip(_ n: Int) {
+        skipped += n
+        buffer.consume(n)
+        inSync = false
+    }
+
+    /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
+    private func frameLength() -> Int? {
+        var offset = format.magic.count
+        for f in format.header {
+            if case .length(let w, let big) = f {
+                guard let payload = format.payloadLength(forLengthValue: integer(at: offset, width: w, bigEndian: big)) else {
+                    return nil
+                }
+                return format.headerLength + payload + format.trailerLength
+            }
+            offset += f.width
+        }
+        return nil
+    }
+
+    private func parse(_ total: Int) -> A5Frame {
+        var frame = A5Frame(version: nil, command: 0, sequence: nil, flags: nil, payload: [], checksum: nil,
+                            expectedChecksum: nil, length: total)
+        var offset = format.magic.count
+        for f in format.header {
+            switch f {
+            case .version: frame.version = buffer[offset]
+            case .sequence: frame.sequence = buffer[offset]
+            case .flags: frame.flags = buffer[offset]
+            case .command(let w, let big): frame.command = UInt16(truncatingIfNeeded: integer(at: offset, width: w, bigEndian: big))
+            case .length, .reserved: break
+            }
+            offset += f.width
+        }
+        let payloadEnd = total - format.trailerLength
+        frame.payload = Array(buffer.bytes(format.headerLength ..< payloadEnd))
+        if let c = format.checksum {
+            frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
+            frame.expectedChecksum = c.algorithm.compute(format.checksummed(buffer.bytes(0 ..< payloadEnd),
+                                                                            payloadStart: format.headerLength))
+        }
+        return frame
+    }
+
+    private func integer(at offset: Int, width: Int, bigEndian: Bool) -> Int {
+        var value = 0
+        for i in 0..<width { value = value << 8 | Int(buffer[offset + (bigEndian ? i : width - 1 - i)]) }
+        return value
+    }
+
+    /// The bytes of a frame begun but not finished: (have, need).
+    public var partial: (have: Int, need: Int)? {
+        guard buffered > 0 else { return nil }
+        let need = buffered >= format.headerLength ? (frameLength() ?? format.headerLength) : format.headerLength
+        return (buffered, need)
+    }
+
+    /// The stream lost bytes: drop any partial frame and require the next one to prove itself.
+    public mutating func loseSync() {
+        buffer.removeAll()
+        skipped = 0
+        inSync = false
+    }
+
+    /// Forgets skipped bytes once they have been reported.
+    public mutating func clearSkipped() { skipped = 0 }
+}

@@ -1,0 +1,88 @@
+import BTLensCore
+
+/// Dissectors on framed streams: naming and decoding messages, and pairing responses with requests.
+extension Analyzer {
+    /// A pairing context: one dissector on one connection (both characteristics), or on one EA session.
+    struct PairKey: Hashable, Comparable {
+        var connection: ConnectionKey
+        var dissector: String
+        var eaSession: UInt16?
+        static func < (a: PairKey, b: PairKey) -> Bool {
+            (a.connection, a.dissector, Int(a.eaSession ?? 0)) < (b.connection, b.dissector, Int(b.eaSession ?? 0))
+        }
+    }
+
+    /// The dissector for a characteristic: `--decode-as`, its UUID, else (detected A5 streams) the device's vendor.
+    func dissector(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey) -> (dissector: (any MessageDissector)?, detect: Bool) {
+        for case .attHandle(let h, let name) in decodeAs where h == handle {
+            if let d = dissectors.dissectors.first(where: { $0.name == name }) { return (d, false) }
+        }
+        if let uuid, let bound = dissectors.lookup(.characteristic(uuid)) { return (bound.dissector, false) }
+        if let d = dissectors.forDevice(connections[connection]?.address), case .frames = d.framing { return (d, true) }
+        return (nil, true)
+    }
+
+    /// Names and decodes one frame, pairs it, and says what pairing found.
+    /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
+    func dissect(_ info: inout A5FrameInfo, dissector: any MessageDissector, pairKey: PairKey, direction: Direction,
+                 record: Int, time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
+        let f = info.frame
+        let decoded = dissector.decode(Message(command: info.hasCommand ? f.command : nil,
+                                               flags: f.flags, payload: f.payload, direction: direction,
+                                               characteristic: info.uuid))
+        info.dissector = dissector.name
+        info.decoded = decoded
+        var before: [Diagnostic] = []
+        var after = decoded.problems
+        guard let rule = dissector.pairing else { return (before, after) }
+        var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule)
+        defer { pairings[pairKey] = tracker }
+        before = tracker.expire(now: time).map { unanswered($0, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms") }
+        let kind = decoded.kind ?? (direction == .sent ? .request
+                                    : rule.responseCommand.couldRespond(f.command) ? .response : .event)
+        switch kind {
+        case .request:
+            let r = PairingTracker.Request(record: record, time: time, command: f.command, name: decoded.name, sequence: f.sequence)
+            if let dropped = tracker.request(r) {
+                after.append(unanswered(dropped, rule, why: "before \(PairingTracker.limit) newer requests"))
+            }
+        case .response:
+            if let (_, paired) = tracker.response(command: f.command, sequence: f.sequence, time: time) {
+                info.pairing = paired
+            } else {
+                var fields: [(String, FieldValue)] = [("command", .int(f.command))]
+                if let s = f.sequence { fields.append(("sequence", .int(s))) }
+                after.append(Diagnostic(DissectorDiagnostics.unsolicited,
+                                        "\(label(f.command, decoded.name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
+                                        fields: fields))
+            }
+        case .event:
+            break
+        }
+        return (before, after)
+    }
+
+    /// Requests still outstanding when their context ends.
+    func endPairings(_ connection: ConnectionKey, record: Int, time: Timestamp, reason: String) {
+        for key in pairings.keys.filter({ $0.connection == connection }).sorted() {
+            guard var tracker = pairings.removeValue(forKey: key) else { continue }
+            for r in tracker.drain() {
+                emit(Event(record: record, timestamp: time, direction: .sent, connection: connection.handle, isTop: true,
+                           body: .diagnostic(unanswered(r, tracker.rule, why: "before \(reason)"))))
+            }
+        }
+    }
+
+    private func unanswered(_ r: PairingTracker.Request, _ rule: PairingRule, why: String) -> Diagnostic {
+        var fields: [(String, FieldValue)] = [("command", .int(r.command))]
+        if let s = r.sequence { fields.append(("sequence", .int(s))) }
+        fields += [("request_record", .int(r.record)), ("timeout_ms", .int(Int(rule.timeoutMicroseconds / 1000)))]
+        return Diagnostic(DissectorDiagnostics.unanswered,
+                          "\(label(r.command, r.name))\(r.sequence.map { " sequence \($0)" } ?? "") sent at #\(r.record): no response \(why)",
+                          fields: fields)
+    }
+
+    private func label(_ command: UInt16, _ name: String?) -> String {
+        name.map { "\($0) (\(Hex.value(command, width: 2)))" } ?? "command \(Hex.value(command, width: 2))"
+    }
+}

@@ -1,0 +1,42 @@
+import BTLensCore
+
+/// One stream (a characteristic or EA session, and a direction) with what decodes it: a framer, and
+/// the dissector bound to it if any. A stream no dissector claims is framed as A5 once detected.
+struct BoundStream {
+    /// Nil when each value is one message.
+    private var framed: A5Stream?
+    let dissector: (any MessageDissector)?
+    let commandByte: Bool
+
+    init(_ dissector: (any MessageDissector)?, detect: Bool) {
+        self.dissector = dissector
+        switch dissector?.framing {
+        case .values(let commandByte)?:
+            framed = nil
+            self.commandByte = commandByte
+        case .frames(let format)?:
+            framed = A5Stream(format: format, detect: detect)
+            commandByte = false
+        case nil:
+            framed = A5Stream()
+            commandByte = false
+        }
+    }
+
+    /// The frame format's name, or nil for one message per value.
+    var framing: String? { framed?.format.name }
+
+    mutating func push(_ value: ArraySlice<UInt8>) -> [A5Stream.Output] {
+        guard framed != nil else {
+            var payload = value
+            let command = commandByte ? payload.popFirst().map(UInt16.init) : nil
+            return [.frame(A5Frame(version: nil, command: command ?? 0, sequence: nil, flags: nil, payload: Array(payload),
+                                   checksum: nil, expectedChecksum: nil, length: value.count))]
+        }
+        return framed?.push(value) ?? []
+    }
+
+    mutating func hole() -> [A5Stream.Output] { framed?.hole() ?? [] }
+
+    mutating func finish(reason: String) -> [A5Stream.Output] { framed?.finish(reason: reason) ?? [] }
+}

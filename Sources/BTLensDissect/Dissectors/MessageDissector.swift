@@ -1,0 +1,107 @@
+import BTLensCore
+
+/// A vendor protocol on top of a characteristic, an EA session or an RFCOMM channel: where it binds,
+/// how its bytes become messages, what each message means, and how responses find requests.
+/// Swift dissectors conform directly; definition files (Dissectors/*.yaml) are turned into one.
+public protocol MessageDissector: Sendable {
+    /// Unique, e.g. `aurora-headphones`.
+    var name: String { get }
+    /// Where it came from: `built-in` or the definition file's path.
+    var origin: String { get }
+    var bindings: [DissectorBinding] { get }
+    var framing: Framing { get }
+    var pairing: PairingRule? { get }
+    /// What one message says. Never traps: bytes it cannot decode become problems.
+    func decode(_ message: Message) -> DecodedMessage
+}
+
+/// How a stream's bytes become messages.
+public enum Framing: Sendable, Equatable {
+    /// A byte stream cut into frames.
+    case frames(FrameFormat)
+    /// Each ATT value is one message; with `commandByte`, its first byte says which.
+    case values(commandByte: Bool)
+}
+
+/// A message handed to a dissector.
+public struct Message: Sendable {
+    public var command: UInt16?
+    public var flags: UInt8?
+    public var payload: [UInt8]
+    public var direction: Direction
+    /// The characteristic it travelled on, when known.
+    public var characteristic: BluetoothUUID?
+
+    public init(command: UInt16?, flags: UInt8?, payload: [UInt8], direction: Direction, characteristic: BluetoothUUID?) {
+        self.command = command
+        self.flags = flags
+        self.payload = payload
+        self.direction = direction
+        self.characteristic = characteristic
+    }
+}
+
+/// What a message is for pairing.
+public enum MessageKind: String, Sendable {
+    case request, response, event
+}
+
+/// What a dissector made of a message.
+public struct DecodedMessage: Sendable, Equatable {
+    public var name: String?
+    public var kind: MessageKind?
+    public var fields: [MessageField]
+    public var flagNames: [String]
+    /// Payload the fields did not account for, or fields the payload was too short for.
+    public var problems: [Diagnostic]
+
+    public init(name: String? = nil, kind: MessageKind? = nil, fields: [MessageField] = [], flagNames: [String] = [],
+                problems: [Diagnostic] = []) {
+        self.name = name
+        self.kind = kind
+        self.fields = fields
+        self.flagNames = flagNames
+        self.problems = problems
+    }
+}
+
+/// One decoded field: a name and a value.
+public struct MessageField: Sendable, Equatable {
+    public var name: String
+    public var value: MessageValue
+
+    public init(_ name: String, _ value: MessageValue) {
+        self.name = name
+        self.value = value
+    }
+}
+
+public indirect enum MessageValue: Sendable, Equatable {
+    case int(Int64)
+    case uint(UInt64)
+    /// A scaled value, or one with a unit: `2.5 V`.
+    case measure(Double, unit: String?)
+    case string(String)
+    case bytes([UInt8])
+    /// An enum value: its name, or nil when the definition does not list the value.
+    case enumerated(String?, raw: Int64)
+    /// The names of the bits set; bits with no name are kept in `unnamed`.
+    case flags([String], unnamed: UInt64)
+    case group([MessageField])
+    case list([MessageValue])
+}
+
+public enum DissectorDiagnostics {
+    public static let unanswered = DiagnosticKind(
+        "a5.request.unanswered", .warning, "A request got no response within the dissector's timeout (or before the connection or capture ended).")
+    public static let unsolicited = DiagnosticKind(
+        "a5.response.unsolicited", .warning, "A response that matches no outstanding request.")
+    public static let payloadShort = DiagnosticKind(
+        "a5.payload.short", .warning, "A message's payload ended before the fields its definition lists.")
+    public static let payloadExtra = DiagnosticKind(
+        "a5.payload.extra", .note, "A message's payload has bytes after the last field its definition lists.")
+    public static let fieldInvalid = DiagnosticKind(
+        "a5.field.invalid", .warning, "A field holds a value its definition does not allow (`valid`).")
+
+    public static let all = [unanswered, unsolicited, payloadShort, payloadExtra, fieldInvalid]
+}

@@ -1,0 +1,116 @@
+import BTLensCore
+
+/// How a response finds its request.
+public struct PairingRule: Sendable, Equatable {
+    public enum Match: String, Sendable, CaseIterable {
+        /// The response carries its request's sequence number.
+        case sequence
+        /// The oldest outstanding request whose expected response command is this one.
+        case oldest
+    }
+
+    /// The response command a request calls for.
+    public enum ResponseCommand: Sendable, Equatable {
+        /// Any command (with `sequence` matching).
+        case any
+        case same
+        /// request | mask, e.g. 0x80.
+        case or(UInt16)
+        /// request + n.
+        case plus(UInt16)
+        /// Named per request command; requests not listed take no response.
+        case table([UInt16: UInt16])
+
+        public func expected(for request: UInt16) -> UInt16? {
+            switch self {
+            case .any: return nil
+            case .same: return request
+            case .or(let m): return request | m
+            case .plus(let n): return request &+ n
+            case .table(let t): return t[request]
+            }
+        }
+
+        /// Whether `command` could be a response under this rule.
+        public func couldRespond(_ command: UInt16) -> Bool {
+            switch self {
+            case .any, .same, .plus: return true
+            case .or(let m): return command & m == m
+            case .table(let t): return t.values.contains(command)
+            }
+        }
+    }
+
+    public var match: Match
+    public var responseCommand: ResponseCommand
+    public var timeoutMicroseconds: Int64
+
+    public init(match: Match, responseCommand: ResponseCommand, timeoutMicroseconds: Int64 = 1_000_000) {
+        self.match = match
+        self.responseCommand = responseCommand
+        self.timeoutMicroseconds = timeoutMicroseconds
+    }
+}
+
+/// A response paired with its request.
+public struct PairedResponse: Sendable, Equatable {
+    public var requestRecord: Int
+    public var latencyMicroseconds: Int64
+}
+
+/// Outstanding requests of one dissector on one connection (or EA session), oldest first.
+/// At most `limit` are kept: a request pushed out by a newer one counts as unanswered.
+public struct PairingTracker: Sendable {
+    public static let limit = 256
+
+    public struct Request: Sendable, Equatable {
+        public var record: Int
+        public var time: Timestamp
+        public var command: UInt16
+        public var name: String?
+        public var sequence: UInt8?
+        public var expected: UInt16?
+    }
+
+    public let rule: PairingRule
+    public private(set) var outstanding: [Request] = []
+
+    public init(rule: PairingRule) { self.rule = rule }
+
+    /// Requests older than the timeout at `now`, removed.
+    public mutating func expire(now: Timestamp) -> [Request] {
+        let cut = outstanding.prefix { now.microseconds &- $0.time.microseconds > rule.timeoutMicroseconds }.count
+        defer { outstanding.removeFirst(cut) }
+        return Array(outstanding.prefix(cut))
+    }
+
+    /// Adds a request; returns one pushed out by the bound. A request the rule's table lists no
+    /// response for is not tracked.
+    public mutating func request(_ r: Request) -> Request? {
+        var r = r
+        r.expected = rule.responseCommand.expected(for: r.command)
+        if case .table = rule.responseCommand, r.expected == nil { return nil }
+        outstanding.append(r)
+        return outstanding.count > Self.limit ? outstanding.removeFirst() : nil
+    }
+
+    /// Pairs a response with its request, or nil when none is outstanding.
+    public mutating func response(command: UInt16, sequence: UInt8?, time: Timestamp) -> (Request, PairedResponse)? {
+        let index: Int?
+        switch rule.match {
+        case .sequence:
+            index = outstanding.firstIndex { $0.sequence == sequence && ($0.expected == nil || $0.expected == command) }
+        case .oldest:
+            index = outstanding.firstIndex { $0.expected == command }
+        }
+        guard let i = index else { return nil }
+        let r = outstanding.remove(at: i)
+        return (r, PairedResponse(requestRecord: r.record, latencyMicroseconds: time.microseconds &- r.time.microseconds))
+    }
+
+    /// Everything still outstanding, removed (disconnection, end of capture).
+    public mutating func drain() -> [Request] {
+        defer { outstanding.removeAll() }
+        return outstanding
+    }
+}

@@ -5,11 +5,13 @@ let package = Package(
     name: "btlens",
     products: [
         .executable(name: "btlens", targets: ["btlens"]),
-        .library(name: "BTLensKit", targets: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensReport"]),
+        .library(name: "BTLensKit", targets: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensReport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // libpcap, through the system's headers; only BTLensCapture imports it.
@@ -20,9 +22,12 @@ let package = Package(
         .target(name: "BTLensCore"),
         .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap", "CBTLensZlib", "ZIPFoundation"]),
         .target(name: "BTLensDissect", dependencies: ["BTLensCore", "BTLensCapture"]),
-        .target(name: "BTLensReport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
+        // Dissectors/*.yaml: vendor protocols described in files, turned into MessageDissectors.
+        .target(name: "BTLensDefinitions", dependencies: ["BTLensCore", "BTLensDissect", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BTLensReport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect",
+                                                     .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .executableTarget(name: "btlens", dependencies: [
-            "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensReport",
+            "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensReport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Builds captures byte by byte for the tests and for Captures/.
@@ -31,7 +36,8 @@ let package = Package(
         .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDissectTests", dependencies: ["BTLensDissect", "BTLensTestSupport"]),
+        .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensDefinitions", "BTLensTestSupport"]),
     ]
 )

@@ -118,8 +118,9 @@ extension Analyzer {
         case .diagnostic(let d): event(.diagnostic(d))
         case .ea(let session, let protocolName, let bytes):
             let key = EAKey(connection: ck.connection, session: session, direction: direction)
-            let bound = protocolName.flatMap { dissectors.lookup(.eaProtocol($0))?.dissector }
-            var s = eaStreams.removeValue(forKey: key) ?? BoundStream(bound, detect: bound == nil)
+            let bound = protocolName.flatMap { dissectors.lookup(.eaProtocol($0)) }
+            var s = eaStreams.removeValue(forKey: key)
+                ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil)
             let outs = s.push(bytes)
             eaStreams[key] = s
             ea(outs, key, s, protocolName, record, time)

@@ -12,14 +12,19 @@ extension Analyzer {
         }
     }
 
-    /// The dissector for a characteristic: `--decode-as`, its UUID, else (detected A5 streams) the device's vendor.
-    func dissector(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey) -> (dissector: (any MessageDissector)?, detect: Bool) {
+    /// The stream for a characteristic: bound by `--decode-as`, by its UUID, else (detected A5
+    /// streams) by the device's vendor, else plain A5 detection.
+    func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey) -> BoundStream {
         for case .attHandle(let h, let name) in decodeAs where h == handle {
-            if let d = dissectors.dissectors.first(where: { $0.name == name }) { return (d, false) }
+            if let d = dissectors.dissector(named: name) { return BoundStream(d, framing: d.framing, detect: false) }
         }
-        if let uuid, let bound = dissectors.lookup(.characteristic(uuid)) { return (bound.dissector, false) }
-        if let d = dissectors.forDevice(connections[connection]?.address), case .frames = d.framing { return (d, true) }
-        return (nil, true)
+        if let uuid, let bound = dissectors.lookup(.characteristic(uuid)) {
+            return BoundStream(bound.dissector, framing: bound.framing, detect: false)
+        }
+        if let d = dissectors.forDevice(connections[connection]?.address), case .frames = d.framing {
+            return BoundStream(d, framing: d.framing, detect: true)
+        }
+        return BoundStream(nil, framing: nil, detect: true)
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.
@@ -37,14 +42,14 @@ extension Analyzer {
         guard let rule = dissector.pairing else { return (before, after) }
         var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule)
         defer { pairings[pairKey] = tracker }
-        before = tracker.expire(now: time).map { unanswered($0, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms") }
+        before = tracker.expire(now: time).map { unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms") }
         let kind = decoded.kind ?? (direction == .sent ? .request
                                     : rule.responseCommand.couldRespond(f.command) ? .response : .event)
         switch kind {
         case .request:
             let r = PairingTracker.Request(record: record, time: time, command: f.command, name: decoded.name, sequence: f.sequence)
             if let dropped = tracker.request(r) {
-                after.append(unanswered(dropped, rule, why: "before \(PairingTracker.limit) newer requests"))
+                after.append(unanswered(dropped, dissector.name, rule, why: "before \(PairingTracker.limit) newer requests"))
             }
         case .response:
             if let (_, paired) = tracker.response(command: f.command, sequence: f.sequence, time: time) {
@@ -52,6 +57,7 @@ extension Analyzer {
             } else {
                 var fields: [(String, FieldValue)] = [("command", .int(f.command))]
                 if let s = f.sequence { fields.append(("sequence", .int(s))) }
+                fields.append(("dissector", .string(dissector.name)))
                 after.append(Diagnostic(DissectorDiagnostics.unsolicited,
                                         "\(label(f.command, decoded.name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
                                         fields: fields))
@@ -68,15 +74,16 @@ extension Analyzer {
             guard var tracker = pairings.removeValue(forKey: key) else { continue }
             for r in tracker.drain() {
                 emit(Event(record: record, timestamp: time, direction: .sent, connection: connection.handle, isTop: true,
-                           body: .diagnostic(unanswered(r, tracker.rule, why: "before \(reason)"))))
+                           body: .diagnostic(unanswered(r, key.dissector, tracker.rule, why: "before \(reason)"))))
             }
         }
     }
 
-    private func unanswered(_ r: PairingTracker.Request, _ rule: PairingRule, why: String) -> Diagnostic {
+    private func unanswered(_ r: PairingTracker.Request, _ dissector: String, _ rule: PairingRule, why: String) -> Diagnostic {
         var fields: [(String, FieldValue)] = [("command", .int(r.command))]
         if let s = r.sequence { fields.append(("sequence", .int(s))) }
-        fields += [("request_record", .int(r.record)), ("timeout_ms", .int(Int(rule.timeoutMicroseconds / 1000)))]
+        fields += [("request_record", .int(r.record)), ("timeout_ms", .int(Int(rule.timeoutMicroseconds / 1000))),
+                   ("dissector", .string(dissector))]
         return Diagnostic(DissectorDiagnostics.unanswered,
                           "\(label(r.command, r.name))\(r.sequence.map { " sequence \($0)" } ?? "") sent at #\(r.record): no response \(why)",
                           fields: fields)

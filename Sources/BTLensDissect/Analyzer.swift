@@ -385,8 +385,7 @@ public final class Analyzer {
             } else {
                 guard streamCount[key, default: 0] < Self.streamLimitPerConnection else { continue }
                 streamCount[key, default: 0] += 1
-                let (d, detect) = dissector(handle: handle, uuid: uuid, connection: key)
-                s = BoundStream(d, detect: detect)
+                s = boundStream(handle: handle, uuid: uuid, connection: key)
             }
             let outs = s.push(value)
             streams[sk] = s
@@ -397,8 +396,8 @@ public final class Analyzer {
     /// A value read whole (Read Response, long read): one message when a value-per-message dissector is bound.
     private func readValue(_ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
                            _ direction: Direction, _ r: CaptureRecord) {
-        guard case (let d?, _) = dissector(handle: handle, uuid: uuid, connection: key), case .values = d.framing else { return }
-        var s = BoundStream(d, detect: false)
+        var s = boundStream(handle: handle, uuid: uuid, connection: key)
+        guard s.dissector != nil, s.framing == nil else { return }
         a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s,
            record: r.number, time: r.timestamp, uuid: uuid)
     }

@@ -1,32 +1,10 @@
 import BTLensCore
 import BTLensDissect
 
-/// How decoded messages look: `name=value` in text, an object in JSON. One place for both renderers.
+/// How decoded messages look: `name=value` in text (`MessageValue.description`), an object in JSON.
 enum MessageFormat {
-    /// `preset=bassBoost level=85%`; nested groups in braces, lists in brackets.
-    static func text(_ fields: [MessageField]) -> String {
-        fields.map { "\($0.name)=\(text($0.value))" }.joined(separator: " ")
-    }
-
-    static func text(_ v: MessageValue) -> String {
-        switch v {
-        case .int(let i): return String(i)
-        case .uint(let u): return String(u)
-        case .measure(let d, let unit): return number(d) + (unit ?? "")
-        case .string(let s): return "\"" + TerminalText.safe(s) + "\""
-        case .bytes(let b): return b.isEmpty ? "\"\"" : Hex.string(b)
-        case .enumerated(let name, let raw): return name.map(TerminalText.safe) ?? "\(raw)?"
-        case .flags(let names, let unnamed):
-            let all = names.map(TerminalText.safe) + (unnamed != 0 ? [Hex.value(unnamed, width: 2)] : [])
-            return "[" + all.joined(separator: ",") + "]"
-        case .group(let fields): return "{" + text(fields) + "}"
-        case .list(let items): return "[" + items.map(text).joined(separator: " ") + "]"
-        }
-    }
-
-    static func number(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
-    }
+    /// `preset=bassBoost level=85%`, with control characters from the capture escaped.
+    static func text(_ fields: [MessageField]) -> String { TerminalText.safe(MessageField.describe(fields)) }
 
     static func json(_ w: inout JSONWriter, _ fields: [MessageField]) {
         w.beginObject()

@@ -19,6 +19,7 @@ public final class StatsCollector {
     /// MFi accessories as their iAP2 IdentificationInformation describes them.
     public private(set) var accessories: [IAP2Identification] = []
     public private(set) var undecodedByWhat: [String: Int] = [:]
+    private var commands = CommandStats()
     /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
     public private(set) var captureNotes: [String] = []
     static let captureNoteLimit = 32
@@ -46,11 +47,15 @@ public final class StatsCollector {
         switch e.body {
         case .att(let a): attByOpcode[a.opcode.rawValue, default: 0] += 1
         case .a5(let a):
-            a5Frames[e.direction ?? .sent, default: 0] += 1
-            if !a.frame.checksumOK { a5BadChecksum += 1 }
+            if a.isA5 {
+                a5Frames[e.direction ?? .sent, default: 0] += 1
+                if !a.frame.checksumOK { a5BadChecksum += 1 }
+            }
+            commands.message(a, direction: e.direction)
         case .diagnostic(let d):
             diagnostics[d.id, default: (d.severity, 0)].1 += 1
             undecodedBytes += d.undecodedBytes
+            if d.kind == DissectorDiagnostics.unanswered { commands.unanswered(d) }
         case .iap2Identification(let i):
             if !accessories.contains(i), accessories.count < 64 { accessories.append(i) }
         case .undecoded(let u):
@@ -96,6 +101,24 @@ public final class StatsCollector {
         w.field("received", a5Frames[.received] ?? 0)
         w.field("checksum_bad", a5BadChecksum)
         w.endObject()
+        w.key("commands"); w.beginArray()
+        for (key, e) in commands.sorted {
+            w.beginObject()
+            w.field("dissector", key.dissector)
+            w.field("command", key.command)
+            if let n = e.name { w.field("name", n) }
+            w.field("sent", e.sent)
+            w.field("received", e.received)
+            w.field("answered", e.answered)
+            w.field("unanswered", e.unanswered)
+            if let latency = CommandStats.latency(e) {
+                w.key("latency_ms"); w.beginObject()
+                for (k, v) in latency { w.key(k); w.number(v) }
+                w.endObject()
+            }
+            w.endObject()
+        }
+        w.endArray()
         w.key("diagnostics"); w.beginObject()
         for (id, (_, n)) in diagnostics.sorted(by: { $0.key < $1.key }) { w.field(id, n) }
         w.endObject()
@@ -152,6 +175,13 @@ public final class StatsCollector {
             lines.append("  \(pad(String(n), 7)) \(ATTOpcode(rawValue: op).name)")
         }
         lines.append("A5 frames:   \(a5Total) (sent \(a5Frames[.sent] ?? 0), received \(a5Frames[.received] ?? 0), bad checksum \(a5BadChecksum))")
+        if !commands.entries.isEmpty { lines.append("Commands:    sent received answered unanswered  latency ms (min median p95 max)") }
+        for (key, e) in commands.sorted {
+            let latency = CommandStats.latency(e).map { $0.map { MessageValue.number($0.1) }.joined(separator: " ") } ?? "-"
+            let name = TerminalText.safe(e.name ?? "command")
+            lines.append("  \(pad(String(e.sent), 7)) \(pad(String(e.received), 8)) \(pad(String(e.answered), 8)) \(pad(String(e.unanswered), 10))  "
+                         + "\(pad(latency, 19))  \(name) (\(Hex.value(key.command, width: 2))) [\(TerminalText.safe(key.dissector))]")
+        }
         let total = diagnostics.values.reduce(0) { $0 + $1.1 }
         lines.append("Diagnostics: \(total)")
         for (id, (severity, n)) in diagnostics.sorted(by: { $0.key < $1.key }) {

@@ -133,7 +133,7 @@ public struct TextRenderer {
         } else {
             s += " len \(f.payload.count)" + (f.payload.isEmpty ? "" : ": " + Hex.spaced(f.payload))
         }
-        if let p = a.pairing { s += " ← #\(p.requestRecord) in \(MessageFormat.number(Double(p.latencyMicroseconds) / 1000)) ms" }
+        if let p = a.pairing { s += " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms" }
         if !f.checksumOK { s += " [bad checksum]" }
         return s
     }

@@ -68,17 +68,17 @@ public enum SampleCaptures {
         let r1 = s.stream(handle: h, attHandle: 0x0015, .received, a + b, values: [a.count + b.count])
         s.expectFrame(r1[0], .received, 0x0015, command: 0xa1, sequence: 0x11, payload: [0x00, 0x30])
         s.expectFrame(r1[0], .received, 0x0015, command: 0x05, sequence: 0x12, payload: [0x02, 0x5a, 0x64])
+        // A Write Request (answered by 0xa2 below) whose L2CAP header is split across ACL fragments of 3 bytes.
+        let e = A5Frame.encode(command: 0x22, sequence: 9, payload: [0x02])
+        let r3 = s.l2cap(handle: h, .sent, [0x12, 0x13, 0x00] + e, fragment: 3)
+        s.expectFrame(r3, .sent, 0x0013, command: 0x22, sequence: 9, payload: [0x02])
+        s.att(handle: h, .received, [0x13])
         // A frame ending inside a notification that also starts the next one.
         let c = A5Frame.encode(command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
         let d = A5Frame.encode(command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
         let r2 = s.stream(handle: h, attHandle: 0x0015, .received, c + d, values: [15, 10, 5])
         s.expectFrame(r2[1], .received, 0x0015, command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
         s.expectFrame(r2[2], .received, 0x0015, command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
-        // A Write Request whose L2CAP header is split across ACL fragments of 3 bytes.
-        let e = A5Frame.encode(command: 0x22, sequence: 9, payload: [0x02])
-        let r3 = s.l2cap(handle: h, .sent, [0x12, 0x13, 0x00] + e, fragment: 3)
-        s.expectFrame(r3, .sent, 0x0013, command: 0x22, sequence: 9, payload: [0x02])
-        s.att(handle: h, .received, [0x13])
         // A long write: Prepare Write ×2, Execute Write; the frame belongs to the Execute record.
         let f = A5Frame.encode(command: 0x30, sequence: 10, payload: Array(repeating: 0x5c, count: 80))
         s.att(handle: h, .sent, [0x16, 0x13, 0x00, 0x00, 0x00] + Array(f.prefix(50)))

@@ -15,6 +15,6 @@ struct Btlens: ParsableCommand {
           2  usage error
         """,
         version: "0.1.0 (libpcap: \(Libpcap.version))",
-        subcommands: [Timeline.self, Stats.self, Convert.self, Formats.self, DiagnosticsList.self],
+        subcommands: [Timeline.self, Stats.self, Convert.self, Dissectors.self, Formats.self, DiagnosticsList.self],
         defaultSubcommand: Timeline.self)
 }

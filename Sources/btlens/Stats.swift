@@ -15,9 +15,10 @@ struct Stats: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
+        let dissectors = try input.definitions.load().table
         var reader = try input.open()
         let stats = StatsCollector(file: input.file, info: reader.info)
-        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, onRecord: stats.record, onProblem: { reportProblem(input.file, $0) },
+        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onRecord: stats.record, onProblem: { reportProblem(input.file, $0) },
                                         onEvent: stats.event)
         let connections = analyzer.connections.all
         print(format == .json ? stats.json(connections: connections) : stats.text(connections: connections), terminator: "")

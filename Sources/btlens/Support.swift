@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensCapture
+import BTLensDefinitions
 import BTLensDissect
 import BTLensReport
 #if canImport(Glibc)
@@ -9,6 +10,11 @@ import Glibc
 /// The input could not be read as a capture: exit status 1.
 struct InputFailure: Error {
     var message: String
+}
+
+/// Definition files that do not load: each error on its own line, exit status 2.
+struct DefinitionFailure: Error {
+    var errors: [DefinitionError]
 }
 
 enum FileHandleStderr {
@@ -60,8 +66,30 @@ struct CaptureInput: ParsableArguments {
     @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
     var member: String?
 
-    @Option(help: "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), or rfcomm:N=iap2 for RFCOMM server channel N. Repeatable.")
+    @Option(help: "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), rfcomm:N=iap2 for RFCOMM server channel N, or att:HANDLE=DISSECTOR for the values of an ATT handle. Repeatable.")
     var decodeAs: [Analyzer.DecodeAs] = []
 
+    @OptionGroup var definitions: DefinitionOptions
+
     func open() throws -> any CaptureReader { try openCapture(file, member: member) }
+}
+
+/// Where dissector definitions come from: shared by every command that loads them.
+struct DefinitionOptions: ParsableArguments {
+    @Option(name: .customLong("dissectors"), help: ArgumentHelp(
+        "A folder (or file) of dissector definitions, instead of ./Dissectors and ~/.config/btlens/dissectors. Repeatable.",
+        valueName: "dir"))
+    var paths: [String] = []
+
+    @Flag(help: "Load no definition files: built-in dissectors only.")
+    var noDissectors = false
+
+    /// The dissector tables, or every definition error (a broken definition is refused, never half-used).
+    func load() throws -> DefinitionLoader.Loaded {
+        guard !noDissectors else { return DefinitionLoader.Loaded(table: .builtIn, files: [], errors: []) }
+        let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultDirectories(), required: false)
+                                   : DefinitionLoader.load(paths, required: true)
+        guard loaded.errors.isEmpty else { throw DefinitionFailure(errors: loaded.errors) }
+        return loaded
+    }
 }

@@ -24,15 +24,16 @@ struct Timeline: ParsableCommand {
     var color: ColorChoice = .auto
 
     func run() throws {
+        let dissectors = try input.definitions.load().table
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            try Pipeline.run(&reader, decodeAs: input.decodeAs, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            try Pipeline.run(&reader, decodeAs: input.decodeAs, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
         }
         sink.flush()
     }

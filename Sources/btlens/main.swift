@@ -10,12 +10,16 @@ do {
 } catch let failure as InputFailure {
     FileHandleStderr.write("btlens: \(failure.message)\n")
     exit(1)
+} catch let failure as DefinitionFailure {
+    for e in failure.errors { FileHandleStderr.write("btlens: \(e)\n") }
+    exit(2)
 } catch {
     let code = Btlens.exitCode(for: error)
     if code == .success {
         print(Btlens.fullMessage(for: error))
         exit(0)
     }
-    FileHandleStderr.write("btlens: \(Btlens.fullMessage(for: error))\n")
+    let message = Btlens.fullMessage(for: error)
+    if !message.isEmpty { FileHandleStderr.write("btlens: \(message)\n") }
     exit(code == .validationFailure ? 2 : code.rawValue)
 }

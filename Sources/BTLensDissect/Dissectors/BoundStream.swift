@@ -8,9 +8,9 @@ struct BoundStream {
     let dissector: (any MessageDissector)?
     let commandByte: Bool
 
-    init(_ dissector: (any MessageDissector)?, detect: Bool) {
+    init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool) {
         self.dissector = dissector
-        switch dissector?.framing {
+        switch framing {
         case .values(let commandByte)?:
             framed = nil
             self.commandByte = commandByte

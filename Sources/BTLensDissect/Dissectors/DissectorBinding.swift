@@ -1,7 +1,7 @@
 import BTLensCore
 
 /// Where a dissector applies: one entry of a dissector table.
-public struct DissectorBinding: Sendable, Hashable {
+public struct DissectorBinding: Sendable, Equatable {
     public enum Key: Sendable, Hashable, CustomStringConvertible {
         /// A GATT characteristic.
         case characteristic(BluetoothUUID)
@@ -23,7 +23,7 @@ public struct DissectorBinding: Sendable, Hashable {
         }
     }
 
-    /// What the bound characteristic carries.
+    /// What the bound characteristic carries (documentation for `dissectors list`; direction decides pairing).
     public enum Role: String, Sendable, CaseIterable {
         /// The phone writes commands.
         case command
@@ -35,14 +35,17 @@ public struct DissectorBinding: Sendable, Hashable {
 
     public var key: Key
     public var role: Role
+    /// How this stream's bytes become messages, when not the dissector's default.
+    public var framing: Framing?
     /// Replaces a built-in binding of the same key; without it the clash is an error.
     public var overrides: Bool
     /// Where the binding is written (file:line), for error messages.
     public var source: String?
 
-    public init(_ key: Key, role: Role = .value, overrides: Bool = false, source: String? = nil) {
+    public init(_ key: Key, role: Role = .value, framing: Framing? = nil, overrides: Bool = false, source: String? = nil) {
         self.key = key
         self.role = role
+        self.framing = framing
         self.overrides = overrides
         self.source = source
     }
@@ -51,7 +54,10 @@ public struct DissectorBinding: Sendable, Hashable {
 /// The dissector tables: one lookup per binding kind, filled from built-ins and definition files alike.
 public struct DissectorTable: Sendable {
     public struct Conflict: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+        /// The clashing binding's place (file:line), when it has one.
+        public var source: String?
+        public var message: String
+        public var description: String { (source.map { "\($0): " } ?? "") + message }
     }
 
     public private(set) var dissectors: [any MessageDissector] = []
@@ -69,15 +75,14 @@ public struct DissectorTable: Sendable {
     /// Adds a dissector. A key bound twice is a conflict, unless the new binding overrides a built-in one.
     public mutating func register(_ dissector: any MessageDissector) throws(Conflict) {
         if let clash = dissectors.first(where: { $0.name == dissector.name }) {
-            throw Conflict(description: "dissector name '\(dissector.name)' is already used by \(clash.origin)")
+            throw Conflict(source: nil, message: "dissector name '\(dissector.name)' is already used by \(clash.origin)")
         }
         for b in dissector.bindings {
             guard let (i, existing) = table[b.key] else { continue }
             let owner = dissectors[i]
             if b.overrides && owner.origin == "built-in" { continue }
-            let here = b.source.map { "\($0): " } ?? ""
             let there = existing.source ?? owner.origin
-            throw Conflict(description: "\(here)\(b.key) is already bound to '\(owner.name)' (\(there))"
+            throw Conflict(source: b.source, message: "conflicting binding: \(b.key) is already bound to '\(owner.name)' (\(there))"
                            + (owner.origin == "built-in" ? "; add `override: true` to replace the built-in binding" : ""))
         }
         let index = dissectors.count
@@ -85,10 +90,12 @@ public struct DissectorTable: Sendable {
         for b in dissector.bindings { table[b.key] = (index, b) }
     }
 
-    public func lookup(_ key: DissectorBinding.Key) -> (dissector: any MessageDissector, role: DissectorBinding.Role)? {
+    public func lookup(_ key: DissectorBinding.Key) -> (dissector: any MessageDissector, framing: Framing)? {
         guard let (i, b) = table[key] else { return nil }
-        return (dissectors[i], b.role)
+        return (dissectors[i], b.framing ?? dissectors[i].framing)
     }
+
+    public func dissector(named name: String) -> (any MessageDissector)? { dissectors.first { $0.name == name } }
 
     /// The dissector for detected A5 streams of a device, by the longest matching address prefix.
     public func forDevice(_ address: BDAddr?) -> (any MessageDissector)? {

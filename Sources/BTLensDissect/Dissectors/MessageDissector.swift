@@ -105,3 +105,34 @@ public enum DissectorDiagnostics {
 
     public static let all = [unanswered, unsolicited, payloadShort, payloadExtra, fieldInvalid]
 }
+
+extension MessageValue: CustomStringConvertible {
+    /// `bassBoost`, `85%`, `"text"`, `{left=1 right=0}`, `[a,b]`: the form the text timeline and
+    /// definition examples use.
+    public var description: String {
+        switch self {
+        case .int(let i): return String(i)
+        case .uint(let u): return String(u)
+        case .measure(let d, let unit): return Self.number(d) + (unit ?? "")
+        case .string(let s): return "\"" + s + "\""
+        case .bytes(let b): return b.isEmpty ? "\"\"" : Hex.string(b)
+        case .enumerated(let name, let raw): return name ?? "\(raw)?"
+        case .flags(let names, let unnamed):
+            return "[" + (names + (unnamed != 0 ? [Hex.value(unnamed, width: 2)] : [])).joined(separator: ",") + "]"
+        case .group(let fields): return "{" + MessageField.describe(fields) + "}"
+        case .list(let items): return "[" + items.map(\.description).joined(separator: " ") + "]"
+        }
+    }
+
+    /// Integral values without a fraction, others in Swift's shortest round-trip form.
+    public static func number(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+}
+
+extension MessageField {
+    /// `preset=bassBoost level=85%`.
+    public static func describe(_ fields: [MessageField]) -> String {
+        fields.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+    }
+}

@@ -55,6 +55,7 @@ public struct PairingRule: Sendable, Equatable {
 /// A response paired with its request.
 public struct PairedResponse: Sendable, Equatable {
     public var requestRecord: Int
+    public var requestCommand: UInt16
     public var latencyMicroseconds: Int64
 }
 
@@ -105,7 +106,8 @@ public struct PairingTracker: Sendable {
         }
         guard let i = index else { return nil }
         let r = outstanding.remove(at: i)
-        return (r, PairedResponse(requestRecord: r.record, latencyMicroseconds: time.microseconds &- r.time.microseconds))
+        return (r, PairedResponse(requestRecord: r.record, requestCommand: r.command,
+                                  latencyMicroseconds: time.microseconds &- r.time.microseconds))
     }
 
     /// Everything still outstanding, removed (disconnection, end of capture).

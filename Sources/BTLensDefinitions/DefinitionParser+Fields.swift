@@ -1,0 +1,162 @@
+import BTLensCore
+import BTLensDissect
+
+/// Message payload fields: `seq` lists, named `types`, switches.
+extension DefinitionParser.Parser {
+    static let fieldKeys = ["id", "type", "size", "repeat", "enum", "flags", "unit", "scale", "offset", "valid", "doc"]
+    static let integerTypes = ["u1", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be", "u2", "u4", "u8",
+                               "s1", "s2le", "s2be", "s4le", "s4be", "s8le", "s8be", "s2", "s4", "s8"]
+
+    /// A `seq` list; `known` holds the integer fields before it that sizes and switches may name.
+    mutating func seq(_ v: YAMLValue, _ what: String, known: Set<String>) throws(DefinitionError) -> [FieldSpec] {
+        var known = known
+        var names: Set<String> = []
+        var out: [FieldSpec] = []
+        for item in try v.items(what) {
+            let f = try field(item, what, known: known)
+            guard names.insert(f.name).inserted else { throw item.error("\(what): field '\(f.name)' is defined twice") }
+            if case .integer = f.type, f.repeats == nil { known.insert(f.name) }
+            out.append(f)
+        }
+        return out
+    }
+
+    mutating func field(_ v: YAMLValue, _ what: String, known: Set<String>) throws(DefinitionError) -> FieldSpec {
+        let m = try v.fields("a field of \(what)", allowed: Self.fieldKeys)
+        let name = try identifier(m.required("id", "a field of \(what)"), "field id")
+        let here = "field '\(name)'"
+        func reference(_ r: YAMLValue, _ key: String) throws(DefinitionError) -> String {
+            let target = try r.string("\(here) \(key)")
+            guard known.contains(target) else {
+                let earlier = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
+                throw r.error("\(here): \(key) refers to '\(target)', which is not an earlier integer field (earlier: \(earlier))")
+            }
+            return target
+        }
+        var size: FieldSpec.Size?
+        if let s = m["size"] {
+            if let n = YAMLValue.parseInteger(try s.string("\(here) size")) {
+                guard (0...65_535).contains(n) else { throw s.error("\(here): size \(n) is outside 0…65535") }
+                size = .fixed(Int(n))
+            } else if try s.string("\(here) size") == "eos" {
+                size = .eos
+            } else {
+                size = .field(try reference(s, "size"))
+            }
+        }
+        var type: FieldSpec.FieldType
+        if let t = m["type"] {
+            type = try fieldType(t, here, size: size, known: known)
+        } else if let size {
+            type = .bytes(size)
+        } else {
+            throw v.error("\(here): missing 'type' (u1, u2le, …, bytes, str, or a name from types:)")
+        }
+        var spec = FieldSpec(name: name, type: type, line: v.line)
+        if let r = m["repeat"] {
+            let text = try r.string("\(here) repeat")
+            if text == "eos" {
+                spec.repeats = .eos
+            } else if let n = YAMLValue.parseInteger(text) {
+                guard (0...Int64(FieldDecoder.repeatLimit)).contains(n) else { throw r.error("\(here): repeat \(n) is outside 0…\(FieldDecoder.repeatLimit)") }
+                spec.repeats = .count(Int(n))
+            } else {
+                spec.repeats = .field(try reference(r, "repeat"))
+            }
+        }
+        let isInteger: Bool = { if case .integer = type { return true } else { return false } }()
+        func integerOnly(_ key: String, _ node: YAMLValue) throws(DefinitionError) {
+            guard isInteger else { throw node.error("\(here): '\(key)' applies to integer fields only") }
+        }
+        if let e = m["enum"] {
+            try integerOnly("enum", e)
+            let enumName = try e.string("\(here) enum")
+            guard let values = enums[enumName] else {
+                throw e.error("\(here): enum '\(enumName)' is not defined under enums: (defined: \(enums.keys.sorted().joined(separator: ", ")))")
+            }
+            spec.enumeration = (enumName, values)
+        }
+        if let f = m["flags"] {
+            try integerOnly("flags", f)
+            spec.flags = try flags(f, "\(here) flags")
+        }
+        if let u = m["unit"] { try integerOnly("unit", u); spec.unit = try u.string("\(here) unit") }
+        if let s = m["scale"] { try integerOnly("scale", s); spec.scale = try s.double("\(here) scale") }
+        if let o = m["offset"] { try integerOnly("offset", o); spec.offset = try o.double("\(here) offset") }
+        if let valid = m["valid"] {
+            try integerOnly("valid", valid)
+            spec.valid = try self.valid(valid, here)
+        }
+        return spec
+    }
+
+    private func valid(_ v: YAMLValue, _ here: String) throws(DefinitionError) -> FieldSpec.Valid {
+        if v.isScalar { return .anyOf([try v.integer("\(here) valid")]) }
+        let m = try v.fields("\(here) valid", allowed: ["min", "max", "any-of"])
+        if let list = m["any-of"] {
+            var values: [Int64] = []
+            for item in try list.items("\(here) valid any-of") { values.append(try item.integer("\(here) valid any-of")) }
+            return .anyOf(values)
+        }
+        return .range(min: try m["min"]?.double("\(here) valid min"), max: try m["max"]?.double("\(here) valid max"))
+    }
+
+    private mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>) throws(DefinitionError) -> FieldSpec.FieldType {
+        if !t.isScalar {
+            let m = try t.fields("\(here) type", allowed: ["switch-on", "cases"])
+            let on = try m.required("switch-on", "\(here) type").string("\(here) switch-on")
+            guard known.contains(on) else {
+                throw t.error("\(here): switch-on refers to '\(on)', which is not an earlier integer field (earlier: \(known.isEmpty ? "none" : known.sorted().joined(separator: ", ")))")
+            }
+            var cases: [Int64: FieldSpec.FieldType] = [:]
+            var fallback: FieldSpec.FieldType?
+            let casesNode = try m.required("cases", "\(here) type")
+            for (k, v) in try casesNode.mapping("\(here) cases") {
+                let caseType = try fieldType(v, here, size: size, known: known)
+                if k == "_" {
+                    fallback = caseType
+                } else if let value = YAMLValue.parseInteger(k) {
+                    cases[value] = caseType
+                } else {
+                    throw casesNode.error("\(here): case '\(k)' is not an integer or _")
+                }
+            }
+            return .switchOn(field: on, cases: cases, fallback: fallback)
+        }
+        let name = try t.string("\(here) type")
+        if Self.integerTypes.contains(name) {
+            guard size == nil else { throw t.error("\(here): an integer type (\(name)) takes no size") }
+            let width = Int(name.dropFirst().prefix { $0.isNumber }) ?? 1
+            let big = name.hasSuffix("be") || (!name.hasSuffix("le") && bigEndian)
+            return .integer(width: width, signed: name.hasPrefix("s"), bigEndian: big)
+        }
+        switch name {
+        case "bytes": return .bytes(size ?? .eos)
+        case "str": return .string(size ?? .eos)
+        default:
+            guard typeSources[name] != nil else {
+                let declared = typeSources.keys.sorted()
+                throw t.error("\(here): unknown type '\(name)'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str"
+                              + (declared.isEmpty ? "" : ", or a type from types: (\(declared.joined(separator: ", ")))"))
+            }
+            return .group(try namedType(name, t, known: known))
+        }
+    }
+
+    /// A named type, read once; a type that contains itself is an error, not a loop.
+    private mutating func namedType(_ name: String, _ at: YAMLValue, known: Set<String>) throws(DefinitionError) -> [FieldSpec] {
+        if let done = types[name] { return done }
+        guard !resolving.contains(name) else {
+            throw at.error("type '\(name)' contains itself (\((resolving + [name]).joined(separator: " → ")))")
+        }
+        guard resolving.count < DefinitionParser.maxNesting, let source = typeSources[name] else {
+            throw at.error("types nested deeper than \(DefinitionParser.maxNesting)")
+        }
+        resolving.append(name)
+        defer { resolving.removeLast() }
+        let m = try source.fields("type \(name)", allowed: ["seq", "doc"])
+        let specs = try seq(m.required("seq", "type \(name)"), "type \(name)", known: known)
+        types[name] = specs
+        return specs
+    }
+}

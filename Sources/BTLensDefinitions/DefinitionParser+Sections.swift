@@ -1,0 +1,284 @@
+import Foundation
+import BTLensCore
+import BTLensDissect
+
+/// The sections around the fields: framing, messages, bindings, pairing, examples.
+extension DefinitionParser.Parser {
+    // MARK: framing
+
+    /// `a5`, `value`, `event-byte`, or a frame variant (magic, header, length-counts, checksum).
+    func framing(_ v: YAMLValue) throws(DefinitionError) -> Framing {
+        if v.isScalar {
+            switch try v.string("framing") {
+            case "a5": return .frames(.a5)
+            case "value": return .values(commandByte: false)
+            case "event-byte": return .values(commandByte: true)
+            case let other: throw v.error("framing: unknown framing '\(other)'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum")
+            }
+        }
+        let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum"])
+        let magic = try magicBytes(m.required("magic", "framing"))
+        var header: [FrameFormat.HeaderField] = []
+        let headerNode = try m.required("header", "framing")
+        for item in try headerNode.items("framing header") { header.append(try headerField(item)) }
+        let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
+        let commands = header.filter { if case .command = $0 { return true } else { return false } }.count
+        guard lengths == 1, commands == 1 else {
+            throw headerNode.error("framing header: expected exactly one command and one length field, found \(commands) and \(lengths)")
+        }
+        var counts = FrameFormat.LengthCounts.payload
+        if let c = m["length-counts"] {
+            let text = try c.string("framing length-counts")
+            guard let value = FrameFormat.LengthCounts(rawValue: text) else {
+                throw c.error("framing length-counts: '\(text)'; expected \(FrameFormat.LengthCounts.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            counts = value
+        }
+        let checksum = try m["checksum"].map { c throws(DefinitionError) in try self.checksum(c) } ?? nil
+        return .frames(FrameFormat(name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum))
+    }
+
+    private func magicBytes(_ v: YAMLValue) throws(DefinitionError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        if v.isSequence {
+            for item in try v.items("framing magic") { bytes.append(UInt8(try integer(item, "framing magic", in: 0...255))) }
+        } else {
+            let text = try v.string("framing magic").lowercased()
+            let hex = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
+            guard let b = Hex.bytes(hex.count % 2 == 1 ? "0" + hex : hex) else { throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list)") }
+            bytes = b
+        }
+        guard (1...4).contains(bytes.count) else { throw v.error("framing magic: expected 1 to 4 bytes, found \(bytes.count)") }
+        return bytes
+    }
+
+    private func headerField(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.HeaderField {
+        let expected = "expected version, command, sequence, flags, length, {command: u2le}, {length: u2be} or {reserved: N}"
+        if v.isScalar {
+            switch try v.string("framing header") {
+            case "version": return .version
+            case "command": return .command(width: 1, bigEndian: true)
+            case "sequence": return .sequence
+            case "flags": return .flags
+            case "length": return .length(width: 1, bigEndian: true)
+            case let other: throw v.error("framing header: unknown field '\(other)'; \(expected)")
+            }
+        }
+        let m = try v.mapping("framing header")
+        guard m.count == 1, let (key, value) = m.first else { throw v.error("framing header: \(expected)") }
+        if key == "reserved" { return .reserved(Int(try integer(value, "framing header reserved", in: 1...16))) }
+        let width: (Int, Bool)
+        switch try value.string("framing header \(key)") {
+        case "u1": width = (1, true)
+        case "u2le": width = (2, false)
+        case "u2be": width = (2, true)
+        case let other: throw value.error("framing header \(key): '\(other)'; expected u1, u2le or u2be")
+        }
+        switch key {
+        case "command": return .command(width: width.0, bigEndian: width.1)
+        case "length": return .length(width: width.0, bigEndian: width.1)
+        default: throw v.error("framing header: unknown field '\(key)'; \(expected)")
+        }
+    }
+
+    private func checksum(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.Checksum? {
+        let algorithms = ChecksumAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+        func algorithm(_ a: YAMLValue) throws(DefinitionError) -> ChecksumAlgorithm? {
+            let text = try a.string("framing checksum")
+            if text == "none" { return nil }
+            guard let alg = ChecksumAlgorithm(rawValue: text) else { throw a.error("framing checksum: unknown algorithm '\(text)'; expected \(algorithms) or none") }
+            return alg
+        }
+        if v.isScalar { return try algorithm(v).map { FrameFormat.Checksum($0) } }
+        let m = try v.fields("framing checksum", allowed: ["algorithm", "covers", "endian"])
+        guard let alg = try algorithm(m.required("algorithm", "framing checksum")) else { return nil }
+        var c = FrameFormat.Checksum(alg)
+        if let cov = m["covers"] {
+            let text = try cov.string("framing checksum covers")
+            guard let value = FrameFormat.ChecksumCoverage(rawValue: text) else {
+                throw cov.error("framing checksum covers: '\(text)'; expected \(FrameFormat.ChecksumCoverage.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            c.covers = value
+        }
+        if let e = m["endian"] {
+            switch try e.string("framing checksum endian") {
+            case "be": c.bigEndian = true
+            case "le": c.bigEndian = false
+            case let other: throw e.error("framing checksum endian: expected le or be, found '\(other)'")
+            }
+        }
+        return c
+    }
+
+    // MARK: messages
+
+    mutating func message(_ v: YAMLValue, existing: [DefinitionDissector.MessageDef]) throws(DefinitionError)
+        -> (DefinitionDissector.MessageDef, response: YAMLValue?) {
+        let m = try v.fields("a message", allowed: ["id", "name", "from", "kind", "response", "seq", "doc"])
+        let msgName = try identifier(m.required("name", "a message"), "message name")
+        let id = try m["id"].map { i throws(DefinitionError) in UInt16(try integer(i, "message \(msgName) id", in: 0...0xffff)) }
+        var from: Direction?
+        if let f = m["from"] {
+            switch try f.string("message \(msgName) from") {
+            case "phone": from = .sent
+            case "accessory": from = .received
+            case let other: throw f.error("message \(msgName) from: '\(other)'; expected phone or accessory")
+            }
+        }
+        var kind: MessageKind?
+        if let k = m["kind"] {
+            let text = try k.string("message \(msgName) kind")
+            guard let value = MessageKind(rawValue: text) else { throw k.error("message \(msgName) kind: '\(text)'; expected request, response or event") }
+            kind = value
+        }
+        if let other = existing.first(where: { $0.name == msgName }) {
+            throw v.error("message name '\(msgName)' is already used at line \(other.line ?? 0)")
+        }
+        if let id, let other = existing.first(where: { $0.id == id && ($0.from == nil || from == nil || $0.from == from) }) {
+            throw v.error("duplicate command id \(Hex.value(id, width: 2)): '\(msgName)' and '\(other.name)' (line \(other.line ?? 0))"
+                          + " both decode it; give them different 'from:' if the id means different things each way")
+        }
+        let fields = try m["seq"].map { s throws(DefinitionError) in try seq(s, "message \(msgName)", known: []) } ?? []
+        return (DefinitionDissector.MessageDef(id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line), m["response"])
+    }
+
+    func responseId(_ v: YAMLValue, _ messages: [DefinitionDissector.MessageDef]) throws(DefinitionError) -> UInt16 {
+        let text = try v.string("response")
+        if YAMLValue.parseInteger(text) != nil { return UInt16(try integer(v, "response", in: 0...0xffff)) }
+        guard let target = messages.first(where: { $0.name == text }), let id = target.id else {
+            throw v.error("response: '\(text)' is not a message with an id in this definition")
+        }
+        return id
+    }
+
+    // MARK: bindings
+
+    func bind(_ v: YAMLValue?, messages: [DefinitionDissector.MessageDef], defaultFraming: Framing) throws(DefinitionError)
+        -> ([DissectorBinding], [BluetoothUUID: Int]) {
+        guard let v else { return ([], [:]) }
+        let m = try v.fields("bind", allowed: ["characteristics", "ea-protocols", "rfcomm-services", "devices"])
+        var out: [DissectorBinding] = []
+        var valueMessages: [BluetoothUUID: Int] = [:]
+        func source(_ n: YAMLValue) -> String { "\(file):\(n.line ?? 0)" }
+        func add(_ b: DissectorBinding, _ at: YAMLValue) throws(DefinitionError) {
+            if out.contains(where: { $0.key == b.key }) { throw at.error("bind: \(b.key) is listed twice") }
+            out.append(b)
+        }
+        for c in try m["characteristics"]?.items("bind characteristics") ?? [] {
+            if c.isScalar {
+                try add(DissectorBinding(.characteristic(try Self.uuid(c, "characteristic")), source: source(c)), c)
+                continue
+            }
+            let f = try c.fields("a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
+            let uuid = try Self.uuid(f.required("uuid", "a characteristic binding"), "characteristic uuid")
+            var role = DissectorBinding.Role.value
+            if let r = f["role"] {
+                let text = try r.string("role")
+                guard let value = DissectorBinding.Role(rawValue: text) else { throw r.error("role: '\(text)'; expected command, event or value") }
+                role = value
+            }
+            let framing = try f["framing"].map { fr throws(DefinitionError) in try self.framing(fr) }
+            if let msg = f["message"] {
+                let msgName = try msg.string("message")
+                guard let index = messages.firstIndex(where: { $0.name == msgName }) else {
+                    throw msg.error("characteristic \(uuid): message '\(msgName)' is not defined under messages:")
+                }
+                valueMessages[uuid] = index
+            } else if (framing ?? defaultFraming) == .values(commandByte: false) {
+                throw c.error("characteristic \(uuid): framing 'value' needs 'message:' (the message its value is)")
+            }
+            try add(DissectorBinding(.characteristic(uuid), role: role, framing: framing,
+                                     overrides: try f["override"]?.bool("override") ?? false, source: source(c)), c)
+        }
+        for p in try m["ea-protocols"]?.items("bind ea-protocols") ?? [] {
+            try add(DissectorBinding(.eaProtocol(try p.string("EA protocol")), source: source(p)), p)
+        }
+        for s in try m["rfcomm-services"]?.items("bind rfcomm-services") ?? [] {
+            try add(DissectorBinding(.rfcommService(try Self.uuid(s, "RFCOMM service")), source: source(s)), s)
+        }
+        for d in try m["devices"]?.items("bind devices") ?? [] {
+            let prefix = try d.string("device address prefix").uppercased()
+            let octets = prefix.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...6).contains(octets.count), octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+                throw d.error("devices: '\(prefix)' is not an address prefix (AA:BB:CC)")
+            }
+            try add(DissectorBinding(.addressPrefix(prefix), source: source(d)), d)
+        }
+        return (out, valueMessages)
+    }
+
+    // MARK: pairing
+
+    func pairingRule(_ v: YAMLValue, table: [UInt16: UInt16]) throws(DefinitionError) -> PairingRule {
+        let m = try v.fields("pairing", allowed: ["match", "response-command", "timeout-ms"])
+        var match = PairingRule.Match.oldest
+        if let x = m["match"] {
+            let text = try x.string("pairing match")
+            guard let value = PairingRule.Match(rawValue: text) else { throw x.error("pairing match: '\(text)'; expected sequence or oldest") }
+            match = value
+        }
+        var response: PairingRule.ResponseCommand = table.isEmpty ? .same : .table(table)
+        if let r = m["response-command"] { response = try responseCommand(r, table: table) }
+        let timeout = try m["timeout-ms"].map { t throws(DefinitionError) in try integer(t, "pairing timeout-ms", in: 1...3_600_000) } ?? 1000
+        return PairingRule(match: match, responseCommand: response, timeoutMicroseconds: timeout * 1000)
+    }
+
+    /// `same`, `any`, `table`, `request | 0x80`, `request + 1`.
+    private func responseCommand(_ v: YAMLValue, table: [UInt16: UInt16]) throws(DefinitionError) -> PairingRule.ResponseCommand {
+        let text = try v.string("pairing response-command").replacingOccurrences(of: " ", with: "")
+        switch text {
+        case "same": return .same
+        case "any": return .any
+        case "table":
+            guard !table.isEmpty else { throw v.error("pairing response-command: table, but no message names a 'response:'") }
+            return .table(table)
+        default:
+            for (op, make) in [("request|", PairingRule.ResponseCommand.or), ("request+", PairingRule.ResponseCommand.plus)] where text.hasPrefix(op) {
+                if let n = YAMLValue.parseInteger(String(text.dropFirst(op.count))), (1...0xffff).contains(n) { return make(UInt16(n)) }
+            }
+            throw v.error("pairing response-command: '\(text)'; expected same, any, table, 'request | 0x80' or 'request + 1'")
+        }
+    }
+
+    // MARK: examples
+
+    func examples(_ v: YAMLValue) throws(DefinitionError) -> [DefinitionDissector.Example] {
+        var out: [DefinitionDissector.Example] = []
+        for item in try v.items("examples") {
+            let m = try item.fields("an example", allowed: ["hex", "from", "characteristic", "expect"])
+            let hexNode = try m.required("hex", "an example")
+            guard let bytes = Hex.bytes(try hexNode.string("example hex")) else { throw hexNode.error("example hex: not hex bytes") }
+            var direction = Direction.sent
+            if let f = m["from"] {
+                switch try f.string("example from") {
+                case "phone": direction = .sent
+                case "accessory": direction = .received
+                case let other: throw f.error("example from: '\(other)'; expected phone or accessory")
+                }
+            }
+            let characteristic = try m["characteristic"].map { c throws(DefinitionError) in try Self.uuid(c, "example characteristic") }
+            var example = DefinitionDissector.Example(bytes: bytes, direction: direction, characteristic: characteristic,
+                                                      expectedName: nil, expectedFields: [], expectedFlags: nil, line: item.line)
+            if let e = m["expect"] {
+                let x = try e.fields("example expect", allowed: ["name", "fields", "flags"])
+                example.expectedName = try x["name"]?.string("example expect name")
+                example.expectedFields = try x["fields"].map { f throws(DefinitionError) in try expectations(f) } ?? []
+                if let fl = x["flags"] {
+                    var names: [String] = []
+                    for n in try fl.items("example expect flags") { names.append(try n.string("flag")) }
+                    example.expectedFlags = names
+                }
+            }
+            out.append(example)
+        }
+        return out
+    }
+
+    private func expectations(_ v: YAMLValue) throws(DefinitionError) -> [(String, YAMLExpectation)] {
+        var out: [(String, YAMLExpectation)] = []
+        for (k, value) in try v.mapping("example fields") {
+            out.append((k, value.isMapping ? .group(try expectations(value)) : .scalar(try value.string("example field \(k)"))))
+        }
+        return out
+    }
+}

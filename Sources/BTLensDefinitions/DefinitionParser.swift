@@ -1,0 +1,163 @@
+import Foundation
+import BTLensCore
+import BTLensDissect
+import Yams
+
+/// Reads one definition file (the schema is in Dissectors/README.md). Every error names the file,
+/// the line and what was expected; nothing in a file can make it trap or loop.
+enum DefinitionParser {
+    static let maxFileBytes = 1 << 20
+    /// Bracket and type nesting allowed: deep enough for any protocol, shallow enough for the stack.
+    static let maxNesting = 32
+
+    static let topKeys = ["protocol", "title", "endian", "bind", "framing", "flags", "enums", "types", "messages", "pairing", "examples"]
+
+    static func parse(text: String, file: String) throws(DefinitionError) -> DefinitionDissector {
+        guard text.utf8.count <= maxFileBytes else {
+            throw DefinitionError(file: file, line: nil, "file of \(text.utf8.count) bytes; definitions are limited to \(maxFileBytes)")
+        }
+        try checkNesting(text, file: file)
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { throw DefinitionError(file: file, line: nil, "empty file; expected a mapping with 'protocol:'") }
+            root = node
+        } catch let e as DefinitionError {
+            throw e
+        } catch let e as YamlError {
+            throw yamlError(e, file: file)
+        } catch {
+            throw DefinitionError(file: file, line: nil, "YAML: \(error)")
+        }
+        var p = Parser(file: file)
+        return try p.definition(YAMLValue(node: root, file: file))
+    }
+
+    /// Flow collections nested past `maxNesting`, before the YAML parser recurses into them.
+    private static func checkNesting(_ text: String, file: String) throws(DefinitionError) {
+        var depth = 0, line = 1, quote: UInt8? = nil, comment = false
+        for c in text.utf8 {
+            switch c {
+            case UInt8(ascii: "\n"): line += 1; comment = false; quote = nil
+            case _ where comment: break
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = quote == nil ? c : (quote == c ? nil : quote)
+            case UInt8(ascii: "#") where quote == nil: comment = true
+            case UInt8(ascii: "["), UInt8(ascii: "{") where quote == nil:
+                depth += 1
+                if depth > maxNesting { throw DefinitionError(file: file, line: line, "brackets nested deeper than \(maxNesting)") }
+            case UInt8(ascii: "]"), UInt8(ascii: "}") where quote == nil: depth = max(0, depth - 1)
+            default: break
+            }
+        }
+    }
+
+    private static func yamlError(_ e: YamlError, file: String) -> DefinitionError {
+        switch e {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return DefinitionError(file: file, line: mark.line, "YAML: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return DefinitionError(file: file, line: context.mark.line, "YAML: duplicate key \(duplicates.joined(separator: ", "))")
+        default:
+            return DefinitionError(file: file, line: nil, "YAML: \(e)")
+        }
+    }
+
+    /// The state of one file's parse: enums and types are looked up by name as fields refer to them.
+    struct Parser {
+        let file: String
+        var bigEndian = false
+        var enums: [String: [Int64: String]] = [:]
+        var typeSources: [String: YAMLValue] = [:]
+        var types: [String: [FieldSpec]] = [:]
+        var resolving: [String] = []
+        var name = ""
+
+        init(file: String) { self.file = file }
+
+        mutating func definition(_ root: YAMLValue) throws(DefinitionError) -> DefinitionDissector {
+            let top = try root.fields("the definition", allowed: DefinitionParser.topKeys)
+            name = try identifier(top.required("protocol", "the definition"), "protocol", allowDots: true)
+            let title = try top["title"]?.string("title")
+            if let e = top["endian"] {
+                switch try e.string("endian") {
+                case "le": bigEndian = false
+                case "be": bigEndian = true
+                case let other: throw e.error("endian: expected le or be, found '\(other)'")
+                }
+            }
+            if let e = top["enums"] {
+                for (enumName, values) in try e.mapping("enums") {
+                    var table: [Int64: String] = [:]
+                    for (k, v) in try values.mapping("enum \(enumName)") {
+                        guard let raw = YAMLValue.parseInteger(k) else { throw values.error("enum \(enumName): key '\(k)' is not an integer") }
+                        table[raw] = try v.string("enum \(enumName) value \(k)")
+                    }
+                    enums[enumName] = table
+                }
+            }
+            if let t = top["types"] {
+                for (typeName, v) in try t.mapping("types") { typeSources[typeName] = v }
+            }
+            let flagNames = try top["flags"].map { v throws(DefinitionError) in try flags(v, "flags") }?
+                .map { (UInt8(truncatingIfNeeded: $0.mask), $0.name) } ?? []
+            let defaultFraming = try top["framing"].map { v throws(DefinitionError) in try framing(v) } ?? .frames(.a5)
+            var messages: [DefinitionDissector.MessageDef] = []
+            var responses: [(index: Int, value: YAMLValue)] = []
+            for item in try top["messages"]?.items("messages") ?? [] {
+                let (def, response) = try message(item, existing: messages)
+                if let response { responses.append((messages.count, response)) }
+                messages.append(def)
+            }
+            var table: [UInt16: UInt16] = [:]
+            for (i, v) in responses {
+                guard let request = messages[i].id else { throw v.error("message \(messages[i].name): 'response' needs the message to have an id") }
+                table[request] = try responseId(v, messages)
+            }
+            let (bindings, valueMessages) = try bind(top["bind"], messages: messages, defaultFraming: defaultFraming)
+            let pairing = try top["pairing"].map { v throws(DefinitionError) in try pairingRule(v, table: table) }
+                ?? (table.isEmpty ? nil : PairingRule(match: .oldest, responseCommand: .table(table)))
+            let replayed = try top["examples"].map { v throws(DefinitionError) in try examples(v) } ?? []
+            return DefinitionDissector(name: name, title: title, origin: file, bindings: bindings, framing: defaultFraming,
+                                       pairing: pairing, examples: replayed, messages: messages, flagNames: flagNames,
+                                       valueMessages: valueMessages)
+        }
+
+        // MARK: names and numbers
+
+        func identifier(_ v: YAMLValue, _ what: String, allowDots: Bool = false) throws(DefinitionError) -> String {
+            let s = try v.string(what)
+            let ok = !s.isEmpty && s.unicodeScalars.allSatisfy {
+                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || (allowDots && $0 == "."))
+                    && $0.isASCII
+            }
+            guard ok else { throw v.error("\(what): '\(s)' is not a name (letters, digits, _ and -)") }
+            return s
+        }
+
+        func integer(_ v: YAMLValue, _ what: String, in range: ClosedRange<Int64>) throws(DefinitionError) -> Int64 {
+            let i = try v.integer(what)
+            guard range.contains(i) else { throw v.error("\(what): \(i) is outside \(range.lowerBound)…\(range.upperBound)") }
+            return i
+        }
+
+        func flags(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> [(mask: UInt64, name: String)] {
+            var out: [(UInt64, String)] = []
+            for (k, name) in try v.mapping(what) {
+                guard let mask = YAMLValue.parseInteger(k), mask > 0 else { throw v.error("\(what): key '\(k)' is not a bit mask (0x01, 0x80, …)") }
+                out.append((UInt64(mask), try name.string("\(what) \(k)")))
+            }
+            return out
+        }
+
+        static func uuid(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> BluetoothUUID {
+            let text = try v.string(what).lowercased()
+            let hex = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text.replacingOccurrences(of: "-", with: "")
+            guard let bytes = Hex.bytes(hex) else { throw v.error("\(what): '\(text)' is not a UUID (2a19, 0xfff3 or 128-bit)") }
+            switch bytes.count {
+            case 2: return .bit16(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
+            case 4: return BluetoothUUID(littleEndian128: (bytes + [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5f, 0x9b, 0x34, 0xfb]).reversed())
+            case 16: return BluetoothUUID(littleEndian128: bytes.reversed())
+            default: throw v.error("\(what): '\(text)' is not a UUID (16, 32 or 128 bits)")
+            }
+        }
+    }
+}

@@ -9,6 +9,9 @@ enum DefinitionParser {
     static let maxFileBytes = 1 << 20
     /// Bracket and type nesting allowed: deep enough for any protocol, shallow enough for the stack.
     static let maxNesting = 32
+    /// YAML nodes a file may expand to. Aliases are expanded while composing, so a small file of
+    /// nested aliases ("billion laughs") could otherwise take hours to walk.
+    static let maxNodes = 100_000
 
     static let topKeys = ["protocol", "title", "endian", "bind", "framing", "flags", "enums", "types", "messages", "pairing", "examples"]
 
@@ -28,8 +31,23 @@ enum DefinitionParser {
         } catch {
             throw DefinitionError(file: file, line: nil, "YAML: \(error)")
         }
+        var budget = maxNodes
+        guard fits(root, &budget) else {
+            throw DefinitionError(file: file, line: nil, "the file expands to more than \(maxNodes) YAML nodes (nested aliases?)")
+        }
         var p = Parser(file: file)
         return try p.definition(YAMLValue(node: root, file: file))
+    }
+
+    /// Counts nodes down from `budget`, stopping as soon as it runs out.
+    private static func fits(_ node: Node, _ budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .scalar, .alias: return true
+        case .sequence(let s): return s.allSatisfy { fits($0, &budget) }
+        case .mapping(let m): return m.allSatisfy { fits($0.key, &budget) && fits($0.value, &budget) }
+        }
     }
 
     /// Flow collections nested past `maxNesting`, before the YAML parser recurses into them.

@@ -2,8 +2,7 @@ import Foundation
 import Yams
 
 /// A YAML node with the file it came from: typed reads that fail with the file, the line and what
-/// was expected. Aliases are refused (a definition has no use for them, and they can multiply a
-/// small file into a huge tree).
+/// was expected.
 struct YAMLValue {
     let node: Node
     let file: String
@@ -51,21 +50,14 @@ struct YAMLValue {
             if let allowed, !allowed.contains(key) {
                 throw YAMLValue(node: k, file: file).error("unknown key '\(key)' in \(what); expected one of: \(allowed.joined(separator: ", "))")
             }
-            let value = YAMLValue(node: v, file: file)
-            if case .alias = v { throw value.error("\(what).\(key): YAML aliases are not supported") }
-            out.append((key, value))
+            out.append((key, YAMLValue(node: v, file: file)))
         }
         return out
     }
 
     func items(_ what: String) throws(DefinitionError) -> [YAMLValue] {
         guard case .sequence(let s) = node else { throw error("\(what): expected a list, found \(kind)") }
-        var out: [YAMLValue] = []
-        for n in s {
-            if case .alias = n { throw YAMLValue(node: n, file: file).error("\(what): YAML aliases are not supported") }
-            out.append(YAMLValue(node: n, file: file))
-        }
-        return out
+        return s.map { YAMLValue(node: $0, file: file) }
     }
 
     /// A list, or a single value taken as a list of one.

@@ -24,8 +24,12 @@ extension Analyzer {
         if let info {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: key.direction, connection: key.connection.handle,
                        isTop: true, body: .sdp(info)))
-            for s in info.services where s.isIAP2 {
+            for s in info.services {
                 guard let ch = s.rfcommChannel else { continue }
+                if let bound = s.classUUIDs.lazy.compactMap({ self.dissectors.lookup(.rfcommService($0)) }).first {
+                    for dlci in [ch << 1, ch << 1 | 1] { rfcommBindings[ChannelKey(connection: key.connection, dlci: dlci)] = bound }
+                }
+                guard s.isIAP2 else { continue }
                 for dlci in [ch << 1, ch << 1 | 1] {
                     let ck = ChannelKey(connection: key.connection, dlci: dlci)
                     iap2ServerChannels.insert(ck)
@@ -80,6 +84,7 @@ extension Analyzer {
 
     func channelData(_ frame: RFCOMMFrame, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         let ck = ChannelKey(connection: key, dlci: frame.dlci)
+        if let bound = rfcommBindings[ck] { return rfcommMessages(frame, ck, bound, direction, r) }
         var bytes = frame.information
         if iap2Links[ck] == nil {
             let declared = iap2ServerChannels.contains(ck) || decodeAs.contains(.rfcommIAP2(channel: frame.channel))
@@ -130,10 +135,38 @@ extension Analyzer {
     func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ stream: BoundStream, _ protocolName: String?, _ record: Int,
             _ time: Timestamp) {
         a5Events(outputs, stream: ("ea_session", .int(key.session)), bound: stream,
-                 pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name, eaSession: key.session) },
+                 pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name, scope: .eaSession(key.session)) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f in
             A5FrameInfo(frame: f, transport: "iap2", attHandle: nil, uuid: nil, eaSession: key.session, protocolName: protocolName)
         }
+    }
+
+    /// An RFCOMM channel whose SDP service class a dissector binds.
+    func rfcommMessages(_ frame: RFCOMMFrame, _ ck: ChannelKey, _ bound: (dissector: any MessageDissector, framing: Framing),
+                        _ direction: Direction, _ r: CaptureRecord) {
+        let key = RFCOMMStreamKey(channel: ck, direction: direction)
+        var s = rfcommStreams.removeValue(forKey: key) ?? BoundStream(bound.dissector, framing: bound.framing, detect: false)
+        let outs = s.push(frame.information)
+        rfcommStreams[key] = s
+        rfcomm(outs, key, s, r.number, r.timestamp)
+    }
+
+    func rfcomm(_ outputs: [A5Stream.Output], _ key: RFCOMMStreamKey, _ stream: BoundStream, _ record: Int, _ time: Timestamp) {
+        let ck = key.channel
+        a5Events(outputs, stream: ("dlci", .int(ck.dlci)), bound: stream,
+                 pairKey: stream.dissector.map { PairKey(connection: ck.connection, dissector: $0.name, scope: .rfcomm(dlci: ck.dlci)) },
+                 direction: key.direction, connection: ck.connection.handle, record: record, time: time) { f in
+            A5FrameInfo(frame: f, transport: "rfcomm", attHandle: nil, uuid: nil, rfcommChannel: ck.dlci >> 1)
+        }
+    }
+
+    /// RFCOMM streams of a connection end: partial frames are reported, state is freed.
+    func endRFCOMM(_ connection: ConnectionKey?, record: Int, time: Timestamp, reason: String) {
+        for key in rfcommStreams.keys.filter({ connection == nil || $0.channel.connection == connection }).sorted() {
+            guard var s = rfcommStreams.removeValue(forKey: key) else { continue }
+            rfcomm(s.finish(reason: reason), key, s, record, time)
+        }
+        rfcommBindings = rfcommBindings.filter { connection != nil && $0.key.connection != connection }
     }
 
     /// The link's channel ends: partial packets and EA frames are reported, state is freed.

@@ -2,13 +2,18 @@ import BTLensCore
 
 /// Dissectors on framed streams: naming and decoding messages, and pairing responses with requests.
 extension Analyzer {
-    /// A pairing context: one dissector on one connection (both characteristics), or on one EA session.
+    /// A pairing context: one dissector on one connection (both characteristics), EA session or RFCOMM channel.
     struct PairKey: Hashable, Comparable {
+        enum Scope: Hashable, Comparable {
+            case connection
+            case eaSession(UInt16)
+            case rfcomm(dlci: UInt8)
+        }
         var connection: ConnectionKey
         var dissector: String
-        var eaSession: UInt16?
+        var scope = Scope.connection
         static func < (a: PairKey, b: PairKey) -> Bool {
-            (a.connection, a.dissector, Int(a.eaSession ?? 0)) < (b.connection, b.dissector, Int(b.eaSession ?? 0))
+            (a.connection, a.dissector) < (b.connection, b.dissector) || ((a.connection, a.dissector) == (b.connection, b.dissector) && a.scope < b.scope)
         }
     }
 

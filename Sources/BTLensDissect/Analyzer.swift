@@ -51,6 +51,18 @@ public final class Analyzer {
     /// The first bytes of a channel that might be iAP2, held until a whole header (9 bytes) can be checked.
     var undecided: [ChannelKey: [UInt8]] = [:]
     var eaStreams: [EAKey: BoundStream] = [:]
+
+    struct RFCOMMStreamKey: Hashable, Comparable {
+        var channel: ChannelKey
+        var direction: Direction
+        static func < (a: RFCOMMStreamKey, b: RFCOMMStreamKey) -> Bool {
+            (a.channel, a.direction.rawValue) < (b.channel, b.direction.rawValue)
+        }
+    }
+
+    /// RFCOMM channels whose SDP service class a dissector binds, and their streams.
+    var rfcommBindings: [ChannelKey: (dissector: any MessageDissector, framing: Framing)] = [:]
+    var rfcommStreams: [RFCOMMStreamKey: BoundStream] = [:]
     /// RFCOMM server channels SDP (or the user) says carry iAP2, per connection.
     var iap2ServerChannels: Set<ChannelKey> = []
     var sdpDecoders: [ACLKey: SDPDecoder] = [:]
@@ -176,6 +188,7 @@ public final class Analyzer {
         }
         streams.removeAll()
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
+        endRFCOMM(nil, record: lastRecord, time: lastTime, reason: "the end of the capture")
         for connection in Set(pairings.keys.map(\.connection)).sorted() {
             endPairings(connection, record: lastRecord, time: lastTime, reason: "the end of the capture")
         }
@@ -266,6 +279,7 @@ public final class Analyzer {
         for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
         }
+        endRFCOMM(key, record: r.number, time: r.timestamp, reason: reason)
         endPairings(key, record: r.number, time: r.timestamp, reason: reason)
         notIAP2 = notIAP2.filter { $0.connection != key }
         undecided = undecided.filter { $0.key.connection != key }

@@ -20,6 +20,7 @@ public struct JSONLRenderer {
             if let u = a.uuid { w.field("uuid", u.description) }
             if let s = a.eaSession { w.field("ea_session", s) }
             if let p = a.protocolName { w.field("protocol", p) }
+            if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
             if !a.isA5 { w.field("framing", a.framing ?? "value") }
             let f = a.frame
             if a.hasCommand { w.field("command", f.command) }

@@ -114,6 +114,7 @@ public struct TextRenderer {
     private func message(_ a: A5FrameInfo) -> String {
         let f = a.frame
         let place = a.attHandle.map { Hex.value($0, width: 4) + label(a.uuid) }
+            ?? a.rfcommChannel.map { "RFCOMM \($0)" }
             ?? "EA \(a.eaSession.map(String.init) ?? "?")\(a.protocolName.map { " (\(safe($0)))" } ?? "")"
         let decoded = a.decoded
         var s = place

@@ -84,7 +84,7 @@ extension FrameFormat {
 /// An A5 frame as an event: the frame, the stream it came from, and what a dissector made of it.
 public struct A5FrameInfo: Sendable {
     public var frame: A5Frame
-    /// `att` or `iap2`.
+    /// `att`, `iap2` or `rfcomm`.
     public var transport: String
     /// The characteristic value handle (ATT).
     public var attHandle: UInt16?
@@ -92,6 +92,8 @@ public struct A5FrameInfo: Sendable {
     /// The External Accessory session and its protocol string (iAP2).
     public var eaSession: UInt16? = nil
     public var protocolName: String? = nil
+    /// The RFCOMM server channel (a dissector bound by SDP service class).
+    public var rfcommChannel: UInt8? = nil
     /// The frame format's name (`a5` for the A5 frame), or nil for a message that is one whole ATT value.
     public var framing: String? = "a5"
     /// False for a whole-value message with no command byte: `frame.command` means nothing then.

@@ -53,6 +53,8 @@ indirect enum SDPElement: Equatable {
 public struct SDPService: Sendable, Equatable {
     public var name: String?
     public var classes: [String]
+    /// The service classes as UUIDs, for dissector bindings.
+    public var classUUIDs: [BluetoothUUID] = []
     public var rfcommChannel: UInt8?
     public var isIAP2: Bool
 }
@@ -119,6 +121,7 @@ struct SDPDecoder {
             case 0x0001:
                 let uuids = value.uuids()
                 s.classes = uuids.map(Self.describe)
+                s.classUUIDs = uuids.compactMap(Self.uuid)
                 s.isIAP2 = uuids.contains(Self.iap2Accessory) || uuids.contains(Self.iap2Device)
             case 0x0004:
                 for proto in value.items {
@@ -135,6 +138,16 @@ struct SDPDecoder {
             i += 2
         }
         return s
+    }
+
+    /// SDP UUIDs are big-endian, 2, 4 or 16 bytes.
+    static func uuid(_ bytes: [UInt8]) -> BluetoothUUID? {
+        switch bytes.count {
+        case 2: return .bit16(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
+        case 4: return .bit32(bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        case 16: return BluetoothUUID(littleEndian128: bytes.reversed())
+        default: return nil
+        }
     }
 
     static func describe(_ uuid: [UInt8]) -> String {

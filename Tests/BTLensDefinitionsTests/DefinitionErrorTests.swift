@@ -1,0 +1,88 @@
+import XCTest
+import BTLensCore
+import BTLensDissect
+@testable import BTLensDefinitions
+
+/// Each kind of definition error, with its file, line and exact message.
+final class DefinitionErrorTests: XCTestCase {
+    func error(_ yaml: String) -> String {
+        do {
+            _ = try DefinitionParser.parse(text: yaml, file: "x.yaml")
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    func testBadYAML() {
+        XCTAssertEqual(error("protocol: t\nmessages: [a, b\n"), "x.yaml:3: YAML: did not find expected ',' or ']'")
+    }
+
+    func testEmptyFileAndMissingProtocol() {
+        XCTAssertEqual(error(""), "x.yaml:-: empty file; expected a mapping with 'protocol:'")
+        XCTAssertEqual(error("title: t\n"), "x.yaml:1: the definition: missing 'protocol'")
+    }
+
+    func testUnknownKeys() {
+        XCTAssertEqual(error("protocol: t\nmesages: []\n"),
+                       "x.yaml:2: unknown key 'mesages' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples")
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, sise: 2}]}\n"),
+                       "x.yaml:3: unknown key 'sise' in a field of message M; expected one of: id, type, size, repeat, enum, flags, unit, scale, offset, valid, doc")
+    }
+
+    func testUnknownType() {
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u3}\n"),
+                       "x.yaml:6: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str")
+    }
+
+    func testAFieldReferencingAMissingField() {
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u1}\n      - {id: b, type: bytes, size: len}\n"),
+                       "x.yaml:7: field 'b': size refers to 'len', which is not an earlier integer field (earlier: a)")
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: b, type: {switch-on: kind, cases: {1: u1}}}\n"),
+                       "x.yaml:6: field 'b': switch-on refers to 'kind', which is not an earlier integer field (earlier: none)")
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u1, repeat: later}\n      - {id: later, type: u1}\n"),
+                       "x.yaml:6: field 'a': repeat refers to 'later', which is not an earlier integer field (earlier: none)")
+    }
+
+    func testDuplicateCommandId() {
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - {id: 0x20, name: A}\n  - {id: 32, name: B, from: phone}\n"),
+                       "x.yaml:4: duplicate command id 0x20: 'B' and 'A' (line 3) both decode it; give them different 'from:' if the id means different things each way")
+    }
+
+    func testUndefinedEnumAndTypesThatContainThemselves() {
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, enum: nope}]}\n"),
+                       "x.yaml:3: field 'a': enum 'nope' is not defined under enums: (defined: )")
+        XCTAssertEqual(error("protocol: t\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: loop}]}\n"),
+                       "x.yaml:3: type 'loop' contains itself (loop → loop)")
+    }
+
+    func testFramingErrors() {
+        XCTAssertEqual(error("protocol: t\nframing: slip\n"),
+                       "x.yaml:2: framing: unknown framing 'slip'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum")
+        XCTAssertEqual(error("protocol: t\nframing: {magic: 0x55, header: [command]}\n"),
+                       "x.yaml:2: framing header: expected exactly one command and one length field, found 1 and 0")
+        XCTAssertEqual(error("protocol: t\nframing: {magic: 0x55, header: [command, length], checksum: crc32}\n"),
+                       "x.yaml:2: framing checksum: unknown algorithm 'crc32'; expected sum8, twos-complement8, xor8, crc8, crc16-ccitt or none")
+        XCTAssertEqual(error("protocol: t\nbind:\n  characteristics:\n    - {uuid: fff1, framing: value}\n"),
+                       "x.yaml:4: characteristic fff1: framing 'value' needs 'message:' (the message its value is)")
+    }
+
+    func testHostileNestingIsRefusedBeforeParsing() {
+        let deep = "protocol: t\nx: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
+        XCTAssertEqual(error(deep), "x.yaml:2: brackets nested deeper than 32")
+    }
+
+    func testNestedAliasesCannotExpandWithoutBound() {
+        // Nine levels of ten aliases each: 10⁹ nodes once expanded.
+        var yaml = "protocol: t\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1...9 { yaml += "l\(i): &l\(i) [" + Array(repeating: "*l\(i - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        XCTAssertEqual(error(yaml), "x.yaml:-: the file expands to more than 100000 YAML nodes (nested aliases?)")
+        // Small aliases are fine.
+        XCTAssertEqual(error("protocol: t\nenums: {a: &v {0: off}, b: *v}\n"), "no error")
+    }
+
+    func testHugeFilesAreRefused() {
+        let huge = "protocol: t\ntitle: \"" + String(repeating: "x", count: DefinitionParser.maxFileBytes) + "\"\n"
+        XCTAssertEqual(error(huge), "x.yaml:-: file of \(huge.utf8.count) bytes; definitions are limited to 1048576")
+    }
+}

@@ -1,0 +1,107 @@
+import XCTest
+import Foundation
+import BTLensCore
+import BTLensDissect
+@testable import BTLensDefinitions
+
+/// Folders of definitions: loading, conflicting bindings, overrides of built-ins, example replay.
+final class LoaderTests: XCTestCase {
+    var folder: String = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "btlens-defs-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: folder) }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8)
+    }
+
+    func testFilesAreReadInNameOrderAndOthersIgnored() throws {
+        try write("b.yaml", "protocol: b\n")
+        try write("a.yml", "protocol: a\n")
+        try write("notes.txt", "not a definition")
+        let loaded = DefinitionLoader.load([folder], required: true)
+        XCTAssertEqual(loaded.errors, [])
+        XCTAssertEqual(loaded.files.map { ($0 as NSString).lastPathComponent }, ["a.yml", "b.yaml"])
+        XCTAssertEqual(loaded.table.dissectors.map(\.name), ["sig-characteristics", "a", "b"])
+    }
+
+    func testConflictingBindingNamesBothPlaces() throws {
+        try write("a.yaml", "protocol: a\nbind:\n  characteristics: [fff3]\n")
+        try write("b.yaml", "protocol: b\nbind:\n  ea-protocols: [com.x]\n  characteristics: [fff3]\n")
+        let loaded = DefinitionLoader.load([folder], required: true)
+        XCTAssertEqual(loaded.errors.map(\.description),
+                       ["\(folder)/b.yaml:4: conflicting binding: characteristic fff3 is already bound to 'a' (\(folder)/a.yaml:3)"])
+        XCTAssertEqual(loaded.table.dissectors.map(\.name), ["sig-characteristics", "a"], "the broken file is left out whole")
+    }
+
+    func testABuiltInBindingIsTakenOnlyWithOverride() throws {
+        try write("a.yaml", "protocol: a\nmessages: [{name: L}]\nbind:\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L}\n")
+        XCTAssertEqual(DefinitionLoader.load([folder], required: true).errors.map(\.message),
+                       ["conflicting binding: characteristic 2a19 is already bound to 'sig-characteristics' (built-in); add `override: true` to replace the built-in binding"])
+        try write("a.yaml", "protocol: a\nmessages: [{name: L}]\nbind:\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L, override: true}\n")
+        let loaded = DefinitionLoader.load([folder], required: true)
+        XCTAssertEqual(loaded.errors, [])
+        XCTAssertEqual(loaded.table.lookup(.characteristic(.bit16(0x2a19)))?.dissector.name, "a")
+        XCTAssertEqual(loaded.table.lookup(.characteristic(.bit16(0x2a26)))?.dissector.name, "sig-characteristics")
+    }
+
+    func testTwoFilesWithOneName() throws {
+        try write("a.yaml", "protocol: same\n")
+        try write("b.yaml", "protocol: same\n")
+        XCTAssertEqual(DefinitionLoader.load([folder], required: true).errors.map(\.message),
+                       ["dissector name 'same' is already used by \(folder)/a.yaml"])
+    }
+
+    func testMissingFoldersAreErrorsOnlyWhenNamed() {
+        XCTAssertEqual(DefinitionLoader.load([folder + "/nope"], required: true).errors.map(\.message), ["no such file or folder"])
+        XCTAssertEqual(DefinitionLoader.load([folder + "/nope"], required: false).errors, [])
+    }
+
+    func testDefaultFolders() {
+        XCTAssertEqual(DefinitionLoader.defaultDirectories(environment: ["HOME": "/home/u"]),
+                       ["Dissectors", "/home/u/.config/btlens/dissectors"])
+        XCTAssertEqual(DefinitionLoader.defaultDirectories(environment: ["HOME": "/home/u", "XDG_CONFIG_HOME": "/cfg"]),
+                       ["Dissectors", "/cfg/btlens/dissectors"])
+    }
+
+    func testUUIDsInEveryForm() throws {
+        try write("a.yaml", """
+        protocol: a
+        bind:
+          characteristics: [0xFFF3, 00002a37-0000-1000-8000-00805f9b34fb, 6e400002-b5a3-f393-e0a9-e50e24dcca9e, 12345678]
+        """)
+        let t = DefinitionLoader.load([folder], required: true).table
+        XCTAssertNotNil(t.lookup(.characteristic(.bit16(0xfff3))))
+        XCTAssertNotNil(t.lookup(.characteristic(.bit16(0x2a37))), "a 128-bit UUID on the base UUID is its 16-bit form")
+        XCTAssertNotNil(t.lookup(.characteristic(.bit128([0x6e, 0x40, 0x00, 0x02, 0xb5, 0xa3, 0xf3, 0x93, 0xe0, 0xa9, 0xe5, 0x0e, 0x24, 0xdc, 0xca, 0x9e]))))
+        XCTAssertNotNil(t.lookup(.characteristic(.bit32(0x1234_5678))))
+    }
+
+    func testExamplesAreReplayed() throws {
+        let d = try DefinitionParser.parse(text: """
+        protocol: t
+        enums: {preset: {0: flat, 1: bass}}
+        messages:
+          - {id: 0x20, name: SetPreset, seq: [{id: preset, type: u1, enum: preset}]}
+        examples:
+          - hex: a5 01 20 07 00 01 01 cf
+            expect: {name: SetPreset, fields: {preset: bass}}
+          - hex: a5 01 20 07 00 01 00 ce
+            expect: {fields: {preset: bass}}
+          - hex: a5 01 20 07 00 01 01 00
+          - hex: a5 01 20 07 00 02 01 01 d1
+          - hex: a5 01 21 07 00 00 ce
+            expect: {name: SetPreset}
+        """, file: "t.yaml")
+        XCTAssertEqual(ExampleReplay.check(d).map(\.description), [
+            "t.yaml:8: example: field preset is 'flat'",
+            "t.yaml:10: example: checksum 0x00, expected 0xcf",
+            "t.yaml:11: example: a5.payload.extra: SetPreset: 1 byte after the last field (payload offset 1)",
+            "t.yaml:12: example: decoded as no message, expected SetPreset",
+        ])
+    }
+}

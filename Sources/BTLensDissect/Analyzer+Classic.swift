@@ -125,7 +125,7 @@ extension Analyzer {
             let key = EAKey(connection: ck.connection, session: session, direction: direction)
             let bound = protocolName.flatMap { dissectors.lookup(.eaProtocol($0)) }
             var s = eaStreams.removeValue(forKey: key)
-                ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil)
+                ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction)
             let outs = s.push(bytes)
             eaStreams[key] = s
             ea(outs, key, s, protocolName, record, time)
@@ -145,7 +145,8 @@ extension Analyzer {
     func rfcommMessages(_ frame: RFCOMMFrame, _ ck: ChannelKey, _ bound: (dissector: any MessageDissector, framing: Framing),
                         _ direction: Direction, _ r: CaptureRecord) {
         let key = RFCOMMStreamKey(channel: ck, direction: direction)
-        var s = rfcommStreams.removeValue(forKey: key) ?? BoundStream(bound.dissector, framing: bound.framing, detect: false)
+        var s = rfcommStreams.removeValue(forKey: key)
+            ?? BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction)
         let outs = s.push(frame.information)
         rfcommStreams[key] = s
         rfcomm(outs, key, s, r.number, r.timestamp)

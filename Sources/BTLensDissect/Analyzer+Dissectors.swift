@@ -19,17 +19,17 @@ extension Analyzer {
 
     /// The stream for a characteristic: bound by `--decode-as`, by its UUID, else (detected A5
     /// streams) by the device's vendor, else plain A5 detection.
-    func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey) -> BoundStream {
+    func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey, direction: Direction) -> BoundStream {
         for case .attHandle(let h, let name) in decodeAs where h == handle {
-            if let d = dissectors.dissector(named: name) { return BoundStream(d, framing: d.framing, detect: false) }
+            if let d = dissectors.dissector(named: name) { return BoundStream(d, framing: d.framing, detect: false, direction: direction) }
         }
         if let uuid, let bound = dissectors.lookup(.characteristic(uuid)) {
-            return BoundStream(bound.dissector, framing: bound.framing, detect: false)
+            return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction)
         }
         if let d = dissectors.forDevice(connections[connection]?.address), case .frames = d.framing {
-            return BoundStream(d, framing: d.framing, detect: true)
+            return BoundStream(d, framing: d.framing, detect: true, direction: direction)
         }
-        return BoundStream(nil, framing: nil, detect: true)
+        return BoundStream(nil, framing: nil, detect: true, direction: direction)
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.

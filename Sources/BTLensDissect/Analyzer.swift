@@ -399,7 +399,7 @@ public final class Analyzer {
             } else {
                 guard streamCount[key, default: 0] < Self.streamLimitPerConnection else { continue }
                 streamCount[key, default: 0] += 1
-                s = boundStream(handle: handle, uuid: uuid, connection: key)
+                s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
             }
             let outs = s.push(value)
             streams[sk] = s
@@ -410,7 +410,7 @@ public final class Analyzer {
     /// A value read whole (Read Response, long read): one message when a value-per-message dissector is bound.
     private func readValue(_ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
                            _ direction: Direction, _ r: CaptureRecord) {
-        var s = boundStream(handle: handle, uuid: uuid, connection: key)
+        var s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
         a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s,
            record: r.number, time: r.timestamp, uuid: uuid)
@@ -429,8 +429,8 @@ public final class Analyzer {
     /// by the stream's dissector, diagnostics tagged with the stream they came from.
     func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), bound: BoundStream, pairKey: PairKey?,
                   direction: Direction, connection: UInt16, record: Int, time: Timestamp, info: (A5Frame) -> A5FrameInfo) {
-        func send(_ body: EventBody) {
-            emit(Event(record: record, timestamp: time, direction: direction, connection: connection, isTop: true, body: body))
+        func send(_ body: EventBody, _ from: Direction? = nil) {
+            emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection, isTop: true, body: body))
         }
         func tagged(_ d: Diagnostic) -> EventBody {
             var d = d
@@ -448,7 +448,8 @@ public final class Analyzer {
                     continue
                 }
                 let (before, after) = dissect(&frame, dissector: d, pairKey: pairKey, direction: direction, record: record, time: time)
-                for diagnostic in before { send(.diagnostic(diagnostic)) }
+                // Requests that timed out: the phone's, whichever stream noticed.
+                for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
                 send(.a5(frame))
                 for diagnostic in after { send(tagged(diagnostic)) }
             case .diagnostic(let d):

@@ -131,7 +131,7 @@ public struct TextRenderer {
         }
         if let fields = decoded?.fields, !fields.isEmpty {
             s += " " + MessageFormat.text(fields)
-        } else {
+        } else if decoded?.name == nil || !f.payload.isEmpty {
             s += " len \(f.payload.count)" + (f.payload.isEmpty ? "" : ": " + Hex.spaced(f.payload))
         }
         if let p = a.pairing { s += " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms" }

@@ -108,7 +108,9 @@ final class SDPTests: XCTestCase {
         var d = SDPDecoder()
         let (info, diagnostics) = d.decode(response()[0][...])
         XCTAssertEqual(diagnostics.count, 0)
-        XCTAssertEqual(info?.services, [SDPService(name: "Wireless iAP", classes: ["iAP2 (caff)"], rfcommChannel: 3, isIAP2: true)])
+        let uuid = BluetoothUUID.bit128([0x00, 0x00, 0x00, 0x00, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff])
+        XCTAssertEqual(info?.services, [SDPService(name: "Wireless iAP", classes: ["iAP2 (caff)"], classUUIDs: [uuid], rfcommChannel: 3,
+                                                   isIAP2: true)])
     }
 
     func testContinuationJoinsTheListAtEverySplit() {

@@ -19,10 +19,13 @@ public struct A5Stream: Sendable {
     private var state: State
     private var framer: MessageFramer
     private var lastSequence: UInt8?
+    /// False where responses echo their request's sequence: the stream's own numbering is not a counter.
+    private let tracksSequence: Bool
 
-    public init(format: FrameFormat = .a5, detect: Bool = true) {
+    public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true) {
         framer = MessageFramer(format: format)
         state = detect ? .undecided(values: 0, preamble: 0) : .a5
+        self.tracksSequence = tracksSequence
     }
 
     public var format: FrameFormat { framer.format }
@@ -133,7 +136,7 @@ public struct A5Stream: Sendable {
                 "command \(Hex.value(frame.command, width: 2))\(sequence): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
                 fields: fields)))
         }
-        guard let sequence = frame.sequence else { return out }
+        guard tracksSequence, let sequence = frame.sequence else { return out }
         if let last = lastSequence {
             let expected = last &+ 1
             if sequence == last {

@@ -2,20 +2,23 @@ import BTLensCore
 
 /// One stream (a characteristic or EA session, and a direction) with what decodes it: a framer, and
 /// the dissector bound to it if any. A stream no dissector claims is framed as A5 once detected.
+/// Where responses carry their request's sequence (`match: sequence`), the accessory's stream is
+/// not checked for sequence gaps.
 struct BoundStream {
     /// Nil when each value is one message.
     private var framed: A5Stream?
     let dissector: (any MessageDissector)?
     let commandByte: Bool
 
-    init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool) {
+    init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction) {
         self.dissector = dissector
         switch framing {
         case .values(let commandByte)?:
             framed = nil
             self.commandByte = commandByte
         case .frames(let format)?:
-            framed = A5Stream(format: format, detect: detect)
+            let echoes = dissector?.pairing?.match == .sequence && direction == .received
+            framed = A5Stream(format: format, detect: detect, tracksSequence: !echoes)
             commandByte = false
         case nil:
             framed = A5Stream()

@@ -410,6 +410,8 @@ public final class Analyzer {
     /// A value read whole (Read Response, long read): one message when a value-per-message dissector is bound.
     private func readValue(_ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
                            _ direction: Direction, _ r: CaptureRecord) {
+        let forced = decodeAs.contains { if case .attHandle(handle, _) = $0 { return true } else { return false } }
+        guard forced || uuid.flatMap({ dissectors.lookup(.characteristic($0)) }) != nil else { return }
         var s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
         a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s,

@@ -47,6 +47,7 @@ extension FrameFormat {
         case .payload: lengthValue = payload.count
         case .frame: lengthValue = headerLength + payload.count + trailerLength
         case .rest: lengthValue = headerLength - lengthFieldEnd + payload.count + trailerLength
+        case .payloadAndChecksum: lengthValue = payload.count + trailerLength
         }
         for f in header {
             switch f {

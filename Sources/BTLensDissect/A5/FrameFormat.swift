@@ -29,6 +29,8 @@ public struct FrameFormat: Sendable, Equatable {
         case frame
         /// Everything after the length field, checksum included.
         case rest = "after-length"
+        /// The payload and the checksum after it.
+        case payloadAndChecksum = "payload-checksum"
     }
 
     /// Which bytes the checksum covers.
@@ -87,6 +89,7 @@ public struct FrameFormat: Sendable, Equatable {
         case .payload: return headerLength + maxValue + trailerLength
         case .frame: return maxValue
         case .rest: return headerLength + maxValue
+        case .payloadAndChecksum: return headerLength + maxValue
         }
     }
 
@@ -97,6 +100,7 @@ public struct FrameFormat: Sendable, Equatable {
         case .payload: p = n
         case .frame: p = n - headerLength - trailerLength
         case .rest: p = n - trailerLength - (headerLength - lengthFieldEnd)
+        case .payloadAndChecksum: p = n - trailerLength
         }
         return p >= 0 ? p : nil
     }

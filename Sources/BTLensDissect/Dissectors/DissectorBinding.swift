@@ -62,6 +62,8 @@ public struct DissectorTable: Sendable {
 
     public private(set) var dissectors: [any MessageDissector] = []
     private var table: [DissectorBinding.Key: (index: Int, binding: DissectorBinding)] = [:]
+    /// Address prefixes, longest first.
+    private var prefixes: [(prefix: String, index: Int)] = []
 
     public init() {}
 
@@ -87,7 +89,11 @@ public struct DissectorTable: Sendable {
         }
         let index = dissectors.count
         dissectors.append(dissector)
-        for b in dissector.bindings { table[b.key] = (index, b) }
+        for b in dissector.bindings {
+            table[b.key] = (index, b)
+            if case .addressPrefix(let p) = b.key { prefixes.append((p.uppercased(), index)) }
+        }
+        prefixes.sort { ($0.prefix.count, $0.prefix) > ($1.prefix.count, $1.prefix) }
     }
 
     public func lookup(_ key: DissectorBinding.Key) -> (dissector: any MessageDissector, framing: Framing)? {
@@ -102,12 +108,6 @@ public struct DissectorTable: Sendable {
         guard let address, !prefixes.isEmpty else { return nil }
         let text = address.description.uppercased()
         return prefixes.first { text.hasPrefix($0.prefix) }.map { dissectors[$0.index] }
-    }
-
-    private var prefixes: [(prefix: String, index: Int)] {
-        table.compactMap { key, v in
-            if case .addressPrefix(let p) = key { return (p.uppercased(), v.index) } else { return nil }
-        }.sorted { ($0.prefix.count, $0.prefix) > ($1.prefix.count, $1.prefix) }
     }
 
     /// Every binding with its dissector, in a stable order (for `btlens dissectors list`).

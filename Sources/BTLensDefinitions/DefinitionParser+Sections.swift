@@ -35,6 +35,13 @@ extension DefinitionParser.Parser {
             counts = value
         }
         let checksum = try m["checksum"].map { c throws(DefinitionError) in try self.checksum(c) } ?? nil
+        let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
+        if fragmentFields == 1 {
+            throw headerNode.error("framing header: fragment-count and fragment-index go together")
+        }
+        if fragmentFields == 2, let c = checksum, c.covers != .payload {
+            throw headerNode.error("framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload")
+        }
         return .frames(FrameFormat(name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum))
     }
 
@@ -53,9 +60,11 @@ extension DefinitionParser.Parser {
     }
 
     private func headerField(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.HeaderField {
-        let expected = "expected version, command, sequence, flags, length, {command: u2le}, {length: u2be} or {reserved: N}"
+        let expected = "expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be} or {reserved: N}"
         if v.isScalar {
             switch try v.string("framing header") {
+            case "fragment-count": return .fragmentCount
+            case "fragment-index": return .fragmentIndex
             case "version": return .version
             case "command": return .command(width: 1, bigEndian: true)
             case "sequence": return .sequence

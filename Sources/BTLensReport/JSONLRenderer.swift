@@ -30,6 +30,7 @@ public struct JSONLRenderer {
             if f.checksum != nil { w.field("checksum_ok", f.checksumOK) }
             if let v = f.version { w.field("version", v) }
             if let c = f.checksum { w.field("checksum", c) }
+            if f.isPartOfMessage, let part = f.fragment { w.field("fragments", part.count) }
             decoded(&w, a)
         case .diagnostic(let d):
             w.field("type", "diagnostic")

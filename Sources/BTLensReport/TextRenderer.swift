@@ -135,6 +135,7 @@ public struct TextRenderer {
             s += " len \(f.payload.count)" + (f.payload.isEmpty ? "" : ": " + Hex.spaced(f.payload))
         }
         if let p = a.pairing { s += " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms" }
+        if f.isPartOfMessage, let part = f.fragment { s += " [\(part.count) frames]" }
         if !f.checksumOK { s += " [bad checksum]" }
         return s
     }

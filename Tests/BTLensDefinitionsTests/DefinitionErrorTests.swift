@@ -63,6 +63,10 @@ final class DefinitionErrorTests: XCTestCase {
                        "x.yaml:2: framing header: expected exactly one command and one length field, found 1 and 0")
         XCTAssertEqual(error("protocol: t\nframing: {magic: 0x55, header: [command, length], checksum: crc32}\n"),
                        "x.yaml:2: framing checksum: unknown algorithm 'crc32'; expected sum8, twos-complement8, xor8, crc8, crc16-ccitt or none")
+        XCTAssertEqual(error("protocol: t\nframing: {magic: 0x55, header: [command, length, fragment-count]}\n"),
+                       "x.yaml:2: framing header: fragment-count and fragment-index go together")
+        XCTAssertEqual(error("protocol: t\nframing: {magic: 0x55, header: [command, length, fragment-count, fragment-index], checksum: crc8}\n"),
+                       "x.yaml:2: framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload")
         XCTAssertEqual(error("protocol: t\nbind:\n  characteristics:\n    - {uuid: fff1, framing: value}\n"),
                        "x.yaml:4: characteristic fff1: framing 'value' needs 'message:' (the message its value is)")
     }

@@ -14,5 +14,8 @@ public enum A5Diagnostics {
     public static let versionUnknown = DiagnosticKind(
         "a5.version.unknown", .note, "A frame with a version other than 0x01; it is decoded as version 1.")
 
-    public static let all = [checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown]
+    public static let fragmentMissing = DiagnosticKind(
+        "a5.fragment.missing", .warning, "A message sent in several frames lost some of them (out of order, missing, too large, or the stream ended); its frames are dropped.")
+
+    public static let all = [checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown, fragmentMissing]
 }

@@ -16,6 +16,22 @@ public struct A5Frame: Sendable, Equatable {
     public var expectedChecksum: UInt16?
     /// Bytes on the wire, magic to checksum.
     public var length: Int
+    /// For a message sent in several frames: this frame's place and how many there are.
+    public var fragment: Fragment? = nil
+
+    public struct Fragment: Sendable, Equatable {
+        /// 1-based.
+        public var index: UInt8
+        public var count: UInt8
+
+        public init(index: UInt8, count: UInt8) {
+            self.index = index
+            self.count = count
+        }
+    }
+
+    /// One frame of several: its checksum (last frame only) can be checked once the message is joined.
+    public var isPartOfMessage: Bool { (fragment?.count ?? 1) > 1 }
 
     public init(version: UInt8?, command: UInt16, sequence: UInt8?, flags: UInt8?, payload: [UInt8],
                 checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil) {
@@ -40,14 +56,19 @@ public struct A5Frame: Sendable, Equatable {
 
 extension FrameFormat {
     /// The wire bytes of a frame in this format (for tests, examples and capture builders).
-    public func encode(command: UInt16, sequence: UInt8 = 0, flags: UInt8 = 0, version: UInt8 = 1, payload: [UInt8]) -> [UInt8] {
+    /// With `fragment`, one frame of a message sent in several: only the last carries a checksum,
+    /// given as `messageChecksum` (over the joined payload).
+    public func encode(command: UInt16, sequence: UInt8 = 0, flags: UInt8 = 0, version: UInt8 = 1, payload: [UInt8],
+                       fragment: A5Frame.Fragment? = nil, messageChecksum: UInt16? = nil) -> [UInt8] {
         var bytes = magic
+        let last = fragment.map { $0.index >= $0.count } ?? true
+        let trailer = last ? trailerLength : 0
         let lengthValue: Int
         switch lengthCounts {
         case .payload: lengthValue = payload.count
-        case .frame: lengthValue = headerLength + payload.count + trailerLength
-        case .rest: lengthValue = headerLength - lengthFieldEnd + payload.count + trailerLength
-        case .payloadAndChecksum: lengthValue = payload.count + trailerLength
+        case .frame: lengthValue = headerLength + payload.count + trailer
+        case .rest: lengthValue = headerLength - lengthFieldEnd + payload.count + trailer
+        case .payloadAndChecksum: lengthValue = payload.count + trailer
         }
         for f in header {
             switch f {
@@ -57,11 +78,13 @@ extension FrameFormat {
             case .command(let w, let big): bytes += Self.integer(Int(command), width: w, bigEndian: big)
             case .length(let w, let big): bytes += Self.integer(lengthValue, width: w, bigEndian: big)
             case .reserved(let n): bytes += [UInt8](repeating: 0, count: n)
+            case .fragmentCount: bytes.append(fragment?.count ?? 1)
+            case .fragmentIndex: bytes.append(fragment?.index ?? 1)
             }
         }
         bytes += payload
-        if let c = checksum {
-            let value = c.algorithm.compute(checksummed(bytes, payloadStart: headerLength))
+        if let c = checksum, last {
+            let value = messageChecksum ?? c.algorithm.compute(checksummed(bytes, payloadStart: headerLength))
             bytes += Self.integer(Int(value), width: c.algorithm.width, bigEndian: c.bigEndian)
         }
         return bytes

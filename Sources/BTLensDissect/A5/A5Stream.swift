@@ -19,6 +19,10 @@ public struct A5Stream: Sendable {
     private var state: State
     private var framer: MessageFramer
     private var lastSequence: UInt8?
+    /// A message sent in several frames, joined so far.
+    private var joining: (first: A5Frame, payload: [UInt8], next: UInt8, length: Int)?
+    /// The largest message joined from several frames.
+    public static let messageLimit = 65_536
     /// False where responses echo their request's sequence: the stream's own numbering is not a counter.
     private let tracksSequence: Bool
 
@@ -71,7 +75,7 @@ public struct A5Stream: Sendable {
             if preamble > 0 {
                 out.append(.diagnostic(resync(preamble, before: step.frame)))
             }
-            out += accept(step.frame)
+            out += join(step.frame)
             return out + drain()
         }
     }
@@ -96,7 +100,7 @@ public struct A5Stream: Sendable {
     }
 
     private mutating func leftovers(reason: String) -> [Output] {
-        var out: [Output] = []
+        var out = abandon("the stream ended (\(reason))")
         if framer.skipped > 0 {
             out.append(.diagnostic(resync(framer.skipped, before: nil)))
             framer.clearSkipped()
@@ -113,9 +117,56 @@ public struct A5Stream: Sendable {
         var out: [Output] = []
         while let step = framer.next() {
             if step.skipped > 0 { out.append(.diagnostic(resync(step.skipped, before: step.frame))) }
-            out += accept(step.frame)
+            out += join(step.frame)
         }
         return out
+    }
+
+    /// Frames of a message sent in several are joined; the message is accepted at its last frame,
+    /// its checksum checked over the joined payload.
+    private mutating func join(_ frame: A5Frame) -> [Output] {
+        guard let part = frame.fragment, part.count > 1 else { return abandon("a frame of another message") + accept(frame) }
+        if part.index == 1 {
+            let out = abandon("the first frame of another message")
+            joining = (frame, frame.payload, 2, frame.length)
+            return out
+        }
+        guard var j = joining, part.index == j.next, part.count == j.first.fragment?.count, frame.sequence == j.first.sequence else {
+            return abandon("frame \(part.index) of \(part.count)") + missing(frame, "frame \(part.index) of \(part.count) with no earlier frames of its message", frames: 1, bytes: frame.length)
+        }
+        j.payload += frame.payload
+        j.length += frame.length
+        j.next = part.index &+ 1
+        joining = j
+        guard j.payload.count <= Self.messageLimit else { return abandon("its joined payload passed \(Self.messageLimit) bytes") }
+        guard part.index == part.count else { return [] }
+        joining = nil
+        var whole = j.first
+        whole.payload = j.payload
+        whole.length = j.length
+        whole.fragment = part
+        whole.checksum = frame.checksum
+        whole.expectedChecksum = framer.format.checksum?.algorithm.compute(j.payload)
+        return accept(whole)
+    }
+
+    /// Drops a message being joined, saying why.
+    private mutating func abandon(_ why: String) -> [Output] {
+        guard let j = joining else { return [] }
+        joining = nil
+        let have = Int(j.next) - 1
+        return missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length)
+    }
+
+    private func missing(_ first: A5Frame, _ what: String, frames: Int, bytes: Int) -> [Output] {
+        var fields: [(String, FieldValue)] = [("command", .int(first.command))]
+        if let s = first.sequence { fields.append(("sequence", .int(s))) }
+        fields += [("have", .int(frames)), ("count", .int(first.fragment?.count ?? 0))]
+        var d = Diagnostic(A5Diagnostics.fragmentMissing,
+                           "message \(Hex.value(first.command, width: 2))\(first.sequence.map { " sequence \($0)" } ?? ""): \(what); \(bytes) bytes dropped",
+                           fields: fields)
+        d.undecodedBytes = bytes
+        return [.diagnostic(d)]
     }
 
     private mutating func accept(_ frame: A5Frame) -> [Output] {

@@ -11,10 +11,14 @@ public struct FrameFormat: Sendable, Equatable {
         case length(width: Int, bigEndian: Bool)
         /// Bytes the format reserves and btlens does not interpret.
         case reserved(Int)
+        /// A message sent in several frames: how many, and which this is (1-based). Frames before
+        /// the last carry no checksum; the last one's covers the joined payload.
+        case fragmentCount
+        case fragmentIndex
 
         var width: Int {
             switch self {
-            case .version, .sequence, .flags: return 1
+            case .version, .sequence, .flags, .fragmentCount, .fragmentIndex: return 1
             case .command(let w, _), .length(let w, _): return w
             case .reserved(let n): return n
             }
@@ -80,6 +84,7 @@ public struct FrameFormat: Sendable, Equatable {
     public var trailerLength: Int { checksum?.algorithm.width ?? 0 }
     public var hasSequence: Bool { header.contains(.sequence) }
     public var hasVersion: Bool { header.contains(.version) }
+    public var hasFragments: Bool { header.contains(.fragmentCount) && header.contains(.fragmentIndex) }
 
     /// The largest frame the length field can describe.
     public var maxLength: Int {
@@ -93,14 +98,15 @@ public struct FrameFormat: Sendable, Equatable {
         }
     }
 
-    /// The payload length a length field value implies, or nil when it cannot describe a frame.
-    func payloadLength(forLengthValue n: Int) -> Int? {
+    /// The payload length a length field value implies for a frame ending in `trailer` checksum
+    /// bytes, or nil when it cannot describe a frame.
+    func payloadLength(forLengthValue n: Int, trailer: Int) -> Int? {
         let p: Int
         switch lengthCounts {
         case .payload: p = n
-        case .frame: p = n - headerLength - trailerLength
-        case .rest: p = n - trailerLength - (headerLength - lengthFieldEnd)
-        case .payloadAndChecksum: p = n - trailerLength
+        case .frame: p = n - headerLength - trailer
+        case .rest: p = n - trailer - (headerLength - lengthFieldEnd)
+        case .payloadAndChecksum: p = n - trailer
         }
         return p >= 0 ? p : nil
     }

@@ -47,7 +47,8 @@ public struct MessageFramer: Sendable {
             }
             guard buffer.count >= total else { return nil }
             let frame = parse(total)
-            guard frame.checksumOK || inSync else {
+            // A frame of several cannot prove itself alone: its message is checked once joined.
+            guard frame.checksumOK || inSync || frame.isPartOfMessage else {
                 skip(1)
                 continue
             }
@@ -68,17 +69,36 @@ public struct MessageFramer: Sendable {
 
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
     private func frameLength() -> Int? {
+        let trailer = carriesChecksum ? format.trailerLength : 0
         var offset = format.magic.count
         for f in format.header {
             if case .length(let w, let big) = f {
-                guard let payload = format.payloadLength(forLengthValue: integer(at: offset, width: w, bigEndian: big)) else {
-                    return nil
-                }
-                return format.headerLength + payload + format.trailerLength
+                let value = integer(at: offset, width: w, bigEndian: big)
+                guard let payload = format.payloadLength(forLengthValue: value, trailer: trailer) else { return nil }
+                return format.headerLength + payload + trailer
             }
             offset += f.width
         }
         return nil
+    }
+
+    /// Whether the frame in the buffer ends in a checksum: all do, but the frames before the last of a
+    /// message sent in several.
+    private var carriesChecksum: Bool {
+        guard format.hasFragments else { return true }
+        let f = fragmentFields
+        return f.index >= f.count
+    }
+
+    private var fragmentFields: A5Frame.Fragment {
+        var offset = format.magic.count
+        var index: UInt8 = 1, count: UInt8 = 1
+        for f in format.header {
+            if f == .fragmentIndex { index = buffer[offset] }
+            if f == .fragmentCount { count = buffer[offset] }
+            offset += f.width
+        }
+        return A5Frame.Fragment(index: index, count: count)
     }
 
     private func parse(_ total: Int) -> A5Frame {
@@ -91,16 +111,21 @@ public struct MessageFramer: Sendable {
             case .sequence: frame.sequence = buffer[offset]
             case .flags: frame.flags = buffer[offset]
             case .command(let w, let big): frame.command = UInt16(truncatingIfNeeded: integer(at: offset, width: w, bigEndian: big))
-            case .length, .reserved: break
+            case .length, .reserved, .fragmentCount, .fragmentIndex: break
             }
             offset += f.width
         }
-        let payloadEnd = total - format.trailerLength
+        if format.hasFragments { frame.fragment = fragmentFields }
+        let trailer = carriesChecksum ? format.trailerLength : 0
+        let payloadEnd = total - trailer
         frame.payload = Array(buffer.bytes(format.headerLength ..< payloadEnd))
-        if let c = format.checksum {
+        if let c = format.checksum, trailer > 0, !frame.isPartOfMessage {
             frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
             frame.expectedChecksum = c.algorithm.compute(format.checksummed(buffer.bytes(0 ..< payloadEnd),
                                                                             payloadStart: format.headerLength))
+        } else if let c = format.checksum, trailer > 0 {
+            // The last frame of several: the stream checks it against the joined payload.
+            frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
         }
         return frame
     }

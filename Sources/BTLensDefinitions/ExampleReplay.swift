@@ -13,16 +13,19 @@ public enum ExampleReplay {
         let message: Message
         switch framing {
         case .frames(let format):
-            var framer = MessageFramer(format: format)
-            framer.append(e.bytes)
-            guard let step = framer.next() else { return "the bytes do not hold a whole \(format.name) frame" }
-            if step.skipped > 0 { return "\(step.skipped) bytes before the frame's magic" }
-            if !step.frame.checksumOK {
-                return "checksum \(Hex.value(step.frame.checksum ?? 0, width: 2)), expected \(Hex.value(step.frame.expectedChecksum ?? 0, width: 2))"
+            // Through the same stream as a capture's bytes, so a message sent in several frames replays too.
+            var stream = A5Stream(format: format, detect: false)
+            let out = stream.push(e.bytes[...]) + stream.finish(reason: "the end of the example")
+            var frames: [A5Frame] = []
+            for o in out {
+                switch o {
+                case .frame(let f): frames.append(f)
+                case .diagnostic(let d): return "\(d.id): \(d.message)"
+                }
             }
-            if framer.buffered > 0 { return "\(framer.buffered) bytes after the frame" }
-            message = Message(command: step.frame.command, flags: step.frame.flags, payload: step.frame.payload,
-                              direction: e.direction, characteristic: e.characteristic)
+            guard frames.count == 1, let frame = frames.first else { return "\(frames.count) \(format.name) frames; expected one message" }
+            message = Message(command: frame.command, flags: frame.flags, payload: frame.payload, direction: e.direction,
+                              characteristic: e.characteristic)
         case .values(let commandByte):
             var payload = e.bytes[...]
             let command = commandByte ? payload.popFirst().map(UInt16.init) : nil

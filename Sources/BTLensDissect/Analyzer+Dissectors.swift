@@ -13,7 +13,8 @@ extension Analyzer {
         var dissector: String
         var scope = Scope.connection
         static func < (a: PairKey, b: PairKey) -> Bool {
-            (a.connection, a.dissector) < (b.connection, b.dissector) || ((a.connection, a.dissector) == (b.connection, b.dissector) && a.scope < b.scope)
+            if (a.connection, a.dissector) != (b.connection, b.dissector) { return (a.connection, a.dissector) < (b.connection, b.dissector) }
+            return a.scope < b.scope
         }
     }
 

@@ -15,7 +15,7 @@ struct Stats: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        let dissectors = try input.definitions.load().table
+        let dissectors = try input.dissectors()
         var reader = try input.open()
         let stats = StatsCollector(file: input.file, info: reader.info)
         let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onRecord: stats.record, onProblem: { reportProblem(input.file, $0) },

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BTLensCore
 import BTLensCapture
 import BTLensDefinitions
 import BTLensDissect
@@ -72,6 +73,16 @@ struct CaptureInput: ParsableArguments {
     @OptionGroup var definitions: DefinitionOptions
 
     func open() throws -> any CaptureReader { try openCapture(file, member: member) }
+
+    /// The dissector tables; a `--decode-as` naming no loaded dissector is a usage error.
+    func dissectors() throws -> DissectorTable {
+        let table = try definitions.load().table
+        for case .attHandle(let handle, let name) in decodeAs where table.dissector(named: name) == nil {
+            let known = table.dissectors.map(\.name).joined(separator: ", ")
+            throw ValidationError("--decode-as att:\(Hex.value(handle, width: 4))=\(name): no dissector named '\(name)' is loaded (loaded: \(known))")
+        }
+        return table
+    }
 }
 
 /// Where dissector definitions come from: shared by every command that loads them.

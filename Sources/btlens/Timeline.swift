@@ -24,7 +24,7 @@ struct Timeline: ParsableCommand {
     var color: ColorChoice = .auto
 
     func run() throws {
-        let dissectors = try input.definitions.load().table
+        let dissectors = try input.dissectors()
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
         switch format {

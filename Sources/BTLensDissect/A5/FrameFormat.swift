@@ -82,21 +82,7 @@ public struct FrameFormat: Sendable, Equatable {
 
     public var headerLength: Int { magic.count + header.reduce(0) { $0 + $1.width } }
     public var trailerLength: Int { checksum?.algorithm.width ?? 0 }
-    public var hasSequence: Bool { header.contains(.sequence) }
-    public var hasVersion: Bool { header.contains(.version) }
     public var hasFragments: Bool { header.contains(.fragmentCount) && header.contains(.fragmentIndex) }
-
-    /// The largest frame the length field can describe.
-    public var maxLength: Int {
-        let width = header.lazy.compactMap { if case .length(let w, _) = $0 { return w } else { return nil } }.first ?? 1
-        let maxValue = (1 << (8 * width)) - 1
-        switch lengthCounts {
-        case .payload: return headerLength + maxValue + trailerLength
-        case .frame: return maxValue
-        case .rest: return headerLength + maxValue
-        case .payloadAndChecksum: return headerLength + maxValue
-        }
-    }
 
     /// The payload length a length field value implies for a frame ending in `trailer` checksum
     /// bytes, or nil when it cannot describe a frame.

@@ -67,6 +67,14 @@ public final class StatsCollector {
 
     public var a5Total: Int { a5Frames.values.reduce(0, +) }
 
+    /// Per-command counts and latency, sorted by dissector and command.
+    var commandRows: [Report.Command] {
+        commands.sorted.map { key, e in
+            Report.Command(dissector: key.dissector, command: key.command, name: e.name, sent: e.sent, received: e.received,
+                           answered: e.answered, unanswered: e.unanswered, latency: CommandStats.latency(e))
+        }
+    }
+
     public func json(connections: [ConnectionInfo]) -> String {
         var w = JSONWriter()
         w.beginObject()

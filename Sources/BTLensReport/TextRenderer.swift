@@ -36,7 +36,8 @@ public struct TextRenderer {
 
     private func isDiagnostic(_ e: Event) -> Bool { if case .diagnostic = e.body { return true } else { return false } }
 
-    private func describe(_ e: Event) -> (String, String, Style?) {
+    /// The layer column, the summary and its colour: shared with the reports.
+    func describe(_ e: Event) -> (String, String, Style?) {
         switch e.body {
         case .note(let category, let text):
             return ("NOTE", text.isEmpty ? safe(category) : "\(safe(category)): \(safe(text))", .dim)

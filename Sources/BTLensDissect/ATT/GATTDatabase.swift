@@ -84,6 +84,9 @@ public struct GATTStore: Sendable {
 
     public subscript(key: Key) -> GATTDatabase? { databases[key] }
 
+    /// Every database, in the order they were first seen.
+    public var all: [(key: Key, database: GATTDatabase)] { order.compactMap { k in databases[k].map { (k, $0) } } }
+
     mutating func update(_ key: Key, _ change: (inout GATTDatabase) -> Void) {
         if databases[key] == nil {
             if order.count >= Self.databaseLimit { databases[order.removeFirst()] = nil }

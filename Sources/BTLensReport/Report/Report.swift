@@ -1,0 +1,112 @@
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+
+/// Everything a report shows, built while the capture streams past (`ReportBuilder`) and rendered
+/// as HTML, Markdown, text or JSON. Bounded: the timeline keeps a window, not every event.
+public struct Report {
+    /// Bumped when a JSON field changes meaning or disappears (docs/report.md).
+    public static let version = 1
+
+    public struct Row {
+        public var index: Int
+        public var record: Int
+        /// Seconds since the first record.
+        public var offset: String
+        /// `<` sent, `>` received, `=` note, `!` file-level problem.
+        public var arrow: String
+        public var connection: UInt16?
+        public var layer: String
+        public var text: String
+        public var severity: Severity?
+        public var diagnosticId: String?
+        /// The A5 stream a frame belongs to, and its command's name.
+        public var stream: String?
+        public var command: String?
+        public var fields: [(String, String)] = []
+        public var hex: String?
+    }
+
+    public struct Message {
+        public var row: Int
+        public var record: Int
+        public var sent: Bool
+        public var label: String
+        public var detail: String
+        public var responseTo: Int?
+        public var latencyMs: Double?
+        public var diagnostics: [String] = []
+    }
+
+    public struct DiagnosticGroup {
+        public var id: String
+        public var severity: Severity
+        public var summary: String
+        public var count: Int
+        /// The first records it was raised at, each once (at most `ReportBuilder.recordsPerDiagnostic`).
+        public var records: [Int]
+        public var firstMessage: String
+    }
+
+    public struct Stream {
+        public var label: String
+        public var connection: UInt16
+        public var dissector: String?
+        public var sent: Int
+        public var received: Int
+    }
+
+    public struct Service {
+        public var server: String
+        public var uuid: String
+        public var name: String?
+        public var characteristics: [(handle: UInt16, uuid: String, name: String?)]
+    }
+
+    public struct Connection {
+        public var handle: UInt16
+        public var address: String?
+        public var transport: String
+        public var role: String
+        public var opened: Int?
+        public var closed: Int?
+        public var reason: String?
+        public var inferred: Bool
+    }
+
+    public struct Command {
+        public var dissector: String
+        public var command: UInt16
+        public var name: String?
+        public var sent, received, answered, unanswered: Int
+        /// min, median, p95, max in ms.
+        public var latency: [(String, Double)]?
+    }
+
+    public var file: String
+    public var format: String
+    public var linkType: String
+    public var records: Int
+    public var recordsByKind: [(String, Int)]
+    public var truncatedRecords: Int
+    public var firstTime: Timestamp?
+    public var lastTime: Timestamp?
+    public var captureInformation: [String]
+    public var connections: [Connection]
+    public var accessories: [IAP2Identification]
+    public var services: [Service]
+    public var streams: [Stream]
+    public var diagnostics: [DiagnosticGroup]
+    public var commands: [Command]
+    public var rows: [Row]
+    public var messages: [Message]
+    /// Top-level events in the capture, and what the timeline window left out.
+    public var events: Int
+    public var omittedEvents: Int
+    public var window: String
+    /// Frames per stream over time: bucket width in seconds and counts.
+    public var bucketSeconds: Double
+    public var series: [(stream: String, counts: [Int])]
+    public var undecodedBytes: Int
+    public var redacted: Bool
+}

@@ -1,0 +1,215 @@
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+
+/// Builds a `Report` while the capture streams past, in bounded memory: counts and diagnostics are
+/// complete; the timeline keeps the first rows, a window around every diagnostic, and the chosen
+/// range, and says what it left out.
+public final class ReportBuilder {
+    public struct Options {
+        /// Records (or seconds since the first record) the timeline keeps, inclusive.
+        public var range: ClosedRange<Double>?
+        public var rangeIsTime = false
+        /// Rows kept from the start whatever happens, then rows kept on each side of a diagnostic.
+        public var headRows = 2000
+        public var context = 20
+        public var rowLimit = 20_000
+        public var messageLimit = 400
+        public var redact = false
+
+        public init() {}
+    }
+
+    public static let recordsPerDiagnostic = 100
+    static let streamLimit = 1024
+    static let seriesStreams = 12
+    static let buckets = 120
+
+    let options: Options
+    public let stats: StatsCollector
+    private var text = TextRenderer()
+    private var origin: Timestamp?
+    private var rows: [Report.Row] = []
+    private var ring: [Report.Row] = []
+    private var after = 0
+    private var events = 0
+    private var omitted = 0
+    private var messages: [Report.Message] = []
+    private var groups: [String: Report.DiagnosticGroup] = [:]
+    private var streams: [String: Report.Stream] = [:]
+    private var streamOrder: [String] = []
+    /// Starts at 1 ms and doubles as the capture grows, so short and long captures both fill the chart.
+    private var bucketSeconds = 0.001
+    private var series: [String: [Int]] = [:]
+
+    public init(file: String, info: CaptureInfo, options: Options = Options()) {
+        self.options = options
+        stats = StatsCollector(file: file, info: info)
+    }
+
+    public func record(_ r: CaptureRecord) { stats.record(r) }
+
+    public func event(_ e: Event) {
+        stats.event(e)
+        guard e.isTop else { return }
+        if origin == nil { origin = e.timestamp }
+        events += 1
+        let seconds = Double(e.timestamp.microseconds &- (origin?.microseconds ?? 0)) / 1_000_000
+        var row = self.row(e, index: events)
+        if case .diagnostic(let d) = e.body { group(d, e.record) }
+        if case .a5(let a) = e.body { count(a, e, seconds) }
+        let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
+        guard inRange else { return omitted += 1 }
+        let isDiagnostic = row.diagnosticId != nil
+        if rows.count < options.headRows || isDiagnostic || after > 0 {
+            if isDiagnostic {
+                rows += ring
+                ring.removeAll()
+                after = options.context
+            } else if rows.count >= options.headRows {
+                after -= 1
+            }
+            keep(&row, e)
+        } else {
+            ring.append(row)
+            if ring.count > options.context { ring.removeFirst(); omitted += 1 }
+        }
+    }
+
+    private func keep(_ row: inout Report.Row, _ e: Event) {
+        guard rows.count < options.rowLimit else { return omitted += 1 }
+        rows.append(row)
+        switch e.body {
+        case .a5(let a) where messages.count < options.messageLimit:
+            let f = a.frame
+            let name = a.decoded?.name ?? (a.hasCommand ? "cmd \(Hex.value(f.command, width: 2))" : "value")
+            messages.append(Report.Message(row: row.index, record: e.record, sent: e.direction == .sent, label: name,
+                                           detail: row.text, responseTo: a.pairing?.requestRecord,
+                                           latencyMs: a.pairing.map { Double($0.latencyMicroseconds) / 1000 }))
+        case .diagnostic(let d):
+            if let last = messages.indices.last, messages[last].record == e.record { messages[last].diagnostics.append(d.id) }
+        default:
+            break
+        }
+    }
+
+    private func row(_ e: Event, index: Int) -> Report.Row {
+        let (layer, summary, _) = text.describe(e)
+        var row = Report.Row(index: index, record: e.record, offset: e.timestamp.offset(from: origin ?? e.timestamp),
+                             arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
+                             connection: e.connection, layer: layer, text: summary)
+        switch e.body {
+        case .diagnostic(let d):
+            row.severity = d.severity
+            row.diagnosticId = d.id
+            row.fields = d.fields.map { ($0.0, Self.describe($0.1)) }
+        case .a5(let a):
+            row.stream = Self.stream(a)
+            row.command = a.decoded?.name ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
+            row.fields = (a.decoded?.fields ?? []).map { ($0.name, $0.value.description) }
+            row.hex = Hex.spaced(a.frame.payload)
+        case .att(let info):
+            row.hex = info.value.map { Hex.spaced($0) }
+        case .undecoded(let u):
+            row.hex = Hex.spaced(u.bytes)
+        default:
+            break
+        }
+        return row
+    }
+
+    static func describe(_ v: FieldValue) -> String {
+        switch v {
+        case .int(let i): return String(i)
+        case .hex(let i, let digits): return Hex.value(i, width: digits)
+        case .string(let s): return s
+        case .bool(let b): return b ? "true" : "false"
+        case .bytes(let b): return Hex.string(b)
+        }
+    }
+
+    /// `0x0013 (fff3)`, `EA 5 (com.x)`, `RFCOMM 2`.
+    static func stream(_ a: A5FrameInfo) -> String {
+        if let h = a.attHandle { return Hex.value(h, width: 4) + (a.uuid.map { " (\(GATTNames.name($0) ?? $0.description))" } ?? "") }
+        if let c = a.rfcommChannel { return "RFCOMM \(c)" }
+        return "EA \(a.eaSession.map(String.init) ?? "?")" + (a.protocolName.map { " (\($0))" } ?? "")
+    }
+
+    private func group(_ d: Diagnostic, _ record: Int) {
+        var g = groups[d.id] ?? Report.DiagnosticGroup(id: d.id, severity: d.severity, summary: d.kind.summary, count: 0,
+                                                       records: [], firstMessage: d.message)
+        g.count += 1
+        if g.records.count < Self.recordsPerDiagnostic, g.records.last != record { g.records.append(record) }
+        groups[d.id] = g
+    }
+
+    private func count(_ a: A5FrameInfo, _ e: Event, _ seconds: Double) {
+        let label = Self.stream(a)
+        let key = "\(e.connection ?? 0) \(label)"
+        if streams[key] == nil {
+            guard streams.count < Self.streamLimit else { return }
+            streams[key] = Report.Stream(label: label, connection: e.connection ?? 0, dissector: a.dissector, sent: 0, received: 0)
+            streamOrder.append(key)
+        }
+        if e.direction == .received { streams[key]?.received += 1 } else { streams[key]?.sent += 1 }
+        guard series[key] != nil || series.count < Self.seriesStreams else { return }
+        var bucket = Int(max(0, seconds) / bucketSeconds)
+        while bucket >= Self.buckets {
+            // Twice as wide buckets: neighbours merge, so the series stays bounded however long the capture.
+            bucketSeconds *= 2
+            for k in series.keys { series[k] = stride(from: 0, to: Self.buckets, by: 2).map { series[k]![$0] + series[k]![$0 + 1] } + Array(repeating: 0, count: Self.buckets / 2) }
+            bucket = Int(max(0, seconds) / bucketSeconds)
+        }
+        series[key, default: Array(repeating: 0, count: Self.buckets)][bucket] += 1
+    }
+
+    public func finish(connections: [ConnectionInfo], gatt: GATTStore) -> Report {
+        omitted += ring.count
+        let info = stats.info
+        let kept = rows.count
+        var window = "all \(events) events"
+        if omitted > 0 {
+            var parts = ["the first \(min(options.headRows, kept))"]
+            if options.range != nil { parts.append("the chosen range") }
+            parts.append("\(options.context) on each side of every diagnostic")
+            window = "\(kept) of \(events) events: " + parts.joined(separator: ", ") + "; \(omitted) left out"
+        }
+        var report = Report(
+            file: stats.file, format: info.format, linkType: "\(info.linkType) (\(info.linkTypeName))",
+            records: stats.records,
+            recordsByKind: RecordKind.allCases.compactMap { k in stats.recordsByKind[k].map { (k.name, $0) } },
+            truncatedRecords: stats.truncatedRecords, firstTime: stats.firstTime, lastTime: stats.lastTime,
+            captureInformation: info.notes + stats.captureNotes,
+            connections: connections.map(Self.connection), accessories: stats.accessories,
+            services: Self.services(gatt), streams: streamOrder.compactMap { streams[$0] },
+            diagnostics: groups.values.sorted { ($0.severity.rawValue, $1.id) > ($1.severity.rawValue, $0.id) },
+            commands: stats.commandRows, rows: rows, messages: messages, events: events, omittedEvents: omitted,
+            window: window, bucketSeconds: bucketSeconds,
+            series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? k, $0) } },
+            undecodedBytes: stats.undecodedBytes, redacted: false)
+        if options.redact { Redactor(report).apply(&report) }
+        return report
+    }
+
+    static func connection(_ c: ConnectionInfo) -> Report.Connection {
+        Report.Connection(handle: c.key.handle, address: c.address?.description, transport: c.transport.rawValue,
+                          role: c.role.rawValue, opened: c.openedRecord, closed: c.closedRecord,
+                          reason: c.disconnectReason?.name, inferred: c.inferred)
+    }
+
+    static func services(_ gatt: GATTStore) -> [Report.Service] {
+        gatt.all.filter(\.key.serverIsPeer).flatMap { key, db -> [Report.Service] in
+            let server: String
+            switch key.peer {
+            case .address(let a): server = a.description
+            case .connection(let c): server = "connection \(Hex.value(c.handle, width: 4))"
+            }
+            return db.services.map { s in
+                let chars = db.characteristics.values.filter { $0.valueHandle >= s.start && $0.valueHandle <= s.end }
+                    .sorted { $0.valueHandle < $1.valueHandle }
+                    .map { (handle: $0.valueHandle, uuid: $0.uuid.description, name: GATTNames.name($0.uuid)) }
+                return Report.Service(server: server, uuid: s.uuid.description, name: GATTNames.name(s.uuid), characteristics: chars)
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import BTLensCore
+import BTLensDissect
+
+/// The report as one JSON document (docs/report.md): the same content as the HTML.
+public enum ReportJSON {
+    public static func render(_ r: Report) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("schema", "btlens-report")
+        w.field("version", Report.version)
+        w.field("file", r.file)
+        w.field("format", r.format)
+        w.field("link_type", r.linkType)
+        w.field("records", r.records)
+        w.key("records_by_kind"); w.beginObject(); for (k, n) in r.recordsByKind { w.field(k, n) }; w.endObject()
+        w.field("truncated_records", r.truncatedRecords)
+        if let t = r.firstTime { w.field("first_time", t.iso8601) }
+        if let t = r.lastTime { w.field("last_time", t.iso8601) }
+        strings(&w, "capture_information", r.captureInformation)
+        w.field("redacted", r.redacted)
+        w.field("undecoded_bytes", r.undecodedBytes)
+        w.key("connections"); w.beginArray()
+        for c in r.connections {
+            w.beginObject()
+            w.field("handle", c.handle)
+            optional(&w, "address", c.address)
+            w.field("transport", c.transport)
+            w.field("role", c.role)
+            optional(&w, "opened_record", c.opened)
+            optional(&w, "closed_record", c.closed)
+            optional(&w, "disconnect_reason", c.reason)
+            w.field("inferred", c.inferred)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("accessories"); w.beginArray()
+        for a in r.accessories { w.beginObject(); w.identification(a); w.endObject() }
+        w.endArray()
+        w.key("gatt"); w.beginArray()
+        for s in r.services {
+            w.beginObject()
+            w.field("server", s.server)
+            w.field("uuid", s.uuid)
+            optional(&w, "name", s.name)
+            w.key("characteristics"); w.beginArray()
+            for c in s.characteristics {
+                w.beginObject(); w.field("handle", c.handle); w.field("uuid", c.uuid); optional(&w, "name", c.name); w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.key("streams"); w.beginArray()
+        for s in r.streams {
+            w.beginObject()
+            w.field("stream", s.label)
+            w.field("connection", s.connection)
+            optional(&w, "dissector", s.dissector)
+            w.field("sent", s.sent)
+            w.field("received", s.received)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("diagnostics"); w.beginArray()
+        for d in r.diagnostics {
+            w.beginObject()
+            w.field("id", d.id)
+            w.field("severity", d.severity.name)
+            w.field("count", d.count)
+            w.key("records"); w.beginArray(); for rec in d.records { w.int(rec) }; w.endArray()
+            w.field("first_message", d.firstMessage)
+            w.field("summary", d.summary)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("commands"); w.beginArray()
+        for c in r.commands {
+            w.beginObject()
+            w.field("dissector", c.dissector)
+            w.field("command", c.command)
+            optional(&w, "name", c.name)
+            w.field("sent", c.sent); w.field("received", c.received)
+            w.field("answered", c.answered); w.field("unanswered", c.unanswered)
+            if let l = c.latency { w.key("latency_ms"); w.beginObject(); for (k, v) in l { w.key(k); w.number(v) }; w.endObject() }
+            w.endObject()
+        }
+        w.endArray()
+        w.key("timeline"); w.beginObject()
+        w.field("events", r.events)
+        w.field("shown", r.rows.count)
+        w.field("omitted", r.omittedEvents)
+        w.field("window", r.window)
+        w.key("rows"); w.beginArray()
+        for row in r.rows { self.row(&w, row) }
+        w.endArray()
+        w.endObject()
+        w.key("sequence"); w.beginArray()
+        for m in r.messages {
+            w.beginObject()
+            w.field("record", m.record)
+            w.field("row", m.row)
+            w.field("direction", m.sent ? "sent" : "received")
+            w.field("label", m.label)
+            optional(&w, "response_to", m.responseTo)
+            if let l = m.latencyMs { w.key("latency_ms"); w.number(l) }
+            strings(&w, "diagnostics", m.diagnostics)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("series"); w.beginObject()
+        w.key("bucket_seconds"); w.number(r.bucketSeconds)
+        w.key("streams"); w.beginArray()
+        for (stream, counts) in r.series {
+            w.beginObject(); w.field("stream", stream)
+            w.key("counts"); w.beginArray(); for n in counts { w.int(n) }; w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.endObject()
+        var out = w.bytes
+        out.append(0x0a)
+        return out
+    }
+
+    private static func row(_ w: inout JSONWriter, _ row: Report.Row) {
+        w.beginObject()
+        w.field("index", row.index)
+        w.field("record", row.record)
+        w.field("offset", row.offset)
+        w.field("arrow", row.arrow)
+        optional(&w, "connection", row.connection)
+        w.field("layer", row.layer)
+        w.field("text", row.text)
+        optional(&w, "severity", row.severity?.name)
+        optional(&w, "diagnostic", row.diagnosticId)
+        optional(&w, "stream", row.stream)
+        optional(&w, "command", row.command)
+        if !row.fields.isEmpty { w.key("fields"); w.beginObject(); for (k, v) in row.fields { w.field(k, v) }; w.endObject() }
+        optional(&w, "hex", row.hex)
+        w.endObject()
+    }
+
+    private static func strings(_ w: inout JSONWriter, _ key: String, _ values: [String]) {
+        w.key(key); w.beginArray(); for v in values { w.string(v) }; w.endArray()
+    }
+
+    private static func optional(_ w: inout JSONWriter, _ key: String, _ v: String?) {
+        if let v { w.field(key, v) } else { w.key(key); w.null() }
+    }
+
+    private static func optional<T: BinaryInteger>(_ w: inout JSONWriter, _ key: String, _ v: T?) {
+        if let v { w.field(key, v) } else { w.key(key); w.null() }
+    }
+}

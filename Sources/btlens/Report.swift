@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write a report for a bug ticket: self-contained HTML, Markdown, text or JSON.",
+        discussion: """
+        The HTML page needs no network (everything inline, remote loads forbidden) and holds the summary, the diagnostics (each linking to its place in the timeline), a message sequence chart, charts, and a timeline with filters and expandable rows. Markdown and text hold the summary, the diagnostics and the timeline around each diagnostic, short enough to paste. JSON holds what the HTML shows (docs/report.md).
+
+        On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events, 20 on each side of every diagnostic and the --from/--to range, and says what it left out.
+        """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case html, md, txt, json }
+
+    @OptionGroup var input: CaptureInput
+
+    @Option(name: .shortAndLong, help: "The report to write; the format comes from its extension (.html, .md, .txt, .json).")
+    var output: String
+
+    @Option(help: "The format, when the extension does not say it: html, md, txt, json.")
+    var format: Format?
+
+    @Flag(help: "Replace Bluetooth addresses, serial numbers and Wi-Fi credentials with stable placeholders.")
+    var redact = false
+
+    @Option(help: "Keep the timeline from this record (123) or time in seconds since the first record (12.5s).")
+    var from: String?
+
+    @Option(help: "Keep the timeline up to this record or time (inclusive).")
+    var to: String?
+
+    func validate() throws {
+        if format == nil && Format(rawValue: extensionOf(output)) == nil {
+            throw ValidationError("cannot tell the report format from '\(output)': use .html, .md, .txt or .json, or --format")
+        }
+        _ = try range()
+    }
+
+    /// `--from`/`--to` as records, or as seconds when written with `s`.
+    func range() throws -> (ClosedRange<Double>, time: Bool)? {
+        guard from != nil || to != nil else { return nil }
+        func parse(_ s: String?, _ name: String) throws -> (Double, Bool)? {
+            guard let s else { return nil }
+            let time = s.hasSuffix("s")
+            guard let v = Double(time ? String(s.dropLast()) : s), v >= 0 else {
+                throw ValidationError("--\(name) \(s): expected a record number (123) or seconds (12.5s)")
+            }
+            return (v, time)
+        }
+        let lo = try parse(from, "from"), hi = try parse(to, "to")
+        if let lo, let hi, lo.1 != hi.1 { throw ValidationError("--from and --to must both be records or both be times") }
+        let time = lo?.1 ?? hi?.1 ?? false
+        let a = lo?.0 ?? 0, b = hi?.0 ?? .greatestFiniteMagnitude
+        guard a <= b else { throw ValidationError("--from is after --to") }
+        return (a ... b, time)
+    }
+
+    func run() throws {
+        let dissectors = try input.dissectors()
+        var reader = try input.open()
+        var options = ReportBuilder.Options()
+        options.redact = redact
+        if let (r, time) = try range() {
+            options.range = r
+            options.rangeIsTime = time
+        }
+        let builder = ReportBuilder(file: input.file, info: reader.info, options: options)
+        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onRecord: builder.record,
+                                        onProblem: { reportProblem(input.file, $0) }, onEvent: builder.event)
+        let report = builder.finish(connections: analyzer.connections.all, gatt: analyzer.gatt)
+        let chosen = format ?? Format(rawValue: extensionOf(output)) ?? .html
+        let bytes: [UInt8]
+        switch chosen {
+        case .html: bytes = Array(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)").utf8)
+        case .md: bytes = Array(ReportText.render(report, markdown: true).utf8)
+        case .txt: bytes = Array(ReportText.render(report, markdown: false).utf8)
+        case .json: bytes = ReportJSON.render(report)
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+            throw InputFailure(message: "cannot write \(output)")
+        }
+        let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
+        print("\(output): \(chosen.rawValue) report, \(bytes.count) bytes; \(report.diagnostics.reduce(0) { $0 + $1.count }) diagnostics (\(errors) errors); timeline: \(report.window)")
+    }
+
+    private func extensionOf(_ path: String) -> String {
+        path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+    }
+}

@@ -1,0 +1,152 @@
+import XCTest
+import Foundation
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensDefinitions
+import BTLensReport
+import BTLensTestSupport
+
+/// `btlens report`: what each format holds, redaction, escaping, the timeline window, and the HTML
+/// in a real browser (skipped where Chromium is not installed).
+final class ReportTests: XCTestCase {
+    func report(_ bytes: [UInt8], _ options: ReportBuilder.Options = ReportBuilder.Options()) throws -> Report {
+        var reader = try CaptureFormat.open(MemorySource(bytes))
+        let builder = ReportBuilder(file: "capture.btsnoop", info: reader.info, options: options)
+        let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
+        let analyzer = try Pipeline.run(&reader, dissectors: table, onRecord: builder.record, onEvent: builder.event)
+        return builder.finish(connections: analyzer.connections.all, gatt: analyzer.gatt)
+    }
+
+    func all(_ r: Report) -> [String] {
+        [ReportHTML.render(r, generator: "test"), ReportText.render(r, markdown: true), ReportText.render(r, markdown: false),
+         String(decoding: ReportJSON.render(r), as: UTF8.self)]
+    }
+
+    func testDiagnosticsAreListedWithTheirRecordsInEveryFormat() throws {
+        let r = try report(SampleCaptures.faults().bytes)
+        XCTAssertEqual(r.diagnostics.map { "\($0.id) \($0.records)" }.sorted(), [
+            "a5.checksum.bad [5]", "a5.payload.short [10]", "a5.request.unanswered [25]", "a5.resync [10]",
+            "a5.sequence.duplicate [7]", "a5.sequence.gap [8, 14, 17]", "a5.truncated [16, 25]", "att.malformed [23]",
+            "att.opcode.unknown [22]", "capture.truncated [16]", "l2cap.incomplete [25]", "l2cap.overlength [21]",
+            "l2cap.unexpected_continuation [18]", "l2cap.unexpected_start [20]",
+        ])
+        let json = String(decoding: ReportJSON.render(r), as: UTF8.self)
+        XCTAssertTrue(json.hasPrefix(#"{"schema":"btlens-report","version":1,"#))
+        XCTAssertTrue(json.contains(#"{"id":"a5.request.unanswered","severity":"warning","count":7,"records":[25],"#), json)
+        let md = ReportText.render(r, markdown: true)
+        XCTAssertTrue(md.contains("| error | `a5.checksum.bad` | 1 | #5 | command 0x20 sequence 2: checksum 0xcc, expected 0xcb |"), md)
+        XCTAssertTrue(md.contains("#5       0.005000 < 0x0041 !ERRO a5.checksum.bad: command 0x20 sequence 2: checksum 0xcc, expected 0xcb"), md)
+        // In the HTML each record links to its row, and that row is the diagnostic's.
+        let html = ReportHTML.render(r, generator: "test")
+        guard let link = html.range(of: ##"<a href="#r(\d+)">#5</a>"##, options: .regularExpression) else { return XCTFail("no link to #5") }
+        let anchor = html[link].dropFirst(11).prefix { $0 != "\"" }
+        XCTAssertTrue(html.contains(#"<tr id="r\#(anchor)" data-record="5" data-layer="DIAG""#), String(anchor))
+    }
+
+    func testRedactionLeavesNoAddressOrSerialAnywhere() throws {
+        var options = ReportBuilder.Options()
+        options.redact = true
+        for session in [SampleCaptures.session(), SampleCaptures.bredrIAP2()] {
+            let r = try report(session.bytes, options)
+            XCTAssertTrue(r.redacted)
+            for text in all(r) {
+                let lower = text.lowercased()
+                for leak in ["aa:bb:cc:11:22:33", "aa bb cc 11 22 33", "33 22 11 cc bb aa", "aabbcc112233", "332211ccbbaa", "lw0001"] {
+                    XCTAssertFalse(lower.contains(leak), "\(leak) in \(text.prefix(80))")
+                }
+                XCTAssertTrue(text.contains("[address 1]"))
+            }
+        }
+        let iap2 = try report(SampleCaptures.bredrIAP2().bytes, options)
+        XCTAssertEqual(iap2.accessories.first?.serial, "[serial 1]")
+    }
+
+    func testHostileStringsAreEscapedEverywhere() throws {
+        let hostile = "<script>alert(1)</script>\u{1b}[31mRED\u{202e}evil\"'&"
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: 0x40, .received, [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00, 0x26, 0x2a])
+        s.att(handle: 0x40, .sent, [0x0a, 0x03, 0x00])
+        s.att(handle: 0x40, .received, [0x0b] + Array(hostile.utf8))
+        let r = try report(s.bytes)
+        let html = ReportHTML.render(r, generator: "test")
+        XCTAssertFalse(html.contains("<script>alert"))
+        XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;\\u{1b}[31mRED\\u{202e}evil&quot;&#39;&amp;"), html)
+        XCTAssertEqual(html.components(separatedBy: "<script>").count, 2, "one script: the report's own")
+        for text in all(r) {
+            XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{202e}" }, "raw control or bidi character")
+        }
+        let json = String(decoding: ReportJSON.render(r), as: UTF8.self)
+        XCTAssertTrue(json.contains(#"\u001b[31mRED\u202eevil"#), json)
+    }
+
+    func testTheTimelineKeepsAWindowAroundEachDiagnosticAndSaysSo() throws {
+        var options = ReportBuilder.Options()
+        options.headRows = 5
+        options.context = 2
+        let r = try report(SampleCaptures.faults().bytes, options)
+        XCTAssertEqual(r.events, 57)
+        XCTAssertEqual(r.rows.count + r.omittedEvents, 57)
+        XCTAssertEqual(r.rows.prefix(5).map(\.index), [1, 2, 3, 4, 5], "the first rows are kept")
+        // Every diagnostic row is kept, with 2 rows on each side.
+        let kept = Set(r.rows.map(\.index))
+        for row in r.rows where row.diagnosticId != nil {
+            for i in row.index - 2 ... row.index where i > 0 { XCTAssertTrue(kept.contains(i), "row \(i) before \(row.index)") }
+        }
+        XCTAssertEqual(r.window, "\(r.rows.count) of 57 events: the first 5, 2 on each side of every diagnostic; \(r.omittedEvents) left out")
+        XCTAssertEqual(r.diagnostics.reduce(0) { $0 + $1.count }, 23, "counts stay complete")
+    }
+
+    func testARangeByRecordOrTime() throws {
+        var options = ReportBuilder.Options()
+        options.range = 10 ... 12
+        let byRecord = try report(SampleCaptures.faults().bytes, options)
+        XCTAssertEqual(Set(byRecord.rows.map(\.record)), [10, 11, 12])
+        options.range = 0 ... 0.004
+        options.rangeIsTime = true
+        let byTime = try report(SampleCaptures.faults().bytes, options)
+        XCTAssertEqual(Set(byTime.rows.map(\.record)), [1, 2, 3, 4])
+    }
+
+    func testTheHTMLNeedsNothingFromTheNetwork() throws {
+        let html = ReportHTML.render(try report(SampleCaptures.session().bytes), generator: "test")
+        XCTAssertTrue(html.contains(#"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">"#))
+        XCTAssertNil(html.range(of: #"(src|href)="(https?:)?//"#, options: .regularExpression))
+        XCTAssertTrue(html.contains("<svg viewBox"), "the sequence chart and charts are inline SVG")
+    }
+
+    /// Chromium renders the page and runs its self-test, which drives every filter and writes what
+    /// stayed visible; the console must stay free of errors.
+    func testFiltersWorkInHeadlessChromium() throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let chromium else { throw XCTSkip("Chromium is not installed") }
+        let file = NSTemporaryDirectory() + "btlens-report-\(UUID().uuidString).html"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try ReportHTML.render(try report(SampleCaptures.faults().bytes), generator: "test").write(toFile: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--enable-logging=stderr",
+                             "--v=0", "--dump-dom", "file://\(file)#selftest"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let console = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let start = dom.range(of: #"<pre id="selftest" hidden="">"#), let end = dom.range(of: "</pre>", range: start.upperBound ..< dom.endIndex) else {
+            return XCTFail("no self-test output:\n\(dom.suffix(500))")
+        }
+        let lines = dom[start.upperBound ..< end.lowerBound].split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "all=57")
+        XCTAssertTrue(lines.contains("severity=error 3 [5,21,23]"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("stream=0x0015 4 [11,12,13,14]"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("command=WriteSettings 1 [10]"), lines.joined(separator: "\n"))
+        XCTAssertTrue(lines.contains("text=checksum 2 [5,5]"), lines.joined(separator: "\n"))
+        XCTAssertEqual(lines.last, "reset=57")
+        let errors = console.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
+        XCTAssertEqual(errors, [], "console errors")
+    }
+}

@@ -5,6 +5,9 @@ import BTLensDissect
 /// under a Content-Security-Policy that forbids remote loads), readable on a laptop and printable.
 /// Every string from the capture is escaped for HTML after control characters are made visible.
 public enum ReportHTML {
+    /// Connections listed in the summary; the JSON report has them all.
+    static let connectionLimit = 200
+
     public static func render(_ r: Report, generator: String) -> String {
         var h = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         h += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(ReportHTMLAssets.contentSecurityPolicy)\">\n"
@@ -78,10 +81,13 @@ public enum ReportHTML {
         h += "</td></tr><tr><th>undecoded</th><td>\(r.undecodedBytes) bytes</td></tr>"
         for n in r.captureInformation { h += "<tr><th>capture</th><td>\(e(n))</td></tr>" }
         h += "</table>\n<h3>Connections</h3>"
-        h += table(["handle", "address", "transport", "role", "opened", "closed", "reason"], r.connections.map { c in
+        h += table(["handle", "address", "transport", "role", "opened", "closed", "reason"], r.connections.prefix(connectionLimit).map { c in
             [Hex.value(c.handle, width: 4), c.address ?? "unknown", c.transport, c.role,
              c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "-"), c.closed.map { "#\($0)" } ?? "still open", c.reason ?? ""]
         })
+        if r.connections.count > connectionLimit {
+            h += "<p class=\"note\">\(r.connections.count - connectionLimit) more connections: the JSON report lists them all.</p>"
+        }
         if !r.accessories.isEmpty {
             h += "<h3>iAP2 accessories</h3>"
             h += table(["name", "model", "manufacturer", "serial", "firmware", "hardware", "EA protocols"], r.accessories.map { a in

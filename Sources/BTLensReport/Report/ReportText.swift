@@ -6,6 +6,7 @@ import BTLensDissect
 public enum ReportText {
     public static let excerpts = 12
     public static let context = 3
+    static let connectionLimit = 20
 
     public static func render(_ r: Report, markdown: Bool) -> String {
         var out: [String] = []
@@ -19,12 +20,13 @@ public enum ReportText {
              + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
         for n in r.captureInformation { item(safe(n)) }
         if r.redacted { item("Redacted: addresses, serial numbers and Wi-Fi credentials are placeholders") }
-        for c in r.connections {
+        for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
             let closed = c.closed.map { "#\($0)" } ?? "still open"
             item("Connection \(Hex.value(c.handle, width: 4)) \(c.address ?? "address unknown") \(c.transport): \(opened) → \(closed)"
                  + (c.reason.map { " (\($0))" } ?? ""))
         }
+        if r.connections.count > connectionLimit { item("… \(r.connections.count - connectionLimit) more connections (the JSON report lists them all)") }
         for a in r.accessories {
             item(safe("Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "
                       + a.protocols.map(\.name).joined(separator: ", ")))

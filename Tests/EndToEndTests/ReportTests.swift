@@ -67,13 +67,20 @@ final class ReportTests: XCTestCase {
         var s = LESession()
         s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
         s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: 0x40, .received, [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00, 0x26, 0x2a])
+        // MTU 247 (the name is longer than a default-MTU read), discovery of Device Name (0x2A00) at
+        // value handle 0x0003, then a read of it.
+        s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
+        s.att(handle: 0x40, .received, [0x03, 0xf7, 0x00])
+        s.att(handle: 0x40, .received, [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00, 0x00, 0x2a])
         s.att(handle: 0x40, .sent, [0x0a, 0x03, 0x00])
         s.att(handle: 0x40, .received, [0x0b] + Array(hostile.utf8))
         let r = try report(s.bytes)
+        XCTAssertEqual(r.connections.first?.name, hostile, "the device name is the connection's name")
         let html = ReportHTML.render(r, generator: "test")
         XCTAssertFalse(html.contains("<script>alert"))
-        XCTAssertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;\\u{1b}[31mRED\\u{202e}evil&quot;&#39;&amp;"), html)
+        let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;\\u{1b}[31mRED\\u{202e}evil&quot;&#39;&amp;"
+        XCTAssertTrue(html.contains("<td>\(escaped)</td>"), "in the connections table")
+        XCTAssertTrue(html.contains("text=" + escaped), "in the timeline")
         XCTAssertEqual(html.components(separatedBy: "<script>").count, 2, "one script: the report's own")
         for text in all(r) {
             XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{202e}" }, "raw control or bidi character")

@@ -66,10 +66,15 @@ public struct Report {
     public struct Connection {
         public var handle: UInt16
         public var address: String?
+        /// The GAP Device Name, when the capture read it.
+        public var name: String?
         public var transport: String
         public var role: String
         public var opened: Int?
         public var closed: Int?
+        /// Seconds since the first record.
+        public var openedAt: String?
+        public var closedAt: String?
         public var reason: String?
         public var inferred: Bool
     }

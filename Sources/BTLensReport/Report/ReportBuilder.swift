@@ -41,6 +41,8 @@ public final class ReportBuilder {
     /// Starts at 1 ms and doubles as the capture grows, so short and long captures both fill the chart.
     private var bucketSeconds = 0.001
     private var series: [String: [Int]] = [:]
+    /// GAP Device Name values read, per connection handle.
+    private var names: [UInt16: String] = [:]
 
     public init(file: String, info: CaptureInfo, options: Options = Options()) {
         self.options = options
@@ -57,6 +59,10 @@ public final class ReportBuilder {
         let seconds = Double(e.timestamp.microseconds &- (origin?.microseconds ?? 0)) / 1_000_000
         var row = self.row(e, index: events)
         if case .diagnostic(let d) = e.body { group(d, e.record) }
+        if case .att(let a) = e.body, a.uuid == .bit16(0x2a00), let c = e.connection, names[c] == nil, names.count < 10_000,
+           case .string(let name)? = a.fields.first(where: { $0.0 == "text" })?.1 {
+            names[c] = name
+        }
         if case .a5(let a) = e.body { count(a, e, seconds) }
         let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
         guard inRange else { return omitted += 1 }
@@ -180,7 +186,7 @@ public final class ReportBuilder {
             recordsByKind: RecordKind.allCases.compactMap { k in stats.recordsByKind[k].map { (k.name, $0) } },
             truncatedRecords: stats.truncatedRecords, firstTime: stats.firstTime, lastTime: stats.lastTime,
             captureInformation: info.notes + stats.captureNotes,
-            connections: connections.map(Self.connection), accessories: stats.accessories,
+            connections: connections.map(connection), accessories: stats.accessories,
             services: Self.services(gatt), streams: streamOrder.compactMap { streams[$0] },
             diagnostics: groups.values.sorted { ($0.severity.rawValue, $1.id) > ($1.severity.rawValue, $0.id) },
             commands: stats.commandRows, rows: rows, messages: messages, events: events, omittedEvents: omitted,
@@ -191,10 +197,12 @@ public final class ReportBuilder {
         return report
     }
 
-    static func connection(_ c: ConnectionInfo) -> Report.Connection {
-        Report.Connection(handle: c.key.handle, address: c.address?.description, transport: c.transport.rawValue,
-                          role: c.role.rawValue, opened: c.openedRecord, closed: c.closedRecord,
-                          reason: c.disconnectReason?.name, inferred: c.inferred)
+    private func connection(_ c: ConnectionInfo) -> Report.Connection {
+        let at = { (t: Timestamp?) in t.map { $0.offset(from: self.origin ?? $0) } }
+        return Report.Connection(handle: c.key.handle, address: c.address?.description, name: names[c.key.handle],
+                                 transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
+                                 closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
+                                 reason: c.disconnectReason?.name, inferred: c.inferred)
     }
 
     static func services(_ gatt: GATTStore) -> [Report.Service] {

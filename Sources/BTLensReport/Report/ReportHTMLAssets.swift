@@ -32,7 +32,7 @@ enum ReportHTMLAssets {
     .note { color: var(--muted); font-style: italic; }
     svg { max-width: 100%; height: auto; } svg text { font: 11px ui-monospace, Menlo, Consolas, monospace; fill: var(--fg); }
     .empty { color: var(--muted); }
-    @media print { nav, .filters { display: none; } details { display: block; } tr[hidden] { display: none; } body { max-width: none; } }
+    @media print { nav, .filters { display: none; } tr[hidden] { display: none; } body { max-width: none; } }
     """
 
     static let script = """
@@ -65,6 +65,14 @@ enum ReportHTMLAssets {
       var reset = $('#f-reset');
       if (reset) { reset.addEventListener('click', function () { ids.forEach(function (k) { controls[k].value = ''; }); apply(); }); }
       apply();
+      // Printed, every row shows its fields and bytes; afterwards the page is as it was.
+      var details = Array.prototype.slice.call(document.querySelectorAll('#timeline details'));
+      window.addEventListener('beforeprint', function () {
+        details.forEach(function (d) { d.dataset.closed = d.open ? '' : '1'; d.open = true; });
+      });
+      window.addEventListener('afterprint', function () {
+        details.forEach(function (d) { if (d.dataset.closed) { d.open = false; } });
+      });
       // #selftest: drive every filter and write what was shown, for the headless-browser test.
       if (location.hash === '#selftest') {
         var out = [];

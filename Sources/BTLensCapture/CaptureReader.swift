@@ -48,8 +48,9 @@ public enum CaptureFormat {
     ]
 
     /// Opens whatever capture `source` holds. pcap and pcapng go through libpcap: from a path it
-    /// reads the file itself; from any other source the bytes are handed to it in memory.
-    public static func open(_ source: any ByteSource, path: String? = nil) throws(CaptureOpenError) -> any CaptureReader {
+    /// reads the file itself; from any other source the bytes are handed to it in memory, or, with
+    /// `streaming` (a live stream), through a pipe as they arrive.
+    public static func open(_ source: any ByteSource, path: String? = nil, streaming: Bool = false) throws(CaptureOpenError) -> any CaptureReader {
         var input = ChunkedInput(source)
         _ = try input.ensure(16)
         let head = Array(input.peek(16))
@@ -57,9 +58,9 @@ public enum CaptureFormat {
         let magic = head.count >= 4 ? UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3]) : 0
         switch magic {
         case 0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1:
-            return try openWithLibpcap(&input, path: path, format: "pcap")
+            return streaming ? try PipePump.open(input, format: "pcap") : try openWithLibpcap(&input, path: path, format: "pcap")
         case 0x0a0d_0d0a:
-            return try openWithLibpcap(&input, path: path, format: "pcapng")
+            return streaming ? try PipePump.open(input, format: "pcapng") : try openWithLibpcap(&input, path: path, format: "pcapng")
         default:
             if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }
             if BTSnoozReader.looksLikeText(head) {

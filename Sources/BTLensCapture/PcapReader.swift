@@ -15,6 +15,8 @@ public final class PcapReader: CaptureReader {
     private let memory: UnsafeMutableRawBufferPointer?
     private var recordNumber = 0
     private var lastOffset: Int64
+    /// For a live capture: when to stop waiting for packets.
+    private let stop: StopFlag?
     private var finished = false
 
     /// Over-the-air link-layer captures: they hold no HCI traffic.
@@ -32,24 +34,68 @@ public final class PcapReader: CaptureReader {
         guard let p = pcap_fopen_offline(file, &errbuf) else {
             fclose(file)
             memory?.deallocate()
-            let message = String(decoding: errbuf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw .unsupported(format: format, detail: "libpcap cannot read it: \(message)")
+            throw .unsupported(format: format, detail: "libpcap cannot read it: \(Self.text(errbuf))")
         }
-        let linkType = pcap_datalink(p)
-        if let air = Self.airLinkTypes[linkType] {
+        do {
+            info = try Self.check(p, format: format)
+        } catch {
             pcap_close(p)
             memory?.deallocate()
-            throw .unsupported(format: format, detail: "link type \(linkType) (\(air)): this is an over-the-air link-layer capture, not an HCI log")
-        }
-        guard let name = Self.linkTypeNames[linkType] else {
-            pcap_close(p)
-            memory?.deallocate()
-            throw .unsupported(format: format, detail: "link type \(linkType) is not a Bluetooth HCI link type (187, 201, 254)")
+            throw error
         }
         handle = p
         self.memory = memory
+        stop = nil
         lastOffset = Int64(ftell(pcap_file(p)))
-        info = CaptureInfo(format: format, linkType: Int(linkType), linkTypeName: name)
+    }
+
+    /// Captures live from an interface (`bluetooth-monitor`, `bluetooth0`) until `stop` is set.
+    public init(interface name: String, stop: StopFlag) throws(CaptureOpenError) {
+        var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        guard let p = pcap_create(name, &errbuf) else { throw .cannotOpen(path: name, reason: Self.text(errbuf)) }
+        pcap_set_snaplen(p, 65_535)
+        pcap_set_immediate_mode(p, 1)
+        // A read returns at least every 50 ms, so the stop flag is seen.
+        pcap_set_timeout(p, 50)
+        let status = pcap_activate(p)
+        if status < 0 {
+            let detail = String(cString: pcap_geterr(p))
+            pcap_close(p)
+            switch status {
+            case PCAP_ERROR_NO_SUCH_DEVICE:
+                throw .cannotOpen(path: name, reason: "no such interface (btlens interfaces lists the Bluetooth ones)")
+            case PCAP_ERROR_PERM_DENIED:
+                throw .cannotOpen(path: name, reason: "permission denied: capturing needs root, or CAP_NET_RAW and CAP_NET_ADMIN on btlens (\(detail))")
+            default:
+                throw .cannotOpen(path: name, reason: detail)
+            }
+        }
+        do {
+            info = try Self.check(p, format: "live \(name)")
+        } catch {
+            pcap_close(p)
+            throw error
+        }
+        handle = p
+        memory = nil
+        self.stop = stop
+        lastOffset = 0
+    }
+
+    private static func text(_ errbuf: [CChar]) -> String {
+        String(decoding: errbuf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The capture's facts, or why its link type is not one btlens reads.
+    private static func check(_ p: OpaquePointer, format: String) throws(CaptureOpenError) -> CaptureInfo {
+        let linkType = pcap_datalink(p)
+        if let air = airLinkTypes[linkType] {
+            throw .unsupported(format: format, detail: "link type \(linkType) (\(air)): this is an over-the-air link-layer capture, not an HCI log")
+        }
+        guard let name = linkTypeNames[linkType] else {
+            throw .unsupported(format: format, detail: "link type \(linkType) is not a Bluetooth HCI link type (187, 201, 254)")
+        }
+        return CaptureInfo(format: format, linkType: Int(linkType), linkTypeName: name)
     }
 
     deinit {
@@ -62,7 +108,9 @@ public final class PcapReader: CaptureReader {
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
         let offset = lastOffset
-        let status = pcap_next_ex(handle, &header, &data)
+        var status = pcap_next_ex(handle, &header, &data)
+        // A live capture's read timed out with no packet: wait again, unless told to stop.
+        while status == 0, let stop, !stop.isSet { status = pcap_next_ex(handle, &header, &data) }
         guard status == 1, let h = header?.pointee else {
             finished = true
             guard status == PCAP_ERROR else { return nil }

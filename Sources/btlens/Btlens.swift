@@ -15,6 +15,6 @@ struct Btlens: ParsableCommand {
           2  usage error, or a dissector definition that does not load
         """,
         version: "0.1.0 (libpcap: \(Libpcap.version))",
-        subcommands: [Timeline.self, Stats.self, ReportCommand.self, Convert.self, Dissectors.self, Formats.self, DiagnosticsList.self],
+        subcommands: [Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self, Formats.self, DiagnosticsList.self],
         defaultSubcommand: Timeline.self)
 }

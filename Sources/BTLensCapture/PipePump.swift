@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Hands a live pcap or pcapng stream to libpcap, which reads from a `FILE`: a thread copies the
+/// stream into a pipe as it arrives, and libpcap reads the other end, blocking until a record is whole.
+final class PipePump: @unchecked Sendable {
+    private var input: ChunkedInput
+    private let fd: Int32
+
+    private init(_ input: ChunkedInput, fd: Int32) {
+        self.input = input
+        self.fd = fd
+    }
+
+    static func open(_ input: ChunkedInput, format: String) throws(CaptureOpenError) -> any CaptureReader {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0, let file = fdopen(fds[0], "rb") else {
+            throw .unsupported(format: format, detail: "cannot make a pipe for libpcap: \(String(cString: strerror(errno)))")
+        }
+        // A reader that stops early closes its end: the pump then sees EPIPE, not a fatal SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let pump = PipePump(input, fd: fds[1])
+        Thread.detachNewThread { pump.run() }
+        return try PcapReader(file: file, format: format)
+    }
+
+    private func run() {
+        defer { close(fd) }
+        while true {
+            let n = input.available
+            if n > 0 {
+                let bytes = Array(input.take(n))
+                guard write(bytes) else { return }
+            }
+            guard (try? input.ensure(1)) == true else { return }
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            offset += n
+        }
+        return true
+    }
+}

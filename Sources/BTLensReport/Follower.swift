@@ -1,0 +1,112 @@
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Follows a live capture, handing each record and event on as soon as the record is whole.
+///
+/// A followed file that is truncated or replaced (Android rotates `btsnoop_hci.log` to `.last`),
+/// and a TCP stream that ends, are said and followed anew: each such segment gets its own reader
+/// and analyzer (record numbers start again, as in the new file). Stops at the end of a pipe, or
+/// when `stop` is set (SIGINT, SIGTERM), after reporting what was left in the buffers.
+public final class Follower {
+    public enum Input: Sendable {
+        case file(String)
+        case descriptor(Int32)
+        case connect(host: String, port: UInt16)
+        case interface(String)
+    }
+
+    /// How long to wait before trying a missing file or a refused connection again.
+    public static let retryInterval: useconds_t = 500_000
+
+    let input: Input
+    let stop: StopFlag
+    let decodeAs: [Analyzer.DecodeAs]
+    let dissectors: DissectorTable
+    /// Called with each reader as it opens (for `--write`), each record, each event, each problem,
+    /// and each change of input said in words.
+    public var onOpen: (CaptureInfo) -> Void = { _ in }
+    public var onRecord: (CaptureRecord) -> Void = { _ in }
+    public var onEvent: (Event) -> Void = { _ in }
+    public var onProblem: (CaptureProblem) -> Void = { _ in }
+    public var onNote: (String) -> Void = { _ in }
+
+    public init(_ input: Input, stop: StopFlag, decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = .builtIn) {
+        self.input = input
+        self.stop = stop
+        self.decodeAs = decodeAs
+        self.dissectors = dissectors
+    }
+
+    public func run() throws(CaptureOpenError) {
+        switch input {
+        case .file(let path):
+            var waiting = false
+            while !stop.isSet {
+                let source: FollowSource
+                do {
+                    source = try FollowSource(path: path, stop: stop)
+                } catch {
+                    // Between a rotation and the new file: wait for the name to come back.
+                    if !waiting { onNote("waiting for \(path) to appear") }
+                    waiting = true
+                    usleep(Self.retryInterval)
+                    continue
+                }
+                waiting = false
+                do {
+                    try segment(CaptureFormat.open(source, streaming: true))
+                } catch {
+                    // Rewritten from the start before even a header could be read: start again.
+                    guard source.change != nil else { throw error }
+                }
+                guard let change = source.change else { return }
+                onNote(change == .truncated ? "\(path) was truncated: following it from the start"
+                                            : "\(path) was replaced: following the new file")
+            }
+        case .descriptor(let fd):
+            try segment(CaptureFormat.open(FollowSource(descriptor: fd, stop: stop), streaming: true))
+        case .connect(let host, let port):
+            var failing = false
+            while !stop.isSet {
+                let fd: Int32
+                do {
+                    fd = try TCPConnection.connect(host: host, port: port)
+                } catch {
+                    if !failing { onNote("cannot connect to \(host):\(port) (\(error)); retrying every 0.5 s") }
+                    failing = true
+                    usleep(Self.retryInterval)
+                    continue
+                }
+                failing = false
+                onNote("connected to \(host):\(port)")
+                do {
+                    try segment(CaptureFormat.open(FollowSource(descriptor: fd, stop: stop, owned: true), streaming: true))
+                } catch {
+                    onNote("\(host):\(port): \(error)")
+                }
+                if !stop.isSet { onNote("\(host):\(port) closed the connection; reconnecting") }
+            }
+        case .interface(let name):
+            try segment(PcapReader(interface: name, stop: stop))
+        }
+    }
+
+    /// One reader to its end through one analyzer.
+    private func segment(_ reader: any CaptureReader) throws(CaptureOpenError) {
+        var reader = reader
+        onOpen(reader.info)
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, emit: onEvent)
+        while let item = try reader.next() {
+            switch item {
+            case .record(let r): onRecord(r)
+            case .problem(let p): onProblem(p)
+            }
+            analyzer.process(item)
+        }
+        analyzer.finish()
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by SIGINT and SIGTERM: the follow stops cleanly.
+let followStop = StopFlag()
+
+struct Follow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Follow a live capture: a growing file, a stream on stdin, btsnoop_net over TCP, or a libpcap interface.",
+        discussion: """
+        Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew. Ctrl-C prints a summary and exits 0.
+
+          Android, file:        adb shell su -c 'tail -c +0 -f /data/misc/bluetooth/logs/btsnoop_hci.log' | btlens follow -
+          Android, btsnoop_net: adb forward tcp:8872 tcp:8872 && btlens follow --connect localhost:8872
+          iOS:                  idevicebtlogger - | btlens follow -
+          Linux:                btlens follow --interface bluetooth-monitor   (or: tcpdump -i bluetooth-monitor -w - | btlens follow -)
+        """)
+
+    @Argument(help: "The capture file to follow, or - for stdin (btsnoop, pklg, pcap or pcapng, sniffed from the first bytes).")
+    var file: String?
+
+    @Option(help: "Read a btsnoop stream from TCP (Android's btsnoop_net), reconnecting when the peer goes away: HOST:PORT.")
+    var connect: String?
+
+    @Option(help: "Capture live from a libpcap interface (bluetooth-monitor, bluetooth0; see btlens interfaces).")
+    var interface: String?
+
+    @Option(help: "Keep every record received in this file (.btsnoop, .pcap, .pcapng), flushed as it arrives.")
+    var write: String?
+
+    @Option(help: "Decode a channel whose setup is not in the capture (as in timeline). Repeatable.")
+    var decodeAs: [Analyzer.DecodeAs] = []
+
+    @OptionGroup var definitions: DefinitionOptions
+
+    @Option(help: "Output format: text or jsonl.")
+    var format: Timeline.Format = .text
+
+    @Flag(name: .shortAndLong, help: "Also show the lower layers (HCI framing, ACL, L2CAP), indented.")
+    var verbose = false
+
+    @Option(help: "Colour: auto (only on a terminal), always, never.")
+    var color: ColorChoice = .auto
+
+    func validate() throws {
+        let sources = [file != nil, connect != nil, interface != nil].filter { $0 }.count
+        guard sources == 1 else { throw ValidationError("name one input: a FILE, - for stdin, --connect HOST:PORT or --interface NAME") }
+        if let connect, Self.endpoint(connect) == nil { throw ValidationError("--connect \(connect): expected HOST:PORT") }
+        if let write, CaptureWriter.Format(rawValue: write.split(separator: ".").last.map { $0.lowercased() } ?? "") == nil {
+            throw ValidationError("--write \(write): use a .btsnoop, .pcap or .pcapng name")
+        }
+    }
+
+    static func endpoint(_ s: String) -> (String, UInt16)? {
+        guard let colon = s.lastIndex(of: ":"), let port = UInt16(s[s.index(after: colon)...]), colon > s.startIndex else { return nil }
+        return (String(s[..<colon]), port)
+    }
+
+    func run() throws {
+        let table = try definitions.load().table
+        let input: Follower.Input
+        if let connect, let (host, port) = Self.endpoint(connect) {
+            input = .connect(host: host, port: port)
+        } else if let interface {
+            input = .interface(interface)
+        } else {
+            input = file == "-" ? .descriptor(0) : .file(file ?? "")
+        }
+        for signal in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { _ in followStop.set() }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(signal, &action, nil)
+        }
+        let live = LiveOutput(format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0)
+        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table)
+        var writer: CaptureWriter?
+        let name = file ?? connect ?? interface ?? "input"
+        follower.onOpen = { info in
+            guard let path = write, writer == nil else { return }
+            let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            writer = try? CaptureWriter(path: path, format: CaptureWriter.Format(rawValue: ext) ?? .pcapng,
+                                        monitor: info.format == "pklg" || [2001, 254].contains(info.linkType))
+            if writer == nil { live.note("cannot write \(path)") }
+        }
+        follower.onRecord = { r in
+            live.record(r)
+            if let writer {
+                writer.write(r)
+                writer.flush()
+            }
+        }
+        follower.onEvent = { live.event($0) }
+        follower.onProblem = { reportProblem(name, $0) }
+        follower.onNote = { live.note($0) }
+        do {
+            try follower.run()
+        } catch {
+            throw InputFailure(message: "\(name): \(error)")
+        }
+        writer?.flush()
+        live.finish(stopped: followStop.isSet, written: writer.map { "\($0.written) records kept in \(write ?? "")" })
+    }
+}
+

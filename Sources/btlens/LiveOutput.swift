@@ -1,0 +1,90 @@
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `follow` prints: each event flushed as it comes, notes about the input on stderr, and on a
+/// terminal a one-line status under the timeline, cleared before each line and drawn again.
+final class LiveOutput {
+    private let sink = OutputSink(fd: 1, flushEachWrite: true)
+    private var text: TextRenderer?
+    private let jsonl: JSONLRenderer?
+    private let status: Bool
+    private var records = 0, frames = 0, diagnostics = 0, errors = 0, partial = 0
+    private var shown = false
+    private let started = LiveOutput.now()
+    private var drawn = 0.0
+
+    init(format: Timeline.Format, verbose: Bool, color: Bool, status: Bool) {
+        if format == .jsonl {
+            jsonl = JSONLRenderer(verbose: verbose)
+        } else {
+            text = TextRenderer(verbose: verbose, color: color)
+            jsonl = nil
+        }
+        self.status = status
+    }
+
+    func record(_ r: CaptureRecord) {
+        records += 1
+        drawStatus(force: false)
+    }
+
+    func event(_ e: Event) {
+        switch e.body {
+        case .a5: frames += 1
+        case .diagnostic(let d):
+            diagnostics += 1
+            if d.severity == .error { errors += 1 }
+            if followStop.isSet && ["a5.truncated", "l2cap.incomplete", "iap2.truncated", "a5.fragment.missing"].contains(d.id) { partial += 1 }
+        default: break
+        }
+        let bytes: [UInt8]?
+        if let jsonl { bytes = jsonl.render(e) } else { bytes = text?.render(e).map { Array($0.utf8) } }
+        guard let bytes else { return }
+        clearStatus()
+        sink.write(bytes)
+        drawStatus(force: true)
+    }
+
+    /// Said on stderr, so stdout keeps only the timeline.
+    func note(_ s: String) {
+        clearStatus()
+        FileHandleStderr.write("btlens: \(TerminalText.safe(s))\n")
+        drawStatus(force: true)
+    }
+
+    func finish(stopped: Bool, written: String?) {
+        sink.flush()
+        clearStatus()
+        var summary = "\(stopped ? "stopped" : "input ended") after \(records) records: \(frames) frames, \(diagnostics) diagnostics (\(errors) errors)"
+        if stopped { summary += "; \(partial) partial frames or packets left in buffers (reported above)" }
+        if let written { summary += "; \(written)" }
+        FileHandleStderr.write("btlens: \(summary)\n")
+    }
+
+    private func drawStatus(force: Bool) {
+        guard status else { return }
+        let now = Self.now()
+        guard force || now - drawn > 0.25 else { return }
+        drawn = now
+        let rate = Double(records) / max(now - started, 0.001)
+        FileHandleStderr.write("\r\u{1b}[2K\u{1b}[2m\(records) records · \(frames) frames · \(diagnostics) diagnostics · \(Int(rate)) records/s\u{1b}[0m")
+        shown = true
+    }
+
+    private func clearStatus() {
+        guard shown else { return }
+        FileHandleStderr.write("\r\u{1b}[2K")
+        shown = false
+    }
+
+    private static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

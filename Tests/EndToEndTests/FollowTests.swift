@@ -1,0 +1,172 @@
+import XCTest
+import Foundation
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+import BTLensTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `btlens follow`: a capture written in random pieces (records split anywhere) while it is
+/// followed gives every event once, in order, exactly as reading the finished file does: from a
+/// growing file, a pipe, and a loopback TCP socket; and a followed file that is truncated or
+/// replaced is said and followed anew.
+final class FollowTests: XCTestCase {
+    /// State shared with the writer thread.
+    final class Shared: @unchecked Sendable {
+        let lock = NSLock()
+        private var _records = 0
+        var records: Int { lock.lock(); defer { lock.unlock() }; return _records }
+        func add() { lock.lock(); _records += 1; lock.unlock() }
+    }
+
+    let capture = SampleCaptures.session().bytes
+
+    func jsonl(_ events: [Event]) -> String {
+        let r = JSONLRenderer()
+        return events.compactMap { r.render($0) }.map { String(decoding: $0, as: UTF8.self) }.joined()
+    }
+
+    func expected(_ bytes: [UInt8]) throws -> String { try jsonl(analyze(bytes)) }
+
+    func pieces(_ bytes: [UInt8], seed: UInt64) -> [[UInt8]] {
+        var rng = SplitMix(seed: seed)
+        var out: [[UInt8]] = []
+        var i = 0
+        while i < bytes.count {
+            let n = Int(rng.next() % 97) + 1
+            out.append(Array(bytes[i ..< min(bytes.count, i + n)]))
+            i += n
+        }
+        return out
+    }
+
+    /// Runs the follower; `writer` runs on its own thread with the stop flag and the records seen so far.
+    func follow(_ input: Follower.Input, writer: @escaping @Sendable (StopFlag, Shared) -> Void) throws -> (events: [Event], notes: [String]) {
+        let stop = StopFlag()
+        let shared = Shared()
+        var events: [Event] = []
+        var notes: [String] = []
+        let follower = Follower(input, stop: stop)
+        follower.onRecord = { _ in shared.add() }
+        follower.onEvent = { events.append($0) }
+        follower.onNote = { notes.append($0) }
+        let done = expectation(description: "writer")
+        Thread.detachNewThread {
+            writer(stop, shared)
+            done.fulfill()
+        }
+        try follower.run()
+        wait(for: [done], timeout: 30)
+        return (events, notes)
+    }
+
+    static func waitFor(_ shared: Shared, _ count: Int) {
+        for _ in 0..<2000 where shared.records < count { usleep(5_000) }
+    }
+
+    func testAGrowingFileWrittenInRandomPieces() throws {
+        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).btsnoop"
+        defer { unlink(path) }
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let parts = pieces(capture, seed: 7)
+        let (events, notes) = try follow(.file(path)) { stop, shared in
+            let fd = open(path, O_WRONLY | O_APPEND)
+            for p in parts {
+                _ = p.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                usleep(1_000)
+            }
+            close(fd)
+            FollowTests.waitFor(shared, 58)
+            stop.set()
+        }
+        XCTAssertEqual(jsonl(events), try expected(capture))
+        XCTAssertEqual(notes, [])
+    }
+
+    func testAStreamOnAPipe() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let parts = pieces(capture, seed: 11)
+        let (writeEnd, readEnd) = (fds[1], fds[0])
+        let (events, _) = try follow(.descriptor(readEnd)) { _, _ in
+            for p in parts { _ = p.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) } }
+            close(writeEnd)
+        }
+        close(readEnd)
+        XCTAssertEqual(jsonl(events), try expected(capture))
+    }
+
+    func testALoopbackTCPStreamWithAReconnection() throws {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(server, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(server, $0, length) } }
+        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) } }
+        listen(server, 1)
+        let port = UInt16(bigEndian: address.sin_port)
+        let parts = pieces(capture, seed: 13)
+        // Two connections, as a phone's btsnoop_net after the peer went away and came back.
+        let (events, notes) = try follow(.connect(host: "127.0.0.1", port: port)) { stop, shared in
+            for round in 1...2 {
+                let client = accept(server, nil, nil)
+                for p in parts { _ = p.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) } }
+                close(client)
+                FollowTests.waitFor(shared, 58 * round)
+            }
+            close(server)
+            stop.set()
+        }
+        let once = try expected(capture)
+        XCTAssertEqual(jsonl(events), once + once)
+        XCTAssertEqual(Array(notes.prefix(3)), ["connected to 127.0.0.1:\(port)", "127.0.0.1:\(port) closed the connection; reconnecting",
+                                                "connected to 127.0.0.1:\(port)"])
+    }
+
+    func testAFileReplacedOrTruncatedIsFollowedAnew() throws {
+        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).btsnoop"
+        defer { unlink(path); unlink(path + ".last") }
+        let other = SampleCaptures.faults().bytes
+        let first = capture
+        FileManager.default.createFile(atPath: path, contents: Data(capture))
+        let (events, notes) = try follow(.file(path)) { stop, shared in
+            FollowTests.waitFor(shared, 58)
+            // Android's rotation: the log becomes .last, a new log starts.
+            rename(path, path + ".last")
+            usleep(50_000)
+            FileManager.default.createFile(atPath: path, contents: Data(other))
+            FollowTests.waitFor(shared, 58 + 25)
+            // Rewritten in place from the start.
+            truncate(path, 0)
+            usleep(50_000)
+            let fd = open(path, O_WRONLY)
+            _ = first.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            FollowTests.waitFor(shared, 58 + 25 + 58)
+            stop.set()
+        }
+        XCTAssertEqual(jsonl(events), try expected(capture) + expected(other) + expected(capture))
+        XCTAssertEqual(notes.filter { !$0.hasPrefix("waiting") }, ["\(path) was replaced: following the new file",
+                                                                  "\(path) was truncated: following it from the start"])
+    }
+}
+
+/// A small deterministic generator for the piece sizes.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

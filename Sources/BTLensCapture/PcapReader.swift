@@ -67,7 +67,8 @@ public final class PcapReader: CaptureReader {
             case PCAP_ERROR_PERM_DENIED:
                 throw .cannotOpen(path: name, reason: "permission denied: capturing needs root, or CAP_NET_RAW and CAP_NET_ADMIN on btlens (\(detail))")
             default:
-                throw .cannotOpen(path: name, reason: detail)
+                let hint = detail.contains("Address family not supported") ? " (this kernel has no Bluetooth socket support)" : ""
+                throw .cannotOpen(path: name, reason: detail + hint)
             }
         }
         do {

@@ -26,16 +26,23 @@ public final class Follower {
     let stop: StopFlag
     let decodeAs: [Analyzer.DecodeAs]
     let dissectors: DissectorTable
-    /// Called with each reader as it opens (for `--write`), each record, each event, each problem,
-    /// and each change of input said in words.
+    /// Called with each reader as it opens, each record, each event, each problem, and each change
+    /// of input said in words.
     public var onOpen: (CaptureInfo) -> Void = { _ in }
     public var onRecord: (CaptureRecord) -> Void = { _ in }
     public var onEvent: (Event) -> Void = { _ in }
     public var onProblem: (CaptureProblem) -> Void = { _ in }
     public var onNote: (String) -> Void = { _ in }
+    /// `--write`: every record received, flushed as it arrives, so an interruption loses nothing.
+    public private(set) var writer: CaptureWriter?
+    private let keepPath: String?
+    private let keepFormat: CaptureWriter.Format
 
-    public init(_ input: Input, stop: StopFlag, decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = .builtIn) {
+    public init(_ input: Input, stop: StopFlag, decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = .builtIn,
+                keep: (path: String, format: CaptureWriter.Format)? = nil) {
         self.input = input
+        keepPath = keep?.path
+        keepFormat = keep?.format ?? .pcapng
         self.stop = stop
         self.decodeAs = decodeAs
         self.dissectors = dissectors
@@ -99,10 +106,18 @@ public final class Follower {
     private func segment(_ reader: any CaptureReader) throws(CaptureOpenError) {
         var reader = reader
         onOpen(reader.info)
+        if let keepPath, writer == nil {
+            // Monitor layout for inputs with notes or controller indexes, as `convert` chooses.
+            writer = try CaptureWriter(path: keepPath, format: keepFormat,
+                                       monitor: reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType))
+        }
         let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, emit: onEvent)
         while let item = try reader.next() {
             switch item {
-            case .record(let r): onRecord(r)
+            case .record(let r):
+                onRecord(r)
+                writer?.write(r)
+                writer?.flush()
             case .problem(let p): onProblem(p)
             }
             analyzer.process(item)

@@ -80,23 +80,12 @@ struct Follow: ParsableCommand {
             sigaction(signal, &action, nil)
         }
         let live = LiveOutput(format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0)
-        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table)
-        var writer: CaptureWriter?
+        let keep = write.map { path in
+            (path: path, format: CaptureWriter.Format(rawValue: path.split(separator: ".").last.map { $0.lowercased() } ?? "") ?? .pcapng)
+        }
+        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
-        follower.onOpen = { info in
-            guard let path = write, writer == nil else { return }
-            let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            writer = try? CaptureWriter(path: path, format: CaptureWriter.Format(rawValue: ext) ?? .pcapng,
-                                        monitor: info.format == "pklg" || [2001, 254].contains(info.linkType))
-            if writer == nil { live.note("cannot write \(path)") }
-        }
-        follower.onRecord = { r in
-            live.record(r)
-            if let writer {
-                writer.write(r)
-                writer.flush()
-            }
-        }
+        follower.onRecord = { live.record($0) }
         follower.onEvent = { live.event($0) }
         follower.onProblem = { reportProblem(name, $0) }
         follower.onNote = { live.note($0) }
@@ -105,8 +94,7 @@ struct Follow: ParsableCommand {
         } catch {
             throw InputFailure(message: "\(name): \(error)")
         }
-        writer?.flush()
-        live.finish(stopped: followStop.isSet, written: writer.map { "\($0.written) records kept in \(write ?? "")" })
+        live.finish(stopped: followStop.isSet, written: follower.writer.map { "\($0.written) records kept in \(write ?? "")" })
     }
 }
 

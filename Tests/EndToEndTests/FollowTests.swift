@@ -44,12 +44,13 @@ final class FollowTests: XCTestCase {
     }
 
     /// Runs the follower; `writer` runs on its own thread with the stop flag and the records seen so far.
-    func follow(_ input: Follower.Input, writer: @escaping @Sendable (StopFlag, Shared) -> Void) throws -> (events: [Event], notes: [String]) {
+    func follow(_ input: Follower.Input, keep: String? = nil,
+                writer: @escaping @Sendable (StopFlag, Shared) -> Void) throws -> (events: [Event], notes: [String]) {
         let stop = StopFlag()
         let shared = Shared()
         var events: [Event] = []
         var notes: [String] = []
-        let follower = Follower(input, stop: stop)
+        let follower = Follower(input, stop: stop, keep: keep.map { ($0, .btsnoop) })
         follower.onRecord = { _ in shared.add() }
         follower.onEvent = { events.append($0) }
         follower.onNote = { notes.append($0) }
@@ -86,17 +87,22 @@ final class FollowTests: XCTestCase {
         XCTAssertEqual(notes, [])
     }
 
-    func testAStreamOnAPipe() throws {
+    /// And with --write: the file kept holds every record, and reads back to the same events.
+    func testAStreamOnAPipeKeptWithWrite() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         let parts = pieces(capture, seed: 11)
         let (writeEnd, readEnd) = (fds[1], fds[0])
-        let (events, _) = try follow(.descriptor(readEnd)) { _, _ in
+        let kept = NSTemporaryDirectory() + "kept-\(UUID().uuidString).btsnoop"
+        defer { unlink(kept) }
+        let (events, _) = try follow(.descriptor(readEnd), keep: kept) { _, _ in
             for p in parts { _ = p.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) } }
             close(writeEnd)
         }
         close(readEnd)
         XCTAssertEqual(jsonl(events), try expected(capture))
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: kept)))
+        XCTAssertEqual(try jsonl(analyze(written)), try expected(capture))
     }
 
     func testALoopbackTCPStreamWithAReconnection() throws {

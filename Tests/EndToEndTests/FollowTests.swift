@@ -88,6 +88,33 @@ final class FollowTests: XCTestCase {
     }
 
     /// And with --write: the file kept holds every record, and reads back to the same events.
+    /// pcap goes to libpcap through a pipe fed as the file grows.
+    func testAGrowingPcapFile() throws {
+        let btsnoop = NSTemporaryDirectory() + "src-\(UUID().uuidString).btsnoop"
+        let pcap = NSTemporaryDirectory() + "src-\(UUID().uuidString).pcap"
+        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).pcap"
+        defer { unlink(btsnoop); unlink(pcap); unlink(path) }
+        FileManager.default.createFile(atPath: btsnoop, contents: Data(capture))
+        var reader = try CaptureFormat.open(path: btsnoop)
+        let converter = try CaptureWriter(path: pcap, format: .pcap, monitor: false)
+        while let item = try reader.next() { if case .record(let r) = item { converter.write(r) } }
+        converter.flush()
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pcap)))
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let parts = pieces(bytes, seed: 17)
+        let (events, _) = try follow(.file(path)) { stop, shared in
+            let fd = open(path, O_WRONLY | O_APPEND)
+            for p in parts {
+                _ = p.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                usleep(500)
+            }
+            close(fd)
+            FollowTests.waitFor(shared, 58)
+            stop.set()
+        }
+        XCTAssertEqual(jsonl(events), try jsonl(analyze(bytes)))
+    }
+
     func testAStreamOnAPipeKeptWithWrite() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)

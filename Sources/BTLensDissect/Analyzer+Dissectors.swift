@@ -21,6 +21,12 @@ extension Analyzer {
     /// The stream for a characteristic: bound by `--decode-as`, by its UUID, else (detected A5
     /// streams) by the device's vendor, else plain A5 detection.
     func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey, direction: Direction) -> BoundStream {
+        var s = unnamedStream(handle: handle, uuid: uuid, connection: connection, direction: direction)
+        s.uuid = uuid
+        return s
+    }
+
+    private func unnamedStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey, direction: Direction) -> BoundStream {
         for case .attHandle(let h, let name) in decodeAs where h == handle {
             if let d = dissectors.dissector(named: name) { return BoundStream(d, framing: d.framing, detect: false, direction: direction) }
         }

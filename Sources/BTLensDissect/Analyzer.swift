@@ -109,9 +109,14 @@ public final class Analyzer {
 
     let decodeAs: [DecodeAs]
 
-    public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, emit: @escaping (Event) -> Void) {
+    /// False when no consumer shows ACL fragments and L2CAP PDUs (`--verbose`): they are not built.
+    let lowerLayers: Bool
+
+    public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
+                emit: @escaping (Event) -> Void) {
         self.decodeAs = decodeAs
         self.dissectors = dissectors
+        self.lowerLayers = lowerLayers
         self.emit = emit
     }
 
@@ -184,7 +189,7 @@ public final class Analyzer {
         for key in streams.keys.sorted() {
             guard var s = streams[key] else { continue }
             let outs = s.finish(reason: "the end of the capture")
-            a5(outs, key: key, stream: s, record: lastRecord, time: lastTime, uuid: nil)
+            a5(outs, key: key, stream: s, record: lastRecord, time: lastTime, uuid: s.uuid)
         }
         streams.removeAll()
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
@@ -274,7 +279,7 @@ public final class Analyzer {
         streamCount[key] = nil
         for sk in streams.keys.filter({ $0.connection == key }).sorted() {
             guard var s = streams.removeValue(forKey: sk) else { continue }
-            a5(s.finish(reason: reason), key: sk, stream: s, record: r.number, time: r.timestamp, uuid: nil)
+            a5(s.finish(reason: reason), key: sk, stream: s, record: r.number, time: r.timestamp, uuid: s.uuid)
         }
         for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
@@ -309,9 +314,11 @@ public final class Analyzer {
         }
         let key = ConnectionKey(index: r.controllerIndex, handle: handle)
         if connections[key] == nil { inferConnection(key, boundary: boundary, fragment: fragment, r) }
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle, isTop: false,
+        if lowerLayers {
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle, isTop: false,
                    body: .acl(ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
                                               length: Int(length)))))
+        }
         let out = acl.push(ACLKey(key, direction), boundary: boundary, fragment: fragment, record: r.number,
                            cutByCapture: r.isTruncated)
         for d in out.diagnostics { say(r, handle, with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))) }
@@ -333,9 +340,11 @@ public final class Analyzer {
     }
 
     private func l2cap(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: false,
-                   body: .l2cap(L2CAPInfo(cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
-                                          truncated: pdu.truncated))))
+        if lowerLayers {
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: false,
+                       body: .l2cap(L2CAPInfo(cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
+                                              truncated: pdu.truncated))))
+        }
         switch pdu.cid {
         case L2CAPChannel.att:
             connections.setTransport(key, .le)
@@ -387,23 +396,21 @@ public final class Analyzer {
             guard var s = streams[sk] else { continue }
             let outs = s.hole()
             streams[sk] = s
-            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: result.info.uuid)
+            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: s.uuid)
         }
-        let db = gatt[GATTStore.Key(peer: peer, serverIsPeer: result.info.opcode.isFromServer ? direction == .received : direction == .sent)]
         for (handle, value) in result.streamValues {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)
-            let uuid = db?.uuid(of: handle)
-            var s: BoundStream
-            if let existing = streams.removeValue(forKey: sk) {
-                s = existing
-            } else {
+            if streams[sk] == nil {
                 guard streamCount[key, default: 0] < Self.streamLimitPerConnection else { continue }
                 streamCount[key, default: 0] += 1
-                s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
+                // The characteristic's UUID is looked up once, when its stream starts.
+                let serverIsPeer = result.info.opcode.isFromServer ? direction == .received : direction == .sent
+                let uuid = gatt[GATTStore.Key(peer: peer, serverIsPeer: serverIsPeer)]?.uuid(of: handle)
+                streams[sk] = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
             }
-            let outs = s.push(value)
-            streams[sk] = s
-            if !outs.isEmpty { a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: uuid) }
+            // In place: the stream's buffer is not copied.
+            guard let outs = streams[sk]?.push(value), !outs.isEmpty, let s = streams[sk] else { continue }
+            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: s.uuid)
         }
     }
 

@@ -38,9 +38,12 @@ public final class Follower {
     private let keepPath: String?
     private let keepFormat: CaptureWriter.Format
 
+    let lowerLayers: Bool
+
     public init(_ input: Input, stop: StopFlag, decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = .builtIn,
-                keep: (path: String, format: CaptureWriter.Format)? = nil) {
+                lowerLayers: Bool = true, keep: (path: String, format: CaptureWriter.Format)? = nil) {
         self.input = input
+        self.lowerLayers = lowerLayers
         keepPath = keep?.path
         keepFormat = keep?.format ?? .pcapng
         self.stop = stop
@@ -111,7 +114,7 @@ public final class Follower {
             writer = try CaptureWriter(path: keepPath, format: keepFormat,
                                        monitor: reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType))
         }
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, emit: onEvent)
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, emit: onEvent)
         while let item = try reader.next() {
             switch item {
             case .record(let r):

@@ -83,7 +83,7 @@ struct Follow: ParsableCommand {
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: path.split(separator: ".").last.map { $0.lowercased() } ?? "") ?? .pcapng)
         }
-        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table, keep: keep)
+        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table, lowerLayers: verbose, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         follower.onRecord = { live.record($0) }
         follower.onEvent = { live.event($0) }

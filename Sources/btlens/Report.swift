@@ -69,7 +69,7 @@ struct ReportCommand: ParsableCommand {
             options.rangeIsTime = time
         }
         let builder = ReportBuilder(file: input.file, info: reader.info, options: options)
-        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onRecord: builder.record,
+        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false, onRecord: builder.record,
                                         onProblem: { reportProblem(input.file, $0) }, onEvent: builder.event)
         let report = builder.finish(connections: analyzer.connections.all, gatt: analyzer.gatt)
         let chosen = format ?? Format(rawValue: extensionOf(output)) ?? .html

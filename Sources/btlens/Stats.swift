@@ -18,7 +18,7 @@ struct Stats: ParsableCommand {
         let dissectors = try input.dissectors()
         var reader = try input.open()
         let stats = StatsCollector(file: input.file, info: reader.info)
-        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onRecord: stats.record, onProblem: { reportProblem(input.file, $0) },
+        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false, onRecord: stats.record, onProblem: { reportProblem(input.file, $0) },
                                         onEvent: stats.event)
         let connections = analyzer.connections.all
         print(format == .json ? stats.json(connections: connections) : stats.text(connections: connections), terminator: "")

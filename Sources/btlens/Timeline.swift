@@ -30,10 +30,10 @@ struct Timeline: ParsableCommand {
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
         }
         sink.flush()
     }

@@ -9,6 +9,8 @@ struct BoundStream {
     private var framed: A5Stream?
     let dissector: (any MessageDissector)?
     let commandByte: Bool
+    /// The characteristic it belongs to, when discovery was captured.
+    var uuid: BluetoothUUID?
 
     init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction) {
         self.dissector = dissector

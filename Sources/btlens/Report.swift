@@ -34,6 +34,7 @@ struct ReportCommand: ParsableCommand {
     var to: String?
 
     func validate() throws {
+        if FolderRun.files(input.file) != nil { return _ = try range() }
         if format == nil && Format(rawValue: extensionOf(output)) == nil {
             throw ValidationError("cannot tell the report format from '\(output)': use .html, .md, .txt or .json, or --format")
         }
@@ -61,30 +62,64 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
+        if let files = FolderRun.files(input.file) {
+            // A folder: one report per capture in the folder named by -o, each on its own core.
+            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            let chosen = format ?? .html
+            let (options, decodeAs, member, out) = (try self.options(), input.decodeAs, input.member, output)
+            let lines = FolderRun.run(files, progress: Progress.bar) { file in
+                let name = file.split(separator: "/").last.map(String.init) ?? file
+                let target = out + "/" + name + "." + chosen.rawValue
+                do {
+                    var reader = try openCapture(file, member: member)
+                    let (bytes, summary) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
+                                                           options: options, format: chosen)
+                    guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else { return "\(target): cannot write" }
+                    return "\(target): \(summary)"
+                } catch {
+                    return "\(file): \((error as? InputFailure)?.message ?? "\(error)")"
+                }
+            }
+            for line in lines { print(line) }
+            return
+        }
         var reader = try input.open()
+        let chosen = format ?? Format(rawValue: extensionOf(output)) ?? .html
+        let (bytes, summary) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
+                                               options: try options(), format: chosen)
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+            throw InputFailure(message: "cannot write \(output)")
+        }
+        print("\(output): \(summary)")
+    }
+
+    private func options() throws -> ReportBuilder.Options {
         var options = ReportBuilder.Options()
         options.redact = redact
         if let (r, time) = try range() {
             options.range = r
             options.rangeIsTime = time
         }
-        let builder = ReportBuilder(file: input.file, info: reader.info, options: options)
-        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false, onRecord: builder.record,
-                                        onProblem: { reportProblem(input.file, $0) }, onEvent: builder.event)
+        return options
+    }
+
+    /// One capture's report in `format`, and a line saying what it holds.
+    static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
+                       options: ReportBuilder.Options, format: Format) throws -> ([UInt8], String) {
+        let builder = ReportBuilder(file: file, info: reader.info, options: options)
+        let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
+                                        onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         let report = builder.finish(connections: analyzer.connections.all, gatt: analyzer.gatt)
-        let chosen = format ?? Format(rawValue: extensionOf(output)) ?? .html
         let bytes: [UInt8]
-        switch chosen {
+        switch format {
         case .html: bytes = Array(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)").utf8)
         case .md: bytes = Array(ReportText.render(report, markdown: true).utf8)
         case .txt: bytes = Array(ReportText.render(report, markdown: false).utf8)
         case .json: bytes = ReportJSON.render(report)
         }
-        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-            throw InputFailure(message: "cannot write \(output)")
-        }
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
-        print("\(output): \(chosen.rawValue) report, \(bytes.count) bytes; \(report.diagnostics.reduce(0) { $0 + $1.count }) diagnostics (\(errors) errors); timeline: \(report.window)")
+        let total = report.diagnostics.reduce(0) { $0 + $1.count }
+        return (bytes, "\(format.rawValue) report, \(bytes.count) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)")
     }
 
     private func extensionOf(_ path: String) -> String {

@@ -6,7 +6,7 @@ import BTLensDissect
 /// complete; the timeline keeps the first rows, a window around every diagnostic, and the chosen
 /// range, and says what it left out.
 public final class ReportBuilder {
-    public struct Options {
+    public struct Options: Sendable {
         /// Records (or seconds since the first record) the timeline keeps, inclusive.
         public var range: ClosedRange<Double>?
         public var rangeIsTime = false

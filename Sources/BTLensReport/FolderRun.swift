@@ -1,0 +1,48 @@
+import Foundation
+
+/// A command over a folder of captures: files run in parallel on every core, and results come
+/// back in file-name order, so the output is the same however the work was scheduled.
+public enum FolderRun {
+    /// The files of a folder (hidden ones left out), sorted; nil when `path` is not a folder.
+    public static func files(_ path: String) -> [String]? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+        let base = path.hasSuffix("/") ? path : path + "/"
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { base + $0 }.filter {
+            var dir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &dir) && !dir.boolValue
+        }
+    }
+
+    private final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [String?]
+        private var done = 0
+        private let progress: @Sendable (Int, Int) -> Void
+
+        init(count: Int, progress: @escaping @Sendable (Int, Int) -> Void) {
+            values = Array(repeating: nil, count: count)
+            self.progress = progress
+        }
+
+        func set(_ i: Int, _ value: String) {
+            lock.lock()
+            defer { lock.unlock() }
+            values[i] = value
+            done += 1
+            progress(done, values.count)
+        }
+
+        var all: [String] { values.map { $0 ?? "" } }
+    }
+
+    /// Runs `work` on each file, in parallel; returns what each gave, in file order. `progress`
+    /// hears (files done, files) as each finishes.
+    public static func run(_ files: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+                           _ work: @escaping @Sendable (String) -> String) -> [String] {
+        let results = Results(count: files.count, progress: progress)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in results.set(i, work(files[i])) }
+        return results.all
+    }
+}

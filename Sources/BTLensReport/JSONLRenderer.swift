@@ -2,14 +2,18 @@ import BTLensCore
 import BTLensDissect
 
 /// One JSON object per line per event (the JSONL contract in the README).
-public struct JSONLRenderer {
-    public var verbose: Bool
+/// One writer serves every event, so its storage and its cached date prefix are reused.
+public final class JSONLRenderer {
+    public let verbose: Bool
+    private var w = JSONWriter()
+    /// UUIDs as text and their SIG names: a capture has few, and each is written on many lines.
+    private var uuids: [BluetoothUUID: (text: String, name: String?)] = [:]
 
     public init(verbose: Bool = false) { self.verbose = verbose }
 
     public func render(_ e: Event) -> [UInt8]? {
         guard e.isTop || verbose else { return nil }
-        var w = JSONWriter()
+        w.reset()
         w.beginObject()
         switch e.body {
         case .a5(let a):
@@ -17,7 +21,7 @@ public struct JSONLRenderer {
             w.field("transport", a.transport)
             connection(&w, e)
             if let h = a.attHandle { w.field("att_handle", h) }
-            if let u = a.uuid { w.field("uuid", u.description) }
+            if let u = a.uuid { w.field("uuid", uuidText(u).text) }
             if let s = a.eaSession { w.field("ea_session", s) }
             if let p = a.protocolName { w.field("protocol", p) }
             if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
@@ -195,7 +199,15 @@ public struct JSONLRenderer {
 
     private func uuid(_ w: inout JSONWriter, _ u: BluetoothUUID?) {
         guard let u else { return }
-        w.field("uuid", u.description)
-        if let n = GATTNames.name(u) { w.field("uuid_name", n) }
+        let (text, name) = uuidText(u)
+        w.field("uuid", text)
+        if let name { w.field("uuid_name", name) }
+    }
+
+    private func uuidText(_ u: BluetoothUUID) -> (text: String, name: String?) {
+        if let known = uuids[u] { return known }
+        let entry = (u.description, GATTNames.name(u))
+        if uuids.count < 4096 { uuids[u] = entry }
+        return entry
     }
 }

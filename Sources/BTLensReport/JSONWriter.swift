@@ -11,6 +11,13 @@ public struct JSONWriter {
 
     public init() { bytes.reserveCapacity(512) }
 
+    /// Empties the writer for the next document, keeping its storage and its time cache.
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma.removeAll(keepingCapacity: true)
+        afterKey = false
+    }
+
     public mutating func beginObject() { value { $0.bytes.append(UInt8(ascii: "{")) }; needsComma.append(false) }
     public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
     public mutating func beginArray() { value { $0.bytes.append(UInt8(ascii: "[")) }; needsComma.append(false) }

@@ -1,33 +1,64 @@
-private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
 public enum Hex {
-    /// Lowercase hex with no separators: `a50120`.
+    /// The lowercase hex digit for a nibble.
+    @inlinable
+    static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+
+    /// Lowercase hex with no separators: `a50120`. Inlinable and written straight into the
+    /// string's storage: timelines call it for every frame.
+    @inlinable
     public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(hexDigits[Int(b >> 4)])
-            out.append(hexDigits[Int(b & 0x0f)])
+        let count = bytes.count
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count * 2) { out in
+            var i = 0
+            for b in bytes {
+                out[i] = digit(b >> 4)
+                out[i + 1] = digit(b & 0x0f)
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Lowercase hex with a space between bytes: `a5 01 20`.
+    @inlinable
     public static func spaced<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 3)
-        for b in bytes {
-            if !out.isEmpty { out.append(0x20) }
-            out.append(hexDigits[Int(b >> 4)])
-            out.append(hexDigits[Int(b & 0x0f)])
+        let count = bytes.count
+        guard count > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: count * 3 - 1) { out in
+            var i = 0
+            for b in bytes {
+                if i > 0 {
+                    out[i] = 0x20
+                    i += 1
+                }
+                out[i] = digit(b >> 4)
+                out[i + 1] = digit(b & 0x0f)
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
-    /// `0x` and exactly `width` hex digits: `hex(0x2a, 2)` → `0x2a`.
+    /// `0x` and at least `width` hex digits: `value(0x2a, width: 2)` → `0x2a`. Negative values
+    /// (which no wire field has) are written as Swift writes them.
+    @inlinable
     public static func value<T: BinaryInteger>(_ value: T, width: Int) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        guard value >= 0, let v = UInt64(exactly: value) else {
+            let digits = String(value, radix: 16)
+            return "0x" + String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let significant = max(1, (64 - v.leadingZeroBitCount + 3) / 4)
+        let digits = max(significant, width)
+        return String(unsafeUninitializedCapacity: digits + 2) { out in
+            out[0] = 0x30
+            out[1] = 0x78
+            for i in 0 ..< digits {
+                let shift = UInt64(4 * (digits - 1 - i))
+                out[2 + i] = digit(shift < 64 ? UInt8(truncatingIfNeeded: v >> shift) & 0x0f : 0)
+            }
+            return digits + 2
+        }
     }
 
     /// Bytes from a hex string, ignoring spaces; nil on any other character or an odd count.

@@ -28,24 +28,28 @@ public struct PacketLoggerReader: CaptureReader {
     /// A problem with the record just returned, said on the next call.
     private var pending: CaptureItem?
 
-    /// The byte order whose first records all look like pklg records, or nil.
+    /// The byte order whose first records all look like pklg records, or nil. Reads only as far as
+    /// those records go, so a live stream is recognised once its first records have arrived.
     static func detect(_ input: inout ChunkedInput) throws(CaptureOpenError) -> Layout? {
-        _ = try input.ensure(recordsToValidate * (headerLength + 4096))
-        let window = input.peek(input.available)
-        for layout in [Layout.bigEndian, .littleEndian] where plausible(window, layout) { return layout }
+        for layout in [Layout.bigEndian, .littleEndian] where try plausible(&input, layout) { return layout }
         return nil
     }
 
-    private static func plausible(_ window: ArraySlice<UInt8>, _ layout: Layout) -> Bool {
-        var r = ByteReader(window)
-        var checked = 0
-        while checked < recordsToValidate, !r.isAtEnd {
-            guard let (length, micros, type) = try? header(&r, layout) else { return checked > 0 && r.remaining < headerLength }
+    private static func plausible(_ input: inout ChunkedInput, _ layout: Layout) throws(CaptureOpenError) -> Bool {
+        var offset = 0
+        for checked in 0 ..< recordsToValidate {
+            // The input ends: plausible if whole records came before and only a partial header is left.
+            guard try input.ensure(offset + headerLength) else { return checked > 0 && input.available - offset < headerLength }
+            var r = ByteReader(input.peek(offset + headerLength).dropFirst(offset))
+            guard let (length, micros, type) = try? header(&r, layout) else { return false }
             guard length >= 9, length < 65_536 || type == 0xfc, micros < 1_000_000, typeNames[type] != nil else { return false }
-            guard (try? r.skip(Int(length) - 9)) != nil else { return checked > 0 }
-            checked += 1
+            // A record the input ends inside still counts when records came before it; one larger
+            // than 1 MiB is not read ahead for (a hostile length must not fill memory).
+            let end = offset + 4 + Int(length)
+            guard Int(length) <= 1 << 20, try input.ensure(end) else { return checked > 0 }
+            offset = end
         }
-        return checked > 0
+        return true
     }
 
     private static func header(_ r: inout ByteReader, _ layout: Layout) throws(ShortRead) -> (UInt32, UInt32, UInt8) {

@@ -88,6 +88,28 @@ final class FollowTests: XCTestCase {
     }
 
     /// And with --write: the file kept holds every record, and reads back to the same events.
+    /// A real PacketLogger capture (../shared; skipped without it) growing in random pieces.
+    func testAGrowingPacketLoggerFile() throws {
+        let source = RealCaptureConformanceTests.shared.appendingPathComponent("isap_hci_dump.pklg").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: source), "../shared/captures is absent")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))
+        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).pklg"
+        defer { unlink(path) }
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let parts = pieces(bytes, seed: 19)
+        let (events, _) = try follow(.file(path)) { stop, shared in
+            let fd = open(path, O_WRONLY | O_APPEND)
+            for p in parts {
+                _ = p.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                usleep(200)
+            }
+            close(fd)
+            FollowTests.waitFor(shared, 161)
+            stop.set()
+        }
+        XCTAssertEqual(jsonl(events), try jsonl(analyze(bytes)))
+    }
+
     /// pcap goes to libpcap through a pipe fed as the file grows.
     func testAGrowingPcapFile() throws {
         let btsnoop = NSTemporaryDirectory() + "src-\(UUID().uuidString).btsnoop"

@@ -11,7 +11,7 @@ public enum BenchmarkCapture {
     /// Writes about `bytes` of btsnoop to `write`; returns the records written.
     @discardableResult
     public static func generate(bytes target: Int, write: ([UInt8]) -> Void) -> Int {
-        var rng = Generator(seed: 0x6274_6c65_6e73)
+        var rng = SplitMix(seed: 0x6274_6c65_6e73)
         let iap2 = SampleCaptures.bredrIAP2()
         write(iap2.bytes)
         var written = iap2.bytes.count
@@ -31,7 +31,7 @@ public enum BenchmarkCapture {
         return records
     }
 
-    static func block(_ s: inout LESession, number: Int, _ rng: inout Generator) {
+    static func block(_ s: inout LESession, number: Int, _ rng: inout SplitMix) {
         let h: UInt16 = 0x0040 + UInt16(number % 16)
         // LE Data Length Extension (251) in half the sessions, 27-byte-era controllers (69) in the other half.
         s.aclFragment = number % 2 == 0 ? 251 : 69
@@ -67,18 +67,5 @@ public enum BenchmarkCapture {
                   cutTo: 9)
         }
         s.disconnect(handle: h)
-    }
-
-    /// SplitMix64: small, fast, the same everywhere.
-    struct Generator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
     }
 }

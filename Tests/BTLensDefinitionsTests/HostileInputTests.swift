@@ -2,27 +2,15 @@ import XCTest
 import BTLensCore
 import BTLensDissect
 @testable import BTLensDefinitions
+import BTLensTestSupport
 
 /// The parts this change added that read untrusted bytes, fed random and hostile input: any trap
 /// (out-of-range index, overflow, force unwrap) fails the whole test run. Deterministic seeds,
 /// bounded work.
 final class HostileInputTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-        mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in UInt8(truncatingIfNeeded: next()) } }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-    }
-
     /// Every header layout, length meaning, checksum and fragment combination over random bytes.
     func testTheFramerAndStreamsSurviveRandomBytesInEveryFormat() {
-        var rng = Random(state: 1)
+        var rng = SplitMix(seed: 1)
         let fields: [FrameFormat.HeaderField] = [.version, .sequence, .flags, .reserved(2), .fragmentCount, .fragmentIndex,
                                                  .command(width: 2, bigEndian: false)]
         var frames = 0
@@ -68,7 +56,7 @@ final class HostileInputTests: XCTestCase {
               - {id: s, type: {switch-on: k, cases: {0: inner, 1: u4, _: bytes}}}
               - {id: rest, type: u1, repeat: eos}
         """, file: "t.yaml")
-        var rng = Random(state: 2)
+        var rng = SplitMix(seed: 2)
         for _ in 0..<3000 {
             let m = d.decode(Message(command: 1, flags: UInt8(truncatingIfNeeded: rng.next()), payload: rng.bytes(rng.below(600)),
                                      direction: .sent, characteristic: nil))
@@ -94,7 +82,7 @@ final class HostileInputTests: XCTestCase {
         """
         let pieces = Array(base.utf8)
         let punctuation = Array("[]{}:,-#'\"&*!| \n0x9".utf8)
-        var rng = Random(state: 3)
+        var rng = SplitMix(seed: 3)
         var loaded = 0, refused = 0
         for _ in 0..<1500 {
             var text = pieces

@@ -68,75 +68,52 @@ final class FollowTests: XCTestCase {
         for _ in 0..<2000 where shared.records < count { usleep(5_000) }
     }
 
-    func testAGrowingFileWrittenInRandomPieces() throws {
-        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).btsnoop"
+    /// Follows a file while `bytes` are appended to it in random pieces; the events, once all
+    /// `records` have been seen.
+    func followGrowing(_ bytes: [UInt8], records: Int, suffix: String, seed: UInt64) throws -> [Event] {
+        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).\(suffix)"
         defer { unlink(path) }
         FileManager.default.createFile(atPath: path, contents: nil)
-        let parts = pieces(capture, seed: 7)
-        let (events, notes) = try follow(.file(path)) { stop, shared in
+        let parts = pieces(bytes, seed: seed)
+        return try follow(.file(path)) { stop, shared in
             let fd = open(path, O_WRONLY | O_APPEND)
             for p in parts {
                 _ = p.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                usleep(1_000)
+                usleep(300)
             }
             close(fd)
-            FollowTests.waitFor(shared, 58)
+            FollowTests.waitFor(shared, records)
             stop.set()
-        }
-        XCTAssertEqual(jsonl(events), try expected(capture))
-        XCTAssertEqual(notes, [])
+        }.events
     }
 
-    /// And with --write: the file kept holds every record, and reads back to the same events.
-    /// A real PacketLogger capture (../shared; skipped without it) growing in random pieces.
+    func testAGrowingFileWrittenInRandomPieces() throws {
+        XCTAssertEqual(jsonl(try followGrowing(capture, records: 58, suffix: "btsnoop", seed: 7)), try expected(capture))
+    }
+
+    /// A real PacketLogger capture (../shared; skipped without it).
     func testAGrowingPacketLoggerFile() throws {
         let source = RealCaptureConformanceTests.shared.appendingPathComponent("isap_hci_dump.pklg").path
         try XCTSkipUnless(FileManager.default.fileExists(atPath: source), "../shared/captures is absent")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))
-        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).pklg"
-        defer { unlink(path) }
-        FileManager.default.createFile(atPath: path, contents: nil)
-        let parts = pieces(bytes, seed: 19)
-        let (events, _) = try follow(.file(path)) { stop, shared in
-            let fd = open(path, O_WRONLY | O_APPEND)
-            for p in parts {
-                _ = p.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                usleep(200)
-            }
-            close(fd)
-            FollowTests.waitFor(shared, 161)
-            stop.set()
-        }
-        XCTAssertEqual(jsonl(events), try jsonl(analyze(bytes)))
+        XCTAssertEqual(jsonl(try followGrowing(bytes, records: 161, suffix: "pklg", seed: 19)), try jsonl(analyze(bytes)))
     }
 
     /// pcap goes to libpcap through a pipe fed as the file grows.
     func testAGrowingPcapFile() throws {
         let btsnoop = NSTemporaryDirectory() + "src-\(UUID().uuidString).btsnoop"
         let pcap = NSTemporaryDirectory() + "src-\(UUID().uuidString).pcap"
-        let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).pcap"
-        defer { unlink(btsnoop); unlink(pcap); unlink(path) }
+        defer { unlink(btsnoop); unlink(pcap) }
         FileManager.default.createFile(atPath: btsnoop, contents: Data(capture))
         var reader = try CaptureFormat.open(path: btsnoop)
         let converter = try CaptureWriter(path: pcap, format: .pcap, monitor: false)
         while let item = try reader.next() { if case .record(let r) = item { converter.write(r) } }
         converter.flush()
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pcap)))
-        FileManager.default.createFile(atPath: path, contents: nil)
-        let parts = pieces(bytes, seed: 17)
-        let (events, _) = try follow(.file(path)) { stop, shared in
-            let fd = open(path, O_WRONLY | O_APPEND)
-            for p in parts {
-                _ = p.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                usleep(500)
-            }
-            close(fd)
-            FollowTests.waitFor(shared, 58)
-            stop.set()
-        }
-        XCTAssertEqual(jsonl(events), try jsonl(analyze(bytes)))
+        XCTAssertEqual(jsonl(try followGrowing(bytes, records: 58, suffix: "pcap", seed: 17)), try jsonl(analyze(bytes)))
     }
 
+    /// A stream on a pipe, kept with --write: the file kept holds every record, and reads back to the same events.
     func testAStreamOnAPipeKeptWithWrite() throws {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
@@ -210,18 +187,5 @@ final class FollowTests: XCTestCase {
         XCTAssertEqual(jsonl(events), try expected(capture) + expected(other) + expected(capture))
         XCTAssertEqual(notes.filter { !$0.hasPrefix("waiting") }, ["\(path) was replaced: following the new file",
                                                                   "\(path) was truncated: following it from the start"])
-    }
-}
-
-/// A small deterministic generator for the piece sizes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

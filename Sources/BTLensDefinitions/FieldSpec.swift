@@ -43,5 +43,4 @@ struct FieldSpec: Sendable {
     var scale: Double?
     var offset: Double?
     var valid: Valid?
-    var line: Int?
 }

@@ -60,9 +60,6 @@ struct YAMLValue {
         return s.map { YAMLValue(node: $0, file: file) }
     }
 
-    /// A list, or a single value taken as a list of one.
-    func itemsOrOne(_ what: String) throws(DefinitionError) -> [YAMLValue] { isSequence ? try items(what) : [self] }
-
     var kind: String {
         switch node {
         case .scalar(let s): return "'\(s.string)'"

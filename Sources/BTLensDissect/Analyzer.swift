@@ -189,7 +189,7 @@ public final class Analyzer {
         for key in streams.keys.sorted() {
             guard var s = streams[key] else { continue }
             let outs = s.finish(reason: "the end of the capture")
-            a5(outs, key: key, stream: s, record: lastRecord, time: lastTime, uuid: s.uuid)
+            a5(outs, key: key, stream: s, record: lastRecord, time: lastTime)
         }
         streams.removeAll()
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
@@ -279,7 +279,7 @@ public final class Analyzer {
         streamCount[key] = nil
         for sk in streams.keys.filter({ $0.connection == key }).sorted() {
             guard var s = streams.removeValue(forKey: sk) else { continue }
-            a5(s.finish(reason: reason), key: sk, stream: s, record: r.number, time: r.timestamp, uuid: s.uuid)
+            a5(s.finish(reason: reason), key: sk, stream: s, record: r.number, time: r.timestamp)
         }
         for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
@@ -396,7 +396,7 @@ public final class Analyzer {
             guard var s = streams[sk] else { continue }
             let outs = s.hole()
             streams[sk] = s
-            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: s.uuid)
+            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp)
         }
         for (handle, value) in result.streamValues {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)
@@ -410,7 +410,7 @@ public final class Analyzer {
             }
             // In place: the stream's buffer is not copied.
             guard let outs = streams[sk]?.push(value), !outs.isEmpty, let s = streams[sk] else { continue }
-            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp, uuid: s.uuid)
+            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp)
         }
     }
 
@@ -422,15 +422,14 @@ public final class Analyzer {
         var s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
         a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s,
-           record: r.number, time: r.timestamp, uuid: uuid)
+           record: r.number, time: r.timestamp)
     }
 
-    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, stream: BoundStream, record: Int, time: Timestamp,
-                    uuid: BluetoothUUID?) {
+    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, stream: BoundStream, record: Int, time: Timestamp) {
         a5Events(outputs, stream: ("att_handle", .hex(key.handle)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f in
-            A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: uuid)
+            A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: stream.uuid)
         }
     }
 

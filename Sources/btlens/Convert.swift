@@ -19,7 +19,7 @@ struct Convert: ParsableCommand {
     var member: String?
 
     func validate() throws {
-        if format == nil && CaptureWriter.Format(rawValue: extensionOf(output)) == nil {
+        if format == nil && CaptureWriter.Format(rawValue: pathExtension(output)) == nil {
             throw ValidationError("cannot tell the output format from '\(output)': use .btsnoop, .pcap or .pcapng, or --format")
         }
     }
@@ -27,7 +27,7 @@ struct Convert: ParsableCommand {
     func run() throws {
         var reader = try openCapture(input, member: member)
         let monitor = ["pklg"].contains(reader.info.format) || [2001, 254].contains(reader.info.linkType)
-        let chosen = format ?? CaptureWriter.Format(rawValue: extensionOf(output)) ?? .pcapng
+        let chosen = format ?? CaptureWriter.Format(rawValue: pathExtension(output)) ?? .pcapng
         let writer: CaptureWriter
         do {
             writer = try CaptureWriter(path: output, format: chosen, monitor: monitor)
@@ -49,9 +49,6 @@ struct Convert: ParsableCommand {
         print("\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)")
     }
 
-    private func extensionOf(_ path: String) -> String {
-        path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-    }
 }
 
 extension CaptureWriter.Format: ExpressibleByArgument {}

@@ -52,7 +52,7 @@ struct Follow: ParsableCommand {
         let sources = [file != nil, connect != nil, interface != nil].filter { $0 }.count
         guard sources == 1 else { throw ValidationError("name one input: a FILE, - for stdin, --connect HOST:PORT or --interface NAME") }
         if let connect, Self.endpoint(connect) == nil { throw ValidationError("--connect \(connect): expected HOST:PORT") }
-        if let write, CaptureWriter.Format(rawValue: write.split(separator: ".").last.map { $0.lowercased() } ?? "") == nil {
+        if let write, CaptureWriter.Format(rawValue: pathExtension(write)) == nil {
             throw ValidationError("--write \(write): use a .btsnoop, .pcap or .pcapng name")
         }
     }
@@ -81,7 +81,7 @@ struct Follow: ParsableCommand {
         }
         let live = LiveOutput(format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0)
         let keep = write.map { path in
-            (path: path, format: CaptureWriter.Format(rawValue: path.split(separator: ".").last.map { $0.lowercased() } ?? "") ?? .pcapng)
+            (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }
         let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table, lowerLayers: verbose, keep: keep)
         let name = file ?? connect ?? interface ?? "input"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensCapture
+import BTLensReport
 
 struct Formats: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the capture formats btlens reads (recognised by content).")
@@ -10,8 +11,4 @@ struct Formats: ParsableCommand {
         }
         print("\nlibpcap: \(Libpcap.version)")
     }
-}
-
-extension String {
-    func padding(_ n: Int) -> String { self + String(repeating: " ", count: max(0, n - count)) }
 }

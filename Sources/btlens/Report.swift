@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         if FolderRun.files(input.file) != nil { return _ = try range() }
-        if format == nil && Format(rawValue: extensionOf(output)) == nil {
+        if format == nil && Format(rawValue: pathExtension(output)) == nil {
             throw ValidationError("cannot tell the report format from '\(output)': use .html, .md, .txt or .json, or --format")
         }
         _ = try range()
@@ -84,7 +84,7 @@ struct ReportCommand: ParsableCommand {
             return
         }
         var reader = try input.open()
-        let chosen = format ?? Format(rawValue: extensionOf(output)) ?? .html
+        let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let (bytes, summary) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
                                                options: try options(), format: chosen)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
@@ -122,7 +122,4 @@ struct ReportCommand: ParsableCommand {
         return (bytes, "\(format.rawValue) report, \(bytes.count) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)")
     }
 
-    private func extensionOf(_ path: String) -> String {
-        path.split(separator: ".").last.map { $0.lowercased() } ?? ""
-    }
 }

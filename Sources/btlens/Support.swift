@@ -49,6 +49,11 @@ func openCapture(_ path: String, member: String? = nil) throws -> any CaptureRea
     }
 }
 
+/// What a path ends in after its last dot, lowercased: how an output's format is chosen.
+func pathExtension(_ path: String) -> String {
+    path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+}
+
 /// File-level problems also go to stderr, naming the file, the record and the offset.
 func reportProblem(_ path: String, _ p: CaptureProblem) {
     guard p.diagnostic.severity == .error else { return }

@@ -102,6 +102,8 @@ final class NewProtocolTests: XCTestCase {
         frame(.received, 0x41, 10, [2] + Array("low".utf8))
         frame(.received, 0x82, 2, [])
         records += s.stream(handle: h, attHandle: 0x0015, .received, [0x07, 0x55], values: [2])
+        // An empty notification where an event byte is expected.
+        records.append(s.att(handle: h, .received, [0x1b, 0x15, 0x00]))
         s.disconnect(handle: h)
         return (s, records)
     }
@@ -131,6 +133,7 @@ final class NewProtocolTests: XCTestCase {
             "#\(n[5]) > 0x0040 MSG 0x0013 (\(u)a2) TareDone (0x82) seq 2",
             "#\(n[5]) > 0x0040 !WARN a5.response.unsolicited: TareDone (0x82) sequence 2: no outstanding request it answers",
             "#\(n[6]) > 0x0040 MSG 0x0015 (\(u)a3) Battery (0x07) level=85%",
+            "#\(n[7]) > 0x0040 !WARN a5.payload.short: an empty value where an event byte and its payload were expected",
         ])
     }
 }

@@ -125,7 +125,9 @@ public struct A5Stream: Sendable {
     /// Frames of a message sent in several are joined; the message is accepted at its last frame,
     /// its checksum checked over the joined payload.
     private mutating func join(_ frame: A5Frame) -> [Output] {
-        guard let part = frame.fragment, part.count > 1 else { return abandon("a frame of another message") + accept(frame) }
+        guard let part = frame.fragment, part.count > 1 else {
+            return joining == nil ? accept(frame) : abandon("a frame of another message") + accept(frame)
+        }
         if part.index == 1 {
             let out = abandon("the first frame of another message")
             joining = (frame, frame.payload, 2, frame.length)

@@ -58,12 +58,16 @@ public struct FrameFormat: Sendable, Equatable {
         }
     }
 
-    public var name: String
-    public var magic: [UInt8]
+    public let name: String
+    public let magic: [UInt8]
     /// Fields after the magic, in wire order; exactly one is `.length`.
-    public var header: [HeaderField]
-    public var lengthCounts: LengthCounts
-    public var checksum: Checksum?
+    public let header: [HeaderField]
+    public let lengthCounts: LengthCounts
+    public let checksum: Checksum?
+    /// Derived once: the framer asks for them several times per frame.
+    public let headerLength: Int
+    public let trailerLength: Int
+    public let hasFragments: Bool
 
     public init(name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
                 checksum: Checksum?) {
@@ -72,6 +76,9 @@ public struct FrameFormat: Sendable, Equatable {
         self.header = header
         self.lengthCounts = lengthCounts
         self.checksum = checksum
+        headerLength = magic.count + header.reduce(0) { $0 + $1.width }
+        trailerLength = checksum?.algorithm.width ?? 0
+        hasFragments = header.contains(.fragmentCount) && header.contains(.fragmentIndex)
     }
 
     /// A5 01 cmd seq flags len payload sum8 (a5-protocol.md).
@@ -80,9 +87,6 @@ public struct FrameFormat: Sendable, Equatable {
                                                 .length(width: 1, bigEndian: true)],
                                        checksum: Checksum(.sum8))
 
-    public var headerLength: Int { magic.count + header.reduce(0) { $0 + $1.width } }
-    public var trailerLength: Int { checksum?.algorithm.width ?? 0 }
-    public var hasFragments: Bool { header.contains(.fragmentCount) && header.contains(.fragmentIndex) }
 
     /// The payload length a length field value implies for a frame ending in `trailer` checksum
     /// bytes, or nil when it cannot describe a frame.

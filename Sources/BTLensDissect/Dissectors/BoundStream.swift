@@ -34,8 +34,13 @@ struct BoundStream {
     mutating func push(_ value: ArraySlice<UInt8>) -> [A5Stream.Output] {
         guard framed != nil else {
             var payload = value
-            let command = commandByte ? payload.popFirst().map(UInt16.init) : nil
-            return [.frame(A5Frame(version: nil, command: command ?? 0, sequence: nil, flags: nil, payload: Array(payload),
+            let command = commandByte ? payload.popFirst().map(UInt16.init) : 0
+            guard let command else {
+                return [.diagnostic(Diagnostic(DissectorDiagnostics.payloadShort,
+                                               "an empty value where an event byte and its payload were expected",
+                                               fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))]))]
+            }
+            return [.frame(A5Frame(version: nil, command: command, sequence: nil, flags: nil, payload: Array(payload),
                                    checksum: nil, expectedChecksum: nil, length: value.count))]
         }
         return framed?.push(value) ?? []

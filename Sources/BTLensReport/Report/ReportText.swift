@@ -77,5 +77,6 @@ public enum ReportText {
 }
 
 extension String {
-    func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+    /// Padded with spaces to `n` characters (longer strings stay as they are): table columns.
+    public func padding(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
 }

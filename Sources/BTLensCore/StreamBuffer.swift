@@ -1,16 +1,17 @@
 /// The unconsumed bytes of a stream: appended at the back, consumed from the front. Consumed
 /// space is reclaimed once it is half the storage, so appending stays amortised O(1).
 /// Offsets are from the front; callers check `count` before reading, as framers do.
+/// Inlinable: framers in other modules read it byte by byte.
 public struct StreamBuffer: Sendable {
-    private var storage: [UInt8] = []
-    private var start = 0
+    @usableFromInline var storage: [UInt8] = []
+    @usableFromInline var start = 0
 
     public init() {}
 
-    public var count: Int { storage.count - start }
-    public var isEmpty: Bool { count == 0 }
+    @inlinable public var count: Int { storage.count - start }
+    @inlinable public var isEmpty: Bool { count == 0 }
 
-    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    @inlinable public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         if start > 0 && start >= storage.count / 2 {
             storage.removeFirst(start)
             start = 0
@@ -19,21 +20,21 @@ public struct StreamBuffer: Sendable {
     }
 
     /// The byte `offset` bytes from the front; `offset` must be below `count`.
-    public subscript(offset: Int) -> UInt8 { storage[start + offset] }
+    @inlinable public subscript(offset: Int) -> UInt8 { storage[start + offset] }
 
     /// Bytes `range` (from the front); the range must lie within `count`.
-    public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
+    @inlinable public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
         storage[start + range.lowerBound ..< start + range.upperBound]
     }
 
     /// Offset of the first `byte` at or after `from`, if any.
-    public func firstIndex(of byte: UInt8, from: Int = 0) -> Int? {
+    @inlinable public func firstIndex(of byte: UInt8, from: Int = 0) -> Int? {
         storage[(start + from)...].firstIndex(of: byte).map { $0 - start }
     }
 
-    public mutating func consume(_ n: Int) { start += min(max(n, 0), count) }
+    @inlinable public mutating func consume(_ n: Int) { start += min(max(n, 0), count) }
 
-    public mutating func removeAll() {
+    @inlinable public mutating func removeAll() {
         storage.removeAll(keepingCapacity: true)
         start = 0
     }

@@ -58,11 +58,12 @@ enum DefinitionParser {
             case UInt8(ascii: "\n"): line += 1; comment = false; quote = nil
             case _ where comment: break
             case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = quote == nil ? c : (quote == c ? nil : quote)
-            case UInt8(ascii: "#") where quote == nil: comment = true
-            case UInt8(ascii: "["), UInt8(ascii: "{") where quote == nil:
+            case _ where quote != nil: break
+            case UInt8(ascii: "#"): comment = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
                 if depth > maxNesting { throw DefinitionError(file: file, line: line, "brackets nested deeper than \(maxNesting)") }
-            case UInt8(ascii: "]"), UInt8(ascii: "}") where quote == nil: depth = max(0, depth - 1)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
             default: break
             }
         }

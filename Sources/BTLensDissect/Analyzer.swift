@@ -22,8 +22,9 @@ public final class Analyzer {
     public private(set) var connections = ConnectionTable()
     private var acl = ACLReassembler()
     var channels = L2CAPChannelMap()
-    private var bearers: [ConnectionKey: ATTBearer] = [:]
-    public private(set) var gatt = GATTStore()
+    /// ATT bearers of open connections, decoded in place.
+    private var attDecoders: [ConnectionKey: ATTDecoder] = [:]
+    public let gatt = GATTStore()
     private var streams: [StreamKey: BoundStream] = [:]
     /// The dissector tables: built-in Swift dissectors and loaded definitions.
     public let dissectors: DissectorTable
@@ -274,7 +275,7 @@ public final class Analyzer {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
                        isTop: true, body: .diagnostic(with(d, undecoded: d.field("have")))))
         }
-        bearers[key] = nil
+        attDecoders[key] = nil
         channels.close(key)
         streamCount[key] = nil
         for sk in streams.keys.filter({ $0.connection == key }).sorted() {
@@ -372,13 +373,9 @@ public final class Analyzer {
     // MARK: ATT and A5
 
     func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let peer = connections[key]?.address.map(PeerID.address) ?? .connection(key)
-        var store = GATTStore()
-        swap(&store, &gatt)
-        var decoder = ATTDecoder(bearer: bearers.removeValue(forKey: key) ?? ATTBearer(), gatt: store, peer: peer)
-        let result = decoder.decode(pdu.payload, direction: direction, record: r.number, truncated: pdu.truncated)
-        bearers[key] = decoder.bearer
-        swap(&decoder.gatt, &gatt)
+        // Decoded in place; the bearer starts with the connection's first PDU.
+        let result = attDecoders[key, default: ATTDecoder(gatt: gatt, peer: peer(key))]
+            .decode(pdu.payload, direction: direction, record: r.number, truncated: pdu.truncated)
 
         emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
                    body: .att(result.info)))
@@ -400,18 +397,26 @@ public final class Analyzer {
         }
         for (handle, value) in result.streamValues {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)
-            if streams[sk] == nil {
+            var index = streams.index(forKey: sk)
+            if index == nil {
                 guard streamCount[key, default: 0] < Self.streamLimitPerConnection else { continue }
                 streamCount[key, default: 0] += 1
                 // The characteristic's UUID is looked up once, when its stream starts.
                 let serverIsPeer = result.info.opcode.isFromServer ? direction == .received : direction == .sent
-                let uuid = gatt[GATTStore.Key(peer: peer, serverIsPeer: serverIsPeer)]?.uuid(of: handle)
+                let uuid = gatt.uuid(GATTStore.Key(peer: peer(key), serverIsPeer: serverIsPeer), handle)
                 streams[sk] = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
+                index = streams.index(forKey: sk)
             }
+            guard let index else { continue }
             // In place: the stream's buffer is not copied.
-            guard let outs = streams[sk]?.push(value), !outs.isEmpty, let s = streams[sk] else { continue }
-            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp)
+            let outs = streams.values[index].push(value)
+            if !outs.isEmpty { a5(outs, key: sk, stream: streams.values[index], record: r.number, time: r.timestamp) }
         }
+    }
+
+    /// Whose GATT database a connection sees: its peer's, by address when the capture has it.
+    private func peer(_ key: ConnectionKey) -> PeerID {
+        connections[key]?.address.map(PeerID.address) ?? .connection(key)
     }
 
     /// A value read whole (Read Response, long read): one message when a value-per-message dissector is bound.

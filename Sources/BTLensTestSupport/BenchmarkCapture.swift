@@ -3,8 +3,9 @@ import BTLensDissect
 
 /// The benchmark's capture (scripts/benchmark): a BR/EDR iAP2 session, then BLE sessions until the
 /// size asked for. Each BLE session connects, raises the MTU to 247, discovers the A5
-/// characteristics, and exchanges A5 frames of mixed sizes (0–255 bytes of payload) split at
-/// random points across ATT values and 251-byte ACL fragments. Every 50th session carries faults:
+/// characteristics, and exchanges A5 frames of mixed sizes (0–255 bytes of payload) sent
+/// whole or split at random points across ATT values and 251- or 69-byte ACL fragments (about 190 bytes a
+/// record, as in the 300 MB, 1.6 M records). Every 50th session carries faults:
 /// a bad checksum, a sequence gap, a duplicate, junk bytes, and a record the capture cut short.
 /// Deterministic: the same size gives the same bytes. Written in pieces, never whole in memory.
 public enum BenchmarkCapture {
@@ -33,8 +34,8 @@ public enum BenchmarkCapture {
 
     static func block(_ s: inout LESession, number: Int, _ rng: inout SplitMix) {
         let h: UInt16 = 0x0040 + UInt16(number % 16)
-        // LE Data Length Extension (251) in half the sessions, 27-byte-era controllers (69) in the other half.
-        s.aclFragment = number % 2 == 0 ? 251 : 69
+        // LE Data Length Extension (251) in nine sessions of ten, 27-byte-era controllers (69) in the tenth.
+        s.aclFragment = number % 10 == 9 ? 69 : 251
         s.connect(handle: h, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
         s.att(handle: h, .sent, [0x02, 0xf7, 0x00])
         s.att(handle: h, .received, [0x03, 0xf7, 0x00])
@@ -52,10 +53,11 @@ public enum BenchmarkCapture {
             sequence[direction] = seq &+ 1
             if faulty && i == 300 { frame[frame.count - 1] &+= 1 }   // a bad checksum
             if faulty && i == 350 { frame = [0x11, 0x22, 0x33] + frame }   // junk before a frame
+            // Apps mostly write a frame in one value (at most MTU - 3 = 244 bytes); every eighth is cut at random points.
             var sizes: [Int] = []
             var left = frame.count
             while left > 0 {
-                let n = min(left, Int(rng.next() % 244) + 1)
+                let n = min(left, i % 8 == 0 ? Int(rng.next() % 244) + 1 : 244)
                 sizes.append(n)
                 left -= n
             }

@@ -4,7 +4,7 @@ import BTLensCore
 
 /// Hex vectors per ATT PDU (Core Specification, Vol 3, Part F, §3.4).
 final class ATTDecoderTests: XCTestCase {
-    var decoder = ATTDecoder(bearer: ATTBearer(), gatt: GATTStore(), peer: .connection(ConnectionKey(index: 0, handle: 0x40)))
+    var decoder = ATTDecoder(gatt: GATTStore(), peer: .connection(ConnectionKey(index: 0, handle: 0x40)))
 
     func decode(_ hex: String, _ direction: Direction, truncated: Bool = false) -> ATTResult {
         decoder.decode((Hex.bytes(hex) ?? [])[...], direction: direction, record: 1, truncated: truncated)

@@ -7,7 +7,7 @@ final class FolderRunTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "folder-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for name in ["b.log", "a.pklg", ".hidden"] { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data()) }
+        for name in ["b.log", "a.pklg", ".hidden"] { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data()) }
         XCTAssertEqual(FolderRun.files(dir), [dir + "/a.pklg", dir + "/b.log"])
         XCTAssertNil(FolderRun.files(dir + "/a.pklg"), "a file is not a folder")
     }

@@ -73,7 +73,7 @@ final class FollowTests: XCTestCase {
     func followGrowing(_ bytes: [UInt8], records: Int, suffix: String, seed: UInt64) throws -> [Event] {
         let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).\(suffix)"
         defer { unlink(path) }
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let parts = pieces(bytes, seed: seed)
         return try follow(.file(path)) { stop, shared in
             let fd = open(path, O_WRONLY | O_APPEND)
@@ -104,7 +104,7 @@ final class FollowTests: XCTestCase {
         let btsnoop = NSTemporaryDirectory() + "src-\(UUID().uuidString).btsnoop"
         let pcap = NSTemporaryDirectory() + "src-\(UUID().uuidString).pcap"
         defer { unlink(btsnoop); unlink(pcap) }
-        FileManager.default.createFile(atPath: btsnoop, contents: Data(capture))
+        _ = FileManager.default.createFile(atPath: btsnoop, contents: Data(capture))
         var reader = try CaptureFormat.open(path: btsnoop)
         let converter = try CaptureWriter(path: pcap, format: .pcap, monitor: false)
         while let item = try reader.next() { if case .record(let r) = item { converter.write(r) } }
@@ -167,13 +167,13 @@ final class FollowTests: XCTestCase {
         defer { unlink(path); unlink(path + ".last") }
         let other = SampleCaptures.faults().bytes
         let first = capture
-        FileManager.default.createFile(atPath: path, contents: Data(capture))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(capture))
         let (events, notes) = try follow(.file(path)) { stop, shared in
             FollowTests.waitFor(shared, 58)
             // Android's rotation: the log becomes .last, a new log starts.
             rename(path, path + ".last")
             usleep(50_000)
-            FileManager.default.createFile(atPath: path, contents: Data(other))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(other))
             FollowTests.waitFor(shared, 58 + 25)
             // Rewritten in place from the start.
             truncate(path, 0)

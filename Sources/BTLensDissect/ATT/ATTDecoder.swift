@@ -14,8 +14,8 @@ struct ATTResult {
 
 /// Decodes ATT PDUs (Core Specification, Vol 3, Part F, §3.4) and learns the GATT database from discovery.
 struct ATTDecoder {
-    var bearer: ATTBearer
-    var gatt: GATTStore
+    var bearer = ATTBearer()
+    let gatt: GATTStore
     /// The peer of the connection: databases are kept per peer so reconnections keep their handles.
     let peer: PeerID
 
@@ -50,7 +50,7 @@ struct ATTDecoder {
                 out.undecodedBytes += error.available
             }
         }
-        if let handle = out.info.handle, out.info.uuid == nil { out.info.uuid = gatt[db]?.uuid(of: handle) }
+        if let handle = out.info.handle, out.info.uuid == nil { out.info.uuid = gatt.uuid(db, handle) }
         return out
     }
 
@@ -261,7 +261,7 @@ struct ATTDecoder {
         out.info.value = Array(value)
         guard let handle = request?.handle else { return }
         out.info.handle = handle
-        let uuid = gatt[db]?.uuid(of: handle)
+        let uuid = gatt.uuid(db, handle)
         let full = value.count >= bearer.mtu - 1
         if opcode == .readResponse {
             if full && !truncated {
@@ -280,7 +280,7 @@ struct ATTDecoder {
     private mutating func finishLongRead(_ c: Int, db: GATTStore.Key, _ out: inout ATTResult) {
         guard let lr = bearer.longRead[c] else { return }
         bearer.longRead[c] = nil
-        let uuid = gatt[db]?.uuid(of: lr.handle)
+        let uuid = gatt.uuid(db, lr.handle)
         out.gattValues.append(GATTValue(kind: .longRead, handle: lr.handle, uuid: uuid, value: lr.value,
                                         firstRecord: lr.firstRecord, text: Self.text(uuid, lr.value[...])))
     }
@@ -324,7 +324,7 @@ struct ATTDecoder {
                 }
                 value.append(contentsOf: part.value)
             }
-            let uuid = gatt[db]?.uuid(of: handle)
+            let uuid = gatt.uuid(db, handle)
             out.gattValues.append(GATTValue(kind: write ? .longWrite : .longWriteCancelled, handle: handle, uuid: uuid,
                                             value: value, firstRecord: parts.first?.record ?? record,
                                             text: write ? Self.text(uuid, value[...]) : nil))

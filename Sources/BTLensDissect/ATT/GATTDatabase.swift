@@ -68,7 +68,8 @@ public enum PeerID: Hashable, Sendable {
 }
 
 /// Databases by server. Kept across reconnections (bonded devices do not rediscover); bounded in count.
-public struct GATTStore: Sendable {
+/// A class: every connection's ATT decoder shares the one store without copying it.
+public final class GATTStore {
     public static let databaseLimit = 256
 
     /// `serverIsPeer`: false when the phone is the server and the accessory its client.
@@ -84,10 +85,13 @@ public struct GATTStore: Sendable {
 
     public subscript(key: Key) -> GATTDatabase? { databases[key] }
 
+    /// The UUID of an attribute, without copying its database.
+    func uuid(_ key: Key, _ handle: UInt16) -> BluetoothUUID? { databases[key]?.uuid(of: handle) }
+
     /// Every database, in the order they were first seen.
     public var all: [(key: Key, database: GATTDatabase)] { order.compactMap { k in databases[k].map { (k, $0) } } }
 
-    mutating func update(_ key: Key, _ change: (inout GATTDatabase) -> Void) {
+    func update(_ key: Key, _ change: (inout GATTDatabase) -> Void) {
         if databases[key] == nil {
             if order.count >= Self.databaseLimit { databases[order.removeFirst()] = nil }
             order.append(key)

@@ -68,57 +68,70 @@ public struct ACLReassembler: Sendable {
         public var dropped = 0
     }
 
-    private var partials: [ACLKey: Partial] = [:]
-    /// Keys whose current PDU the capture cut short: their continuations are expected and not errors.
-    private var afterCut: Set<ACLKey> = []
-    private var started: Set<ACLKey> = []
+    /// What one link direction is doing; one lookup per fragment finds all of it.
+    struct Slot {
+        var partial: Partial?
+        /// A start fragment was seen: a continuation without a PDU is an error, not the capture's start.
+        var started = false
+        /// The capture cut the current PDU: its continuations are expected and not errors.
+        var afterCut = false
+    }
+
+    private var slots: [ACLKey: Slot] = [:]
 
     public init() {}
 
     /// The number of PDUs being reassembled (for memory accounting and tests).
-    public var inProgress: Int { partials.count }
+    public var inProgress: Int { slots.values.reduce(0) { $0 + ($1.partial == nil ? 0 : 1) } }
 
     public mutating func push(_ key: ACLKey, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
                               cutByCapture: Bool) -> Output {
         var out = Output()
+        Self.push(&slots[key, default: Slot()], boundary: boundary, fragment: fragment, record: record,
+                  cutByCapture: cutByCapture, &out)
+        return out
+    }
+
+    private static func push(_ slot: inout Slot, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
+                             cutByCapture: Bool, _ out: inout Output) {
         if boundary == 0b01 {
-            continuation(key, fragment, record, cutByCapture, &out)
-            return out
+            continuation(&slot, fragment, record, cutByCapture, &out)
+            return
         }
-        if let old = partials.removeValue(forKey: key) {
+        if let old = slot.partial {
+            slot.partial = nil
             out.dropped += old.bytes.count
             out.diagnostics.append(Diagnostic(
                 L2CAPDiagnostics.unexpectedStart,
                 "start fragment while the PDU begun at #\(old.firstRecord) has \(old.bytes.count) of \(old.need.map(String.init) ?? "?") bytes; that PDU is dropped",
                 fields: [("have", .int(old.bytes.count)), ("need", .int(old.need ?? 0)), ("first_record", .int(old.firstRecord))]))
         }
-        started.insert(key)
-        afterCut.remove(key)
+        slot.started = true
+        slot.afterCut = false
         var partial = Partial(bytes: [], firstRecord: record, need: nil)
         if fragment.count >= 4, !cutByCapture {
             // Fast path: a complete PDU in one fragment is passed on without copying.
             let need = Int(fragment[fragment.startIndex]) | Int(fragment[fragment.startIndex + 1]) << 8
             if fragment.count == need + 4 {
                 out.pdu = makePDU(fragment, firstRecord: record, truncated: false)
-                return out
+                return
             }
             partial.need = need + 4
         }
         partial.bytes = Array(fragment)
-        settle(key, &partial, cutByCapture, &out)
-        return out
+        settle(&slot, &partial, cutByCapture, &out)
     }
 
-    private mutating func continuation(_ key: ACLKey, _ fragment: ArraySlice<UInt8>, _ record: Int, _ cut: Bool,
-                                       _ out: inout Output) {
-        guard var partial = partials.removeValue(forKey: key) else {
+    private static func continuation(_ slot: inout Slot, _ fragment: ArraySlice<UInt8>, _ record: Int, _ cut: Bool,
+                                     _ out: inout Output) {
+        guard var partial = slot.partial else {
             out.dropped += fragment.count
             let kind: DiagnosticKind
             let message: String
-            if afterCut.contains(key) {
+            if slot.afterCut {
                 kind = L2CAPDiagnostics.continuationAfterCut
                 message = "continuation of \(fragment.count) bytes belongs to a PDU the capture cut short"
-            } else if !started.contains(key) {
+            } else if !slot.started {
                 kind = L2CAPDiagnostics.continuationAtCaptureStart
                 message = "continuation of \(fragment.count) bytes before any start fragment: the capture began mid-PDU"
             } else {
@@ -128,12 +141,14 @@ public struct ACLReassembler: Sendable {
             out.diagnostics.append(Diagnostic(kind, message, fields: [("bytes", .int(fragment.count))]))
             return
         }
+        // Taken out of the slot so the append does not copy it.
+        slot.partial = nil
         partial.bytes.append(contentsOf: fragment)
-        settle(key, &partial, cut, &out)
+        settle(&slot, &partial, cut, &out)
     }
 
     /// Delivers the PDU if complete (or cut by the capture), else keeps it.
-    private mutating func settle(_ key: ACLKey, _ partial: inout Partial, _ cut: Bool, _ out: inout Output) {
+    private static func settle(_ slot: inout Slot, _ partial: inout Partial, _ cut: Bool, _ out: inout Output) {
         if partial.need == nil, partial.bytes.count >= 4 {
             partial.need = (Int(partial.bytes[0]) | Int(partial.bytes[1]) << 8) + 4
         }
@@ -150,7 +165,7 @@ public struct ACLReassembler: Sendable {
             return
         }
         if cut {
-            afterCut.insert(key)
+            slot.afterCut = true
             if partial.bytes.count >= 4 {
                 out.pdu = makePDU(partial.bytes[...], firstRecord: partial.firstRecord, truncated: true)
             } else {
@@ -158,10 +173,10 @@ public struct ACLReassembler: Sendable {
             }
             return
         }
-        partials[key] = partial
+        slot.partial = partial
     }
 
-    private func makePDU(_ bytes: ArraySlice<UInt8>, firstRecord: Int, truncated: Bool) -> L2CAPPDU {
+    private static func makePDU(_ bytes: ArraySlice<UInt8>, firstRecord: Int, truncated: Bool) -> L2CAPPDU {
         var r = ByteReader(bytes)
         let length = Int((try? r.u16le()) ?? 0)
         let cid = (try? r.u16le()) ?? 0
@@ -172,11 +187,8 @@ public struct ACLReassembler: Sendable {
     public mutating func close(_ connection: ConnectionKey) -> [(Direction, Diagnostic, Int)] {
         var out: [(Direction, Diagnostic, Int)] = []
         for direction in Direction.allCases {
-            let key = ACLKey(connection, direction)
-            started.remove(key)
-            afterCut.remove(key)
-            if let p = partials.removeValue(forKey: key) {
-                out.append((direction, incomplete(p, when: "at disconnection"), p.bytes.count))
+            if let p = slots.removeValue(forKey: ACLKey(connection, direction))?.partial {
+                out.append((direction, Self.incomplete(p, when: "at disconnection"), p.bytes.count))
             }
         }
         return out
@@ -184,12 +196,12 @@ public struct ACLReassembler: Sendable {
 
     /// End of capture: every PDU still in progress, in a stable order.
     public mutating func finish() -> [(ACLKey, Diagnostic, Int)] {
-        let left = partials.sorted { $0.key < $1.key }
-        partials.removeAll()
-        return left.map { ($0.key, incomplete($0.value, when: "at the end of the capture"), $0.value.bytes.count) }
+        let left = slots.compactMap { key, slot in slot.partial.map { (key, $0) } }.sorted { $0.0 < $1.0 }
+        slots.removeAll()
+        return left.map { ($0.0, Self.incomplete($0.1, when: "at the end of the capture"), $0.1.bytes.count) }
     }
 
-    private func incomplete(_ p: Partial, when: String) -> Diagnostic {
+    private static func incomplete(_ p: Partial, when: String) -> Diagnostic {
         if let need = p.need {
             return Diagnostic(L2CAPDiagnostics.incomplete,
                               "PDU begun at #\(p.firstRecord) incomplete \(when): \(p.bytes.count) of \(need) bytes",

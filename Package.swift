@@ -33,11 +33,15 @@ let package = Package(
         // Builds captures byte by byte for the tests and for Captures/.
         .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "CBTLensZlib", "ZIPFoundation"]),
         .executableTarget(name: "btlens-samples", dependencies: ["BTLensTestSupport"]),
+        // Fuzz targets: every entry point fed arbitrary bytes (Fuzz/README.md, scripts/fuzz).
+        .target(name: "BTLensFuzz", dependencies: ["BTLensDefinitions", "BTLensReport", "BTLensTestSupport"]),
+        .executableTarget(name: "btlens-fuzz", dependencies: ["BTLensFuzz"]),
         .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDissectTests", dependencies: ["BTLensDissect", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensDefinitions", "BTLensTestSupport"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz"]),
     ]
 )

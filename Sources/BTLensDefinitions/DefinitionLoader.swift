@@ -49,6 +49,11 @@ public enum DefinitionLoader {
         return try DefinitionParser.parse(text: text, file: file)
     }
 
+    /// A definition given as text; `file` names it in errors.
+    public static func load(text: String, file: String) throws(DefinitionError) -> DefinitionDissector {
+        try DefinitionParser.parse(text: text, file: file)
+    }
+
     /// Reads every definition in `paths` (folders or files) into a copy of `base`. With `required`,
     /// a missing path is an error; otherwise it is skipped (the default search folders).
     public static func load(_ paths: [String], required: Bool, base: DissectorTable = .builtIn) -> Loaded {

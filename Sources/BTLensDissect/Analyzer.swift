@@ -18,7 +18,9 @@ public final class Analyzer {
         }
     }
 
-    let emit: (Event) -> Void
+    private let sink: (Event) -> Void
+    /// The most severe diagnostic so far (for `--fail-on`).
+    public private(set) var worstSeverity: Severity?
     public private(set) var connections = ConnectionTable()
     private var acl = ACLReassembler()
     var channels = L2CAPChannelMap()
@@ -118,7 +120,12 @@ public final class Analyzer {
         self.decodeAs = decodeAs
         self.dissectors = dissectors
         self.lowerLayers = lowerLayers
-        self.emit = emit
+        self.sink = emit
+    }
+
+    func emit(_ e: Event) {
+        if case .diagnostic(let d) = e.body, worstSeverity.map({ d.severity > $0 }) ?? true { worstSeverity = d.severity }
+        sink(e)
     }
 
     /// Every diagnostic kind the decoders can raise.

@@ -15,9 +15,9 @@ public enum FolderRun {
         }
     }
 
-    private final class Results: @unchecked Sendable {
+    private final class Results<Value>: @unchecked Sendable {
         private let lock = NSLock()
-        private var values: [String?]
+        private var values: [Value?]
         private var done = 0
         private let progress: @Sendable (Int, Int) -> Void
 
@@ -26,7 +26,7 @@ public enum FolderRun {
             self.progress = progress
         }
 
-        func set(_ i: Int, _ value: String) {
+        func set(_ i: Int, _ value: Value) {
             lock.lock()
             defer { lock.unlock() }
             values[i] = value
@@ -34,14 +34,15 @@ public enum FolderRun {
             progress(done, values.count)
         }
 
-        var all: [String] { values.map { $0 ?? "" } }
+        /// Every value, once `concurrentPerform` has returned (each index was set exactly once).
+        var all: [Value] { values.compactMap { $0 } }
     }
 
     /// Runs `work` on each file, in parallel; returns what each gave, in file order. `progress`
     /// hears (files done, files) as each finishes.
-    public static func run(_ files: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
-                           _ work: @escaping @Sendable (String) -> String) -> [String] {
-        let results = Results(count: files.count, progress: progress)
+    public static func run<Value>(_ files: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+                                  _ work: @escaping @Sendable (String) -> Value) -> [Value] {
+        let results = Results<Value>(count: files.count, progress: progress)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in results.set(i, work(files[i])) }
         return results.all
     }

@@ -220,7 +220,7 @@ public enum SampleCaptures {
     /// An MFi accessory over iAP2 on RFCOMM channel 3: detect, link sync, identification with the EA
     /// protocol `com.lawaken.iap2`, an EA session, and A5 frames over it split across iAP2 packets and
     /// RFCOMM frames; a bad frame checksum and a retransmitted packet.
-    public static func bredrIAP2() -> LESession {
+    public static func bredrIAP2(accessoryName: String = "Lumen Lamp") -> LESession {
         var s = LESession()
         let h: UInt16 = 0x000c
         let (ours, theirs): (UInt16, UInt16) = (0x0040, 0x0071)
@@ -251,7 +251,7 @@ public enum SampleCaptures {
         _ = toAccessory(packet(0xc0, 0x70, 0x20, 0, lsp))
         _ = fromAccessory(packet(0x40, 0x20, 0x70, 0))
         _ = toAccessory(packet(0x40, 0x71, 0x20, 1, message(0x1d00)))
-        let ident = message(0x1d01, param(0, Array("Lumen Lamp\0".utf8)) + param(1, Array("LL-2\0".utf8))
+        let ident = message(0x1d01, param(0, Array((accessoryName + "\0").utf8)) + param(1, Array("LL-2\0".utf8))
                             + param(2, Array("Lawaken\0".utf8)) + param(3, Array("LW0001\0".utf8))
                             + param(4, Array("2.1.0\0".utf8)) + param(5, Array("B\0".utf8))
                             + param(10, param(0, [1]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensReport
 
@@ -67,30 +68,34 @@ struct ReportCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let chosen = format ?? .html
             let (options, decodeAs, member, out) = (try self.options(), input.decodeAs, input.member, output)
-            let lines = FolderRun.run(files, progress: Progress.bar) { file in
+            // Each file's line: what was written (stdout), or why not (stderr).
+            let results = FolderRun.run(files, progress: Progress.bar) { file -> (line: String, failed: Bool, worst: Severity?) in
                 let name = file.split(separator: "/").last.map(String.init) ?? file
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
                     var reader = try openCapture(file, member: member)
-                    let (bytes, summary) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
-                                                           options: options, format: chosen)
-                    guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else { return "\(target): cannot write" }
-                    return "\(target): \(summary)"
+                    let (bytes, summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
+                                                                  options: options, format: chosen)
+                    guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else { return ("cannot write \(target)", true, worst) }
+                    return ("\(target): \(summary)", false, worst)
                 } catch {
-                    return "\(file): \((error as? InputFailure)?.message ?? "\(error)")"
+                    return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
                 }
             }
-            for line in lines { print(line) }
-            return
+            for r in results {
+                if r.failed { FileHandleStderr.write("btlens: \(r.line)\n") } else { print(r.line) }
+            }
+            return try input.check(zip(files, results).map { ($0, $1.worst) })
         }
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
-        let (bytes, summary) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                               options: try options(), format: chosen)
+        let (bytes, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
+                                                      options: try options(), format: chosen)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
             throw InputFailure(message: "cannot write \(output)")
         }
         print("\(output): \(summary)")
+        try input.check([(input.file, worst)])
     }
 
     private func options() throws -> ReportBuilder.Options {
@@ -103,9 +108,9 @@ struct ReportCommand: ParsableCommand {
         return options
     }
 
-    /// One capture's report in `format`, and a line saying what it holds.
+    /// One capture's report in `format`, a line saying what it holds, and its worst diagnostic.
     static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                       options: ReportBuilder.Options, format: Format) throws -> ([UInt8], String) {
+                       options: ReportBuilder.Options, format: Format) throws -> ([UInt8], String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
@@ -119,7 +124,8 @@ struct ReportCommand: ParsableCommand {
         }
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
-        return (bytes, "\(format.rawValue) report, \(bytes.count) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)")
+        return (bytes, "\(format.rawValue) report, \(bytes.count) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
+                analyzer.worstSeverity)
     }
 
 }

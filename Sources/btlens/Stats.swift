@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensReport
 
@@ -19,34 +20,38 @@ struct Stats: ParsableCommand {
         let dissectors = try input.dissectors()
         let (json, decodeAs, member) = (format == .json, input.decodeAs, input.member)
         guard let files = FolderRun.files(input.file) else {
-            return print(try Self.stats(input.file, member: member, decodeAs: decodeAs, dissectors: dissectors, json: json),
-                         terminator: "")
+            let (output, worst) = try Self.stats(input.file, member: member, decodeAs: decodeAs, dissectors: dissectors, json: json)
+            print(output, terminator: "")
+            return try input.check([(input.file, worst)])
         }
         // A folder: each capture on its own core; JSON as one array, text as sections. A file that
         // cannot be read is said in its place and the rest go on.
-        let outputs = FolderRun.run(files, progress: Progress.bar) { file in
+        let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?) in
             do {
                 return try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, json: json)
             } catch {
                 let message = (error as? InputFailure)?.message ?? "\(error)"
-                guard json else { return "File:        \(file)\nError:       \(message)\n" }
+                FileHandleStderr.write("btlens: \(message)\n")
+                guard json else { return ("File:        \(file)\nError:       \(message)\n", nil) }
                 var w = JSONWriter()
                 w.beginObject(); w.field("file", file); w.field("error", message); w.endObject()
-                return String(decoding: w.bytes, as: UTF8.self)
+                return (String(decoding: w.bytes, as: UTF8.self), nil)
             }
         }
+        let outputs = results.map(\.0)
         print(json ? "[" + outputs.map { $0.trimmingCharacters(in: .newlines) }.joined(separator: ",\n") + "]"
                    : outputs.joined(separator: "\n"))
+        try input.check(zip(files, results).map { ($0, $1.1) })
     }
 
-    /// One capture's stats as text or JSON.
+    /// One capture's stats as text or JSON, and its worst diagnostic.
     static func stats(_ file: String, member: String?, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                      json: Bool) throws -> String {
+                      json: Bool) throws -> (String, Severity?) {
         var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
         let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
                                         onRecord: stats.record, onProblem: { reportProblem(file, $0) }, onEvent: stats.event)
         let connections = analyzer.connections.all
-        return json ? stats.json(connections: connections) : stats.text(connections: connections)
+        return (json ? stats.json(connections: connections) : stats.text(connections: connections), analyzer.worstSeverity)
     }
 }

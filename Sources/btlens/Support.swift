@@ -18,6 +18,16 @@ struct DefinitionFailure: Error {
     var errors: [DefinitionError]
 }
 
+/// `--fail-on`: the capture holds a diagnostic at or above the level asked for: exit status 3.
+struct DiagnosticsFound: Error {
+    var message: String
+}
+
+extension Severity: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { allCases.map(\.name) }
+}
+
 enum FileHandleStderr {
     static func write(_ s: String) {
         let bytes = Array(s.utf8)
@@ -77,7 +87,20 @@ struct CaptureInput: ParsableArguments {
 
     @OptionGroup var definitions: DefinitionOptions
 
+    @Option(help: ArgumentHelp("Exit with status 3 when a diagnostic of this severity or worse is found: note, warning or error (for CI).",
+                               valueName: "severity"))
+    var failOn: Severity?
+
     func open() throws -> any CaptureReader { try openCapture(file, member: member) }
+
+    /// Throws for `--fail-on` when `worst` reaches it; `files` are those whose diagnostics reached it.
+    func check(_ worst: [(file: String, severity: Severity?)]) throws {
+        guard let failOn else { return }
+        let failed = worst.filter { ($0.severity ?? .note) >= failOn && $0.severity != nil }
+        guard !failed.isEmpty else { return }
+        let list = failed.map { "\($0.file) (worst: \($0.severity?.name ?? ""))" }.joined(separator: ", ")
+        throw DiagnosticsFound(message: "--fail-on \(failOn.name): diagnostics at that level or worse in \(list)")
+    }
 
     /// The dissector tables; a `--decode-as` naming no loaded dissector is a usage error.
     func dissectors() throws -> DissectorTable {

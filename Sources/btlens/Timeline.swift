@@ -27,15 +27,17 @@ struct Timeline: ParsableCommand {
         let dissectors = try input.dissectors()
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
+        let analyzer: Analyzer
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
         }
         sink.flush()
+        try input.check([(input.file, analyzer.worstSeverity)])
     }
 
     private func report(_ p: CaptureProblem) { reportProblem(input.file, p) }

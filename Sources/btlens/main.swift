@@ -3,13 +3,16 @@ import ArgumentParser
 import Glibc
 #endif
 
-/// Exit 2 for usage errors (ArgumentParser's default is 64) and 1 for unreadable input.
+/// Exit 2 for usage errors (ArgumentParser's default is 64), 1 for unreadable input, 3 for `--fail-on`.
 do {
     var command = try Btlens.parseAsRoot()
     try command.run()
 } catch let failure as InputFailure {
     FileHandleStderr.write("btlens: \(failure.message)\n")
     exit(1)
+} catch let found as DiagnosticsFound {
+    FileHandleStderr.write("btlens: \(found.message)\n")
+    exit(3)
 } catch let failure as DefinitionFailure {
     for e in failure.errors { FileHandleStderr.write("btlens: \(e)\n") }
     exit(2)

@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+import BTLensTestSupport
+
+/// The command line's contract with scripts and CI: exit statuses, and errors on stderr only.
+/// 0 decoded (diagnostics or not), 1 not readable as a capture, 2 usage, 3 `--fail-on` reached.
+final class ExitStatusTests: XCTestCase {
+    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Captures").path
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    /// Runs the btlens built beside this test bundle.
+    func btlens(_ arguments: [String]) throws -> Run {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func testAHealthyCaptureExitsZeroWithNothingOnStderr() throws {
+        let run = try btlens(["timeline", Self.captures + "/ble_a5_session.btsnoop", "--fail-on", "note"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertTrue(run.stdout.hasPrefix("#1 "), run.stdout)
+    }
+
+    func testDiagnosticsAloneStillExitZero() throws {
+        let run = try btlens(["stats", Self.captures + "/ble_a5_faults.btsnoop"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    func testFailOnExitsThreeNamingTheFileAndTheWorstSeverity() throws {
+        let file = Self.captures + "/ble_a5_faults.btsnoop"
+        for level in ["warning", "error"] {
+            let run = try btlens(["stats", file, "--fail-on", level])
+            XCTAssertEqual(run.status, 3)
+            XCTAssertEqual(run.stderr, "btlens: --fail-on \(level): diagnostics at that level or worse in \(file) (worst: error)\n")
+            XCTAssertTrue(run.stdout.hasPrefix("File:"), "the output is still written")
+        }
+        XCTAssertEqual(try btlens(["timeline", Self.captures + "/ble_mid_connection.btsnoop", "--fail-on", "error"]).status, 0,
+                       "notes and warnings do not reach --fail-on error")
+    }
+
+    func testAFileThatIsNoCaptureExitsOneWithTheReasonOnStderr() throws {
+        let file = Self.captures + "/README.md"
+        let run = try btlens(["timeline", file])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertTrue(run.stderr.hasPrefix("btlens: \(file): "), run.stderr)
+        let missing = try btlens(["stats", "/nonexistent/capture.log"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "btlens: cannot open /nonexistent/capture.log: No such file or directory\n")
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        XCTAssertEqual(try btlens(["timeline"]).status, 2)
+        XCTAssertEqual(try btlens(["stats", Self.captures + "/ble_a5_session.btsnoop", "--fail-on", "loud"]).status, 2)
+        XCTAssertEqual(try btlens(["timeline", Self.captures + "/ble_a5_session.btsnoop", "--no-such-option"]).status, 2)
+    }
+
+    func testACaptureCutShortPrintsEverythingBeforeAndNamesRecordAndOffsetOnStderr() throws {
+        let run = try btlens(["timeline", Self.captures + "/cut_in_record.btsnoop", "--color", "never"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "btlens: \(Self.captures)/cut_in_record.btsnoop: record 10 at offset 363 claims 40 bytes but the file ends after 10\n")
+        XCTAssertTrue(run.stdout.contains("#9 "), "the records before the damage are printed")
+    }
+}

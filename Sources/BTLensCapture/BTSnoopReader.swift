@@ -30,6 +30,7 @@ public struct BTSnoopReader: CaptureReader {
 
     public private(set) var info: CaptureInfo
     public mutating func addNote(_ note: String) { info.notes.append(note) }
+    public var bytesRead: Int64 { input.offset }
     public let datalink: Datalink
     /// Datalink 1001 whose records really hold H4 bytes.
     public let h4Layout: Bool
@@ -58,6 +59,8 @@ public struct BTSnoopReader: CaptureReader {
         }
         self.datalink = datalink
         self.info = CaptureInfo(format: "btsnoop", linkType: code, linkTypeName: datalink.name)
+        info.headerLength = 16
+        info.size = input.size
         self.h4Layout = datalink == .h1 ? try BTSnoopReader.firstRecordIsH4(&input) : datalink == .h4
         self.input = input
         if h4Layout && datalink == .h1 {
@@ -112,9 +115,12 @@ public struct BTSnoopReader: CaptureReader {
         let raw = Int64(bitPattern: (try? h.u64be()) ?? 0)
         guard included <= Self.maxRecordLength else {
             finished = true
-            return problem(CaptureDiagnostics.lengthAbsurd, number, offset,
-                           "record \(number) at offset \(offset) claims \(included) bytes; no record is longer than \(Self.maxRecordLength)",
-                           [("claimed", .int(included)), ("limit", .int(Self.maxRecordLength))])
+            var p = problem(CaptureDiagnostics.lengthAbsurd, number, offset,
+                            "record \(number) at offset \(offset) claims \(included) bytes; no record is longer than \(Self.maxRecordLength)",
+                            [("claimed", .int(included)), ("limit", .int(Self.maxRecordLength))])
+            // Its header was read; the rest of the file is not.
+            if case .problem(var d) = p { d.bytes = Self.recordHeaderLength; p = .problem(d) }
+            return p
         }
         recordNumber = number
         let complete = try input.ensure(included)

@@ -15,6 +15,7 @@ public struct BTSnoozReader: CaptureReader {
 
     public private(set) var info: CaptureInfo
     public mutating func addNote(_ note: String) { info.notes.append(note) }
+    public var bytesRead: Int64 { Int64(offset) }
     private let blob: [UInt8]
     private let version: UInt8
     private var times: [Int64] = []
@@ -102,6 +103,7 @@ public struct BTSnoozReader: CaptureReader {
         offset = 0
         info = CaptureInfo(format: "btsnooz", linkType: Int(version), linkTypeName: "Android btsnooz summary v\(version)")
         info.notes.append("record offsets are within the decompressed summary")
+        info.size = Int64(blob.count)
         times = walkTimes(last: last)
     }
 
@@ -136,10 +138,10 @@ public struct BTSnoozReader: CaptureReader {
         let number = recordNumber + 1
         guard let length = try? r.u16le(), let original = version == 2 ? try? r.u16le() : length,
               (try? r.u32le()) != nil, let type = try? r.u8(), length >= 1 else {
-            offset = blob.count
+            defer { offset = blob.count }
             return .problem(CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.headerCut, "btsnooz record \(number) at summary offset \(r.offset): its header is cut or its length is 0"),
-                recordNumber: number, fileOffset: Int64(offset)))
+                diagnostic: Diagnostic(CaptureDiagnostics.headerCut, "btsnooz record \(number) at summary offset \(offset): its header is cut or its length is 0"),
+                recordNumber: number, fileOffset: Int64(offset), bytes: blob.count - offset))
         }
         let wanted = Int(length) - 1
         let payload = (try? r.bytes(wanted)) ?? r.rest()

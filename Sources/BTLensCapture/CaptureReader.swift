@@ -10,6 +10,8 @@ public protocol CaptureReader {
     mutating func next() throws(CaptureOpenError) -> CaptureItem?
     /// Adds a line of capture information (where the records came from, quirks found).
     mutating func addNote(_ note: String)
+    /// Bytes of the capture consumed so far: the offset of the next byte to read (byte accounting).
+    var bytesRead: Int64 { get }
 }
 
 /// What a reader knows about the file as a whole.
@@ -21,6 +23,11 @@ public struct CaptureInfo: Sendable, Equatable {
     /// Human-readable description of the link type, e.g. `H4 (UART)`.
     public var linkTypeName: String
     public var notes: [String] = []
+    /// Bytes of the file header (read once, before the first record).
+    public var headerLength = 0
+    /// The size of what the records are read from (the file; an Android summary's decompressed
+    /// log); nil for a stream.
+    public var size: Int64?
 
     public init(format: String, linkType: Int, linkTypeName: String) {
         self.format = format

@@ -71,4 +71,14 @@ public struct CaptureProblem: Sendable, Equatable {
     /// The record it concerns (1-based); the record that could not be read, when reading stopped.
     public var recordNumber: Int
     public var fileOffset: Int64
+    /// Bytes of the file that this problem stands for and no record carries (a record that could not
+    /// be classified, a header read before its length was refused): for byte accounting.
+    public var bytes = 0
+
+    public init(diagnostic: Diagnostic, recordNumber: Int, fileOffset: Int64, bytes: Int = 0) {
+        self.diagnostic = diagnostic
+        self.recordNumber = recordNumber
+        self.fileOffset = fileOffset
+        self.bytes = bytes
+    }
 }

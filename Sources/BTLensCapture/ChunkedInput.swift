@@ -8,6 +8,12 @@ import Darwin
 public protocol ByteSource {
     /// Up to `maxCount` bytes; an empty array means end of input.
     mutating func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8]
+    /// The total number of bytes, when known before reading (a file, memory); nil for a stream.
+    var size: Int64? { get }
+}
+
+extension ByteSource {
+    public var size: Int64? { nil }
 }
 
 /// Bytes already in memory (tests, decompressed data).
@@ -16,6 +22,8 @@ public struct MemorySource: ByteSource {
     private var position = 0
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public var size: Int64? { Int64(bytes.count) }
 
     public mutating func read(maxCount: Int) -> [UInt8] {
         let end = min(bytes.count, position + max(maxCount, 0))
@@ -37,6 +45,13 @@ public final class FileSource: ByteSource {
     }
 
     deinit { close(fd) }
+
+    /// The file's size, for a regular file.
+    public var size: Int64? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
+    }
 
     public func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maxCount)
@@ -67,6 +82,9 @@ public struct ChunkedInput {
     public private(set) var reachedEnd = false
 
     public init(_ source: any ByteSource) { self.source = source }
+
+    /// The source's size, when it is known.
+    public var size: Int64? { source.size }
 
     /// File offset of the next unread byte.
     public var offset: Int64 { chunkStart + Int64(position) }

@@ -21,6 +21,7 @@ public struct PacketLoggerReader: CaptureReader {
 
     public private(set) var info: CaptureInfo
     public mutating func addNote(_ note: String) { info.notes.append(note) }
+    public var bytesRead: Int64 { input.offset }
     public let layout: Layout
     private var input: ChunkedInput
     private var recordNumber = 0
@@ -64,6 +65,7 @@ public struct PacketLoggerReader: CaptureReader {
         self.input = input
         self.layout = layout
         info = CaptureInfo(format: "pklg", linkType: 0, linkTypeName: "Apple PacketLogger (\(layout.rawValue))")
+        info.size = input.size
     }
 
     public mutating func next() throws(CaptureOpenError) -> CaptureItem? {

@@ -47,7 +47,17 @@ public final class PcapReader: CaptureReader {
         self.memory = memory
         stop = nil
         lastOffset = Int64(ftell(pcap_file(p)))
+        info.headerLength = Int(lastOffset)
+        info.size = memory.map { Int64($0.count) } ?? Self.size(of: file)
     }
+
+    private static func size(of file: UnsafeMutablePointer<FILE>) -> Int64? {
+        var st = stat()
+        guard fstat(fileno(file), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
+    }
+
+    public var bytesRead: Int64 { lastOffset }
 
     /// Captures live from an interface (`bluetooth-monitor`, `bluetooth0`) until `stop` is set.
     public init(interface name: String, stop: StopFlag) throws(CaptureOpenError) {
@@ -123,10 +133,13 @@ public final class PcapReader: CaptureReader {
         recordNumber += 1
         if let f = pcap_file(handle) { lastOffset = Int64(ftell(f)) }
         let count = Int(h.caplen)
+        // The record header or pcapng block around the packet: what the file offset moved past it.
+        let framing = Int(lastOffset - offset) - count
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
         let micros = Int64(h.ts.tv_sec) * 1_000_000 + Int64(h.ts.tv_usec)
         var record = CaptureRecord(number: recordNumber, fileOffset: offset, timestamp: Timestamp(microseconds: micros),
                                    kind: .unknown, direction: nil, payload: bytes[...], originalLength: Int(h.len))
+        record.headerLength = max(framing, 0)
         return classify(&record)
     }
 
@@ -138,13 +151,13 @@ public final class PcapReader: CaptureReader {
             guard let index = try? reader.u16be(), let opcode = try? reader.u16be() else { return short(r, need: 4) }
             r.payload = reader.rest()
             r.originalLength = max(full - 4, 0)
-            r.headerLength = 4
+            r.headerLength += 4
             return MonitorRecord.classify(&r, index: index, opcode: opcode)
         case 201:
             guard let direction = try? reader.u32be() else { return short(r, need: 4) }
             r.payload = reader.rest()
             r.originalLength = max(full - 4, 0)
-            r.headerLength = 4
+            r.headerLength += 4
             return H4.classify(&r, direction: direction & 1 == 1 ? .received : .sent)
         default:
             return H4.classify(&r, direction: nil)
@@ -154,7 +167,7 @@ public final class PcapReader: CaptureReader {
     private func short(_ r: CaptureRecord, need: Int) -> CaptureItem {
         .problem(CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.recordEmpty,
                                                        "record \(r.number) holds \(r.payload.count) bytes; its pseudo-header needs \(need)"),
-                                recordNumber: r.number, fileOffset: r.fileOffset))
+                                recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength + r.payload.count))
     }
 }
 
@@ -165,7 +178,7 @@ enum H4 {
         guard let type = r.payload.first else {
             return .problem(CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.recordEmpty,
                                                                   "record \(r.number) has no H4 packet type byte"),
-                                           recordNumber: r.number, fileOffset: r.fileOffset))
+                                           recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength))
         }
         r.payload = r.payload.dropFirst()
         r.originalLength = max(r.originalLength - 1, 0)

@@ -20,6 +20,9 @@ public final class StatsCollector {
     public private(set) var accessories: [IAP2Identification] = []
     public private(set) var undecodedByWhat: [String: Int] = [:]
     private var commands = CommandStats()
+    public private(set) var bytes = ByteAccounting()
+    /// The record being decoded, and whether the capture cut it: its undecoded bytes are counted as truncated.
+    private var current = (record: 0, truncated: false)
     /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
     public private(set) var captureNotes: [String] = []
     static let captureNoteLimit = 32
@@ -33,6 +36,8 @@ public final class StatsCollector {
 
     public func record(_ r: CaptureRecord) {
         records += 1
+        bytes.record(r)
+        current = (r.number, r.isTruncated)
         recordsByKind[r.kind, default: 0] += 1
         if r.isTruncated { truncatedRecords += 1 }
         if r.kind == .note, captureNotes.count < Self.captureNoteLimit,
@@ -55,15 +60,23 @@ public final class StatsCollector {
         case .diagnostic(let d):
             diagnostics[d.id, default: (d.severity, 0)].1 += 1
             undecodedBytes += d.undecodedBytes
+            bytes.undecoded(d.undecodedBytes, record: e.record, inTruncatedRecord: current == (e.record, true))
             if d.kind == DissectorDiagnostics.unanswered { commands.unanswered(d) }
         case .iap2Identification(let i):
             if !accessories.contains(i), accessories.count < 64 { accessories.append(i) }
         case .undecoded(let u):
             undecodedBytes += u.length
             undecodedByWhat[u.what, default: 0] += u.length
+            bytes.undecoded(u.length, record: e.record, inTruncatedRecord: current == (e.record, true))
         default: break
         }
     }
+
+    /// A problem with the file itself: the bytes it stands for.
+    public func problem(_ p: CaptureProblem) { bytes.problem(p) }
+
+    /// Reading is over: `bytesRead` is how far the reader got.
+    public func finish(bytesRead: Int64) { bytes.finish(info: info, bytesRead: bytesRead) }
 
     public var a5Total: Int { a5Frames.values.reduce(0, +) }
 
@@ -131,6 +144,7 @@ public final class StatsCollector {
         for (id, (_, n)) in diagnostics.sorted(by: { $0.key < $1.key }) { w.field(id, n) }
         w.endObject()
         w.field("undecoded_bytes", undecodedBytes)
+        w.key("bytes"); bytes.json(&w)
         w.key("undecoded_by_channel"); w.beginObject()
         for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { w.field(what, n) }
         w.endObject()
@@ -197,6 +211,7 @@ public final class StatsCollector {
         }
         lines.append("Undecoded:   \(undecodedBytes) bytes")
         for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { lines.append("  \(pad(String(n), 9)) \(what)") }
+        lines += bytes.lines
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -50,7 +50,9 @@ struct Stats: ParsableCommand {
         var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
         let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
-                                        onRecord: stats.record, onProblem: { reportProblem(file, $0) }, onEvent: stats.event)
+                                        onRecord: stats.record, onProblem: { reportProblem(file, $0); stats.problem($0) },
+                                        onEvent: stats.event)
+        stats.finish(bytesRead: reader.bytesRead)
         let connections = analyzer.connections.all
         return (json ? stats.json(connections: connections) : stats.text(connections: connections), analyzer.worstSeverity)
     }

@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+import BTLensTestSupport
+
+/// `stats` accounts for every byte: framing, decoded, undecoded, truncated and unread add up to the
+/// file's size for every capture, and each part is what the file's layout says.
+final class ByteAccountingTests: XCTestCase {
+    func account(_ bytes: [UInt8]) throws -> (ByteAccounting, records: Int) {
+        var reader = try CaptureFormat.open(MemorySource(bytes))
+        let stats = StatsCollector(file: "capture", info: reader.info)
+        try Pipeline.run(&reader, onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+        stats.finish(bytesRead: reader.bytesRead)
+        return (stats.bytes, stats.records)
+    }
+
+    func testEverySampleCaptureAddsUpToItsSize() throws {
+        for sample in SampleCaptures.all {
+            let bytes = sample.session.bytes
+            let (a, records) = try account(bytes)
+            XCTAssertEqual(a.fileSize, Int64(bytes.count), sample.file)
+            XCTAssertEqual(a.unaccounted, 0, sample.file)
+            XCTAssertEqual(a.unread, 0, sample.file)
+            XCTAssertGreaterThanOrEqual(a.decoded, 0, sample.file)
+            // btsnoop: a 16-byte file header, 24 bytes a record header, and H4's type byte (datalink 1002).
+            let h4 = ["btmon_monitor.btsnoop", "h1_datalink_1001.btsnoop"].contains(sample.file) ? 0 : 1
+            XCTAssertEqual(a.framing, Int64(16 + (24 + h4) * records), sample.file)
+        }
+    }
+
+    func testTheRealCapturesAddUpToTheirSizes() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { throw XCTSkip("../shared/captures is absent") }
+        var checked = 0
+        for name in names.sorted() {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+                  let (a, _) = try? account(Array(data)) else { continue }
+            XCTAssertEqual(a.fileSize, Int64(data.count), name)
+            XCTAssertEqual(a.unaccounted, 0, name)
+            XCTAssertEqual(a.unread, 0, name)
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 6)
+    }
+
+    func testACutRecordIsCountedAsTruncatedNotUndecoded() throws {
+        let (a, _) = try account(SampleCaptures.faults().bytes)
+        XCTAssertEqual(a.truncated, 13)
+        XCTAssertEqual(a.undecodedRecords, [10, 18, 20, 21, 25])
+        XCTAssertEqual(a.framing + a.decoded + a.undecoded + a.truncated + a.unread, a.fileSize)
+    }
+
+    func testBytesAfterAnAbsurdLengthAreUnreadAndAFileHeaderCutShortToo() throws {
+        var w = BTSnoopWriter()
+        _ = w.add(.command, .sent, [0x03, 0x0c, 0x00], time: 1)
+        let good = w.bytes
+        // A record header claiming 2^31 bytes, then 100 bytes the reader never reaches.
+        var absurd = good + [0x80, 0, 0, 0, 0x80, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [UInt8](repeating: 0xee, count: 100)
+        var (a, _) = try account(absurd)
+        XCTAssertEqual(a.unread, 100)
+        XCTAssertEqual(a.framing, 16 + 25 + 24, "the absurd record's header was read")
+        XCTAssertEqual(a.unaccounted, 0)
+        // A record header cut after 10 bytes: they are unread.
+        absurd = good + [UInt8](repeating: 0, count: 10)
+        (a, _) = try account(absurd)
+        XCTAssertEqual(a.unread, 10)
+        XCTAssertEqual(a.unaccounted, 0)
+    }
+
+    func testPcapAndPcapngFramingIsWhatTheFileOffsetMovedPast() throws {
+        let session = SampleCaptures.session()
+        for format in [CaptureWriter.Format.pcap, .pcapng] {
+            let path = NSTemporaryDirectory() + "btlens-accounting-\(UUID().uuidString).\(format.rawValue)"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var reader = try CaptureFormat.open(MemorySource(session.bytes))
+            let writer = try CaptureWriter(path: path, format: format, monitor: false)
+            while let item = try reader.next() { if case .record(let r) = item { writer.write(r) } }
+            writer.flush()
+            let bytes = try XCTUnwrap(FileManager.default.contents(atPath: path))
+            let (a, records) = try account(Array(bytes))
+            XCTAssertEqual(a.unaccounted, 0, format.rawValue)
+            XCTAssertEqual(a.fileSize, Int64(bytes.count))
+            if format == .pcap {
+                // 24-byte file header; 16-byte record headers, 4-byte direction, 1-byte H4 type (LINKTYPE 201).
+                XCTAssertEqual(a.framing, Int64(24 + (16 + 4 + 1) * records))
+            }
+        }
+    }
+}

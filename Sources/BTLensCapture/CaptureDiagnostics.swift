@@ -33,9 +33,23 @@ public enum CaptureDiagnostics {
 
     /// Android's filtered mode keeps this many bytes of an ACL packet (MAX_HCI_ACL_LEN in snoop_logger.cc).
     public static let androidFilteredACLLength = 14
+    public static let byteOrderChanged = DiagnosticKind(
+        "capture.pklg.byte_order_changed", .warning,
+        "A PacketLogger file changes byte order midway (two recordings joined): read on in the new order.")
+    public static let timeBackwards = DiagnosticKind(
+        "capture.time.backwards", .warning,
+        "A record's timestamp is more than a second before the record's before it: the clock was set back, or captures were joined out of order. Times between are as recorded.")
+    public static let timeAbsurd = DiagnosticKind(
+        "capture.time.absurd", .note,
+        "A timestamp before 2000 or after 2100: the phone's clock was not set, or the header is corrupt; said once.")
+
+    /// Steps back of less than this are left alone: loggers on several threads reorder records a little.
+    public static let backwardsTolerance: Int64 = 1_000_000
+    /// 2000-01-01 and 2100-01-01, in microseconds since 1970.
+    public static let plausibleTimes: ClosedRange<Int64> = 946_684_800_000_000 ... 4_102_444_800_000_000
 
     public static let all: [DiagnosticKind] = [
         recordTruncated, androidFiltered, recordPastEnd, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
-        unknownPacketType, h4InH1File,
+        unknownPacketType, h4InH1File, byteOrderChanged, timeBackwards, timeAbsurd,
     ]
 }

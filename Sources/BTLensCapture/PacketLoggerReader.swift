@@ -22,12 +22,13 @@ public struct PacketLoggerReader: CaptureReader {
     public private(set) var info: CaptureInfo
     public mutating func addNote(_ note: String) { info.notes.append(note) }
     public var bytesRead: Int64 { input.offset }
-    public let layout: Layout
+    /// The byte order; it changes when a file joined from two recorders changes it midway.
+    public private(set) var layout: Layout
     private var input: ChunkedInput
     private var recordNumber = 0
     private var finished = false
-    /// A problem with the record just returned, said on the next call.
-    private var pending: CaptureItem?
+    /// Problems with the record just returned, said on the next calls.
+    private var pending: [CaptureItem] = []
 
     /// The byte order whose first records all look like pklg records, or nil. Reads only as far as
     /// those records go, so a live stream is recognised once its first records have arrived.
@@ -43,7 +44,13 @@ public struct PacketLoggerReader: CaptureReader {
             guard try input.ensure(offset + headerLength) else { return checked > 0 && input.available - offset < headerLength }
             var r = ByteReader(input.peek(offset + headerLength).dropFirst(offset))
             guard let (length, micros, type) = try? header(&r, layout) else { return false }
-            guard length >= 9, length < 65_536 || type == 0xfc, micros < 1_000_000, typeNames[type] != nil else { return false }
+            guard length >= 9, length < 65_536 || type == 0xfc, micros < 1_000_000, typeNames[type] != nil else {
+                // Records in this order, then one in the other: two recordings joined (next() reads on).
+                var again = ByteReader(input.peek(offset + headerLength).dropFirst(offset))
+                let other: Layout = layout == .bigEndian ? .littleEndian : .bigEndian
+                guard checked > 0, let (l, m, t) = try? header(&again, other) else { return false }
+                return l >= 9 && l < 65_536 && m < 1_000_000 && typeNames[t] != nil
+            }
             // A record the input ends inside still counts when records came before it; one larger
             // than 1 MiB is not read ahead for (a hostile length must not fill memory).
             let end = offset + 4 + Int(length)
@@ -69,10 +76,7 @@ public struct PacketLoggerReader: CaptureReader {
     }
 
     public mutating func next() throws(CaptureOpenError) -> CaptureItem? {
-        if let p = pending {
-            pending = nil
-            return p
-        }
+        if !pending.isEmpty { return pending.removeFirst() }
         guard !finished else { return nil }
         let offset = input.offset
         let number = recordNumber + 1
@@ -82,13 +86,18 @@ public struct PacketLoggerReader: CaptureReader {
             return problem(CaptureDiagnostics.headerCut, number, offset,
                            "record \(number) at offset \(offset): the file ends after \(input.available) of the 13 header bytes")
         }
-        var h = ByteReader(input.peek(Self.headerLength))
-        let big = layout == .bigEndian
-        // The 13 header bytes are there, so these reads cannot fail.
-        let length = Int((big ? try? h.u32be() : try? h.u32le()) ?? 0)
-        let seconds = Int64((big ? try? h.u32be() : try? h.u32le()) ?? 0)
-        let micros = Int64((big ? try? h.u32be() : try? h.u32le()) ?? 0)
-        let type = (try? h.u8()) ?? 0
+        var (length, seconds, micros, type) = fields(layout)
+        var flipped = false
+        if !(9...Self.maxRecordLength).contains(length) {
+            // Two files joined: the rest may be in the other byte order.
+            let other: Layout = layout == .bigEndian ? .littleEndian : .bigEndian
+            let f = fields(other)
+            if (9...Self.maxRecordLength).contains(f.length), f.micros < 1_000_000, Self.typeNames[f.type] != nil {
+                (length, seconds, micros, type) = f
+                layout = other
+                flipped = true
+            }
+        }
         guard length >= 9, length <= Self.maxRecordLength else {
             finished = true
             return problem(CaptureDiagnostics.lengthAbsurd, number, offset,
@@ -105,15 +114,31 @@ public struct PacketLoggerReader: CaptureReader {
                                    kind: .unknown, direction: nil, payload: payload, originalLength: wanted)
         record.headerLength = Self.headerLength
         classify(&record, type: type)
+        if flipped {
+            pending.append(.problem(CaptureProblem(
+                diagnostic: Diagnostic(CaptureDiagnostics.byteOrderChanged,
+                                       "record \(number) at offset \(offset) is \(layout.rawValue), the records before it were not: read on in \(layout.rawValue)"),
+                recordNumber: number, fileOffset: offset)))
+        }
         if !complete {
             finished = true
-            pending = .problem(CaptureProblem(
+            pending.append(.problem(CaptureProblem(
                 diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd,
                                        "record \(number) at offset \(offset) claims \(wanted) bytes but the file ends after \(payload.count)",
                                        fields: [("claimed", .int(wanted)), ("have", .int(payload.count))]),
-                recordNumber: number, fileOffset: offset))
+                recordNumber: number, fileOffset: offset)))
         }
         return .record(record)
+    }
+
+    /// The header's length, seconds, microseconds and type in a byte order (13 bytes are there).
+    private func fields(_ layout: Layout) -> (length: Int, seconds: Int64, micros: Int64, type: UInt8) {
+        var h = ByteReader(input.peek(Self.headerLength))
+        let big = layout == .bigEndian
+        let length = Int((big ? try? h.u32be() : try? h.u32le()) ?? 0)
+        let seconds = Int64((big ? try? h.u32be() : try? h.u32le()) ?? 0)
+        let micros = Int64((big ? try? h.u32be() : try? h.u32le()) ?? 0)
+        return (length, seconds, micros, (try? h.u8()) ?? 0)
     }
 
     private func classify(_ r: inout CaptureRecord, type: UInt8) {

@@ -147,6 +147,7 @@ public final class Analyzer {
     }
 
     public func process(_ r: CaptureRecord) {
+        checkTime(r)
         lastRecord = r.number
         lastTime = r.timestamp
         if r.isTruncated && r.kind != .note { truncated(r) }
@@ -183,6 +184,26 @@ public final class Analyzer {
         say(r, nil, Diagnostic(CaptureDiagnostics.recordTruncated,
                                "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
                                fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
+    }
+
+    private var saidAbsurdTime = false
+
+    /// Time that runs backwards, or lies outside any plausible date, is said (the latter once).
+    private func checkTime(_ r: CaptureRecord) {
+        let t = r.timestamp.microseconds
+        // Hostile times can be anywhere in Int64: the difference must not overflow.
+        let (back, overflow) = lastTime.microseconds.subtractingReportingOverflow(t)
+        if lastRecord > 0, overflow || back > CaptureDiagnostics.backwardsTolerance {
+            say(r, nil, Diagnostic(CaptureDiagnostics.timeBackwards,
+                                   "timestamp \(r.timestamp.iso8601) is \(lastTime.offset(from: r.timestamp)) s before record #\(lastRecord)'s (\(lastTime.iso8601))",
+                                   fields: [("back_us", .int(back)), ("previous_record", .int(lastRecord))]))
+        }
+        if !saidAbsurdTime, !CaptureDiagnostics.plausibleTimes.contains(t) {
+            saidAbsurdTime = true
+            say(r, nil, Diagnostic(CaptureDiagnostics.timeAbsurd,
+                                   "timestamp \(r.timestamp.iso8601) is outside 2000–2100; times are shown as recorded",
+                                   fields: [("time_us", .int(t))]))
+        }
     }
 
     /// True once a 14-byte ACL cut has been seen.

@@ -1,5 +1,6 @@
-// Writes the sample captures of Captures/ from their scripts in BTLensTestSupport, or with
-// `--benchmark FILE MEGABYTES` the benchmark's large capture (scripts/benchmark).
+// Writes the sample captures of Captures/ from their scripts in BTLensTestSupport, with
+// `--benchmark FILE MEGABYTES` the benchmark's large capture (scripts/benchmark), or with
+// `--hostile DIR` the hostile captures (docs/hostile-captures.md).
 import BTLensTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,23 @@ if arguments.first == "--benchmark", arguments.count == 3, let megabytes = Int(a
     }
     fclose(f)
     print("\(arguments[1]): \(records) records")
+    exit(0)
+}
+if arguments.first == "--hostile", arguments.count == 2 {
+    for c in HostileCaptures.all() {
+        let path = arguments[1] + "/" + c.file
+        let f = create(path)
+        _ = c.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        fclose(f)
+        print("\(path): \(c.bytes.count) bytes, \(c.about); expect \(c.expected.count) diagnostics")
+    }
+    for d in HostileCaptures.definitions {
+        let path = arguments[1] + "/" + d.file
+        let f = create(path)
+        _ = Array(d.text.utf8).withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        fclose(f)
+        print("\(path): \(d.about); expect \(d.error)")
+    }
     exit(0)
 }
 let folder = arguments.first ?? "Captures"

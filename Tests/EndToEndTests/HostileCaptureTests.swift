@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+import BTLensDefinitions
+import BTLensTestSupport
+
+/// The hostile captures (docs/hostile-captures.md): each gives exactly the diagnostics its script
+/// expects (built-in dissectors only), still yields the frames it carries, and renders everywhere.
+final class HostileCaptureTests: XCTestCase {
+    func testEachHostileCaptureGivesExactlyItsDiagnostics() throws {
+        for c in HostileCaptures.all(zeroLengthRecords: 10_000) {
+            let events = try analyze(c.bytes)
+            let got = events.compactMap { e in e.diagnostic.map { "\($0.id) #\(e.record)" } }.sorted()
+            XCTAssertEqual(got, c.expected, c.file)
+            if !c.frames.isEmpty { XCTAssertEqual(events.compactMap(\.expectedFrame), c.frames, c.file) }
+            // Every renderer takes every event.
+            var text = TextRenderer(verbose: true, color: true)
+            let jsonl = JSONLRenderer(verbose: true)
+            for e in events {
+                XCTAssertNotNil(jsonl.render(e).map { !$0.isEmpty } ?? true)
+                _ = text.render(e)
+            }
+        }
+    }
+
+    func testTheGeneratorIsDeterministic() {
+        let a = HostileCaptures.all(zeroLengthRecords: 100), b = HostileCaptures.all(zeroLengthRecords: 100)
+        XCTAssertEqual(a.map(\.bytes), b.map(\.bytes))
+        XCTAssertEqual(Set(a.map(\.file)).count, a.count, "file names are unique")
+    }
+}
+
+extension HostileCaptureTests {
+    func testHostileDefinitionsAreRefusedWithTheirError() {
+        for d in HostileCaptures.definitions {
+            do {
+                _ = try DefinitionLoader.load(text: d.text, file: d.file)
+                XCTFail("\(d.file) loaded")
+            } catch {
+                XCTAssertTrue("\(error)".hasPrefix(d.error), "\(d.file): \(error)")
+            }
+        }
+    }
+}

@@ -41,7 +41,9 @@ let package = Package(
         .testTarget(name: "BTLensDissectTests", dependencies: ["BTLensDissect", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensDefinitions", "BTLensTestSupport"]),
+        // The heap in use (glibc), for the tests that bound memory.
+        .target(name: "CHeapUsage"),
+        .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz"]),
     ]
 )

@@ -125,7 +125,8 @@ extension Analyzer {
             let key = EAKey(connection: ck.connection, session: session, direction: direction)
             let bound = protocolName.flatMap { dissectors.lookup(.eaProtocol($0)) }
             var s = eaStreams.removeValue(forKey: key)
-                ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction)
+                ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
+                               messageLimit: limits.messageBytes)
             let outs = s.push(bytes)
             eaStreams[key] = s
             ea(outs, key, s, protocolName, record, time)
@@ -146,7 +147,8 @@ extension Analyzer {
                         _ direction: Direction, _ r: CaptureRecord) {
         let key = RFCOMMStreamKey(channel: ck, direction: direction)
         var s = rfcommStreams.removeValue(forKey: key)
-            ?? BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction)
+            ?? BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction,
+                           messageLimit: limits.messageBytes)
         let outs = s.push(frame.information)
         rfcommStreams[key] = s
         rfcomm(outs, key, s, r.number, r.timestamp)

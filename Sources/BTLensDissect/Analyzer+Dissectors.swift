@@ -28,15 +28,17 @@ extension Analyzer {
 
     private func unnamedStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey, direction: Direction) -> BoundStream {
         for case .attHandle(let h, let name) in decodeAs where h == handle {
-            if let d = dissectors.dissector(named: name) { return BoundStream(d, framing: d.framing, detect: false, direction: direction) }
+            if let d = dissectors.dissector(named: name) {
+                return BoundStream(d, framing: d.framing, detect: false, direction: direction, messageLimit: limits.messageBytes)
+            }
         }
         if let uuid, let bound = dissectors.lookup(.characteristic(uuid)) {
-            return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction)
+            return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction, messageLimit: limits.messageBytes)
         }
         if let d = dissectors.forDevice(connections[connection]?.address), case .frames = d.framing {
-            return BoundStream(d, framing: d.framing, detect: true, direction: direction)
+            return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limits.messageBytes)
         }
-        return BoundStream(nil, framing: nil, detect: true, direction: direction)
+        return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: limits.messageBytes)
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.
@@ -52,7 +54,7 @@ extension Analyzer {
         var before: [Diagnostic] = []
         var after = decoded.problems
         guard let rule = dissector.pairing else { return (before, after) }
-        var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule)
+        var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule, limit: limits.pendingRequests)
         defer { pairings[pairKey] = tracker }
         before = tracker.expire(now: time).map { unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms") }
         let kind = decoded.kind ?? (direction == .sent ? .request
@@ -61,7 +63,7 @@ extension Analyzer {
         case .request:
             let r = PairingTracker.Request(record: record, time: time, command: f.command, name: decoded.name, sequence: f.sequence)
             if let dropped = tracker.request(r) {
-                after.append(unanswered(dropped, dissector.name, rule, why: "before \(PairingTracker.limit) newer requests"))
+                after.append(unanswered(dropped, dissector.name, rule, why: "before \(limits.pendingRequests) newer requests"))
             }
         case .response:
             if let (_, paired) = tracker.response(command: f.command, sequence: f.sequence, time: time) {

@@ -6,9 +6,6 @@ import BTLensCapture
 /// State is per open connection (ACL reassembly, ATT bearer, A5 streams) and is freed when the
 /// connection closes; GATT databases are kept per peer, bounded by `GATTStore.databaseLimit`.
 public final class Analyzer {
-    /// A5 streams kept per connection; a server has few characteristics that carry data.
-    public static let streamLimitPerConnection = 1024
-
     struct StreamKey: Hashable, Comparable {
         var connection: ConnectionKey
         var handle: UInt16
@@ -21,12 +18,14 @@ public final class Analyzer {
     private let sink: (Event) -> Void
     /// The most severe diagnostic so far (for `--fail-on`).
     public private(set) var worstSeverity: Severity?
-    public private(set) var connections = ConnectionTable()
-    private var acl = ACLReassembler()
+    /// The bounds on everything kept per capture.
+    public let limits: Limits
+    public private(set) var connections: ConnectionTable
+    private var acl: ACLReassembler
     var channels = L2CAPChannelMap()
     /// ATT bearers of open connections, decoded in place.
     private var attDecoders: [ConnectionKey: ATTDecoder] = [:]
-    public let gatt = GATTStore()
+    public let gatt: GATTStore
     private var streams: [StreamKey: BoundStream] = [:]
     /// The dissector tables: built-in Swift dissectors and loaded definitions.
     public let dissectors: DissectorTable
@@ -116,7 +115,11 @@ public final class Analyzer {
     let lowerLayers: Bool
 
     public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
-                emit: @escaping (Event) -> Void) {
+                limits: Limits = Limits(), emit: @escaping (Event) -> Void) {
+        self.limits = limits
+        connections = ConnectionTable(historyLimit: limits.connectionHistory)
+        acl = ACLReassembler(limit: limits.reassemblyBytes)
+        gatt = GATTStore(databaseLimit: limits.gattDatabases)
         self.decodeAs = decodeAs
         self.dissectors = dissectors
         self.lowerLayers = lowerLayers
@@ -427,7 +430,7 @@ public final class Analyzer {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)
             var index = streams.index(forKey: sk)
             if index == nil {
-                guard streamCount[key, default: 0] < Self.streamLimitPerConnection else { continue }
+                guard streamCount[key, default: 0] < limits.streamsPerConnection else { continue }
                 streamCount[key, default: 0] += 1
                 // The characteristic's UUID is looked up once, when its stream starts.
                 let serverIsPeer = result.info.opcode.isFromServer ? direction == .received : direction == .sent

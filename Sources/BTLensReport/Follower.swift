@@ -39,10 +39,12 @@ public final class Follower {
     private let keepFormat: CaptureWriter.Format
 
     let lowerLayers: Bool
+    let limits: Limits
 
     public init(_ input: Input, stop: StopFlag, decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = .builtIn,
-                lowerLayers: Bool = true, keep: (path: String, format: CaptureWriter.Format)? = nil) {
+                lowerLayers: Bool = true, limits: Limits = Limits(), keep: (path: String, format: CaptureWriter.Format)? = nil) {
         self.input = input
+        self.limits = limits
         self.lowerLayers = lowerLayers
         keepPath = keep?.path
         keepFormat = keep?.format ?? .pcapng
@@ -114,7 +116,7 @@ public final class Follower {
             writer = try CaptureWriter(path: keepPath, format: keepFormat,
                                        monitor: reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType))
         }
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, emit: onEvent)
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
         while let item = try reader.next() {
             switch item {
             case .record(let r):

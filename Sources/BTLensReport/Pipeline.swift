@@ -7,11 +7,11 @@ public enum Pipeline {
     /// Returns the analyzer (connections, GATT databases) once the capture is done.
     @discardableResult
     public static func run(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
-                           dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
+                           dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
                            onRecord: (CaptureRecord) -> Void = { _ in },
                            onProblem: (CaptureProblem) -> Void = { _ in },
                            onEvent: @escaping (Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, emit: onEvent)
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
         while let item = try reader.next() {
             switch item {
             case .record(let r): onRecord(r)

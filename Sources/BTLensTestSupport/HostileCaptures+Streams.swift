@@ -150,3 +150,17 @@ extension HostileCaptures {
         ]
     }
 }
+
+extension HostileCaptures {
+    /// `handles` links that each begin a 65,535-byte L2CAP PDU and never finish it, fed a fragment
+    /// at a time in turn: without a bound on reassembly, memory grows by 64 KiB a link.
+    public static func reassemblyFlood(handles: Int) -> [UInt8] {
+        var s = LESession()
+        let fragment = [UInt8](repeating: 0x5a, count: 251)
+        for h in 0 ..< handles { s.acl(handle: UInt16(0x40 + h), .received, boundary: 0b10, [0xff, 0xff, 0x04, 0x00] + fragment.dropLast(4)) }
+        for _ in 0 ..< 65_535 / 251 {
+            for h in 0 ..< handles { s.acl(handle: UInt16(0x40 + h), .received, boundary: 0b01, fragment) }
+        }
+        return s.bytes
+    }
+}

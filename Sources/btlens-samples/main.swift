@@ -32,6 +32,11 @@ if arguments.first == "--hostile", arguments.count == 2 {
         fclose(f)
         print("\(path): \(c.bytes.count) bytes, \(c.about); expect \(c.expected.count) diagnostics")
     }
+    let flood = HostileCaptures.reassemblyFlood(handles: 400)
+    let f = create(arguments[1] + "/reassembly_flood.btsnoop")
+    _ = flood.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    fclose(f)
+    print("\(arguments[1])/reassembly_flood.btsnoop: \(flood.count) bytes, 400 links each leaving a 65,535-byte PDU unfinished")
     for d in HostileCaptures.definitions {
         let path = arguments[1] + "/" + d.file
         let f = create(path)

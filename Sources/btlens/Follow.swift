@@ -39,6 +39,8 @@ struct Follow: ParsableCommand {
 
     @OptionGroup var definitions: DefinitionOptions
 
+    @OptionGroup var limitOptions: LimitOptions
+
     @Option(help: "Output format: text or jsonl.")
     var format: Timeline.Format = .text
 
@@ -83,7 +85,8 @@ struct Follow: ParsableCommand {
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }
-        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table, lowerLayers: verbose, keep: keep)
+        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table, lowerLayers: verbose,
+                                limits: try limitOptions.limits(), keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         follower.onRecord = { live.record($0) }
         follower.onEvent = { live.event($0) }

@@ -68,6 +68,7 @@ struct ReportCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let chosen = format ?? .html
             let (options, decodeAs, member, out) = (try self.options(), input.decodeAs, input.member, output)
+            let limits = try input.limitOptions.limits()
             // Each file's line: what was written (stdout), or why not (stderr).
             let results = FolderRun.run(files, progress: Progress.bar) { file -> (line: String, failed: Bool, worst: Severity?) in
                 let name = file.split(separator: "/").last.map(String.init) ?? file
@@ -75,7 +76,7 @@ struct ReportCommand: ParsableCommand {
                 do {
                     var reader = try openCapture(file, member: member)
                     let (bytes, summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
-                                                                  options: options, format: chosen)
+                                                                  limits: limits, options: options, format: chosen)
                     guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else { return ("cannot write \(target)", true, worst) }
                     return ("\(target): \(summary)", false, worst)
                 } catch {
@@ -90,7 +91,7 @@ struct ReportCommand: ParsableCommand {
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let (bytes, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                                      options: try options(), format: chosen)
+                                                      limits: try input.limitOptions.limits(), options: try options(), format: chosen)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
             throw InputFailure(message: "cannot write \(output)")
         }
@@ -110,9 +111,9 @@ struct ReportCommand: ParsableCommand {
 
     /// One capture's report in `format`, a line saying what it holds, and its worst diagnostic.
     static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                       options: ReportBuilder.Options, format: Format) throws -> ([UInt8], String, Severity?) {
+                       limits: Limits, options: ReportBuilder.Options, format: Format) throws -> ([UInt8], String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
-        let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
+        let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         let report = builder.finish(connections: analyzer.connections.all, gatt: analyzer.gatt)
         let bytes: [UInt8]

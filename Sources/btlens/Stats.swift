@@ -18,9 +18,9 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
-        let (json, decodeAs, member) = (format == .json, input.decodeAs, input.member)
+        let (json, decodeAs, member, limits) = (format == .json, input.decodeAs, input.member, try input.limitOptions.limits())
         guard let files = FolderRun.files(input.file) else {
-            let (output, worst) = try Self.stats(input.file, member: member, decodeAs: decodeAs, dissectors: dissectors, json: json)
+            let (output, worst) = try Self.stats(input.file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits, json: json)
             print(output, terminator: "")
             return try input.check([(input.file, worst)])
         }
@@ -28,7 +28,7 @@ struct Stats: ParsableCommand {
         // cannot be read is said in its place and the rest go on.
         let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?) in
             do {
-                return try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, json: json)
+                return try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits, json: json)
             } catch {
                 let message = (error as? InputFailure)?.message ?? "\(error)"
                 FileHandleStderr.write("btlens: \(message)\n")
@@ -46,10 +46,10 @@ struct Stats: ParsableCommand {
 
     /// One capture's stats as text or JSON, and its worst diagnostic.
     static func stats(_ file: String, member: String?, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                      json: Bool) throws -> (String, Severity?) {
+                      limits: Limits, json: Bool) throws -> (String, Severity?) {
         var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
-        let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
+        let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: stats.record, onProblem: { reportProblem(file, $0); stats.problem($0) },
                                         onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)

@@ -87,6 +87,8 @@ struct CaptureInput: ParsableArguments {
 
     @OptionGroup var definitions: DefinitionOptions
 
+    @OptionGroup var limitOptions: LimitOptions
+
     @Option(help: ArgumentHelp("Exit with status 3 when a diagnostic of this severity or worse is found: note, warning or error (for CI).",
                                valueName: "severity"))
     var failOn: Severity?
@@ -110,6 +112,25 @@ struct CaptureInput: ParsableArguments {
             throw ValidationError("--decode-as att:\(Hex.value(handle, width: 4))=\(name): no dissector named '\(name)' is loaded (loaded: \(known))")
         }
         return table
+    }
+}
+
+/// `--limit NAME=N`: the bounds on what one capture may make btlens keep (docs/limits.md).
+struct LimitOptions: ParsableArguments {
+    @Option(name: .customLong("limit"), help: ArgumentHelp(
+        "Change a bound on what btlens keeps per capture: \(Limits.names.map(\.name).joined(separator: ", ")). Repeatable; docs/limits.md lists them.",
+        valueName: "name=n"))
+    var settings: [String] = []
+
+    func validate() throws { _ = try limits() }
+
+    func limits() throws -> Limits {
+        try settings.reduce(Limits()) { limits, text in
+            guard let next = limits.setting(text) else {
+                throw ValidationError("--limit \(text): expected NAME=N with N > 0 and NAME one of \(Limits.names.map(\.name).joined(separator: ", "))")
+            }
+            return next
+        }
     }
 }
 

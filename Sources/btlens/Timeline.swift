@@ -25,16 +25,19 @@ struct Timeline: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
+        let limits = try input.limitOptions.limits()
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
         let analyzer: Analyzer
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
+                                        limits: limits, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
+                                        limits: limits, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
         }
         sink.flush()
         try input.check([(input.file, analyzer.worstSeverity)])

@@ -78,3 +78,36 @@ final class ACLReassemblerTests: XCTestCase {
         XCTAssertNotNil(r.push(back, boundary: 0b01, fragment: pdu[1...], record: 6, cutByCapture: false).pdu)
     }
 }
+
+extension ACLReassemblerTests {
+    /// PDUs in progress on all links never hold more than the limit: the one that would pass it is
+    /// dropped (said once), its continuations are counted and said once when it would have ended,
+    /// and links within the bound reassemble as before.
+    func testReassemblyOnAllLinksStaysWithinItsLimit() {
+        var r = ACLReassembler(limit: 1_000)
+        let links = (0..<4).map { ACLKey(ConnectionKey(index: 0, handle: 0x40 + UInt16($0)), .received) }
+        var said: [String: [String]] = [:]
+        var delivered: [UInt16] = []
+        // Each link: a PDU of 4 + 596 bytes in a start of 100 and five continuations of 100.
+        let body = [UInt8](repeating: 0x5a, count: 596)
+        let whole = [0x54, 0x02, 0x04, 0x00] + body
+        for piece in 0..<6 {
+            for (i, link) in links.enumerated() {
+                let fragment = whole[piece * 100 ..< piece * 100 + 100]
+                let out = r.push(link, boundary: piece == 0 ? 0b10 : 0b01, fragment: fragment, record: piece * 4 + i + 1, cutByCapture: false)
+                XCTAssertLessThanOrEqual(r.buffered, 1_000)
+                said[String(link.connection.handle, radix: 16), default: []] += out.diagnostics.map(\.id)
+                if let pdu = out.pdu { delivered.append(link.connection.handle); XCTAssertEqual(pdu.payload.count, 596) }
+            }
+        }
+        // 2,400 bytes cannot all be held: 0x42 grows past the bound first (round 3), then 0x41 (round 4);
+        // what they free lets 0x40 and 0x43 finish.
+        XCTAssertEqual(delivered, [0x40, 0x43])
+        XCTAssertEqual(said["40"], [])
+        XCTAssertEqual(said["43"], [])
+        for h in ["41", "42"] {
+            XCTAssertEqual(said[h], ["l2cap.reassembly_limit", "l2cap.reassembly_limit"], h)
+        }
+        XCTAssertEqual(r.buffered, 0)
+    }
+}

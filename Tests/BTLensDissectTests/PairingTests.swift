@@ -61,10 +61,10 @@ final class PairingTests: XCTestCase {
 
     func testOutstandingRequestsAreBounded() {
         var p = PairingTracker(rule: PairingRule(match: .oldest, responseCommand: .same))
-        for i in 0..<PairingTracker.limit { XCTAssertNil(p.request(request(i + 1, 1, at: 0))) }
+        for i in 0..<p.limit { XCTAssertNil(p.request(request(i + 1, 1, at: 0))) }
         XCTAssertEqual(p.request(request(999, 1, at: 0))?.record, 1)
-        XCTAssertEqual(p.outstanding.count, PairingTracker.limit)
-        XCTAssertEqual(p.drain().count, PairingTracker.limit)
+        XCTAssertEqual(p.outstanding.count, p.limit)
+        XCTAssertEqual(p.drain().count, p.limit)
         XCTAssertTrue(p.outstanding.isEmpty)
     }
 }

@@ -22,11 +22,14 @@ public struct A5Stream: Sendable {
     /// A message sent in several frames, joined so far.
     private var joining: (first: A5Frame, payload: [UInt8], next: UInt8, length: Int)?
     /// The largest message joined from several frames.
-    public static let messageLimit = 65_536
+    /// `Limits.messageBytes`.
+    public let messageLimit: Int
     /// False where responses echo their request's sequence: the stream's own numbering is not a counter.
     private let tracksSequence: Bool
 
-    public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true) {
+    public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
+                messageLimit: Int = Limits().messageBytes) {
+        self.messageLimit = messageLimit
         framer = MessageFramer(format: format)
         state = detect ? .undecided(values: 0, preamble: 0) : .a5
         self.tracksSequence = tracksSequence
@@ -140,7 +143,7 @@ public struct A5Stream: Sendable {
         j.length += frame.length
         j.next = part.index &+ 1
         joining = j
-        guard j.payload.count <= Self.messageLimit else { return abandon("its joined payload passed \(Self.messageLimit) bytes") }
+        guard j.payload.count <= messageLimit else { return abandon("its joined payload passed \(messageLimit) bytes") }
         guard part.index == part.count else { return [] }
         joining = nil
         var whole = j.first

@@ -70,7 +70,8 @@ public enum PeerID: Hashable, Sendable {
 /// Databases by server. Kept across reconnections (bonded devices do not rediscover); bounded in count.
 /// A class: every connection's ATT decoder shares the one store without copying it.
 public final class GATTStore {
-    public static let databaseLimit = 256
+    /// `Limits.gattDatabases`: beyond it the oldest database is forgotten.
+    public let databaseLimit: Int
 
     /// `serverIsPeer`: false when the phone is the server and the accessory its client.
     public struct Key: Hashable, Sendable {
@@ -81,7 +82,7 @@ public final class GATTStore {
     private var databases: [Key: GATTDatabase] = [:]
     private var order: [Key] = []
 
-    public init() {}
+    public init(databaseLimit: Int = Limits().gattDatabases) { self.databaseLimit = max(databaseLimit, 1) }
 
     public subscript(key: Key) -> GATTDatabase? { databases[key] }
 
@@ -93,7 +94,7 @@ public final class GATTStore {
 
     func update(_ key: Key, _ change: (inout GATTDatabase) -> Void) {
         if databases[key] == nil {
-            if order.count >= Self.databaseLimit { databases[order.removeFirst()] = nil }
+            if order.count >= databaseLimit { databases[order.removeFirst()] = nil }
             order.append(key)
             databases[key] = GATTDatabase()
         }

@@ -12,7 +12,8 @@ struct BoundStream {
     /// The characteristic it belongs to, when discovery was captured.
     var uuid: BluetoothUUID?
 
-    init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction) {
+    init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction,
+         messageLimit: Int = Limits().messageBytes) {
         self.dissector = dissector
         switch framing {
         case .values(let commandByte)?:
@@ -20,7 +21,7 @@ struct BoundStream {
             self.commandByte = commandByte
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
-            framed = A5Stream(format: format, detect: detect, tracksSequence: !echoes)
+            framed = A5Stream(format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit)
             commandByte = false
         case nil:
             framed = A5Stream()

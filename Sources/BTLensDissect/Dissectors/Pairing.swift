@@ -60,9 +60,9 @@ public struct PairedResponse: Sendable, Equatable {
 }
 
 /// Outstanding requests of one dissector on one connection (or EA session), oldest first.
-/// At most `limit` are kept: a request pushed out by a newer one counts as unanswered.
+/// At most `limit` are kept (`Limits.pendingRequests`): a request pushed out by a newer one counts as unanswered.
 public struct PairingTracker: Sendable {
-    public static let limit = 256
+    public let limit: Int
 
     public struct Request: Sendable, Equatable {
         public var record: Int
@@ -76,7 +76,10 @@ public struct PairingTracker: Sendable {
     public let rule: PairingRule
     public private(set) var outstanding: [Request] = []
 
-    public init(rule: PairingRule) { self.rule = rule }
+    public init(rule: PairingRule, limit: Int = Limits().pendingRequests) {
+        self.rule = rule
+        self.limit = max(limit, 1)
+    }
 
     /// Requests older than the timeout at `now`, removed.
     public mutating func expire(now: Timestamp) -> [Request] {
@@ -92,7 +95,7 @@ public struct PairingTracker: Sendable {
         r.expected = rule.responseCommand.expected(for: r.command)
         if case .table = rule.responseCommand, r.expected == nil { return nil }
         outstanding.append(r)
-        return outstanding.count > Self.limit ? outstanding.removeFirst() : nil
+        return outstanding.count > limit ? outstanding.removeFirst() : nil
     }
 
     /// Pairs a response with its request, or nil when none is outstanding.

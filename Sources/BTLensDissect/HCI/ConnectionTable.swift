@@ -30,17 +30,20 @@ public struct ConnectionInfo: Sendable {
 
 /// handle → connection, per controller. Holds only open connections and a bounded history.
 public struct ConnectionTable: Sendable {
-    /// Closed connections kept for summaries; beyond this the oldest are counted, not kept.
-    public static let historyLimit = 10_000
+    /// Closed connections kept for summaries (`Limits.connectionHistory`); beyond it the oldest are
+    /// counted, not kept.
+    public let historyLimit: Int
 
     public private(set) var open: [ConnectionKey: ConnectionInfo] = [:]
-    public private(set) var history: [ConnectionInfo] = []
+    /// A ring once full: `historyStart` is the oldest (overwriting beats removing from the front).
+    private var history: [ConnectionInfo] = []
+    private var historyStart = 0
     public private(set) var historyDropped = 0
     /// Peers the host asked to connect to: a Connection Complete for them means we are central.
     private var pendingCentral: Set<BDAddr> = []
     private var pendingPeripheral: Set<BDAddr> = []
 
-    public init() {}
+    public init(historyLimit: Int = Limits().connectionHistory) { self.historyLimit = max(historyLimit, 1) }
 
     public subscript(key: ConnectionKey) -> ConnectionInfo? { open[key] }
 
@@ -84,12 +87,14 @@ public struct ConnectionTable: Sendable {
     }
 
     private mutating func remember(_ info: ConnectionInfo) {
-        if history.count >= Self.historyLimit { history.removeFirst(); historyDropped += 1 }
-        history.append(info)
+        guard history.count >= historyLimit else { return history.append(info) }
+        history[historyStart] = info
+        historyStart = (historyStart + 1) % history.count
+        historyDropped += 1
     }
 
     /// Every connection seen, closed ones first in the order they closed, then the open ones by handle.
     public var all: [ConnectionInfo] {
-        history + open.values.sorted { $0.key < $1.key }
+        Array(history[historyStart...] + history[..<historyStart]) + open.values.sorted { $0.key < $1.key }
     }
 }

@@ -27,7 +27,11 @@ public enum L2CAPDiagnostics {
         "l2cap.channel.guessed", .note,
         "A dynamic channel whose setup is not in the capture is decoded by a guess (its frames fit the protocol); said once per channel.")
 
-    public static let all = [guessed, signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
+    public static let reassemblyLimit = DiagnosticKind(
+        "l2cap.reassembly_limit", .warning,
+        "PDUs being reassembled on all links together would pass btlens' bound (--limit reassembly-bytes); the one that grew past it is dropped.")
+
+    public static let all = [guessed, reassemblyLimit, signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
                              overLength, incomplete, shortHeader]
 }
 
@@ -75,11 +79,25 @@ public struct ACLReassembler: Sendable {
         var started = false
         /// The capture cut the current PDU: its continuations are expected and not errors.
         var afterCut = false
+        /// The rest of a PDU dropped at the reassembly limit: its continuations are counted and said
+        /// once, when it would have ended.
+        var skipping: Skipping?
+    }
+
+    struct Skipping {
+        var firstRecord: Int
+        var left: Int
+        var bytes = 0
+        var fragments = 0
     }
 
     private var slots: [ACLKey: Slot] = [:]
+    /// `Limits.reassemblyBytes`: PDUs in progress on all links together; the one that would pass it is dropped.
+    public let limit: Int
+    /// Bytes of PDUs in progress now.
+    public private(set) var buffered = 0
 
-    public init() {}
+    public init(limit: Int = Limits().reassemblyBytes) { self.limit = limit }
 
     /// The number of PDUs being reassembled (for memory accounting and tests).
     public var inProgress: Int { slots.values.reduce(0) { $0 + ($1.partial == nil ? 0 : 1) } }
@@ -87,9 +105,32 @@ public struct ACLReassembler: Sendable {
     public mutating func push(_ key: ACLKey, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
                               cutByCapture: Bool) -> Output {
         var out = Output()
-        Self.push(&slots[key, default: Slot()], boundary: boundary, fragment: fragment, record: record,
-                  cutByCapture: cutByCapture, &out)
+        var delta = 0
+        Self.bounded(&slots[key, default: Slot()], room: limit - buffered, limit: limit, delta: &delta, &out) { slot, out in
+            Self.push(&slot, boundary: boundary, fragment: fragment, record: record, cutByCapture: cutByCapture, &out)
+        }
+        buffered += delta
         return out
+    }
+
+    /// Runs `change` on a slot; if its PDU in progress then outgrows `room`, drops it and says so.
+    /// `delta` is how the bytes in progress changed.
+    private static func bounded(_ slot: inout Slot, room: Int, limit: Int, delta: inout Int, _ out: inout Output,
+                                _ change: (inout Slot, inout Output) -> Void) {
+        let before = slot.partial?.bytes.count ?? 0
+        change(&slot, &out)
+        var after = slot.partial?.bytes.count ?? 0
+        if after - before > room, let p = slot.partial {
+            slot.skipping = Skipping(firstRecord: p.firstRecord, left: (p.need ?? after) - after)
+            out.dropped += after
+            out.diagnostics.append(Diagnostic(
+                L2CAPDiagnostics.reassemblyLimit,
+                "the PDU begun at #\(p.firstRecord) (\(after) of \(p.need.map(String.init) ?? "?") bytes) would take reassembly on all links past \(limit) bytes; it is dropped",
+                fields: [("have", .int(after)), ("limit", .int(limit)), ("first_record", .int(p.firstRecord))]))
+            slot.partial = nil
+            after = 0
+        }
+        delta = after - before
     }
 
     private static func push(_ slot: inout Slot, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
@@ -98,6 +139,7 @@ public struct ACLReassembler: Sendable {
             continuation(&slot, fragment, record, cutByCapture, &out)
             return
         }
+        endSkipping(&slot, &out)
         if let old = slot.partial {
             slot.partial = nil
             out.dropped += old.bytes.count
@@ -124,6 +166,15 @@ public struct ACLReassembler: Sendable {
 
     private static func continuation(_ slot: inout Slot, _ fragment: ArraySlice<UInt8>, _ record: Int, _ cut: Bool,
                                      _ out: inout Output) {
+        if var skip = slot.skipping {
+            skip.bytes += fragment.count
+            skip.fragments += 1
+            skip.left -= fragment.count
+            out.dropped += fragment.count
+            slot.skipping = skip
+            if skip.left <= 0 { endSkipping(&slot, &out) }
+            return
+        }
         guard var partial = slot.partial else {
             out.dropped += fragment.count
             let kind: DiagnosticKind
@@ -145,6 +196,19 @@ public struct ACLReassembler: Sendable {
         slot.partial = nil
         partial.bytes.append(contentsOf: fragment)
         settle(&slot, &partial, cut, &out)
+    }
+
+    /// Says how much of a PDU dropped at the limit followed it (once, not per fragment).
+    private static func endSkipping(_ slot: inout Slot, _ out: inout Output) {
+        guard let skip = slot.skipping else { return }
+        slot.skipping = nil
+        guard skip.fragments > 0 else { return }
+        var d = Diagnostic(
+            L2CAPDiagnostics.reassemblyLimit,
+            "\(skip.bytes) more bytes in \(skip.fragments) continuations of the PDU begun at #\(skip.firstRecord), dropped at the reassembly limit, were not decoded",
+            fields: [("bytes", .int(skip.bytes)), ("fragments", .int(skip.fragments)), ("first_record", .int(skip.firstRecord))])
+        d.undecodedBytes = skip.bytes
+        out.diagnostics.append(d)
     }
 
     /// Delivers the PDU if complete (or cut by the capture), else keeps it.
@@ -187,18 +251,31 @@ public struct ACLReassembler: Sendable {
     public mutating func close(_ connection: ConnectionKey) -> [(Direction, Diagnostic, Int)] {
         var out: [(Direction, Diagnostic, Int)] = []
         for direction in Direction.allCases {
-            if let p = slots.removeValue(forKey: ACLKey(connection, direction))?.partial {
+            guard var slot = slots.removeValue(forKey: ACLKey(connection, direction)) else { continue }
+            if let p = slot.partial {
+                buffered -= p.bytes.count
                 out.append((direction, Self.incomplete(p, when: "at disconnection"), p.bytes.count))
             }
+            var skipped = Output()
+            Self.endSkipping(&slot, &skipped)
+            out += skipped.diagnostics.map { (direction, $0, $0.undecodedBytes) }
         }
         return out
     }
 
     /// End of capture: every PDU still in progress, in a stable order.
     public mutating func finish() -> [(ACLKey, Diagnostic, Int)] {
-        let left = slots.compactMap { key, slot in slot.partial.map { (key, $0) } }.sorted { $0.0 < $1.0 }
+        var out: [(ACLKey, Diagnostic, Int)] = []
+        for key in slots.keys.sorted() {
+            guard var slot = slots[key] else { continue }
+            if let p = slot.partial { out.append((key, Self.incomplete(p, when: "at the end of the capture"), p.bytes.count)) }
+            var skipped = Output()
+            Self.endSkipping(&slot, &skipped)
+            out += skipped.diagnostics.map { (key, $0, $0.undecodedBytes) }
+        }
         slots.removeAll()
-        return left.map { ($0.0, Self.incomplete($0.1, when: "at the end of the capture"), $0.1.bytes.count) }
+        buffered = 0
+        return out
     }
 
     private static func incomplete(_ p: Partial, when: String) -> Diagnostic {

@@ -45,3 +45,28 @@ extension HostileCaptureTests {
         }
     }
 }
+
+extension HostileCaptureTests {
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs").path
+
+    func testTheDocsNameEveryHostileCaptureAndEveryLimit() throws {
+        let hostile = try String(contentsOfFile: Self.docs + "/hostile-captures.md", encoding: .utf8)
+        for name in HostileCaptures.all(zeroLengthRecords: 1).map(\.file) + HostileCaptures.definitions.map(\.file)
+            + ["reassembly_flood.btsnoop"] {
+            XCTAssertTrue(hostile.contains("`\(name)`"), name)
+        }
+        let limits = try String(contentsOfFile: Self.docs + "/limits.md", encoding: .utf8)
+        let defaults = Limits()
+        for (name, keyPath, _) in Limits.names {
+            XCTAssertTrue(limits.contains("| `\(name)` | \(defaults[keyPath: keyPath]) |"), name)
+        }
+    }
+
+    func testLimitSettingsParse() {
+        XCTAssertEqual(Limits().setting("reassembly-bytes=1_000")?.reassemblyBytes, 1000)
+        XCTAssertNil(Limits().setting("reassembly-bytes=0"))
+        XCTAssertNil(Limits().setting("nonsense=5"))
+        XCTAssertNil(Limits().setting("pending-requests"))
+    }
+}

@@ -44,6 +44,6 @@ let package = Package(
         // The heap in use (glibc), for the tests that bound memory.
         .target(name: "CHeapUsage"),
         .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage"]),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz", "BTLensTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import BTLensCore
+import BTLensDissect
 
 /// One entry point of btlens fed arbitrary bytes, for libFuzzer (`scripts/fuzz`) and for the tests
 /// that replay `Fuzz/regressions`. A target must return for any input: a trap is a finding.
@@ -9,10 +10,29 @@ public struct FuzzTarget: Sendable {
     /// Inputs to start from, besides the files `scripts/fuzz` puts in the corpus.
     public let seeds: @Sendable () -> [[UInt8]]
     public let run: @Sendable ([UInt8]) -> Void
+    /// For the layer targets: the capture an input becomes, and the channels it forces.
+    public let capture: (@Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [Analyzer.DecodeAs]))?
+
+    init(name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]], run: @escaping @Sendable ([UInt8]) -> Void) {
+        (self.name, self.summary, self.seeds, self.run, self.capture) = (name, summary, seeds, run, nil)
+    }
+
+    /// A target whose input becomes a capture that the whole pipeline decodes.
+    init(name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]],
+         capture: @escaping @Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [Analyzer.DecodeAs])) {
+        (self.name, self.summary, self.seeds, self.capture) = (name, summary, seeds, capture)
+        run = { bytes in
+            let c = capture(bytes)
+            CaptureTargets.decode(c.bytes, decodeAs: c.decodeAs)
+        }
+    }
 
     public static var all: [FuzzTarget] { CaptureTargets.all + LinkTargets.all + ProtocolTargets.all }
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
+
+    /// The dissectors the targets decode with: the built-in ones and the definitions in Dissectors/.
+    public static var dissectors: DissectorTable { CaptureTargets.shipped }
 
     /// The repository's Dissectors/ folder, found from this file's place in the checkout.
     static let dissectorsFolder = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)

@@ -33,3 +33,33 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 }
+
+import BTLensDissect
+import BTLensTestSupport
+
+extension FuzzRegressionTests {
+    /// A layer target's seed becomes a capture that reaches that layer: fuzzing starts where it should.
+    func testEachLayerTargetsSeedReachesItsLayer() throws {
+        let reaches: [String: (Event) -> Bool] = [
+            "hci": { if case .connection(let c) = $0.body { return c.change == .opened } else { return false } },
+            "acl-l2cap": { if case .att = $0.body { return true } else { return false } },
+            "l2cap-signaling": { if case .l2capSignaling = $0.body { return true } else { return false } },
+            "att": { if case .att(let a) = $0.body { return a.opcode == .readByTypeResponse } else { return false } },
+            "rfcomm": { if case .rfcomm = $0.body { return true } else { return false } },
+            "sdp": { if case .sdp = $0.body { return true } else { return false } },
+            "iap2-link": { if case .iap2 = $0.body { return true } else { return false } },
+            "iap2-control": { if case .iap2Identification = $0.body { return true } else { return false } },
+            "dissector": { if case .a5(let a) = $0.body { return a.decoded?.name == "SetEQPreset" } else { return false } },
+        ]
+        let table = FuzzTarget.dissectors
+        for target in FuzzTarget.all {
+            guard let capture = target.capture else { continue }
+            let reached = try XCTUnwrap(reaches[target.name], "\(target.name): say what its seed must reach")
+            for seed in target.seeds() {
+                let c = capture(seed)
+                let events = try analyze(c.bytes, dissectors: table, decodeAs: c.decodeAs)
+                XCTAssertTrue(events.contains(where: reached), "\(target.name)'s seed does not reach its layer")
+            }
+        }
+    }
+}

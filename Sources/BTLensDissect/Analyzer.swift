@@ -20,11 +20,11 @@ public final class Analyzer {
     public private(set) var worstSeverity: Severity?
     /// The bounds on everything kept per capture.
     public let limits: Limits
-    public private(set) var connections: ConnectionTable
-    private var acl: ACLReassembler
+    public internal(set) var connections: ConnectionTable
+    var acl: ACLReassembler
     var channels = L2CAPChannelMap()
     /// ATT bearers of open connections, decoded in place.
-    private var attDecoders: [ConnectionKey: ATTDecoder] = [:]
+    var attDecoders: [ConnectionKey: ATTDecoder] = [:]
     public let gatt: GATTStore
     private var streams: [StreamKey: BoundStream] = [:]
     /// The dissector tables: built-in Swift dissectors and loaded definitions.
@@ -71,6 +71,10 @@ public final class Analyzer {
     /// Dynamic channels whose PSM was guessed, said once each.
     var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
     private var streamCount: [ConnectionKey: Int] = [:]
+    /// Controller ACL buffer credits, per controller, once a Read Buffer Size completion is seen.
+    var flow: [UInt16: FlowState] = [:]
+    /// Recent short connections per address (reconnect loops), bounded.
+    var shortConnections: [BDAddr: [Lifecycle.Step]] = [:]
     private var lastRecord = 0
     private var lastTime = Timestamp(microseconds: 0)
 
@@ -266,7 +270,7 @@ public final class Analyzer {
         case .peerRequests(let a): connections.peerRequestsConnection(from: a)
         case .roleChanged(let address, let role):
             for (key, info) in connections.open where info.address == address { connections.setRole(key, role) }
-        case .completed(let status, let handle, let address, let type, let transport, let role):
+        case .completed(let status, let handle, let address, let type, let transport, let role, let parameters):
             let key = ConnectionKey(index: r.controllerIndex, handle: handle)
             let info = ConnectionInfo(key: key, address: address, addressType: type, transport: transport, role: role,
                                       openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil,
@@ -274,6 +278,7 @@ public final class Analyzer {
             guard status.isSuccess else {
                 emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
                            isTop: true, body: .connection(ConnectionChange(change: .failed, info: info, code: status))))
+                connectionFailed(info, status: status, r)
                 return
             }
             if connections[key] != nil {
@@ -283,11 +288,13 @@ public final class Analyzer {
                 release(key, r, reason: "a new connection on the same handle")
             }
             _ = connections.opened(info)
+            connections.update(key) { $0.parameters = parameters }
             emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle, isTop: true,
                        body: .connection(ConnectionChange(change: .opened, info: connections[key] ?? info, code: nil))))
         case .disconnected(let status, let handle, let reason):
             guard status.isSuccess else { return }
             let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+            closing(key, reason: reason, lastTraffic: acl.lastTraffic(key), r)
             release(key, r, reason: "disconnection")
             if let info = connections.closed(key, record: r.number, time: r.timestamp, reason: reason) {
                 emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle,
@@ -297,6 +304,8 @@ public final class Analyzer {
                                           "Disconnection Complete for handle \(Hex.value(handle, width: 4)), never seen before",
                                           fields: [("handle", .hex(handle))]))
             }
+        default:
+            lifecycle(effect, r)
         }
     }
 
@@ -306,7 +315,7 @@ public final class Analyzer {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
                        isTop: true, body: .diagnostic(with(d, undecoded: d.field("have")))))
         }
-        attDecoders[key] = nil
+        if let facts = attDecoders.removeValue(forKey: key)?.facts { connections.update(key) { $0.take(facts) } }
         channels.close(key)
         streamCount[key] = nil
         for sk in streams.keys.filter({ $0.connection == key }).sorted() {
@@ -346,13 +355,14 @@ public final class Analyzer {
         }
         let key = ConnectionKey(index: r.controllerIndex, handle: handle)
         if connections[key] == nil { inferConnection(key, boundary: boundary, fragment: fragment, r) }
+        if direction == .sent, !flow.isEmpty { sentACL(r) }
         if lowerLayers {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle, isTop: false,
                    body: .acl(ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
                                               length: Int(length)))))
         }
         let out = acl.push(ACLKey(key, direction), boundary: boundary, fragment: fragment, record: r.number,
-                           cutByCapture: r.isTruncated)
+                           time: r.timestamp, cutByCapture: r.isTruncated)
         for d in out.diagnostics { say(r, handle, with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))) }
         if let pdu = out.pdu { l2cap(pdu, key, direction, r) }
     }
@@ -383,6 +393,8 @@ public final class Analyzer {
             att(pdu, key, direction, r)
         case L2CAPChannel.signaling, L2CAPChannel.leSignaling:
             signaling(pdu, key, direction, r)
+        case L2CAPChannel.smp, L2CAPChannel.bredrSMP:
+            smp(pdu, key, direction, r)
         case 0x0040...:
             switch channels.psm(key, direction, pdu.cid) ?? forcedOrGuessedPSM(pdu, key, direction, r) {
             case PSM.rfcomm?: rfcomm(pdu.payload, key, direction, r)
@@ -405,8 +417,8 @@ public final class Analyzer {
 
     func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         // Decoded in place; the bearer starts with the connection's first PDU.
-        let result = attDecoders[key, default: ATTDecoder(gatt: gatt, peer: peer(key))]
-            .decode(pdu.payload, direction: direction, record: r.number, truncated: pdu.truncated)
+        let result = attDecoders[key, default: newATTDecoder(key)]
+            .decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp, truncated: pdu.truncated)
 
         emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
                    body: .att(result.info)))
@@ -442,6 +454,24 @@ public final class Analyzer {
             // In place: the stream's buffer is not copied.
             let outs = streams.values[index].push(value)
             if !outs.isEmpty { a5(outs, key: sk, stream: streams.values[index], record: r.number, time: r.timestamp) }
+        }
+    }
+
+    /// A connection's ATT bearer, made with its first PDU.
+    private func newATTDecoder(_ key: ConnectionKey) -> ATTDecoder {
+        var d = ATTDecoder(gatt: gatt, peer: peer(key))
+        d.facts.inferred = connections[key]?.inferred ?? true
+        d.facts.encrypted = connections[key]?.lifecycle.encrypted ?? false
+        return d
+    }
+
+    /// Every connection seen, with what their ATT bearers know so far for those still open.
+    public var connectionSummaries: [ConnectionInfo] {
+        connections.all.map { c in
+            guard c.closedRecord == nil, let facts = attDecoders[c.key]?.facts else { return c }
+            var c = c
+            c.lifecycle.take(facts)
+            return c
         }
     }
 

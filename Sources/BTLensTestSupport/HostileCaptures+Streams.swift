@@ -46,8 +46,7 @@ extension HostileCaptures {
     static func a5PastTheEnd() -> Case {
         var s = LESession()
         s.connect(handle: 0x40, address: address)
-        s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: 0x40, .received, [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff])
+        subscribe(&s)
         s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + A5Frame.encode(command: 0x05, sequence: 1, payload: [1]))
         // Claims 40 payload bytes, carries 2; the next two frames (18 bytes) and 23 of a third fill it.
         s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 0xa5, 0x01, 0x05, 0x02, 0x00, 0x28, 7, 7])
@@ -65,8 +64,7 @@ extension HostileCaptures {
     static func sequenceJumps() -> Case {
         var s = LESession()
         s.connect(handle: 0x40, address: address)
-        s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: 0x40, .received, [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff])
+        subscribe(&s)
         var records: [UInt8: Int] = [:]
         for seq: UInt8 in [1, 2, 200, 201, 201, 255, 0, 3] {
             s.frame(handle: 0x40, attHandle: 0x15, .received, command: 0x05, sequence: seq, payload: [seq])

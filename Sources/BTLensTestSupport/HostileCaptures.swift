@@ -51,8 +51,7 @@ public enum HostileCaptures {
         // ATT: a Read By Type Response whose element length is 1.
         s.expect("att.malformed", at: s.att(handle: 0x40, .received, [0x09, 0x01, 0x02]))
         // A5: a frame that claims 200 payload bytes and gets 3 before the link drops.
-        s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: 0x40, .received, [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff])
+        subscribe(&s)
         // The three value bytes of the ACL record above came first on this characteristic: junk before the first frame.
         s.expect("a5.resync", at: s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + A5Frame.encode(command: 0x05, sequence: 1, payload: [1])))
         s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 0xa5, 0x01, 0x05, 0x02, 0x00, 0xc8, 1, 2, 3])
@@ -61,12 +60,29 @@ public enum HostileCaptures {
         return make("lying_lengths.btsnoop", "lengths that lie at every layer: btsnoop, HCI, ACL, L2CAP, ATT, A5", s)
     }
 
+    /// The session an app runs first: MTU 247, the A5 event characteristic (0x0015, UUID fff4) and its
+    /// CCCD (0x0016) discovered, and notifications enabled.
+    static func subscribe(_ s: inout LESession, handle: UInt16 = 0x40) {
+        s.att(handle: handle, .sent, [0x02, 0xf7, 0x00])
+        s.att(handle: handle, .received, [0x03, 0xf7, 0x00])
+        s.att(handle: handle, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: handle, .received, [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff])
+        s.att(handle: handle, .sent, [0x04, 0x16, 0x00, 0x16, 0x00])
+        s.att(handle: handle, .received, [0x05, 0x01, 0x16, 0x00, 0x02, 0x29])
+        s.att(handle: handle, .sent, [0x12, 0x16, 0x00, 0x01, 0x00])
+        s.att(handle: handle, .received, [0x13])
+    }
+
     /// ACL fragments of two connections and both directions interleaved, 10 bytes each: all must
     /// reassemble into their A5 frames, with no diagnostic.
     static func interleavedACL() -> Case {
         var s = LESession()
         s.connect(handle: 0x40, address: address)
         s.connect(handle: 0x41, address: [0x44, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        for handle: UInt16 in [0x40, 0x41] {
+            s.att(handle: handle, .sent, [0x02, 0xf7, 0x00])
+            s.att(handle: handle, .received, [0x03, 0xf7, 0x00])
+        }
         let streams: [(handle: UInt16, direction: Direction)] = [(0x40, .sent), (0x41, .received), (0x40, .received), (0x41, .sent)]
         var fragments: [[(UInt16, Direction, UInt8, [UInt8])]] = []
         for (i, (handle, direction)) in streams.enumerated() {
@@ -100,6 +116,8 @@ public enum HostileCaptures {
         for _ in 0 ..< 20 { s.acl(handle: 0x40, .received, boundary: 0b01, [UInt8](repeating: 0x5a, count: 251)) }
         s.disconnect(handle: 0x40)
         s.expect("l2cap.incomplete", at: s.lastRecord)
+        // No ATT PDU ever completed on the link.
+        s.expect("gatt.discovery.none", at: s.lastRecord)
         return make("oversized_sdu.btsnoop", "an L2CAP PDU claiming 65,535 bytes on the LE ATT channel", s)
     }
 

@@ -22,9 +22,11 @@ final class HCIDecoderTests: XCTestCase {
         // LE Meta (0x3e), subevent 0x01: status 0, handle 0x0040, role 0 (central), peer type 0,
         // peer AA:BB:CC:11:22:33, interval 0x0018 (30 ms), latency 0, timeout 0x01f4, accuracy 0.
         let d = event("3e 13 01 00 40 00 00 00 33 22 11 cc bb aa 18 00 00 00 f4 01 00")
-        guard case .completed(let status, let handle, let address, _, let transport, let role)? = d?.effect else {
+        guard case .completed(let status, let handle, let address, _, let transport, let role, let parameters)? = d?.effect else {
             return XCTFail("no connection")
         }
+        XCTAssertEqual(parameters, Lifecycle.Parameters(interval: 0x18, latency: 0, timeout: 0x1f4))
+        XCTAssertEqual(parameters?.timeoutMilliseconds, 5000)
         XCTAssertEqual([status.rawValue], [0])
         XCTAssertEqual(handle, 0x40)
         XCTAssertEqual(address.description, "AA:BB:CC:11:22:33")
@@ -35,7 +37,7 @@ final class HCIDecoderTests: XCTestCase {
 
     func testBREDRConnectionAndDisconnection() {
         // Connection Complete: status 0, handle 0x000b, address, link type 1 (ACL), encryption 0.
-        guard case .completed(_, 0x000b, _, _, .bredr, _)? = event("03 0b 00 0b 00 a5 bc 64 6b 18 00 01 00")?.effect else {
+        guard case .completed(_, 0x000b, _, _, .bredr, _, nil)? = event("03 0b 00 0b 00 a5 bc 64 6b 18 00 01 00")?.effect else {
             return XCTFail("no BR/EDR connection")
         }
         // Link type 0 (SCO) opens no ACL connection.

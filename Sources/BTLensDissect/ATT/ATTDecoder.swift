@@ -15,6 +15,7 @@ struct ATTResult {
 /// Decodes ATT PDUs (Core Specification, Vol 3, Part F, §3.4) and learns the GATT database from discovery.
 struct ATTDecoder {
     var bearer = ATTBearer()
+    var facts = ATTFacts()
     let gatt: GATTStore
     /// The peer of the connection: databases are kept per peer so reconnections keep their handles.
     let peer: PeerID
@@ -22,7 +23,8 @@ struct ATTDecoder {
     /// The database of the server a PDU concerns, given whether the server is the peer.
     func key(_ serverIsPeer: Bool) -> GATTStore.Key { GATTStore.Key(peer: peer, serverIsPeer: serverIsPeer) }
 
-    mutating func decode(_ pdu: ArraySlice<UInt8>, direction: Direction, record: Int, truncated: Bool) -> ATTResult {
+    mutating func decode(_ pdu: ArraySlice<UInt8>, direction: Direction, record: Int, time: Timestamp = Timestamp(microseconds: 0),
+                         truncated: Bool) -> ATTResult {
         var r = ByteReader(pdu)
         guard let raw = try? r.u8() else {
             var out = ATTResult(info: ATTInfo(opcode: ATTOpcode(rawValue: 0)))
@@ -51,6 +53,7 @@ struct ATTDecoder {
             }
         }
         if let handle = out.info.handle, out.info.uuid == nil { out.info.uuid = gatt.uuid(db, handle) }
+        lifecycle(pdu, &out, direction: direction, step: Lifecycle.Step(record: record, time: time), db: db)
         return out
     }
 

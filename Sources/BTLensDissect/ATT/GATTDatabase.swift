@@ -55,6 +55,12 @@ public struct GATTDatabase: Sendable {
         services.last { $0.start <= handle && handle <= $0.end }
     }
 
+    /// The Client Characteristic Configuration descriptor of the characteristic at `valueHandle`, if discovered.
+    public func cccd(of valueHandle: UInt16) -> UInt16? {
+        attributes.filter { $0.key > valueHandle && $0.value.sig16 == GATTNames.clientCharacteristicConfiguration }
+            .map(\.key).filter { characteristic(owning: $0)?.valueHandle == valueHandle }.min()
+    }
+
     /// The characteristic a descriptor belongs to: the nearest value handle below it.
     public func characteristic(owning handle: UInt16) -> Characteristic? {
         characteristics.values.filter { $0.valueHandle < handle }.max { $0.valueHandle < $1.valueHandle }

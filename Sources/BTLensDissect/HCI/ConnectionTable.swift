@@ -26,6 +26,10 @@ public struct ConnectionInfo: Sendable {
     public var disconnectReason: HCIErrorCode?
     /// True when the capture started after the connection was made.
     public var inferred: Bool
+    /// What happened on it, step by step.
+    public var lifecycle = Lifecycle()
+
+    mutating func changeLifecycle(_ change: (inout Lifecycle) -> Void) { change(&lifecycle) }
 }
 
 /// handle → connection, per controller. Holds only open connections and a bounded history.
@@ -81,6 +85,11 @@ public struct ConnectionTable: Sendable {
     }
 
     mutating func setRole(_ key: ConnectionKey, _ role: Role) { open[key]?.role = role }
+
+    /// Records a step of an open connection's life.
+    mutating func update(_ key: ConnectionKey, _ change: (inout Lifecycle) -> Void) {
+        open[key]?.changeLifecycle(change)
+    }
 
     mutating func setTransport(_ key: ConnectionKey, _ transport: Transport) {
         if open[key]?.transport == .unknown { open[key]?.transport = transport }

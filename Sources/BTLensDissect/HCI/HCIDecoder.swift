@@ -21,9 +21,19 @@ public enum HCIDiagnostics {
 enum HCIConnectionEffect {
     case hostConnects(BDAddr)
     case peerRequests(BDAddr)
-    case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport, role: Role)
+    case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport, role: Role,
+                   parameters: Lifecycle.Parameters?)
     case disconnected(status: HCIErrorCode, handle: UInt16, reason: HCIErrorCode)
     case roleChanged(address: BDAddr, role: Role)
+    case parametersUpdated(status: HCIErrorCode, handle: UInt16, Lifecycle.Parameters)
+    case phyUpdated(status: HCIErrorCode, handle: UInt16, tx: UInt8, rx: UInt8)
+    case dataLengthChanged(handle: UInt16, tx: Int, rx: Int)
+    /// Encryption Change (enabled or not) or Key Refresh Complete (`enabled` nil).
+    case encryption(status: HCIErrorCode, handle: UInt16, enabled: Bool?)
+    /// Number Of Completed Packets: controller buffers freed per handle.
+    case completedPackets([(handle: UInt16, count: Int)])
+    /// The controller's ACL buffers (LE or shared), from a Read Buffer Size command's completion.
+    case bufferCount(le: Bool, Int)
 }
 
 struct HCIDecoded<Info> {
@@ -96,6 +106,7 @@ enum HCIDecoder {
             let opcode = HCIOpcode(rawValue: try p.u16le())
             out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue))]
             if let status = try? p.u8() { out.info.fields.append(("status", .string(HCIErrorCode(rawValue: status).name))) }
+            out.effect = try bufferCount(opcode, &p)
         case .commandStatus:
             let status = HCIErrorCode(rawValue: try p.u8())
             _ = try p.u8()
@@ -112,7 +123,7 @@ enum HCIDecoder {
             // Link type 1 is ACL; 0 and 2 are (e)SCO and open no ACL connection.
             if linkType == 1 {
                 out.effect = .completed(status: status, handle: handle, address: address, addressType: nil,
-                                        transport: .bredr, role: .unknown)
+                                        transport: .bredr, role: .unknown, parameters: nil)
             }
         case .connectionRequest:
             let address = try BDAddr(&p)
@@ -130,6 +141,12 @@ enum HCIDecoder {
             let handle = try p.u16le() & 0x0fff
             let enabled = try p.u8()
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)), ("encryption", .int(enabled))]
+            out.effect = .encryption(status: status, handle: handle, enabled: enabled != 0)
+        case .encryptionKeyRefreshComplete:
+            let status = HCIErrorCode(rawValue: try p.u8())
+            let handle = try p.u16le() & 0x0fff
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle))]
+            out.effect = .encryption(status: status, handle: handle, enabled: nil)
         case .roleChange:
             let status = HCIErrorCode(rawValue: try p.u8())
             let address = try BDAddr(&p)
@@ -140,11 +157,15 @@ enum HCIDecoder {
         case .numberOfCompletedPackets:
             let n = try p.u8()
             var parts: [String] = []
+            var freed: [(handle: UInt16, count: Int)] = []
             for _ in 0..<n {
                 let handle = try p.u16le() & 0x0fff
-                parts.append("\(Hex.value(handle, width: 4)):\(try p.u16le())")
+                let count = try p.u16le()
+                parts.append("\(Hex.value(handle, width: 4)):\(count)")
+                freed.append((handle, Int(count)))
             }
             out.info.fields = [("completed", .string(parts.joined(separator: " ")))]
+            out.effect = .completedPackets(freed)
         case .leMeta:
             try decodeLEMeta(&p, &out)
         default:
@@ -171,11 +192,16 @@ enum HCIDecoder {
                                ("role", .string(role == 0 ? "central" : "peripheral")),
                                ("address", .string(address.description)), ("address_type", .int(addressType))]
             if sub.rawValue != 0x01 { try p.skip(12) }
+            var parameters: Lifecycle.Parameters?
             if let interval = try? p.u16le() {
                 out.info.fields.append(("interval_ms", .string(millis(Int(interval) * 125, per: 100))))
+                if let latency = try? p.u16le(), let timeout = try? p.u16le() {
+                    parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
+                    out.info.fields += [("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
+                }
             }
             out.effect = .completed(status: status, handle: handle, address: address, addressType: addressType,
-                                    transport: .le, role: role == 0 ? .central : .peripheral)
+                                    transport: .le, role: role == 0 ? .central : .peripheral, parameters: parameters)
         case 0x02:
             let n = try p.u8()
             var addresses: [String] = []
@@ -194,12 +220,15 @@ enum HCIDecoder {
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
                                ("interval_ms", .string(millis(Int(interval) * 125, per: 100))),
                                ("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
+            out.effect = .parametersUpdated(status: status, handle: handle,
+                                            Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout))
         case 0x07:
             let handle = try p.u16le() & 0x0fff
             let tx = try p.u16le()
             try p.skip(2)
             let rx = try p.u16le()
             out.info.fields = [("handle", .hex(handle)), ("max_tx_octets", .int(tx)), ("max_rx_octets", .int(rx))]
+            out.effect = .dataLengthChanged(handle: handle, tx: Int(tx), rx: Int(rx))
         case 0x0c:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
@@ -207,8 +236,24 @@ enum HCIDecoder {
             let rx = try p.u8()
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
                                ("tx_phy", .int(tx)), ("rx_phy", .int(rx))]
+            out.effect = .phyUpdated(status: status, handle: handle, tx: tx, rx: rx)
         default:
             break
+        }
+    }
+
+    /// The ACL buffer count a Read Buffer Size completion reports (Core Vol 4, Part E, §7.4.5, §7.8.2, §7.8.93).
+    private static func bufferCount(_ opcode: HCIOpcode, _ p: inout ByteReader) throws(ShortRead) -> HCIConnectionEffect? {
+        switch opcode.rawValue {
+        case 0x1005:
+            try p.skip(3)
+            return .bufferCount(le: false, Int(try p.u16le()))
+        case 0x2002, 0x2060:
+            try p.skip(2)
+            let n = Int(try p.u8())
+            return n > 0 ? .bufferCount(le: true, n) : nil
+        default:
+            return nil
         }
     }
 

@@ -21,6 +21,7 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
     public static let numberOfCompletedPackets = HCIEventCode(rawValue: 0x13)
     public static let leMeta = HCIEventCode(rawValue: 0x3e)
     public static let encryptionChangeV2 = HCIEventCode(rawValue: 0x59)
+    public static let encryptionKeyRefreshComplete = HCIEventCode(rawValue: 0x30)
 
     /// Names from the Core Specification, Vol 4, Part E, §7.7.
     static let names: [UInt8: String] = [

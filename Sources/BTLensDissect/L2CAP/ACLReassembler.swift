@@ -79,6 +79,8 @@ public struct ACLReassembler: Sendable {
         var started = false
         /// The capture cut the current PDU: its continuations are expected and not errors.
         var afterCut = false
+        /// The last fragment's record and time: the link's last traffic this way.
+        var last: Lifecycle.Step?
         /// The rest of a PDU dropped at the reassembly limit: its continuations are counted and said
         /// once, when it would have ended.
         var skipping: Skipping?
@@ -103,10 +105,11 @@ public struct ACLReassembler: Sendable {
     public var inProgress: Int { slots.values.reduce(0) { $0 + ($1.partial == nil ? 0 : 1) } }
 
     public mutating func push(_ key: ACLKey, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
-                              cutByCapture: Bool) -> Output {
+                              time: Timestamp = Timestamp(microseconds: 0), cutByCapture: Bool) -> Output {
         var out = Output()
         var delta = 0
         Self.bounded(&slots[key, default: Slot()], room: limit - buffered, limit: limit, delta: &delta, &out) { slot, out in
+            slot.last = Lifecycle.Step(record: record, time: time)
             Self.push(&slot, boundary: boundary, fragment: fragment, record: record, cutByCapture: cutByCapture, &out)
         }
         buffered += delta
@@ -245,6 +248,11 @@ public struct ACLReassembler: Sendable {
         let length = Int((try? r.u16le()) ?? 0)
         let cid = (try? r.u16le()) ?? 0
         return L2CAPPDU(cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
+    }
+
+    /// The last fragment either way on a connection.
+    public func lastTraffic(_ connection: ConnectionKey) -> Lifecycle.Step? {
+        Direction.allCases.compactMap { slots[ACLKey(connection, $0)]?.last }.max { $0.record < $1.record }
     }
 
     /// Drops the state of a connection (both directions); incomplete PDUs become diagnostics.

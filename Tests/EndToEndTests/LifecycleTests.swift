@@ -1,0 +1,187 @@
+import Foundation
+import XCTest
+import BTLensCore
+import BTLensCapture
+import BTLensDissect
+import BTLensReport
+import BTLensTestSupport
+
+/// Findings about a connection's life, each from a capture built to show it, with the records
+/// that show it; and the lifecycle facts a summary is made of.
+final class LifecycleTests: XCTestCase {
+    let address: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]
+
+    func run(_ s: LESession) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
+        var reader = try CaptureFormat.open(MemorySource(s.bytes))
+        var found: [String] = []
+        var messages: [String: String] = [:]
+        let analyzer = try Pipeline.run(&reader) { e in
+            guard let d = e.diagnostic, LifecycleDiagnostics.all.contains(d.kind) else { return }
+            found.append("\(d.id) #\(e.record)")
+            messages[d.id] = d.message
+        }
+        return (found, analyzer.connectionSummaries, messages)
+    }
+
+    func disconnected(_ s: inout LESession, _ handle: UInt16, reason: UInt8) -> Int {
+        s.event(0x05, [0x00, UInt8(handle & 0xff), UInt8(handle >> 8), reason])
+    }
+
+    func testAFailedConnectionIsNamedAndExplained() throws {
+        var s = LESession()
+        s.command(0x200d, [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00])
+        let failed = s.event(0x3e, [0x01, 0x3e, 0x40, 0x00, 0x00, 0x00] + address + [0x18, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00])
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["hci.connection.failed #\(failed)"])
+        XCTAssertEqual(r.messages["hci.connection.failed"],
+                       "connecting to AA:BB:CC:11:22:33 failed: Connection Failed to be Established; the connection was never established: the peer stopped advertising or is out of range")
+    }
+
+    func testASupervisionTimeoutSaysTheLastTrafficAndTheSilence() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        let last = s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
+        s.time += 4_000_000
+        let lost = disconnected(&s, 0x40, reason: 0x08)
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["hci.disconnect.timeout #\(lost)"])
+        XCTAssertEqual(r.messages["hci.disconnect.timeout"],
+                       "0x0040 lost: Connection Timeout; the last traffic was #\(last), 4.001250 s before; the supervision timeout was 5000 ms")
+    }
+
+    func testMICFailureEncryptionFailureAndPairingFailure() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        let smp = s.l2cap(handle: 0x40, .received, cid: 0x0006, [0x05, 0x03])
+        let encryption = s.event(0x08, [0x06, 0x40, 0x00, 0x00])
+        s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
+        let mic = disconnected(&s, 0x40, reason: 0x3d)
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["smp.pairing.failed #\(smp)", "hci.encryption.failed #\(encryption)", "hci.disconnect.mic_failure #\(mic)"])
+        XCTAssertEqual(r.messages["smp.pairing.failed"], "the device failed pairing: Authentication Requirements")
+        XCTAssertEqual(r.messages["hci.encryption.failed"],
+                       "starting encryption on 0x0040 failed: PIN or Key Missing; the bond is gone on one side: forget the device on the phone and pair again")
+        XCTAssertEqual(r.connections.first?.lifecycle.pairingFailure?.reason.rawValue, 0x03)
+        XCTAssertEqual(r.connections.first?.lifecycle.encryption?.status.rawValue, 0x06)
+    }
+
+    func testATTErrorsAreExplainedButTheEndOfADiscoveryIsNot() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        s.att(handle: 0x40, .sent, [0x10, 0x01, 0x00, 0xff, 0xff, 0x00, 0x28])
+        s.att(handle: 0x40, .received, [0x01, 0x10, 0x01, 0x00, 0x0a])
+        s.att(handle: 0x40, .sent, [0x0a, 0x03, 0x00])
+        let refused = s.att(handle: 0x40, .received, [0x01, 0x0a, 0x03, 0x00, 0x0f])
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["att.error #\(refused)"])
+        XCTAssertEqual(r.messages["att.error"],
+                       "Read Request on 0x0003 refused: Insufficient Encryption; encrypt the link first: bond, or reconnect so the stored keys are used")
+        XCTAssertEqual(r.connections.first?.lifecycle.attErrors, 2)
+    }
+
+    func testAWriteLongerThanTheMTUAllows() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        s.aclFragment = 251
+        let long = s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00] + [UInt8](repeating: 1, count: 21))
+        s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00] + [UInt8](repeating: 1, count: 20))
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["att.value.too_long #\(long)"])
+        XCTAssertEqual(r.messages["att.value.too_long"], "a Write Command of 21 bytes to 0x0013; ATT_MTU is 23, so at most 20 fit")
+    }
+
+    /// Discovery of two notifying characteristics (0x0015 with CCCD 0x0016, 0x0018 with CCCD 0x0019).
+    func discovered(_ s: inout LESession) {
+        s.connect(handle: 0x40, address: address)
+        s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: 0x40, .received, [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff, 0x17, 0x00, 0x10, 0x18, 0x00, 0xf5, 0xff])
+        s.att(handle: 0x40, .sent, [0x04, 0x16, 0x00, 0x19, 0x00])
+        s.att(handle: 0x40, .received, [0x05, 0x01, 0x16, 0x00, 0x02, 0x29, 0x19, 0x00, 0x02, 0x29])
+    }
+
+    func testNotificationsWithoutTheirCCCDEnabledAndTheSubscriptionsKept() throws {
+        var s = LESession()
+        discovered(&s)
+        // The app enables 0x0018's CCCD only, after its first notification, and 0x0015's never.
+        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 1])
+        let first = s.lastRecord
+        let early = s.att(handle: 0x40, .received, [0x1b, 0x18, 0x00, 1])
+        let write = s.att(handle: 0x40, .sent, [0x12, 0x19, 0x00, 0x01, 0x00])
+        s.att(handle: 0x40, .received, [0x13])
+        s.att(handle: 0x40, .received, [0x1b, 0x18, 0x00, 2])
+        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 2])
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["gatt.notification.unsubscribed #\(first)", "gatt.notification.unsubscribed #\(early)"])
+        XCTAssertEqual(r.messages["gatt.notification.unsubscribed"],
+                       "Handle Value Notification from 0x0018 (fff5), whose CCCD (0x0019) this connection did not enable before it, on a link that is not encrypted")
+        let subs = try XCTUnwrap(r.connections.first?.lifecycle.subscriptions)
+        XCTAssertEqual(subs.map { "\(Hex.value($0.valueHandle, width: 4)) \($0.cccdHandle) \($0.uuid?.description ?? "?") \($0.kind) #\($0.step.record)" },
+                       ["0x0018 25 fff5 notify #\(write)"])
+    }
+
+    func testAnUndiscoveredHandleIsSaidOnce() throws {
+        var s = LESession()
+        discovered(&s)
+        let first = s.att(handle: 0x40, .sent, [0x12, 0x99, 0x00, 0x01])
+        s.att(handle: 0x40, .sent, [0x12, 0x99, 0x00, 0x02])
+        s.att(handle: 0x40, .sent, [0x52, 0x15, 0x00, 0x02])
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["att.handle.undiscovered #\(first)"])
+    }
+
+    func testALinkThatNeverReachedATTAndAReconnectLoop() throws {
+        var s = LESession()
+        var closes: [Int] = []
+        for _ in 0..<3 {
+            s.connect(handle: 0x40, address: address)
+            s.time += 1_000_000
+            closes.append(disconnected(&s, 0x40, reason: 0x13))
+        }
+        let r = try run(s)
+        XCTAssertEqual(r.findings, closes.map { "gatt.discovery.none #\($0)" } + ["hci.connection.loop #\(closes[2])"])
+        XCTAssertEqual(r.messages["hci.connection.loop"],
+                       "3 connections to AA:BB:CC:11:22:33 ended within 60 s, each under 10 s (closed at #\(closes[0]), #\(closes[1]), #\(closes[2]))")
+    }
+
+    func testAFlowControlStall() throws {
+        var s = LESession()
+        // LE Read Buffer Size: 251-byte packets, 2 buffers.
+        s.command(0x2002, [])
+        s.event(0x0e, [0x01, 0x02, 0x20, 0x00, 0xfb, 0x00, 0x02])
+        s.connect(handle: 0x40, address: address)
+        s.aclFragment = 251
+        s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 1])
+        let full = s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 2])
+        s.time += 300_000
+        let freed = s.event(0x13, [0x01, 0x40, 0x00, 0x02, 0x00])
+        // Credits come back at once now: no stall.
+        s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 3])
+        s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 4])
+        s.event(0x13, [0x01, 0x40, 0x00, 0x02, 0x00])
+        let r = try run(s)
+        XCTAssertEqual(r.findings, ["hci.flow.stall #\(freed)"])
+        XCTAssertEqual(r.messages["hci.flow.stall"],
+                       "all 2 controller ACL buffers were in use from #\(full) until this Number Of Completed Packets: 0.301250 s with no credit to send")
+    }
+
+    func testTheLifecycleFactsOfAHealthySession() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        s.event(0x3e, [0x03, 0x00, 0x40, 0x00, 0x06, 0x00, 0x00, 0x00, 0x2c, 0x01])
+        s.event(0x3e, [0x0c, 0x00, 0x40, 0x00, 0x02, 0x02])
+        s.event(0x3e, [0x07, 0x40, 0x00, 0xfb, 0x00, 0x48, 0x08, 0xfb, 0x00, 0x48, 0x08])
+        s.event(0x08, [0x00, 0x40, 0x00, 0x01])
+        s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
+        s.att(handle: 0x40, .received, [0x03, 0xf7, 0x00])
+        let r = try run(s)
+        XCTAssertEqual(r.findings, [])
+        let life = try XCTUnwrap(r.connections.first?.lifecycle)
+        XCTAssertEqual(life.parameters, Lifecycle.Parameters(interval: 6, latency: 0, timeout: 300))
+        XCTAssertEqual(life.parameterUpdates, 1)
+        XCTAssertEqual(life.phy.map { [$0.tx, $0.rx] }, [2, 2])
+        XCTAssertEqual(life.dataLength.map { [$0.tx, $0.rx] }, [251, 251])
+        XCTAssertEqual(life.encrypted, true)
+        XCTAssertEqual(life.attMTU, 247)
+        XCTAssertEqual(life.firstATT?.record, 8, "after 3 records to connect and 4 events")
+    }
+}

@@ -43,7 +43,7 @@ enum CaptureTargets {
             _ = text.render(e)
             stats.event(e)
         }
-        let connections = analyzer?.connections.all ?? []
+        let connections = analyzer?.connectionSummaries ?? []
         _ = stats.text(connections: connections)
         _ = stats.json(connections: connections)
     }

@@ -104,7 +104,7 @@ public final class StatsCollector {
         if let t = firstTime { w.field("first_time", t.iso8601) }
         if let t = lastTime { w.field("last_time", t.iso8601) }
         w.key("connections"); w.beginArray()
-        for c in connections { connection(&w, c) }
+        for c in connections { ConnectionSummary.json(&w, c) }
         w.endArray()
         w.key("accessories"); w.beginArray()
         for a in accessories {
@@ -155,20 +155,6 @@ public final class StatsCollector {
         return String(decoding: w.bytes, as: UTF8.self) + "\n"
     }
 
-    private func connection(_ w: inout JSONWriter, _ c: ConnectionInfo) {
-        w.beginObject()
-        w.field("handle", c.key.handle)
-        w.field("controller", c.key.index)
-        if let a = c.address { w.field("address", a.description) } else { w.key("address"); w.null() }
-        w.field("transport", c.transport.rawValue)
-        w.field("role", c.role.rawValue)
-        if let r = c.openedRecord { w.field("opened_record", r) } else { w.key("opened_record"); w.null() }
-        if let r = c.closedRecord { w.field("closed_record", r) } else { w.key("closed_record"); w.null() }
-        if let r = c.disconnectReason { w.field("disconnect_reason", r.name) } else { w.key("disconnect_reason"); w.null() }
-        w.field("inferred", c.inferred)
-        w.endObject()
-    }
-
     public func text(connections: [ConnectionInfo]) -> String {
         var lines: [String] = []
         lines.append("File:        \(TerminalText.safe(file))")
@@ -181,13 +167,7 @@ public final class StatsCollector {
             lines.append("Time:        \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
         }
         lines.append("Connections: \(connections.count)")
-        for c in connections {
-            let addr = c.address?.description ?? "address unknown"
-            let opened = c.openedRecord.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
-            let closed = c.closedRecord.map { "#\($0)" } ?? "still open"
-            let reason = c.disconnectReason.map { " (\($0.name))" } ?? ""
-            lines.append("  \(Hex.value(c.key.handle, width: 4)) \(addr) \(c.transport.rawValue) \(c.role.rawValue): \(opened) → \(closed)\(reason)")
-        }
+        for c in connections { lines += ConnectionSummary.text(c) }
         for a in accessories {
             let protocols = a.protocols.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
             lines.append(TerminalText.safe("Accessory:   \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware), hardware \(a.hardware); EA \(protocols)"))

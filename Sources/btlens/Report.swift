@@ -115,7 +115,7 @@ struct ReportCommand: ParsableCommand {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
-        let report = builder.finish(connections: analyzer.connections.all, gatt: analyzer.gatt)
+        let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
         let bytes: [UInt8]
         switch format {
         case .html: bytes = Array(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)").utf8)

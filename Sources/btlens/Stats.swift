@@ -53,7 +53,7 @@ struct Stats: ParsableCommand {
                                         onRecord: stats.record, onProblem: { reportProblem(file, $0); stats.problem($0) },
                                         onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
-        let connections = analyzer.connections.all
+        let connections = analyzer.connectionSummaries
         return (json ? stats.json(connections: connections) : stats.text(connections: connections), analyzer.worstSeverity)
     }
 }

@@ -23,11 +23,21 @@ struct Timeline: ParsableCommand {
     @Option(help: "Colour: auto (only on a terminal), always, never.")
     var color: ColorChoice = .auto
 
+    @Flag(help: "Begin with a summary: each connection's life (parameters, encryption, MTU, discovery, subscriptions, how it ended) and the findings with their records. Reads the capture twice.")
+    var summary = false
+
     func run() throws {
         let dissectors = try input.dissectors()
         let limits = try input.limitOptions.limits()
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
+        if summary && format == .text {
+            var first = try input.open()
+            let s = TimelineSummary()
+            let pass = try Pipeline.run(&first, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false,
+                                        limits: limits, onEvent: s.event)
+            sink.write(s.text(connections: pass.connectionSummaries))
+        }
         let analyzer: Analyzer
         switch format {
         case .text:

@@ -82,9 +82,9 @@ final class AccessoryStatsTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(SampleCaptures.bredrIAP2().bytes))
         let stats = StatsCollector(file: "iap2", info: reader.info)
         let analyzer = try Pipeline.run(&reader, onRecord: stats.record, onEvent: stats.event)
-        let json = stats.json(connections: analyzer.connections.all)
+        let json = stats.json(connections: analyzer.connectionSummaries)
         XCTAssertTrue(json.contains(#""accessories":[{"name":"Lumen Lamp","model":"LL-2","manufacturer":"Lawaken","serial":"LW0001","firmware":"2.1.0","hardware":"B","protocols":[{"id":1,"name":"com.lawaken.iap2"}]}]"#), json)
         XCTAssertTrue(json.contains(#""a5_frames":{"total":3,"sent":1,"received":2,"checksum_bad":1}"#), json)
-        XCTAssertTrue(stats.text(connections: analyzer.connections.all).contains("Accessory:   Lumen Lamp, LL-2 by Lawaken"))
+        XCTAssertTrue(stats.text(connections: analyzer.connectionSummaries).contains("Accessory:   Lumen Lamp, LL-2 by Lawaken"))
     }
 }

@@ -76,7 +76,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(r.findings, ["att.error #\(refused)"])
         XCTAssertEqual(r.messages["att.error"],
                        "Read Request on 0x0003 refused: Insufficient Encryption; encrypt the link first: bond, or reconnect so the stored keys are used")
-        XCTAssertEqual(r.connections.first?.lifecycle.attErrors, 2)
+        XCTAssertEqual(r.connections.first?.lifecycle.attErrors, 1, "the discovery's end is not counted")
     }
 
     func testAWriteLongerThanTheMTUAllows() throws {

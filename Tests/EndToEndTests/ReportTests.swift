@@ -15,7 +15,7 @@ final class ReportTests: XCTestCase {
         let builder = ReportBuilder(file: "capture.btsnoop", info: reader.info, options: options)
         let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
         let analyzer = try Pipeline.run(&reader, dissectors: table, onRecord: builder.record, onEvent: builder.event)
-        return builder.finish(connections: analyzer.connections.all, gatt: analyzer.gatt)
+        return builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
     }
 
     func all(_ r: Report) -> [String] {

@@ -61,7 +61,7 @@ final class SampleCaptureTests: XCTestCase {
     func testConnectionTableOfTheSession() throws {
         var reader = try CaptureFormat.open(MemorySource(SampleCaptures.session().bytes))
         let analyzer = try Pipeline.run(&reader) { _ in }
-        let all = analyzer.connections.all
+        let all = analyzer.connectionSummaries
         XCTAssertEqual(all.count, 1)
         XCTAssertEqual(all.first?.address?.description, "AA:BB:CC:11:22:33")
         XCTAssertEqual(all.first?.transport, .le)
@@ -76,7 +76,7 @@ final class SampleCaptureTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let stats = StatsCollector(file: "faults", info: reader.info)
         let analyzer = try Pipeline.run(&reader, onRecord: stats.record, onEvent: stats.event)
-        let json = stats.json(connections: analyzer.connections.all)
+        let json = stats.json(connections: analyzer.connectionSummaries)
         XCTAssertTrue(json.contains(#""records":25,"#), json)
         XCTAssertTrue(json.contains(#""a5_frames":{"total":11,"sent":7,"received":4,"checksum_bad":1}"#), json)
         XCTAssertTrue(json.contains(#""a5.sequence.gap":3"#), json)

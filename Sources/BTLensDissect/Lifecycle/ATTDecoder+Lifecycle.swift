@@ -29,7 +29,6 @@ extension ATTDecoder {
         case .readByGroupTypeResponse, .readByTypeResponse, .findInformationResponse, .findByTypeValueResponse:
             if facts.discovery == nil { facts.discovery = step }
         case .errorResponse:
-            facts.errors += 1
             explain(pdu, &out)
         case .writeRequest, .writeCommand:
             guard let handle = out.info.handle, let value = out.info.value else { break }
@@ -70,11 +69,12 @@ extension ATTDecoder {
     }
 
     /// An Error Response in words: what was refused, why, and what the app should do.
-    private func explain(_ pdu: ArraySlice<UInt8>, _ out: inout ATTResult) {
+    private mutating func explain(_ pdu: ArraySlice<UInt8>, _ out: inout ATTResult) {
         var reader = ByteReader(pdu)
         guard (try? reader.u8()) != nil, let request = try? reader.u8(), let handle = try? reader.u16le(),
               let raw = try? reader.u8() else { return }
         if raw == 0x0a, Self.discoveryRequests.contains(request) { return }
+        facts.errors += 1
         let error = ATTErrorCode(rawValue: raw)
         out.diagnostics.append(Diagnostic(LifecycleDiagnostics.attError,
                                           "\(ATTOpcode(rawValue: request).name) on \(Hex.value(handle, width: 4)) refused: \(error.name)\(error.advice.map { "; \($0)" } ?? "")",

@@ -77,6 +77,9 @@ public struct Report {
         public var closedAt: String?
         public var reason: String?
         public var inferred: Bool
+        /// Its life in words: parameters, encryption, MTU, discovery, subscriptions.
+        public var steps: [String] = []
+        public var attMTU: Int?
     }
 
     public struct Command {

@@ -202,7 +202,8 @@ public final class ReportBuilder {
         return Report.Connection(handle: c.key.handle, address: c.address?.description, name: names[c.key.handle],
                                  transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
                                  closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
-                                 reason: c.disconnectReason?.name, inferred: c.inferred)
+                                 reason: c.disconnectReason?.name, inferred: c.inferred,
+                                 steps: ConnectionSummary.steps(c), attMTU: c.lifecycle.attMTU)
     }
 
     static func services(_ gatt: GATTStore) -> [Report.Service] {

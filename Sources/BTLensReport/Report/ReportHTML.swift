@@ -81,10 +81,10 @@ public enum ReportHTML {
         h += "</td></tr><tr><th>undecoded</th><td>\(r.undecodedBytes) bytes</td></tr>"
         for n in r.captureInformation { h += "<tr><th>capture</th><td>\(e(n))</td></tr>" }
         h += "</table>\n<h3>Connections</h3>"
-        h += table(["handle", "address", "name", "transport", "role", "opened", "closed", "reason"], r.connections.prefix(connectionLimit).map { c in
+        h += table(["handle", "address", "name", "transport", "role", "opened", "closed", "reason", "life"], r.connections.prefix(connectionLimit).map { c in
             [Hex.value(c.handle, width: 4), c.address ?? "unknown", c.name ?? "", c.transport, c.role,
              c.opened.map { "#\($0) at \(c.openedAt ?? "?") s" } ?? (c.inferred ? "before the capture" : "-"),
-             c.closed.map { "#\($0) at \(c.closedAt ?? "?") s" } ?? "still open", c.reason ?? ""]
+             c.closed.map { "#\($0) at \(c.closedAt ?? "?") s" } ?? "still open", c.reason ?? "", c.steps.joined(separator: "; ")]
         })
         if r.connections.count > connectionLimit {
             h += "<p class=\"note\">\(r.connections.count - connectionLimit) more connections: the JSON report lists them all.</p>"

@@ -33,6 +33,10 @@ public enum ReportJSON {
             optional(&w, "closed_offset", c.closedAt)
             optional(&w, "disconnect_reason", c.reason)
             w.field("inferred", c.inferred)
+            optional(&w, "att_mtu", c.attMTU)
+            w.key("life"); w.beginArray()
+            for s in c.steps { w.string(s) }
+            w.endArray()
             w.endObject()
         }
         w.endArray()

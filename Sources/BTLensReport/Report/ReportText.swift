@@ -24,7 +24,7 @@ public enum ReportText {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
             let closed = c.closed.map { "#\($0)" } ?? "still open"
             item("Connection \(Hex.value(c.handle, width: 4)) \(c.address ?? "address unknown")\(c.name.map { " \"\(safe($0))\"" } ?? "") \(c.transport): \(opened) → \(closed)"
-                 + (c.reason.map { " (\($0))" } ?? ""))
+                 + (c.reason.map { " (\($0))" } ?? "") + c.steps.map { "; \($0)" }.joined())
         }
         if r.connections.count > connectionLimit { item("… \(r.connections.count - connectionLimit) more connections (the JSON report lists them all)") }
         for a in r.accessories {

@@ -1,0 +1,101 @@
+import BTLensCore
+import BTLensDissect
+
+/// A connection's life in a few words: for `stats`, `timeline --summary` and reports.
+public enum ConnectionSummary {
+    static func phy(_ p: UInt8) -> String { [1: "1M", 2: "2M", 3: "Coded"][p] ?? "PHY \(p)" }
+
+    /// The one-line heading: handle, peer, transport, role, opened → closed (reason).
+    public static func heading(_ c: ConnectionInfo) -> String {
+        let addr = c.address?.description ?? "address unknown"
+        let opened = c.openedRecord.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
+        let closed = c.closedRecord.map { "#\($0)" } ?? "still open"
+        let reason = c.disconnectReason.map { " (\($0.name))" } ?? ""
+        var duration = ""
+        if let a = c.openedTime, let b = c.closedTime { duration = ", \(b.offset(from: a)) s" }
+        return "\(Hex.value(c.key.handle, width: 4)) \(addr) \(c.transport.rawValue) \(c.role.rawValue): \(opened) → \(closed)\(reason)\(duration)"
+    }
+
+    /// The steps of its life that the capture showed, one short clause each.
+    public static func steps(_ c: ConnectionInfo) -> [String] {
+        let l = c.lifecycle
+        var link: [String] = []
+        if let p = l.parameters {
+            let interval = MessageValue.number(Double(p.intervalMicroseconds) / 1000)
+            link.append("interval \(interval) ms, latency \(p.latency), timeout \(p.timeoutMilliseconds) ms"
+                        + (l.parameterUpdates > 0 ? " (\(l.parameterUpdates) update\(l.parameterUpdates == 1 ? "" : "s"))" : ""))
+        }
+        if let p = l.phy { link.append("PHY \(phy(p.tx))/\(phy(p.rx))") }
+        if let d = l.dataLength { link.append("data length \(d.tx)/\(d.rx)") }
+        var security: [String] = []
+        if let e = l.encryption {
+            security.append(e.status.isSuccess ? "encrypted at #\(e.step.record)" : "encryption failed at #\(e.step.record): \(e.status.name)")
+        }
+        if let p = l.pairingFailure { security.append("pairing failed at #\(p.step.record): \(p.reason.name)") }
+        var gatt: [String] = []
+        if let f = l.firstATT { gatt.append("first ATT #\(f.record)") }
+        if let m = l.attMTU { gatt.append("MTU \(m)") }
+        if let d = l.discovery { gatt.append("discovery at #\(d.record)") }
+        if l.attErrors > 0 { gatt.append("\(l.attErrors) ATT error\(l.attErrors == 1 ? "" : "s")") }
+        var lines = [link, security, gatt].filter { !$0.isEmpty }.map { $0.joined(separator: "; ") }
+        if !l.subscriptions.isEmpty {
+            lines.append("subscribed: " + l.subscriptions.map { s in
+                "\(Hex.value(s.valueHandle, width: 4))\(s.uuid.map { " \($0)" } ?? "") \(s.kind.rawValue) (#\(s.step.record))"
+            }.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// Heading and steps, indented for a text listing.
+    public static func text(_ c: ConnectionInfo) -> [String] {
+        ["  " + heading(c)] + steps(c).map { "         " + $0 }
+    }
+
+    /// The connection in `stats --format json`.
+    static func json(_ w: inout JSONWriter, _ c: ConnectionInfo) {
+        let l = c.lifecycle
+        w.beginObject()
+        w.field("handle", c.key.handle)
+        w.field("controller", c.key.index)
+        if let a = c.address { w.field("address", a.description) } else { w.key("address"); w.null() }
+        w.field("transport", c.transport.rawValue)
+        w.field("role", c.role.rawValue)
+        if let r = c.openedRecord { w.field("opened_record", r) } else { w.key("opened_record"); w.null() }
+        if let r = c.closedRecord { w.field("closed_record", r) } else { w.key("closed_record"); w.null() }
+        if let r = c.disconnectReason { w.field("disconnect_reason", r.name) } else { w.key("disconnect_reason"); w.null() }
+        w.field("inferred", c.inferred)
+        if let m = l.attMTU { w.field("att_mtu", m) } else { w.key("att_mtu"); w.null() }
+        w.key("subscriptions"); w.beginArray()
+        for s in l.subscriptions {
+            w.beginObject()
+            w.field("handle", s.valueHandle)
+            w.field("cccd_handle", s.cccdHandle)
+            if let u = s.uuid { w.field("uuid", u.description) }
+            w.field("kind", s.kind.rawValue)
+            w.field("record", s.step.record)
+            w.endObject()
+        }
+        w.endArray()
+        if let p = l.parameters {
+            w.key("parameters"); w.beginObject()
+            w.key("interval_ms"); w.number(Double(p.intervalMicroseconds) / 1000)
+            w.field("latency", p.latency)
+            w.field("timeout_ms", p.timeoutMilliseconds)
+            w.field("updates", l.parameterUpdates)
+            w.endObject()
+        }
+        if let p = l.phy { w.field("phy", "\(phy(p.tx))/\(phy(p.rx))") }
+        if let d = l.dataLength { w.key("data_length"); w.beginObject(); w.field("tx", d.tx); w.field("rx", d.rx); w.endObject() }
+        if let e = l.encryption {
+            w.key("encryption"); w.beginObject(); w.field("record", e.step.record); w.field("status", e.status.name); w.endObject()
+        }
+        w.field("encrypted", l.encrypted)
+        if let p = l.pairingFailure {
+            w.key("pairing_failure"); w.beginObject(); w.field("record", p.step.record); w.field("reason", p.reason.name); w.endObject()
+        }
+        if let f = l.firstATT { w.field("first_att_record", f.record) }
+        if let d = l.discovery { w.field("discovery_record", d.record) }
+        w.field("att_errors", l.attErrors)
+        w.endObject()
+    }
+}

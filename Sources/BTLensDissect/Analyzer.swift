@@ -71,6 +71,8 @@ public final class Analyzer {
     /// Dynamic channels whose PSM was guessed, said once each.
     var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
     private var streamCount: [ConnectionKey: Int] = [:]
+    /// Devices seen advertising while the phone scanned.
+    public internal(set) var advertisers = AdvertisingTable()
     /// Controller ACL buffer credits, per controller, once a Read Buffer Size completion is seen.
     var flow: [UInt16: FlowState] = [:]
     /// Recent short connections per address (reconnect loops), bounded.

@@ -88,7 +88,7 @@ public final class StatsCollector {
         }
     }
 
-    public func json(connections: [ConnectionInfo]) -> String {
+    public func json(connections: [ConnectionInfo], advertisers: AdvertisingTable = AdvertisingTable()) -> String {
         var w = JSONWriter()
         w.beginObject()
         w.field("file", file)
@@ -106,6 +106,7 @@ public final class StatsCollector {
         w.key("connections"); w.beginArray()
         for c in connections { ConnectionSummary.json(&w, c) }
         w.endArray()
+        w.key("advertisers"); AdvertisingSummary.json(&w, advertisers)
         w.key("accessories"); w.beginArray()
         for a in accessories {
             w.beginObject()
@@ -155,7 +156,7 @@ public final class StatsCollector {
         return String(decoding: w.bytes, as: UTF8.self) + "\n"
     }
 
-    public func text(connections: [ConnectionInfo]) -> String {
+    public func text(connections: [ConnectionInfo], advertisers: AdvertisingTable = AdvertisingTable()) -> String {
         var lines: [String] = []
         lines.append("File:        \(TerminalText.safe(file))")
         lines.append("Format:      \(info.format), link type \(info.linkType) (\(info.linkTypeName))")
@@ -168,6 +169,7 @@ public final class StatsCollector {
         }
         lines.append("Connections: \(connections.count)")
         for c in connections { lines += ConnectionSummary.text(c) }
+        lines += AdvertisingSummary.text(advertisers)
         for a in accessories {
             let protocols = a.protocols.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
             lines.append(TerminalText.safe("Accessory:   \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware), hardware \(a.hardware); EA \(protocols)"))

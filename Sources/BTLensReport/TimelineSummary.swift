@@ -18,9 +18,10 @@ public final class TimelineSummary {
         if findings.count < Self.findingLimit { findings.append((e.record, d)) }
     }
 
-    public func text(connections: [ConnectionInfo]) -> String {
+    public func text(connections: [ConnectionInfo], advertisers: AdvertisingTable = AdvertisingTable()) -> String {
         var lines = ["Connections: \(connections.count)"]
         for c in connections { lines += ConnectionSummary.text(c) }
+        lines += AdvertisingSummary.text(advertisers)
         lines.append("Findings:    \(findingCount)")
         for (record, d) in findings {
             lines.append("  #\(String(record).padding(toLength: 7, withPad: " ", startingAt: 0)) \(d.severity.name.padding(toLength: 8, withPad: " ", startingAt: 0)) \(d.id): \(TerminalText.safe(d.message))")

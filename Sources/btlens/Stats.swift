@@ -53,7 +53,8 @@ struct Stats: ParsableCommand {
                                         onRecord: stats.record, onProblem: { reportProblem(file, $0); stats.problem($0) },
                                         onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
-        let connections = analyzer.connectionSummaries
-        return (json ? stats.json(connections: connections) : stats.text(connections: connections), analyzer.worstSeverity)
+        let (connections, advertisers) = (analyzer.connectionSummaries, analyzer.advertisers)
+        return (json ? stats.json(connections: connections, advertisers: advertisers)
+                     : stats.text(connections: connections, advertisers: advertisers), analyzer.worstSeverity)
     }
 }

@@ -36,7 +36,7 @@ struct Timeline: ParsableCommand {
             let s = TimelineSummary()
             let pass = try Pipeline.run(&first, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false,
                                         limits: limits, onEvent: s.event)
-            sink.write(s.text(connections: pass.connectionSummaries))
+            sink.write(s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers))
         }
         let analyzer: Analyzer
         switch format {

@@ -185,3 +185,32 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(life.firstATT?.record, 8, "after 3 records to connect and 4 events")
     }
 }
+
+extension LifecycleTests {
+    func testAdvertisersAreSummarisedFromLegacyAndExtendedReports() throws {
+        var s = LESession()
+        // LE Advertising Report: 1 report, ADV_IND, public address, AD: flags, 16-bit UUIDs 180d and fff0,
+        // complete name "Aurora"; RSSI -60.
+        let ad: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x03, 0x0d, 0x18, 0xf0, 0xff, 0x07, 0x09] + Array("Aurora".utf8)
+        let first = s.event(0x3e, [0x02, 0x01, 0x00, 0x00] + address + [UInt8(ad.count)] + ad + [UInt8(bitPattern: -60)])
+        // LE Extended Advertising Report: the same device at RSSI -48, a scan response with the shortened name.
+        let rsp: [UInt8] = [0x04, 0x08] + Array("Aur".utf8)
+        let ext = s.event(0x3e, [0x0d, 0x01, 0x1b, 0x00, 0x00] + address + [0x01, 0x00, 0xff, 0x7f, UInt8(bitPattern: -48), 0x00, 0x00, 0x00,
+                                                                          0, 0, 0, 0, 0, 0, UInt8(rsp.count)] + rsp)
+        // Another device, no data.
+        s.event(0x3e, [0x02, 0x01, 0x00, 0x01, 1, 2, 3, 4, 5, 6, 0x00, UInt8(bitPattern: -90)])
+        var reader = try CaptureFormat.open(MemorySource(s.bytes))
+        let analyzer = try Pipeline.run(&reader) { _ in }
+        let devices = analyzer.advertisers.sorted
+        XCTAssertEqual(devices.map(\.address.description), ["AA:BB:CC:11:22:33", "06:05:04:03:02:01"])
+        let aurora = try XCTUnwrap(devices.first)
+        XCTAssertEqual(aurora.reports, 2)
+        XCTAssertEqual([aurora.first.record, aurora.last.record], [first, ext])
+        XCTAssertEqual(aurora.rssi, -60 ... -48)
+        XCTAssertEqual(aurora.name, "Aur", "the latest name said")
+        XCTAssertEqual(aurora.uuids.map(\.description), ["180d", "fff0"])
+        let stats = StatsCollector(file: "x", info: reader.info)
+        XCTAssertTrue(stats.text(connections: [], advertisers: analyzer.advertisers)
+            .contains("  AA:BB:CC:11:22:33 \"Aur\": 2 reports #\(first)–#\(ext), RSSI -60…-48 dBm, services 180d fff0\n"))
+    }
+}

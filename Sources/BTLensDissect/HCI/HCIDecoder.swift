@@ -34,6 +34,7 @@ enum HCIConnectionEffect {
     case completedPackets([(handle: UInt16, count: Int)])
     /// The controller's ACL buffers (LE or shared), from a Read Buffer Size command's completion.
     case bufferCount(le: Bool, Int)
+    case advertising([AdvertisingReport])
 }
 
 struct HCIDecoded<Info> {
@@ -204,13 +205,28 @@ enum HCIDecoder {
                                     transport: .le, role: role == 0 ? .central : .peripheral, parameters: parameters)
         case 0x02:
             let n = try p.u8()
-            var addresses: [String] = []
+            var reports: [AdvertisingReport] = []
             for _ in 0..<n {
                 try p.skip(2)
-                addresses.append(try BDAddr(&p).description)
-                try p.skip(Int(try p.u8()) + 1)
+                let address = try BDAddr(&p)
+                let data = try p.bytes(Int(try p.u8()))
+                reports.append(AdvertisingReport(address: address, rssi: Int8(bitPattern: try p.u8()), data: data))
             }
-            out.info.fields = [("reports", .int(n)), ("addresses", .string(addresses.joined(separator: " ")))]
+            out.info.fields = [("reports", .int(n)), ("addresses", .string(reports.map(\.address.description).joined(separator: " ")))]
+            out.effect = .advertising(reports)
+        case 0x0d:
+            let n = try p.u8()
+            var reports: [AdvertisingReport] = []
+            for _ in 0..<n {
+                try p.skip(3)
+                let address = try BDAddr(&p)
+                try p.skip(4)
+                let rssi = Int8(bitPattern: try p.u8())
+                try p.skip(9)
+                reports.append(AdvertisingReport(address: address, rssi: rssi, data: try p.bytes(Int(try p.u8()))))
+            }
+            out.info.fields = [("reports", .int(n)), ("addresses", .string(reports.map(\.address.description).joined(separator: " ")))]
+            out.effect = .advertising(reports)
         case 0x03:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff

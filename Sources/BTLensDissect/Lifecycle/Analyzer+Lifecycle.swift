@@ -34,6 +34,9 @@ extension Analyzer {
                                           "\(enabled == nil ? "refreshing" : "starting") encryption on \(Hex.value(handle, width: 4)) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
                                           fields: [("status", .hex(status.rawValue))]))
             }
+        case .advertising(let reports):
+            let step = step(r)
+            for report in reports { advertisers.add(report, step) }
         case .bufferCount(let le, let n):
             // LE buffers when the controller has them; else LE shares the BR/EDR ones.
             if le || flow[index]?.le != true { flow[index] = FlowState(buffers: n, le: le) }

@@ -70,3 +70,18 @@ extension HostileCaptureTests {
         XCTAssertNil(Limits().setting("pending-requests"))
     }
 }
+
+extension HostileCaptureTests {
+    /// Every diagnostic a capture can raise is declared (btlens diagnostics lists it), under one id.
+    func testEveryDiagnosticRaisedIsDeclared() throws {
+        let declared = Analyzer.diagnosticKinds
+        XCTAssertEqual(Set(declared.map(\.id)).count, declared.count, "ids are unique")
+        let captures = HostileCaptures.all(zeroLengthRecords: 10).map(\.bytes) + SampleCaptures.all.map(\.session.bytes)
+        for bytes in captures {
+            for e in try analyze(bytes) {
+                guard let d = e.diagnostic else { continue }
+                XCTAssertTrue(declared.contains(d.kind), "\(d.id) is not in Analyzer.diagnosticKinds")
+            }
+        }
+    }
+}

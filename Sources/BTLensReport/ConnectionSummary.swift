@@ -19,6 +19,8 @@ public enum ConnectionSummary {
     /// The steps of its life that the capture showed, one short clause each.
     public static func steps(_ c: ConnectionInfo) -> [String] {
         let l = c.lifecycle
+        // Each step's record, and its time since the connection opened when the capture has it.
+        func at(_ s: Lifecycle.Step) -> String { "#\(s.record)" + (c.openedTime.map { " +\(s.time.offset(from: $0)) s" } ?? "") }
         var link: [String] = []
         if let p = l.parameters {
             let interval = MessageValue.number(Double(p.intervalMicroseconds) / 1000)
@@ -29,18 +31,19 @@ public enum ConnectionSummary {
         if let d = l.dataLength { link.append("data length \(d.tx)/\(d.rx)") }
         var security: [String] = []
         if let e = l.encryption {
-            security.append(e.status.isSuccess ? "encrypted at #\(e.step.record)" : "encryption failed at #\(e.step.record): \(e.status.name)")
+            security.append(e.status.isSuccess ? "encrypted at \(at(e.step))" : "encryption failed at \(at(e.step)): \(e.status.name)")
         }
-        if let p = l.pairingFailure { security.append("pairing failed at #\(p.step.record): \(p.reason.name)") }
+        if let p = l.pairingStarted { security.append("pairing at \(at(p))") }
+        if let p = l.pairingFailure { security.append("pairing failed at \(at(p.step)): \(p.reason.name)") }
         var gatt: [String] = []
-        if let f = l.firstATT { gatt.append("first ATT #\(f.record)") }
+        if let f = l.firstATT { gatt.append("first ATT \(at(f))") }
         if let m = l.attMTU { gatt.append("MTU \(m)") }
-        if let d = l.discovery { gatt.append("discovery at #\(d.record)") }
+        if let d = l.discovery { gatt.append("discovery at \(at(d))") }
         if l.attErrors > 0 { gatt.append("\(l.attErrors) ATT error\(l.attErrors == 1 ? "" : "s")") }
         var lines = [link, security, gatt].filter { !$0.isEmpty }.map { $0.joined(separator: "; ") }
         if !l.subscriptions.isEmpty {
             lines.append("subscribed: " + l.subscriptions.map { s in
-                "\(Hex.value(s.valueHandle, width: 4))\(s.uuid.map { " \($0)" } ?? "") \(s.kind.rawValue) (#\(s.step.record))"
+                "\(Hex.value(s.valueHandle, width: 4))\(s.uuid.map { " \($0)" } ?? "") \(s.kind.rawValue) (\(at(s.step)))"
             }.joined(separator: ", "))
         }
         return lines
@@ -90,6 +93,7 @@ public enum ConnectionSummary {
             w.key("encryption"); w.beginObject(); w.field("record", e.step.record); w.field("status", e.status.name); w.endObject()
         }
         w.field("encrypted", l.encrypted)
+        if let p = l.pairingStarted { w.field("pairing_record", p.record) }
         if let p = l.pairingFailure {
             w.key("pairing_failure"); w.beginObject(); w.field("record", p.step.record); w.field("reason", p.reason.name); w.endObject()
         }

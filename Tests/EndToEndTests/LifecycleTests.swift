@@ -52,6 +52,7 @@ final class LifecycleTests: XCTestCase {
     func testMICFailureEncryptionFailureAndPairingFailure() throws {
         var s = LESession()
         s.connect(handle: 0x40, address: address)
+        let request = s.l2cap(handle: 0x40, .sent, cid: 0x0006, [0x01, 0x03, 0x00, 0x01, 0x10, 0x07, 0x07])
         let smp = s.l2cap(handle: 0x40, .received, cid: 0x0006, [0x05, 0x03])
         let encryption = s.event(0x08, [0x06, 0x40, 0x00, 0x00])
         s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
@@ -62,6 +63,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(r.messages["hci.encryption.failed"],
                        "starting encryption on 0x0040 failed: PIN or Key Missing; the bond is gone on one side: forget the device on the phone and pair again")
         XCTAssertEqual(r.connections.first?.lifecycle.pairingFailure?.reason.rawValue, 0x03)
+        XCTAssertEqual(r.connections.first?.lifecycle.pairingStarted?.record, request)
         XCTAssertEqual(r.connections.first?.lifecycle.encryption?.status.rawValue, 0x06)
     }
 
@@ -212,5 +214,18 @@ extension LifecycleTests {
         let stats = StatsCollector(file: "x", info: reader.info)
         XCTAssertTrue(stats.text(connections: [], advertisers: analyzer.advertisers)
             .contains("  AA:BB:CC:11:22:33 \"Aur\": 2 reports #\(first)–#\(ext), RSSI -60…-48 dBm, services 180d fff0\n"))
+    }
+}
+
+extension LifecycleTests {
+    func testTheSummaryOfTheHealthySample() throws {
+        let r = try run(SampleCaptures.session())
+        XCTAssertEqual(r.findings, [])
+        XCTAssertEqual(r.connections.flatMap(ConnectionSummary.text), [
+            "  0x0040 AA:BB:CC:11:22:33 LE central: #3 → #58 (Connection Terminated By Local Host), 0.068750 s",
+            "         interval 30 ms, latency 0, timeout 5000 ms",
+            "         first ATT #4 +0.001250 s; MTU 64; discovery at #8 +0.006250 s",
+            "         subscribed: 0x0015 fff4 notify (#25 +0.027500 s)",
+        ])
     }
 }

@@ -112,9 +112,12 @@ extension Analyzer {
     func smp(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         let code = pdu.payload.first
         undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
+        let step = step(r)
+        if code == SMPCode.pairingRequest || code == SMPCode.securityRequest {
+            connections.update(key) { if $0.pairingStarted == nil { $0.pairingStarted = step } }
+        }
         guard code == SMPCode.pairingFailed, let raw = pdu.payload.dropFirst().first else { return }
         let reason = SMPFailureReason(rawValue: raw)
-        let step = step(r)
         connections.update(key) { $0.pairingFailure = (step, reason) }
         let who = direction == .sent ? "the phone" : "the device"
         say(r, key.handle, Diagnostic(LifecycleDiagnostics.pairingFailed,

@@ -43,6 +43,8 @@ public struct Lifecycle: Sendable {
     /// The first Encryption Change (or Key Refresh) and its status.
     public var encryption: (step: Step, status: HCIErrorCode)?
     public var encrypted = false
+    /// The first SMP Pairing Request or Security Request, and the failure if pairing failed.
+    public var pairingStarted: Step?
     public var pairingFailure: (step: Step, reason: SMPFailureReason)?
     public var attMTU: Int?
     public var firstATT: Step?

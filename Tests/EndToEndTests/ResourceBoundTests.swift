@@ -26,6 +26,7 @@ final class ResourceBoundTests: XCTestCase {
     }
 
     func testAReassemblyFloodStaysWithinItsBound() throws {
+        guard btlens_heap_in_use() > 0 else { throw XCTSkip("the heap in use is known on glibc only") }
         let flood = HostileCaptures.reassemblyFlood(handles: 400)
         let bounded = try peakHeapGrowth(flood, limits: Limits())
         var lifted = Limits()

@@ -283,7 +283,7 @@ public final class Analyzer {
                 connectionFailed(info, status: status, r)
                 return
             }
-            if connections[key] != nil {
+            if connections.isOpen(key) {
                 say(r, handle, Diagnostic(HCIDiagnostics.connectionReplaced,
                                           "Connection Complete for handle \(Hex.value(handle, width: 4)), which was never disconnected",
                                           fields: [("handle", .hex(handle))]))
@@ -356,7 +356,7 @@ public final class Analyzer {
             fragment = fragment.prefix(Int(length))
         }
         let key = ConnectionKey(index: r.controllerIndex, handle: handle)
-        if connections[key] == nil { inferConnection(key, boundary: boundary, fragment: fragment, r) }
+        if !connections.isOpen(key) { inferConnection(key, boundary: boundary, fragment: fragment, r) }
         if direction == .sent, !flow.isEmpty { sentACL(r) }
         if lowerLayers {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle, isTop: false,

@@ -7,12 +7,22 @@ public final class StatsCollector {
     public let file: String
     public let info: CaptureInfo
     public private(set) var records = 0
-    public private(set) var recordsByKind: [RecordKind: Int] = [:]
+    // Counted in arrays indexed by the small raw values: no hashing per record.
+    private var kindCounts = [Int](repeating: 0, count: 256)
+    private var opcodeCounts = [Int](repeating: 0, count: 256)
+    private var a5Counts = [0, 0]
+    public var recordsByKind: [RecordKind: Int] {
+        Dictionary(uniqueKeysWithValues: RecordKind.allCases.compactMap { k in kindCounts[Int(k.rawValue)] > 0 ? (k, kindCounts[Int(k.rawValue)]) : nil })
+    }
     public private(set) var truncatedRecords = 0
     public private(set) var firstTime: Timestamp?
     public private(set) var lastTime: Timestamp?
-    public private(set) var attByOpcode: [UInt8: Int] = [:]
-    public private(set) var a5Frames: [Direction: Int] = [:]
+    public var attByOpcode: [UInt8: Int] {
+        Dictionary(uniqueKeysWithValues: opcodeCounts.enumerated().compactMap { $1 > 0 ? (UInt8($0), $1) : nil })
+    }
+    public var a5Frames: [Direction: Int] {
+        Dictionary(uniqueKeysWithValues: Direction.allCases.compactMap { a5Counts[Int($0.rawValue)] > 0 ? ($0, a5Counts[Int($0.rawValue)]) : nil })
+    }
     public private(set) var a5BadChecksum = 0
     public private(set) var diagnostics: [String: (Severity, Int)] = [:]
     public private(set) var undecodedBytes = 0
@@ -38,7 +48,7 @@ public final class StatsCollector {
         records += 1
         bytes.record(r)
         current = (r.number, r.isTruncated)
-        recordsByKind[r.kind, default: 0] += 1
+        kindCounts[Int(r.kind.rawValue)] += 1
         if r.isTruncated { truncatedRecords += 1 }
         if r.kind == .note, captureNotes.count < Self.captureNoteLimit,
            Self.captureNotePrefixes.contains(where: { r.noteText.hasPrefix($0) }) {
@@ -50,10 +60,10 @@ public final class StatsCollector {
 
     public func event(_ e: Event) {
         switch e.body {
-        case .att(let a): attByOpcode[a.opcode.rawValue, default: 0] += 1
+        case .att(let a): opcodeCounts[Int(a.opcode.rawValue)] += 1
         case .a5(let a):
             if a.isA5 {
-                a5Frames[e.direction ?? .sent, default: 0] += 1
+                a5Counts[Int((e.direction ?? .sent).rawValue)] += 1
                 if !a.frame.checksumOK { a5BadChecksum += 1 }
             }
             commands.message(a, direction: e.direction)

@@ -30,6 +30,8 @@ public struct ConnectionInfo: Sendable {
     public var lifecycle = Lifecycle()
 
     mutating func changeLifecycle(_ change: (inout Lifecycle) -> Void) { change(&lifecycle) }
+
+    mutating func learnTransport(_ t: Transport) { if transport == .unknown { transport = t } }
 }
 
 /// handle → connection, per controller. Holds only open connections and a bounded history.
@@ -50,6 +52,9 @@ public struct ConnectionTable: Sendable {
     public init(historyLimit: Int = Limits().connectionHistory) { self.historyLimit = max(historyLimit, 1) }
 
     public subscript(key: ConnectionKey) -> ConnectionInfo? { open[key] }
+
+    /// Whether a connection is open, without copying what is known of it (asked once per ACL record).
+    public func isOpen(_ key: ConnectionKey) -> Bool { open.index(forKey: key) != nil }
 
     mutating func hostCreatesConnection(to address: BDAddr) { pendingCentral.insert(address) }
     mutating func peerRequestsConnection(from address: BDAddr) { pendingPeripheral.insert(address) }
@@ -91,8 +96,9 @@ public struct ConnectionTable: Sendable {
         open[key]?.changeLifecycle(change)
     }
 
+    /// Learns an inferred connection's transport from its traffic; in place (asked once per ATT PDU).
     mutating func setTransport(_ key: ConnectionKey, _ transport: Transport) {
-        if open[key]?.transport == .unknown { open[key]?.transport = transport }
+        open[key]?.learnTransport(transport)
     }
 
     private mutating func remember(_ info: ConnectionInfo) {

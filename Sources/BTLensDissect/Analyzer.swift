@@ -391,8 +391,7 @@ public final class Analyzer {
         }
         switch pdu.cid {
         case L2CAPChannel.att:
-            connections.setTransport(key, .le)
-            att(pdu, key, direction, r)
+            att(pdu, key, direction, r, fixedChannel: true)
         case L2CAPChannel.signaling, L2CAPChannel.leSignaling:
             signaling(pdu, key, direction, r)
         case L2CAPChannel.smp, L2CAPChannel.bredrSMP:
@@ -417,9 +416,9 @@ public final class Analyzer {
 
     // MARK: ATT and A5
 
-    func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+    func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, fixedChannel: Bool = false) {
         // Decoded in place; the bearer starts with the connection's first PDU.
-        let result = attDecoders[key, default: newATTDecoder(key)]
+        let result = attDecoders[key, default: newATTDecoder(key, le: fixedChannel)]
             .decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp, truncated: pdu.truncated)
 
         emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
@@ -460,7 +459,9 @@ public final class Analyzer {
     }
 
     /// A connection's ATT bearer, made with its first PDU.
-    private func newATTDecoder(_ key: ConnectionKey) -> ATTDecoder {
+    /// The ATT fixed channel (CID 4) is LE's: an inferred connection learns its transport from it.
+    private func newATTDecoder(_ key: ConnectionKey, le: Bool) -> ATTDecoder {
+        if le { connections.setTransport(key, .le) }
         var d = ATTDecoder(gatt: gatt, peer: peer(key))
         d.facts.inferred = connections[key]?.inferred ?? true
         d.facts.encrypted = connections[key]?.lifecycle.encrypted ?? false

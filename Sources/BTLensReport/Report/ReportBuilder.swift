@@ -30,17 +30,33 @@ public final class ReportBuilder {
     private var text = TextRenderer()
     private var origin: Timestamp?
     private var rows: [Report.Row] = []
-    private var ring: [Report.Row] = []
+    /// The last `context` events not kept, as events: a row is rendered only if a diagnostic keeps it.
+    private var ring: [(index: Int, event: Event)] = []
     private var after = 0
     private var events = 0
     private var omitted = 0
     private var messages: [Report.Message] = []
     private var groups: [String: Report.DiagnosticGroup] = [:]
-    private var streams: [String: Report.Stream] = [:]
-    private var streamOrder: [String] = []
+    /// A stream as counted: its label is made once, when it is first seen, not per frame.
+    struct StreamID: Hashable {
+        var connection: UInt16
+        var attHandle: UInt16?
+        var uuid: BluetoothUUID?
+        var rfcommChannel: UInt8?
+        var eaSession: UInt16?
+        var protocolName: String?
+
+        init(_ a: A5FrameInfo, connection: UInt16) {
+            self.connection = connection
+            (attHandle, uuid, rfcommChannel, eaSession, protocolName) = (a.attHandle, a.uuid, a.rfcommChannel, a.eaSession, a.protocolName)
+        }
+    }
+
+    private var streams: [StreamID: Report.Stream] = [:]
+    private var streamOrder: [StreamID] = []
     /// Starts at 1 ms and doubles as the capture grows, so short and long captures both fill the chart.
     private var bucketSeconds = 0.001
-    private var series: [String: [Int]] = [:]
+    private var series: [StreamID: [Int]] = [:]
     /// GAP Device Name values read, per connection handle.
     private var names: [UInt16: String] = [:]
 
@@ -57,8 +73,11 @@ public final class ReportBuilder {
         if origin == nil { origin = e.timestamp }
         events += 1
         let seconds = Double(e.timestamp.microseconds &- (origin?.microseconds ?? 0)) / 1_000_000
-        var row = self.row(e, index: events)
-        if case .diagnostic(let d) = e.body { group(d, e.record) }
+        var isDiagnostic = false
+        if case .diagnostic(let d) = e.body {
+            group(d, e.record)
+            isDiagnostic = true
+        }
         if case .att(let a) = e.body, a.uuid == .bit16(0x2a00), let c = e.connection, names[c] == nil, names.count < 10_000,
            case .string(let name)? = a.fields.first(where: { $0.0 == "text" })?.1 {
             names[c] = name
@@ -66,23 +85,22 @@ public final class ReportBuilder {
         if case .a5(let a) = e.body { count(a, e, seconds) }
         let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
         guard inRange else { return omitted += 1 }
-        let isDiagnostic = row.diagnosticId != nil
         if rows.count < options.headRows || isDiagnostic || after > 0 {
             if isDiagnostic {
-                rows += ring
+                rows += ring.map { row($0.event, index: $0.index) }
                 ring.removeAll()
                 after = options.context
             } else if rows.count >= options.headRows {
                 after -= 1
             }
-            keep(&row, e)
+            keep(row(e, index: events), e)
         } else {
-            ring.append(row)
+            ring.append((events, e))
             if ring.count > options.context { ring.removeFirst(); omitted += 1 }
         }
     }
 
-    private func keep(_ row: inout Report.Row, _ e: Event) {
+    private func keep(_ row: Report.Row, _ e: Event) {
         guard rows.count < options.rowLimit else { return omitted += 1 }
         rows.append(row)
         switch e.body {
@@ -150,11 +168,10 @@ public final class ReportBuilder {
     }
 
     private func count(_ a: A5FrameInfo, _ e: Event, _ seconds: Double) {
-        let label = Self.stream(a)
-        let key = "\(e.connection ?? 0) \(label)"
+        let key = StreamID(a, connection: e.connection ?? 0)
         if streams[key] == nil {
             guard streams.count < Self.streamLimit else { return }
-            streams[key] = Report.Stream(label: label, connection: e.connection ?? 0, dissector: a.dissector, sent: 0, received: 0)
+            streams[key] = Report.Stream(label: Self.stream(a), connection: e.connection ?? 0, dissector: a.dissector, sent: 0, received: 0)
             streamOrder.append(key)
         }
         if e.direction == .received { streams[key]?.received += 1 } else { streams[key]?.sent += 1 }
@@ -163,7 +180,9 @@ public final class ReportBuilder {
         while bucket >= Self.buckets {
             // Twice as wide buckets: neighbours merge, so the series stays bounded however long the capture.
             bucketSeconds *= 2
-            for k in series.keys { series[k] = stride(from: 0, to: Self.buckets, by: 2).map { series[k]![$0] + series[k]![$0 + 1] } + Array(repeating: 0, count: Self.buckets / 2) }
+            for (k, counts) in series {
+                series[k] = stride(from: 0, to: Self.buckets, by: 2).map { counts[$0] + counts[$0 + 1] } + Array(repeating: 0, count: Self.buckets / 2)
+            }
             bucket = Int(max(0, seconds) / bucketSeconds)
         }
         series[key, default: Array(repeating: 0, count: Self.buckets)][bucket] += 1
@@ -191,7 +210,7 @@ public final class ReportBuilder {
             diagnostics: groups.values.sorted { ($0.severity.rawValue, $1.id) > ($1.severity.rawValue, $0.id) },
             commands: stats.commandRows, rows: rows, messages: messages, events: events, omittedEvents: omitted,
             window: window, bucketSeconds: bucketSeconds,
-            series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? k, $0) } },
+            series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? "", $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
         if options.redact { Redactor(report).apply(&report) }
         return report

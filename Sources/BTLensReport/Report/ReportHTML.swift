@@ -24,6 +24,8 @@ public enum ReportHTML {
 
     /// HTML-escaped, with control characters and bidi overrides shown as escapes.
     static func e(_ s: String) -> String {
+        // Most strings are plain ASCII with nothing to escape: returned as they are.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != 0x26 && $0 != 0x3c && $0 != 0x3e && $0 != 0x22 && $0 != 0x27 }) { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in TerminalText.safe(s).unicodeScalars {

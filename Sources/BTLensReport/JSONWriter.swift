@@ -50,12 +50,17 @@ public struct JSONWriter {
     /// Bytes as a lowercase hex string, written straight into the buffer.
     public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
         value { w in
-            w.bytes.append(UInt8(ascii: "\""))
-            for b in v {
-                w.bytes.append(hexDigit[Int(b >> 4)])
-                w.bytes.append(hexDigit[Int(b & 0x0f)])
+            // Room for the quotes and two digits a byte, then filled in place: payloads are most of a line.
+            let start = w.bytes.count
+            w.bytes.append(contentsOf: repeatElement(UInt8(ascii: "\""), count: v.count * 2 + 2))
+            w.bytes.withUnsafeMutableBufferPointer { out in
+                var i = start + 1
+                for b in v {
+                    out[i] = hexDigit[Int(b >> 4)]
+                    out[i + 1] = hexDigit[Int(b & 0x0f)]
+                    i += 2
+                }
             }
-            w.bytes.append(UInt8(ascii: "\""))
         }
     }
 
@@ -117,12 +122,18 @@ public struct JSONWriter {
     private mutating func appendDecimal(_ v: Int64) {
         if v < 0 { bytes.append(UInt8(ascii: "-")) }
         var m = v.magnitude
-        var digits: [UInt8] = []
-        repeat {
-            digits.append(UInt8(0x30 + m % 10))
-            m /= 10
-        } while m > 0
-        bytes.append(contentsOf: digits.reversed())
+        var count = 1
+        while m >= 10 { m /= 10; count += 1 }
+        // Written from the last digit back, in place: no array per number.
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        m = v.magnitude
+        bytes.withUnsafeMutableBufferPointer { out in
+            for i in stride(from: start + count - 1, through: start, by: -1) {
+                out[i] = UInt8(0x30 + m % 10)
+                m /= 10
+            }
+        }
     }
 
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.

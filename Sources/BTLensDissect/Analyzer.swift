@@ -4,7 +4,7 @@ import BTLensCapture
 /// Routes capture records through HCI → ACL → L2CAP → ATT → A5 and emits events, one record at a time.
 ///
 /// State is per open connection (ACL reassembly, ATT bearer, A5 streams) and is freed when the
-/// connection closes; GATT databases are kept per peer, bounded by `GATTStore.databaseLimit`.
+/// connection closes; GATT databases are kept per peer. Every table is bounded by `Limits`.
 public final class Analyzer {
     struct StreamKey: Hashable, Comparable {
         var connection: ConnectionKey
@@ -202,7 +202,7 @@ public final class Analyzer {
         let t = r.timestamp.microseconds
         // Hostile times can be anywhere in Int64: the difference must not overflow.
         let (back, overflow) = lastTime.microseconds.subtractingReportingOverflow(t)
-        if lastRecord > 0, overflow || back > CaptureDiagnostics.backwardsTolerance {
+        if lastRecord > 0, overflow ? t < lastTime.microseconds : back > CaptureDiagnostics.backwardsTolerance {
             say(r, nil, Diagnostic(CaptureDiagnostics.timeBackwards,
                                    "timestamp \(r.timestamp.iso8601) is \(lastTime.offset(from: r.timestamp)) s before record #\(lastRecord)'s (\(lastTime.iso8601))",
                                    fields: [("back_us", .int(back)), ("previous_record", .int(lastRecord))]))

@@ -38,17 +38,19 @@ struct Timeline: ParsableCommand {
                                         limits: limits, onEvent: s.event)
             sink.write(s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers))
         }
-        let analyzer: Analyzer
+        // Decoding on this thread, rendering and writing on a second one.
+        let relay: EventRelay
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
-                                        limits: limits, onProblem: report) { e in if let s = renderer.render(e) { sink.write(s) } }
+            relay = EventRelay { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
-                                        limits: limits, onProblem: report) { e in if let b = renderer.render(e) { sink.write(b) } }
+            relay = EventRelay { e in if let b = renderer.render(e) { sink.write(b) } }
         }
+        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
+                                        limits: limits, onProblem: report, onEvent: relay.send)
+        relay.finish()
         sink.flush()
         try input.check([(input.file, analyzer.worstSeverity)])
     }

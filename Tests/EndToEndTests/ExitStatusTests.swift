@@ -77,3 +77,24 @@ final class ExitStatusTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("#9 "), "the records before the damage are printed")
     }
 }
+
+import BTLensCapture
+import BTLensReport
+
+extension ExitStatusTests {
+    /// The command renders on a second thread: its output is byte for byte what rendering in order gives.
+    func testTheTimelineCommandPrintsWhatTheRenderersGive() throws {
+        let file = Self.captures + "/bredr_iap2_ea.btsnoop"
+        var reader = try CaptureFormat.open(path: file)
+        var text = TextRenderer()
+        let jsonl = JSONLRenderer()
+        var (expectedText, expectedJSONL) = ("", [UInt8]())
+        try Pipeline.run(&reader, lowerLayers: false) { e in
+            expectedText += text.render(e) ?? ""
+            expectedJSONL += jsonl.render(e) ?? []
+        }
+        XCTAssertEqual(try btlens(["timeline", file, "--no-dissectors", "--color", "never"]).stdout, expectedText)
+        XCTAssertEqual(try btlens(["timeline", file, "--no-dissectors", "--format", "jsonl"]).stdout,
+                       String(decoding: expectedJSONL, as: UTF8.self))
+    }
+}

@@ -91,7 +91,8 @@ struct ReportCommand: ParsableCommand {
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let (bytes, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                                      limits: try input.limitOptions.limits(), options: try options(), format: chosen)
+                                                      limits: try input.limitOptions.limits(), options: try options(), format: chosen,
+                                                      relayed: true)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
             throw InputFailure(message: "cannot write \(output)")
         }
@@ -111,10 +112,21 @@ struct ReportCommand: ParsableCommand {
 
     /// One capture's report in `format`, a line saying what it holds, and its worst diagnostic.
     static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                       limits: Limits, options: ReportBuilder.Options, format: Format) throws -> ([UInt8], String, Severity?) {
+                       limits: Limits, options: ReportBuilder.Options, format: Format,
+                       relayed: Bool = false) throws -> ([UInt8], String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
-        let analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
+        let analyzer: Analyzer
+        if relayed {
+            // One capture: the builder runs on a second core, fed records and events in their order.
+            let relay = Relay<ReportBuilder.Input> { builder.take($0) }
+            analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
+                                        onRecord: { relay.send(.record($0)) }, onProblem: { reportProblem(file, $0) },
+                                        onEvent: { relay.send(.event($0)) })
+            relay.finish()
+        } else {
+            analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
+        }
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
         let bytes: [UInt8]
         switch format {

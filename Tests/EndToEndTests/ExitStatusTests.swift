@@ -98,3 +98,18 @@ extension ExitStatusTests {
                        String(decoding: expectedJSONL, as: UTF8.self))
     }
 }
+
+extension ExitStatusTests {
+    /// A single capture's report is built on a second thread: the same report as built in order.
+    func testTheReportCommandWritesWhatTheBuilderGives() throws {
+        let file = Self.captures + "/ble_a5_faults.btsnoop"
+        var reader = try CaptureFormat.open(path: file)
+        let builder = ReportBuilder(file: file, info: reader.info)
+        let analyzer = try Pipeline.run(&reader, lowerLayers: false, onRecord: builder.record, onEvent: builder.event)
+        let expected = ReportJSON.render(builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt))
+        let out = NSTemporaryDirectory() + "btlens-report-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        XCTAssertEqual(try btlens(["report", file, "--no-dissectors", "-o", out]).status, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: out).map(Array.init), expected)
+    }
+}

@@ -67,6 +67,19 @@ public final class ReportBuilder {
 
     public func record(_ r: CaptureRecord) { stats.record(r) }
 
+    /// What the builder is fed, in capture order: a record, then the events decoded from it.
+    public enum Input: Sendable {
+        case record(CaptureRecord)
+        case event(Event)
+    }
+
+    public func take(_ input: Input) {
+        switch input {
+        case .record(let r): record(r)
+        case .event(let e): event(e)
+        }
+    }
+
     public func event(_ e: Event) {
         stats.event(e)
         guard e.isTop else { return }

@@ -1,29 +1,29 @@
 import Foundation
 import BTLensDissect
 
-/// Hands events from the decoding thread to a consumer on a second thread, in order, in batches:
-/// decoding and rendering then run on two cores. At most `depth` batches wait, so memory stays
-/// bounded when the consumer is the slower one.
-public final class EventRelay: @unchecked Sendable {
-    public static let batchSize = 2048
-    public static let depth = 8
+/// Hands items (events, or records and events) from the decoding thread to a consumer on a second
+/// thread, in order, in batches: decoding and rendering then run on two cores. At most `depth`
+/// batches wait, so memory stays bounded when the consumer is the slower one.
+public final class Relay<Item: Sendable>: @unchecked Sendable {
+    public static var batchSize: Int { 2048 }
+    public static var depth: Int { 8 }
 
     private let condition = NSCondition()
-    private var queue: [[Event]] = []
+    private var queue: [[Item]] = []
     private var closed = false
-    private var batch: [Event] = []
+    private var batch: [Item] = []
     private var consumer: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
     /// The consumer and what it captures belong to the consumer thread alone once the relay starts.
     private final class Owned: @unchecked Sendable {
-        let consume: (Event) -> Void
-        init(_ consume: @escaping (Event) -> Void) { self.consume = consume }
+        let consume: (Item) -> Void
+        init(_ consume: @escaping (Item) -> Void) { self.consume = consume }
     }
 
-    /// Starts the consumer thread; `consume` sees every event, in the order `send` got them, and
+    /// Starts the consumer thread; `consume` sees every item, in the order `send` got them, and
     /// nothing else may touch what it captures until `finish` returns.
-    public init(_ consume: @escaping (Event) -> Void) {
+    public init(_ consume: @escaping (Item) -> Void) {
         batch.reserveCapacity(Self.batchSize)
         let owned = Owned(consume)
         let thread = Thread { [self] in
@@ -36,7 +36,7 @@ public final class EventRelay: @unchecked Sendable {
     }
 
     /// Called on the decoding thread.
-    public func send(_ e: Event) {
+    public func send(_ e: Item) {
         batch.append(e)
         guard batch.count >= Self.batchSize else { return }
         put(batch)
@@ -44,7 +44,7 @@ public final class EventRelay: @unchecked Sendable {
         batch.reserveCapacity(Self.batchSize)
     }
 
-    /// Sends what is left and waits until the consumer has seen every event.
+    /// Sends what is left and waits until the consumer has seen every item.
     public func finish() {
         if !batch.isEmpty { put(batch) }
         batch = []
@@ -55,7 +55,7 @@ public final class EventRelay: @unchecked Sendable {
         finished.wait()
     }
 
-    private func put(_ events: [Event]) {
+    private func put(_ events: [Item]) {
         condition.lock()
         while queue.count >= Self.depth { condition.wait() }
         queue.append(events)
@@ -63,7 +63,7 @@ public final class EventRelay: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func take() -> [Event]? {
+    private func take() -> [Item]? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !closed { condition.wait() }
@@ -72,3 +72,6 @@ public final class EventRelay: @unchecked Sendable {
         return queue.removeFirst()
     }
 }
+
+/// The timeline's relay: events only.
+public typealias EventRelay = Relay<Event>

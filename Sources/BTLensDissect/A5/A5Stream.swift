@@ -47,7 +47,9 @@ public struct A5Stream: Sendable {
             return []
         case .a5:
             framer.append(value)
-            return drain()
+            var out: [Output] = []
+            drain(&out)
+            return out
         case .undecided(var values, var preamble):
             // Only values that could open a frame count toward detection; the rest of a long
             // first frame continues the open candidate (at most one frame's length).
@@ -78,8 +80,9 @@ public struct A5Stream: Sendable {
             if preamble > 0 {
                 out.append(.diagnostic(resync(preamble, before: step.frame)))
             }
-            out += join(step.frame)
-            return out + drain()
+            join(step.frame, &out)
+            drain(&out)
+            return out
         }
     }
 
@@ -89,7 +92,8 @@ public struct A5Stream: Sendable {
             framer = MessageFramer(format: framer.format)
             return []
         }
-        let out = leftovers(reason: "a record the capture cut short")
+        var out: [Output] = []
+        leftovers(reason: "a record the capture cut short", &out)
         framer.loseSync()
         return out
     }
@@ -97,13 +101,16 @@ public struct A5Stream: Sendable {
     /// The stream ends (disconnection, end of capture): report what is left in the buffer.
     public mutating func finish(reason: String) -> [Output] {
         guard isA5 else { return [] }
-        let out = leftovers(reason: reason)
+        var out: [Output] = []
+        leftovers(reason: reason, &out)
         framer = MessageFramer(format: framer.format)
         return out
     }
 
-    private mutating func leftovers(reason: String) -> [Output] {
-        var out = abandon("the stream ended (\(reason))")
+    // The steps below append to one output array: a frame costs no array of its own.
+
+    private mutating func leftovers(reason: String, _ out: inout [Output]) {
+        abandon("the stream ended (\(reason))", &out)
         if framer.skipped > 0 {
             out.append(.diagnostic(resync(framer.skipped, before: nil)))
             framer.clearSkipped()
@@ -113,38 +120,37 @@ public struct A5Stream: Sendable {
                                               "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
                                               fields: [("have", .int(p.have)), ("need", .int(p.need))])))
         }
-        return out
     }
 
-    private mutating func drain() -> [Output] {
-        var out: [Output] = []
+    private mutating func drain(_ out: inout [Output]) {
         while let step = framer.next() {
             if step.skipped > 0 { out.append(.diagnostic(resync(step.skipped, before: step.frame))) }
-            out += join(step.frame)
+            join(step.frame, &out)
         }
-        return out
     }
 
     /// Frames of a message sent in several are joined; the message is accepted at its last frame,
     /// its checksum checked over the joined payload.
-    private mutating func join(_ frame: A5Frame) -> [Output] {
+    private mutating func join(_ frame: A5Frame, _ out: inout [Output]) {
         guard let part = frame.fragment, part.count > 1 else {
-            return joining == nil ? accept(frame) : abandon("a frame of another message") + accept(frame)
+            abandon("a frame of another message", &out)
+            return accept(frame, &out)
         }
         if part.index == 1 {
-            let out = abandon("the first frame of another message")
+            abandon("the first frame of another message", &out)
             joining = (frame, frame.payload, 2, frame.length)
-            return out
+            return
         }
         guard var j = joining, part.index == j.next, part.count == j.first.fragment?.count, frame.sequence == j.first.sequence else {
-            return abandon("frame \(part.index) of \(part.count)") + missing(frame, "frame \(part.index) of \(part.count) with no earlier frames of its message", frames: 1, bytes: frame.length)
+            abandon("frame \(part.index) of \(part.count)", &out)
+            return out.append(missing(frame, "frame \(part.index) of \(part.count) with no earlier frames of its message", frames: 1, bytes: frame.length))
         }
         j.payload += frame.payload
         j.length += frame.length
         j.next = part.index &+ 1
         joining = j
-        guard j.payload.count <= messageLimit else { return abandon("its joined payload passed \(messageLimit) bytes") }
-        guard part.index == part.count else { return [] }
+        guard j.payload.count <= messageLimit else { return abandon("its joined payload passed \(messageLimit) bytes", &out) }
+        guard part.index == part.count else { return }
         joining = nil
         var whole = j.first
         whole.payload = j.payload
@@ -152,18 +158,18 @@ public struct A5Stream: Sendable {
         whole.fragment = part
         whole.checksum = frame.checksum
         whole.expectedChecksum = framer.format.checksum?.algorithm.compute(j.payload)
-        return accept(whole)
+        accept(whole, &out)
     }
 
     /// Drops a message being joined, saying why.
-    private mutating func abandon(_ why: String) -> [Output] {
-        guard let j = joining else { return [] }
+    private mutating func abandon(_ why: String, _ out: inout [Output]) {
+        guard let j = joining else { return }
         joining = nil
         let have = Int(j.next) - 1
-        return missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length)
+        out.append(missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length))
     }
 
-    private func missing(_ first: A5Frame, _ what: String, frames: Int, bytes: Int) -> [Output] {
+    private func missing(_ first: A5Frame, _ what: String, frames: Int, bytes: Int) -> Output {
         var fields: [(String, FieldValue)] = [("command", .int(first.command))]
         if let s = first.sequence { fields.append(("sequence", .int(s))) }
         fields += [("have", .int(frames)), ("count", .int(first.fragment?.count ?? 0))]
@@ -171,11 +177,11 @@ public struct A5Stream: Sendable {
                            "message \(Hex.value(first.command, width: 2))\(first.sequence.map { " sequence \($0)" } ?? ""): \(what); \(bytes) bytes dropped",
                            fields: fields)
         d.undecodedBytes = bytes
-        return [.diagnostic(d)]
+        return .diagnostic(d)
     }
 
-    private mutating func accept(_ frame: A5Frame) -> [Output] {
-        var out: [Output] = [.frame(frame)]
+    private mutating func accept(_ frame: A5Frame, _ out: inout [Output]) {
+        out.append(.frame(frame))
         if framer.format == .a5, let version = frame.version, version != 1 {
             out.append(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,
                                               "version \(Hex.value(version, width: 2)); expected 0x01",
@@ -192,7 +198,7 @@ public struct A5Stream: Sendable {
                 "command \(Hex.value(frame.command, width: 2))\(sequence): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
                 fields: fields)))
         }
-        guard tracksSequence, let sequence = frame.sequence else { return out }
+        guard tracksSequence, let sequence = frame.sequence else { return }
         if let last = lastSequence {
             let expected = last &+ 1
             if sequence == last {
@@ -208,7 +214,6 @@ public struct A5Stream: Sendable {
             }
         }
         lastSequence = sequence
-        return out
     }
 
     private func resync(_ skipped: Int, before frame: A5Frame?) -> Diagnostic {

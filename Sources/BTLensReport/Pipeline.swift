@@ -22,4 +22,31 @@ public enum Pipeline {
         analyzer.finish()
         return analyzer
     }
+
+    /// The same, with the file read and its records split on this thread while a second one decodes
+    /// (for `stats`, whose consumer is light: reading is then off the decoding core).
+    @discardableResult
+    public static func runReadingAhead(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
+                                       dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
+                                       onRecord: @escaping (CaptureRecord) -> Void = { _ in },
+                                       onProblem: @escaping (CaptureProblem) -> Void = { _ in },
+                                       onEvent: @escaping (Event) -> Void) throws(CaptureOpenError) -> Analyzer {
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
+        let relay = Relay<CaptureItem> { item in
+            switch item {
+            case .record(let r): onRecord(r)
+            case .problem(let p): onProblem(p)
+            }
+            analyzer.process(item)
+        }
+        do {
+            while let item = try reader.next() { relay.send(item) }
+        } catch {
+            relay.finish()
+            throw error
+        }
+        relay.finish()
+        analyzer.finish()
+        return analyzer
+    }
 }

@@ -113,3 +113,17 @@ extension ExitStatusTests {
         XCTAssertEqual(FileManager.default.contents(atPath: out).map(Array.init), expected)
     }
 }
+
+extension ExitStatusTests {
+    /// `stats` reads ahead on one thread and decodes on another: the same counts as in order.
+    func testTheStatsCommandPrintsWhatTheCollectorGives() throws {
+        let file = Self.captures + "/ble_a5_faults.btsnoop"
+        var reader = try CaptureFormat.open(path: file)
+        let stats = StatsCollector(file: file, info: reader.info)
+        let analyzer = try Pipeline.run(&reader, lowerLayers: false, onRecord: stats.record, onProblem: stats.problem,
+                                        onEvent: stats.event)
+        stats.finish(bytesRead: reader.bytesRead)
+        let expected = stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
+        XCTAssertEqual(try btlens(["stats", file, "--no-dissectors", "--format", "json"]).stdout, expected)
+    }
+}

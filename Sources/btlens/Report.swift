@@ -127,7 +127,7 @@ struct ReportCommand: ParsableCommand {
             analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
-        let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
+        let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let bytes: [UInt8]
         switch format {
         case .html: bytes = Array(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)").utf8)

@@ -157,3 +157,24 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(errors, [], "console errors")
     }
 }
+
+extension ReportTests {
+    func testAdvertisersAreListedAndRedacted() throws {
+        var s = LESession()
+        let ad: [UInt8] = [0x07, 0x09] + Array("Aurora".utf8)
+        s.event(0x3e, [0x02, 0x01, 0x00, 0x00, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, UInt8(ad.count)] + ad + [UInt8(bitPattern: -60)])
+        for redact in [false, true] {
+            var options = ReportBuilder.Options()
+            options.redact = redact
+            var reader = try CaptureFormat.open(MemorySource(s.bytes))
+            let builder = ReportBuilder(file: "capture", info: reader.info, options: options)
+            let analyzer = try Pipeline.run(&reader, onRecord: builder.record, onEvent: builder.event)
+            let r = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
+            XCTAssertEqual(r.advertisers.map { "\($0.address) \($0.name ?? "") \($0.reports) \($0.rssi)" },
+                           [redact ? "[address 1] Aurora 1 -60...-60" : "AA:BB:CC:11:22:33 Aurora 1 -60...-60"])
+            let html = ReportHTML.render(r, generator: "test")
+            XCTAssertTrue(html.contains("<h3>Devices seen advertising</h3>"))
+            XCTAssertEqual(html.contains("AA:BB:CC:11:22:33"), !redact)
+        }
+    }
+}

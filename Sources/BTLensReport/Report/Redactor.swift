@@ -11,6 +11,7 @@ final class Redactor {
 
     init(_ report: Report) {
         for c in report.connections { if let a = c.address { _ = address(a) } }
+        for a in report.advertisers { _ = address(a.address) }
         // Every address anywhere first, so hex dumps earlier in the report than an address's text are caught too.
         let texts = report.captureInformation + report.services.map(\.server)
             + report.rows.flatMap { [$0.text] + $0.fields.map(\.1) } + report.diagnostics.map(\.firstMessage)
@@ -26,6 +27,7 @@ final class Redactor {
         r.file = text(r.file)
         r.captureInformation = r.captureInformation.map(text)
         for i in r.connections.indices { r.connections[i].address = r.connections[i].address.map(text) }
+        for i in r.advertisers.indices { r.advertisers[i].address = text(r.advertisers[i].address) }
         for i in r.accessories.indices {
             r.accessories[i].serial = text(r.accessories[i].serial)
             r.accessories[i].name = text(r.accessories[i].name)

@@ -63,6 +63,16 @@ public struct Report {
         public var characteristics: [(handle: UInt16, uuid: String, name: String?)]
     }
 
+    public struct Advertiser {
+        public var address: String
+        public var name: String?
+        public var reports: Int
+        public var firstRecord: Int
+        public var lastRecord: Int
+        public var rssi: ClosedRange<Int>
+        public var services: [String]
+    }
+
     public struct Connection {
         public var handle: UInt16
         public var address: String?
@@ -101,6 +111,8 @@ public struct Report {
     public var lastTime: Timestamp?
     public var captureInformation: [String]
     public var connections: [Connection]
+    /// Devices seen advertising while the phone scanned, most reports first.
+    public var advertisers: [Advertiser] = []
     public var accessories: [IAP2Identification]
     public var services: [Service]
     public var streams: [Stream]

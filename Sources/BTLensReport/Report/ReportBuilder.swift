@@ -201,7 +201,7 @@ public final class ReportBuilder {
         series[key, default: Array(repeating: 0, count: Self.buckets)][bucket] += 1
     }
 
-    public func finish(connections: [ConnectionInfo], gatt: GATTStore) -> Report {
+    public func finish(connections: [ConnectionInfo], gatt: GATTStore, advertisers: AdvertisingTable = AdvertisingTable()) -> Report {
         omitted += ring.count
         let info = stats.info
         let kept = rows.count
@@ -225,6 +225,10 @@ public final class ReportBuilder {
             window: window, bucketSeconds: bucketSeconds,
             series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? "", $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
+        report.advertisers = advertisers.sorted.map {
+            Report.Advertiser(address: $0.address.description, name: $0.name, reports: $0.reports, firstRecord: $0.first.record,
+                              lastRecord: $0.last.record, rssi: $0.rssi, services: $0.uuids.map(\.description))
+        }
         if options.redact { Redactor(report).apply(&report) }
         return report
     }

@@ -91,6 +91,14 @@ public enum ReportHTML {
         if r.connections.count > connectionLimit {
             h += "<p class=\"note\">\(r.connections.count - connectionLimit) more connections: the JSON report lists them all.</p>"
         }
+        if !r.advertisers.isEmpty {
+            h += "<h3>Devices seen advertising</h3>"
+            h += table(["address", "name", "reports", "records", "RSSI dBm", "services"], r.advertisers.prefix(connectionLimit).map { a in
+                [a.address, a.name ?? "", String(a.reports), "#\(a.firstRecord)–#\(a.lastRecord)",
+                 a.rssi.lowerBound == a.rssi.upperBound ? "\(a.rssi.lowerBound)" : "\(a.rssi.lowerBound)…\(a.rssi.upperBound)",
+                 a.services.joined(separator: " ")]
+            })
+        }
         if !r.accessories.isEmpty {
             h += "<h3>iAP2 accessories</h3>"
             h += table(["name", "model", "manufacturer", "serial", "firmware", "hardware", "EA protocols"], r.accessories.map { a in

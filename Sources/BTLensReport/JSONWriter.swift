@@ -75,14 +75,18 @@ public struct JSONWriter {
         value { w in
             w.bytes.append(UInt8(ascii: "\""))
             w.bytes.append(contentsOf: w.cachedPrefix)
+            // Six digits of microseconds, "Z" and the quote, written in place.
+            let start = w.bytes.count
+            w.bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 6))
+            w.bytes.append(UInt8(ascii: "Z"))
+            w.bytes.append(UInt8(ascii: "\""))
             var digits = micros
-            var six = [UInt8](repeating: 0x30, count: 6)
-            for i in stride(from: 5, through: 0, by: -1) {
-                six[i] = UInt8(0x30 + digits % 10)
-                digits /= 10
+            w.bytes.withUnsafeMutableBufferPointer { out in
+                for i in stride(from: start + 5, through: start, by: -1) {
+                    out[i] = UInt8(0x30 + digits % 10)
+                    digits /= 10
+                }
             }
-            w.bytes.append(contentsOf: six)
-            w.bytes.append(contentsOf: [UInt8(ascii: "Z"), UInt8(ascii: "\"")])
         }
     }
 

@@ -11,6 +11,8 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [[Item]] = []
     private var closed = false
+    /// `finish` was called (by the sending thread).
+    private var ended = false
     private var batch: [Item] = []
     private var consumer: Thread?
     private let finished = DispatchSemaphore(value: 0)
@@ -44,8 +46,10 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         batch.reserveCapacity(Self.batchSize)
     }
 
-    /// Sends what is left and waits until the consumer has seen every item.
+    /// Sends what is left and waits until the consumer has seen every item. Once: later calls return at once.
     public func finish() {
+        guard !ended else { return }
+        ended = true
         if !batch.isEmpty { put(batch) }
         batch = []
         condition.lock()

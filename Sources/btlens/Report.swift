@@ -119,10 +119,11 @@ struct ReportCommand: ParsableCommand {
         if relayed {
             // One capture: the builder runs on a second core, fed records and events in their order.
             let relay = Relay<ReportBuilder.Input> { builder.take($0) }
+            // The consumer thread is done with the builder before anything else reads it, even on a failed read.
+            defer { relay.finish() }
             analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: { relay.send(.record($0)) }, onProblem: { reportProblem(file, $0) },
                                         onEvent: { relay.send(.event($0)) })
-            relay.finish()
         } else {
             analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)

@@ -48,8 +48,16 @@ struct Timeline: ParsableCommand {
             let renderer = JSONLRenderer(verbose: verbose)
             relay = EventRelay { e in if let b = renderer.render(e) { sink.write(b) } }
         }
-        let analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
+        let analyzer: Analyzer
+        do {
+            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
                                         limits: limits, onProblem: report, onEvent: relay.send)
+        } catch {
+            // What was decoded before the read failed is still printed.
+            relay.finish()
+            sink.flush()
+            throw error
+        }
         relay.finish()
         sink.flush()
         try input.check([(input.file, analyzer.worstSeverity)])

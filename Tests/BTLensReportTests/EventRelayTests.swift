@@ -25,3 +25,15 @@ final class EventRelayTests: XCTestCase {
         XCTAssertEqual(seen, 0)
     }
 }
+
+extension EventRelayTests {
+    func testFinishingTwiceIsHarmless() {
+        var seen = 0
+        let relay = EventRelay { _ in seen += 1 }
+        relay.send(Event(record: 1, timestamp: Timestamp(microseconds: 1), direction: nil, connection: nil, isTop: true,
+                         body: .note(category: "n", text: "")))
+        relay.finish()
+        relay.finish()
+        XCTAssertEqual(seen, 1)
+    }
+}

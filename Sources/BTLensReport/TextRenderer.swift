@@ -24,14 +24,31 @@ public struct TextRenderer {
         guard e.isTop || verbose else { return nil }
         if origin == nil { origin = e.timestamp }
         let (layer, text, style) = describe(e)
-        let number = "#\(e.record)"
         let time = e.timestamp.offset(from: origin ?? e.timestamp)
         let arrow = e.direction?.arrow ?? (isDiagnostic(e) ? "!" : "=")
-        let conn = e.connection.map { Hex.value($0, width: 4) } ?? "     -"
-        let indent = verbose ? String(repeating: "  ", count: e.layer.depth) : ""
-        var line = pad(number, 8) + " " + padLeft(time, 12) + " " + arrow + " " + conn + " " + pad(layer, 5) + " " + indent + text
-        if color, let style { line = style.rawValue + line + "\u{1b}[0m" }
-        return line + "\n"
+        // One string, reserved once: the columns are ASCII, so their widths are UTF-8 counts.
+        var line = ""
+        line.reserveCapacity(48 + text.utf8.count)
+        if color, let style { line += style.rawValue }
+        line += "#"
+        line += String(e.record)
+        spaces(&line, 8 - 1 - decimalDigits(e.record))
+        line += " "
+        spaces(&line, 12 - time.utf8.count)
+        line += time
+        line += " "
+        line += arrow
+        line += " "
+        line += e.connection.map { Hex.value($0, width: 4) } ?? "     -"
+        line += " "
+        line += layer
+        spaces(&line, 5 - layer.utf8.count)
+        line += " "
+        if verbose { spaces(&line, 2 * e.layer.depth) }
+        line += text
+        if color, style != nil { line += "\u{1b}[0m" }
+        line += "\n"
+        return line
     }
 
     private func isDiagnostic(_ e: Event) -> Bool { if case .diagnostic = e.body { return true } else { return false } }
@@ -177,6 +194,15 @@ public struct TextRenderer {
     }
 
     private func safe(_ s: String) -> String { TerminalText.safe(s) }
-    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
-    private func padLeft(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+    private static let blanks = String(repeating: " ", count: 64)
+
+    private func spaces(_ line: inout String, _ n: Int) {
+        if n > 0 { line += Self.blanks.utf8.count >= n ? Self.blanks.prefix(n) : Substring(String(repeating: " ", count: n)) }
+    }
+
+    private func decimalDigits(_ n: Int) -> Int {
+        var (n, digits) = (n.magnitude, 1)
+        while n >= 10 { n /= 10; digits += 1 }
+        return digits
+    }
 }

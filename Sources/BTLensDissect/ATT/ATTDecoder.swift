@@ -20,6 +20,23 @@ struct ATTDecoder {
     /// The peer of the connection: databases are kept per peer so reconnections keep their handles.
     let peer: PeerID
 
+    /// The last handles looked up, per server side, while no discovery changed the store: a stream's
+    /// PDUs go to one or two handles, so each PDU need not hash its way into the databases.
+    var recent: [(serverIsPeer: Bool, handle: UInt16, uuid: BluetoothUUID?)] = []
+    var recentGeneration = -1
+
+    mutating func uuid(_ db: GATTStore.Key, _ handle: UInt16) -> BluetoothUUID? {
+        if recentGeneration != gatt.generation {
+            recent.removeAll(keepingCapacity: true)
+            recentGeneration = gatt.generation
+        }
+        if let hit = recent.first(where: { $0.handle == handle && $0.serverIsPeer == db.serverIsPeer }) { return hit.uuid }
+        let uuid = gatt.uuid(db, handle)
+        if recent.count >= 8 { recent.removeFirst() }
+        recent.append((db.serverIsPeer, handle, uuid))
+        return uuid
+    }
+
     /// The database of the server a PDU concerns, given whether the server is the peer.
     func key(_ serverIsPeer: Bool) -> GATTStore.Key { GATTStore.Key(peer: peer, serverIsPeer: serverIsPeer) }
 
@@ -52,7 +69,7 @@ struct ATTDecoder {
                 out.undecodedBytes += error.available
             }
         }
-        if let handle = out.info.handle, out.info.uuid == nil { out.info.uuid = gatt.uuid(db, handle) }
+        if let handle = out.info.handle, out.info.uuid == nil { out.info.uuid = uuid(db, handle) }
         lifecycle(pdu, &out, direction: direction, step: Lifecycle.Step(record: record, time: time), db: db)
         return out
     }

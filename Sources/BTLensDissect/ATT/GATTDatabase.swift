@@ -98,7 +98,11 @@ public final class GATTStore {
     /// Every database, in the order they were first seen.
     public var all: [(key: Key, database: GATTDatabase)] { order.compactMap { k in databases[k].map { (k, $0) } } }
 
+    /// Changes whenever any database does: caches of what a handle is compare it.
+    private(set) var generation = 0
+
     func update(_ key: Key, _ change: (inout GATTDatabase) -> Void) {
+        generation &+= 1
         if databases[key] == nil {
             if order.count >= databaseLimit { databases[order.removeFirst()] = nil }
             order.append(key)

@@ -5,7 +5,8 @@ import BTLensDissect
 /// One writer serves every event, so its storage and its cached date prefix are reused.
 public final class JSONLRenderer {
     public let verbose: Bool
-    private var w = JSONWriter()
+    /// Used by one thread, a line at a time: no runtime exclusivity check per field.
+    @exclusivity(unchecked) private var w = JSONWriter()
     /// UUIDs as text and their SIG names: a capture has few, and each is written on many lines.
     private var uuids: [BluetoothUUID: (text: String, name: String?)] = [:]
 

@@ -6,7 +6,8 @@ import Darwin
 
 /// Where rendered bytes go: a file descriptor in large writes, or memory for tests.
 public final class OutputSink {
-    private var buffer: [UInt8] = []
+    /// Appended to by one thread, a line at a time: no runtime exclusivity check per write.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     private let fd: Int32?
     private let flushEachWrite: Bool
     public private(set) var collected: [UInt8] = []

@@ -6,17 +6,19 @@ import BTLensDissect
 public final class StatsCollector {
     public let file: String
     public let info: CaptureInfo
-    public private(set) var records = 0
+    // The counters touched for every record and event are only ever used from one thread, one plain
+    // read-modify-write at a time: `@exclusivity(unchecked)` drops the runtime check on each.
+    @exclusivity(unchecked) public private(set) var records = 0
     // Counted in arrays indexed by the small raw values: no hashing per record.
-    private var kindCounts = [Int](repeating: 0, count: 256)
-    private var opcodeCounts = [Int](repeating: 0, count: 256)
-    private var a5Counts = [0, 0]
+    @exclusivity(unchecked) private var kindCounts = [Int](repeating: 0, count: 256)
+    @exclusivity(unchecked) private var opcodeCounts = [Int](repeating: 0, count: 256)
+    @exclusivity(unchecked) private var a5Counts = [0, 0]
     public var recordsByKind: [RecordKind: Int] {
         Dictionary(uniqueKeysWithValues: RecordKind.allCases.compactMap { k in kindCounts[Int(k.rawValue)] > 0 ? (k, kindCounts[Int(k.rawValue)]) : nil })
     }
-    public private(set) var truncatedRecords = 0
-    public private(set) var firstTime: Timestamp?
-    public private(set) var lastTime: Timestamp?
+    @exclusivity(unchecked) public private(set) var truncatedRecords = 0
+    @exclusivity(unchecked) public private(set) var firstTime: Timestamp?
+    @exclusivity(unchecked) public private(set) var lastTime: Timestamp?
     public var attByOpcode: [UInt8: Int] {
         Dictionary(uniqueKeysWithValues: opcodeCounts.enumerated().compactMap { $1 > 0 ? (UInt8($0), $1) : nil })
     }
@@ -29,10 +31,10 @@ public final class StatsCollector {
     /// MFi accessories as their iAP2 IdentificationInformation describes them.
     public private(set) var accessories: [IAP2Identification] = []
     public private(set) var undecodedByWhat: [String: Int] = [:]
-    private var commands = CommandStats()
-    public private(set) var bytes = ByteAccounting()
+    @exclusivity(unchecked) private var commands = CommandStats()
+    @exclusivity(unchecked) public private(set) var bytes = ByteAccounting()
     /// The record being decoded, and whether the capture cut it: its undecoded bytes are counted as truncated.
-    private var current = (record: 0, truncated: false)
+    @exclusivity(unchecked) private var current = (record: 0, truncated: false)
     /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
     public private(set) var captureNotes: [String] = []
     static let captureNoteLimit = 32

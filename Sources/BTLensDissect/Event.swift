@@ -63,7 +63,8 @@ public enum EventBody: Sendable {
     case note(category: String, text: String)
     case hciCommand(HCICommandInfo)
     case hciEvent(HCIEventInfo)
-    case connection(ConnectionChange)
+    // Boxed: a connection carries its whole lifecycle, and every other event would pay for its size.
+    indirect case connection(ConnectionChange)
     case acl(ACLFragmentInfo)
     case l2cap(L2CAPInfo)
     case l2capSignaling(L2CAPSignalingInfo)

@@ -100,6 +100,9 @@ public final class StatsCollector {
         }
     }
 
+    /// Closed connections past `--limit connection-history`: counted, not listed.
+    public var connectionsDropped = 0
+
     public func json(connections: [ConnectionInfo], advertisers: AdvertisingTable = AdvertisingTable()) -> String {
         var w = JSONWriter()
         w.beginObject()
@@ -115,6 +118,7 @@ public final class StatsCollector {
         w.field("truncated_records", truncatedRecords)
         if let t = firstTime { w.field("first_time", t.iso8601) }
         if let t = lastTime { w.field("last_time", t.iso8601) }
+        if connectionsDropped > 0 { w.field("connections_not_listed", connectionsDropped) }
         w.key("connections"); w.beginArray()
         for c in connections { ConnectionSummary.json(&w, c) }
         w.endArray()
@@ -179,7 +183,8 @@ public final class StatsCollector {
         if let f = firstTime, let l = lastTime {
             lines.append("Time:        \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
         }
-        lines.append("Connections: \(connections.count)")
+        lines.append("Connections: \(connections.count)"
+                     + (connectionsDropped > 0 ? " listed, and \(connectionsDropped) earlier ones past --limit connection-history" : ""))
         for c in connections { lines += ConnectionSummary.text(c) }
         lines += AdvertisingSummary.text(advertisers)
         for a in accessories {

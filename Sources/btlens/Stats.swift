@@ -53,6 +53,7 @@ struct Stats: ParsableCommand {
                                         onRecord: stats.record, onProblem: { reportProblem(file, $0); stats.problem($0) },
                                         onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
+        stats.connectionsDropped = analyzer.connections.historyDropped
         let (connections, advertisers) = (analyzer.connectionSummaries, analyzer.advertisers)
         return (json ? stats.json(connections: connections, advertisers: advertisers)
                      : stats.text(connections: connections, advertisers: advertisers), analyzer.worstSeverity)

@@ -127,3 +127,19 @@ extension ExitStatusTests {
         XCTAssertEqual(try btlens(["stats", file, "--no-dissectors", "--format", "json"]).stdout, expected)
     }
 }
+
+extension ExitStatusTests {
+    /// Connections past the history limit are counted where the list stops, not silently gone.
+    func testConnectionsPastTheHistoryLimitAreCounted() throws {
+        var s = LESession()
+        for _ in 0..<3 {
+            s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+            s.disconnect(handle: 0x40)
+        }
+        let path = NSTemporaryDirectory() + "btlens-history-\(UUID().uuidString).btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(s.bytes)))
+        let run = try btlens(["stats", path, "--limit", "connection-history=1"])
+        XCTAssertTrue(run.stdout.contains("Connections: 1 listed, and 2 earlier ones past --limit connection-history\n"), run.stdout)
+    }
+}

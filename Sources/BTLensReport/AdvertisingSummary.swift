@@ -1,43 +1,54 @@
 import BTLensCore
 import BTLensDissect
 
-/// Devices seen advertising, in a few words: for `stats` and `timeline --summary`.
+/// Devices seen advertising, in a few words: one wording for `stats`, `timeline --summary` and reports.
 enum AdvertisingSummary {
     /// Devices listed in text; JSON lists all the table keeps.
     static let textLimit = 20
 
-    static func line(_ d: AdvertisingTable.Device) -> String {
-        let name = d.name.map { " \"\(TerminalText.safe($0))\"" } ?? ""
-        let uuids = d.uuids.isEmpty ? "" : ", services " + d.uuids.map(\.description).joined(separator: " ")
-        let rssi = d.rssi.lowerBound == d.rssi.upperBound ? "\(d.rssi.lowerBound)" : "\(d.rssi.lowerBound)…\(d.rssi.upperBound)"
-        return "  \(d.address)\(name): \(d.reports) report\(d.reports == 1 ? "" : "s") #\(d.first.record)–#\(d.last.record), RSSI \(rssi) dBm\(uuids)"
+    /// `AA:BB:CC:11:22:33 "Name": 6 reports #309–#481, RSSI -79…-62 dBm, services 6666`.
+    static func describe(_ a: Report.Advertiser) -> String {
+        let name = a.name.map { " \"\(TerminalText.safe($0))\"" } ?? ""
+        let services = a.services.isEmpty ? "" : ", services " + a.services.joined(separator: " ")
+        return "\(a.address)\(name): \(a.reports) report\(a.reports == 1 ? "" : "s") #\(a.firstRecord)–#\(a.lastRecord), RSSI \(rssi(a)) dBm\(services)"
+    }
+
+    static func rssi(_ a: Report.Advertiser) -> String {
+        a.rssi.lowerBound == a.rssi.upperBound ? "\(a.rssi.lowerBound)" : "\(a.rssi.lowerBound)…\(a.rssi.upperBound)"
     }
 
     static func text(_ t: AdvertisingTable) -> [String] {
         guard !t.devices.isEmpty else { return [] }
-        let sorted = t.sorted
+        let all = t.sorted.map(Report.Advertiser.init)
         var lines = ["Advertisers: \(t.devices.count)" + (t.uncounted > 0 ? " (and \(t.uncounted) reports from devices past \(AdvertisingTable.deviceLimit))" : "")]
-        lines += sorted.prefix(textLimit).map(line)
-        if sorted.count > textLimit { lines.append("  … \(sorted.count - textLimit) more (--format json lists them)") }
+        lines += all.prefix(textLimit).map { "  " + describe($0) }
+        if all.count > textLimit { lines.append("  … \(all.count - textLimit) more (--format json lists them)") }
         return lines
     }
 
-    static func json(_ w: inout JSONWriter, _ t: AdvertisingTable) {
+    static func json(_ w: inout JSONWriter, _ advertisers: [Report.Advertiser]) {
         w.beginArray()
-        for d in t.sorted {
+        for a in advertisers {
             w.beginObject()
-            w.field("address", d.address.description)
-            if let n = d.name { w.field("name", n) }
-            w.field("reports", d.reports)
-            w.field("first_record", d.first.record)
-            w.field("last_record", d.last.record)
-            w.field("rssi_min", d.rssi.lowerBound)
-            w.field("rssi_max", d.rssi.upperBound)
+            w.field("address", a.address)
+            if let n = a.name { w.field("name", n) }
+            w.field("reports", a.reports)
+            w.field("first_record", a.firstRecord)
+            w.field("last_record", a.lastRecord)
+            w.field("rssi_min", a.rssi.lowerBound)
+            w.field("rssi_max", a.rssi.upperBound)
             w.key("service_uuids"); w.beginArray()
-            for u in d.uuids { w.string(u.description) }
+            for s in a.services { w.string(s) }
             w.endArray()
             w.endObject()
         }
         w.endArray()
+    }
+}
+
+extension Report.Advertiser {
+    init(_ d: AdvertisingTable.Device) {
+        self.init(address: d.address.description, name: d.name, reports: d.reports, firstRecord: d.first.record,
+                  lastRecord: d.last.record, rssi: d.rssi, services: d.uuids.map(\.description))
     }
 }

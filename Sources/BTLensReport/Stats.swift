@@ -122,7 +122,7 @@ public final class StatsCollector {
         w.key("connections"); w.beginArray()
         for c in connections { ConnectionSummary.json(&w, c) }
         w.endArray()
-        w.key("advertisers"); AdvertisingSummary.json(&w, advertisers)
+        w.key("advertisers"); AdvertisingSummary.json(&w, advertisers.sorted.map(Report.Advertiser.init))
         w.key("accessories"); w.beginArray()
         for a in accessories {
             w.beginObject()

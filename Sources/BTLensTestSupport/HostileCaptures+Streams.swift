@@ -4,7 +4,7 @@ import BTLensDissect
 
 extension HostileCaptures {
     /// A BR/EDR link with RFCOMM channel 3 open and iAP2 detected and synchronised on it.
-    static func iap2Link() -> (LESession, toAccessory: ([UInt8]) -> [UInt8]) {
+    static func iap2Link() -> LESession {
         var s = LESession()
         s.connectBREDR(handle: 0x0c, address: address)
         s.l2cap(handle: 0x0c, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
@@ -18,13 +18,13 @@ extension HostileCaptures {
         s.rfcommStream(handle: 0x0c, .sent, cid: 0x71, dlci: 6, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
         s.rfcommStream(handle: 0x0c, .received, cid: 0x40, dlci: 6, IAP2LinkPacket.encode(control: 0x80, psn: 0x20, pan: 0, session: 0, payload: lsp))
         s.rfcommStream(handle: 0x0c, .sent, cid: 0x71, dlci: 6, IAP2LinkPacket.encode(control: 0xc0, psn: 0x70, pan: 0x20, session: 0, payload: lsp))
-        return (s, { $0 })
+        return s
     }
 
     /// iAP2 packets whose length field says 0 (less than a header), 9 (a header alone: an ACK) and
     /// 65,535 (more than the link ever carries before it drops).
     static func iap2Lengths() -> Case {
-        var (s, _) = iap2Link()
+        var s = iap2Link()
         func header(_ length: Int, psn: UInt8) -> [UInt8] {
             var h: [UInt8] = [0xff, 0x5a, UInt8(length >> 8), UInt8(length & 0xff), 0x40, psn, 0x20, 0x00]
             h.append(IAP2LinkPacket.checksum(h))

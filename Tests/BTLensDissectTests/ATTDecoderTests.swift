@@ -95,3 +95,14 @@ final class ATTDecoderTests: XCTestCase {
         XCTAssertEqual(decode("1b 15", .received, truncated: true).diagnostics, [])
     }
 }
+
+extension ATTDecoderTests {
+    /// The decoder remembers recent handles' UUIDs, but a discovery after them is seen at once.
+    func testAHandleSeenBeforeItsDiscoveryGetsItsUUIDAfterIt() {
+        XCTAssertNil(decode("1b 03 00 64", .received).info.uuid)
+        XCTAssertNil(decode("1b 03 00 65", .received).info.uuid, "remembered as unknown")
+        _ = decode("08 01 00 ff ff 03 28", .sent)
+        _ = decode("09 07 02 00 12 03 00 19 2a", .received)
+        XCTAssertEqual(decode("1b 03 00 66", .received).info.uuid, .bit16(0x2a19))
+    }
+}

@@ -229,3 +229,22 @@ extension LifecycleTests {
         ])
     }
 }
+
+extension LifecycleTests {
+    /// Past the history limit the oldest closed connections go; the newest stay, in the order they closed.
+    func testTheConnectionHistoryKeepsTheNewestInOrder() throws {
+        var s = LESession()
+        var closes: [Int] = []
+        for _ in 0..<5 {
+            s.connect(handle: 0x40, address: address)
+            s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
+            closes.append(disconnected(&s, 0x40, reason: 0x13))
+        }
+        var limits = Limits()
+        limits.connectionHistory = 2
+        var reader = try CaptureFormat.open(MemorySource(s.bytes))
+        let analyzer = try Pipeline.run(&reader, limits: limits) { _ in }
+        XCTAssertEqual(analyzer.connections.all.map(\.closedRecord), [closes[3], closes[4]])
+        XCTAssertEqual(analyzer.connections.historyDropped, 3)
+    }
+}

@@ -57,14 +57,4 @@ public struct Lifecycle: Sendable {
     public static let subscriptionLimit = 64
 
     public init() {}
-
-    /// The subscription in force for a characteristic, if a CCCD write in the capture set one.
-    public func subscription(valueHandle: UInt16) -> Subscription? {
-        subscriptions.last { $0.valueHandle == valueHandle }
-    }
-
-    mutating func subscribe(_ s: Subscription) {
-        subscriptions.removeAll { $0.valueHandle == s.valueHandle }
-        if subscriptions.count < Self.subscriptionLimit { subscriptions.append(s) }
-    }
 }

@@ -20,15 +20,6 @@ public struct SMPFailureReason: RawRepresentable, Hashable, Sendable {
 /// SMP codes btlens reads (Core Vol 3, Part H, §3.3): enough to say how pairing went.
 enum SMPCode {
     static let pairingRequest: UInt8 = 0x01
-    static let pairingResponse: UInt8 = 0x02
     static let pairingFailed: UInt8 = 0x05
     static let securityRequest: UInt8 = 0x0b
-
-    static func name(_ code: UInt8) -> String {
-        [0x01: "Pairing Request", 0x02: "Pairing Response", 0x03: "Pairing Confirm", 0x04: "Pairing Random",
-         0x05: "Pairing Failed", 0x06: "Encryption Information", 0x07: "Central Identification",
-         0x08: "Identity Information", 0x09: "Identity Address Information", 0x0a: "Signing Information",
-         0x0b: "Security Request", 0x0c: "Pairing Public Key", 0x0d: "Pairing DHKey Check",
-         0x0e: "Pairing Keypress Notification"][code] ?? "SMP \(Hex.value(code, width: 2))"
-    }
 }

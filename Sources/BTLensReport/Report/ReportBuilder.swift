@@ -225,10 +225,7 @@ public final class ReportBuilder {
             window: window, bucketSeconds: bucketSeconds,
             series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? "", $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
-        report.advertisers = advertisers.sorted.map {
-            Report.Advertiser(address: $0.address.description, name: $0.name, reports: $0.reports, firstRecord: $0.first.record,
-                              lastRecord: $0.last.record, rssi: $0.rssi, services: $0.uuids.map(\.description))
-        }
+        report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
         if options.redact { Redactor(report).apply(&report) }
         return report
     }

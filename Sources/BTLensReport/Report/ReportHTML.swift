@@ -95,7 +95,7 @@ public enum ReportHTML {
             h += "<h3>Devices seen advertising</h3>"
             h += table(["address", "name", "reports", "records", "RSSI dBm", "services"], r.advertisers.prefix(connectionLimit).map { a in
                 [a.address, a.name ?? "", String(a.reports), "#\(a.firstRecord)–#\(a.lastRecord)",
-                 a.rssi.lowerBound == a.rssi.upperBound ? "\(a.rssi.lowerBound)" : "\(a.rssi.lowerBound)…\(a.rssi.upperBound)",
+                 AdvertisingSummary.rssi(a),
                  a.services.joined(separator: " ")]
             })
         }

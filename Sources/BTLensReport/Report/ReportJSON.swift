@@ -40,22 +40,7 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
-        w.key("advertisers"); w.beginArray()
-        for a in r.advertisers {
-            w.beginObject()
-            w.field("address", a.address)
-            optional(&w, "name", a.name)
-            w.field("reports", a.reports)
-            w.field("first_record", a.firstRecord)
-            w.field("last_record", a.lastRecord)
-            w.field("rssi_min", a.rssi.lowerBound)
-            w.field("rssi_max", a.rssi.upperBound)
-            w.key("service_uuids"); w.beginArray()
-            for s in a.services { w.string(s) }
-            w.endArray()
-            w.endObject()
-        }
-        w.endArray()
+        w.key("advertisers"); AdvertisingSummary.json(&w, r.advertisers)
         w.key("accessories"); w.beginArray()
         for a in r.accessories { w.beginObject(); w.identification(a); w.endObject() }
         w.endArray()

@@ -28,8 +28,7 @@ public enum ReportText {
         }
         if r.connections.count > connectionLimit { item("… \(r.connections.count - connectionLimit) more connections (the JSON report lists them all)") }
         for a in r.advertisers.prefix(connectionLimit) {
-            item("Advertising: \(a.address)\(a.name.map { " \"\(safe($0))\"" } ?? ""), \(a.reports) reports #\(a.firstRecord)–#\(a.lastRecord), RSSI \(a.rssi.lowerBound)…\(a.rssi.upperBound) dBm"
-                 + (a.services.isEmpty ? "" : ", services \(a.services.joined(separator: " "))"))
+            item("Advertising: " + AdvertisingSummary.describe(a))
         }
         for a in r.accessories {
             item(safe("Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "

@@ -12,8 +12,21 @@ public final class JSONLRenderer {
 
     public init(verbose: Bool = false) { self.verbose = verbose }
 
+    /// The event's line, or nil when it is lower-layer detail and the renderer is not verbose.
     public func render(_ e: Event) -> [UInt8]? {
-        guard e.isTop || verbose else { return nil }
+        guard write(e) else { return nil }
+        return w.bytes
+    }
+
+    /// The event's line appended to `sink`, without a copy of its own.
+    public func render(_ e: Event, into sink: OutputSink) {
+        guard write(e) else { return }
+        w.withBytes { sink.write($0) }
+    }
+
+    /// The event's line in the writer; false when the event is not shown.
+    private func write(_ e: Event) -> Bool {
+        guard e.isTop || verbose else { return false }
         w.reset()
         w.beginObject()
         switch e.body {
@@ -164,9 +177,8 @@ public final class JSONLRenderer {
             w.key("bytes"); w.hex(u.bytes)
         }
         w.endObject()
-        var out = w.bytes
-        out.append(0x0a)
-        return out
+        w.newline()
+        return true
     }
 
     /// What the bound dissector said: names, fields, pairing.

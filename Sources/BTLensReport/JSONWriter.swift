@@ -1,67 +1,116 @@
 import BTLensCore
 import BTLensDissect
 
-private let hexDigit: [UInt8] = Array("0123456789abcdef".utf8)
+/// Each byte's two lowercase hex digits, laid out in memory in the order they are written.
+private let hexPairs: [UInt16] = (0..<256).map { b in
+    let digits = Array("0123456789abcdef".utf8)
+    return (UInt16(digits[b >> 4]) | UInt16(digits[b & 0x0f]) << 8).littleEndian
+}
 
 /// Writes JSON objects with keys in the order given, straight into a byte buffer.
 /// Output is deterministic: no dictionaries, no locale, no floating point.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = []
+///
+/// The buffer is raw memory that grows by doubling: each value reserves its room once and is then
+/// written through a pointer, as a JSONL line is hundreds of small writes. Not copyable: a copy
+/// would share that memory.
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written.
+    public private(set) var count = 0
+    /// Whether the innermost open object or array has a member yet; the enclosing ones' below.
+    private var needsComma = false
+    private var enclosing: [Bool] = []
+    /// True between a key and its value: the value takes no comma.
+    private var afterKey = false
+    private var cachedSecond = Int64.min
+    private var cachedPrefix: [UInt8] = []
 
-    public init() { bytes.reserveCapacity(512) }
+    public init() {
+        capacity = 512
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// A copy of what was written.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// What was written, without copying it.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
 
     /// Empties the writer for the next document, keeping its storage and its time cache.
     public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        needsComma.removeAll(keepingCapacity: true)
+        count = 0
+        needsComma = false
+        enclosing.removeAll(keepingCapacity: true)
         afterKey = false
     }
 
-    public mutating func beginObject() { value { $0.bytes.append(UInt8(ascii: "{")) }; needsComma.append(false) }
-    public mutating func endObject() { needsComma.removeLast(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { value { $0.bytes.append(UInt8(ascii: "[")) }; needsComma.append(false) }
-    public mutating func endArray() { needsComma.removeLast(); bytes.append(UInt8(ascii: "]")) }
+    /// Ends a JSONL line.
+    public mutating func newline() { put(0x0a) }
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Keys are the program's own ASCII names: copied, not escaped.
     public mutating func key(_ k: String) {
-        comma()
-        bytes.append(UInt8(ascii: "\""))
+        if needsComma { put(UInt8(ascii: ",")) }
+        put(UInt8(ascii: "\""))
         appendRaw(k)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
         afterKey = true
     }
 
-    /// True between a key and its value: the value takes no comma.
-    private var afterKey = false
+    public mutating func string(_ s: String) {
+        beginValue()
+        appendEscaped(s)
+    }
 
-    public mutating func string(_ s: String) { value { $0.appendEscaped(s) } }
-    public mutating func int<T: BinaryInteger>(_ v: T) { value { $0.appendDecimal(Int64(truncatingIfNeeded: v)) } }
-    public mutating func bool(_ v: Bool) { value { $0.appendRaw(v ? "true" : "false") } }
-    public mutating func null() { value { $0.appendRaw("null") } }
+    public mutating func int<T: BinaryInteger>(_ v: T) {
+        beginValue()
+        appendDecimal(Int64(truncatingIfNeeded: v))
+    }
+
+    public mutating func bool(_ v: Bool) {
+        beginValue()
+        appendRaw(v ? "true" : "false")
+    }
+
+    public mutating func null() {
+        beginValue()
+        appendRaw("null")
+    }
+
     /// A number: integral values without a fraction, others in Swift's shortest round-trip form.
     public mutating func number(_ d: Double) {
         guard d.isFinite else { return null() }
         if d == d.rounded(), abs(d) < 1e15 { return int(Int64(d)) }
-        value { $0.appendRaw(String(d)) }
+        beginValue()
+        appendRaw(String(d))
     }
 
-    /// Bytes as a lowercase hex string, written straight into the buffer.
+    /// Bytes as a lowercase hex string, two digits a byte from a table: payloads are most of a line.
     public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
-        value { w in
-            // Room for the quotes and two digits a byte, then filled in place: payloads are most of a line.
-            let start = w.bytes.count
-            w.bytes.append(contentsOf: repeatElement(UInt8(ascii: "\""), count: v.count * 2 + 2))
-            w.bytes.withUnsafeMutableBufferPointer { out in
-                var i = start + 1
-                for b in v {
-                    out[i] = hexDigit[Int(b >> 4)]
-                    out[i + 1] = hexDigit[Int(b & 0x0f)]
-                    i += 2
-                }
+        beginValue()
+        let n = v.count
+        reserve(2 * n + 2)
+        base[count] = UInt8(ascii: "\"")
+        hexPairs.withUnsafeBufferPointer { pairs in
+            let out = UnsafeMutableRawPointer(base + count + 1)
+            var i = 0
+            for b in v {
+                out.storeBytes(of: pairs[Int(b)], toByteOffset: i, as: UInt16.self)
+                i += 2
             }
         }
+        base[count + 2 * n + 1] = UInt8(ascii: "\"")
+        count += 2 * n + 2
     }
 
     /// A timestamp as an ISO 8601 string; the date and time up to the second are cached.
@@ -72,26 +121,20 @@ public struct JSONWriter {
             cachedSecond = seconds
             cachedPrefix = Array(t.iso8601.utf8.prefix(20))
         }
-        value { w in
-            w.bytes.append(UInt8(ascii: "\""))
-            w.bytes.append(contentsOf: w.cachedPrefix)
-            // Six digits of microseconds, "Z" and the quote, written in place.
-            let start = w.bytes.count
-            w.bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 6))
-            w.bytes.append(UInt8(ascii: "Z"))
-            w.bytes.append(UInt8(ascii: "\""))
-            var digits = micros
-            w.bytes.withUnsafeMutableBufferPointer { out in
-                for i in stride(from: start + 5, through: start, by: -1) {
-                    out[i] = UInt8(0x30 + digits % 10)
-                    digits /= 10
-                }
-            }
+        beginValue()
+        reserve(cachedPrefix.count + 9)
+        put(UInt8(ascii: "\""))
+        cachedPrefix.withUnsafeBufferPointer { append($0) }
+        // Six digits of microseconds, then "Z" and the quote.
+        var digits = micros
+        for i in stride(from: 5, through: 0, by: -1) {
+            base[count + i] = UInt8(0x30 + digits % 10)
+            digits /= 10
         }
+        base[count + 6] = UInt8(ascii: "Z")
+        base[count + 7] = UInt8(ascii: "\"")
+        count += 8
     }
-
-    private var cachedSecond = Int64.min
-    private var cachedPrefix: [UInt8] = []
 
     public mutating func field(_ k: String, _ v: FieldValue) {
         key(k)
@@ -108,66 +151,97 @@ public struct JSONWriter {
     public mutating func field<T: BinaryInteger>(_ k: String, _ v: T) { key(k); int(v) }
     public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
 
-    private mutating func value(_ write: (inout JSONWriter) -> Void) {
-        if afterKey { afterKey = false } else { comma() }
-        write(&self)
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
+    // MARK: the buffer
+
+    private mutating func beginValue() {
+        if afterKey { afterKey = false } else if needsComma { put(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
-    private mutating func comma() {
-        if let last = needsComma.last, last { bytes.append(UInt8(ascii: ",")) }
+    private mutating func open(_ bracket: UInt8) {
+        beginValue()
+        put(bracket)
+        enclosing.append(needsComma)
+        needsComma = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        needsComma = enclosing.popLast() ?? true
+        put(bracket)
+    }
+
+    /// Room for `n` more bytes.
+    private mutating func reserve(_ n: Int) {
+        guard count + n > capacity else { return }
+        var grown = capacity * 2
+        while grown < count + n { grown *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = grown
+    }
+
+    private mutating func put(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let from = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: from, count: bytes.count)
+        count += bytes.count
     }
 
     private mutating func appendRaw(_ s: String) {
         var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        s.withUTF8 { append($0) }
     }
 
     private mutating func appendDecimal(_ v: Int64) {
-        if v < 0 { bytes.append(UInt8(ascii: "-")) }
+        reserve(20)
+        if v < 0 { put(UInt8(ascii: "-")) }
         var m = v.magnitude
-        var count = 1
-        while m >= 10 { m /= 10; count += 1 }
-        // Written from the last digit back, in place: no array per number.
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var digits = 1
+        while m >= 10 { m /= 10; digits += 1 }
+        // Written from the last digit back.
         m = v.magnitude
-        bytes.withUnsafeMutableBufferPointer { out in
-            for i in stride(from: start + count - 1, through: start, by: -1) {
-                out[i] = UInt8(0x30 + m % 10)
-                m /= 10
-            }
+        for i in stride(from: digits - 1, through: 0, by: -1) {
+            base[count + i] = UInt8(0x30 + m % 10)
+            m /= 10
         }
+        count += digits
     }
 
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
     private mutating func appendEscaped(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         var copy = s
         let plain = copy.withUTF8 { utf8 in
             utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c }
         }
         if plain {
-            copy.withUTF8 { bytes.append(contentsOf: $0) }
-            bytes.append(UInt8(ascii: "\""))
+            copy.withUTF8 { append($0) }
+            put(UInt8(ascii: "\""))
             return
         }
         for scalar in s.unicodeScalars {
             switch scalar.value {
-            case 0x22: bytes.append(contentsOf: "\\\"".utf8)
-            case 0x5c: bytes.append(contentsOf: "\\\\".utf8)
-            case 0x0a: bytes.append(contentsOf: "\\n".utf8)
-            case 0x0d: bytes.append(contentsOf: "\\r".utf8)
-            case 0x09: bytes.append(contentsOf: "\\t".utf8)
+            case 0x22: appendRaw("\\\"")
+            case 0x5c: appendRaw("\\\\")
+            case 0x0a: appendRaw("\\n")
+            case 0x0d: appendRaw("\\r")
+            case 0x09: appendRaw("\\t")
             case 0x00..<0x20, 0x7f, 0x80..<0xa0, 0x202a...0x202e, 0x2066...0x2069, 0x2028, 0x2029:
-                bytes.append(contentsOf: "\\u".utf8)
-                let h = Hex.value(scalar.value, width: 4).dropFirst(2)
-                bytes.append(contentsOf: h.utf8)
+                appendRaw("\\u")
+                appendRaw(String(Hex.value(scalar.value, width: 4).dropFirst(2)))
             default:
-                bytes.append(contentsOf: String(scalar).utf8)
+                appendRaw(String(scalar))
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
     }
 }
 

@@ -33,6 +33,12 @@ public final class OutputSink {
         if flushEachWrite || buffer.count >= 1 << 16 { flush() }
     }
 
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard fd != nil else { collected.append(contentsOf: bytes); return }
+        buffer.append(contentsOf: bytes)
+        if flushEachWrite || buffer.count >= 1 << 16 { flush() }
+    }
+
     public func write(_ s: String) { write(Array(s.utf8)) }
 
     public func flush() {

@@ -46,7 +46,7 @@ struct Timeline: ParsableCommand {
             relay = EventRelay { e in if let s = renderer.render(e) { sink.write(s) } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            relay = EventRelay { e in if let b = renderer.render(e) { sink.write(b) } }
+            relay = EventRelay { e in renderer.render(e, into: sink) }
         }
         let analyzer: Analyzer
         do {

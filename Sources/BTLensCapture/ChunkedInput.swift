@@ -10,10 +10,18 @@ public protocol ByteSource {
     mutating func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8]
     /// The total number of bytes, when known before reading (a file, memory); nil for a stream.
     var size: Int64? { get }
+    /// Up to `buffer.count` bytes written into `buffer`; 0 means end of input.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(CaptureOpenError) -> Int
 }
 
 extension ByteSource {
     public var size: Int64? { nil }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(CaptureOpenError) -> Int {
+        let bytes = try read(maxCount: buffer.count)
+        buffer.copyBytes(from: bytes)
+        return bytes.count
+    }
 }
 
 /// Bytes already in memory (tests, decompressed data).
@@ -55,16 +63,17 @@ public final class FileSource: ByteSource {
 
     public func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: maxCount)
-        let n = buffer.withUnsafeMutableBytes { raw -> Int in
-            while true {
-                let r = Glibc.read(fd, raw.baseAddress, maxCount)
-                if r < 0 && errno == EINTR { continue }
-                return r
-            }
-        }
-        guard n >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        buffer.removeLast(maxCount - n)
+        let n = buffer.withUnsafeMutableBytes { raw in Result { () throws(CaptureOpenError) in try read(into: raw) } }
+        buffer.removeLast(maxCount - (try n.get()))
         return buffer
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(CaptureOpenError) -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        }
     }
 }
 
@@ -93,12 +102,24 @@ public struct ChunkedInput {
     /// Makes at least `count` bytes available if the input has them; returns whether it does.
     public mutating func ensure(_ count: Int) throws(CaptureOpenError) -> Bool {
         while available < count && !reachedEnd {
-            let more = try source.read(maxCount: max(Self.chunkSize, count - available))
-            if more.isEmpty { reachedEnd = true; break }
-            var next = [UInt8]()
-            next.reserveCapacity(available + more.count)
-            next.append(contentsOf: chunk[position...])
-            next.append(contentsOf: more)
+            // The unread bytes, then one read straight into the room after them: one allocation and
+            // one copy of the file's bytes per chunk.
+            let kept = available
+            let room = max(Self.chunkSize, count - kept)
+            var failure: CaptureOpenError?
+            let next = [UInt8](unsafeUninitializedCapacity: kept + room) { buffer, initialized in
+                chunk[position...].withUnsafeBufferPointer { old in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[..<kept]).initialize(from: old)
+                }
+                do throws(CaptureOpenError) {
+                    initialized = kept + (try source.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[kept...]))))
+                } catch {
+                    failure = error
+                    initialized = kept
+                }
+            }
+            if let failure { throw failure }
+            if next.count == kept { reachedEnd = true; break }
             chunkStart += Int64(position)
             chunk = next
             position = 0

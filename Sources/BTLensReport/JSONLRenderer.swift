@@ -60,7 +60,7 @@ public final class JSONLRenderer {
             w.field("message", d.message)
             connection(&w, e)
             if let o = d.packetOffset { w.field("packet_offset", o) }
-            for (k, v) in d.fields { w.field(k, v) }
+            for (k, v) in d.fields { w.field(named: k, v) }
         case .note(let category, let text):
             head(&w, "note", e)
             w.field("category", category)
@@ -69,13 +69,13 @@ public final class JSONLRenderer {
             head(&w, "hci.command", e)
             w.field("opcode", c.opcode.rawValue)
             w.field("name", c.opcode.name)
-            for (k, v) in c.fields { w.field(k, v) }
+            for (k, v) in c.fields { w.field(named: k, v) }
         case .hciEvent(let h):
             head(&w, "hci.event", e)
             w.field("code", h.code.rawValue)
             if let s = h.subevent { w.field("subevent", s.rawValue) }
             w.field("name", h.name)
-            for (k, v) in h.fields { w.field(k, v) }
+            for (k, v) in h.fields { w.field(named: k, v) }
         case .connection(let c):
             head(&w, "connection", e)
             w.field("change", c.change.rawValue)
@@ -105,7 +105,7 @@ public final class JSONLRenderer {
             w.field("code", c.code.rawValue)
             w.field("name", c.code.name)
             w.field("identifier", c.identifier)
-            for (k, v) in c.fields { w.field(k, v) }
+            for (k, v) in c.fields { w.field(named: k, v) }
         case .rfcomm(let f):
             head(&w, "rfcomm", e)
             connection(&w, e)
@@ -115,7 +115,7 @@ public final class JSONLRenderer {
             if let c = f.credits { w.field("credits", c) }
             w.field("length", f.length)
             if let m = f.mux { w.field("mux", m) }
-            for (k, v) in f.fields { w.field(k, v) }
+            for (k, v) in f.fields { w.field(named: k, v) }
         case .sdp(let info):
             head(&w, "sdp", e)
             connection(&w, e)
@@ -146,7 +146,7 @@ public final class JSONLRenderer {
             connection(&w, e)
             w.field("message_id", c.id)
             w.field("name", c.name)
-            for (k, v) in c.fields { w.field(k, v) }
+            for (k, v) in c.fields { w.field(named: k, v) }
         case .iap2Identification(let i):
             head(&w, "iap2.identification", e)
             connection(&w, e)
@@ -160,7 +160,7 @@ public final class JSONLRenderer {
             uuid(&w, a.uuid)
             if let v = a.value { w.key("value"); w.hex(v) }
             if a.truncated { w.field("truncated", true) }
-            for (k, v) in a.fields { w.field(k, v) }
+            for (k, v) in a.fields { w.field(named: k, v) }
         case .gattValue(let g):
             head(&w, "gatt." + g.kind.rawValue, e)
             connection(&w, e)
@@ -218,9 +218,19 @@ public final class JSONLRenderer {
     }
 
     private func uuidText(_ u: BluetoothUUID) -> (text: String, name: String?) {
-        if let known = uuids[u] { return known }
-        let entry = (u.description, GATTNames.name(u))
-        if uuids.count < 4096 { uuids[u] = entry }
+        // Lines alternate between a few streams' UUIDs: the last ones are checked before the table.
+        if let hit = recentUUIDs.first(where: { $0.uuid == u }) { return hit.entry }
+        let entry: (text: String, name: String?)
+        if let known = uuids[u] {
+            entry = known
+        } else {
+            entry = (u.description, GATTNames.name(u))
+            if uuids.count < 4096 { uuids[u] = entry }
+        }
+        if recentUUIDs.count == 4 { recentUUIDs.removeFirst() }
+        recentUUIDs.append((u, entry))
         return entry
     }
+
+    private var recentUUIDs: [(uuid: BluetoothUUID, entry: (text: String, name: String?))] = []
 }

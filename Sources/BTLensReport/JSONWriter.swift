@@ -57,13 +57,26 @@ public struct JSONWriter: ~Copyable {
     public mutating func beginArray() { open(UInt8(ascii: "[")) }
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    /// Keys are the program's own ASCII names: copied, not escaped.
-    public mutating func key(_ k: String) {
-        if needsComma { put(UInt8(ascii: ",")) }
-        put(UInt8(ascii: "\""))
-        appendRaw(k)
-        put(UInt8(ascii: "\""))
-        put(UInt8(ascii: ":"))
+    /// Keys are the program's own ASCII names, literals: copied whole with one room check, not escaped.
+    public mutating func key(_ k: StaticString) {
+        k.withUTF8Buffer { key($0) }
+    }
+
+    /// A key only known at run time (a decoder's field name).
+    public mutating func key(named k: String) {
+        var k = k
+        k.withUTF8 { key($0) }
+    }
+
+    /// `,"name":`
+    private mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
+        reserve(name.count + 4)
+        if needsComma { base[count] = UInt8(ascii: ","); count += 1 }
+        base[count] = UInt8(ascii: "\"")
+        if let from = name.baseAddress { (base + count + 1).update(from: from, count: name.count) }
+        base[count + name.count + 1] = UInt8(ascii: "\"")
+        base[count + name.count + 2] = UInt8(ascii: ":")
+        count += name.count + 3
         afterKey = true
     }
 
@@ -136,8 +149,9 @@ public struct JSONWriter: ~Copyable {
         count += 8
     }
 
-    public mutating func field(_ k: String, _ v: FieldValue) {
-        key(k)
+    /// A decoder's field: its name is only known at run time.
+    public mutating func field(named k: String, _ v: FieldValue) {
+        key(named: k)
         switch v {
         case .int(let i): int(i)
         case .hex(let i, _): int(i)
@@ -147,13 +161,15 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    public mutating func field(_ k: String, _ s: String) { key(k); string(s) }
-    public mutating func field<T: BinaryInteger>(_ k: String, _ v: T) { key(k); int(v) }
-    public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
+    public mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
+    public mutating func field<T: BinaryInteger>(_ k: StaticString, _ v: T) { key(k); int(v) }
+    public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
+    public mutating func field<T: BinaryInteger>(named k: String, _ v: T) { key(named: k); int(v) }
+    public mutating func field(named k: String, _ s: String) { key(named: k); string(s) }
 
     // MARK: the buffer
 
-    private mutating func beginValue() {
+    @inline(__always) private mutating func beginValue() {
         if afterKey { afterKey = false } else if needsComma { put(UInt8(ascii: ",")) }
         needsComma = true
     }
@@ -171,10 +187,13 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Room for `n` more bytes.
-    private mutating func reserve(_ n: Int) {
-        guard count + n > capacity else { return }
+    @inline(__always) private mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private mutating func grow(_ needed: Int) {
         var grown = capacity * 2
-        while grown < count + n { grown *= 2 }
+        while grown < needed { grown *= 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
         moved.update(from: base, count: count)
         base.deallocate()
@@ -182,13 +201,13 @@ public struct JSONWriter: ~Copyable {
         capacity = grown
     }
 
-    private mutating func put(_ byte: UInt8) {
+    @inline(__always) private mutating func put(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
-    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let from = bytes.baseAddress else { return }
         reserve(bytes.count)
         (base + count).update(from: from, count: bytes.count)
@@ -220,10 +239,11 @@ public struct JSONWriter: ~Copyable {
         put(UInt8(ascii: "\""))
         var copy = s
         let plain = copy.withUTF8 { utf8 in
-            utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c }
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c }) else { return false }
+            append(utf8)
+            return true
         }
         if plain {
-            copy.withUTF8 { append($0) }
             put(UInt8(ascii: "\""))
             return
         }
@@ -249,7 +269,7 @@ extension JSONWriter {
     /// An iAP2 accessory as IdentificationInformation describes it: the same fields in JSONL and stats.
     mutating func identification(_ i: IAP2Identification) {
         for (k, v) in [("name", i.name), ("model", i.model), ("manufacturer", i.manufacturer), ("serial", i.serial),
-                       ("firmware", i.firmware), ("hardware", i.hardware)] { field(k, v) }
+                       ("firmware", i.firmware), ("hardware", i.hardware)] { field(named: k, v) }
         key("protocols"); beginArray()
         for p in i.protocols {
             beginObject(); field("id", p.id); field("name", p.name); endObject()

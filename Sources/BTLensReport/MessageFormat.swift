@@ -9,7 +9,7 @@ enum MessageFormat {
     static func json(_ w: inout JSONWriter, _ fields: [MessageField]) {
         w.beginObject()
         for f in fields {
-            w.key(f.name)
+            w.key(named: f.name)
             json(&w, f.value)
         }
         w.endObject()

@@ -113,7 +113,7 @@ public final class StatsCollector {
         w.field("link_type_name", info.linkTypeName)
         w.field("records", records)
         w.key("records_by_kind"); w.beginObject()
-        for kind in RecordKind.allCases { if let n = recordsByKind[kind] { w.field(kind.name, n) } }
+        for kind in RecordKind.allCases { if let n = recordsByKind[kind] { w.field(named: kind.name, n) } }
         w.endObject()
         w.field("truncated_records", truncatedRecords)
         if let t = firstTime { w.field("first_time", t.iso8601) }
@@ -131,7 +131,7 @@ public final class StatsCollector {
         }
         w.endArray()
         w.key("att_pdus"); w.beginObject()
-        for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) { w.field(ATTOpcode(rawValue: op).name, n) }
+        for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) { w.field(named: ATTOpcode(rawValue: op).name, n) }
         w.endObject()
         w.key("a5_frames"); w.beginObject()
         w.field("total", a5Total)
@@ -151,19 +151,19 @@ public final class StatsCollector {
             w.field("unanswered", e.unanswered)
             if let latency = CommandStats.latency(e) {
                 w.key("latency_ms"); w.beginObject()
-                for (k, v) in latency { w.key(k); w.number(v) }
+                for (k, v) in latency { w.key(named: k); w.number(v) }
                 w.endObject()
             }
             w.endObject()
         }
         w.endArray()
         w.key("diagnostics"); w.beginObject()
-        for (id, (_, n)) in diagnostics.sorted(by: { $0.key < $1.key }) { w.field(id, n) }
+        for (id, (_, n)) in diagnostics.sorted(by: { $0.key < $1.key }) { w.field(named: id, n) }
         w.endObject()
         w.field("undecoded_bytes", undecodedBytes)
         w.key("bytes"); bytes.json(&w)
         w.key("undecoded_by_channel"); w.beginObject()
-        for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { w.field(what, n) }
+        for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { w.field(named: what, n) }
         w.endObject()
         w.key("capture_information"); w.beginArray()
         for n in info.notes + captureNotes { w.string(n) }

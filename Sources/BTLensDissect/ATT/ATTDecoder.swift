@@ -5,7 +5,7 @@ struct ATTResult {
     var info: ATTInfo
     var diagnostics: [Diagnostic] = []
     /// Values written to or sent from an attribute, in order: the input of per-characteristic streams.
-    var streamValues: [(handle: UInt16, value: ArraySlice<UInt8>)] = []
+    var streamValues = InlineList<(handle: UInt16, value: ArraySlice<UInt8>)>()
     /// Handles whose stream lost bytes because the capture cut this PDU.
     var streamHoles: [UInt16] = []
     var gattValues: [GATTValue] = []

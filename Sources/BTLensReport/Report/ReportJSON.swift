@@ -12,7 +12,7 @@ public enum ReportJSON {
         w.field("format", r.format)
         w.field("link_type", r.linkType)
         w.field("records", r.records)
-        w.key("records_by_kind"); w.beginObject(); for (k, n) in r.recordsByKind { w.field(k, n) }; w.endObject()
+        w.key("records_by_kind"); w.beginObject(); for (k, n) in r.recordsByKind { w.field(named: k, n) }; w.endObject()
         w.field("truncated_records", r.truncatedRecords)
         if let t = r.firstTime { w.field("first_time", t.iso8601) }
         if let t = r.lastTime { w.field("last_time", t.iso8601) }
@@ -89,7 +89,7 @@ public enum ReportJSON {
             optional(&w, "name", c.name)
             w.field("sent", c.sent); w.field("received", c.received)
             w.field("answered", c.answered); w.field("unanswered", c.unanswered)
-            if let l = c.latency { w.key("latency_ms"); w.beginObject(); for (k, v) in l { w.key(k); w.number(v) }; w.endObject() }
+            if let l = c.latency { w.key("latency_ms"); w.beginObject(); for (k, v) in l { w.key(named: k); w.number(v) }; w.endObject() }
             w.endObject()
         }
         w.endArray()
@@ -144,20 +144,20 @@ public enum ReportJSON {
         optional(&w, "diagnostic", row.diagnosticId)
         optional(&w, "stream", row.stream)
         optional(&w, "command", row.command)
-        if !row.fields.isEmpty { w.key("fields"); w.beginObject(); for (k, v) in row.fields { w.field(k, v) }; w.endObject() }
+        if !row.fields.isEmpty { w.key("fields"); w.beginObject(); for (k, v) in row.fields { w.field(named: k, v) }; w.endObject() }
         optional(&w, "hex", row.hex)
         w.endObject()
     }
 
-    private static func strings(_ w: inout JSONWriter, _ key: String, _ values: [String]) {
+    private static func strings(_ w: inout JSONWriter, _ key: StaticString, _ values: [String]) {
         w.key(key); w.beginArray(); for v in values { w.string(v) }; w.endArray()
     }
 
-    private static func optional(_ w: inout JSONWriter, _ key: String, _ v: String?) {
+    private static func optional(_ w: inout JSONWriter, _ key: StaticString, _ v: String?) {
         if let v { w.field(key, v) } else { w.key(key); w.null() }
     }
 
-    private static func optional<T: BinaryInteger>(_ w: inout JSONWriter, _ key: String, _ v: T?) {
+    private static func optional<T: BinaryInteger>(_ w: inout JSONWriter, _ key: StaticString, _ v: T?) {
         if let v { w.field(key, v) } else { w.key(key); w.null() }
     }
 }

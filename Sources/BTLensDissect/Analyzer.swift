@@ -5,6 +5,9 @@ import BTLensCapture
 ///
 /// State is per open connection (ACL reassembly, ATT bearer, A5 streams) and is freed when the
 /// connection closes; GATT databases are kept per peer. Every table is bounded by `Limits`.
+///
+/// One thread drives an analyzer, one record at a time, and its decoders never call back into it:
+/// its state is marked `@exclusivity(unchecked)`, which drops a dozen runtime checks per record.
 public final class Analyzer {
     struct StreamKey: Hashable, Comparable {
         var connection: ConnectionKey
@@ -17,20 +20,20 @@ public final class Analyzer {
 
     private let sink: (Event) -> Void
     /// The most severe diagnostic so far (for `--fail-on`).
-    public private(set) var worstSeverity: Severity?
+    @exclusivity(unchecked) public private(set) var worstSeverity: Severity?
     /// The bounds on everything kept per capture.
     public let limits: Limits
-    public internal(set) var connections: ConnectionTable
-    var acl: ACLReassembler
-    var channels = L2CAPChannelMap()
+    @exclusivity(unchecked) public internal(set) var connections: ConnectionTable
+    @exclusivity(unchecked) var acl: ACLReassembler
+    @exclusivity(unchecked) var channels = L2CAPChannelMap()
     /// ATT bearers of open connections, decoded in place.
-    var attDecoders: [ConnectionKey: ATTDecoder] = [:]
+    @exclusivity(unchecked) var attDecoders: [ConnectionKey: ATTDecoder] = [:]
     public let gatt: GATTStore
-    private var streams: [StreamKey: BoundStream] = [:]
+    @exclusivity(unchecked) private var streams: [StreamKey: BoundStream] = [:]
     /// The dissector tables: built-in Swift dissectors and loaded definitions.
     public let dissectors: DissectorTable
     /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
-    var pairings: [PairKey: PairingTracker] = [:]
+    @exclusivity(unchecked) var pairings: [PairKey: PairingTracker] = [:]
 
     struct ChannelKey: Hashable, Comparable {
         var connection: ConnectionKey
@@ -48,11 +51,11 @@ public final class Analyzer {
     }
 
     /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.
-    var iap2Links: [ChannelKey: IAP2Link] = [:]
-    var notIAP2: Set<ChannelKey> = []
+    @exclusivity(unchecked) var iap2Links: [ChannelKey: IAP2Link] = [:]
+    @exclusivity(unchecked) var notIAP2: Set<ChannelKey> = []
     /// The first bytes of a channel that might be iAP2, held until a whole header (9 bytes) can be checked.
-    var undecided: [ChannelKey: [UInt8]] = [:]
-    var eaStreams: [EAKey: BoundStream] = [:]
+    @exclusivity(unchecked) var undecided: [ChannelKey: [UInt8]] = [:]
+    @exclusivity(unchecked) var eaStreams: [EAKey: BoundStream] = [:]
 
     struct RFCOMMStreamKey: Hashable, Comparable {
         var channel: ChannelKey
@@ -63,22 +66,22 @@ public final class Analyzer {
     }
 
     /// RFCOMM channels whose SDP service class a dissector binds, and their streams.
-    var rfcommBindings: [ChannelKey: (dissector: any MessageDissector, framing: Framing)] = [:]
-    var rfcommStreams: [RFCOMMStreamKey: BoundStream] = [:]
+    @exclusivity(unchecked) var rfcommBindings: [ChannelKey: (dissector: any MessageDissector, framing: Framing)] = [:]
+    @exclusivity(unchecked) var rfcommStreams: [RFCOMMStreamKey: BoundStream] = [:]
     /// RFCOMM server channels SDP (or the user) says carry iAP2, per connection.
-    var iap2ServerChannels: Set<ChannelKey> = []
-    var sdpDecoders: [ACLKey: SDPDecoder] = [:]
+    @exclusivity(unchecked) var iap2ServerChannels: Set<ChannelKey> = []
+    @exclusivity(unchecked) var sdpDecoders: [ACLKey: SDPDecoder] = [:]
     /// Dynamic channels whose PSM was guessed, said once each.
-    var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
-    private var streamCount: [ConnectionKey: Int] = [:]
+    @exclusivity(unchecked) var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
+    @exclusivity(unchecked) private var streamCount: [ConnectionKey: Int] = [:]
     /// Devices seen advertising while the phone scanned.
-    public internal(set) var advertisers = AdvertisingTable()
+    @exclusivity(unchecked) public internal(set) var advertisers = AdvertisingTable()
     /// Controller ACL buffer credits, per controller, once a Read Buffer Size completion is seen.
-    var flow: [UInt16: FlowState] = [:]
+    @exclusivity(unchecked) var flow: [UInt16: FlowState] = [:]
     /// Recent short connections per address (reconnect loops), bounded.
-    var shortConnections: [BDAddr: [Lifecycle.Step]] = [:]
-    private var lastRecord = 0
-    private var lastTime = Timestamp(microseconds: 0)
+    @exclusivity(unchecked) var shortConnections: [BDAddr: [Lifecycle.Step]] = [:]
+    @exclusivity(unchecked) private var lastRecord = 0
+    @exclusivity(unchecked) private var lastTime = Timestamp(microseconds: 0)
 
     /// A binding forced by the user (`--decode-as`): a channel whose setup is not in the capture.
     public enum DecodeAs: Equatable, Sendable {
@@ -195,7 +198,7 @@ public final class Analyzer {
                                fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
     }
 
-    private var saidAbsurdTime = false
+    @exclusivity(unchecked) private var saidAbsurdTime = false
 
     /// Time that runs backwards, or lies outside any plausible date, is said (the latter once).
     private func checkTime(_ r: CaptureRecord) {
@@ -216,7 +219,7 @@ public final class Analyzer {
     }
 
     /// True once a 14-byte ACL cut has been seen.
-    public private(set) var androidFiltered = false
+    @exclusivity(unchecked) public private(set) var androidFiltered = false
 
     /// End of the capture: whatever is still being reassembled is reported, not dropped.
     public func finish() {
@@ -430,7 +433,7 @@ public final class Analyzer {
             if v.kind == .longRead { readValue(v.handle, v.uuid, v.value[...], key, direction, r) }
         }
         if result.info.opcode == .readResponse, !result.info.truncated, let handle = result.info.handle, let value = result.info.value {
-            readValue(handle, result.info.uuid, value[...], key, direction, r)
+            readValue(handle, result.info.uuid, value, key, direction, r)
         }
         for handle in result.streamHoles {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)

@@ -110,20 +110,21 @@ public struct JSONWriter: ~Copyable {
 
     /// Bytes as a lowercase hex string, two digits a byte from a table: payloads are most of a line.
     public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
+        if v.withContiguousStorageIfAvailable({ hex($0) }) == nil { hex(Array(v)) }
+    }
+
+    public mutating func hex(_ v: UnsafeBufferPointer<UInt8>) {
         beginValue()
-        let n = v.count
-        reserve(2 * n + 2)
+        reserve(2 * v.count + 2)
         base[count] = UInt8(ascii: "\"")
         hexPairs.withUnsafeBufferPointer { pairs in
             let out = UnsafeMutableRawPointer(base + count + 1)
-            var i = 0
-            for b in v {
-                out.storeBytes(of: pairs[Int(b)], toByteOffset: i, as: UInt16.self)
-                i += 2
+            for (i, b) in v.enumerated() {
+                out.storeBytes(of: pairs[Int(b)], toByteOffset: 2 * i, as: UInt16.self)
             }
         }
-        base[count + 2 * n + 1] = UInt8(ascii: "\"")
-        count += 2 * n + 2
+        base[count + 2 * v.count + 1] = UInt8(ascii: "\"")
+        count += 2 * v.count + 2
     }
 
     /// A timestamp as an ISO 8601 string; the date and time up to the second are cached.

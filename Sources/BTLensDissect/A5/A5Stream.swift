@@ -26,6 +26,8 @@ public struct A5Stream: Sendable {
     public let messageLimit: Int
     /// False where responses echo their request's sequence: the stream's own numbering is not a counter.
     private let tracksSequence: Bool
+    /// The A5 frame itself (its version is checked), not a vendor's variant.
+    private let isA5Format: Bool
 
     public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
                 messageLimit: Int = Limits().messageBytes) {
@@ -33,6 +35,7 @@ public struct A5Stream: Sendable {
         framer = MessageFramer(format: format)
         state = detect ? .undecided(values: 0, preamble: 0) : .a5
         self.tracksSequence = tracksSequence
+        isA5Format = format == .a5
     }
 
     public var format: FrameFormat { framer.format }
@@ -182,7 +185,7 @@ public struct A5Stream: Sendable {
 
     private mutating func accept(_ frame: A5Frame, _ out: inout [Output]) {
         out.append(.frame(frame))
-        if framer.format == .a5, let version = frame.version, version != 1 {
+        if isA5Format, let version = frame.version, version != 1 {
             out.append(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,
                                               "version \(Hex.value(version, width: 2)); expected 0x01",
                                               fields: [("version", .int(version))])))

@@ -14,12 +14,16 @@ public struct MessageFramer: Sendable {
     }
 
     public let format: FrameFormat
+    private let layout: FrameLayout
     private var buffer = StreamBuffer()
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
-    public init(format: FrameFormat = .a5) { self.format = format }
+    public init(format: FrameFormat = .a5) {
+        self.format = format
+        layout = FrameLayout(format)
+    }
 
     public var buffered: Int { buffer.count }
 
@@ -70,16 +74,8 @@ public struct MessageFramer: Sendable {
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
     private func frameLength() -> Int? {
         let trailer = carriesChecksum ? format.trailerLength : 0
-        var offset = format.magic.count
-        for f in format.header {
-            if case .length(let w, let big) = f {
-                let value = integer(at: offset, width: w, bigEndian: big)
-                guard let payload = format.payloadLength(forLengthValue: value, trailer: trailer) else { return nil }
-                return format.headerLength + payload + trailer
-            }
-            offset += f.width
-        }
-        return nil
+        guard let payload = format.payloadLength(forLengthValue: integer(layout.length), trailer: trailer) else { return nil }
+        return format.headerLength + payload + trailer
     }
 
     /// Whether the frame in the buffer ends in a checksum: all do, but the frames before the last of a
@@ -91,30 +87,14 @@ public struct MessageFramer: Sendable {
     }
 
     private var fragmentFields: A5Frame.Fragment {
-        var offset = format.magic.count
-        var index: UInt8 = 1, count: UInt8 = 1
-        for f in format.header {
-            if f == .fragmentIndex { index = buffer[offset] }
-            if f == .fragmentCount { count = buffer[offset] }
-            offset += f.width
-        }
-        return A5Frame.Fragment(index: index, count: count)
+        A5Frame.Fragment(index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
     }
 
     private func parse(_ total: Int) -> A5Frame {
-        var frame = A5Frame(version: nil, command: 0, sequence: nil, flags: nil, payload: [], checksum: nil,
-                            expectedChecksum: nil, length: total)
-        var offset = format.magic.count
-        for f in format.header {
-            switch f {
-            case .version: frame.version = buffer[offset]
-            case .sequence: frame.sequence = buffer[offset]
-            case .flags: frame.flags = buffer[offset]
-            case .command(let w, let big): frame.command = UInt16(truncatingIfNeeded: integer(at: offset, width: w, bigEndian: big))
-            case .length, .reserved, .fragmentCount, .fragmentIndex: break
-            }
-            offset += f.width
-        }
+        var frame = A5Frame(version: layout.version.map { buffer[$0] },
+                            command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
+                            sequence: layout.sequence.map { buffer[$0] }, flags: layout.flags.map { buffer[$0] },
+                            payload: [], checksum: nil, expectedChecksum: nil, length: total)
         if format.hasFragments { frame.fragment = fragmentFields }
         let trailer = carriesChecksum ? format.trailerLength : 0
         let payloadEnd = total - trailer
@@ -128,6 +108,10 @@ public struct MessageFramer: Sendable {
             frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
         }
         return frame
+    }
+
+    private func integer(_ field: FrameLayout.Integer) -> Int {
+        integer(at: field.offset, width: field.width, bigEndian: field.bigEndian)
     }
 
     private func integer(at offset: Int, width: Int, bigEndian: Bool) -> Int {

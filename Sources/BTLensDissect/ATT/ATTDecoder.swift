@@ -156,13 +156,13 @@ struct ATTDecoder {
             out.info.fields = [("handles", .string(handles.joined(separator: " ")))]
             bearer.pending[c] = ATTBearer.Request(opcode: opcode)
         case .readMultipleResponse, .readMultipleVariableResponse:
-            out.info.value = Array(r.rest())
+            out.info.value = r.rest()
             bearer.pending[c] = nil
         case .writeRequest, .writeCommand, .handleValueNotification, .handleValueIndication:
             let handle = try r.u16le()
             let value = r.rest()
             out.info.handle = handle
-            out.info.value = Array(value)
+            out.info.value = value
             if opcode == .writeRequest { bearer.pending[c] = ATTBearer.Request(opcode: opcode, handle: handle) }
             if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, value)) }
         case .signedWriteCommand:
@@ -170,7 +170,7 @@ struct ATTDecoder {
             out.info.handle = handle
             guard r.remaining >= 12 || truncated else { throw ShortRead(offset: r.offset, needed: 12, available: r.remaining) }
             let value = try r.bytes(max(r.remaining - 12, 0))
-            out.info.value = Array(value)
+            out.info.value = value
             out.info.fields = [("signature", .bytes(Array(r.rest())))]
             if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, value)) }
         case .writeResponse, .executeWriteResponse, .handleValueConfirmation:
@@ -183,13 +183,13 @@ struct ATTDecoder {
             let offset = Int(try r.u16le())
             let value = r.rest()
             out.info.handle = handle
-            out.info.value = Array(value)
+            out.info.value = value
             out.info.fields = [("offset", .int(offset))]
             prepare(c, handle: handle, offset: offset, value: value, record: record, truncated: truncated, &out)
         case .prepareWriteResponse:
             out.info.handle = try r.u16le()
             out.info.fields = [("offset", .int(try r.u16le()))]
-            out.info.value = Array(r.rest())
+            out.info.value = r.rest()
         case .executeWriteRequest:
             let flags = try r.u8()
             out.info.fields = [("flags", .string(flags == 1 ? "write" : flags == 0 ? "cancel" : "reserved (\(flags))"))]
@@ -205,7 +205,7 @@ struct ATTDecoder {
             out.info.fields = [("values", .int(out.streamValues.count))]
         default:
             let rest = r.rest()
-            out.info.value = Array(rest)
+            out.info.value = rest
             out.undecodedBytes += rest.count
             out.diagnostics.append(Diagnostic(ATTDiagnostics.unknownOpcode,
                                               "ATT opcode \(Hex.value(opcode.rawValue, width: 2)) is not defined; \(rest.count) bytes not decoded",
@@ -278,7 +278,7 @@ struct ATTDecoder {
                                     db: GATTStore.Key, client c: Int, record: Int, truncated: Bool) {
         let request = bearer.pending[c]
         bearer.pending[c] = nil
-        out.info.value = Array(value)
+        out.info.value = value
         guard let handle = request?.handle else { return }
         out.info.handle = handle
         let uuid = gatt.uuid(db, handle)

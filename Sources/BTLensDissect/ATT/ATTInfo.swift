@@ -7,7 +7,8 @@ public struct ATTInfo: Sendable {
     public var handle: UInt16?
     /// The attribute's UUID, when discovery in the capture revealed it.
     public var uuid: BluetoothUUID?
-    public var value: [UInt8]?
+    /// Shares storage with the capture's read buffer: a consumer that keeps it copies it (`Array(value)`).
+    public var value: ArraySlice<UInt8>?
     /// The capture cut the PDU short: `value` is partial.
     public var truncated = false
     public var fields: [(String, FieldValue)] = []

@@ -129,11 +129,11 @@ extension Analyzer {
                                messageLimit: limits.messageBytes)
             let outs = s.push(bytes)
             eaStreams[key] = s
-            ea(outs, key, s, protocolName, record, time)
+            ea(outs, key, s.label, protocolName, record, time)
         }
     }
 
-    func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ stream: BoundStream, _ protocolName: String?, _ record: Int,
+    func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ stream: BoundStream.Label, _ protocolName: String?, _ record: Int,
             _ time: Timestamp) {
         a5Events(outputs, stream: ("ea_session", .int(key.session)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name, scope: .eaSession(key.session)) },
@@ -151,10 +151,10 @@ extension Analyzer {
                            messageLimit: limits.messageBytes)
         let outs = s.push(frame.information)
         rfcommStreams[key] = s
-        rfcomm(outs, key, s, r.number, r.timestamp)
+        rfcomm(outs, key, s.label, r.number, r.timestamp)
     }
 
-    func rfcomm(_ outputs: [A5Stream.Output], _ key: RFCOMMStreamKey, _ stream: BoundStream, _ record: Int, _ time: Timestamp) {
+    func rfcomm(_ outputs: [A5Stream.Output], _ key: RFCOMMStreamKey, _ stream: BoundStream.Label, _ record: Int, _ time: Timestamp) {
         let ck = key.channel
         a5Events(outputs, stream: ("dlci", .int(ck.dlci)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: ck.connection, dissector: $0.name, scope: .rfcomm(dlci: ck.dlci)) },
@@ -167,7 +167,7 @@ extension Analyzer {
     func endRFCOMM(_ connection: ConnectionKey?, record: Int, time: Timestamp, reason: String) {
         for key in rfcommStreams.keys.filter({ connection == nil || $0.channel.connection == connection }).sorted() {
             guard var s = rfcommStreams.removeValue(forKey: key) else { continue }
-            rfcomm(s.finish(reason: reason), key, s, record, time)
+            rfcomm(s.finish(reason: reason), key, s.label, record, time)
         }
         rfcommBindings = rfcommBindings.filter { connection != nil && $0.key.connection != connection }
     }
@@ -196,7 +196,7 @@ extension Analyzer {
         }
         for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {
             guard var s = eaStreams.removeValue(forKey: key) else { continue }
-            ea(s.finish(reason: reason), key, s, nil, record, time)
+            ea(s.finish(reason: reason), key, s.label, nil, record, time)
         }
     }
 }

@@ -230,7 +230,7 @@ public final class Analyzer {
         for key in streams.keys.sorted() {
             guard var s = streams[key] else { continue }
             let outs = s.finish(reason: "the end of the capture")
-            a5(outs, key: key, stream: s, record: lastRecord, time: lastTime)
+            a5(outs, key: key, stream: s.label, record: lastRecord, time: lastTime)
         }
         streams.removeAll()
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
@@ -325,7 +325,7 @@ public final class Analyzer {
         streamCount[key] = nil
         for sk in streams.keys.filter({ $0.connection == key }).sorted() {
             guard var s = streams.removeValue(forKey: sk) else { continue }
-            a5(s.finish(reason: reason), key: sk, stream: s, record: r.number, time: r.timestamp)
+            a5(s.finish(reason: reason), key: sk, stream: s.label, record: r.number, time: r.timestamp)
         }
         for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
@@ -440,7 +440,7 @@ public final class Analyzer {
             guard var s = streams[sk] else { continue }
             let outs = s.hole()
             streams[sk] = s
-            a5(outs, key: sk, stream: s, record: r.number, time: r.timestamp)
+            a5(outs, key: sk, stream: s.label, record: r.number, time: r.timestamp)
         }
         for (handle, value) in result.streamValues {
             let sk = StreamKey(connection: key, handle: handle, direction: direction)
@@ -456,8 +456,8 @@ public final class Analyzer {
             }
             guard let index else { continue }
             // In place: the stream's buffer is not copied.
-            let outs = streams.values[index].push(value)
-            if !outs.isEmpty { a5(outs, key: sk, stream: streams.values[index], record: r.number, time: r.timestamp) }
+            let (outs, label) = streams.values[index].push(labelled: value)
+            if !outs.isEmpty { a5(outs, key: sk, stream: label, record: r.number, time: r.timestamp) }
         }
     }
 
@@ -493,11 +493,11 @@ public final class Analyzer {
         guard forced || uuid.flatMap({ dissectors.lookup(.characteristic($0)) }) != nil else { return }
         var s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
-        a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s,
+        a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s.label,
            record: r.number, time: r.timestamp)
     }
 
-    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, stream: BoundStream, record: Int, time: Timestamp) {
+    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, stream: BoundStream.Label, record: Int, time: Timestamp) {
         a5Events(outputs, stream: ("att_handle", .hex(key.handle)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f in
@@ -507,7 +507,7 @@ public final class Analyzer {
 
     /// Stream outputs as events, whatever carried the stream: frames labelled by `info` and decoded
     /// by the stream's dissector, diagnostics tagged with the stream they came from.
-    func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), bound: BoundStream, pairKey: PairKey?,
+    func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), bound: BoundStream.Label, pairKey: PairKey?,
                   direction: Direction, connection: UInt16, record: Int, time: Timestamp, info: (A5Frame) -> A5FrameInfo) {
         func send(_ body: EventBody, _ from: Direction? = nil) {
             emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection, isTop: true, body: body))

@@ -28,6 +28,8 @@ public struct A5Stream: Sendable {
     private let tracksSequence: Bool
     /// The A5 frame itself (its version is checked), not a vendor's variant.
     private let isA5Format: Bool
+    /// The outputs of the last push, kept for their storage.
+    private var recycled: [Output] = []
 
     public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
                 messageLimit: Int = Limits().messageBytes) {
@@ -50,8 +52,12 @@ public struct A5Stream: Sendable {
             return []
         case .a5:
             framer.append(value)
-            var out: [Output] = []
+            // The last push's array, emptied: its caller has let go of it, so no allocation.
+            var out = recycled
+            recycled = []
+            out.removeAll(keepingCapacity: true)
             drain(&out)
+            recycled = out
             return out
         case .undecided(var values, var preamble):
             // Only values that could open a frame count toward detection; the rest of a long

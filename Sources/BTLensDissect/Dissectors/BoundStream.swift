@@ -5,37 +5,47 @@ import BTLensCore
 /// Where responses carry their request's sequence (`match: sequence`), the accessory's stream is
 /// not checked for sequence gaps.
 struct BoundStream {
+    /// What names the stream's frames: handed to the event path instead of the whole stream (its
+    /// framer and buffers), once a frame.
+    struct Label {
+        let dissector: (any MessageDissector)?
+        /// The frame format's name, or nil for one message per value.
+        let framing: String?
+        let commandByte: Bool
+        /// The characteristic it belongs to, when discovery was captured.
+        var uuid: BluetoothUUID?
+    }
+
     /// Nil when each value is one message.
     private var framed: A5Stream?
-    let dissector: (any MessageDissector)?
-    let commandByte: Bool
-    /// The characteristic it belongs to, when discovery was captured.
-    var uuid: BluetoothUUID?
+    private(set) var label: Label
+    var dissector: (any MessageDissector)? { label.dissector }
+    var framing: String? { label.framing }
+    var uuid: BluetoothUUID? {
+        get { label.uuid }
+        set { label.uuid = newValue }
+    }
 
     init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction,
          messageLimit: Int = Limits().messageBytes) {
-        self.dissector = dissector
         switch framing {
         case .values(let commandByte)?:
             framed = nil
-            self.commandByte = commandByte
+            label = Label(dissector: dissector, framing: nil, commandByte: commandByte)
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
             framed = A5Stream(format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit)
-            commandByte = false
+            label = Label(dissector: dissector, framing: format.name, commandByte: false)
         case nil:
             framed = A5Stream()
-            commandByte = false
+            label = Label(dissector: dissector, framing: FrameFormat.a5.name, commandByte: false)
         }
     }
-
-    /// The frame format's name, or nil for one message per value.
-    var framing: String? { framed?.format.name }
 
     mutating func push(_ value: ArraySlice<UInt8>) -> [A5Stream.Output] {
         guard framed != nil else {
             var payload = value
-            let command = commandByte ? payload.popFirst().map(UInt16.init) : 0
+            let command = label.commandByte ? payload.popFirst().map(UInt16.init) : 0
             guard let command else {
                 return [.diagnostic(Diagnostic(DissectorDiagnostics.payloadShort,
                                                "an empty value where an event byte and its payload were expected",
@@ -45,6 +55,12 @@ struct BoundStream {
                                    checksum: nil, expectedChecksum: nil, length: value.count))]
         }
         return framed?.push(value) ?? []
+    }
+
+    /// `push`, and the label to name its frames by, read while the stream is at hand (a stream
+    /// kept in a table is not copied to get it).
+    mutating func push(labelled value: ArraySlice<UInt8>) -> (outputs: [A5Stream.Output], label: Label) {
+        (push(value), label)
     }
 
     mutating func hole() -> [A5Stream.Output] { framed?.hole() ?? [] }

@@ -26,10 +26,11 @@ public final class Analyzer {
     @exclusivity(unchecked) public internal(set) var connections: ConnectionTable
     @exclusivity(unchecked) var acl: ACLReassembler
     @exclusivity(unchecked) var channels = L2CAPChannelMap()
-    /// ATT bearers of open connections, decoded in place.
-    @exclusivity(unchecked) var attDecoders: [ConnectionKey: ATTDecoder] = [:]
+    /// ATT bearers of open connections and their characteristic streams.
+    @exclusivity(unchecked) var attLinks: [ConnectionKey: ATTLink] = [:]
+    /// The link of the last ATT PDU.
+    @exclusivity(unchecked) private var lastLink: (key: ConnectionKey, link: ATTLink)?
     public let gatt: GATTStore
-    @exclusivity(unchecked) private var streams: [StreamKey: BoundStream] = [:]
     /// The dissector tables: built-in Swift dissectors and loaded definitions.
     public let dissectors: DissectorTable
     /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
@@ -73,7 +74,6 @@ public final class Analyzer {
     @exclusivity(unchecked) var sdpDecoders: [ACLKey: SDPDecoder] = [:]
     /// Dynamic channels whose PSM was guessed, said once each.
     @exclusivity(unchecked) var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
-    @exclusivity(unchecked) private var streamCount: [ConnectionKey: Int] = [:]
     /// Devices seen advertising while the phone scanned.
     @exclusivity(unchecked) public internal(set) var advertisers = AdvertisingTable()
     /// Controller ACL buffer credits, per controller, once a Read Buffer Size completion is seen.
@@ -227,12 +227,12 @@ public final class Analyzer {
             emit(Event(record: lastRecord, timestamp: lastTime, direction: key.direction, connection: key.connection.handle,
                        isTop: true, body: .diagnostic(with(d, undecoded: d.field("have")))))
         }
-        for key in streams.keys.sorted() {
-            guard var s = streams[key] else { continue }
-            let outs = s.finish(reason: "the end of the capture")
-            a5(outs, key: key, stream: s.label, record: lastRecord, time: lastTime)
+        for (key, link) in attLinks.sorted(by: { $0.key < $1.key }) {
+            for s in link.finishStreams(reason: "the end of the capture") {
+                a5(s.outputs, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
+                   record: lastRecord, time: lastTime)
+            }
         }
-        streams.removeAll()
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
         endRFCOMM(nil, record: lastRecord, time: lastTime, reason: "the end of the capture")
         for connection in Set(pairings.keys.map(\.connection)).sorted() {
@@ -320,13 +320,15 @@ public final class Analyzer {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
                        isTop: true, body: .diagnostic(with(d, undecoded: d.field("have")))))
         }
-        if let facts = attDecoders.removeValue(forKey: key)?.facts { connections.update(key) { $0.take(facts) } }
-        channels.close(key)
-        streamCount[key] = nil
-        for sk in streams.keys.filter({ $0.connection == key }).sorted() {
-            guard var s = streams.removeValue(forKey: sk) else { continue }
-            a5(s.finish(reason: reason), key: sk, stream: s.label, record: r.number, time: r.timestamp)
+        if lastLink?.key == key { lastLink = nil }
+        if let link = attLinks.removeValue(forKey: key) {
+            connections.update(key) { $0.take(link.decoder.facts) }
+            for s in link.finishStreams(reason: reason) {
+                a5(s.outputs, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
+                   record: r.number, time: r.timestamp)
+            }
         }
+        channels.close(key)
         for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
         }
@@ -420,9 +422,9 @@ public final class Analyzer {
     // MARK: ATT and A5
 
     func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, fixedChannel: Bool = false) {
-        // Decoded in place; the bearer starts with the connection's first PDU.
-        let result = attDecoders[key, default: newATTDecoder(key, le: fixedChannel)]
-            .decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp, truncated: pdu.truncated)
+        let link = attLink(key, le: fixedChannel)
+        let result = link.decoder.decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp,
+                                         truncated: pdu.truncated)
 
         emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
                    body: .att(result.info)))
@@ -436,45 +438,53 @@ public final class Analyzer {
             readValue(handle, result.info.uuid, value, key, direction, r)
         }
         for handle in result.streamHoles {
-            let sk = StreamKey(connection: key, handle: handle, direction: direction)
-            guard var s = streams[sk] else { continue }
-            let outs = s.hole()
-            streams[sk] = s
-            a5(outs, key: sk, stream: s.label, record: r.number, time: r.timestamp)
+            guard let slot = link.slot(handle, direction) else { continue }
+            let (outs, label) = link.hole(slot)
+            a5(outs, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+               record: r.number, time: r.timestamp)
         }
         for (handle, value) in result.streamValues {
-            let sk = StreamKey(connection: key, handle: handle, direction: direction)
-            var index = streams.index(forKey: sk)
-            if index == nil {
-                guard streamCount[key, default: 0] < limits.streamsPerConnection else { continue }
-                streamCount[key, default: 0] += 1
+            var slot = link.slot(handle, direction)
+            if slot == nil, link.streams.count < limits.streamsPerConnection {
                 // The characteristic's UUID is looked up once, when its stream starts.
                 let serverIsPeer = result.info.opcode.isFromServer ? direction == .received : direction == .sent
                 let uuid = gatt.uuid(GATTStore.Key(peer: peer(key), serverIsPeer: serverIsPeer), handle)
-                streams[sk] = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
-                index = streams.index(forKey: sk)
+                slot = link.add(boundStream(handle: handle, uuid: uuid, connection: key, direction: direction),
+                                handle: handle, direction: direction)
             }
-            guard let index else { continue }
-            // In place: the stream's buffer is not copied.
-            let (outs, label) = streams.values[index].push(labelled: value)
-            if !outs.isEmpty { a5(outs, key: sk, stream: label, record: r.number, time: r.timestamp) }
+            guard let slot else { continue }
+            let (outs, label) = link.push(slot, value)
+            if !outs.isEmpty {
+                a5(outs, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                   record: r.number, time: r.timestamp)
+            }
         }
     }
 
-    /// A connection's ATT bearer, made with its first PDU.
-    /// The ATT fixed channel (CID 4) is LE's: an inferred connection learns its transport from it.
-    private func newATTDecoder(_ key: ConnectionKey, le: Bool) -> ATTDecoder {
-        if le { connections.setTransport(key, .le) }
-        var d = ATTDecoder(gatt: gatt, peer: peer(key))
-        d.facts.inferred = connections[key]?.inferred ?? true
-        d.facts.encrypted = connections[key]?.lifecycle.encrypted ?? false
-        return d
+    /// A connection's ATT link: the last one used, or the one in the table, or a new one with the
+    /// connection's first PDU. The ATT fixed channel (CID 4) is LE's: an inferred connection learns
+    /// its transport from it.
+    private func attLink(_ key: ConnectionKey, le: Bool) -> ATTLink {
+        if let last = lastLink, last.key == key { return last.link }
+        let link: ATTLink
+        if let known = attLinks[key] {
+            link = known
+        } else {
+            if le { connections.setTransport(key, .le) }
+            var d = ATTDecoder(gatt: gatt, peer: peer(key))
+            d.facts.inferred = connections[key]?.inferred ?? true
+            d.facts.encrypted = connections[key]?.lifecycle.encrypted ?? false
+            link = ATTLink(d)
+            attLinks[key] = link
+        }
+        lastLink = (key, link)
+        return link
     }
 
     /// Every connection seen, with what their ATT bearers know so far for those still open.
     public var connectionSummaries: [ConnectionInfo] {
         connections.all.map { c in
-            guard c.closedRecord == nil, let facts = attDecoders[c.key]?.facts else { return c }
+            guard c.closedRecord == nil, let facts = attLinks[c.key]?.decoder.facts else { return c }
             var c = c
             c.lifecycle.take(facts)
             return c

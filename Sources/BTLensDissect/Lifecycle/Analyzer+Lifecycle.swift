@@ -28,7 +28,7 @@ extension Analyzer {
                 if $0.encryption == nil || !status.isSuccess { $0.encryption = (step, status) }
                 if status.isSuccess, let enabled { $0.encrypted = enabled }
             }
-            if status.isSuccess, let enabled { attDecoders[ConnectionKey(index: index, handle: handle)]?.facts.encrypted = enabled }
+            if status.isSuccess, let enabled { attLinks[ConnectionKey(index: index, handle: handle)]?.decoder.facts.encrypted = enabled }
             if !status.isSuccess {
                 say(r, handle, Diagnostic(LifecycleDiagnostics.encryptionFailed,
                                           "\(enabled == nil ? "refreshing" : "starting") encryption on \(Hex.value(handle, width: 4)) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
@@ -89,7 +89,7 @@ extension Analyzer {
             say(r, handle, Diagnostic(LifecycleDiagnostics.micFailure,
                                       "\(Hex.value(handle, width: 4)) dropped: MIC Failure; \(reason.advice ?? "")"))
         }
-        if info.transport == .le, !info.inferred, attDecoders[key] == nil {
+        if info.transport == .le, !info.inferred, attLinks[key] == nil {
             say(r, handle, Diagnostic(LifecycleDiagnostics.noDiscovery,
                                       "\(Hex.value(handle, width: 4)) closed (\(reason.name)) before any ATT PDU: the app never reached discovery"))
         }

@@ -80,6 +80,9 @@ public final class Analyzer {
     @exclusivity(unchecked) var flow: [UInt16: FlowState] = [:]
     /// Recent short connections per address (reconnect loops), bounded.
     @exclusivity(unchecked) var shortConnections: [BDAddr: [Lifecycle.Step]] = [:]
+    /// The connection of the last ACL packet, known to be open; forgotten at every HCI command or
+    /// event (the only records that open or close connections).
+    @exclusivity(unchecked) private var lastOpen: ConnectionKey?
     @exclusivity(unchecked) private var lastRecord = 0
     @exclusivity(unchecked) private var lastTime = Timestamp(microseconds: 0)
 
@@ -243,6 +246,7 @@ public final class Analyzer {
     // MARK: HCI
 
     private func command(_ r: CaptureRecord) {
+        lastOpen = nil
         guard let decoded = HCIDecoder.command(r.payload, truncated: r.isTruncated) else {
             return malformedHeader(r, "HCI command", need: 3)
         }
@@ -253,6 +257,7 @@ public final class Analyzer {
     }
 
     private func event(_ r: CaptureRecord) {
+        lastOpen = nil
         guard let decoded = HCIDecoder.event(r.payload, truncated: r.isTruncated) else {
             return malformedHeader(r, "HCI event", need: 2)
         }
@@ -361,7 +366,10 @@ public final class Analyzer {
             fragment = fragment.prefix(Int(length))
         }
         let key = ConnectionKey(index: r.controllerIndex, handle: handle)
-        if !connections.isOpen(key) { inferConnection(key, boundary: boundary, fragment: fragment, r) }
+        if key != lastOpen {
+            if !connections.isOpen(key) { inferConnection(key, boundary: boundary, fragment: fragment, r) }
+            lastOpen = key
+        }
         if direction == .sent, !flow.isEmpty { sentACL(r) }
         if lowerLayers {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle, isTop: false,
@@ -423,8 +431,9 @@ public final class Analyzer {
 
     func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, fixedChannel: Bool = false) {
         let link = attLink(key, le: fixedChannel)
-        let result = link.decoder.decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp,
-                                         truncated: pdu.truncated)
+        var result = ATTResult()
+        link.decoder.decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp, truncated: pdu.truncated,
+                            into: &result)
 
         emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
                    body: .att(result.info)))

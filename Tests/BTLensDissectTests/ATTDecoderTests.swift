@@ -7,7 +7,9 @@ final class ATTDecoderTests: XCTestCase {
     var decoder = ATTDecoder(gatt: GATTStore(), peer: .connection(ConnectionKey(index: 0, handle: 0x40)))
 
     func decode(_ hex: String, _ direction: Direction, truncated: Bool = false) -> ATTResult {
-        decoder.decode((Hex.bytes(hex) ?? [])[...], direction: direction, record: 1, truncated: truncated)
+        var result = ATTResult()
+        decoder.decode((Hex.bytes(hex) ?? [])[...], direction: direction, record: 1, truncated: truncated, into: &result)
+        return result
     }
 
     func testExchangeMTUTakesTheSmallerOfBoth() {

@@ -2,7 +2,7 @@ import BTLensCore
 
 /// What one ATT PDU yields.
 struct ATTResult {
-    var info: ATTInfo
+    var info = ATTInfo(opcode: ATTOpcode(rawValue: 0))
     var diagnostics: [Diagnostic] = []
     /// Values written to or sent from an attribute, in order: the input of per-characteristic streams.
     var streamValues = InlineList<(handle: UInt16, value: ArraySlice<UInt8>)>()
@@ -40,16 +40,17 @@ struct ATTDecoder {
     /// The database of the server a PDU concerns, given whether the server is the peer.
     func key(_ serverIsPeer: Bool) -> GATTStore.Key { GATTStore.Key(peer: peer, serverIsPeer: serverIsPeer) }
 
+    /// Decodes one PDU into `out`, an empty result the caller owns (filled in place, not returned:
+    /// a result is large).
     mutating func decode(_ pdu: ArraySlice<UInt8>, direction: Direction, record: Int, time: Timestamp = Timestamp(microseconds: 0),
-                         truncated: Bool) -> ATTResult {
+                         truncated: Bool, into out: inout ATTResult) {
         var r = ByteReader(pdu)
         guard let raw = try? r.u8() else {
-            var out = ATTResult(info: ATTInfo(opcode: ATTOpcode(rawValue: 0)))
             out.diagnostics.append(Diagnostic(ATTDiagnostics.empty, "ATT PDU of 0 bytes: expected at least an opcode"))
-            return out
+            return
         }
         let opcode = ATTOpcode(rawValue: raw)
-        var out = ATTResult(info: ATTInfo(opcode: opcode, truncated: truncated))
+        out.info = ATTInfo(opcode: opcode, truncated: truncated)
         // Responses, notifications and indications come from the server; the rest go to it.
         let serverIsPeer = opcode.isFromServer ? direction == .received : direction == .sent
         let db = key(serverIsPeer)
@@ -71,7 +72,6 @@ struct ATTDecoder {
         }
         if let handle = out.info.handle, out.info.uuid == nil { out.info.uuid = uuid(db, handle) }
         lifecycle(pdu, &out, direction: direction, step: Lifecycle.Step(record: record, time: time), db: db)
-        return out
     }
 
     private mutating func decodeParameters(_ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,

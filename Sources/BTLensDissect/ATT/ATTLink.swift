@@ -8,8 +8,10 @@ final class ATTLink {
     /// Streams in the order they began; a stream is never removed on its own, so a slot stays valid.
     @exclusivity(unchecked) private(set) var streams: [(handle: UInt16, direction: Direction, stream: BoundStream)] = []
     @exclusivity(unchecked) private var slots: [UInt32: Int] = [:]
-    /// The last stream found: a run of PDUs goes to one characteristic.
+    /// The last two streams found: a run of PDUs goes to one characteristic, or to a command
+    /// characteristic and the one that answers.
     @exclusivity(unchecked) private var last = (key: UInt32.max, slot: 0)
+    @exclusivity(unchecked) private var previous = (key: UInt32.max, slot: 0)
 
     init(_ decoder: ATTDecoder) { self.decoder = decoder }
 
@@ -21,7 +23,12 @@ final class ATTLink {
     func slot(_ handle: UInt16, _ direction: Direction) -> Int? {
         let key = Self.key(handle, direction)
         if key == last.key { return last.slot }
+        if key == previous.key {
+            swap(&last, &previous)
+            return last.slot
+        }
         guard let slot = slots[key] else { return nil }
+        previous = last
         last = (key, slot)
         return slot
     }
@@ -52,6 +59,7 @@ final class ATTLink {
         streams.removeAll()
         slots.removeAll()
         last = (UInt32.max, 0)
+        previous = last
         return ended
     }
 }

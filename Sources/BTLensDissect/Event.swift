@@ -63,7 +63,8 @@ public enum EventBody: Sendable {
     case note(category: String, text: String)
     case hciCommand(HCICommandInfo)
     case hciEvent(HCIEventInfo)
-    // Boxed: a connection carries its whole lifecycle, and every other event would pay for its size.
+    // Boxed (`indirect`): the payloads larger than an ATT PDU's. Events are copied into batches for
+    // the rendering thread, and every event would otherwise pay for the largest.
     indirect case connection(ConnectionChange)
     case acl(ACLFragmentInfo)
     case l2cap(L2CAPInfo)
@@ -72,12 +73,12 @@ public enum EventBody: Sendable {
     case sdp(SDPInfo)
     case iap2(IAP2PacketInfo)
     case iap2Control(IAP2ControlInfo)
-    case iap2Identification(IAP2Identification)
+    indirect case iap2Identification(IAP2Identification)
     case att(ATTInfo)
     case gattValue(GATTValue)
-    case a5(A5FrameInfo)
+    indirect case a5(A5FrameInfo)
     case undecoded(UndecodedInfo)
-    case diagnostic(Diagnostic)
+    indirect case diagnostic(Diagnostic)
 }
 
 public struct HCICommandInfo: Sendable {

@@ -162,7 +162,7 @@ public final class JSONLRenderer {
             if a.truncated { w.field("truncated", true) }
             for (k, v) in a.fields { w.field(named: k, v) }
         case .gattValue(let g):
-            head(&w, "gatt." + g.kind.rawValue, e)
+            head(&w, Self.type(g.kind), e)
             connection(&w, e)
             w.field("att_handle", g.handle)
             uuid(&w, g.uuid)
@@ -195,11 +195,20 @@ public final class JSONLRenderer {
         }
     }
 
-    private func head(_ w: inout JSONWriter, _ type: String, _ e: Event) {
-        w.field("type", type)
+    private func head(_ w: inout JSONWriter, _ type: StaticString, _ e: Event) {
+        w.key("type"); w.string(literal: type)
         w.field("record", e.record)
         w.key("time"); w.time(e.timestamp)
         direction(&w, e, always: false)
+    }
+
+    /// `gatt.` and the kind's name.
+    private static func type(_ kind: GATTValue.Kind) -> StaticString {
+        switch kind {
+        case .longRead: return "gatt.long_read"
+        case .longWrite: return "gatt.long_write"
+        case .longWriteCancelled: return "gatt.long_write_cancelled"
+        }
     }
 
     private func direction(_ w: inout JSONWriter, _ e: Event, always: Bool) {

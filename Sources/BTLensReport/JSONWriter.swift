@@ -80,9 +80,22 @@ public struct JSONWriter: ~Copyable {
         afterKey = true
     }
 
+
     public mutating func string(_ s: String) {
         beginValue()
         appendEscaped(s)
+    }
+
+    /// One of the program's own names (an event type): plain ASCII, copied without an escaping pass.
+    public mutating func string(literal s: StaticString) {
+        beginValue()
+        s.withUTF8Buffer { name in
+            reserve(name.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            if let from = name.baseAddress { (base + count + 1).update(from: from, count: name.count) }
+            base[count + name.count + 1] = UInt8(ascii: "\"")
+            count += name.count + 2
+        }
     }
 
     public mutating func int<T: BinaryInteger>(_ v: T) {
@@ -221,16 +234,23 @@ public struct JSONWriter: ~Copyable {
     }
 
     private mutating func appendDecimal(_ v: Int64) {
-        reserve(20)
-        if v < 0 { put(UInt8(ascii: "-")) }
-        var m = v.magnitude
-        var digits = 1
-        while m >= 10 { m /= 10; digits += 1 }
+        reserve(21)
+        if v < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
+        let m = v.magnitude
+        // Most numbers in a line (records, handles, commands) are small: no digit count loop.
+        if m < 10 {
+            base[count] = UInt8(0x30 + m)
+            count += 1
+            return
+        }
+        var digits = 2
+        var rest = m / 100
+        while rest > 0 { rest /= 10; digits += 1 }
         // Written from the last digit back.
-        m = v.magnitude
+        rest = m
         for i in stride(from: digits - 1, through: 0, by: -1) {
-            base[count + i] = UInt8(0x30 + m % 10)
-            m /= 10
+            base[count + i] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+            rest /= 10
         }
         count += digits
     }

@@ -137,8 +137,8 @@ extension Analyzer {
             _ time: Timestamp) {
         a5Events(outputs, stream: ("ea_session", .int(key.session)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name, scope: .eaSession(key.session)) },
-                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f in
-            A5FrameInfo(frame: f, transport: "iap2", attHandle: nil, uuid: nil, eaSession: key.session, protocolName: protocolName)
+                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
+            A5FrameInfo(frame: f, transport: "iap2", eaSession: key.session, protocolName: protocolName, naming)
         }
     }
 
@@ -158,8 +158,8 @@ extension Analyzer {
         let ck = key.channel
         a5Events(outputs, stream: ("dlci", .int(ck.dlci)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: ck.connection, dissector: $0.name, scope: .rfcomm(dlci: ck.dlci)) },
-                 direction: key.direction, connection: ck.connection.handle, record: record, time: time) { f in
-            A5FrameInfo(frame: f, transport: "rfcomm", attHandle: nil, uuid: nil, rfcommChannel: ck.dlci >> 1)
+                 direction: key.direction, connection: ck.connection.handle, record: record, time: time) { f, naming in
+            A5FrameInfo(frame: f, transport: "rfcomm", rfcommChannel: ck.dlci >> 1, naming)
         }
     }
 

@@ -43,14 +43,13 @@ extension Analyzer {
 
     /// Names and decodes one frame, pairs it, and says what pairing found.
     /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
-    func dissect(_ info: inout A5FrameInfo, dissector: any MessageDissector, pairKey: PairKey, direction: Direction,
-                 record: Int, time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
-        let f = info.frame
-        let decoded = dissector.decode(Message(command: info.hasCommand ? f.command : nil,
+    func dissect(_ f: A5Frame, _ naming: inout A5FrameInfo.Naming, uuid: BluetoothUUID?, dissector: any MessageDissector,
+                 pairKey: PairKey, direction: Direction, record: Int, time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
+        let decoded = dissector.decode(Message(command: naming.hasCommand ? f.command : nil,
                                                flags: f.flags, payload: f.payload, direction: direction,
-                                               characteristic: info.uuid))
-        info.dissector = dissector.name
-        info.decoded = decoded
+                                               characteristic: uuid))
+        naming.dissector = dissector.name
+        naming.decoded = decoded
         var before: [Diagnostic] = []
         var after = decoded.problems
         guard let rule = dissector.pairing else { return (before, after) }
@@ -67,7 +66,7 @@ extension Analyzer {
             }
         case .response:
             if let (_, paired) = tracker.response(command: f.command, sequence: f.sequence, time: time) {
-                info.pairing = paired
+                naming.pairing = paired
             } else {
                 var fields: [(String, FieldValue)] = [("command", .int(f.command))]
                 if let s = f.sequence { fields.append(("sequence", .int(s))) }

@@ -519,15 +519,16 @@ public final class Analyzer {
     private func a5(_ outputs: [A5Stream.Output], key: StreamKey, stream: BoundStream.Label, record: Int, time: Timestamp) {
         a5Events(outputs, stream: ("att_handle", .hex(key.handle)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name) },
-                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f in
-            A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: stream.uuid)
+                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
+            A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: stream.uuid, naming)
         }
     }
 
     /// Stream outputs as events, whatever carried the stream: frames labelled by `info` and decoded
     /// by the stream's dissector, diagnostics tagged with the stream they came from.
     func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), bound: BoundStream.Label, pairKey: PairKey?,
-                  direction: Direction, connection: UInt16, record: Int, time: Timestamp, info: (A5Frame) -> A5FrameInfo) {
+                  direction: Direction, connection: UInt16, record: Int, time: Timestamp,
+                  info: (A5Frame, A5FrameInfo.Naming) -> A5FrameInfo) {
         func send(_ body: EventBody, _ from: Direction? = nil) {
             emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection, isTop: true, body: body))
         }
@@ -539,17 +540,16 @@ public final class Analyzer {
         for o in outputs {
             switch o {
             case .frame(let f):
-                var frame = info(f)
-                frame.framing = bound.framing
-                frame.hasCommand = bound.framing != nil || bound.commandByte
+                var naming = A5FrameInfo.Naming(framing: bound.framing, hasCommand: bound.framing != nil || bound.commandByte)
                 guard let d = bound.dissector, let pairKey else {
-                    send(.a5(frame))
+                    send(.a5(info(f, naming)))
                     continue
                 }
-                let (before, after) = dissect(&frame, dissector: d, pairKey: pairKey, direction: direction, record: record, time: time)
+                let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey, direction: direction,
+                                              record: record, time: time)
                 // Requests that timed out: the phone's, whichever stream noticed.
                 for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-                send(.a5(frame))
+                send(.a5(info(f, naming)))
                 for diagnostic in after { send(tagged(diagnostic)) }
             case .diagnostic(let d):
                 send(tagged(d))

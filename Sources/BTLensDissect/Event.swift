@@ -63,8 +63,8 @@ public enum EventBody: Sendable {
     case note(category: String, text: String)
     case hciCommand(HCICommandInfo)
     case hciEvent(HCIEventInfo)
-    // Boxed (`indirect`): the payloads larger than an ATT PDU's. Events are copied into batches for
-    // the rendering thread, and every event would otherwise pay for the largest.
+    // Boxed (`indirect`, or a class): the payloads larger than an ATT PDU's. Events are copied into
+    // batches for the rendering thread, and every event would otherwise pay for the largest.
     indirect case connection(ConnectionChange)
     case acl(ACLFragmentInfo)
     case l2cap(L2CAPInfo)
@@ -76,7 +76,7 @@ public enum EventBody: Sendable {
     indirect case iap2Identification(IAP2Identification)
     case att(ATTInfo)
     case gattValue(GATTValue)
-    indirect case a5(A5FrameInfo)
+    case a5(A5FrameInfo)
     case undecoded(UndecodedInfo)
     indirect case diagnostic(Diagnostic)
 }

@@ -106,27 +106,63 @@ extension FrameFormat {
 }
 
 /// An A5 frame as an event: the frame, the stream it came from, and what a dissector made of it.
-public struct A5FrameInfo: Sendable {
-    public var frame: A5Frame
+/// A class, built whole and never changed: every consumer of the event (stats, renderers, the
+/// report) reads it through one reference instead of copying a dozen fields.
+public final class A5FrameInfo: Sendable {
+    public let frame: A5Frame
     /// `att`, `iap2` or `rfcomm`.
-    public var transport: String
+    public let transport: String
     /// The characteristic value handle (ATT).
-    public var attHandle: UInt16?
-    public var uuid: BluetoothUUID?
+    public let attHandle: UInt16?
+    public let uuid: BluetoothUUID?
     /// The External Accessory session and its protocol string (iAP2).
-    public var eaSession: UInt16? = nil
-    public var protocolName: String? = nil
+    public let eaSession: UInt16?
+    public let protocolName: String?
     /// The RFCOMM server channel (a dissector bound by SDP service class).
-    public var rfcommChannel: UInt8? = nil
+    public let rfcommChannel: UInt8?
     /// The frame format's name (`a5` for the A5 frame), or nil for a message that is one whole ATT value.
-    public var framing: String? = "a5"
+    public let framing: String?
     /// False for a whole-value message with no command byte: `frame.command` means nothing then.
-    public var hasCommand = true
+    public let hasCommand: Bool
     /// The dissector bound to the stream and what it decoded.
-    public var dissector: String? = nil
-    public var decoded: DecodedMessage? = nil
+    public let dissector: String?
+    public let decoded: DecodedMessage?
     /// The request this frame answers.
-    public var pairing: PairedResponse? = nil
+    public let pairing: PairedResponse?
+    /// The A5 frame itself, not a vendor's variant or a whole value.
+    public let isA5: Bool
 
-    public var isA5: Bool { framing == FrameFormat.a5.name }
+    public init(frame: A5Frame, transport: String, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
+                protocolName: String? = nil, rfcommChannel: UInt8? = nil, framing: String? = "a5", hasCommand: Bool = true,
+                dissector: String? = nil, decoded: DecodedMessage? = nil, pairing: PairedResponse? = nil) {
+        self.frame = frame
+        self.transport = transport
+        self.attHandle = attHandle
+        self.uuid = uuid
+        self.eaSession = eaSession
+        self.protocolName = protocolName
+        self.rfcommChannel = rfcommChannel
+        self.framing = framing
+        self.hasCommand = hasCommand
+        self.dissector = dissector
+        self.decoded = decoded
+        self.pairing = pairing
+        isA5 = framing == FrameFormat.a5.name
+    }
+
+    /// What a frame's stream and dissector say about it, apart from where it came from.
+    struct Naming {
+        var framing: String?
+        var hasCommand: Bool
+        var dissector: String?
+        var decoded: DecodedMessage?
+        var pairing: PairedResponse?
+    }
+
+    convenience init(frame: A5Frame, transport: String, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
+                     eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: Naming) {
+        self.init(frame: frame, transport: transport, attHandle: attHandle, uuid: uuid, eaSession: eaSession,
+                  protocolName: protocolName, rfcommChannel: rfcommChannel, framing: naming.framing,
+                  hasCommand: naming.hasCommand, dissector: naming.dissector, decoded: naming.decoded, pairing: naming.pairing)
+    }
 }

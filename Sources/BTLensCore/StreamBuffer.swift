@@ -27,6 +27,11 @@ public struct StreamBuffer: Sendable {
         storage[start + range.lowerBound ..< start + range.upperBound]
     }
 
+    /// Bytes `range` (from the front) as raw memory: a framer reads a frame in place.
+    @inlinable public func withUnsafeBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start + range.lowerBound ..< start + range.upperBound])) }
+    }
+
     /// Offset of the first `byte` at or after `from`, if any.
     @inlinable public func firstIndex(of byte: UInt8, from: Int = 0) -> Int? {
         storage[(start + from)...].firstIndex(of: byte).map { $0 - start }

@@ -7,6 +7,8 @@ struct FrameLayout: Sendable {
         var bigEndian: Bool
     }
 
+    /// The magic's first byte: where a frame can start.
+    var magicFirst: UInt8?
     var version: Int?
     var command: Integer?
     var sequence: Int?
@@ -17,6 +19,7 @@ struct FrameLayout: Sendable {
     var fragmentCount: Int?
 
     init(_ format: FrameFormat) {
+        magicFirst = format.magic.first
         var offset = format.magic.count
         for f in format.header {
             switch f {

@@ -30,17 +30,15 @@ public struct MessageFramer: Sendable {
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
 
     public mutating func next() -> Step? {
-        let magic = format.magic
+        guard let first = layout.magicFirst else { return nil }
         while !buffer.isEmpty {
-            guard let first = magic.first else { return nil }
             if buffer[0] != first {
                 let junk = buffer.firstIndex(of: first) ?? buffer.count
                 skip(junk)
                 continue
             }
             // The rest of a multi-byte magic.
-            let known = min(magic.count, buffer.count)
-            if (1..<max(known, 1)).contains(where: { buffer[$0] != magic[$0] }) {
+            if format.magic.count > 1, (1..<min(format.magic.count, buffer.count)).contains(where: { buffer[$0] != format.magic[$0] }) {
                 skip(1)
                 continue
             }
@@ -91,23 +89,29 @@ public struct MessageFramer: Sendable {
     }
 
     private func parse(_ total: Int) -> A5Frame {
-        var frame = A5Frame(version: layout.version.map { buffer[$0] },
+        var frame = A5Frame(version: byte(at: layout.version),
                             command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
-                            sequence: layout.sequence.map { buffer[$0] }, flags: layout.flags.map { buffer[$0] },
+                            sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
                             payload: [], checksum: nil, expectedChecksum: nil, length: total)
         if format.hasFragments { frame.fragment = fragmentFields }
         let trailer = carriesChecksum ? format.trailerLength : 0
         let payloadEnd = total - trailer
-        frame.payload = Array(buffer.bytes(format.headerLength ..< payloadEnd))
+        frame.payload = buffer.withUnsafeBytes(format.headerLength ..< payloadEnd) { Array($0) }
         if let c = format.checksum, trailer > 0, !frame.isPartOfMessage {
             frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
-            frame.expectedChecksum = c.algorithm.compute(format.checksummed(buffer.bytes(0 ..< payloadEnd),
-                                                                            payloadStart: format.headerLength))
+            frame.expectedChecksum = buffer.withUnsafeBytes(0 ..< payloadEnd) { bytes in
+                c.algorithm.compute(format.checksummed(bytes, payloadStart: format.headerLength))
+            }
         } else if let c = format.checksum, trailer > 0 {
             // The last frame of several: the stream checks it against the joined payload.
             frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
         }
         return frame
+    }
+
+    private func byte(at offset: Int?) -> UInt8? {
+        guard let offset else { return nil }
+        return buffer[offset]
     }
 
     private func integer(_ field: FrameLayout.Integer) -> Int {

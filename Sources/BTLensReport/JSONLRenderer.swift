@@ -212,7 +212,13 @@ public final class JSONLRenderer {
     }
 
     private func direction(_ w: inout JSONWriter, _ e: Event, always: Bool) {
-        if let d = e.direction { w.field("direction", d.name) } else if always { w.key("direction"); w.null() }
+        if let d = e.direction {
+            w.key("direction")
+            w.string(literal: d == .sent ? "sent" : "received")
+        } else if always {
+            w.key("direction")
+            w.null()
+        }
     }
 
     private func connection(_ w: inout JSONWriter, _ e: Event) {

@@ -1,7 +1,7 @@
 public enum Hex {
     /// The lowercase hex digit for a nibble.
     @inlinable
-    static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+    public static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
 
     /// Lowercase hex with no separators: `a50120`. Inlinable and written straight into the
     /// string's storage: timelines call it for every frame.

@@ -20,41 +20,89 @@ public struct TextRenderer {
         case magenta = "\u{1b}[35m", dim = "\u{1b}[2m"
     }
 
+    /// The line being built, and the summary written before it (the layer column comes first).
+    private var line = TextLine()
+    private var summary = TextLine()
+
     public mutating func render(_ e: Event) -> String? {
-        guard e.isTop || verbose else { return nil }
+        guard write(e) else { return nil }
+        return line.string
+    }
+
+    /// The event's line appended to `sink`, with no String made for it.
+    public mutating func render(_ e: Event, into sink: OutputSink) {
+        guard write(e) else { return }
+        line.bytes.withUnsafeBufferPointer { sink.write($0) }
+    }
+
+    /// The event's line in `line`; false when the event is not shown.
+    private mutating func write(_ e: Event) -> Bool {
+        guard e.isTop || verbose else { return false }
         if origin == nil { origin = e.timestamp }
-        let (layer, text, style) = describe(e)
-        let time = e.timestamp.offset(from: origin ?? e.timestamp)
-        let arrow = e.direction?.arrow ?? (isDiagnostic(e) ? "!" : "=")
-        // One string, reserved once: the columns are ASCII, so their widths are UTF-8 counts.
-        var line = ""
-        line.reserveCapacity(48 + text.utf8.count)
-        if color, let style { line += style.rawValue }
-        line += "#"
-        line += String(e.record)
-        spaces(&line, 8 - 1 - decimalDigits(e.record))
-        line += " "
-        spaces(&line, 12 - time.utf8.count)
-        line += time
-        line += " "
-        line += arrow
-        line += " "
-        line += e.connection.map { Hex.value($0, width: 4) } ?? "     -"
-        line += " "
-        line += layer
-        spaces(&line, 5 - layer.utf8.count)
-        line += " "
-        if verbose { spaces(&line, 2 * e.layer.depth) }
-        line += text
-        if color, style != nil { line += "\u{1b}[0m" }
-        line += "\n"
-        return line
+        summary.reset()
+        let (layer, style) = describe(e, into: &summary)
+        line.reset()
+        if color, let style { line.add(style.rawValue) }
+        line.add("#")
+        line.decimal(e.record)
+        line.spaces(8 - 1 - decimalDigits(e.record))
+        line.add(" ")
+        line.offset(e.timestamp, from: origin ?? e.timestamp, width: 12)
+        line.add(" ")
+        line.add(e.direction?.arrow ?? (isDiagnostic(e) ? "!" : "="))
+        line.add(" ")
+        if let c = e.connection { line.hex(c, width: 4) } else { line.add("     -") }
+        line.add(" ")
+        line.add(layer)
+        line.spaces(5 - layer.utf8.count)
+        line.add(" ")
+        if verbose { line.spaces(2 * e.layer.depth) }
+        line.add(summary)
+        if color, style != nil { line.add("\u{1b}[0m") }
+        line.add("\n")
+        return true
     }
 
     private func isDiagnostic(_ e: Event) -> Bool { if case .diagnostic = e.body { return true } else { return false } }
 
     /// The layer column, the summary and its colour: shared with the reports.
     func describe(_ e: Event) -> (String, String, Style?) {
+        var s = TextLine()
+        let (layer, style) = describe(e, into: &s)
+        return (layer, s.string, style)
+    }
+
+    /// The layer column and colour of an event, its summary written into `out`: frames and ATT
+    /// PDUs (most lines) piece by piece, the rest as one string.
+    private func describe(_ e: Event, into out: inout TextLine) -> (String, Style?) {
+        switch e.body {
+        case .a5(let a):
+            message(a, &out)
+            return (a.isA5 ? "A5" : "MSG", .green)
+        case .att(let a):
+            out.add(a.opcode.name)
+            if let h = a.handle {
+                out.add(" ")
+                out.hex(h, width: 4)
+                label(a.uuid, &out)
+            }
+            out.add(fields(a.fields))
+            if let v = a.value, !v.isEmpty {
+                out.add(" value ")
+                out.spacedHex(v.prefix(64))
+                if v.count > 64 { out.add(" …") }
+            }
+            if a.truncated { out.add(" (cut short by the capture)") }
+            return ("ATT", nil)
+        default:
+            let (layer, text, style) = describeOther(e)
+            out.add(text)
+            return (layer, style)
+        }
+    }
+
+    /// Everything but frames and ATT PDUs.
+    private func describeOther(_ e: Event) -> (String, String, Style?) {
         switch e.body {
         case .note(let category, let text):
             return ("NOTE", text.isEmpty ? safe(category) : "\(safe(category)): \(safe(text))", .dim)
@@ -105,21 +153,16 @@ public struct TextRenderer {
         case .iap2Identification(let i):
             let protocols = i.protocols.map { "\($0.id)=\(safe($0.name))" }.joined(separator: " ")
             return ("IAP2", "Accessory \"\(safe(i.name))\" model \"\(safe(i.model))\" by \"\(safe(i.manufacturer))\" serial \(safe(i.serial)) firmware \(safe(i.firmware)) hardware \(safe(i.hardware)); EA protocols \(protocols)", .magenta)
-        case .att(let a):
-            var s = a.opcode.name
-            if let h = a.handle { s += " " + Hex.value(h, width: 4) + label(a.uuid) }
-            s += fields(a.fields)
-            if let v = a.value, !v.isEmpty { s += " value " + Hex.spaced(v.prefix(64)) + (v.count > 64 ? " …" : "") }
-            if a.truncated { s += " (cut short by the capture)" }
-            return ("ATT", s, nil)
         case .gattValue(let g):
             let what = ["long_read": "Long read", "long_write": "Long write",
                         "long_write_cancelled": "Long write cancelled"][g.kind.rawValue] ?? g.kind.rawValue
             var s = "\(what) \(Hex.value(g.handle, width: 4))\(label(g.uuid)): \(g.value.count) bytes from #\(g.firstRecord)"
             if let t = g.text { s += " \"\(safe(t))\"" } else if !g.value.isEmpty { s += " " + Hex.spaced(g.value.prefix(64)) }
             return ("GATT", s, nil)
-        case .a5(let a):
-            return (a.isA5 ? "A5" : "MSG", message(a), .green)
+        case .a5, .att:
+            var s = TextLine()
+            let (layer, style) = describe(e, into: &s)
+            return (layer, s.string, style)
         case .undecoded(let u):
             return ("L2CAP", "not decoded: \(u.what), \(u.length) bytes", .dim)
         case .diagnostic(let d):
@@ -129,33 +172,57 @@ public struct TextRenderer {
     }
 
     /// `0x0013 (fff3) SetEQPreset (0x20) seq 7 preset=bassBoost`; undecoded payloads in hex.
-    private func message(_ a: A5FrameInfo) -> String {
+    private func message(_ a: A5FrameInfo, _ s: inout TextLine) {
         let f = a.frame
-        let place = a.attHandle.map { Hex.value($0, width: 4) + label(a.uuid) }
-            ?? a.rfcommChannel.map { "RFCOMM \($0)" }
-            ?? "EA \(a.eaSession.map(String.init) ?? "?")\(a.protocolName.map { " (\(safe($0)))" } ?? "")"
-        let decoded = a.decoded
-        var s = place
-        if let name = decoded?.name {
-            s += " \(safe(name))" + (a.hasCommand ? " (\(Hex.value(f.command, width: 2)))" : "")
-        } else if a.hasCommand {
-            s += " cmd \(Hex.value(f.command, width: 2))"
+        if let h = a.attHandle {
+            s.hex(h, width: 4)
+            label(a.uuid, &s)
+        } else if let c = a.rfcommChannel {
+            s.add("RFCOMM ")
+            s.decimal(c)
+        } else {
+            s.add("EA ")
+            if let session = a.eaSession { s.decimal(session) } else { s.add("?") }
+            if let p = a.protocolName { s.add(" (\(safe(p)))") }
         }
-        if let seq = f.sequence { s += " seq \(seq)" }
+        let decoded = a.decoded
+        if let name = decoded?.name {
+            s.add(" ")
+            s.add(safe(name))
+            if a.hasCommand {
+                s.add(" (")
+                s.hex(f.command, width: 2)
+                s.add(")")
+            }
+        } else if a.hasCommand {
+            s.add(" cmd ")
+            s.hex(f.command, width: 2)
+        }
+        if let seq = f.sequence {
+            s.add(" seq ")
+            s.decimal(seq)
+        }
         if let names = decoded?.flagNames, !names.isEmpty {
-            s += " flags " + names.map(safe).joined(separator: ",")
+            s.add(" flags ")
+            s.add(names.map(safe).joined(separator: ","))
         } else if let flags = f.flags, decoded == nil || flags != 0 {
-            s += " flags \(Hex.value(flags, width: 2))"
+            s.add(" flags ")
+            s.hex(flags, width: 2)
         }
         if let fields = decoded?.fields, !fields.isEmpty {
-            s += " " + MessageFormat.text(fields)
+            s.add(" ")
+            s.add(MessageFormat.text(fields))
         } else if decoded?.name == nil || !f.payload.isEmpty {
-            s += " len \(f.payload.count)" + (f.payload.isEmpty ? "" : ": " + Hex.spaced(f.payload))
+            s.add(" len ")
+            s.decimal(f.payload.count)
+            if !f.payload.isEmpty {
+                s.add(": ")
+                s.spacedHex(f.payload)
+            }
         }
-        if let p = a.pairing { s += " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms" }
-        if f.isPartOfMessage, let part = f.fragment { s += " [\(part.count) frames]" }
-        if !f.checksumOK { s += " [bad checksum]" }
-        return s
+        if let p = a.pairing { s.add(" ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms") }
+        if f.isPartOfMessage, let part = f.fragment { s.add(" [\(part.count) frames]") }
+        if !f.checksumOK { s.add(" [bad checksum]") }
     }
 
     private func connection(_ c: ConnectionChange) -> String {
@@ -176,6 +243,13 @@ public struct TextRenderer {
     private func label(_ uuid: BluetoothUUID?) -> String {
         guard let uuid else { return "" }
         return " (" + (GATTNames.name(uuid) ?? uuid.description) + ")"
+    }
+
+    private func label(_ uuid: BluetoothUUID?, _ s: inout TextLine) {
+        guard let uuid else { return }
+        s.add(" (")
+        if let name = GATTNames.name(uuid) { s.add(name) } else { s.add(uuid.description) }
+        s.add(")")
     }
 
     private func fields(_ fields: [(String, FieldValue)]) -> String {

@@ -43,7 +43,7 @@ struct Timeline: ParsableCommand {
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            relay = EventRelay { e in if let s = renderer.render(e) { sink.write(s) } }
+            relay = EventRelay { e in renderer.render(e, into: sink) }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
             relay = EventRelay { e in renderer.render(e, into: sink) }

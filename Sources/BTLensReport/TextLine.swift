@@ -13,15 +13,25 @@ struct TextLine {
 
     mutating func add(_ s: StaticString) { s.withUTF8Buffer { bytes.append(contentsOf: $0) } }
 
-    mutating func add(_ s: String) {
+    mutating func add(text s: String) {
         var s = s
         s.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     mutating func add(_ line: TextLine) { bytes.append(contentsOf: line.bytes) }
 
+    private static let blanks: StaticString = "                                                                "
+
     mutating func spaces(_ n: Int) {
-        if n > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n)) }
+        guard n > 0 else { return }
+        Self.blanks.withUTF8Buffer { blanks in
+            var left = n
+            while left > 0 {
+                let piece = min(left, blanks.count)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: blanks[..<piece]))
+                left -= piece
+            }
+        }
     }
 
     /// In decimal, as `String(n)` writes it.
@@ -33,44 +43,50 @@ struct TextLine {
         digitsOf(UInt64(truncatingIfNeeded: n.magnitude), count: digits)
     }
 
-    /// The last `count` decimal digits of `n`, zero-padded; the room is made once, then filled.
+    /// The last `count` (at most 20) decimal digits of `n`, zero-padded: written on the stack, then
+    /// appended in one copy.
     private mutating func digitsOf(_ n: UInt64, count: Int) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var m = n
-        bytes.withUnsafeMutableBufferPointer { out in
-            for i in stride(from: start + count - 1, through: start, by: -1) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { out in
+            var m = n
+            for i in stride(from: count - 1, through: 0, by: -1) {
                 out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: m % 10)
                 m /= 10
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<count]))
         }
     }
 
     /// `0x` and at least `width` lowercase digits, as `Hex.value` writes it.
     mutating func hex<T: BinaryInteger & UnsignedInteger>(_ v: T, width: Int) {
-        let value = UInt64(truncatingIfNeeded: v)
-        let digits = max(max(1, (64 - value.leadingZeroBitCount + 3) / 4), width)
         bytes.append(UInt8(ascii: "0"))
         bytes.append(UInt8(ascii: "x"))
+        hexDigits(v, width: width)
+    }
+
+    /// At least `width` lowercase hex digits, no prefix.
+    mutating func hexDigits<T: BinaryInteger & UnsignedInteger>(_ v: T, width: Int) {
+        let value = UInt64(truncatingIfNeeded: v)
+        let digits = max(max(1, (64 - value.leadingZeroBitCount + 3) / 4), width)
         for i in 0 ..< digits {
             let shift = UInt64(4 * (digits - 1 - i))
             bytes.append(Hex.digit(shift < 64 ? UInt8(truncatingIfNeeded: value >> shift) & 0x0f : 0))
         }
     }
 
-    /// Bytes in lowercase hex with a space between them, as `Hex.spaced` writes them: the room
-    /// (spaces) is made once, then the digits are filled in.
+    /// Bytes in lowercase hex with a space between them, as `Hex.spaced` writes them: written on
+    /// the stack, then appended in one copy.
     mutating func spacedHex<C: Collection>(_ data: C) where C.Element == UInt8 {
-        guard !data.isEmpty else { return }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 3 * data.count - 1))
-        bytes.withUnsafeMutableBufferPointer { out in
-            var i = start
+        let n = data.count
+        guard n > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * n) { out in
+            var i = 0
             for b in data {
                 out[i] = Hex.digit(b >> 4)
                 out[i + 1] = Hex.digit(b & 0x0f)
+                out[i + 2] = UInt8(ascii: " ")
                 i += 3
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<(3 * n - 1)]))
         }
     }
 

@@ -42,18 +42,18 @@ public struct TextRenderer {
         summary.reset()
         let (layer, style) = describe(e, into: &summary)
         line.reset()
-        if color, let style { line.add(style.rawValue) }
+        if color, let style { line.add(text: style.rawValue) }
         line.add("#")
         line.decimal(e.record)
         line.spaces(8 - 1 - decimalDigits(e.record))
         line.add(" ")
         line.offset(e.timestamp, from: origin ?? e.timestamp, width: 12)
         line.add(" ")
-        line.add(e.direction?.arrow ?? (isDiagnostic(e) ? "!" : "="))
+        line.add(text: e.direction?.arrow ?? (isDiagnostic(e) ? "!" : "="))
         line.add(" ")
         if let c = e.connection { line.hex(c, width: 4) } else { line.add("     -") }
         line.add(" ")
-        line.add(layer)
+        line.add(text: layer)
         line.spaces(5 - layer.utf8.count)
         line.add(" ")
         if verbose { line.spaces(2 * e.layer.depth) }
@@ -80,13 +80,13 @@ public struct TextRenderer {
             message(a, &out)
             return (a.isA5 ? "A5" : "MSG", .green)
         case .att(let a):
-            out.add(a.opcode.name)
+            out.add(text: a.opcode.name)
             if let h = a.handle {
                 out.add(" ")
                 out.hex(h, width: 4)
                 label(a.uuid, &out)
             }
-            out.add(fields(a.fields))
+            out.add(text: fields(a.fields))
             if let v = a.value, !v.isEmpty {
                 out.add(" value ")
                 out.spacedHex(v.prefix(64))
@@ -96,7 +96,7 @@ public struct TextRenderer {
             return ("ATT", nil)
         default:
             let (layer, text, style) = describeOther(e)
-            out.add(text)
+            out.add(text: text)
             return (layer, style)
         }
     }
@@ -183,12 +183,12 @@ public struct TextRenderer {
         } else {
             s.add("EA ")
             if let session = a.eaSession { s.decimal(session) } else { s.add("?") }
-            if let p = a.protocolName { s.add(" (\(safe(p)))") }
+            if let p = a.protocolName { s.add(text: " (\(safe(p)))") }
         }
         let decoded = a.decoded
         if let name = decoded?.name {
             s.add(" ")
-            s.add(safe(name))
+            s.add(text: safe(name))
             if a.hasCommand {
                 s.add(" (")
                 s.hex(f.command, width: 2)
@@ -204,14 +204,14 @@ public struct TextRenderer {
         }
         if let names = decoded?.flagNames, !names.isEmpty {
             s.add(" flags ")
-            s.add(names.map(safe).joined(separator: ","))
+            s.add(text: names.map(safe).joined(separator: ","))
         } else if let flags = f.flags, decoded == nil || flags != 0 {
             s.add(" flags ")
             s.hex(flags, width: 2)
         }
         if let fields = decoded?.fields, !fields.isEmpty {
             s.add(" ")
-            s.add(MessageFormat.text(fields))
+            s.add(text: MessageFormat.text(fields))
         } else if decoded?.name == nil || !f.payload.isEmpty {
             s.add(" len ")
             s.decimal(f.payload.count)
@@ -220,8 +220,8 @@ public struct TextRenderer {
                 s.spacedHex(f.payload)
             }
         }
-        if let p = a.pairing { s.add(" ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms") }
-        if f.isPartOfMessage, let part = f.fragment { s.add(" [\(part.count) frames]") }
+        if let p = a.pairing { s.add(text: " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms") }
+        if f.isPartOfMessage, let part = f.fragment { s.add(text: " [\(part.count) frames]") }
         if !f.checksumOK { s.add(" [bad checksum]") }
     }
 
@@ -248,7 +248,13 @@ public struct TextRenderer {
     private func label(_ uuid: BluetoothUUID?, _ s: inout TextLine) {
         guard let uuid else { return }
         s.add(" (")
-        if let name = GATTNames.name(uuid) { s.add(name) } else { s.add(uuid.description) }
+        if let name = GATTNames.name(uuid) {
+            s.add(text: name)
+        } else if case .bit16(let v) = uuid {
+            s.hexDigits(v, width: 4)
+        } else {
+            s.add(text: uuid.description)
+        }
         s.add(")")
     }
 

@@ -23,6 +23,9 @@ final class TextLineTests: XCTestCase {
             for width in [1, 2, 4] { XCTAssertEqual(piece { $0.hex(v, width: width) }, Hex.value(v, width: width)) }
         }
         XCTAssertEqual(piece { $0.hex(UInt8(0x0a), width: 2) }, "0x0a")
+        for v: UInt16 in [0, 0xfee1, 0x2a19] {
+            XCTAssertEqual(piece { $0.hexDigits(v, width: 4) }, BluetoothUUID.bit16(v).description)
+        }
     }
 
     func testSpacedHexMatchesHexSpaced() {

@@ -77,6 +77,26 @@ final class ACLReassemblerTests: XCTestCase {
         XCTAssertNotNil(r.push(key, boundary: 0b01, fragment: pdu[3...], record: 5, cutByCapture: false).pdu)
         XCTAssertNotNil(r.push(back, boundary: 0b01, fragment: pdu[1...], record: 6, cutByCapture: false).pdu)
     }
+
+    /// Closing one link mid-PDU (its slot goes, the others' move in the table) leaves the PDUs of
+    /// the others in progress, whichever of them came last.
+    func testClosingALinkLeavesTheOthersInProgress() {
+        var r = ACLReassembler()
+        let other = ACLKey(ConnectionKey(index: 0, handle: 0x41), .sent)
+        let back = ACLKey(ConnectionKey(index: 0, handle: 0x40), .received)
+        XCTAssertNil(r.push(key, boundary: 0b10, fragment: pdu[..<3], record: 1, cutByCapture: false).pdu)
+        XCTAssertNil(r.push(back, boundary: 0b10, fragment: pdu[..<5], record: 2, cutByCapture: false).pdu)
+        XCTAssertNil(r.push(other, boundary: 0b10, fragment: pdu[..<8], record: 3, cutByCapture: false).pdu)
+        XCTAssertEqual(r.close(other.connection).map(\.1.id), ["l2cap.incomplete"])
+        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: pdu[3...], record: 4, cutByCapture: false).pdu.map { Array($0.payload) },
+                       Array(pdu[4...]))
+        XCTAssertEqual(r.push(back, boundary: 0b01, fragment: pdu[5...], record: 5, cutByCapture: false).pdu.map { Array($0.payload) },
+                       Array(pdu[4...]))
+        XCTAssertEqual(r.push(other, boundary: 0b01, fragment: [1][...], record: 6, cutByCapture: false).diagnostics.map(\.id),
+                       ["l2cap.continuation_at_capture_start"])
+        XCTAssertNotNil(r.push(other, boundary: 0b10, fragment: pdu[...], record: 7, cutByCapture: false).pdu)
+        XCTAssertEqual(r.inProgress, 0)
+    }
 }
 
 extension ACLReassemblerTests {

@@ -94,6 +94,10 @@ public struct ACLReassembler: Sendable {
     }
 
     private var slots: [ACLKey: Slot] = [:]
+    /// Where the last two link directions' slots are in `slots` (traffic alternates between the
+    /// two directions of a link): a run of fragments hashes nothing. Forgotten whenever a slot is
+    /// added or removed, as that moves the others.
+    private var recent: [(key: ACLKey, index: Dictionary<ACLKey, Slot>.Index)] = []
     /// `Limits.reassemblyBytes`: PDUs in progress on all links together; the one that would pass it is dropped.
     public let limit: Int
     /// Bytes of PDUs in progress now.
@@ -108,12 +112,25 @@ public struct ACLReassembler: Sendable {
                               time: Timestamp = Timestamp(microseconds: 0), cutByCapture: Bool) -> Output {
         var out = Output()
         var delta = 0
-        Self.bounded(&slots[key, default: Slot()], room: limit - buffered, limit: limit, delta: &delta, &out) { slot, out in
+        Self.bounded(&slots.values[index(key)], room: limit - buffered, limit: limit, delta: &delta, &out) { slot, out in
             slot.last = Lifecycle.Step(record: record, time: time)
             Self.push(&slot, boundary: boundary, fragment: fragment, record: record, cutByCapture: cutByCapture, &out)
         }
         buffered += delta
         return out
+    }
+
+    /// The slot of a link direction, made with its first fragment.
+    private mutating func index(_ key: ACLKey) -> Dictionary<ACLKey, Slot>.Index {
+        if let hit = recent.first(where: { $0.key == key }) { return hit.index }
+        guard let index = slots.index(forKey: key) else {
+            slots[key] = Slot()
+            recent.removeAll(keepingCapacity: true)
+            return self.index(key)
+        }
+        if recent.count == 2 { recent.removeFirst() }
+        recent.append((key, index))
+        return index
     }
 
     /// Runs `change` on a slot; if its PDU in progress then outgrows `room`, drops it and says so.
@@ -258,6 +275,7 @@ public struct ACLReassembler: Sendable {
     /// Drops the state of a connection (both directions); incomplete PDUs become diagnostics.
     public mutating func close(_ connection: ConnectionKey) -> [(Direction, Diagnostic, Int)] {
         var out: [(Direction, Diagnostic, Int)] = []
+        recent.removeAll(keepingCapacity: true)
         for direction in Direction.allCases {
             guard var slot = slots.removeValue(forKey: ACLKey(connection, direction)) else { continue }
             if let p = slot.partial {
@@ -282,6 +300,7 @@ public struct ACLReassembler: Sendable {
             out += skipped.diagnostics.map { (key, $0, $0.undecodedBytes) }
         }
         slots.removeAll()
+        recent.removeAll()
         buffered = 0
         return out
     }

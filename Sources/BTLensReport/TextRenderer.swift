@@ -160,6 +160,7 @@ public struct TextRenderer {
             if let t = g.text { s += " \"\(safe(t))\"" } else if !g.value.isEmpty { s += " " + Hex.spaced(g.value.prefix(64)) }
             return ("GATT", s, nil)
         case .a5, .att:
+            // Written piece by piece (`describe(_:into:)` does not come here for them).
             var s = TextLine()
             let (layer, style) = describe(e, into: &s)
             return (layer, s.string, style)
@@ -241,8 +242,9 @@ public struct TextRenderer {
     }
 
     private func label(_ uuid: BluetoothUUID?) -> String {
-        guard let uuid else { return "" }
-        return " (" + (GATTNames.name(uuid) ?? uuid.description) + ")"
+        var s = TextLine()
+        label(uuid, &s)
+        return s.string
     }
 
     private func label(_ uuid: BluetoothUUID?, _ s: inout TextLine) {

@@ -1,42 +1,73 @@
 public enum Hex {
     /// The lowercase hex digit for a nibble.
     @inlinable
-    public static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+    static func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
 
-    /// Lowercase hex with no separators: `a50120`. Inlinable and written straight into the
-    /// string's storage: timelines call it for every frame.
+    /// Bytes written by `write(_:separator:into:)` for `count` bytes.
+    @inlinable
+    public static func encodedLength(_ count: Int, separated: Bool) -> Int {
+        count == 0 ? 0 : separated ? 3 * count - 1 : 2 * count
+    }
+
+    /// Bytes as lowercase hex into `out`, `separator` between them when given; `out` has room for
+    /// `encodedLength`. Returns how many bytes it wrote. The one hex encoder: the String forms below,
+    /// the JSONL writer and the timeline's line builder all write through it.
+    @inlinable @discardableResult
+    public static func write<C: Collection>(_ bytes: C, separator: UInt8? = nil, into out: UnsafeMutablePointer<UInt8>) -> Int
+        where C.Element == UInt8 {
+        if let written = bytes.withContiguousStorageIfAvailable({ write($0, separator: separator, into: out) }) { return written }
+        return Array(bytes).withUnsafeBufferPointer { write($0, separator: separator, into: out) }
+    }
+
+    /// Each byte's two digits, laid out in memory in the order they are written: one store a byte.
+    @usableFromInline static let pairs: [UInt16] = (0 ..< 256).map { b in
+        (UInt16(digit(UInt8(b >> 4))) | UInt16(digit(UInt8(b & 0x0f))) << 8).littleEndian
+    }
+
+    @inlinable
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        pairs.withUnsafeBufferPointer { pairs in
+            let raw = UnsafeMutableRawPointer(out)
+            guard let separator else {
+                for (i, b) in bytes.enumerated() { raw.storeBytes(of: pairs[Int(b)], toByteOffset: 2 * i, as: UInt16.self) }
+                return encodedLength(bytes.count, separated: false)
+            }
+            for (i, b) in bytes.enumerated() {
+                if i > 0 { out[3 * i - 1] = separator }
+                raw.storeBytes(of: pairs[Int(b)], toByteOffset: 3 * i, as: UInt16.self)
+            }
+            return encodedLength(bytes.count, separated: true)
+        }
+    }
+
+    /// How many digits `value(v, width:)` writes after its `0x`: all the significant ones, at least `width`.
+    @inlinable
+    public static func digitCount(_ v: UInt64, width: Int) -> Int { max(max(1, (64 - v.leadingZeroBitCount + 3) / 4), width) }
+
+    /// The last `count` hex digits of `v` into `out`, most significant first.
+    @inlinable
+    public static func writeDigits(_ v: UInt64, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        for i in 0 ..< count {
+            let shift = UInt64(4 * (count - 1 - i))
+            out[i] = digit(shift < 64 ? UInt8(truncatingIfNeeded: v >> shift) & 0x0f : 0)
+        }
+    }
+
+    /// Lowercase hex with no separators: `a50120`.
     @inlinable
     public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        let count = bytes.count
-        guard count > 0 else { return "" }
-        return String(unsafeUninitializedCapacity: count * 2) { out in
-            var i = 0
-            for b in bytes {
-                out[i] = digit(b >> 4)
-                out[i + 1] = digit(b & 0x0f)
-                i += 2
-            }
-            return i
+        String(unsafeUninitializedCapacity: encodedLength(bytes.count, separated: false)) { out in
+            guard let base = out.baseAddress else { return 0 }
+            return write(bytes, into: base)
         }
     }
 
     /// Lowercase hex with a space between bytes: `a5 01 20`.
     @inlinable
     public static func spaced<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        let count = bytes.count
-        guard count > 0 else { return "" }
-        return String(unsafeUninitializedCapacity: count * 3 - 1) { out in
-            var i = 0
-            for b in bytes {
-                if i > 0 {
-                    out[i] = 0x20
-                    i += 1
-                }
-                out[i] = digit(b >> 4)
-                out[i + 1] = digit(b & 0x0f)
-                i += 2
-            }
-            return i
+        String(unsafeUninitializedCapacity: encodedLength(bytes.count, separated: true)) { out in
+            guard let base = out.baseAddress else { return 0 }
+            return write(bytes, separator: 0x20, into: base)
         }
     }
 
@@ -48,15 +79,12 @@ public enum Hex {
             let digits = String(value, radix: 16)
             return "0x" + String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        let significant = max(1, (64 - v.leadingZeroBitCount + 3) / 4)
-        let digits = max(significant, width)
+        let digits = digitCount(v, width: width)
         return String(unsafeUninitializedCapacity: digits + 2) { out in
-            out[0] = 0x30
-            out[1] = 0x78
-            for i in 0 ..< digits {
-                let shift = UInt64(4 * (digits - 1 - i))
-                out[2 + i] = digit(shift < 64 ? UInt8(truncatingIfNeeded: v >> shift) & 0x0f : 0)
-            }
+            guard let base = out.baseAddress else { return 0 }
+            base[0] = 0x30
+            base[1] = 0x78
+            writeDigits(v, count: digits, into: base + 2)
             return digits + 2
         }
     }

@@ -1,12 +1,6 @@
 import BTLensCore
 import BTLensDissect
 
-/// Each byte's two lowercase hex digits, laid out in memory in the order they are written.
-private let hexPairs: [UInt16] = (0..<256).map { b in
-    let digits = Array("0123456789abcdef".utf8)
-    return (UInt16(digits[b >> 4]) | UInt16(digits[b & 0x0f]) << 8).littleEndian
-}
-
 /// Writes JSON objects with keys in the order given, straight into a byte buffer.
 /// Output is deterministic: no dictionaries, no locale, no floating point.
 ///
@@ -121,23 +115,14 @@ public struct JSONWriter: ~Copyable {
         appendRaw(String(d))
     }
 
-    /// Bytes as a lowercase hex string, two digits a byte from a table: payloads are most of a line.
+    /// Bytes as a lowercase hex string, written in place: payloads are most of a line.
     public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
-        if v.withContiguousStorageIfAvailable({ hex($0) }) == nil { hex(Array(v)) }
-    }
-
-    public mutating func hex(_ v: UnsafeBufferPointer<UInt8>) {
         beginValue()
-        reserve(2 * v.count + 2)
+        reserve(Hex.encodedLength(v.count, separated: false) + 2)
         base[count] = UInt8(ascii: "\"")
-        hexPairs.withUnsafeBufferPointer { pairs in
-            let out = UnsafeMutableRawPointer(base + count + 1)
-            for (i, b) in v.enumerated() {
-                out.storeBytes(of: pairs[Int(b)], toByteOffset: 2 * i, as: UInt16.self)
-            }
-        }
-        base[count + 2 * v.count + 1] = UInt8(ascii: "\"")
-        count += 2 * v.count + 2
+        let written = Hex.write(v, into: base + count + 1)
+        base[count + 1 + written] = UInt8(ascii: "\"")
+        count += written + 2
     }
 
     /// A timestamp as an ISO 8601 string; the date and time up to the second are cached.
@@ -153,11 +138,7 @@ public struct JSONWriter: ~Copyable {
         put(UInt8(ascii: "\""))
         cachedPrefix.withUnsafeBufferPointer { append($0) }
         // Six digits of microseconds, then "Z" and the quote.
-        var digits = micros
-        for i in stride(from: 5, through: 0, by: -1) {
-            base[count + i] = UInt8(0x30 + digits % 10)
-            digits /= 10
-        }
+        DecimalDigits.write(UInt64(micros), count: 6, into: base + count)
         base[count + 6] = UInt8(ascii: "Z")
         base[count + 7] = UInt8(ascii: "\"")
         count += 8
@@ -236,22 +217,8 @@ public struct JSONWriter: ~Copyable {
     private mutating func appendDecimal(_ v: Int64) {
         reserve(21)
         if v < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
-        let m = v.magnitude
-        // Most numbers in a line (records, handles, commands) are small: no digit count loop.
-        if m < 10 {
-            base[count] = UInt8(0x30 + m)
-            count += 1
-            return
-        }
-        var digits = 2
-        var rest = m / 100
-        while rest > 0 { rest /= 10; digits += 1 }
-        // Written from the last digit back.
-        rest = m
-        for i in stride(from: digits - 1, through: 0, by: -1) {
-            base[count + i] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-            rest /= 10
-        }
+        let digits = DecimalDigits.count(v.magnitude)
+        DecimalDigits.write(v.magnitude, count: digits, into: base + count)
         count += digits
     }
 

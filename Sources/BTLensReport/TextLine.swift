@@ -37,22 +37,17 @@ struct TextLine {
     /// In decimal, as `String(n)` writes it.
     mutating func decimal<T: BinaryInteger>(_ n: T) {
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits = 1
-        var rest = n.magnitude / 10
-        while rest > 0 { rest /= 10; digits += 1 }
-        digitsOf(UInt64(truncatingIfNeeded: n.magnitude), count: digits)
+        let magnitude = UInt64(truncatingIfNeeded: n.magnitude)
+        digitsOf(magnitude, count: DecimalDigits.count(magnitude))
     }
 
-    /// The last `count` (at most 20) decimal digits of `n`, zero-padded: written on the stack, then
+    /// The last `count` decimal digits of `n`, zero-padded: written on the stack, then
     /// appended in one copy.
     private mutating func digitsOf(_ n: UInt64, count: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { out in
-            var m = n
-            for i in stride(from: count - 1, through: 0, by: -1) {
-                out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: m % 10)
-                m /= 10
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<count]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { out in
+            guard let base = out.baseAddress else { return }
+            DecimalDigits.write(n, count: count, into: base)
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
         }
     }
 
@@ -66,27 +61,22 @@ struct TextLine {
     /// At least `width` lowercase hex digits, no prefix.
     mutating func hexDigits<T: BinaryInteger & UnsignedInteger>(_ v: T, width: Int) {
         let value = UInt64(truncatingIfNeeded: v)
-        let digits = max(max(1, (64 - value.leadingZeroBitCount + 3) / 4), width)
-        for i in 0 ..< digits {
-            let shift = UInt64(4 * (digits - 1 - i))
-            bytes.append(Hex.digit(shift < 64 ? UInt8(truncatingIfNeeded: value >> shift) & 0x0f : 0))
+        let digits = Hex.digitCount(value, width: width)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digits) { out in
+            guard let base = out.baseAddress else { return }
+            Hex.writeDigits(value, count: digits, into: base)
+            bytes.append(contentsOf: UnsafeBufferPointer(out))
         }
     }
 
     /// Bytes in lowercase hex with a space between them, as `Hex.spaced` writes them: written on
     /// the stack, then appended in one copy.
     mutating func spacedHex<C: Collection>(_ data: C) where C.Element == UInt8 {
-        let n = data.count
+        let n = Hex.encodedLength(data.count, separated: true)
         guard n > 0 else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * n) { out in
-            var i = 0
-            for b in data {
-                out[i] = Hex.digit(b >> 4)
-                out[i + 1] = Hex.digit(b & 0x0f)
-                out[i + 2] = UInt8(ascii: " ")
-                i += 3
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: out[..<(3 * n - 1)]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { out in
+            guard let base = out.baseAddress else { return }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: Hex.write(data, separator: UInt8(ascii: " "), into: base)))
         }
     }
 
@@ -99,9 +89,7 @@ struct TextLine {
             return add("?")
         }
         let seconds = delta.magnitude / 1_000_000
-        var digits = 1
-        var rest = seconds / 10
-        while rest > 0 { rest /= 10; digits += 1 }
+        let digits = DecimalDigits.count(seconds)
         spaces(width - (delta < 0 ? 1 : 0) - digits - 7)
         if delta < 0 { bytes.append(UInt8(ascii: "-")) }
         digitsOf(seconds, count: digits)

@@ -62,6 +62,26 @@ final class ValueTests: XCTestCase {
         XCTAssertNil(Hex.bytes("zz"))
     }
 
+    /// The one hex encoder, from contiguous bytes and from a collection that is not contiguous,
+    /// against digits spelled out; and the decimal digit writer.
+    func testHexAndDecimalWriters() {
+        let all = Array(UInt8.min...UInt8.max)
+        let spelled = all.map { b in String("0123456789abcdef".map { $0 }[Int(b >> 4)]) + String("0123456789abcdef".map { $0 }[Int(b & 0x0f)]) }
+        XCTAssertEqual(Hex.string(all), spelled.joined())
+        XCTAssertEqual(Hex.spaced(all[1...3]), "01 02 03")
+        XCTAssertEqual(Hex.spaced(all.reversed().prefix(3)), "ff fe fd")
+        XCTAssertEqual(Hex.string([UInt8]()), "")
+        XCTAssertEqual(Hex.spaced([UInt8]()), "")
+        XCTAssertEqual(Hex.value(UInt64.max, width: 4), "0xffffffffffffffff")
+        XCTAssertEqual(Hex.value(UInt8(0), width: 0), "0x0")
+        for n: UInt64 in [0, 9, 10, 99, 100, 12_345, UInt64.max] {
+            XCTAssertEqual(DecimalDigits.count(n), String(n).count)
+            var out = [UInt8](repeating: 0, count: 24)
+            out.withUnsafeMutableBufferPointer { DecimalDigits.write(n, count: 24, into: $0.baseAddress!) }
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), String(repeating: "0", count: 24 - String(n).count) + String(n))
+        }
+    }
+
     func testUUIDsOnTheBaseUUIDShrinkTo16Bits() throws {
         // 0000180f-0000-1000-8000-00805f9b34fb, little-endian as ATT carries it.
         let battery: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x0f, 0x18, 0x00, 0x00]

@@ -38,8 +38,16 @@ public struct CaptureRecord: Sendable {
     /// Length of the packet before the capture cut it (same units as `payload`).
     public var originalLength: Int
     /// For notes: what kind of note ("System Note", "New Index", …) and its text.
-    public var noteCategory: String = ""
-    public var noteText: String = ""
+    public var noteCategory: String {
+        get { note?.category ?? "" }
+        set { note = Note(category: newValue, text: noteText) }
+    }
+    public var noteText: String {
+        get { note?.text ?? "" }
+        set { note = Note(category: noteCategory, text: newValue) }
+    }
+    /// Boxed: most records are packets, and a record is copied from layer to layer.
+    private var note: Note?
     /// Bytes of the record that hold no packet bytes (headers, H4 byte): for byte accounting.
     public var headerLength: Int = 0
 
@@ -81,4 +89,11 @@ public struct CaptureProblem: Sendable, Equatable {
         self.fileOffset = fileOffset
         self.bytes = bytes
     }
+}
+
+/// A note record's category and text.
+final class Note: Sendable {
+    let category: String
+    let text: String
+    init(category: String, text: String) { self.category = category; self.text = text }
 }

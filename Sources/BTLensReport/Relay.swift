@@ -9,11 +9,11 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     public static var depth: Int { 8 }
 
     private let condition = NSCondition()
-    private var queue: [[Item]] = []
+    private var queue: [Batch] = []
     private var closed = false
     /// `finish` was called (by the sending thread).
     private var ended = false
-    private var batch: [Item] = []
+    private var batch = Batch()
     private var consumer: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
@@ -26,10 +26,11 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     /// Starts the consumer thread; `consume` sees every item, in the order `send` got them, and
     /// nothing else may touch what it captures until `finish` returns.
     public init(_ consume: @escaping (Item) -> Void) {
-        batch.reserveCapacity(Self.batchSize)
         let owned = Owned(consume)
         let thread = Thread { [self] in
-            while let events = self.take() { for e in events { owned.consume(e) } }
+            while let events = self.take() {
+                while let e = events.next() { owned.consume(e) }
+            }
             self.finished.signal()
         }
         thread.stackSize = 8 << 20
@@ -42,16 +43,15 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         batch.append(e)
         guard batch.count >= Self.batchSize else { return }
         put(batch)
-        batch = []
-        batch.reserveCapacity(Self.batchSize)
+        batch = Batch()
     }
 
     /// Sends what is left and waits until the consumer has seen every item. Once: later calls return at once.
     public func finish() {
         guard !ended else { return }
         ended = true
-        if !batch.isEmpty { put(batch) }
-        batch = []
+        if batch.count > 0 { put(batch) }
+        batch = Batch()
         condition.lock()
         closed = true
         condition.broadcast()
@@ -59,7 +59,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         finished.wait()
     }
 
-    private func put(_ events: [Item]) {
+    private func put(_ events: Batch) {
         condition.lock()
         while queue.count >= Self.depth { condition.wait() }
         queue.append(events)
@@ -67,13 +67,37 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func take() -> [Item]? {
+    private func take() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !closed { condition.wait() }
         guard !queue.isEmpty else { return nil }
         condition.broadcast()
         return queue.removeFirst()
+    }
+
+    /// Items in raw storage: the consumer moves each one out, where iterating an array would copy
+    /// it (retaining what it holds) and release it again when the array goes.
+    private final class Batch: @unchecked Sendable {
+        private let items = UnsafeMutablePointer<Item>.allocate(capacity: Relay.batchSize)
+        private(set) var count = 0
+        private var taken = 0
+
+        func append(_ item: Item) {
+            (items + count).initialize(to: item)
+            count += 1
+        }
+
+        func next() -> Item? {
+            guard taken < count else { return nil }
+            defer { taken += 1 }
+            return (items + taken).move()
+        }
+
+        deinit {
+            (items + taken).deinitialize(count: count - taken)
+            items.deallocate()
+        }
     }
 }
 

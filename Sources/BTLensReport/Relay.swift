@@ -10,6 +10,9 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var queue: [Batch] = []
+    /// Batches the consumer is done with, back to the sending thread, which destroys their items:
+    /// memory is then freed by the thread that allocated it, which glibc's malloc does fastest.
+    private var returned: [Batch] = []
     private var closed = false
     /// `finish` was called (by the sending thread).
     private var ended = false
@@ -29,7 +32,8 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         let owned = Owned(consume)
         let thread = Thread { [self] in
             while let events = self.take() {
-                while let e = events.next() { owned.consume(e) }
+                events.forEach(owned.consume)
+                self.giveBack(events)
             }
             self.finished.signal()
         }
@@ -43,7 +47,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         batch.append(e)
         guard batch.count >= Self.batchSize else { return }
         put(batch)
-        batch = Batch()
+        batch = reused() ?? Batch()
     }
 
     /// Sends what is left and waits until the consumer has seen every item. Once: later calls return at once.
@@ -57,6 +61,10 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         finished.wait()
+        // The last items go here too, on the sending thread, not whenever the relay does.
+        condition.lock()
+        returned.removeAll()
+        condition.unlock()
     }
 
     private func put(_ events: Batch) {
@@ -65,6 +73,20 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         queue.append(events)
         condition.broadcast()
         condition.unlock()
+    }
+
+    private func giveBack(_ done: Batch) {
+        condition.lock()
+        returned.append(done)
+        condition.unlock()
+    }
+
+    private func reused() -> Batch? {
+        condition.lock()
+        let done = returned.popLast()
+        condition.unlock()
+        done?.removeAll()
+        return done
     }
 
     private func take() -> Batch? {
@@ -76,26 +98,28 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         return queue.removeFirst()
     }
 
-    /// Items in raw storage: the consumer moves each one out, where iterating an array would copy
-    /// it (retaining what it holds) and release it again when the array goes.
+    /// Items in raw storage: the consumer reads each in place (iterating an array would copy it,
+    /// retaining what it holds), and the sender destroys them when it reuses the batch.
     private final class Batch: @unchecked Sendable {
         private let items = UnsafeMutablePointer<Item>.allocate(capacity: Relay.batchSize)
         private(set) var count = 0
-        private var taken = 0
 
         func append(_ item: Item) {
             (items + count).initialize(to: item)
             count += 1
         }
 
-        func next() -> Item? {
-            guard taken < count else { return nil }
-            defer { taken += 1 }
-            return (items + taken).move()
+        func forEach(_ body: (Item) -> Void) {
+            for i in 0..<count { body(items[i]) }
+        }
+
+        func removeAll() {
+            items.deinitialize(count: count)
+            count = 0
         }
 
         deinit {
-            (items + taken).deinitialize(count: count - taken)
+            items.deinitialize(count: count)
             items.deallocate()
         }
     }

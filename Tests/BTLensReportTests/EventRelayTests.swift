@@ -37,3 +37,49 @@ extension EventRelayTests {
         XCTAssertEqual(seen, 1)
     }
 }
+
+extension EventRelayTests {
+    /// The sender reuses batches the consumer gave back, destroying their items: each item is
+    /// released once, after the consumer saw it, and none is left when the relay goes.
+    func testItemsAreReleasedOnceAndOnlyAfterTheConsumerSawThem() {
+        typealias R = Relay<Tracked>
+        let log = ReleaseLog()
+        let count = R.batchSize * (R.depth + 6) + 5
+        do {
+            let relay = R { item in
+                log.see(item.id)
+                // A slow consumer: the sender waits on a full queue and then reuses batches.
+                if item.id % R.batchSize == 0 { usleep(2000) }
+            }
+            for i in 0..<count { relay.send(Tracked(i, log)) }
+            relay.finish()
+        }
+        XCTAssertEqual(log.released.sorted(), Array(0..<count))
+        XCTAssertEqual(log.releasedUnseen, [])
+    }
+}
+
+private final class ReleaseLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = Set<Int>()
+    private(set) var released: [Int] = []
+    private(set) var releasedUnseen: [Int] = []
+    func see(_ id: Int) {
+        lock.lock()
+        seen.insert(id)
+        lock.unlock()
+    }
+    func release(_ id: Int) {
+        lock.lock()
+        released.append(id)
+        if !seen.contains(id) { releasedUnseen.append(id) }
+        lock.unlock()
+    }
+}
+
+private final class Tracked: @unchecked Sendable {
+    let id: Int
+    let log: ReleaseLog
+    init(_ id: Int, _ log: ReleaseLog) { self.id = id; self.log = log }
+    deinit { log.release(id) }
+}

@@ -82,6 +82,25 @@ final class ValueTests: XCTestCase {
         }
     }
 
+    /// Unseparated hex is written 16 bytes at a time, the last block overlapping the one before:
+    /// every length from 0 to 70 and every start within a block, against digits spelled out, and
+    /// not a byte past the digits.
+    func testHexOfEveryLengthAroundTheBlocks() {
+        let digits = Array("0123456789abcdef")
+        let bytes = (0 ..< 90).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for start in 0 ..< 16 {
+            for count in 0 ... 70 {
+                let slice = bytes[start ..< start + count]
+                let spelled = String(slice.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
+                XCTAssertEqual(Hex.string(slice), spelled, "\(count) bytes from \(start)")
+                var out = [UInt8](repeating: 0xee, count: 2 * count + 8)
+                let written = out.withUnsafeMutableBufferPointer { Hex.write(slice, into: $0.baseAddress!) }
+                XCTAssertEqual(written, 2 * count)
+                XCTAssertEqual(out[(2 * count)...].filter { $0 != 0xee }, [], "wrote past the digits")
+            }
+        }
+    }
+
     func testUUIDsOnTheBaseUUIDShrinkTo16Bits() throws {
         // 0000180f-0000-1000-8000-00805f9b34fb, little-endian as ATT carries it.
         let battery: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x0f, 0x18, 0x00, 0x00]

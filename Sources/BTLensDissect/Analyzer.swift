@@ -18,7 +18,7 @@ public final class Analyzer {
         }
     }
 
-    private let sink: (Event) -> Void
+    private let sink: (consuming Event) -> Void
     /// The most severe diagnostic so far (for `--fail-on`).
     @exclusivity(unchecked) public private(set) var worstSeverity: Severity?
     /// The bounds on everything kept per capture.
@@ -127,7 +127,7 @@ public final class Analyzer {
     let lowerLayers: Bool
 
     public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
-                limits: Limits = Limits(), emit: @escaping (Event) -> Void) {
+                limits: Limits = Limits(), emit: @escaping (consuming Event) -> Void) {
         self.limits = limits
         connections = ConnectionTable(historyLimit: limits.connectionHistory)
         acl = ACLReassembler(limit: limits.reassemblyBytes)
@@ -138,7 +138,7 @@ public final class Analyzer {
         self.sink = emit
     }
 
-    func emit(_ e: Event) {
+    func emit(_ e: consuming Event) {
         if case .diagnostic(let d) = e.body, worstSeverity.map({ d.severity > $0 }) ?? true { worstSeverity = d.severity }
         sink(e)
     }
@@ -529,7 +529,7 @@ public final class Analyzer {
     func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), bound: BoundStream.Label, pairKey: PairKey?,
                   direction: Direction, connection: UInt16, record: Int, time: Timestamp,
                   info: (A5Frame, A5FrameInfo.Naming) -> A5FrameInfo) {
-        func send(_ body: EventBody, _ from: Direction? = nil) {
+        func send(_ body: consuming EventBody, _ from: Direction? = nil) {
             emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection, isTop: true, body: body))
         }
         func tagged(_ d: Diagnostic) -> EventBody {

@@ -10,7 +10,7 @@ public enum Pipeline {
                            dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
                            onRecord: (CaptureRecord) -> Void = { _ in },
                            onProblem: (CaptureProblem) -> Void = { _ in },
-                           onEvent: @escaping (Event) -> Void) throws(CaptureOpenError) -> Analyzer {
+                           onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
         let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
         while let item = try reader.next() {
             switch item {
@@ -30,7 +30,7 @@ public enum Pipeline {
                                        dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
                                        onRecord: @escaping (CaptureRecord) -> Void = { _ in },
                                        onProblem: @escaping (CaptureProblem) -> Void = { _ in },
-                                       onEvent: @escaping (Event) -> Void) throws(CaptureOpenError) -> Analyzer {
+                                       onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
         let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
         let relay = Relay<CaptureItem> { item in
             switch item {

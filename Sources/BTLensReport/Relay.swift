@@ -43,7 +43,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Called on the decoding thread.
-    public func send(_ e: Item) {
+    public func send(_ e: consuming Item) {
         batch.append(e)
         guard batch.count >= Self.batchSize else { return }
         put(batch)
@@ -104,7 +104,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         private let items = UnsafeMutablePointer<Item>.allocate(capacity: Relay.batchSize)
         private(set) var count = 0
 
-        func append(_ item: Item) {
+        func append(_ item: consuming Item) {
             (items + count).initialize(to: item)
             count += 1
         }

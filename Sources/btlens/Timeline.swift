@@ -51,7 +51,7 @@ struct Timeline: ParsableCommand {
         let analyzer: Analyzer
         do {
             analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
-                                        limits: limits, onProblem: report, onEvent: relay.send)
+                                        limits: limits, onProblem: report, onEvent: { (e: consuming Event) in relay.send(e) })
         } catch {
             // What was decoded before the read failed is still printed.
             relay.finish()

@@ -53,7 +53,8 @@ public struct JSONWriter: ~Copyable {
 
     /// Keys are the program's own ASCII names, literals: copied whole with one room check, not escaped.
     public mutating func key(_ k: StaticString) {
-        k.withUTF8Buffer { key($0) }
+        guard k.hasPointerRepresentation else { return k.withUTF8Buffer { key($0) } }
+        key(UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
     }
 
     /// A key only known at run time (a decoder's field name).
@@ -67,11 +68,28 @@ public struct JSONWriter: ~Copyable {
         reserve(name.count + 4)
         if needsComma { base[count] = UInt8(ascii: ","); count += 1 }
         base[count] = UInt8(ascii: "\"")
-        if let from = name.baseAddress { (base + count + 1).update(from: from, count: name.count) }
+        Self.copy(name, to: base + count + 1)
         base[count + name.count + 1] = UInt8(ascii: "\"")
         base[count + name.count + 2] = UInt8(ascii: ":")
         count += name.count + 3
         afterKey = true
+    }
+
+    /// Names are a few bytes long: two overlapping word moves copy them, where a call to memmove
+    /// costs more than the copy.
+    @inline(__always) private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
+        guard let from = bytes.baseAddress else { return }
+        let n = bytes.count
+        let source = UnsafeRawPointer(from), target = UnsafeMutableRawPointer(out)
+        if n >= 8 && n <= 16 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 && n < 8 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
+        } else {
+            out.update(from: from, count: n)
+        }
     }
 
 
@@ -86,7 +104,7 @@ public struct JSONWriter: ~Copyable {
         s.withUTF8Buffer { name in
             reserve(name.count + 2)
             base[count] = UInt8(ascii: "\"")
-            if let from = name.baseAddress { (base + count + 1).update(from: from, count: name.count) }
+            Self.copy(name, to: base + count + 1)
             base[count + name.count + 1] = UInt8(ascii: "\"")
             count += name.count + 2
         }

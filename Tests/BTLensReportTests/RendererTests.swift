@@ -36,6 +36,22 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(TerminalText.safe("Café"), "Café")
     }
 
+    /// Literal keys and strings are copied by two overlapping word moves from 4 to 16 bytes, and
+    /// by memmove below and above: every length from 1 to 20, each after a comma and without.
+    func testLiteralKeysOfEveryCopyLength() {
+        let keys: [StaticString] = ["a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi",
+                                    "abcdefghij", "abcdefghijk", "abcdefghijkl", "abcdefghijklm", "abcdefghijklmn",
+                                    "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopqr",
+                                    "abcdefghijklmnopqrs", "abcdefghijklmnopqrst"]
+        var w = JSONWriter()
+        w.beginObject()
+        for k in keys { w.key(k); w.string(literal: k) }
+        w.endObject()
+        let alphabet = Array("abcdefghijklmnopqrst")
+        let expected = (1 ... 20).map { n in "\"\(String(alphabet[..<n]))\":\"\(String(alphabet[..<n]))\"" }
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "{" + expected.joined(separator: ",") + "}")
+    }
+
     func testTextLinesHaveTheTimelineColumns() {
         var r = TextRenderer()
         XCTAssertEqual(r.render(a5Event()), "#12          0.000000 < 0x0040 A5    0x0013 (fff3) cmd 0x20 seq 7 flags 0x00 len 1: 01\n")

@@ -7,8 +7,16 @@ public final class JSONLRenderer {
     public let verbose: Bool
     /// Used by one thread, a line at a time: no runtime exclusivity check per field.
     @exclusivity(unchecked) private var w = JSONWriter()
-    /// UUIDs as text and their SIG names: a capture has few, and each is written on many lines.
-    private var uuids: [BluetoothUUID: (text: String, name: String?)] = [:]
+    /// UUIDs as text and their SIG names, as JSON strings: a capture has few, and each is written on many lines.
+    private var uuids: [BluetoothUUID: UUIDText] = [:]
+    private var recentUUIDs: [(uuid: BluetoothUUID, text: UUIDText)] = []
+    /// ATT opcode names as JSON strings, by opcode, once each is first written.
+    private var opcodeNames = [[UInt8]?](repeating: nil, count: 256)
+
+    private struct UUIDText {
+        var text: [UInt8]
+        var name: [UInt8]?
+    }
 
     public init(verbose: Bool = false) { self.verbose = verbose }
 
@@ -35,7 +43,7 @@ public final class JSONLRenderer {
             w.field("transport", a.transport)
             connection(&w, e)
             if let h = a.attHandle { w.field("att_handle", h) }
-            if let u = a.uuid { w.field("uuid", uuidText(u).text) }
+            if let u = a.uuid { w.key("uuid"); w.string(encoded: uuidText(u).text) }
             if let s = a.eaSession { w.field("ea_session", s) }
             if let p = a.protocolName { w.field("protocol", p) }
             if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
@@ -155,7 +163,7 @@ public final class JSONLRenderer {
             head(&w, "att", e)
             connection(&w, e)
             w.field("opcode", a.opcode.rawValue)
-            w.field("name", a.opcode.name)
+            w.key("name"); w.string(encoded: opcodeName(a.opcode))
             if let h = a.handle { w.field("att_handle", h) }
             uuid(&w, a.uuid)
             if let v = a.value { w.key("value"); w.hex(v) }
@@ -227,25 +235,30 @@ public final class JSONLRenderer {
 
     private func uuid(_ w: inout JSONWriter, _ u: BluetoothUUID?) {
         guard let u else { return }
-        let (text, name) = uuidText(u)
-        w.field("uuid", text)
-        if let name { w.field("uuid_name", name) }
+        let text = uuidText(u)
+        w.key("uuid"); w.string(encoded: text.text)
+        if let name = text.name { w.key("uuid_name"); w.string(encoded: name) }
     }
 
-    private func uuidText(_ u: BluetoothUUID) -> (text: String, name: String?) {
+    private func uuidText(_ u: BluetoothUUID) -> UUIDText {
         // Lines alternate between a few streams' UUIDs: the last ones are checked before the table.
-        if let hit = recentUUIDs.first(where: { $0.uuid == u }) { return hit.entry }
-        let entry: (text: String, name: String?)
+        if let hit = recentUUIDs.first(where: { $0.uuid == u }) { return hit.text }
+        let text: UUIDText
         if let known = uuids[u] {
-            entry = known
+            text = known
         } else {
-            entry = (u.description, GATTNames.name(u))
-            if uuids.count < 4096 { uuids[u] = entry }
+            text = UUIDText(text: JSONWriter.encode(u.description), name: GATTNames.name(u).map(JSONWriter.encode))
+            if uuids.count < 4096 { uuids[u] = text }
         }
         if recentUUIDs.count == 4 { recentUUIDs.removeFirst() }
-        recentUUIDs.append((u, entry))
-        return entry
+        recentUUIDs.append((u, text))
+        return text
     }
 
-    private var recentUUIDs: [(uuid: BluetoothUUID, entry: (text: String, name: String?))] = []
+    private func opcodeName(_ opcode: ATTOpcode) -> [UInt8] {
+        if let name = opcodeNames[Int(opcode.rawValue)] { return name }
+        let name = JSONWriter.encode(opcode.name)
+        opcodeNames[Int(opcode.rawValue)] = name
+        return name
+    }
 }

@@ -98,6 +98,19 @@ public struct JSONWriter: ~Copyable {
         appendEscaped(s)
     }
 
+    /// A string in its JSON form from `encode(_:)`, copied as it is: for names written on many lines.
+    public mutating func string(encoded json: [UInt8]) {
+        beginValue()
+        json.withUnsafeBufferPointer { append($0) }
+    }
+
+    /// `s` as a JSON string, quoted and escaped once, to be written with `string(encoded:)`.
+    public static func encode(_ s: String) -> [UInt8] {
+        var w = JSONWriter()
+        w.string(s)
+        return w.bytes
+    }
+
     /// One of the program's own names (an event type): plain ASCII, copied without an escaping pass.
     public mutating func string(literal s: StaticString) {
         beginValue()
@@ -221,9 +234,8 @@ public struct JSONWriter: ~Copyable {
     }
 
     @inline(__always) private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let from = bytes.baseAddress else { return }
         reserve(bytes.count)
-        (base + count).update(from: from, count: bytes.count)
+        Self.copy(bytes, to: base + count)
         count += bytes.count
     }
 

@@ -140,7 +140,7 @@ public struct A5Stream: Sendable {
 
     /// Frames of a message sent in several are joined; the message is accepted at its last frame,
     /// its checksum checked over the joined payload.
-    private mutating func join(_ frame: A5Frame, _ out: inout [Output]) {
+    private mutating func join(_ frame: consuming A5Frame, _ out: inout [Output]) {
         guard let part = frame.fragment, part.count > 1 else {
             abandon("a frame of another message", &out)
             return accept(frame, &out)
@@ -189,7 +189,7 @@ public struct A5Stream: Sendable {
         return .diagnostic(d)
     }
 
-    private mutating func accept(_ frame: A5Frame, _ out: inout [Output]) {
+    private mutating func accept(_ frame: consuming A5Frame, _ out: inout [Output]) {
         out.append(.frame(frame))
         if isA5Format, let version = frame.version, version != 1 {
             out.append(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,

@@ -40,16 +40,16 @@ public struct TextRenderer {
         guard e.isTop || verbose else { return false }
         if origin == nil { origin = e.timestamp }
         summary.reset()
-        let (layer, style) = describe(e, into: &summary)
+        let (layer, style) = Self.describe(e, into: &summary)
         line.reset()
         if color, let style { line.add(text: style.rawValue) }
         line.add("#")
         line.decimal(e.record)
-        line.spaces(8 - 1 - decimalDigits(e.record))
+        line.spaces(8 - 1 - Self.decimalDigits(e.record))
         line.add(" ")
         line.offset(e.timestamp, from: origin ?? e.timestamp, width: 12)
         line.add(" ")
-        line.add(text: e.direction?.arrow ?? (isDiagnostic(e) ? "!" : "="))
+        line.add(text: e.direction?.arrow ?? (Self.isDiagnostic(e) ? "!" : "="))
         line.add(" ")
         if let c = e.connection { line.hex(c, width: 4) } else { line.add("     -") }
         line.add(" ")
@@ -63,18 +63,18 @@ public struct TextRenderer {
         return true
     }
 
-    private func isDiagnostic(_ e: Event) -> Bool { if case .diagnostic = e.body { return true } else { return false } }
+    private static func isDiagnostic(_ e: Event) -> Bool { if case .diagnostic = e.body { return true } else { return false } }
 
     /// The layer column, the summary and its colour: shared with the reports.
     func describe(_ e: Event) -> (String, String, Style?) {
         var s = TextLine()
-        let (layer, style) = describe(e, into: &s)
+        let (layer, style) = Self.describe(e, into: &s)
         return (layer, s.string, style)
     }
 
     /// The layer column and colour of an event, its summary written into `out`: frames and ATT
     /// PDUs (most lines) piece by piece, the rest as one string.
-    private func describe(_ e: Event, into out: inout TextLine) -> (String, Style?) {
+    private static func describe(_ e: Event, into out: inout TextLine) -> (String, Style?) {
         switch e.body {
         case .a5(let a):
             message(a, &out)
@@ -102,7 +102,7 @@ public struct TextRenderer {
     }
 
     /// Everything but frames and ATT PDUs.
-    private func describeOther(_ e: Event) -> (String, String, Style?) {
+    private static func describeOther(_ e: Event) -> (String, String, Style?) {
         switch e.body {
         case .note(let category, let text):
             return ("NOTE", text.isEmpty ? safe(category) : "\(safe(category)): \(safe(text))", .dim)
@@ -173,7 +173,7 @@ public struct TextRenderer {
     }
 
     /// `0x0013 (fff3) SetEQPreset (0x20) seq 7 preset=bassBoost`; undecoded payloads in hex.
-    private func message(_ a: A5FrameInfo, _ s: inout TextLine) {
+    private static func message(_ a: A5FrameInfo, _ s: inout TextLine) {
         let f = a.frame
         if let h = a.attHandle {
             s.hex(h, width: 4)
@@ -226,7 +226,7 @@ public struct TextRenderer {
         if !f.checksumOK { s.add(" [bad checksum]") }
     }
 
-    private func connection(_ c: ConnectionChange) -> String {
+    private static func connection(_ c: ConnectionChange) -> String {
         let who = c.info.address.map { " \($0)" } ?? ""
         switch c.change {
         case .opened:
@@ -241,13 +241,13 @@ public struct TextRenderer {
         }
     }
 
-    private func label(_ uuid: BluetoothUUID?) -> String {
+    private static func label(_ uuid: BluetoothUUID?) -> String {
         var s = TextLine()
         label(uuid, &s)
         return s.string
     }
 
-    private func label(_ uuid: BluetoothUUID?, _ s: inout TextLine) {
+    private static func label(_ uuid: BluetoothUUID?, _ s: inout TextLine) {
         guard let uuid else { return }
         s.add(" (")
         if let name = GATTNames.name(uuid) {
@@ -260,7 +260,7 @@ public struct TextRenderer {
         s.add(")")
     }
 
-    private func fields(_ fields: [(String, FieldValue)]) -> String {
+    private static func fields(_ fields: [(String, FieldValue)]) -> String {
         var s = ""
         for (k, v) in fields {
             s += " \(k)="
@@ -275,14 +275,14 @@ public struct TextRenderer {
         return s
     }
 
-    private func safe(_ s: String) -> String { TerminalText.safe(s) }
+    private static func safe(_ s: String) -> String { TerminalText.safe(s) }
     private static let blanks = String(repeating: " ", count: 64)
 
-    private func spaces(_ line: inout String, _ n: Int) {
+    private static func spaces(_ line: inout String, _ n: Int) {
         if n > 0 { line += Self.blanks.utf8.count >= n ? Self.blanks.prefix(n) : Substring(String(repeating: " ", count: n)) }
     }
 
-    private func decimalDigits(_ n: Int) -> Int {
+    private static func decimalDigits(_ n: Int) -> Int {
         var (n, digits) = (n.magnitude, 1)
         while n >= 10 { n /= 10; digits += 1 }
         return digits

@@ -8,10 +8,10 @@ public final class JSONLRenderer {
     /// Used by one thread, a line at a time: no runtime exclusivity check per field.
     @exclusivity(unchecked) private var w = JSONWriter()
     /// UUIDs as text and their SIG names, as JSON strings: a capture has few, and each is written on many lines.
-    private var uuids: [BluetoothUUID: UUIDText] = [:]
-    private var recentUUIDs: [(uuid: BluetoothUUID, text: UUIDText)] = []
+    @exclusivity(unchecked) private var uuids: [BluetoothUUID: UUIDText] = [:]
+    @exclusivity(unchecked) private var recentUUIDs: [(uuid: BluetoothUUID, text: UUIDText)] = []
     /// ATT opcode names as JSON strings, by opcode, once each is first written.
-    private var opcodeNames = [[UInt8]?](repeating: nil, count: 256)
+    @exclusivity(unchecked) private var opcodeNames = [[UInt8]?](repeating: nil, count: 256)
 
     private struct UUIDText {
         var text: [UInt8]

@@ -18,7 +18,10 @@ public struct JSONWriter: ~Copyable {
     /// True between a key and its value: the value takes no comma.
     private var afterKey = false
     private var cachedSecond = Int64.min
-    private var cachedPrefix: [UInt8] = []
+    /// `"` and the date and time up to the second of the last timestamp written (lines in a row
+    /// share them), in a register's width: one store writes them.
+    private var cachedPrefix = SIMD32<UInt8>()
+    private var cachedPrefixCount = 0
 
     public init() {
         capacity = 512
@@ -162,12 +165,15 @@ public struct JSONWriter: ~Copyable {
         guard micros >= 0 else { return string(t.iso8601) }
         if seconds != cachedSecond {
             cachedSecond = seconds
-            cachedPrefix = Array(t.iso8601.utf8.prefix(20))
+            let prefix = [UInt8(ascii: "\"")] + t.iso8601.utf8.prefix(20)
+            cachedPrefix = SIMD32()
+            for (i, byte) in prefix.enumerated() { cachedPrefix[i] = byte }
+            cachedPrefixCount = prefix.count
         }
         beginValue()
-        reserve(cachedPrefix.count + 9)
-        put(UInt8(ascii: "\""))
-        cachedPrefix.withUnsafeBufferPointer { append($0) }
+        reserve(cachedPrefix.scalarCount + 8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: cachedPrefix, as: SIMD32<UInt8>.self)
+        count += cachedPrefixCount
         // Six digits of microseconds, then "Z" and the quote.
         DecimalDigits.write(UInt64(micros), count: 6, into: base + count)
         base[count + 6] = UInt8(ascii: "Z")

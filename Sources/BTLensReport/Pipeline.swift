@@ -8,15 +8,14 @@ public enum Pipeline {
     @discardableResult
     public static func run(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
                            dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
-                           onRecord: (CaptureRecord) -> Void = { _ in },
+                           onRecord: ((CaptureRecord) -> Void)? = nil,
                            onProblem: (CaptureProblem) -> Void = { _ in },
                            onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
         let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
         while let item = try reader.next() {
-            switch item {
-            case .record(let r): onRecord(r)
-            case .problem(let p): onProblem(p)
-            }
+            // A record is copied out of its item only for a caller that takes it.
+            if let onRecord, case .record(let r) = item { onRecord(r) }
+            if case .problem(let p) = item { onProblem(p) }
             analyzer.process(item)
         }
         analyzer.finish()

@@ -71,30 +71,12 @@ public struct JSONWriter: ~Copyable {
         reserve(name.count + 4)
         if needsComma { base[count] = UInt8(ascii: ","); count += 1 }
         base[count] = UInt8(ascii: "\"")
-        Self.copy(name, to: base + count + 1)
+        ShortCopy.copy(name, to: base + count + 1)
         base[count + name.count + 1] = UInt8(ascii: "\"")
         base[count + name.count + 2] = UInt8(ascii: ":")
         count += name.count + 3
         afterKey = true
     }
-
-    /// Names are a few bytes long: two overlapping word moves copy them, where a call to memmove
-    /// costs more than the copy.
-    @inline(__always) private static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
-        guard let from = bytes.baseAddress else { return }
-        let n = bytes.count
-        let source = UnsafeRawPointer(from), target = UnsafeMutableRawPointer(out)
-        if n >= 8 && n <= 16 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
-        } else if n >= 4 && n < 8 {
-            target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
-            target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
-        } else {
-            out.update(from: from, count: n)
-        }
-    }
-
 
     public mutating func string(_ s: String) {
         beginValue()
@@ -120,7 +102,7 @@ public struct JSONWriter: ~Copyable {
         s.withUTF8Buffer { name in
             reserve(name.count + 2)
             base[count] = UInt8(ascii: "\"")
-            Self.copy(name, to: base + count + 1)
+            ShortCopy.copy(name, to: base + count + 1)
             base[count + name.count + 1] = UInt8(ascii: "\"")
             count += name.count + 2
         }
@@ -241,7 +223,7 @@ public struct JSONWriter: ~Copyable {
 
     @inline(__always) private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count)
-        Self.copy(bytes, to: base + count)
+        ShortCopy.copy(bytes, to: base + count)
         count += bytes.count
     }
 

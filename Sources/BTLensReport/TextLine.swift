@@ -3,58 +3,76 @@ import BTLensCore
 /// A line of the terminal timeline built in bytes: each piece is copied once into one buffer, with
 /// no String made per piece (a timeline has a line per event, hundreds of thousands of them).
 struct TextLine {
-    private(set) var bytes: [UInt8] = []
+    /// The line is `storage[..<count]`; the rest is room, so each piece is written in place after
+    /// one room check rather than appended to an array.
+    private var storage = [UInt8](repeating: 0, count: 256)
+    private(set) var count = 0
 
-    init() { bytes.reserveCapacity(256) }
+    var bytes: ArraySlice<UInt8> { storage[..<count] }
 
-    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+    mutating func reset() { count = 0 }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func add(_ s: StaticString) { s.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    /// Makes room for `n` more bytes, then `body` writes at most `n` at the end and says how many.
+    private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        guard n > 0 else { return }
+        if count + n > storage.count { storage += repeatElement(0, count: max(storage.count, count + n - storage.count)) }
+        let end = count
+        count += storage.withUnsafeMutableBufferPointer { room in
+            guard let base = room.baseAddress else { return 0 }
+            return min(body(base + end), n)
+        }
+    }
+
+    private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        write(bytes.count) { out in
+            ShortCopy.copy(bytes, to: out)
+            return bytes.count
+        }
+    }
+
+    private mutating func add(byte: UInt8) {
+        write(1) { out in
+            out.pointee = byte
+            return 1
+        }
+    }
+
+    mutating func add(_ s: StaticString) { s.withUTF8Buffer { add($0) } }
 
     mutating func add(text s: String) {
         var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        s.withUTF8 { add($0) }
     }
 
-    mutating func add(_ line: TextLine) { bytes.append(contentsOf: line.bytes) }
-
-    private static let blanks: StaticString = "                                                                "
+    mutating func add(_ line: TextLine) { line.storage.withUnsafeBufferPointer { add(UnsafeBufferPointer(rebasing: $0[..<line.count])) } }
 
     mutating func spaces(_ n: Int) {
-        guard n > 0 else { return }
-        Self.blanks.withUTF8Buffer { blanks in
-            var left = n
-            while left > 0 {
-                let piece = min(left, blanks.count)
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: blanks[..<piece]))
-                left -= piece
-            }
+        write(n) { out in
+            out.update(repeating: UInt8(ascii: " "), count: n)
+            return n
         }
     }
 
     /// In decimal, as `String(n)` writes it.
     mutating func decimal<T: BinaryInteger>(_ n: T) {
-        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        if n < 0 { add(byte: UInt8(ascii: "-")) }
         let magnitude = UInt64(truncatingIfNeeded: n.magnitude)
         digitsOf(magnitude, count: DecimalDigits.count(magnitude))
     }
 
-    /// The last `count` decimal digits of `n`, zero-padded: written on the stack, then
-    /// appended in one copy.
+    /// The last `count` decimal digits of `n`, zero-padded.
     private mutating func digitsOf(_ n: UInt64, count: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { out in
-            guard let base = out.baseAddress else { return }
-            DecimalDigits.write(n, count: count, into: base)
-            bytes.append(contentsOf: UnsafeBufferPointer(out))
+        write(count) { out in
+            DecimalDigits.write(n, count: count, into: out)
+            return count
         }
     }
 
     /// `0x` and at least `width` lowercase digits, as `Hex.value` writes it.
     mutating func hex<T: BinaryInteger & UnsignedInteger>(_ v: T, width: Int) {
-        bytes.append(UInt8(ascii: "0"))
-        bytes.append(UInt8(ascii: "x"))
+        add("0x")
         hexDigits(v, width: width)
     }
 
@@ -62,21 +80,16 @@ struct TextLine {
     mutating func hexDigits<T: BinaryInteger & UnsignedInteger>(_ v: T, width: Int) {
         let value = UInt64(truncatingIfNeeded: v)
         let digits = Hex.digitCount(value, width: width)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: digits) { out in
-            guard let base = out.baseAddress else { return }
-            Hex.writeDigits(value, count: digits, into: base)
-            bytes.append(contentsOf: UnsafeBufferPointer(out))
+        write(digits) { out in
+            Hex.writeDigits(value, count: digits, into: out)
+            return digits
         }
     }
 
-    /// Bytes in lowercase hex with a space between them, as `Hex.spaced` writes them: written on
-    /// the stack, then appended in one copy.
+    /// Bytes in lowercase hex with a space between them, as `Hex.spaced` writes them.
     mutating func spacedHex<C: Collection>(_ data: C) where C.Element == UInt8 {
-        let n = Hex.encodedLength(data.count, separated: true)
-        guard n > 0 else { return }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { out in
-            guard let base = out.baseAddress else { return }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: Hex.write(data, separator: UInt8(ascii: " "), into: base)))
+        write(Hex.encodedLength(data.count, separated: true)) { out in
+            Hex.write(data, separator: UInt8(ascii: " "), into: out)
         }
     }
 
@@ -91,9 +104,9 @@ struct TextLine {
         let seconds = delta.magnitude / 1_000_000
         let digits = DecimalDigits.count(seconds)
         spaces(width - (delta < 0 ? 1 : 0) - digits - 7)
-        if delta < 0 { bytes.append(UInt8(ascii: "-")) }
+        if delta < 0 { add(byte: UInt8(ascii: "-")) }
         digitsOf(seconds, count: digits)
-        bytes.append(UInt8(ascii: "."))
+        add(byte: UInt8(ascii: "."))
         digitsOf(delta.magnitude % 1_000_000, count: 6)
     }
 }

@@ -47,4 +47,26 @@ final class TextLineTests: XCTestCase {
         XCTAssertEqual(piece { $0.offset(far, from: Timestamp(microseconds: .max), width: 12) }, "           ?")
         XCTAssertEqual(Timestamp(microseconds: .min).offset(from: Timestamp(microseconds: .max)), "?")
     }
+
+    /// Pieces are written in place in room the line keeps: a line that outgrows it, piece by
+    /// piece, and one line copied into another, keep every byte; reset empties it.
+    func testLinesGrowPastTheirRoomAndNest() {
+        var inner = TextLine()
+        var expected = ""
+        for i in 0 ..< 120 {
+            inner.decimal(i)
+            inner.add(" ")
+            expected += "\(i) "
+        }
+        var outer = TextLine()
+        outer.add("[")
+        outer.add(inner)
+        outer.spaces(3)
+        outer.add("]")
+        XCTAssertEqual(inner.string, expected)
+        XCTAssertEqual(outer.string, "[" + expected + "   ]")
+        outer.reset()
+        outer.add(text: "é")
+        XCTAssertEqual(outer.string, "é")
+    }
 }

@@ -3,6 +3,7 @@ import BTLensCapture
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Write any readable capture as btsnoop, pcap or pcapng, so one file opens everywhere.",
         discussion: "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201).")
 

@@ -7,12 +7,14 @@ import Glibc
 
 struct Dissectors: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "dissectors",
         abstract: "Check and list dissectors: vendor protocols in definition files (Dissectors/*.yaml) and built in.",
         discussion: "Definitions are read from ./Dissectors and ~/.config/btlens/dissectors, or from the folders given with --dissectors. The format is described in Dissectors/README.md.",
         subcommands: [Check.self, List.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate definition files and replay their examples; exit 1 if any has an error.",
             discussion: "Each error is printed as FILE:LINE: what was expected and what was found. Bindings are checked against each other and against the built-in dissectors.")
 
@@ -37,7 +39,7 @@ struct Dissectors: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the dissectors loaded and where each binds.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the dissectors loaded and where each binds.")
 
         @OptionGroup var definitions: DefinitionOptions
 

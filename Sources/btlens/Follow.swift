@@ -12,6 +12,7 @@ let followStop = StopFlag()
 
 struct Follow: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "follow",
         abstract: "Follow a live capture: a growing file, a stream on stdin, btsnoop_net over TCP, or a libpcap interface.",
         discussion: """
         Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew. Ctrl-C prints a summary and exits 0.

@@ -3,6 +3,7 @@ import BTLensCapture
 
 struct Interfaces: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "interfaces",
         abstract: "List the interfaces libpcap can capture from, Bluetooth ones first (for btlens follow --interface).")
 
     func run() throws {

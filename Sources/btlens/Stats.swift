@@ -7,6 +7,7 @@ import BTLensReport
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Count what a capture holds: records by kind, connections, ATT PDUs, A5 frames, diagnostics, undecoded bytes.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }

@@ -8,6 +8,8 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     public static var batchSize: Int { 2048 }
     public static var depth: Int { 8 }
 
+    // The per-item paths are inlinable, so that a relay used from another module is specialized
+    // for its item type instead of copying and destroying each item through its type's witnesses.
     private let condition = NSCondition()
     private var queue: [Batch] = []
     /// Batches the consumer is done with, back to the sending thread, which destroys their items:
@@ -16,19 +18,19 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     private var closed = false
     /// `finish` was called (by the sending thread).
     private var ended = false
-    private var batch = Batch()
-    private var consumer: Thread?
-    private let finished = DispatchSemaphore(value: 0)
+    @usableFromInline @exclusivity(unchecked) var batch = Batch()
+    @usableFromInline var consumer: Thread?
+    @usableFromInline let finished = DispatchSemaphore(value: 0)
 
     /// The consumer and what it captures belong to the consumer thread alone once the relay starts.
-    private final class Owned: @unchecked Sendable {
-        let consume: (Item) -> Void
-        init(_ consume: @escaping (Item) -> Void) { self.consume = consume }
+    @usableFromInline final class Owned: @unchecked Sendable {
+        @usableFromInline let consume: (Item) -> Void
+        @usableFromInline init(_ consume: @escaping (Item) -> Void) { self.consume = consume }
     }
 
     /// Starts the consumer thread; `consume` sees every item, in the order `send` got them, and
     /// nothing else may touch what it captures until `finish` returns.
-    public init(_ consume: @escaping (Item) -> Void) {
+    @inlinable public init(_ consume: @escaping (Item) -> Void) {
         let owned = Owned(consume)
         let thread = Thread { [self] in
             while let events = self.take() {
@@ -43,11 +45,16 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Called on the decoding thread.
-    public func send(_ e: consuming Item) {
+    @inlinable public func send(_ e: consuming Item) {
         batch.append(e)
         guard batch.count >= Self.batchSize else { return }
         put(batch)
-        batch = reused() ?? Batch()
+        if let done = givenBack() {
+            done.removeAll()
+            batch = done
+        } else {
+            batch = Batch()
+        }
     }
 
     /// Sends what is left and waits until the consumer has seen every item. Once: later calls return at once.
@@ -67,7 +74,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func put(_ events: Batch) {
+    @usableFromInline func put(_ events: Batch) {
         condition.lock()
         while queue.count >= Self.depth { condition.wait() }
         queue.append(events)
@@ -75,21 +82,20 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func giveBack(_ done: Batch) {
+    @usableFromInline func giveBack(_ done: Batch) {
         condition.lock()
         returned.append(done)
         condition.unlock()
     }
 
-    private func reused() -> Batch? {
+    /// A batch the consumer gave back, if any, its items not yet destroyed.
+    @usableFromInline func givenBack() -> Batch? {
         condition.lock()
-        let done = returned.popLast()
-        condition.unlock()
-        done?.removeAll()
-        return done
+        defer { condition.unlock() }
+        return returned.popLast()
     }
 
-    private func take() -> Batch? {
+    @usableFromInline func take() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !closed { condition.wait() }
@@ -100,20 +106,22 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
 
     /// Items in raw storage: the consumer reads each in place (iterating an array would copy it,
     /// retaining what it holds), and the sender destroys them when it reuses the batch.
-    private final class Batch: @unchecked Sendable {
-        private let items = UnsafeMutablePointer<Item>.allocate(capacity: Relay.batchSize)
-        private(set) var count = 0
+    @usableFromInline final class Batch: @unchecked Sendable {
+        @usableFromInline let items = UnsafeMutablePointer<Item>.allocate(capacity: Relay.batchSize)
+        @usableFromInline @exclusivity(unchecked) var count = 0
 
-        func append(_ item: consuming Item) {
+        @usableFromInline init() {}
+
+        @inlinable func append(_ item: consuming Item) {
             (items + count).initialize(to: item)
             count += 1
         }
 
-        func forEach(_ body: (Item) -> Void) {
+        @inlinable func forEach(_ body: (Item) -> Void) {
             for i in 0..<count { body(items[i]) }
         }
 
-        func removeAll() {
+        @inlinable func removeAll() {
             items.deinitialize(count: count)
             count = 0
         }

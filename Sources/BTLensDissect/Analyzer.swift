@@ -150,7 +150,7 @@ public final class Analyzer {
          + ATTDiagnostics.all + A5Diagnostics.all + DissectorDiagnostics.all + LifecycleDiagnostics.all)
         .sorted { $0.id < $1.id }
 
-    public func process(_ item: CaptureItem) {
+    public func process(_ item: borrowing CaptureItem) {
         switch item {
         case .record(let r): process(r)
         case .problem(let p):

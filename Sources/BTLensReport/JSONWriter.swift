@@ -234,6 +234,16 @@ public struct JSONWriter: ~Copyable {
 
     private mutating func appendDecimal(_ v: Int64) {
         reserve(21)
+        // Most numbers on a line (handles, opcodes, commands, flags) have one or two digits.
+        if v >= 0 && v < 100 {
+            if v >= 10 {
+                base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / 10)
+                count += 1
+            }
+            base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+            count += 1
+            return
+        }
         if v < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
         let digits = DecimalDigits.count(v.magnitude)
         DecimalDigits.write(v.magnitude, count: digits, into: base + count)

@@ -52,6 +52,16 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "{" + expected.joined(separator: ",") + "}")
     }
 
+    /// One and two digits take a short path; every other number the digit writer.
+    func testIntegersAsSwiftWritesThem() {
+        let numbers: [Int64] = [Int64.min, -101, -100, -99, -10, -9, -1, 0, 1, 9, 10, 11, 42, 99, 100, 101, 999, 1000, 123_456_789, Int64.max]
+        var w = JSONWriter()
+        w.beginArray()
+        for n in numbers { w.int(n) }
+        w.endArray()
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "[" + numbers.map(String.init).joined(separator: ",") + "]")
+    }
+
     func testTextLinesHaveTheTimelineColumns() {
         var r = TextRenderer()
         XCTAssertEqual(r.render(a5Event()), "#12          0.000000 < 0x0040 A5    0x0013 (fff3) cmd 0x20 seq 7 flags 0x00 len 1: 01\n")

@@ -22,20 +22,19 @@ public enum Pipeline {
         return analyzer
     }
 
-    /// The same, with the file read and its records split on this thread while a second one decodes
-    /// (for `stats`, whose consumer is light: reading is then off the decoding core).
+    /// The same, with the file read and its records split on this thread while a second one decodes:
+    /// decoding is the longest stage, and reading then runs beside it. The callbacks run on the
+    /// decoding thread; a renderer relayed from `onEvent` makes a third, as the timeline's does.
     @discardableResult
     public static func runReadingAhead(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
                                        dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
-                                       onRecord: @escaping (CaptureRecord) -> Void = { _ in },
+                                       onRecord: ((CaptureRecord) -> Void)? = nil,
                                        onProblem: @escaping (CaptureProblem) -> Void = { _ in },
                                        onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
         let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
         let relay = Relay<CaptureItem> { item in
-            switch item {
-            case .record(let r): onRecord(r)
-            case .problem(let p): onProblem(p)
-            }
+            if let onRecord, case .record(let r) = item { onRecord(r) }
+            if case .problem(let p) = item { onProblem(p) }
             analyzer.process(item)
         }
         do {

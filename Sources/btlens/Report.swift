@@ -117,13 +117,13 @@ struct ReportCommand: ParsableCommand {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
-            // One capture: the builder runs on a second core, fed records and events in their order.
+            // One capture: reading, decoding and the builder each on a thread, fed in order.
             let relay = Relay<ReportBuilder.Input> { builder.take($0) }
             // The consumer thread is done with the builder before anything else reads it, even on a failed read.
             defer { relay.finish() }
-            analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
-                                        onRecord: { relay.send(.record($0)) }, onProblem: { reportProblem(file, $0) },
-                                        onEvent: { relay.send(.event($0)) })
+            analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
+                                                    limits: limits, onRecord: { relay.send(.record($0)) },
+                                                    onProblem: { reportProblem(file, $0) }, onEvent: { relay.send(.event($0)) })
         } else {
             analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)

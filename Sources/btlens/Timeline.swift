@@ -39,7 +39,7 @@ struct Timeline: ParsableCommand {
                                         limits: limits, onEvent: s.event)
             sink.write(s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers))
         }
-        // Decoding on this thread, rendering and writing on a second one.
+        // Reading on this thread, decoding on a second, rendering and writing on a third.
         let relay: EventRelay
         switch format {
         case .text:
@@ -51,7 +51,7 @@ struct Timeline: ParsableCommand {
         }
         let analyzer: Analyzer
         do {
-            analyzer = try Pipeline.run(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
+            analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
                                         limits: limits, onProblem: report, onEvent: { (e: consuming Event) in relay.send(e) })
         } catch {
             // What was decoded before the read failed is still printed.

@@ -537,8 +537,8 @@ public final class Analyzer {
             d.fields.append(stream)
             return .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
         }
-        for o in outputs {
-            switch o {
+        for i in outputs.indices {
+            switch outputs[i] {
             case .frame(let f):
                 var naming = A5FrameInfo.Naming(framing: bound.framing, hasCommand: bound.framing != nil || bound.commandByte)
                 guard let d = bound.dissector, let pairKey else {

@@ -6,8 +6,11 @@ import Darwin
 
 /// Where rendered bytes go: a file descriptor in large writes, or memory for tests.
 public final class OutputSink {
+    /// Lines wait in raw memory until 64 KiB are there: a line is one copy, with no array append.
     /// Appended to by one thread, a line at a time: no runtime exclusivity check per write.
-    @exclusivity(unchecked) private var buffer: [UInt8] = []
+    @exclusivity(unchecked) private var pending = UnsafeMutablePointer<UInt8>.allocate(capacity: OutputSink.capacity)
+    @exclusivity(unchecked) private var count = 0
+    private static let capacity = 1 << 16
     private let fd: Int32?
     private let flushEachWrite: Bool
     public private(set) var collected: [UInt8] = []
@@ -16,7 +19,6 @@ public final class OutputSink {
     public init(fd: Int32, flushEachWrite: Bool = false) {
         self.fd = fd
         self.flushEachWrite = flushEachWrite
-        buffer.reserveCapacity(1 << 16)
     }
 
     /// Keeps everything in memory (`text`).
@@ -27,33 +29,41 @@ public final class OutputSink {
 
     public var text: String { String(decoding: collected, as: UTF8.self) }
 
-    public func write(_ bytes: [UInt8]) {
-        guard fd != nil else { collected += bytes; return }
-        buffer += bytes
-        if flushEachWrite || buffer.count >= 1 << 16 { flush() }
-    }
+    public func write(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { write($0) } }
 
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard fd != nil else { collected.append(contentsOf: bytes); return }
-        buffer.append(contentsOf: bytes)
-        if flushEachWrite || buffer.count >= 1 << 16 { flush() }
+        guard let fd else { collected.append(contentsOf: bytes); return }
+        guard let from = bytes.baseAddress else { return }
+        if count + bytes.count > Self.capacity { flush() }
+        if bytes.count > Self.capacity {
+            Self.write(fd, UnsafeRawBufferPointer(bytes))
+        } else {
+            (pending + count).update(from: from, count: bytes.count)
+            count += bytes.count
+        }
+        if flushEachWrite { flush() }
     }
 
     public func write(_ s: String) { write(Array(s.utf8)) }
 
     public func flush() {
-        guard let fd, !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, base + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue } else { return } }
-                offset += n
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
+        guard let fd, count > 0 else { return }
+        Self.write(fd, UnsafeRawBufferPointer(start: pending, count: count))
+        count = 0
     }
 
-    deinit { flush() }
+    private static func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) {
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(fd, base + offset, raw.count - offset)
+            if n < 0 { if errno == EINTR { continue } else { return } }
+            offset += n
+        }
+    }
+
+    deinit {
+        flush()
+        pending.deallocate()
+    }
 }

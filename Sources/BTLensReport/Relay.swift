@@ -49,12 +49,11 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         batch.append(e)
         guard batch.count >= Self.batchSize else { return }
         put(batch)
-        if let done = givenBack() {
-            done.removeAll()
-            batch = done
-        } else {
-            batch = Batch()
-        }
+        // Every batch given back is emptied now, so what its items hold goes as soon as they are
+        // seen; one is kept for the next items.
+        let done = givenBack()
+        for spare in done { spare.removeAll() }
+        batch = done.first ?? Batch()
     }
 
     /// Sends what is left and waits until the consumer has seen every item. Once: later calls return at once.
@@ -88,11 +87,13 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// A batch the consumer gave back, if any, its items not yet destroyed.
-    @usableFromInline func givenBack() -> Batch? {
+    /// The batches the consumer gave back, their items not yet destroyed.
+    @usableFromInline func givenBack() -> [Batch] {
         condition.lock()
         defer { condition.unlock() }
-        return returned.popLast()
+        let done = returned
+        returned.removeAll()
+        return done
     }
 
     @usableFromInline func take() -> Batch? {

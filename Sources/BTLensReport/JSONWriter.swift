@@ -55,7 +55,7 @@ public struct JSONWriter: ~Copyable {
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Keys are the program's own ASCII names, literals: copied whole with one room check, not escaped.
-    public mutating func key(_ k: StaticString) {
+    @inline(__always) public mutating func key(_ k: StaticString) {
         guard k.hasPointerRepresentation else { return k.withUTF8Buffer { key($0) } }
         key(UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
     }
@@ -67,7 +67,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// `,"name":`
-    private mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) private mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
         reserve(name.count + 4)
         if needsComma { base[count] = UInt8(ascii: ","); count += 1 }
         base[count] = UInt8(ascii: "\"")
@@ -97,7 +97,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// One of the program's own names (an event type): plain ASCII, copied without an escaping pass.
-    public mutating func string(literal s: StaticString) {
+    @inline(__always) public mutating func string(literal s: StaticString) {
         beginValue()
         s.withUTF8Buffer { name in
             reserve(name.count + 2)
@@ -108,7 +108,7 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    public mutating func int<T: BinaryInteger>(_ v: T) {
+    @inline(__always) public mutating func int<T: BinaryInteger>(_ v: T) {
         beginValue()
         appendDecimal(Int64(truncatingIfNeeded: v))
     }
@@ -232,18 +232,21 @@ public struct JSONWriter: ~Copyable {
         s.withUTF8 { append($0) }
     }
 
-    private mutating func appendDecimal(_ v: Int64) {
-        reserve(21)
-        // Most numbers on a line (handles, opcodes, commands, flags) have one or two digits.
-        if v >= 0 && v < 100 {
-            if v >= 10 {
-                base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / 10)
-                count += 1
-            }
-            base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+    /// Most numbers on a line (handles, opcodes, commands, flags) have one or two digits: those are
+    /// written where the number is, the rest by `appendDigits`.
+    @inline(__always) private mutating func appendDecimal(_ v: Int64) {
+        guard v >= 0 && v < 100 else { return appendDigits(v) }
+        reserve(2)
+        if v >= 10 {
+            base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / 10)
             count += 1
-            return
         }
+        base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+        count += 1
+    }
+
+    private mutating func appendDigits(_ v: Int64) {
+        reserve(21)
         if v < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
         let digits = DecimalDigits.count(v.magnitude)
         DecimalDigits.write(v.magnitude, count: digits, into: base + count)

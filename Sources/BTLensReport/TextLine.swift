@@ -15,7 +15,7 @@ struct TextLine {
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Makes room for `n` more bytes, then `body` writes at most `n` at the end and says how many.
-    private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    @inline(__always) private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         guard n > 0 else { return }
         if count + n > storage.count { storage += repeatElement(0, count: max(storage.count, count + n - storage.count)) }
         let end = count
@@ -25,21 +25,21 @@ struct TextLine {
         }
     }
 
-    private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
         write(bytes.count) { out in
             ShortCopy.copy(bytes, to: out)
             return bytes.count
         }
     }
 
-    private mutating func add(byte: UInt8) {
+    @inline(__always) private mutating func add(byte: UInt8) {
         write(1) { out in
             out.pointee = byte
             return 1
         }
     }
 
-    mutating func add(_ s: StaticString) { s.withUTF8Buffer { add($0) } }
+    @inline(__always) mutating func add(_ s: StaticString) { s.withUTF8Buffer { add($0) } }
 
     mutating func add(text s: String) {
         var s = s

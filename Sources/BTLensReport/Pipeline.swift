@@ -33,9 +33,15 @@ public enum Pipeline {
                                        onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
         let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
         let relay = Relay<CaptureItem> { item in
-            if let onRecord, case .record(let r) = item { onRecord(r) }
-            if case .problem(let p) = item { onProblem(p) }
-            analyzer.process(item)
+            // One copy of the record for the callback and the analyzer both.
+            switch item {
+            case .record(let r):
+                onRecord?(r)
+                analyzer.process(r)
+            case .problem(let p):
+                onProblem(p)
+                analyzer.process(item)
+            }
         }
         do {
             while let item = try reader.next() { relay.send(item) }

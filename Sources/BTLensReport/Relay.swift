@@ -119,7 +119,13 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         }
 
         @inlinable func forEach(_ body: (Item) -> Void) {
-            for i in 0..<count { body(items[i]) }
+            for i in 0..<count {
+                // Out of its slot and back, by move: handed over in place, the item would be copied
+                // for the call (nothing tells the compiler the slot cannot change meanwhile).
+                let item = (items + i).move()
+                body(item)
+                (items + i).initialize(to: consume item)
+            }
         }
 
         @inlinable func removeAll() {

@@ -203,7 +203,7 @@ public final class JSONLRenderer {
         }
     }
 
-    private func head(_ w: inout JSONWriter, _ type: StaticString, _ e: Event) {
+    @inline(__always) private func head(_ w: inout JSONWriter, _ type: StaticString, _ e: Event) {
         w.key("type"); w.string(literal: type)
         w.field("record", e.record)
         w.key("time"); w.time(e.timestamp)
@@ -219,7 +219,7 @@ public final class JSONLRenderer {
         }
     }
 
-    private func direction(_ w: inout JSONWriter, _ e: Event, always: Bool) {
+    @inline(__always) private func direction(_ w: inout JSONWriter, _ e: Event, always: Bool) {
         if let d = e.direction {
             w.key("direction")
             w.string(literal: d == .sent ? "sent" : "received")
@@ -229,7 +229,7 @@ public final class JSONLRenderer {
         }
     }
 
-    private func connection(_ w: inout JSONWriter, _ e: Event) {
+    @inline(__always) private func connection(_ w: inout JSONWriter, _ e: Event) {
         if let c = e.connection { w.field("connection", c) }
     }
 

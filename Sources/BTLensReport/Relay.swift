@@ -1,9 +1,9 @@
 import Foundation
 import BTLensDissect
 
-/// Hands items (events, or records and events) from the decoding thread to a consumer on a second
-/// thread, in order, in batches: decoding and rendering then run on two cores. At most `depth`
-/// batches wait, so memory stays bounded when the consumer is the slower one.
+/// Hands items (records from the reading thread, events from the decoding one) to a consumer on a
+/// thread of its own, in order, in batches: reading, decoding and rendering then run side by side.
+/// At most `depth` batches wait, so memory stays bounded when the consumer is the slower one.
 public final class Relay<Item: Sendable>: @unchecked Sendable {
     public static var batchSize: Int { 2048 }
     public static var depth: Int { 8 }
@@ -44,7 +44,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         thread.start()
     }
 
-    /// Called on the decoding thread.
+    /// Called on the sending thread.
     @inlinable public func send(_ e: consuming Item) {
         batch.append(e)
         guard batch.count >= Self.batchSize else { return }
@@ -105,8 +105,8 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         return queue.removeFirst()
     }
 
-    /// Items in raw storage: the consumer reads each in place (iterating an array would copy it,
-    /// retaining what it holds), and the sender destroys them when it reuses the batch.
+    /// Items in raw storage: the consumer hands each on without a copy (iterating an array would
+    /// copy it, retaining what it holds), and the sender destroys them when the batch comes back.
     @usableFromInline final class Batch: @unchecked Sendable {
         @usableFromInline let items = UnsafeMutablePointer<Item>.allocate(capacity: Relay.batchSize)
         @usableFromInline @exclusivity(unchecked) var count = 0

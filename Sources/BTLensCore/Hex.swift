@@ -82,13 +82,20 @@ public enum Hex {
     @inlinable
     public static func digitCount(_ v: UInt64, width: Int) -> Int { max(max(1, (64 - v.leadingZeroBitCount + 3) / 4), width) }
 
-    /// The last `count` hex digits of `v` into `out`, most significant first.
+    /// The last `count` hex digits of `v` into `out`, most significant first: from the right, a
+    /// byte's pair of digits at a time.
     @inlinable
     public static func writeDigits(_ v: UInt64, count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        for i in 0 ..< count {
-            let shift = UInt64(4 * (count - 1 - i))
-            out[i] = digit(shift < 64 ? UInt8(truncatingIfNeeded: v >> shift) & 0x0f : 0)
+        var end = count
+        var rest = v
+        pairs.withUnsafeBufferPointer { pairs in
+            while end >= 2 {
+                UnsafeMutableRawPointer(out + end - 2).storeBytes(of: pairs[Int(rest & 0xff)], as: UInt16.self)
+                rest >>= 8
+                end -= 2
+            }
         }
+        if end == 1 { out[0] = digit(UInt8(truncatingIfNeeded: rest) & 0x0f) }
     }
 
     /// Lowercase hex with no separators: `a50120`.

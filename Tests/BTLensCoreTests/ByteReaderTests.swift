@@ -74,6 +74,10 @@ final class ValueTests: XCTestCase {
         XCTAssertEqual(Hex.spaced([UInt8]()), "")
         XCTAssertEqual(Hex.value(UInt64.max, width: 4), "0xffffffffffffffff")
         XCTAssertEqual(Hex.value(UInt8(0), width: 0), "0x0")
+        // Digits are written a pair at a time from the right: odd counts, and widths past 16 digits.
+        XCTAssertEqual(Hex.value(UInt32(0x12345), width: 1), "0x12345")
+        XCTAssertEqual(Hex.value(UInt64(0xabc), width: 20), "0x" + String(repeating: "0", count: 17) + "abc")
+        XCTAssertEqual(Hex.value(UInt64.max, width: 17), "0x0ffffffffffffffff")
         for n: UInt64 in [0, 9, 10, 99, 100, 12_345, UInt64.max] {
             XCTAssertEqual(DecimalDigits.count(n), String(n).count)
             var out = [UInt8](repeating: 0, count: 24)

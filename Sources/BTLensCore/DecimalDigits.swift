@@ -13,13 +13,19 @@ public enum DecimalDigits {
         return digits
     }
 
-    /// The last `count` digits of `n` into `out`, zero-padded on the left.
+    /// The last `count` digits of `n` into `out`, zero-padded on the left: from the right, two
+    /// digits for each division by 100.
     @inlinable
     public static func write(_ n: UInt64, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         var rest = n
-        for i in stride(from: count - 1, through: 0, by: -1) {
-            out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        var end = count
+        while end >= 2 {
+            let (high, low) = rest.quotientAndRemainder(dividingBy: 100)
+            out[end - 2] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: low / 10)
+            out[end - 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: low % 10)
+            rest = high
+            end -= 2
         }
+        if end == 1 { out[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10) }
     }
 }

@@ -9,13 +9,11 @@ import BTLensCapture
 /// One thread drives an analyzer, one record at a time, and its decoders never call back into it:
 /// its state is marked `@exclusivity(unchecked)`, which drops a dozen runtime checks per record.
 public final class Analyzer {
-    struct StreamKey: Hashable, Comparable {
+    /// Where a characteristic stream's frames came from.
+    struct StreamKey {
         var connection: ConnectionKey
         var handle: UInt16
         var direction: Direction
-        static func < (a: StreamKey, b: StreamKey) -> Bool {
-            (a.connection, a.handle, a.direction.rawValue) < (b.connection, b.handle, b.direction.rawValue)
-        }
     }
 
     private let sink: (consuming Event) -> Void

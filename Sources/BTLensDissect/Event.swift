@@ -63,8 +63,8 @@ public enum EventBody: Sendable {
     case note(category: String, text: String)
     case hciCommand(HCICommandInfo)
     case hciEvent(HCIEventInfo)
-    // Boxed (`indirect`, or a class): the payloads larger than an ATT PDU's. Events are copied into
-    // batches for the rendering thread, and every event would otherwise pay for the largest.
+    // Boxed (`indirect`, or a class): the payloads larger than an ATT PDU's. Events travel in
+    // batches between threads, and every event would otherwise pay for the largest.
     indirect case connection(ConnectionChange)
     case acl(ACLFragmentInfo)
     case l2cap(L2CAPInfo)

@@ -45,7 +45,7 @@ public struct TextRenderer {
         if color, let style { line.add(text: style.rawValue) }
         line.add("#")
         line.decimal(e.record)
-        line.spaces(8 - 1 - Self.decimalDigits(e.record))
+        line.spaces(8 - 1 - DecimalDigits.count(UInt64(e.record.magnitude)))
         line.add(" ")
         line.offset(e.timestamp, from: origin ?? e.timestamp, width: 12)
         line.add(" ")
@@ -276,15 +276,4 @@ public struct TextRenderer {
     }
 
     private static func safe(_ s: String) -> String { TerminalText.safe(s) }
-    private static let blanks = String(repeating: " ", count: 64)
-
-    private static func spaces(_ line: inout String, _ n: Int) {
-        if n > 0 { line += Self.blanks.utf8.count >= n ? Self.blanks.prefix(n) : Substring(String(repeating: " ", count: n)) }
-    }
-
-    private static func decimalDigits(_ n: Int) -> Int {
-        var (n, digits) = (n.magnitude, 1)
-        while n >= 10 { n /= 10; digits += 1 }
-        return digits
-    }
 }

@@ -38,6 +38,17 @@ final class FrameFormatTests: XCTestCase {
         return out
     }
 
+    /// The definition parser insists on a length field; a format built in Swift without one frames
+    /// nothing and skips its bytes, rather than reading a length from nowhere.
+    func testAFormatWithoutALengthFieldFramesNothing() {
+        let noLength = FrameFormat(name: "no-length", magic: [0x55], header: [.command(width: 1, bigEndian: true), .sequence],
+                                   checksum: nil)
+        var framer = MessageFramer(format: noLength)
+        framer.append([0x55, 0x01, 0x02, 0x03, 0x55, 0x04, 0x05])
+        XCTAssertNil(framer.next())
+        XCTAssertEqual(framer.buffered, 0)
+    }
+
     func testTheA5ExampleOfTheSpec() {
         // a5-protocol.md: "set EQ preset to bass boost", A5 01 20 07 00 01 01 CF.
         let steps = frames(.a5, [[0xa5, 0x01, 0x20, 0x07, 0x00, 0x01, 0x01, 0xcf]])

@@ -13,8 +13,8 @@ struct FrameLayout: Sendable {
     var command: Integer?
     var sequence: Int?
     var flags: Int?
-    /// Every format has exactly one length field.
-    var length = Integer(offset: 0, width: 0, bigEndian: true)
+    /// Definitions always have one; a format built without one frames nothing.
+    var length: Integer?
     var fragmentIndex: Int?
     var fragmentCount: Int?
 

@@ -72,7 +72,8 @@ public struct MessageFramer: Sendable {
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
     private func frameLength() -> Int? {
         let trailer = carriesChecksum ? format.trailerLength : 0
-        guard let payload = format.payloadLength(forLengthValue: integer(layout.length), trailer: trailer) else { return nil }
+        guard let field = layout.length,
+              let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer) else { return nil }
         return format.headerLength + payload + trailer
     }
 

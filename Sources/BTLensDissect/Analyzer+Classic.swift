@@ -127,15 +127,14 @@ extension Analyzer {
             var s = eaStreams.removeValue(forKey: key)
                 ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
                                messageLimit: limits.messageBytes)
-            let outs = s.push(bytes)
+            s.push(bytes) { o, label in ea(o, key, label, protocolName, record, time) }
             eaStreams[key] = s
-            ea(outs, key, s.label, protocolName, record, time)
         }
     }
 
-    func ea(_ outputs: [A5Stream.Output], _ key: EAKey, _ stream: BoundStream.Label, _ protocolName: String?, _ record: Int,
+    func ea(_ output: consuming A5Stream.Output, _ key: EAKey, _ stream: BoundStream.Label, _ protocolName: String?, _ record: Int,
             _ time: Timestamp) {
-        a5Events(outputs, stream: ("ea_session", .int(key.session)), bound: stream,
+        a5Event(output, stream: ("ea_session", .int(key.session)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name, scope: .eaSession(key.session)) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
             A5FrameInfo(frame: f, transport: "iap2", eaSession: key.session, protocolName: protocolName, naming)
@@ -149,14 +148,14 @@ extension Analyzer {
         var s = rfcommStreams.removeValue(forKey: key)
             ?? BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction,
                            messageLimit: limits.messageBytes)
-        let outs = s.push(frame.information)
+        let (number, time) = (r.number, r.timestamp)
+        s.push(frame.information) { o, label in rfcomm(o, key, label, number, time) }
         rfcommStreams[key] = s
-        rfcomm(outs, key, s.label, r.number, r.timestamp)
     }
 
-    func rfcomm(_ outputs: [A5Stream.Output], _ key: RFCOMMStreamKey, _ stream: BoundStream.Label, _ record: Int, _ time: Timestamp) {
+    func rfcomm(_ output: consuming A5Stream.Output, _ key: RFCOMMStreamKey, _ stream: BoundStream.Label, _ record: Int, _ time: Timestamp) {
         let ck = key.channel
-        a5Events(outputs, stream: ("dlci", .int(ck.dlci)), bound: stream,
+        a5Event(output, stream: ("dlci", .int(ck.dlci)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: ck.connection, dissector: $0.name, scope: .rfcomm(dlci: ck.dlci)) },
                  direction: key.direction, connection: ck.connection.handle, record: record, time: time) { f, naming in
             A5FrameInfo(frame: f, transport: "rfcomm", rfcommChannel: ck.dlci >> 1, naming)
@@ -167,7 +166,7 @@ extension Analyzer {
     func endRFCOMM(_ connection: ConnectionKey?, record: Int, time: Timestamp, reason: String) {
         for key in rfcommStreams.keys.filter({ connection == nil || $0.channel.connection == connection }).sorted() {
             guard var s = rfcommStreams.removeValue(forKey: key) else { continue }
-            rfcomm(s.finish(reason: reason), key, s.label, record, time)
+            for o in s.finish(reason: reason) { rfcomm(o, key, s.label, record, time) }
         }
         rfcommBindings = rfcommBindings.filter { connection != nil && $0.key.connection != connection }
     }
@@ -196,7 +195,7 @@ extension Analyzer {
         }
         for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {
             guard var s = eaStreams.removeValue(forKey: key) else { continue }
-            ea(s.finish(reason: reason), key, s.label, nil, record, time)
+            for o in s.finish(reason: reason) { ea(o, key, s.label, nil, record, time) }
         }
     }
 }

@@ -230,8 +230,10 @@ public final class Analyzer {
         }
         for (key, link) in attLinks.sorted(by: { $0.key < $1.key }) {
             for s in link.finishStreams(reason: "the end of the capture") {
-                a5(s.outputs, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
-                   record: lastRecord, time: lastTime)
+                for o in s.outputs {
+                    a5(o, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
+                       record: lastRecord, time: lastTime)
+                }
             }
         }
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
@@ -327,8 +329,10 @@ public final class Analyzer {
         if let link = attLinks.removeValue(forKey: key) {
             connections.update(key) { $0.take(link.decoder.facts) }
             for s in link.finishStreams(reason: reason) {
-                a5(s.outputs, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
-                   record: r.number, time: r.timestamp)
+                for o in s.outputs {
+                    a5(o, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
+                       record: r.number, time: r.timestamp)
+                }
             }
         }
         channels.close(key)
@@ -447,8 +451,10 @@ public final class Analyzer {
         for handle in result.streamHoles {
             guard let slot = link.slot(handle, direction) else { continue }
             let (outs, label) = link.hole(slot)
-            a5(outs, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-               record: r.number, time: r.timestamp)
+            for o in outs {
+                a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                   record: r.number, time: r.timestamp)
+            }
         }
         for (handle, value) in result.streamValues {
             var slot = link.slot(handle, direction)
@@ -460,10 +466,11 @@ public final class Analyzer {
                                 handle: handle, direction: direction)
             }
             guard let slot else { continue }
-            let (outs, label) = link.push(slot, value)
-            if !outs.isEmpty {
-                a5(outs, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-                   record: r.number, time: r.timestamp)
+            // The closure takes what it needs of the record, not a copy of it.
+            let (number, time) = (r.number, r.timestamp)
+            link.push(slot, value) { o, label in
+                a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                   record: number, time: time)
             }
         }
     }
@@ -510,23 +517,26 @@ public final class Analyzer {
         guard forced || uuid.flatMap({ dissectors.lookup(.characteristic($0)) }) != nil else { return }
         var s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
-        a5(s.push(value), key: StreamKey(connection: key, handle: handle, direction: direction), stream: s.label,
-           record: r.number, time: r.timestamp)
+        let (number, time) = (r.number, r.timestamp)
+        s.push(value) { o, label in
+            a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+               record: number, time: time)
+        }
     }
 
-    private func a5(_ outputs: [A5Stream.Output], key: StreamKey, stream: BoundStream.Label, record: Int, time: Timestamp) {
-        a5Events(outputs, stream: ("att_handle", .hex(key.handle)), bound: stream,
+    private func a5(_ output: consuming A5Stream.Output, key: StreamKey, stream: BoundStream.Label, record: Int, time: Timestamp) {
+        a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
             A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: stream.uuid, naming)
         }
     }
 
-    /// Stream outputs as events, whatever carried the stream: frames labelled by `info` and decoded
-    /// by the stream's dissector, diagnostics tagged with the stream they came from.
-    func a5Events(_ outputs: [A5Stream.Output], stream: (String, FieldValue), bound: BoundStream.Label, pairKey: PairKey?,
-                  direction: Direction, connection: UInt16, record: Int, time: Timestamp,
-                  info: (A5Frame, A5FrameInfo.Naming) -> A5FrameInfo) {
+    /// A stream's output as events, whatever carried the stream: a frame labelled by `info` and
+    /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
+    func a5Event(_ output: consuming A5Stream.Output, stream: (String, FieldValue), bound: BoundStream.Label, pairKey: PairKey?,
+                 direction: Direction, connection: UInt16, record: Int, time: Timestamp,
+                 info: (consuming A5Frame, A5FrameInfo.Naming) -> A5FrameInfo) {
         func send(_ body: consuming EventBody, _ from: Direction? = nil) {
             emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection, isTop: true, body: body))
         }
@@ -535,23 +545,18 @@ public final class Analyzer {
             d.fields.append(stream)
             return .diagnostic(with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
         }
-        for i in outputs.indices {
-            switch outputs[i] {
-            case .frame(let f):
-                var naming = A5FrameInfo.Naming(framing: bound.framing, hasCommand: bound.framing != nil || bound.commandByte)
-                guard let d = bound.dissector, let pairKey else {
-                    send(.a5(info(f, naming)))
-                    continue
-                }
-                let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey, direction: direction,
-                                              record: record, time: time)
-                // Requests that timed out: the phone's, whichever stream noticed.
-                for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-                send(.a5(info(f, naming)))
-                for diagnostic in after { send(tagged(diagnostic)) }
-            case .diagnostic(let d):
-                send(tagged(d))
-            }
+        switch consume output {
+        case .frame(let f):
+            var naming = A5FrameInfo.Naming(framing: bound.framing, hasCommand: bound.framing != nil || bound.commandByte)
+            guard let d = bound.dissector, let pairKey else { return send(.a5(info(f, naming))) }
+            let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey, direction: direction,
+                                          record: record, time: time)
+            // Requests that timed out: the phone's, whichever stream noticed.
+            for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
+            send(.a5(info(f, naming)))
+            for diagnostic in after { send(tagged(diagnostic)) }
+        case .diagnostic(let d):
+            send(tagged(d))
         }
     }
 

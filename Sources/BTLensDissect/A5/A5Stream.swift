@@ -28,9 +28,6 @@ public struct A5Stream: Sendable {
     private let tracksSequence: Bool
     /// The A5 frame itself (its version is checked), not a vendor's variant.
     private let isA5Format: Bool
-    /// The outputs of the last push, kept for their storage.
-    private var recycled: [Output] = []
-
     public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
                 messageLimit: Int = Limits().messageBytes) {
         self.messageLimit = messageLimit
@@ -47,18 +44,20 @@ public struct A5Stream: Sendable {
 
     /// Feeds one ATT value (or EA chunk); returns frames and diagnostics in order.
     public mutating func push(_ value: ArraySlice<UInt8>) -> [Output] {
+        var outputs: [Output] = []
+        push(value) { outputs.append($0) }
+        return outputs
+    }
+
+    /// Feeds one ATT value (or EA chunk), handing each frame and diagnostic to `out` in order: a
+    /// frame is moved to its consumer, not copied into an array and out of it.
+    public mutating func push(_ value: ArraySlice<UInt8>, _ out: (consuming Output) -> Void) {
         switch state {
         case .notA5:
-            return []
+            return
         case .a5:
             framer.append(value)
-            // The last push's array, emptied: its caller has let go of it, so no allocation.
-            var out = recycled
-            recycled = []
-            out.removeAll(keepingCapacity: true)
-            drain(&out)
-            recycled = out
-            return out
+            drain(out)
         case .undecided(var values, var preamble):
             // Only values that could open a frame count toward detection; the rest of a long
             // first frame continues the open candidate (at most one frame's length).
@@ -70,28 +69,26 @@ public struct A5Stream: Sendable {
                 if value.first != magic {
                     preamble += value.count
                     state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
-                    return []
+                    return
                 }
             }
             framer.append(value)
             guard let step = framer.next() else {
                 state = .undecided(values: values, preamble: preamble)
-                return []
+                return
             }
             guard step.frame.checksumOK else {
                 preamble += step.frame.length + framer.buffered
                 framer = MessageFramer(format: framer.format)
                 state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
-                return []
+                return
             }
             state = .a5
-            var out: [Output] = []
             if preamble > 0 {
-                out.append(.diagnostic(resync(preamble, before: step.frame)))
+                out(.diagnostic(resync(preamble, before: step.frame)))
             }
-            join(step.frame, &out)
-            drain(&out)
-            return out
+            join(step.frame, out)
+            drain(out)
         }
     }
 
@@ -101,64 +98,64 @@ public struct A5Stream: Sendable {
             framer = MessageFramer(format: framer.format)
             return []
         }
-        var out: [Output] = []
-        leftovers(reason: "a record the capture cut short", &out)
+        var outputs: [Output] = []
+        leftovers(reason: "a record the capture cut short") { outputs.append($0) }
         framer.loseSync()
-        return out
+        return outputs
     }
 
     /// The stream ends (disconnection, end of capture): report what is left in the buffer.
     public mutating func finish(reason: String) -> [Output] {
         guard isA5 else { return [] }
-        var out: [Output] = []
-        leftovers(reason: reason, &out)
+        var outputs: [Output] = []
+        leftovers(reason: reason) { outputs.append($0) }
         framer = MessageFramer(format: framer.format)
-        return out
+        return outputs
     }
 
-    // The steps below append to one output array: a frame costs no array of its own.
+    // The steps below hand their outputs to one consumer, `out`.
 
-    private mutating func leftovers(reason: String, _ out: inout [Output]) {
-        abandon("the stream ended (\(reason))", &out)
+    private mutating func leftovers(reason: String, _ out: (consuming Output) -> Void) {
+        abandon("the stream ended (\(reason))", out)
         if framer.skipped > 0 {
-            out.append(.diagnostic(resync(framer.skipped, before: nil)))
+            out(.diagnostic(resync(framer.skipped, before: nil)))
             framer.clearSkipped()
         }
         if let p = framer.partial {
-            out.append(.diagnostic(Diagnostic(A5Diagnostics.truncated,
+            out(.diagnostic(Diagnostic(A5Diagnostics.truncated,
                                               "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
                                               fields: [("have", .int(p.have)), ("need", .int(p.need))])))
         }
     }
 
-    private mutating func drain(_ out: inout [Output]) {
+    private mutating func drain(_ out: (consuming Output) -> Void) {
         while let step = framer.next() {
-            if step.skipped > 0 { out.append(.diagnostic(resync(step.skipped, before: step.frame))) }
-            join(step.frame, &out)
+            if step.skipped > 0 { out(.diagnostic(resync(step.skipped, before: step.frame))) }
+            join(step.frame, out)
         }
     }
 
     /// Frames of a message sent in several are joined; the message is accepted at its last frame,
     /// its checksum checked over the joined payload.
-    private mutating func join(_ frame: consuming A5Frame, _ out: inout [Output]) {
+    private mutating func join(_ frame: consuming A5Frame, _ out: (consuming Output) -> Void) {
         guard let part = frame.fragment, part.count > 1 else {
-            abandon("a frame of another message", &out)
-            return accept(frame, &out)
+            abandon("a frame of another message", out)
+            return accept(frame, out)
         }
         if part.index == 1 {
-            abandon("the first frame of another message", &out)
+            abandon("the first frame of another message", out)
             joining = (frame, frame.payload, 2, frame.length)
             return
         }
         guard var j = joining, part.index == j.next, part.count == j.first.fragment?.count, frame.sequence == j.first.sequence else {
-            abandon("frame \(part.index) of \(part.count)", &out)
-            return out.append(missing(frame, "frame \(part.index) of \(part.count) with no earlier frames of its message", frames: 1, bytes: frame.length))
+            abandon("frame \(part.index) of \(part.count)", out)
+            return out(missing(frame, "frame \(part.index) of \(part.count) with no earlier frames of its message", frames: 1, bytes: frame.length))
         }
         j.payload += frame.payload
         j.length += frame.length
         j.next = part.index &+ 1
         joining = j
-        guard j.payload.count <= messageLimit else { return abandon("its joined payload passed \(messageLimit) bytes", &out) }
+        guard j.payload.count <= messageLimit else { return abandon("its joined payload passed \(messageLimit) bytes", out) }
         guard part.index == part.count else { return }
         joining = nil
         var whole = j.first
@@ -167,15 +164,15 @@ public struct A5Stream: Sendable {
         whole.fragment = part
         whole.checksum = frame.checksum
         whole.expectedChecksum = framer.format.checksum?.algorithm.compute(j.payload)
-        accept(whole, &out)
+        accept(whole, out)
     }
 
     /// Drops a message being joined, saying why.
-    private mutating func abandon(_ why: String, _ out: inout [Output]) {
+    private mutating func abandon(_ why: String, _ out: (consuming Output) -> Void) {
         guard let j = joining else { return }
         joining = nil
         let have = Int(j.next) - 1
-        out.append(missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length))
+        out(missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length))
     }
 
     private func missing(_ first: A5Frame, _ what: String, frames: Int, bytes: Int) -> Output {
@@ -189,37 +186,39 @@ public struct A5Stream: Sendable {
         return .diagnostic(d)
     }
 
-    private mutating func accept(_ frame: consuming A5Frame, _ out: inout [Output]) {
-        out.append(.frame(frame))
-        if isA5Format, let version = frame.version, version != 1 {
-            out.append(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,
-                                              "version \(Hex.value(version, width: 2)); expected 0x01",
-                                              fields: [("version", .int(version))])))
+    private mutating func accept(_ frame: consuming A5Frame, _ out: (consuming Output) -> Void) {
+        // The header is read before the frame moves on: its diagnostics follow it.
+        let (version, command, sequence) = (frame.version, frame.command, frame.sequence)
+        let (actual, expected) = (frame.checksum, frame.expectedChecksum)
+        out(.frame(consume frame))
+        if isA5Format, let version, version != 1 {
+            out(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,
+                                       "version \(Hex.value(version, width: 2)); expected 0x01",
+                                       fields: [("version", .int(version))])))
         }
-        if !frame.checksumOK, let actual = frame.checksum, let expected = frame.expectedChecksum {
+        if actual != expected, let actual, let expected {
             let width = 2 * (framer.format.checksum?.algorithm.width ?? 1)
-            let sequence = frame.sequence.map { " sequence \($0)" } ?? ""
             var fields: [(String, FieldValue)] = [("expected", .int(expected)), ("actual", .int(actual))]
-            if let s = frame.sequence { fields.append(("sequence", .int(s))) }
-            fields.append(("command", .int(frame.command)))
-            out.append(.diagnostic(Diagnostic(
+            if let sequence { fields.append(("sequence", .int(sequence))) }
+            fields.append(("command", .int(command)))
+            out(.diagnostic(Diagnostic(
                 A5Diagnostics.checksumBad,
-                "command \(Hex.value(frame.command, width: 2))\(sequence): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
+                "command \(Hex.value(command, width: 2))\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
                 fields: fields)))
         }
-        guard tracksSequence, let sequence = frame.sequence else { return }
+        guard tracksSequence, let sequence else { return }
         if let last = lastSequence {
             let expected = last &+ 1
             if sequence == last {
-                out.append(.diagnostic(Diagnostic(A5Diagnostics.sequenceDuplicate,
-                                                  "sequence \(sequence) again (command \(Hex.value(frame.command, width: 2)))",
-                                                  fields: [("sequence", .int(sequence))])))
+                out(.diagnostic(Diagnostic(A5Diagnostics.sequenceDuplicate,
+                                           "sequence \(sequence) again (command \(Hex.value(command, width: 2)))",
+                                           fields: [("sequence", .int(sequence))])))
             } else if sequence != expected {
                 let missing = sequence &- expected
-                out.append(.diagnostic(Diagnostic(A5Diagnostics.sequenceGap,
-                                                  "expected sequence \(expected), got \(sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
-                                                  fields: [("expected", .int(expected)), ("actual", .int(sequence)),
-                                                           ("missing", .int(missing))])))
+                out(.diagnostic(Diagnostic(A5Diagnostics.sequenceGap,
+                                           "expected sequence \(expected), got \(sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
+                                           fields: [("expected", .int(expected)), ("actual", .int(sequence)),
+                                                    ("missing", .int(missing))])))
             }
         }
         lastSequence = sequence

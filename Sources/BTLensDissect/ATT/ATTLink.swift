@@ -39,9 +39,9 @@ final class ATTLink {
         return streams.count - 1
     }
 
-    /// Feeds a stream in place (its buffer is not copied); returns its outputs and label.
-    func push(_ slot: Int, _ value: ArraySlice<UInt8>) -> (outputs: [A5Stream.Output], label: BoundStream.Label) {
-        streams[slot].stream.push(labelled: value)
+    /// Feeds a stream in place (its buffer is not copied), handing its outputs and label to `out`.
+    func push(_ slot: Int, _ value: ArraySlice<UInt8>, _ out: (consuming A5Stream.Output, BoundStream.Label) -> Void) {
+        streams[slot].stream.push(value, out)
     }
 
     func hole(_ slot: Int) -> (outputs: [A5Stream.Output], label: BoundStream.Label) {

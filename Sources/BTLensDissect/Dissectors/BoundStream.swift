@@ -42,25 +42,22 @@ struct BoundStream {
         }
     }
 
-    mutating func push(_ value: ArraySlice<UInt8>) -> [A5Stream.Output] {
+    /// Feeds one value, handing each frame and diagnostic to `out` with the label to name it by
+    /// (read while the stream is at hand: a stream kept in a table is not copied to get it).
+    mutating func push(_ value: ArraySlice<UInt8>, _ out: (consuming A5Stream.Output, Label) -> Void) {
+        let label = label
         guard framed != nil else {
             var payload = value
             let command = label.commandByte ? payload.popFirst().map(UInt16.init) : 0
             guard let command else {
-                return [.diagnostic(Diagnostic(DissectorDiagnostics.payloadShort,
-                                               "an empty value where an event byte and its payload were expected",
-                                               fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))]))]
+                return out(.diagnostic(Diagnostic(DissectorDiagnostics.payloadShort,
+                                                  "an empty value where an event byte and its payload were expected",
+                                                  fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))])), label)
             }
-            return [.frame(A5Frame(version: nil, command: command, sequence: nil, flags: nil, payload: Array(payload),
-                                   checksum: nil, expectedChecksum: nil, length: value.count))]
+            return out(.frame(A5Frame(version: nil, command: command, sequence: nil, flags: nil, payload: Array(payload),
+                                      checksum: nil, expectedChecksum: nil, length: value.count)), label)
         }
-        return framed?.push(value) ?? []
-    }
-
-    /// `push`, and the label to name its frames by, read while the stream is at hand (a stream
-    /// kept in a table is not copied to get it).
-    mutating func push(labelled value: ArraySlice<UInt8>) -> (outputs: [A5Stream.Output], label: Label) {
-        (push(value), label)
+        framed?.push(value) { out($0, label) }
     }
 
     mutating func hole() -> [A5Stream.Output] { framed?.hole() ?? [] }

@@ -34,7 +34,7 @@ public struct A5Frame: Sendable, Equatable {
     public var isPartOfMessage: Bool { (fragment?.count ?? 1) > 1 }
 
     public init(version: UInt8?, command: UInt16, sequence: UInt8?, flags: UInt8?, payload: [UInt8],
-                checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil) {
+                checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil, fragment: Fragment? = nil) {
         self.version = version
         self.command = command
         self.sequence = sequence
@@ -43,6 +43,7 @@ public struct A5Frame: Sendable, Equatable {
         self.checksum = checksum
         self.expectedChecksum = expectedChecksum
         self.length = length ?? FrameFormat.a5.headerLength + payload.count + 1
+        self.fragment = fragment
     }
 
     public var checksumOK: Bool { checksum == expectedChecksum }

@@ -43,22 +43,24 @@ public struct MessageFramer: Sendable {
                 continue
             }
             guard buffer.count >= format.headerLength else { return nil }
-            guard let total = frameLength() else {
+            let (fragment, trailer) = fragmentAndTrailer
+            guard let total = frameLength(trailer: trailer) else {
                 skip(1)
                 continue
             }
             guard buffer.count >= total else { return nil }
-            let frame = parse(total)
+            let frame = parse(total, fragment: fragment, trailer: trailer)
             // A frame of several cannot prove itself alone: its message is checked once joined.
             guard frame.checksumOK || inSync || frame.isPartOfMessage else {
                 skip(1)
                 continue
             }
-            let step = Step(frame: frame, skipped: skipped)
             buffer.consume(total)
-            skipped = 0
-            inSync = true
-            return step
+            defer {
+                skipped = 0
+                inSync = true
+            }
+            return Step(frame: frame, skipped: skipped)
         }
         return nil
     }
@@ -70,44 +72,38 @@ public struct MessageFramer: Sendable {
     }
 
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
-    private func frameLength() -> Int? {
-        let trailer = carriesChecksum ? format.trailerLength : 0
+    private func frameLength(trailer: Int) -> Int? {
         guard let field = layout.length,
               let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer) else { return nil }
         return format.headerLength + payload + trailer
     }
 
-    /// Whether the frame in the buffer ends in a checksum: all do, but the frames before the last of a
-    /// message sent in several.
-    private var carriesChecksum: Bool {
-        guard format.hasFragments else { return true }
-        let f = fragmentFields
-        return f.index >= f.count
+    /// The fragment fields of the frame in the buffer (a format with them), and the length of its
+    /// checksum: frames before the last of a message sent in several carry none.
+    private var fragmentAndTrailer: (fragment: A5Frame.Fragment?, trailer: Int) {
+        guard format.hasFragments else { return (nil, format.trailerLength) }
+        let f = A5Frame.Fragment(index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
+        return (f, f.index >= f.count ? format.trailerLength : 0)
     }
 
-    private var fragmentFields: A5Frame.Fragment {
-        A5Frame.Fragment(index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
-    }
-
-    private func parse(_ total: Int) -> A5Frame {
-        var frame = A5Frame(version: byte(at: layout.version),
-                            command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
-                            sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
-                            payload: [], checksum: nil, expectedChecksum: nil, length: total)
-        if format.hasFragments { frame.fragment = fragmentFields }
-        let trailer = carriesChecksum ? format.trailerLength : 0
+    /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out,
+    /// its checksum read and computed in place.
+    private func parse(_ total: Int, fragment: A5Frame.Fragment?, trailer: Int) -> A5Frame {
         let payloadEnd = total - trailer
-        frame.payload = buffer.withUnsafeBytes(format.headerLength ..< payloadEnd) { Array($0) }
-        if let c = format.checksum, trailer > 0, !frame.isPartOfMessage {
-            frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
-            frame.expectedChecksum = buffer.withUnsafeBytes(0 ..< payloadEnd) { bytes in
-                c.algorithm.compute(format.checksummed(bytes, payloadStart: format.headerLength))
-            }
-        } else if let c = format.checksum, trailer > 0 {
+        var checksum: UInt16?
+        var expected: UInt16?
+        if let c = format.checksum, trailer > 0 {
+            checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
             // The last frame of several: the stream checks it against the joined payload.
-            frame.checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
+            if (fragment?.count ?? 1) <= 1 {
+                expected = buffer.withUnsafeBytes(0 ..< payloadEnd) { c.algorithm.compute(format.checksummed($0, payloadStart: format.headerLength)) }
+            }
         }
-        return frame
+        return A5Frame(version: byte(at: layout.version),
+                       command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
+                       sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
+                       payload: buffer.withUnsafeBytes(format.headerLength ..< payloadEnd) { Array($0) },
+                       checksum: checksum, expectedChecksum: expected, length: total, fragment: fragment)
     }
 
     private func byte(at offset: Int?) -> UInt8? {
@@ -128,7 +124,7 @@ public struct MessageFramer: Sendable {
     /// The bytes of a frame begun but not finished: (have, need).
     public var partial: (have: Int, need: Int)? {
         guard buffered > 0 else { return nil }
-        let need = buffered >= format.headerLength ? (frameLength() ?? format.headerLength) : format.headerLength
+        let need = buffered >= format.headerLength ? (frameLength(trailer: fragmentAndTrailer.trailer) ?? format.headerLength) : format.headerLength
         return (buffered, need)
     }
 

@@ -536,7 +536,7 @@ public final class Analyzer {
     /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
     func a5Event(_ output: consuming A5Stream.Output, stream: (String, FieldValue), bound: BoundStream.Label, pairKey: PairKey?,
                  direction: Direction, connection: UInt16, record: Int, time: Timestamp,
-                 info: (consuming A5Frame, A5FrameInfo.Naming) -> A5FrameInfo) {
+                 info: (consuming A5Frame, consuming A5FrameInfo.Naming) -> A5FrameInfo) {
         func send(_ body: consuming EventBody, _ from: Direction? = nil) {
             emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection, isTop: true, body: body))
         }
@@ -548,12 +548,12 @@ public final class Analyzer {
         switch consume output {
         case .frame(let f):
             var naming = A5FrameInfo.Naming(framing: bound.framing, hasCommand: bound.framing != nil || bound.commandByte)
-            guard let d = bound.dissector, let pairKey else { return send(.a5(info(f, naming))) }
+            guard let d = bound.dissector, let pairKey else { return send(.a5(info(consume f, consume naming))) }
             let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey, direction: direction,
                                           record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-            send(.a5(info(f, naming)))
+            send(.a5(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
         case .diagnostic(let d):
             send(tagged(d))

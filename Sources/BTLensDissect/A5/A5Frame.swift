@@ -121,21 +121,41 @@ public final class A5FrameInfo: Sendable {
     public let protocolName: String?
     /// The RFCOMM server channel (a dissector bound by SDP service class).
     public let rfcommChannel: UInt8?
+    /// What the stream and its dissector say about the frame, kept as the decoder built it.
+    @usableFromInline let naming: Naming
+
     /// The frame format's name (`a5` for the A5 frame), or nil for a message that is one whole ATT value.
-    public let framing: String?
+    @inlinable public var framing: String? { naming.framing }
     /// False for a whole-value message with no command byte: `frame.command` means nothing then.
-    public let hasCommand: Bool
+    @inlinable public var hasCommand: Bool { naming.hasCommand }
     /// The dissector bound to the stream and what it decoded.
-    public let dissector: String?
-    public let decoded: DecodedMessage?
+    @inlinable public var dissector: String? { naming.dissector }
+    @inlinable public var decoded: DecodedMessage? { naming.decoded }
     /// The request this frame answers.
-    public let pairing: PairedResponse?
+    @inlinable public var pairing: PairedResponse? { naming.pairing }
     /// The A5 frame itself, not a vendor's variant or a whole value.
     public let isA5: Bool
 
-    public init(frame: A5Frame, transport: String, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
-                protocolName: String? = nil, rfcommChannel: UInt8? = nil, framing: String? = "a5", hasCommand: Bool = true,
-                dissector: String? = nil, decoded: DecodedMessage? = nil, pairing: PairedResponse? = nil) {
+    /// What a frame's stream and dissector say about it, apart from where it came from.
+    @usableFromInline struct Naming: Sendable {
+        @usableFromInline var framing: String?
+        @usableFromInline var hasCommand: Bool
+        @usableFromInline var dissector: String?
+        @usableFromInline var decoded: DecodedMessage?
+        @usableFromInline var pairing: PairedResponse?
+    }
+
+    public convenience init(frame: A5Frame, transport: String, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
+                            protocolName: String? = nil, rfcommChannel: UInt8? = nil, framing: String? = FrameFormat.a5Name,
+                            hasCommand: Bool = true, dissector: String? = nil, decoded: DecodedMessage? = nil,
+                            pairing: PairedResponse? = nil) {
+        self.init(frame: frame, transport: transport, attHandle: attHandle, uuid: uuid, eaSession: eaSession,
+                  protocolName: protocolName, rfcommChannel: rfcommChannel,
+                  Naming(framing: framing, hasCommand: hasCommand, dissector: dissector, decoded: decoded, pairing: pairing))
+    }
+
+    init(frame: consuming A5Frame, transport: String, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
+         eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: consuming Naming) {
         self.frame = frame
         self.transport = transport
         self.attHandle = attHandle
@@ -143,27 +163,7 @@ public final class A5FrameInfo: Sendable {
         self.eaSession = eaSession
         self.protocolName = protocolName
         self.rfcommChannel = rfcommChannel
-        self.framing = framing
-        self.hasCommand = hasCommand
-        self.dissector = dissector
-        self.decoded = decoded
-        self.pairing = pairing
-        isA5 = framing == FrameFormat.a5.name
-    }
-
-    /// What a frame's stream and dissector say about it, apart from where it came from.
-    struct Naming {
-        var framing: String?
-        var hasCommand: Bool
-        var dissector: String?
-        var decoded: DecodedMessage?
-        var pairing: PairedResponse?
-    }
-
-    convenience init(frame: A5Frame, transport: String, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
-                     eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: Naming) {
-        self.init(frame: frame, transport: transport, attHandle: attHandle, uuid: uuid, eaSession: eaSession,
-                  protocolName: protocolName, rfcommChannel: rfcommChannel, framing: naming.framing,
-                  hasCommand: naming.hasCommand, dissector: naming.dissector, decoded: naming.decoded, pairing: naming.pairing)
+        isA5 = naming.framing == FrameFormat.a5Name
+        self.naming = naming
     }
 }

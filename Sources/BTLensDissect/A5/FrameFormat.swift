@@ -82,10 +82,12 @@ public struct FrameFormat: Sendable, Equatable {
     }
 
     /// A5 01 cmd seq flags len payload sum8 (a5-protocol.md).
-    public static let a5 = FrameFormat(name: "a5", magic: [0xa5],
+    public static let a5 = FrameFormat(name: a5Name, magic: [0xa5],
                                        header: [.version, .command(width: 1, bigEndian: true), .sequence, .flags,
                                                 .length(width: 1, bigEndian: true)],
                                        checksum: Checksum(.sum8))
+    /// The A5 frame's name, without reaching for the format (a global, initialized once).
+    public static var a5Name: String { "a5" }
 
 
     /// The payload length a length field value implies for a frame ending in `trailer` checksum

@@ -38,7 +38,7 @@ struct BoundStream {
             label = Label(dissector: dissector, framing: format.name, commandByte: false)
         case nil:
             framed = A5Stream()
-            label = Label(dissector: dissector, framing: FrameFormat.a5.name, commandByte: false)
+            label = Label(dissector: dissector, framing: FrameFormat.a5Name, commandByte: false)
         }
     }
 

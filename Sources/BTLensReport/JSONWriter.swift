@@ -12,9 +12,9 @@ public struct JSONWriter: ~Copyable {
     private var capacity: Int
     /// Bytes written.
     public private(set) var count = 0
-    /// Whether the innermost open object or array has a member yet; the enclosing ones' below.
+    /// Whether the innermost open object or array has a member yet. An enclosing one always has:
+    /// the one open inside it.
     private var needsComma = false
-    private var enclosing: [Bool] = []
     /// True between a key and its value: the value takes no comma.
     private var afterKey = false
     private var cachedSecond = Int64.min
@@ -42,7 +42,6 @@ public struct JSONWriter: ~Copyable {
     public mutating func reset() {
         count = 0
         needsComma = false
-        enclosing.removeAll(keepingCapacity: true)
         afterKey = false
     }
 
@@ -191,12 +190,11 @@ public struct JSONWriter: ~Copyable {
     private mutating func open(_ bracket: UInt8) {
         beginValue()
         put(bracket)
-        enclosing.append(needsComma)
         needsComma = false
     }
 
     private mutating func close(_ bracket: UInt8) {
-        needsComma = enclosing.popLast() ?? true
+        needsComma = true
         put(bracket)
     }
 

@@ -62,6 +62,19 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "[" + numbers.map(String.init).joined(separator: ",") + "]")
     }
 
+    /// A closed object or array is a member of the one around it: what follows it takes a comma,
+    /// at every depth, empty or not.
+    func testNestedContainersSeparateTheirMembers() {
+        var w = JSONWriter()
+        w.beginArray()
+        w.beginArray(); w.endArray()
+        w.beginArray(); w.int(1); w.beginArray(); w.int(2); w.endArray(); w.endArray()
+        w.beginObject(); w.key("a"); w.beginObject(); w.endObject(); w.key("b"); w.beginArray(); w.endArray(); w.endObject()
+        w.int(3)
+        w.endArray()
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), #"[[],[1,[2]],{"a":{},"b":[]},3]"#)
+    }
+
     func testTextLinesHaveTheTimelineColumns() {
         var r = TextRenderer()
         XCTAssertEqual(r.render(a5Event()), "#12          0.000000 < 0x0040 A5    0x0013 (fff3) cmd 0x20 seq 7 flags 0x00 len 1: 01\n")

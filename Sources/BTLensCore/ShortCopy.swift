@@ -1,5 +1,5 @@
-/// Copies the few bytes of a name or a number into an output buffer: two overlapping word moves
-/// for 4 to 16 bytes, where a call to memmove costs more than the copy. The JSONL writer and the
+/// Copies the few bytes of a name or a number into an output buffer: two overlapping moves of a
+/// word (4 to 16 bytes) or a half-word (2 or 3), where a call to memmove costs more than the copy. The JSONL writer and the
 /// timeline's line builder copy most of their pieces through it.
 public enum ShortCopy {
     @inlinable @inline(__always)
@@ -13,6 +13,9 @@ public enum ShortCopy {
         } else if n >= 4 && n < 8 {
             target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
             target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
+        } else if n >= 2 && n < 4 {
+            target.storeBytes(of: source.loadUnaligned(as: UInt16.self), as: UInt16.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self), toByteOffset: n - 2, as: UInt16.self)
         } else {
             out.update(from: from, count: n)
         }

@@ -36,8 +36,8 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(TerminalText.safe("Café"), "Café")
     }
 
-    /// Literal keys and strings are copied by two overlapping word moves from 4 to 16 bytes, and
-    /// by memmove below and above: every length from 1 to 20, each after a comma and without.
+    /// Literal keys and strings are copied by two overlapping moves from 2 to 16 bytes, and by
+    /// memmove below and above: every length from 1 to 20, each after a comma and without.
     func testLiteralKeysOfEveryCopyLength() {
         let keys: [StaticString] = ["a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi",
                                     "abcdefghij", "abcdefghijk", "abcdefghijkl", "abcdefghijklm", "abcdefghijklmn",

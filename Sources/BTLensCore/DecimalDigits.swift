@@ -1,14 +1,16 @@
 /// Decimal digits written straight into a buffer: the one writer behind the JSONL and timeline
 /// numbers (records, lengths, times), which write hundreds of thousands of them.
 public enum DecimalDigits {
-    /// How many digits `n` has.
+    /// How many digits `n` has: compared with powers of ten, not divided by them.
     @inlinable
     public static func count(_ n: UInt64) -> Int {
         var digits = 1
-        var rest = n / 10
-        while rest > 0 {
-            rest /= 10
+        var power: UInt64 = 10
+        while n >= power {
             digits += 1
+            // 10^19 is the last power of ten a UInt64 holds.
+            if digits == 20 { return digits }
+            power &*= 10
         }
         return digits
     }

@@ -78,7 +78,9 @@ final class ValueTests: XCTestCase {
         XCTAssertEqual(Hex.value(UInt32(0x12345), width: 1), "0x12345")
         XCTAssertEqual(Hex.value(UInt64(0xabc), width: 20), "0x" + String(repeating: "0", count: 17) + "abc")
         XCTAssertEqual(Hex.value(UInt64.max, width: 17), "0x0ffffffffffffffff")
-        for n: UInt64 in [0, 9, 10, 99, 100, 12_345, UInt64.max] {
+        // Digits are counted against powers of ten: each one and the number below it, up to 10^19.
+        let powers = (1 ... 19).map { p in (0 ..< p).reduce(UInt64(1)) { power, _ in power * 10 } }
+        for n: UInt64 in [0, 12_345, UInt64.max] + powers.flatMap({ [$0 - 1, $0] }) {
             XCTAssertEqual(DecimalDigits.count(n), String(n).count)
             var out = [UInt8](repeating: 0, count: 24)
             out.withUnsafeMutableBufferPointer { DecimalDigits.write(n, count: 24, into: $0.baseAddress!) }

@@ -137,7 +137,7 @@ extension Analyzer {
         a5Event(output, stream: ("ea_session", .int(key.session)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name, scope: .eaSession(key.session)) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
-            A5FrameInfo(frame: f, transport: "iap2", eaSession: key.session, protocolName: protocolName, naming)
+            A5FrameInfo(frame: f, transport: .iap2, eaSession: key.session, protocolName: protocolName, naming)
         }
     }
 
@@ -158,7 +158,7 @@ extension Analyzer {
         a5Event(output, stream: ("dlci", .int(ck.dlci)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: ck.connection, dissector: $0.name, scope: .rfcomm(dlci: ck.dlci)) },
                  direction: key.direction, connection: ck.connection.handle, record: record, time: time) { f, naming in
-            A5FrameInfo(frame: f, transport: "rfcomm", rfcommChannel: ck.dlci >> 1, naming)
+            A5FrameInfo(frame: f, transport: .rfcomm, rfcommChannel: ck.dlci >> 1, naming)
         }
     }
 

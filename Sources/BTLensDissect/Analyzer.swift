@@ -528,7 +528,7 @@ public final class Analyzer {
         a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream,
                  pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
-            A5FrameInfo(frame: f, transport: "att", attHandle: key.handle, uuid: stream.uuid, naming)
+            A5FrameInfo(frame: f, transport: .att, attHandle: key.handle, uuid: stream.uuid, naming)
         }
     }
 

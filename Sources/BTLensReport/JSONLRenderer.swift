@@ -40,7 +40,12 @@ public final class JSONLRenderer {
         switch e.body {
         case .a5(let a):
             head(&w, a.isA5 ? "a5" : "message", e)
-            w.field("transport", a.transport)
+            w.key("transport")
+            switch a.transport {
+            case .att: w.string(literal: "att")
+            case .iap2: w.string(literal: "iap2")
+            case .rfcomm: w.string(literal: "rfcomm")
+            }
             connection(&w, e)
             if let h = a.attHandle { w.field("att_handle", h) }
             if let u = a.uuid { w.key("uuid"); w.string(encoded: uuidText(u).text) }

@@ -114,12 +114,12 @@ public struct JSONWriter: ~Copyable {
 
     public mutating func bool(_ v: Bool) {
         beginValue()
-        appendRaw(v ? "true" : "false")
+        appendLiteral(v ? "true" : "false")
     }
 
     public mutating func null() {
         beginValue()
-        appendRaw("null")
+        appendLiteral("null")
     }
 
     /// A number: integral values without a fraction, others in Swift's shortest round-trip form.
@@ -223,6 +223,10 @@ public struct JSONWriter: ~Copyable {
         reserve(bytes.count)
         ShortCopy.copy(bytes, to: base + count)
         count += bytes.count
+    }
+
+    @inline(__always) private mutating func appendLiteral(_ s: StaticString) {
+        s.withUTF8Buffer { append($0) }
     }
 
     private mutating func appendRaw(_ s: String) {

@@ -8,7 +8,7 @@ final class RendererTests: XCTestCase {
 
     func a5Event() -> Event {
         Event(record: 12, timestamp: Timestamp(microseconds: 1_510_394_584_000_001), direction: .sent, connection: 0x40,
-              isTop: true, body: .a5(A5FrameInfo(frame: frame, transport: "att", attHandle: 0x13, uuid: .bit16(0xfff3))))
+              isTop: true, body: .a5(A5FrameInfo(frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3))))
     }
 
     func testA5LineFollowsTheContract() {

@@ -111,8 +111,7 @@ extension FrameFormat {
 /// report) reads it through one reference instead of copying a dozen fields.
 public final class A5FrameInfo: Sendable {
     public let frame: A5Frame
-    /// `att`, `iap2` or `rfcomm`.
-    public let transport: String
+    public let transport: Transport
     /// The characteristic value handle (ATT).
     public let attHandle: UInt16?
     public let uuid: BluetoothUUID?
@@ -136,6 +135,11 @@ public final class A5FrameInfo: Sendable {
     /// The A5 frame itself, not a vendor's variant or a whole value.
     public let isA5: Bool
 
+    /// What carried the frame.
+    public enum Transport: String, Sendable {
+        case att, iap2, rfcomm
+    }
+
     /// What a frame's stream and dissector say about it, apart from where it came from.
     @usableFromInline struct Naming: Sendable {
         @usableFromInline var framing: String?
@@ -145,7 +149,7 @@ public final class A5FrameInfo: Sendable {
         @usableFromInline var pairing: PairedResponse?
     }
 
-    public convenience init(frame: A5Frame, transport: String, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
+    public convenience init(frame: A5Frame, transport: Transport, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
                             protocolName: String? = nil, rfcommChannel: UInt8? = nil, framing: String? = FrameFormat.a5Name,
                             hasCommand: Bool = true, dissector: String? = nil, decoded: DecodedMessage? = nil,
                             pairing: PairedResponse? = nil) {
@@ -154,7 +158,7 @@ public final class A5FrameInfo: Sendable {
                   Naming(framing: framing, hasCommand: hasCommand, dissector: dissector, decoded: decoded, pairing: pairing))
     }
 
-    init(frame: consuming A5Frame, transport: String, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
+    init(frame: consuming A5Frame, transport: Transport, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
          eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: consuming Naming) {
         self.frame = frame
         self.transport = transport

@@ -13,6 +13,9 @@ struct ATTFacts: Sendable {
     var inferred = false
     /// Handles already said (undiscovered, unsubscribed), bounded by the handle space.
     var said: Set<UInt32> = []
+    /// The handle of the last notification or indication judged: they come in runs from one
+    /// characteristic, which need not be looked up in `said` again.
+    var lastNotifying: UInt16?
 }
 
 extension ATTDecoder {
@@ -49,8 +52,9 @@ extension ATTDecoder {
         case .handleValueNotification, .handleValueIndication:
             // Judged at a characteristic's first notification: on a link without a bond (a bonded server
             // remembers subscriptions), where this capture discovered its CCCD and no write enabled it.
-            guard let handle = out.info.handle, !facts.inferred, !facts.encrypted,
-                  facts.said.insert(UInt32(handle) | 0x1_0000).inserted,
+            guard let handle = out.info.handle, !facts.inferred, !facts.encrypted, handle != facts.lastNotifying else { break }
+            facts.lastNotifying = handle
+            guard facts.said.insert(UInt32(handle) | 0x1_0000).inserted,
                   facts.subscriptions.last(where: { $0.valueHandle == handle }).map({ $0.kind == .off }) ?? true,
                   let cccd = gatt[key]?.cccd(of: handle) else { break }
             let uuid = out.info.uuid.map { " (\($0))" } ?? ""
@@ -60,8 +64,11 @@ extension ATTDecoder {
         default:
             break
         }
-        guard facts.discovery != nil, [.readRequest, .readBlobRequest, .writeRequest, .writeCommand, .prepareWriteRequest].contains(opcode),
-              let handle = out.info.handle, out.info.uuid == nil, let db = gatt[key],
+        switch opcode {
+        case .readRequest, .readBlobRequest, .writeRequest, .writeCommand, .prepareWriteRequest: break
+        default: return
+        }
+        guard facts.discovery != nil, let handle = out.info.handle, out.info.uuid == nil, let db = gatt[key],
               !db.services.contains(where: { $0.start == handle }), facts.said.insert(UInt32(handle)).inserted else { return }
         out.diagnostics.append(Diagnostic(LifecycleDiagnostics.undiscoveredHandle,
                                           "\(opcode.name) to \(Hex.value(handle, width: 4)), which the discovery in this capture did not find",

@@ -1,22 +1,43 @@
 /// The unconsumed bytes of a stream: appended at the back, consumed from the front. Consumed
-/// space is reclaimed once it is half the storage, so appending stays amortised O(1).
+/// space is reclaimed once it is half the bytes held, so appending stays amortised O(1).
 /// Offsets are from the front; callers check `count` before reading, as framers do.
 /// Inlinable: framers in other modules read it byte by byte.
 public struct StreamBuffer: Sendable {
+    /// Bytes `start ..< end` are the stream's; the storage only grows, so a stream's values are
+    /// copied into room it already has instead of appended to an array at each value.
     @usableFromInline var storage: [UInt8] = []
     @usableFromInline var start = 0
+    @usableFromInline var end = 0
 
     public init() {}
 
-    @inlinable public var count: Int { storage.count - start }
+    @inlinable public var count: Int { end - start }
     @inlinable public var isEmpty: Bool { count == 0 }
 
     @inlinable public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        if start > 0 && start >= storage.count / 2 {
-            storage.removeFirst(start)
-            start = 0
+        if start == end {
+            (start, end) = (0, 0)
+        } else if start > 0 && start >= end / 2 {
+            let (from, kept) = (start, count)
+            storage.withUnsafeMutableBytes { room in
+                // Overlapping moves are allowed: this is memmove.
+                room.baseAddress.map { $0.copyMemory(from: $0 + from, byteCount: kept) }
+            }
+            (start, end) = (0, kept)
         }
-        storage.append(contentsOf: bytes)
+        let n = bytes.count
+        if end + n > storage.count { storage.append(contentsOf: repeatElement(0, count: end + n - storage.count)) }
+        let at = end
+        storage.withUnsafeMutableBufferPointer { room in
+            let copied = bytes.withContiguousStorageIfAvailable { source in
+                guard let from = source.baseAddress, let to = room.baseAddress else { return }
+                (to + at).update(from: from, count: n)
+            }
+            if copied == nil {
+                for (i, byte) in bytes.enumerated() { room[at + i] = byte }
+            }
+        }
+        end += n
     }
 
     /// The byte `offset` bytes from the front; `offset` must be below `count`.
@@ -34,13 +55,10 @@ public struct StreamBuffer: Sendable {
 
     /// Offset of the first `byte` at or after `from`, if any.
     @inlinable public func firstIndex(of byte: UInt8, from: Int = 0) -> Int? {
-        storage[(start + from)...].firstIndex(of: byte).map { $0 - start }
+        storage[(start + from) ..< end].firstIndex(of: byte).map { $0 - start }
     }
 
     @inlinable public mutating func consume(_ n: Int) { start += min(max(n, 0), count) }
 
-    @inlinable public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
-        start = 0
-    }
+    @inlinable public mutating func removeAll() { (start, end) = (0, 0) }
 }

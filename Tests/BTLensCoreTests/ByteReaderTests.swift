@@ -142,4 +142,28 @@ final class StreamBufferTests: XCTestCase {
         b.removeAll()
         XCTAssertEqual(b.count, 0)
     }
+
+    /// Appends of every kind (arrays, slices, ranges that have no contiguous storage) and consumes
+    /// of every size, against a plain array: the room is reused, moved to the front and grown.
+    func testMatchesAPlainArrayThroughReuseAndGrowth() {
+        var b = StreamBuffer()
+        var model: [UInt8] = []
+        var next: UInt8 = 0
+        for step in 0 ..< 400 {
+            let n = (step * 7) % 23
+            let chunk = (0 ..< n).map { i in next &+ UInt8(truncatingIfNeeded: i) }
+            next &+= UInt8(truncatingIfNeeded: n)
+            switch step % 3 {
+            case 0: b.append(chunk)
+            case 1: b.append(([0xee] + chunk + [0xee])[1 ..< n + 1])
+            default: b.append(chunk.lazy.map { $0 })
+            }
+            model += chunk
+            let eat = (step * 5) % 17
+            b.consume(eat)
+            model.removeFirst(min(eat, model.count))
+            XCTAssertEqual(b.count, model.count)
+            XCTAssertEqual(Array(b.bytes(0 ..< b.count)), model, "step \(step)")
+        }
+    }
 }

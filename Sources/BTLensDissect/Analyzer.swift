@@ -526,7 +526,7 @@ public final class Analyzer {
 
     private func a5(_ output: consuming A5Stream.Output, key: StreamKey, stream: BoundStream.Label, record: Int, time: Timestamp) {
         a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream,
-                 pairKey: stream.dissector.map { PairKey(connection: key.connection, dissector: $0.name) },
+                 pairKey: stream.dissectorName.map { PairKey(connection: key.connection, dissector: $0) },
                  direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
             A5FrameInfo(frame: f, transport: .att, attHandle: key.handle, uuid: stream.uuid, naming)
         }
@@ -548,7 +548,8 @@ public final class Analyzer {
         switch consume output {
         case .frame(let f):
             var naming = A5FrameInfo.Naming(framing: bound.framing, hasCommand: bound.framing != nil || bound.commandByte)
-            guard let d = bound.dissector, let pairKey else { return send(.a5(info(consume f, consume naming))) }
+            // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
+            guard let pairKey, let d = bound.dissector else { return send(.a5(info(consume f, consume naming))) }
             let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey, direction: direction,
                                           record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.

@@ -9,11 +9,20 @@ struct BoundStream {
     /// framer and buffers), once a frame.
     struct Label {
         let dissector: (any MessageDissector)?
+        /// Its name, read without copying the dissector (an existential): most streams have none.
+        let dissectorName: String?
         /// The frame format's name, or nil for one message per value.
         let framing: String?
         let commandByte: Bool
         /// The characteristic it belongs to, when discovery was captured.
         var uuid: BluetoothUUID?
+
+        init(dissector: (any MessageDissector)?, framing: String?, commandByte: Bool) {
+            self.dissector = dissector
+            dissectorName = dissector?.name
+            self.framing = framing
+            self.commandByte = commandByte
+        }
     }
 
     /// Nil when each value is one message.

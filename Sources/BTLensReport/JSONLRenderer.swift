@@ -48,20 +48,20 @@ public final class JSONLRenderer {
             }
             connection(&w, e)
             if let h = a.attHandle { w.field("att_handle", h) }
-            if let u = a.uuid { w.key("uuid"); w.string(encoded: uuidText(u).text) }
+            if let u = a.uuid { w.key("uuid"); w.string(encoded: recentUUIDs[recentUUID(u)].text.text) }
             if let s = a.eaSession { w.field("ea_session", s) }
             if let p = a.protocolName { w.field("protocol", p) }
             if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
             if !a.isA5 { w.field("framing", a.framing ?? "value") }
-            let f = a.frame
-            if a.hasCommand { w.field("command", f.command) }
-            if let s = f.sequence { w.field("sequence", s) }
-            if let flags = f.flags { w.field("flags", flags) }
-            w.key("payload"); w.hex(f.payload)
-            if f.checksum != nil { w.field("checksum_ok", f.checksumOK) }
-            if let v = f.version { w.field("version", v) }
-            if let c = f.checksum { w.field("checksum", c) }
-            if f.isPartOfMessage, let part = f.fragment { w.field("fragments", part.count) }
+            // The frame's fields are read in place: a copy of the frame would count a reference to its payload.
+            if a.hasCommand { w.field("command", a.frame.command) }
+            if let s = a.frame.sequence { w.field("sequence", s) }
+            if let flags = a.frame.flags { w.field("flags", flags) }
+            w.key("payload"); w.hex(a.frame.payload)
+            if a.frame.checksum != nil { w.field("checksum_ok", a.frame.checksumOK) }
+            if let v = a.frame.version { w.field("version", v) }
+            if let c = a.frame.checksum { w.field("checksum", c) }
+            if a.frame.isPartOfMessage, let part = a.frame.fragment { w.field("fragments", part.count) }
             decoded(&w, a)
         case .diagnostic(let d):
             w.field("type", "diagnostic")
@@ -168,7 +168,7 @@ public final class JSONLRenderer {
             head(&w, "att", e)
             connection(&w, e)
             w.field("opcode", a.opcode.rawValue)
-            w.key("name"); w.string(encoded: opcodeName(a.opcode))
+            opcodeName(&w, a.opcode)
             if let h = a.handle { w.field("att_handle", h) }
             uuid(&w, a.uuid)
             if let v = a.value { w.key("value"); w.hex(v) }
@@ -240,14 +240,16 @@ public final class JSONLRenderer {
 
     private func uuid(_ w: inout JSONWriter, _ u: BluetoothUUID?) {
         guard let u else { return }
-        let text = uuidText(u)
-        w.key("uuid"); w.string(encoded: text.text)
-        if let name = text.name { w.key("uuid_name"); w.string(encoded: name) }
+        let i = recentUUID(u)
+        w.key("uuid"); w.string(encoded: recentUUIDs[i].text.text)
+        if let name = recentUUIDs[i].text.name { w.key("uuid_name"); w.string(encoded: name) }
     }
 
-    private func uuidText(_ u: BluetoothUUID) -> UUIDText {
-        // Lines alternate between a few streams' UUIDs: the last ones are checked before the table.
-        if let hit = recentUUIDs.first(where: { $0.uuid == u }) { return hit.text }
+    /// Where `u`'s texts are among the recent ones, put there if they were not. Lines alternate
+    /// between a few streams' UUIDs: the last ones are checked before the table, and are written
+    /// from where they are kept, not copied out (each copy would count a reference).
+    private func recentUUID(_ u: BluetoothUUID) -> Int {
+        if let hit = recentUUIDs.firstIndex(where: { $0.uuid == u }) { return hit }
         let text: UUIDText
         if let known = uuids[u] {
             text = known
@@ -257,13 +259,13 @@ public final class JSONLRenderer {
         }
         if recentUUIDs.count == 4 { recentUUIDs.removeFirst() }
         recentUUIDs.append((u, text))
-        return text
+        return recentUUIDs.count - 1
     }
 
-    private func opcodeName(_ opcode: ATTOpcode) -> [UInt8] {
-        if let name = opcodeNames[Int(opcode.rawValue)] { return name }
-        let name = JSONWriter.encode(opcode.name)
-        opcodeNames[Int(opcode.rawValue)] = name
-        return name
+    /// An ATT opcode's name as a JSON string, encoded the first time it is written.
+    private func opcodeName(_ w: inout JSONWriter, _ opcode: ATTOpcode) {
+        let i = Int(opcode.rawValue)
+        if opcodeNames[i] == nil { opcodeNames[i] = JSONWriter.encode(opcode.name) }
+        w.key("name"); w.string(encoded: opcodeNames[i] ?? [])
     }
 }

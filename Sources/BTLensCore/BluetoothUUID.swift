@@ -2,8 +2,25 @@
 public enum BluetoothUUID: Sendable, Hashable, CustomStringConvertible {
     case bit16(UInt16)
     case bit32(UInt32)
-    /// 128 bits, most significant byte first.
-    case bit128([UInt8])
+    /// 128 bits, most significant first, in two words rather than an array: a UUID is copied into
+    /// every event that names a characteristic, and an array's storage would be counted each time.
+    case bit128(high: UInt64, low: UInt64)
+
+    /// A 128-bit UUID from its 16 bytes, most significant first (fewer are padded with zeros in front).
+    public static func bit128(_ bytes: [UInt8]) -> BluetoothUUID {
+        // Byte i of the 16, from the most significant; missing leading bytes are zeros.
+        func byte(_ i: Int) -> UInt64 {
+            let j = bytes.count - 16 + i
+            return j >= 0 ? UInt64(bytes[j]) : 0
+        }
+        func word(_ first: Int) -> UInt64 { (first ..< first + 8).reduce(UInt64(0)) { $0 << 8 | byte($1) } }
+        return .bit128(high: word(0), low: word(8))
+    }
+
+    /// The 16 bytes of a 128-bit UUID, most significant first.
+    static func bytes(high: UInt64, low: UInt64) -> [UInt8] {
+        (0 ..< 16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? high : low) >> (8 * (7 - i % 8))) }
+    }
 
     /// Reads a UUID of `size` bytes (2, 4 or 16) in ATT's little-endian layout; nil for other sizes.
     public static func read(_ reader: inout ByteReader, size: Int) throws(ShortRead) -> BluetoothUUID? {
@@ -32,10 +49,8 @@ public enum BluetoothUUID: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .bit16(let v): return Hex.value(v, width: 4).dropFirst(2).description
         case .bit32(let v): return Hex.value(v, width: 8).dropFirst(2).description
-        case .bit128(let b):
-            let h = Hex.string(b)
-            guard h.count == 32 else { return h }
-            let chars = Array(h)
+        case .bit128(let high, let low):
+            let chars = Array(Hex.string(Self.bytes(high: high, low: low)))
             func part(_ r: Range<Int>) -> String { String(chars[r]) }
             return [part(0..<8), part(8..<12), part(12..<16), part(16..<20), part(20..<32)].joined(separator: "-")
         }

@@ -113,6 +113,11 @@ final class ValueTests: XCTestCase {
         XCTAssertEqual(BluetoothUUID(littleEndian128: battery), .bit16(0x180f))
         let vendor: [UInt8] = Array(1...16)
         XCTAssertEqual(BluetoothUUID(littleEndian128: vendor).description, "100f0e0d-0c0b-0a09-0807-060504030201")
+        // 128 bits are kept in two words: the same UUID from its bytes either way round, and its words.
+        XCTAssertEqual(BluetoothUUID(littleEndian128: vendor), .bit128(Array(vendor.reversed())))
+        XCTAssertEqual(BluetoothUUID.bit128(Array(vendor.reversed())), .bit128(high: 0x100f_0e0d_0c0b_0a09, low: 0x0807_0605_0403_0201))
+        XCTAssertNotEqual(BluetoothUUID.bit128(Array(vendor.reversed())), .bit128(Array(vendor)))
+        XCTAssertEqual(BluetoothUUID.bit128([0xab, 0xcd]).description, "00000000-0000-0000-0000-00000000abcd")
         var r = ByteReader([0x19, 0x2a])
         XCTAssertEqual(try BluetoothUUID.read(&r, size: 2)?.description, "2a19")
         var bad = ByteReader([0x19, 0x2a, 0x00])

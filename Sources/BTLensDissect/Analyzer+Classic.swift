@@ -135,8 +135,8 @@ extension Analyzer {
     func ea(_ output: consuming A5Stream.Output, _ key: EAKey, _ stream: BoundStream.Label, _ protocolName: String?, _ record: Int,
             _ time: Timestamp) {
         a5Event(output, stream: ("ea_session", .int(key.session)), bound: stream,
-                 pairKey: stream.dissectorName.map { PairKey(connection: key.connection, dissector: $0, scope: .eaSession(key.session)) },
-                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
+                pairKey: stream.dissectorName.map { PairKey(connection: key.connection, dissector: $0, scope: .eaSession(key.session)) },
+                direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
             A5FrameInfo(frame: f, transport: .iap2, eaSession: key.session, protocolName: protocolName, naming)
         }
     }
@@ -156,8 +156,8 @@ extension Analyzer {
     func rfcomm(_ output: consuming A5Stream.Output, _ key: RFCOMMStreamKey, _ stream: BoundStream.Label, _ record: Int, _ time: Timestamp) {
         let ck = key.channel
         a5Event(output, stream: ("dlci", .int(ck.dlci)), bound: stream,
-                 pairKey: stream.dissectorName.map { PairKey(connection: ck.connection, dissector: $0, scope: .rfcomm(dlci: ck.dlci)) },
-                 direction: key.direction, connection: ck.connection.handle, record: record, time: time) { f, naming in
+                pairKey: stream.dissectorName.map { PairKey(connection: ck.connection, dissector: $0, scope: .rfcomm(dlci: ck.dlci)) },
+                direction: key.direction, connection: ck.connection.handle, record: record, time: time) { f, naming in
             A5FrameInfo(frame: f, transport: .rfcomm, rfcommChannel: ck.dlci >> 1, naming)
         }
     }

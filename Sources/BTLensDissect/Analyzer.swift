@@ -526,8 +526,8 @@ public final class Analyzer {
 
     private func a5(_ output: consuming A5Stream.Output, key: StreamKey, stream: BoundStream.Label, record: Int, time: Timestamp) {
         a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream,
-                 pairKey: stream.dissectorName.map { PairKey(connection: key.connection, dissector: $0) },
-                 direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
+                pairKey: stream.dissectorName.map { PairKey(connection: key.connection, dissector: $0) },
+                direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
             A5FrameInfo(frame: f, transport: .att, attHandle: key.handle, uuid: stream.uuid, naming)
         }
     }

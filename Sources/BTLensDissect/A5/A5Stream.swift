@@ -28,6 +28,7 @@ public struct A5Stream: Sendable {
     private let tracksSequence: Bool
     /// The A5 frame itself (its version is checked), not a vendor's variant.
     private let isA5Format: Bool
+
     public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
                 messageLimit: Int = Limits().messageBytes) {
         self.messageLimit = messageLimit

@@ -86,9 +86,8 @@ public struct FrameFormat: Sendable, Equatable {
                                        header: [.version, .command(width: 1, bigEndian: true), .sequence, .flags,
                                                 .length(width: 1, bigEndian: true)],
                                        checksum: Checksum(.sum8))
-    /// The A5 frame's name, without reaching for the format (a global, initialized once).
+    /// The A5 frame's name, without reaching for the format (a global, initialized on first use).
     public static var a5Name: String { "a5" }
-
 
     /// The payload length a length field value implies for a frame ending in `trailer` checksum
     /// bytes, or nil when it cannot describe a frame.

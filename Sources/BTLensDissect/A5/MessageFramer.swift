@@ -55,12 +55,11 @@ public struct MessageFramer: Sendable {
                 skip(1)
                 continue
             }
+            let step = Step(frame: frame, skipped: skipped)
             buffer.consume(total)
-            defer {
-                skipped = 0
-                inSync = true
-            }
-            return Step(frame: frame, skipped: skipped)
+            skipped = 0
+            inSync = true
+            return step
         }
         return nil
     }
@@ -94,7 +93,8 @@ public struct MessageFramer: Sendable {
         var expected: UInt16?
         if let c = format.checksum, trailer > 0 {
             checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
-            // The last frame of several: the stream checks it against the joined payload.
+            // The last frame of several carries its message's checksum: the stream checks it once
+            // the payload is joined, so none is computed for the frame alone.
             if (fragment?.count ?? 1) <= 1 {
                 expected = buffer.withUnsafeBytes(0 ..< payloadEnd) { c.algorithm.compute(format.checksummed($0, payloadStart: format.headerLength)) }
             }

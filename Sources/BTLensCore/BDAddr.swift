@@ -1,9 +1,15 @@
 /// A Bluetooth device address. Stored as on the wire (little-endian), printed most significant first.
 public struct BDAddr: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The six bytes in wire order (least significant first).
-    public var wire: [UInt8]
+    /// The 48 bits, the first byte on the wire lowest: a word rather than an array, as an address
+    /// is copied into every connection's and GATT database's key.
+    public let value: UInt64
 
-    public init(wire: some Collection<UInt8>) { self.wire = Array(wire.prefix(6)) }
+    /// The six bytes in wire order (least significant first).
+    public var wire: [UInt8] { (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    public init(wire: some Collection<UInt8>) {
+        value = wire.prefix(6).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
 
     public init(_ reader: inout ByteReader) throws(ShortRead) {
         self.init(wire: try reader.bytes(6))
@@ -17,7 +23,5 @@ public struct BDAddr: Sendable, Hashable, Comparable, CustomStringConvertible {
         }.joined(separator: ":")
     }
 
-    public static func < (a: BDAddr, b: BDAddr) -> Bool {
-        a.wire.reversed().lexicographicallyPrecedes(b.wire.reversed())
-    }
+    public static func < (a: BDAddr, b: BDAddr) -> Bool { a.value < b.value }
 }

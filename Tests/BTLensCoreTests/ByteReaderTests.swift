@@ -127,6 +127,11 @@ final class ValueTests: XCTestCase {
     func testAddressesPrintMostSignificantFirst() throws {
         var r = ByteReader([0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
         XCTAssertEqual(try BDAddr(&r).description, "AA:BB:CC:11:22:33")
+        // Held as one word: the wire bytes come back, and order is by the most significant byte first.
+        let a = BDAddr(wire: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        XCTAssertEqual(a.wire, [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        XCTAssertLessThan(BDAddr(wire: [0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), BDAddr(wire: [0x00, 0x00, 0x00, 0x00, 0x00, 0x02]))
+        XCTAssertEqual(BDAddr(wire: [1, 2, 3, 4, 5, 6]), BDAddr(wire: [1, 2, 3, 4, 5, 6, 7]))
     }
 }
 

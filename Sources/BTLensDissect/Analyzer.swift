@@ -456,18 +456,18 @@ public final class Analyzer {
                    record: r.number, time: r.timestamp)
             }
         }
-        for (handle, value) in result.streamValues {
+        // The closure takes what it needs of the record, not a copy of it.
+        let (number, time, fromServer) = (r.number, r.timestamp, result.info.opcode.isFromServer)
+        result.streamValues.forEachLent { handle, value in
             var slot = link.slot(handle, direction)
             if slot == nil, link.streams.count < limits.streamsPerConnection {
                 // The characteristic's UUID is looked up once, when its stream starts.
-                let serverIsPeer = result.info.opcode.isFromServer ? direction == .received : direction == .sent
+                let serverIsPeer = fromServer ? direction == .received : direction == .sent
                 let uuid = gatt.uuid(GATTStore.Key(peer: peer(key), serverIsPeer: serverIsPeer), handle)
                 slot = link.add(boundStream(handle: handle, uuid: uuid, connection: key, direction: direction),
                                 handle: handle, direction: direction)
             }
-            guard let slot else { continue }
-            // The closure takes what it needs of the record, not a copy of it.
-            let (number, time) = (r.number, r.timestamp)
+            guard let slot else { return }
             link.push(slot, value) { o, label in
                 a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
                    record: number, time: time)

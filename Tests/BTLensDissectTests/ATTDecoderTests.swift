@@ -107,4 +107,19 @@ extension ATTDecoderTests {
         _ = decode("09 07 02 00 12 03 00 19 2a", .received)
         XCTAssertEqual(decode("1b 03 00 66", .received).info.uuid, .bit16(0x2a19))
     }
+
+    /// A PDU's stream values are lent in order, the first kept inline and the rest in an array.
+    func testStreamValuesAreLentInOrder() {
+        for n in [0, 1, 3] {
+            var list = InlineList<(handle: UInt16, value: ArraySlice<UInt8>)>()
+            for i in 0 ..< n { list.append((UInt16(i), [UInt8(i)][...])) }
+            var lent: [UInt16] = []
+            list.forEachLent { handle, value in
+                lent.append(handle)
+                XCTAssertEqual(Array(value), [UInt8(handle)])
+            }
+            XCTAssertEqual(lent, (0 ..< n).map(UInt16.init))
+            XCTAssertEqual(lent, list.map(\.handle))
+        }
+    }
 }

@@ -15,6 +15,15 @@ struct InlineList<Element>: Sequence {
 
     func makeIterator() -> Iterator { Iterator(list: self) }
 
+    /// Each element in order, lent to `body`: iterating would copy the list and each element.
+    func forEachLent(_ body: (Element) -> Void) {
+        switch first {
+        case .none: return
+        case .some(let e): body(e)
+        }
+        for i in rest.indices { body(rest[i]) }
+    }
+
     struct Iterator: IteratorProtocol {
         let list: InlineList
         var index = 0

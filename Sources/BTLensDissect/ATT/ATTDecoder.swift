@@ -50,7 +50,9 @@ struct ATTDecoder {
             return
         }
         let opcode = ATTOpcode(rawValue: raw)
-        out.info = ATTInfo(opcode: opcode, truncated: truncated)
+        // Set in place: `out` is empty, and a new info would destroy the one it holds.
+        out.info.opcode = opcode
+        out.info.truncated = truncated
         // Responses, notifications and indications come from the server; the rest go to it.
         let serverIsPeer = opcode.isFromServer ? direction == .received : direction == .sent
         let db = key(serverIsPeer)

@@ -6,7 +6,8 @@ public enum BluetoothUUID: Sendable, Hashable, CustomStringConvertible {
     /// every event that names a characteristic, and an array's storage would be counted each time.
     case bit128(high: UInt64, low: UInt64)
 
-    /// A 128-bit UUID from its 16 bytes, most significant first (fewer are padded with zeros in front).
+    /// A 128-bit UUID from its 16 bytes, most significant first: fewer are padded with zeros in
+    /// front, and of more only the last 16 count.
     public static func bit128(_ bytes: [UInt8]) -> BluetoothUUID {
         // Byte i of the 16, from the most significant; missing leading bytes are zeros.
         func byte(_ i: Int) -> UInt64 {

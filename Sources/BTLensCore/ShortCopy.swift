@@ -1,6 +1,6 @@
 /// Copies the few bytes of a name or a number into an output buffer: two overlapping moves of a
-/// word (4 to 16 bytes) or a half-word (2 or 3), where a call to memmove costs more than the copy. The JSONL writer and the
-/// timeline's line builder copy most of their pieces through it.
+/// word (4 to 16 bytes) or a half-word (2 or 3), where a call to memmove costs more than the copy.
+/// The JSONL writer and the timeline's line builder copy most of their pieces through it.
 public enum ShortCopy {
     @inlinable @inline(__always)
     public static func copy(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {

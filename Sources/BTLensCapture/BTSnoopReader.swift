@@ -106,13 +106,12 @@ public struct BTSnoopReader: CaptureReader {
             return problem(CaptureDiagnostics.headerCut, number, offset,
                            "record \(number) at offset \(offset): the file ends after \(have) of the 24 header bytes")
         }
-        var h = ByteReader(input.take(Self.recordHeaderLength))
-        // The header is known to be 24 bytes long, so these reads cannot fail.
-        let original = Int((try? h.u32be()) ?? 0)
-        let included = Int((try? h.u32be()) ?? 0)
-        let flags = (try? h.u32be()) ?? 0
-        _ = try? h.u32be()
-        let raw = Int64(bitPattern: (try? h.u64be()) ?? 0)
+        // The header is known to be available, so these reads cannot fail.
+        let original = Int(input.peekBigEndian(UInt32.self, at: 0) ?? 0)
+        let included = Int(input.peekBigEndian(UInt32.self, at: 4) ?? 0)
+        let flags = input.peekBigEndian(UInt32.self, at: 8) ?? 0
+        let raw = Int64(bitPattern: input.peekBigEndian(UInt64.self, at: 16) ?? 0)
+        input.skip(Self.recordHeaderLength)
         guard included <= Self.maxRecordLength else {
             finished = true
             var p = problem(CaptureDiagnostics.lengthAbsurd, number, offset,
@@ -124,13 +123,16 @@ public struct BTSnoopReader: CaptureReader {
         }
         recordNumber = number
         let complete = try input.ensure(included)
-        let bytes = input.take(included)
+        // An H4 indicator is read apart: slicing it off the payload would make a second slice.
+        let indicator = h4Layout && datalink != .monitor && included > 0 ? input.takeByte() : nil
+        let bytes = input.take(indicator == nil ? included : included - 1)
         var originalLength = original
         if !complete {
             finished = true
+            let have = bytes.count + (indicator == nil ? 0 : 1)
             let d = Diagnostic(CaptureDiagnostics.recordPastEnd,
-                               "record \(number) at offset \(offset) claims \(included) bytes but the file ends after \(bytes.count)",
-                               fields: [("claimed", .int(included)), ("have", .int(bytes.count))])
+                               "record \(number) at offset \(offset) claims \(included) bytes but the file ends after \(have)",
+                               fields: [("claimed", .int(included)), ("have", .int(have))])
             pending.append(.problem(CaptureProblem(diagnostic: d, recordNumber: number, fileOffset: offset)))
             originalLength = max(original, included)
         } else if included > original {
@@ -142,8 +144,8 @@ public struct BTSnoopReader: CaptureReader {
         }
         let (micros, overflow) = raw.subtractingReportingOverflow(Self.epochDelta)
         let time = Timestamp(microseconds: overflow ? 0 : micros)
-        let item = makeRecord(number: number, offset: offset, time: time, flags: flags, bytes: bytes,
-                              originalLength: originalLength)
+        let item = makeRecord(number: number, offset: offset, time: time, flags: flags, indicator: indicator,
+                              bytes: consume bytes, originalLength: originalLength)
         if let note = afterFirstRecord {
             pending.insert(note, at: 0)
             afterFirstRecord = nil
@@ -158,22 +160,23 @@ public struct BTSnoopReader: CaptureReader {
         .problem(CaptureProblem(diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
     }
 
-    private func makeRecord(number: Int, offset: Int64, time: Timestamp, flags: UInt32, bytes: ArraySlice<UInt8>,
-                            originalLength: Int) -> CaptureItem {
+    private func makeRecord(number: Int, offset: Int64, time: Timestamp, flags: UInt32, indicator: UInt8?,
+                            bytes: consuming ArraySlice<UInt8>, originalLength: Int) -> CaptureItem {
         var record = CaptureRecord(number: number, fileOffset: offset, timestamp: time, kind: .unknown,
                                    direction: flags & 1 == 0 ? .sent : .received, payload: bytes,
                                    originalLength: originalLength)
         record.headerLength = Self.recordHeaderLength
         switch datalink {
         case .monitor:
-            return MonitorRecord.classify(&record, index: UInt16(truncatingIfNeeded: flags >> 16),
-                                          opcode: UInt16(truncatingIfNeeded: flags))
+            MonitorRecord.classify(&record, index: UInt16(truncatingIfNeeded: flags >> 16),
+                                   opcode: UInt16(truncatingIfNeeded: flags))
         case .h1 where !h4Layout:
             // Flags bit 1 marks command/event; data records cannot say ACL from SCO, ACL is what they are in practice.
             record.kind = flags & 2 == 0 ? .aclData : (flags & 1 == 0 ? .command : .event)
-            return .record(record)
         case .h1, .h4:
-            return H4.classify(&record, direction: record.direction)
+            record.originalLength = max(originalLength - 1, 0)
+            if let problem = H4.classify(&record, indicator: indicator, direction: record.direction) { return .problem(problem) }
         }
+        return .record(record)
     }
 }

@@ -132,6 +132,26 @@ public struct ChunkedInput {
         chunk[position ..< position + min(count, available)]
     }
 
+    /// The big-endian integer `offset` bytes ahead of the cursor, read in place, or nil when fewer
+    /// bytes are available. A record header read this way takes no slice of the chunk: no
+    /// reference to count and drop, on every record.
+    public func peekBigEndian<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T? {
+        guard offset >= 0, offset <= available - MemoryLayout<T>.size else { return nil }
+        return chunk.withUnsafeBytes { T(bigEndian: $0.loadUnaligned(fromByteOffset: position + offset, as: T.self)) }
+    }
+
+    /// Consumes up to `count` bytes without returning them.
+    public mutating func skip(_ count: Int) {
+        position += min(max(count, 0), available)
+    }
+
+    /// Consumes and returns the next byte, or nil at the end of what is available.
+    public mutating func takeByte() -> UInt8? {
+        guard available > 0 else { return nil }
+        defer { position += 1 }
+        return chunk[position]
+    }
+
     /// Consumes and returns up to `count` bytes.
     public mutating func take(_ count: Int) -> ArraySlice<UInt8> {
         let n = min(max(count, 0), available)

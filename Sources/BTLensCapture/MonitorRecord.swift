@@ -11,27 +11,37 @@ public enum MonitorRecord {
     static let busNames = ["Virtual", "USB", "PCCARD", "UART", "RS232", "PCI", "SDIO", "SPI", "I2C", "SMD", "VIRTIO", "IPC"]
 
     /// Fills in kind, direction and, for meta records, the note text.
-    public static func classify(_ record: inout CaptureRecord, index: UInt16, opcode: UInt16) -> CaptureItem {
+    public static func classify(_ record: inout CaptureRecord, index: UInt16, opcode: UInt16) {
         record.controllerIndex = index
-        let data: [UInt16: (RecordKind, Direction)] = [
-            2: (.command, .sent), 3: (.event, .received), 4: (.aclData, .sent), 5: (.aclData, .received),
-            6: (.scoData, .sent), 7: (.scoData, .received), 18: (.isoData, .sent), 19: (.isoData, .received),
-        ]
-        if let (kind, direction) = data[opcode] {
+        if let (kind, direction) = packet(opcode) {
             record.kind = kind
             record.direction = direction
-            return .record(record)
+            return
         }
         record.direction = nil
         guard let name = opcodeNames[opcode] else {
             record.kind = .unknown
             record.noteCategory = "Monitor opcode \(opcode)"
-            return .record(record)
+            return
         }
         record.kind = .note
         record.noteCategory = name
         record.noteText = text(opcode: opcode, payload: record.payload)
-        return .record(record)
+    }
+
+    /// The HCI packet an opcode carries, and its direction (a switch: this runs once a record).
+    static func packet(_ opcode: UInt16) -> (RecordKind, Direction)? {
+        switch opcode {
+        case 2: return (.command, .sent)
+        case 3: return (.event, .received)
+        case 4: return (.aclData, .sent)
+        case 5: return (.aclData, .received)
+        case 6: return (.scoData, .sent)
+        case 7: return (.scoData, .received)
+        case 18: return (.isoData, .sent)
+        case 19: return (.isoData, .received)
+        default: return nil
+        }
     }
 
     static func text(opcode: UInt16, payload: ArraySlice<UInt8>) -> String {

@@ -141,12 +141,23 @@ public struct PacketLoggerReader: CaptureReader {
         return (length, seconds, micros, (try? h.u8()) ?? 0)
     }
 
+    /// The HCI packet a record type carries, and its direction (a switch: this runs once a record).
+    static func packet(_ type: UInt8) -> (RecordKind, Direction)? {
+        switch type {
+        case 0x00: return (.command, .sent)
+        case 0x01: return (.event, .received)
+        case 0x02: return (.aclData, .sent)
+        case 0x03: return (.aclData, .received)
+        case 0x08: return (.scoData, .sent)
+        case 0x09: return (.scoData, .received)
+        case 0x12: return (.isoData, .sent)
+        case 0x13: return (.isoData, .received)
+        default: return nil
+        }
+    }
+
     private func classify(_ r: inout CaptureRecord, type: UInt8) {
-        let data: [UInt8: (RecordKind, Direction)] = [
-            0x00: (.command, .sent), 0x01: (.event, .received), 0x02: (.aclData, .sent), 0x03: (.aclData, .received),
-            0x08: (.scoData, .sent), 0x09: (.scoData, .received), 0x12: (.isoData, .sent), 0x13: (.isoData, .received),
-        ]
-        if let (kind, direction) = data[type] {
+        if let (kind, direction) = Self.packet(type) {
             r.kind = kind
             r.direction = direction
             return

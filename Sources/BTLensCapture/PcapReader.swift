@@ -152,15 +152,16 @@ public final class PcapReader: CaptureReader {
             r.payload = reader.rest()
             r.originalLength = max(full - 4, 0)
             r.headerLength += 4
-            return MonitorRecord.classify(&r, index: index, opcode: opcode)
+            MonitorRecord.classify(&r, index: index, opcode: opcode)
+            return .record(r)
         case 201:
             guard let direction = try? reader.u32be() else { return short(r, need: 4) }
             r.payload = reader.rest()
             r.originalLength = max(full - 4, 0)
             r.headerLength += 4
-            return H4.classify(&r, direction: direction & 1 == 1 ? .received : .sent)
+            return H4.classify(&r, direction: direction & 1 == 1 ? .received : .sent).map(CaptureItem.problem) ?? .record(r)
         default:
-            return H4.classify(&r, direction: nil)
+            return H4.classify(&r, direction: nil).map(CaptureItem.problem) ?? .record(r)
         }
     }
 
@@ -173,15 +174,18 @@ public final class PcapReader: CaptureReader {
 
 /// The H4 packet indicator: 01 command, 02 ACL, 03 SCO, 04 event, 05 ISO.
 enum H4 {
-    /// Strips the indicator and sets kind and direction (commands are sent, events received, whatever the header says).
-    static func classify(_ r: inout CaptureRecord, direction: Direction?) -> CaptureItem {
-        guard let type = r.payload.first else {
-            return .problem(CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.recordEmpty,
-                                                                  "record \(r.number) has no H4 packet type byte"),
-                                           recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength))
-        }
-        r.payload = r.payload.dropFirst()
+    /// Strips the indicator and sets kind and direction (commands are sent, events received, whatever
+    /// the header says); the problem when the record has no indicator.
+    static func classify(_ r: inout CaptureRecord, direction: Direction?) -> CaptureProblem? {
+        guard let type = r.payload.first else { return empty(r) }
+        r.payload.removeFirst()
         r.originalLength = max(r.originalLength - 1, 0)
+        return classify(&r, indicator: type, direction: direction)
+    }
+
+    /// The same for a record whose indicator was read apart from its payload, nil when it had none.
+    static func classify(_ r: inout CaptureRecord, indicator: UInt8?, direction: Direction?) -> CaptureProblem? {
+        guard let type = indicator else { return empty(r) }
         r.headerLength += 1
         r.direction = direction
         switch type {
@@ -194,6 +198,11 @@ enum H4 {
             r.kind = .unknown
             r.noteCategory = "H4 packet type \(Hex.value(type, width: 2))"
         }
-        return .record(r)
+        return nil
+    }
+
+    private static func empty(_ r: CaptureRecord) -> CaptureProblem {
+        CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.recordEmpty, "record \(r.number) has no H4 packet type byte"),
+                       recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength)
     }
 }

@@ -86,6 +86,14 @@ public struct ByteReader: Sendable {
         position += count
     }
 
+    /// Everything left, as the reader's own bytes: no new slice is made, so no reference is
+    /// counted (`rest()` makes one). The reader is gone afterwards.
+    @inlinable public consuming func remainder() -> ArraySlice<UInt8> {
+        var left = bytes
+        left.removeFirst(min(position, left.count))
+        return left
+    }
+
     /// Everything left; the reader is at its end afterwards.
     @inlinable public mutating func rest() -> ArraySlice<UInt8> {
         let b = bytes.startIndex + min(position, bytes.count)

@@ -358,7 +358,7 @@ public final class Analyzer {
         let handle = word & 0x0fff
         let boundary = UInt8(word >> 12 & 0x3)
         let direction = r.direction ?? .sent
-        var fragment = reader.rest()
+        var fragment = reader.remainder()
         if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
             var d = Diagnostic(HCIDiagnostics.lengthMismatch,
                                "ACL data length says \(length) bytes, the record holds \(fragment.count)",
@@ -378,10 +378,10 @@ public final class Analyzer {
                    body: .acl(ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
                                               length: Int(length)))))
         }
-        let out = acl.push(ACLKey(key, direction), boundary: boundary, fragment: fragment, record: r.number,
+        var out = acl.push(ACLKey(key, direction), boundary: boundary, fragment: consume fragment, record: r.number,
                            time: r.timestamp, cutByCapture: r.isTruncated)
         for d in out.diagnostics { say(r, handle, with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))) }
-        if let pdu = out.pdu { l2cap(pdu, key, direction, r) }
+        if let pdu = out.pdu.take() { l2cap(pdu, key, direction, r) }
     }
 
     private func inferConnection(_ key: ConnectionKey, boundary: UInt8, fragment: ArraySlice<UInt8>, _ r: CaptureRecord) {

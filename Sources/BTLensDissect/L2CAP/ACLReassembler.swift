@@ -108,16 +108,22 @@ public struct ACLReassembler: Sendable {
     /// The number of PDUs being reassembled (for memory accounting and tests).
     public var inProgress: Int { slots.values.reduce(0) { $0 + ($1.partial == nil ? 0 : 1) } }
 
-    public mutating func push(_ key: ACLKey, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
+    /// The fragment is taken, not copied: a PDU in one fragment is handed on as its storage.
+    public mutating func push(_ key: ACLKey, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
                               time: Timestamp = Timestamp(microseconds: 0), cutByCapture: Bool) -> Output {
         var out = Output()
-        var delta = 0
-        Self.bounded(&slots.values[index(key)], room: limit - buffered, limit: limit, delta: &delta, &out) { slot, out in
-            slot.last = Lifecycle.Step(record: record, time: time)
-            Self.push(&slot, boundary: boundary, fragment: fragment, record: record, cutByCapture: cutByCapture, &out)
-        }
-        buffered += delta
+        buffered += Self.push(&slots.values[index(key)], boundary: boundary, fragment: fragment, record: record, time: time,
+                              cutByCapture: cutByCapture, room: limit - buffered, limit: limit, &out)
         return out
+    }
+
+    /// One fragment into its slot, bounded: returns how the bytes in progress changed.
+    private static func push(_ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
+                             time: Timestamp, cutByCapture: Bool, room: Int, limit: Int, _ out: inout Output) -> Int {
+        let before = slot.partial?.bytes.count ?? 0
+        slot.last = Lifecycle.Step(record: record, time: time)
+        push(&slot, boundary: boundary, fragment: fragment, record: record, cutByCapture: cutByCapture, &out)
+        return bound(&slot, before: before, room: room, limit: limit, &out)
     }
 
     /// The slot of a link direction, made with its first fragment.
@@ -133,12 +139,9 @@ public struct ACLReassembler: Sendable {
         return index
     }
 
-    /// Runs `change` on a slot; if its PDU in progress then outgrows `room`, drops it and says so.
-    /// `delta` is how the bytes in progress changed.
-    private static func bounded(_ slot: inout Slot, room: Int, limit: Int, delta: inout Int, _ out: inout Output,
-                                _ change: (inout Slot, inout Output) -> Void) {
-        let before = slot.partial?.bytes.count ?? 0
-        change(&slot, &out)
+    /// If a slot's PDU in progress grew past `room` (from `before` bytes), drops it and says so.
+    /// Returns how the bytes in progress changed.
+    private static func bound(_ slot: inout Slot, before: Int, room: Int, limit: Int, _ out: inout Output) -> Int {
         var after = slot.partial?.bytes.count ?? 0
         if after - before > room, let p = slot.partial {
             slot.skipping = Skipping(firstRecord: p.firstRecord, left: (p.need ?? after) - after)
@@ -150,10 +153,10 @@ public struct ACLReassembler: Sendable {
             slot.partial = nil
             after = 0
         }
-        delta = after - before
+        return after - before
     }
 
-    private static func push(_ slot: inout Slot, boundary: UInt8, fragment: ArraySlice<UInt8>, record: Int,
+    private static func push(_ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
                              cutByCapture: Bool, _ out: inout Output) {
         if boundary == 0b01 {
             continuation(&slot, fragment, record, cutByCapture, &out)
@@ -175,7 +178,7 @@ public struct ACLReassembler: Sendable {
             // Fast path: a complete PDU in one fragment is passed on without copying.
             let need = Int(fragment[fragment.startIndex]) | Int(fragment[fragment.startIndex + 1]) << 8
             if fragment.count == need + 4 {
-                out.pdu = makePDU(fragment, firstRecord: record, truncated: false)
+                out.pdu = makePDU(consume fragment, firstRecord: record, truncated: false)
                 return
             }
             partial.need = need + 4
@@ -260,11 +263,11 @@ public struct ACLReassembler: Sendable {
         slot.partial = partial
     }
 
-    private static func makePDU(_ bytes: ArraySlice<UInt8>, firstRecord: Int, truncated: Bool) -> L2CAPPDU {
-        var r = ByteReader(bytes)
+    private static func makePDU(_ bytes: consuming ArraySlice<UInt8>, firstRecord: Int, truncated: Bool) -> L2CAPPDU {
+        var r = ByteReader(consume bytes)
         let length = Int((try? r.u16le()) ?? 0)
         let cid = (try? r.u16le()) ?? 0
-        return L2CAPPDU(cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
+        return L2CAPPDU(cid: cid, declaredLength: length, payload: r.remainder(), firstRecord: firstRecord, truncated: truncated)
     }
 
     /// The last fragment either way on a connection.

@@ -437,17 +437,19 @@ public final class Analyzer {
         link.decoder.decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp, truncated: pdu.truncated,
                             into: &result)
 
+        // What is read of the info later is read now: the info itself moves into its event.
+        let fromServer = result.info.opcode.isFromServer
+        let readResponse = result.info.opcode == .readResponse && !result.info.truncated
+            ? result.info.handle.flatMap { h in result.info.value.map { (h, result.info.uuid, $0) } } : nil
         emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
-                   body: .att(result.info)))
+                   body: .att(result.takeInfo())))
         for d in result.diagnostics { say(r, key.handle, d, direction) }
         for v in result.gattValues {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
                        isTop: true, body: .gattValue(v)))
             if v.kind == .longRead { readValue(v.handle, v.uuid, v.value[...], key, direction, r) }
         }
-        if result.info.opcode == .readResponse, !result.info.truncated, let handle = result.info.handle, let value = result.info.value {
-            readValue(handle, result.info.uuid, value, key, direction, r)
-        }
+        if let (handle, uuid, value) = readResponse { readValue(handle, uuid, value, key, direction, r) }
         for handle in result.streamHoles {
             guard let slot = link.slot(handle, direction) else { continue }
             let (outs, label) = link.hole(slot)
@@ -457,7 +459,7 @@ public final class Analyzer {
             }
         }
         // The closure takes what it needs of the record, not a copy of it.
-        let (number, time, fromServer) = (r.number, r.timestamp, result.info.opcode.isFromServer)
+        let (number, time) = (r.number, r.timestamp)
         result.streamValues.forEachLent { handle, value in
             var slot = link.slot(handle, direction)
             if slot == nil, link.streams.count < limits.streamsPerConnection {
@@ -468,9 +470,11 @@ public final class Analyzer {
                                 handle: handle, direction: direction)
             }
             guard let slot else { return }
-            link.push(slot, value) { o, label in
-                a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-                   record: number, time: time)
+            value.withBytes(in: pdu.payload) { bytes in
+                link.push(slot, bytes) { o, label in
+                    a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                       record: number, time: time)
+                }
             }
         }
     }

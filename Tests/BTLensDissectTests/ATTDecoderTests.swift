@@ -12,6 +12,14 @@ final class ATTDecoderTests: XCTestCase {
         return result
     }
 
+    /// The stream values of a PDU, as bytes.
+    func streamValues(_ hex: String, _ direction: Direction) -> [[UInt8]] {
+        let pdu = (Hex.bytes(hex) ?? [])[...]
+        var result = ATTResult()
+        decoder.decode(pdu, direction: direction, record: 1, truncated: false, into: &result)
+        return result.streamValues.map { $0.value.withBytes(in: pdu) { Array($0) } }
+    }
+
     func testExchangeMTUTakesTheSmallerOfBoth() {
         // Exchange MTU Request: 0x02, Client Rx MTU 247 (f7 00); Response: 0x03, Server Rx MTU 64.
         XCTAssertEqual(decode("02 f7 00", .sent).info.opcode.name, "Exchange MTU Request")
@@ -61,7 +69,7 @@ final class ATTDecoderTests: XCTestCase {
         _ = decode("16 13 00 00 00 01 02 03", .sent)
         let exec = decode("18 01", .sent)
         XCTAssertEqual(exec.gattValues.map(\.value), [[1, 2, 3, 4, 5]])
-        XCTAssertEqual(exec.streamValues.map { Array($0.value) }, [[1, 2, 3, 4, 5]])
+        XCTAssertEqual(exec.streamValues.map { $0.value.withBytes(in: []) { Array($0) } }, [[1, 2, 3, 4, 5]])
         _ = decode("16 13 00 00 00 09", .sent)
         let cancel = decode("18 00", .sent)
         XCTAssertEqual(cancel.gattValues.first?.kind, .longWriteCancelled)
@@ -72,14 +80,14 @@ final class ATTDecoderTests: XCTestCase {
     }
 
     func testValuesThatFeedStreams() {
-        XCTAssertEqual(decode("52 13 00 a5 01", .sent).streamValues.map { Array($0.value) }, [[0xa5, 0x01]])
+        XCTAssertEqual(streamValues("52 13 00 a5 01", .sent), [[0xa5, 0x01]])
         XCTAssertEqual(decode("12 13 00 a5", .sent).streamValues.map(\.handle), [0x13])
         XCTAssertEqual(decode("1d 15 00 01", .received).streamValues.map(\.handle), [0x15])
         // Signed Write Command: the last 12 bytes are the signature, not the value.
-        let signed = decode("d2 13 00 aa bb" + String(repeating: " 00", count: 12), .sent)
-        XCTAssertEqual(signed.streamValues.map { Array($0.value) }, [[0xaa, 0xbb]])
+        XCTAssertEqual(streamValues("d2 13 00 aa bb" + String(repeating: " 00", count: 12), .sent), [[0xaa, 0xbb]])
         // Multiple Handle Value Notification: (handle, length, value) pairs.
         XCTAssertEqual(decode("23 15 00 01 00 07 16 00 02 00 08 09", .received).streamValues.map(\.handle), [0x15, 0x16])
+        XCTAssertEqual(streamValues("23 15 00 01 00 07 16 00 02 00 08 09", .received), [[0x07], [0x08, 0x09]])
         // A value cut short by the capture is a hole in its stream, not a value.
         XCTAssertEqual(decode("1b 15 00 a5", .received, truncated: true).streamHoles, [0x15])
     }

@@ -52,7 +52,7 @@ public struct A5Stream: Sendable {
 
     /// Feeds one ATT value (or EA chunk), handing each frame and diagnostic to `out` in order: a
     /// frame is moved to its consumer, not copied into an array and out of it.
-    public mutating func push(_ value: ArraySlice<UInt8>, _ out: (consuming Output) -> Void) {
+    public mutating func push(_ value: some Collection<UInt8>, _ out: (consuming Output) -> Void) {
         switch state {
         case .notA5:
             return

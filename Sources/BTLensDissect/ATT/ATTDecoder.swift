@@ -5,11 +5,45 @@ struct ATTResult {
     var info = ATTInfo(opcode: ATTOpcode(rawValue: 0))
     var diagnostics: [Diagnostic] = []
     /// Values written to or sent from an attribute, in order: the input of per-characteristic streams.
-    var streamValues = InlineList<(handle: UInt16, value: ArraySlice<UInt8>)>()
+    var streamValues = InlineList<(handle: UInt16, value: StreamValue)>()
     /// Handles whose stream lost bytes because the capture cut this PDU.
     var streamHoles: [UInt16] = []
     var gattValues: [GATTValue] = []
     var undecodedBytes = 0
+}
+
+/// A value for a characteristic's stream. One that lies in its PDU is kept as its indices there: a
+/// slice would count a reference to the capture's buffer, on every PDU.
+enum StreamValue {
+    case inPDU(Range<Int>)
+    /// Put together from several PDUs (a long write).
+    case joined([UInt8])
+
+    init(_ slice: ArraySlice<UInt8>) { self = .inPDU(slice.indices) }
+
+    /// Lends the value's bytes to `body`; `pdu` is the PDU it was decoded from.
+    func withBytes<R>(in pdu: ArraySlice<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch self {
+        case .joined(let bytes):
+            return bytes.withUnsafeBufferPointer(body)
+        case .inPDU(let range):
+            return pdu.withUnsafeBufferPointer { all in
+                // The indices came from a slice of this PDU; they are clamped to it all the same.
+                let lower = min(max(range.lowerBound - pdu.startIndex, 0), all.count)
+                let upper = min(max(range.upperBound - pdu.startIndex, lower), all.count)
+                return body(UnsafeBufferPointer(rebasing: all[lower..<upper]))
+            }
+        }
+    }
+}
+
+extension ATTResult {
+    /// The info, moved out for its event: the result keeps an empty one with the same opcode.
+    mutating func takeInfo() -> ATTInfo {
+        var taken = ATTInfo(opcode: info.opcode)
+        swap(&taken, &info)
+        return taken
+    }
 }
 
 /// Decodes ATT PDUs (Core Specification, Vol 3, Part F, §3.4) and learns the GATT database from discovery.
@@ -166,7 +200,7 @@ struct ATTDecoder {
             out.info.handle = handle
             out.info.value = value
             if opcode == .writeRequest { bearer.pending[c] = ATTBearer.Request(opcode: opcode, handle: handle) }
-            if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, value)) }
+            if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, StreamValue(value))) }
         case .signedWriteCommand:
             let handle = try r.u16le()
             out.info.handle = handle
@@ -174,7 +208,7 @@ struct ATTDecoder {
             let value = try r.bytes(max(r.remaining - 12, 0))
             out.info.value = value
             out.info.fields = [("signature", .bytes(Array(r.rest())))]
-            if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, value)) }
+            if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, StreamValue(value))) }
         case .writeResponse, .executeWriteResponse, .handleValueConfirmation:
             if opcode != .handleValueConfirmation {
                 out.info.handle = bearer.pending[c]?.handle
@@ -202,7 +236,7 @@ struct ATTDecoder {
                 let handle = try r.u16le()
                 let length = Int(try r.u16le())
                 let value = try r.bytes(length)
-                out.streamValues.append((handle, value))
+                out.streamValues.append((handle, StreamValue(value)))
             }
             out.info.fields = [("values", .int(out.streamValues.count))]
         default:
@@ -350,7 +384,7 @@ struct ATTDecoder {
             out.gattValues.append(GATTValue(kind: write ? .longWrite : .longWriteCancelled, handle: handle, uuid: uuid,
                                             value: value, firstRecord: parts.first?.record ?? record,
                                             text: write ? Self.text(uuid, value[...]) : nil))
-            if write { out.streamValues.append((handle, value[...])) }
+            if write { out.streamValues.append((handle, .joined(value))) }
         }
     }
 

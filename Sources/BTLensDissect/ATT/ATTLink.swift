@@ -40,7 +40,7 @@ final class ATTLink {
     }
 
     /// Feeds a stream in place (its buffer is not copied), handing its outputs and label to `out`.
-    func push(_ slot: Int, _ value: ArraySlice<UInt8>, _ out: (consuming A5Stream.Output, BoundStream.Label) -> Void) {
+    func push(_ slot: Int, _ value: some Collection<UInt8>, _ out: (consuming A5Stream.Output, BoundStream.Label) -> Void) {
         streams[slot].stream.push(value, out)
     }
 

@@ -53,17 +53,17 @@ struct BoundStream {
 
     /// Feeds one value, handing each frame and diagnostic to `out` with the label to name it by
     /// (read while the stream is at hand: a stream kept in a table is not copied to get it).
-    mutating func push(_ value: ArraySlice<UInt8>, _ out: (consuming A5Stream.Output, Label) -> Void) {
+    mutating func push(_ value: some Collection<UInt8>, _ out: (consuming A5Stream.Output, Label) -> Void) {
         let label = label
         guard framed != nil else {
-            var payload = value
-            let command = label.commandByte ? payload.popFirst().map(UInt16.init) : 0
+            let command = label.commandByte ? value.first.map(UInt16.init) : 0
             guard let command else {
                 return out(.diagnostic(Diagnostic(DissectorDiagnostics.payloadShort,
                                                   "an empty value where an event byte and its payload were expected",
                                                   fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))])), label)
             }
-            return out(.frame(A5Frame(version: nil, command: command, sequence: nil, flags: nil, payload: Array(payload),
+            return out(.frame(A5Frame(version: nil, command: command, sequence: nil, flags: nil,
+                                      payload: Array(value.dropFirst(label.commandByte ? 1 : 0)),
                                       checksum: nil, expectedChecksum: nil, length: value.count)), label)
         }
         framed?.push(value) { out($0, label) }

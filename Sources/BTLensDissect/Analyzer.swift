@@ -26,8 +26,8 @@ public final class Analyzer {
     @exclusivity(unchecked) var channels = L2CAPChannelMap()
     /// ATT bearers of open connections and their characteristic streams.
     @exclusivity(unchecked) var attLinks: [ConnectionKey: ATTLink] = [:]
-    /// The link of the last ATT PDU.
-    @exclusivity(unchecked) private var lastLink: (key: ConnectionKey, link: ATTLink)?
+    /// The link of the last ATT PDU, unretained: `attLinks` holds it, and forgetting it there forgets it here.
+    @exclusivity(unchecked) private var lastLink: (key: ConnectionKey, link: Unmanaged<ATTLink>)?
     public let gatt: GATTStore
     /// The dissector tables: built-in Swift dissectors and loaded definitions.
     public let dissectors: DissectorTable
@@ -432,7 +432,11 @@ public final class Analyzer {
     // MARK: ATT and A5
 
     func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, fixedChannel: Bool = false) {
-        let link = attLink(key, le: fixedChannel)
+        // Lent, not retained: nothing a PDU does closes its connection.
+        attLink(key, le: fixedChannel)._withUnsafeGuaranteedRef { att(pdu, key, direction, r, $0) }
+    }
+
+    private func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, _ link: ATTLink) {
         var result = ATTResult()
         link.decoder.decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp, truncated: pdu.truncated,
                             into: &result)
@@ -482,7 +486,7 @@ public final class Analyzer {
     /// A connection's ATT link: the last one used, or the one in the table, or a new one with the
     /// connection's first PDU. The ATT fixed channel (CID 4) is LE's: an inferred connection learns
     /// its transport from it.
-    private func attLink(_ key: ConnectionKey, le: Bool) -> ATTLink {
+    private func attLink(_ key: ConnectionKey, le: Bool) -> Unmanaged<ATTLink> {
         if let last = lastLink, last.key == key { return last.link }
         let link: ATTLink
         if let known = attLinks[key] {
@@ -495,8 +499,8 @@ public final class Analyzer {
             link = ATTLink(d)
             attLinks[key] = link
         }
-        lastLink = (key, link)
-        return link
+        lastLink = (key, .passUnretained(link))
+        return .passUnretained(link)
     }
 
     /// Every connection seen, with what their ATT bearers know so far for those still open.

@@ -86,6 +86,9 @@ public struct ByteReader: Sendable {
         position += count
     }
 
+    /// Where what is left lies in `bytes`: the indices of `rest()`, without making the slice.
+    @inlinable public var remainingIndices: Range<Int> { bytes.startIndex + min(position, bytes.count) ..< bytes.endIndex }
+
     /// Everything left, as the reader's own bytes: no new slice is made, so no reference is
     /// counted (`rest()` makes one). The reader is gone afterwards.
     @inlinable public consuming func remainder() -> ArraySlice<UInt8> {

@@ -381,7 +381,7 @@ public final class Analyzer {
         var out = acl.push(ACLKey(key, direction), boundary: boundary, fragment: consume fragment, record: r.number,
                            time: r.timestamp, cutByCapture: r.isTruncated)
         for d in out.diagnostics { say(r, handle, with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))) }
-        if let pdu = out.pdu.take() { l2cap(pdu, key, direction, r) }
+        if let pdu = out.pdu.take() { l2cap(consume pdu, key, direction, r) }
     }
 
     private func inferConnection(_ key: ConnectionKey, boundary: UInt8, fragment: ArraySlice<UInt8>, _ r: CaptureRecord) {
@@ -398,7 +398,7 @@ public final class Analyzer {
                                       fields: [("handle", .hex(key.handle))]))
     }
 
-    private func l2cap(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+    private func l2cap(_ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         if lowerLayers {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: false,
                        body: .l2cap(L2CAPInfo(cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
@@ -406,7 +406,7 @@ public final class Analyzer {
         }
         switch pdu.cid {
         case L2CAPChannel.att:
-            att(pdu, key, direction, r, fixedChannel: true)
+            att(consume pdu, key, direction, r, fixedChannel: true)
         case L2CAPChannel.signaling, L2CAPChannel.leSignaling:
             signaling(pdu, key, direction, r)
         case L2CAPChannel.smp, L2CAPChannel.bredrSMP:
@@ -414,7 +414,7 @@ public final class Analyzer {
         case 0x0040...:
             switch channels.psm(key, direction, pdu.cid) ?? forcedOrGuessedPSM(pdu, key, direction, r) {
             case PSM.rfcomm?: rfcomm(pdu.payload, key, direction, r)
-            case PSM.att?: att(pdu, key, direction, r)
+            case PSM.att?: att(consume pdu, key, direction, r)
             case PSM.sdp?: sdp(pdu.payload, ACLKey(key, direction), r)
             case let psm?: undecoded(r, key.handle, PSM.name(psm), pdu.payload)
             case nil: undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
@@ -431,15 +431,18 @@ public final class Analyzer {
 
     // MARK: ATT and A5
 
-    func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, fixedChannel: Bool = false) {
+    /// The PDU is taken: its bytes move into the ATT decoder's reader, not copied.
+    func att(_ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, fixedChannel: Bool = false) {
+        let truncated = pdu.truncated
+        var reader = ByteReader(pdu.takePayload())
         // Lent, not retained: nothing a PDU does closes its connection.
-        attLink(key, le: fixedChannel)._withUnsafeGuaranteedRef { att(pdu, key, direction, r, $0) }
+        attLink(key, le: fixedChannel)._withUnsafeGuaranteedRef { att(&reader, truncated, key, direction, r, $0) }
     }
 
-    private func att(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord, _ link: ATTLink) {
+    private func att(_ reader: inout ByteReader, _ truncated: Bool, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord,
+                     _ link: ATTLink) {
         var result = ATTResult()
-        link.decoder.decode(pdu.payload, direction: direction, record: r.number, time: r.timestamp, truncated: pdu.truncated,
-                            into: &result)
+        link.decoder.decode(&reader, direction: direction, record: r.number, time: r.timestamp, truncated: truncated, into: &result)
 
         // What is read of the info later is read now: the info itself moves into its event.
         let fromServer = result.info.opcode.isFromServer
@@ -462,22 +465,25 @@ public final class Analyzer {
                    record: r.number, time: r.timestamp)
             }
         }
-        // The closure takes what it needs of the record, not a copy of it.
-        let (number, time) = (r.number, r.timestamp)
-        result.streamValues.forEachLent { handle, value in
-            var slot = link.slot(handle, direction)
-            if slot == nil, link.streams.count < limits.streamsPerConnection {
-                // The characteristic's UUID is looked up once, when its stream starts.
-                let serverIsPeer = fromServer ? direction == .received : direction == .sent
-                let uuid = gatt.uuid(GATTStore.Key(peer: peer(key), serverIsPeer: serverIsPeer), handle)
-                slot = link.add(boundStream(handle: handle, uuid: uuid, connection: key, direction: direction),
-                                handle: handle, direction: direction)
-            }
-            guard let slot else { return }
-            value.withBytes(in: pdu.payload) { bytes in
-                link.push(slot, bytes) { o, label in
-                    a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-                       record: number, time: time)
+        // The closures take what they need of the record, not a copy of it; the PDU's bytes are
+        // lent to them once, not retained for each value.
+        let (number, time, start) = (r.number, r.timestamp, reader.bytes.startIndex)
+        reader.bytes.withUnsafeBufferPointer { pdu in
+            result.streamValues.forEachLent { handle, value in
+                var slot = link.slot(handle, direction)
+                if slot == nil, link.streams.count < limits.streamsPerConnection {
+                    // The characteristic's UUID is looked up once, when its stream starts.
+                    let serverIsPeer = fromServer ? direction == .received : direction == .sent
+                    let uuid = gatt.uuid(GATTStore.Key(peer: peer(key), serverIsPeer: serverIsPeer), handle)
+                    slot = link.add(boundStream(handle: handle, uuid: uuid, connection: key, direction: direction),
+                                    handle: handle, direction: direction)
+                }
+                guard let slot else { return }
+                value.withBytes(in: pdu, startIndex: start) { bytes in
+                    link.push(slot, bytes) { o, label in
+                        a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                           record: number, time: time)
+                    }
                 }
             }
         }

@@ -8,7 +8,8 @@ final class ATTDecoderTests: XCTestCase {
 
     func decode(_ hex: String, _ direction: Direction, truncated: Bool = false) -> ATTResult {
         var result = ATTResult()
-        decoder.decode((Hex.bytes(hex) ?? [])[...], direction: direction, record: 1, truncated: truncated, into: &result)
+        var reader = ByteReader(Hex.bytes(hex) ?? [])
+        decoder.decode(&reader, direction: direction, record: 1, truncated: truncated, into: &result)
         return result
     }
 
@@ -16,7 +17,8 @@ final class ATTDecoderTests: XCTestCase {
     func streamValues(_ hex: String, _ direction: Direction) -> [[UInt8]] {
         let pdu = (Hex.bytes(hex) ?? [])[...]
         var result = ATTResult()
-        decoder.decode(pdu, direction: direction, record: 1, truncated: false, into: &result)
+        var reader = ByteReader(pdu)
+        decoder.decode(&reader, direction: direction, record: 1, truncated: false, into: &result)
         return result.streamValues.map { $0.value.withBytes(in: pdu) { Array($0) } }
     }
 

@@ -23,16 +23,19 @@ enum StreamValue {
 
     /// Lends the value's bytes to `body`; `pdu` is the PDU it was decoded from.
     func withBytes<R>(in pdu: ArraySlice<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        pdu.withUnsafeBufferPointer { withBytes(in: $0, startIndex: pdu.startIndex, body) }
+    }
+
+    /// The same with the PDU's bytes at hand, `startIndex` being the index of the first.
+    func withBytes<R>(in pdu: UnsafeBufferPointer<UInt8>, startIndex: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch self {
         case .joined(let bytes):
             return bytes.withUnsafeBufferPointer(body)
         case .inPDU(let range):
-            return pdu.withUnsafeBufferPointer { all in
-                // The indices came from a slice of this PDU; they are clamped to it all the same.
-                let lower = min(max(range.lowerBound - pdu.startIndex, 0), all.count)
-                let upper = min(max(range.upperBound - pdu.startIndex, lower), all.count)
-                return body(UnsafeBufferPointer(rebasing: all[lower..<upper]))
-            }
+            // The indices came from a slice of this PDU; they are clamped to it all the same.
+            let lower = min(max(range.lowerBound - startIndex, 0), pdu.count)
+            let upper = min(max(range.upperBound - startIndex, lower), pdu.count)
+            return body(UnsafeBufferPointer(rebasing: pdu[lower..<upper]))
         }
     }
 }
@@ -76,9 +79,9 @@ struct ATTDecoder {
 
     /// Decodes one PDU into `out`, an empty result the caller owns (filled in place, not returned:
     /// a result is large).
-    mutating func decode(_ pdu: ArraySlice<UInt8>, direction: Direction, record: Int, time: Timestamp = Timestamp(microseconds: 0),
+    /// `r` reads the PDU from its first byte; the caller keeps it, and with it the PDU's bytes.
+    mutating func decode(_ r: inout ByteReader, direction: Direction, record: Int, time: Timestamp = Timestamp(microseconds: 0),
                          truncated: Bool, into out: inout ATTResult) {
-        var r = ByteReader(pdu)
         guard let raw = try? r.u8() else {
             out.diagnostics.append(Diagnostic(ATTDiagnostics.empty, "ATT PDU of 0 bytes: expected at least an opcode"))
             return
@@ -107,7 +110,7 @@ struct ATTDecoder {
             }
         }
         if let handle = out.info.handle, out.info.uuid == nil { out.info.uuid = uuid(db, handle) }
-        lifecycle(pdu, &out, direction: direction, step: Lifecycle.Step(record: record, time: time), db: db)
+        lifecycle(r.bytes, &out, direction: direction, step: Lifecycle.Step(record: record, time: time), db: db)
     }
 
     private mutating func decodeParameters(_ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
@@ -196,11 +199,10 @@ struct ATTDecoder {
             bearer.pending[c] = nil
         case .writeRequest, .writeCommand, .handleValueNotification, .handleValueIndication:
             let handle = try r.u16le()
-            let value = r.rest()
             out.info.handle = handle
-            out.info.value = value
             if opcode == .writeRequest { bearer.pending[c] = ATTBearer.Request(opcode: opcode, handle: handle) }
-            if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, StreamValue(value))) }
+            if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, .inPDU(r.remainingIndices))) }
+            out.info.value = r.rest()
         case .signedWriteCommand:
             let handle = try r.u16le()
             out.info.handle = handle

@@ -53,6 +53,9 @@ public struct L2CAPPDU: Sendable {
     public var firstRecord: Int
     /// The capture cut one of its fragments: the payload is shorter than declared.
     public var truncated: Bool
+
+    /// The payload, taken out of the PDU: it moves, with no reference counted.
+    public consuming func takePayload() -> ArraySlice<UInt8> { payload }
 }
 
 /// ACL fragments in, L2CAP PDUs out. State is one buffer per (index, handle, direction), at most

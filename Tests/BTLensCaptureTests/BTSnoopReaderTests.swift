@@ -150,6 +150,34 @@ final class BTSnoopReaderTests: XCTestCase {
         XCTAssertEqual(try records(unknownType.bytes).last?.kind, .unknown)
     }
 
+    func testAnH4RecordCutByTheFileEndKeepsWhatItHasAfterItsIndicator() throws {
+        var w = BTSnoopWriter(datalink: 1002)
+        w.add(.command, .sent, [0x03, 0x0c, 0x00], time: 0)
+        // An ACL record that claims 10 bytes (indicator 02 and 9 of packet); the file holds 5.
+        var cut = w
+        cut.addRaw([0x02, 0x40, 0x20, 0x05, 0x00], flags: 0, time: 0, cutTo: nil, includedOverride: 10)
+        let last = try records(cut.bytes).last
+        XCTAssertEqual(last?.kind, .aclData)
+        XCTAssertEqual(last.map { Array($0.payload) }, [0x40, 0x20, 0x05, 0x00], "the indicator is not part of the packet")
+        XCTAssertEqual(last?.originalLength, 9)
+        XCTAssertEqual(try problems(cut.bytes).map(\.diagnostic.message),
+                       ["record 2 at offset 44 claims 10 bytes but the file ends after 5"])
+        // The file ends right after the record's header: no indicator, so no packet.
+        var bare = w
+        bare.addRaw([], flags: 0, time: 0, cutTo: nil, includedOverride: 10)
+        XCTAssertEqual(try problems(bare.bytes).map(\.diagnostic.id), ["capture.record.empty", "capture.record.past_end"])
+        XCTAssertEqual(try records(bare.bytes).count, 1)
+    }
+
+    func testEveryMonitorPacketOpcodeGivesItsKindAndDirection() throws {
+        // BlueZ monitor opcodes (btsnoop datalink 2001): 2 command, 3 event, 4/5 ACL TX/RX, 6/7 SCO TX/RX, 18/19 ISO TX/RX.
+        var w = BTSnoopWriter(datalink: 2001)
+        for opcode: UInt16 in [2, 3, 4, 5, 6, 7, 18, 19] { w.addMonitor(opcode: opcode, index: 0, [0x01, 0x00, 0x00], time: 0) }
+        let rs = try records(w.bytes)
+        XCTAssertEqual(rs.map(\.kind), [.command, .event, .aclData, .aclData, .scoData, .scoData, .isoData, .isoData])
+        XCTAssertEqual(rs.map(\.direction), [.sent, .received, .sent, .received, .sent, .received, .sent, .received])
+    }
+
     func testReadingOneByteAtATimeGivesTheSameRecords() throws {
         let bytes = SampleCaptures.session().bytes
         var a = try CaptureFormat.open(MemorySource(bytes))

@@ -54,6 +54,15 @@ final class PacketLoggerReaderTests: XCTestCase {
         }
     }
 
+    func testEveryHCIPacketTypeGivesItsKindAndDirection() throws {
+        // PacketLogger types: 00 command, 01 event, 02/03 ACL sent/received, 08/09 SCO, 12/13 ISO.
+        let types: [UInt8] = [0x00, 0x01, 0x02, 0x03, 0x08, 0x09, 0x12, 0x13]
+        let (_, rs, ps) = try records(types.flatMap { record($0, [0x01, 0x00, 0x00], bigEndian: true) })
+        XCTAssertEqual(ps, [])
+        XCTAssertEqual(rs.map(\.kind), [.command, .event, .aclData, .aclData, .scoData, .scoData, .isoData, .isoData])
+        XCTAssertEqual(rs.map(\.direction), [.sent, .received, .sent, .received, .sent, .received, .sent, .received])
+    }
+
     func testARandomFileIsNotTakenForAPacketLoggerFile() {
         let random: [UInt8] = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 73 &+ 11) }
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource(random)))

@@ -29,7 +29,8 @@ public struct StreamBuffer: Sendable {
         if end + n > storage.count { storage.append(contentsOf: repeatElement(0, count: end + n - storage.count)) }
         let at = end
         storage.withUnsafeMutableBufferPointer { room in
-            let copied = bytes.withContiguousStorageIfAvailable { source in
+            // Nil when the bytes have no contiguous storage: they are copied one by one then.
+            let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
                 guard let from = source.baseAddress, let to = room.baseAddress else { return }
                 (to + at).update(from: from, count: n)
             }

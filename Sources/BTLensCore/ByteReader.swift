@@ -89,14 +89,6 @@ public struct ByteReader: Sendable {
     /// Where what is left lies in `bytes`: the indices of `rest()`, without making the slice.
     @inlinable public var remainingIndices: Range<Int> { bytes.startIndex + min(position, bytes.count) ..< bytes.endIndex }
 
-    /// Everything left, as the reader's own bytes: no new slice is made, so no reference is
-    /// counted (`rest()` makes one). The reader is gone afterwards.
-    @inlinable public consuming func remainder() -> ArraySlice<UInt8> {
-        var left = bytes
-        left.removeFirst(min(position, left.count))
-        return left
-    }
-
     /// Everything left; the reader is at its end afterwards.
     @inlinable public mutating func rest() -> ArraySlice<UInt8> {
         let b = bytes.startIndex + min(position, bytes.count)

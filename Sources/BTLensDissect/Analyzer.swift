@@ -358,7 +358,7 @@ public final class Analyzer {
         let handle = word & 0x0fff
         let boundary = UInt8(word >> 12 & 0x3)
         let direction = r.direction ?? .sent
-        var fragment = reader.remainder()
+        var fragment = reader.rest()
         if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
             var d = Diagnostic(HCIDiagnostics.lengthMismatch,
                                "ACL data length says \(length) bytes, the record holds \(fragment.count)",

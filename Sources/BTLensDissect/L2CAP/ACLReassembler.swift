@@ -270,7 +270,7 @@ public struct ACLReassembler: Sendable {
         var r = ByteReader(consume bytes)
         let length = Int((try? r.u16le()) ?? 0)
         let cid = (try? r.u16le()) ?? 0
-        return L2CAPPDU(cid: cid, declaredLength: length, payload: r.remainder(), firstRecord: firstRecord, truncated: truncated)
+        return L2CAPPDU(cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
     }
 
     /// The last fragment either way on a connection.

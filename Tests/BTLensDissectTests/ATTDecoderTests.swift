@@ -13,9 +13,10 @@ final class ATTDecoderTests: XCTestCase {
         return result
     }
 
-    /// The stream values of a PDU, as bytes.
+    /// The stream values of a PDU, as bytes. The PDU lies at an offset in a larger buffer, as a
+    /// capture's do: its values' indices are the buffer's.
     func streamValues(_ hex: String, _ direction: Direction) -> [[UInt8]] {
-        let pdu = (Hex.bytes(hex) ?? [])[...]
+        let pdu = ([0xee, 0xee] + (Hex.bytes(hex) ?? []))[2...]
         var result = ATTResult()
         var reader = ByteReader(pdu)
         decoder.decode(&reader, direction: direction, record: 1, truncated: false, into: &result)

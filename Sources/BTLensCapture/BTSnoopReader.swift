@@ -124,7 +124,7 @@ public struct BTSnoopReader: CaptureReader {
         recordNumber = number
         let complete = try input.ensure(included)
         // An H4 indicator is read apart: slicing it off the payload would make a second slice.
-        let indicator = h4Layout && datalink != .monitor && included > 0 ? input.takeByte() : nil
+        let indicator = h4Layout && included > 0 ? input.takeByte() : nil
         let bytes = input.take(indicator == nil ? included : included - 1)
         var originalLength = original
         if !complete {

@@ -193,6 +193,20 @@ final class BTSnoopReaderTests: XCTestCase {
         }
     }
 
+    func testInPlaceReadsStayWithinWhatIsAvailable() throws {
+        var input = ChunkedInput(MemorySource([0x01, 0x02, 0x03, 0x04, 0x05, 0x06]))
+        XCTAssertTrue(try input.ensure(6))
+        XCTAssertEqual(input.peekBigEndian(UInt32.self, at: 0), 0x0102_0304)
+        XCTAssertEqual(input.peekBigEndian(UInt32.self, at: 2), 0x0304_0506)
+        XCTAssertNil(input.peekBigEndian(UInt32.self, at: 3), "a read past the end is nil, not a trap")
+        XCTAssertNil(input.peekBigEndian(UInt16.self, at: -1))
+        input.skip(5)
+        XCTAssertEqual(input.takeByte(), 0x06)
+        XCTAssertNil(input.takeByte())
+        input.skip(3)
+        XCTAssertEqual(input.offset, 6, "a skip past the end stops at it")
+    }
+
     func testLibpcapIsLinked() {
         XCTAssertTrue(Libpcap.version.contains("libpcap"), Libpcap.version)
     }

@@ -126,7 +126,7 @@ extension Analyzer {
             let bound = protocolName.flatMap { dissectors.lookup(.eaProtocol($0)) }
             var s = eaStreams.removeValue(forKey: key)
                 ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
-                               messageLimit: limits.messageBytes)
+                               messageLimit: limits.messageBytes, keepsPayloads: bound != nil || valueBytes)
             s.push(bytes) { o, label in ea(o, key, label, protocolName, record, time) }
             eaStreams[key] = s
         }

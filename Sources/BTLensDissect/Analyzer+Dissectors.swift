@@ -38,7 +38,8 @@ extension Analyzer {
         if let d = dissectors.forDevice(connections[connection]?.address), case .frames = d.framing {
             return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limits.messageBytes)
         }
-        return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: limits.messageBytes)
+        return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: limits.messageBytes,
+                           keepsPayloads: valueBytes)
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.

@@ -123,9 +123,12 @@ public final class Analyzer {
 
     /// False when no consumer shows ACL fragments and L2CAP PDUs (`--verbose`): they are not built.
     let lowerLayers: Bool
+    /// False when no consumer reads the bytes of ATT writes and notifications, or of frames no
+    /// dissector decodes (`stats` counts them): they are not copied out of the capture.
+    let valueBytes: Bool
 
     public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
-                limits: Limits = Limits(), emit: @escaping (consuming Event) -> Void) {
+                valueBytes: Bool = true, limits: Limits = Limits(), emit: @escaping (consuming Event) -> Void) {
         self.limits = limits
         connections = ConnectionTable(historyLimit: limits.connectionHistory)
         acl = ACLReassembler(limit: limits.reassemblyBytes)
@@ -133,6 +136,7 @@ public final class Analyzer {
         self.decodeAs = decodeAs
         self.dissectors = dissectors
         self.lowerLayers = lowerLayers
+        self.valueBytes = valueBytes
         self.sink = emit
     }
 
@@ -502,6 +506,7 @@ public final class Analyzer {
             var d = ATTDecoder(gatt: gatt, peer: peer(key))
             d.facts.inferred = connections[key]?.inferred ?? true
             d.facts.encrypted = connections[key]?.lifecycle.encrypted ?? false
+            d.keepsValues = valueBytes
             link = ATTLink(d)
             attLinks[key] = link
         }

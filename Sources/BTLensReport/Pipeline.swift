@@ -7,11 +7,13 @@ public enum Pipeline {
     /// Returns the analyzer (connections, GATT databases) once the capture is done.
     @discardableResult
     public static func run(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
-                           dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
+                           dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, valueBytes: Bool = true,
+                           limits: Limits = Limits(),
                            onRecord: ((CaptureRecord) -> Void)? = nil,
                            onProblem: (CaptureProblem) -> Void = { _ in },
                            onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, valueBytes: valueBytes,
+                                limits: limits, emit: onEvent)
         while let item = try reader.next() {
             // A record is copied out of its item only for a caller that takes it.
             if let onRecord, case .record(let r) = item { onRecord(r) }
@@ -27,11 +29,13 @@ public enum Pipeline {
     /// decoding thread; a renderer relayed from `onEvent` makes a third, as the timeline's does.
     @discardableResult
     public static func runReadingAhead(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
-                                       dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, limits: Limits = Limits(),
+                                       dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, valueBytes: Bool = true,
+                                       limits: Limits = Limits(),
                                        onRecord: ((CaptureRecord) -> Void)? = nil,
                                        onProblem: @escaping (CaptureProblem) -> Void = { _ in },
                                        onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, valueBytes: valueBytes,
+                                limits: limits, emit: onEvent)
         let relay = Relay<CaptureItem> { item in
             // One copy of the record for the callback and the analyzer both.
             switch item {

@@ -50,7 +50,9 @@ struct Stats: ParsableCommand {
                       limits: Limits, json: Bool) throws -> (String, Severity?) {
         var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
-        let analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
+        // Stats counts frames and values: their bytes are not kept.
+        let analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
+                                                    valueBytes: false, limits: limits,
                                         onRecord: stats.record, onProblem: { reportProblem(file, $0); stats.problem($0) },
                                         onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)

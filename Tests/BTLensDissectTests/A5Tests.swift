@@ -61,6 +61,27 @@ final class MessageFramerTests: XCTestCase {
         XCTAssertEqual(f.partial?.need, 8)
     }
 
+    /// A framer that keeps no payloads (a consumer that only counts frames) finds the same frames,
+    /// checksums included (they are computed in place), with empty payloads.
+    func testAFramerKeepingNoPayloadsFindsTheSameFrames() {
+        var kept = MessageFramer()
+        var counted = MessageFramer(format: .a5, keepsPayloads: false)
+        kept.append(stream)
+        counted.append(stream)
+        var frames = 0
+        while let k = kept.next() {
+            let c = counted.next()
+            var expected = k
+            expected.frame.payload = []
+            XCTAssertEqual(c, expected)
+            frames += 1
+        }
+        XCTAssertNil(counted.next())
+        XCTAssertEqual(frames, 4)
+        XCTAssertFalse(counted.restarted.keepsPayloads)
+        XCTAssertEqual(counted.restarted.buffered, 0)
+    }
+
     func testOutOfSyncABadChecksumIsNotAFrame() {
         var f = MessageFramer()
         f.loseSync()

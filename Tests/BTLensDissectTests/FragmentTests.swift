@@ -20,8 +20,8 @@ final class FragmentTests: XCTestCase {
         }
     }
 
-    func outputs(_ chunks: [[UInt8]]) -> [String] {
-        var s = A5Stream(format: format, detect: false)
+    func outputs(_ chunks: [[UInt8]], keepsPayloads: Bool = true) -> [String] {
+        var s = A5Stream(format: format, detect: false, keepsPayloads: keepsPayloads)
         var out: [A5Stream.Output] = []
         for c in chunks { out += s.push(c[...]) }
         out += s.finish(reason: "the end of the capture")
@@ -51,6 +51,16 @@ final class FragmentTests: XCTestCase {
             XCTAssertEqual(outputs([Array(bytes[..<cut]), Array(bytes[cut...])]), expected, "cut at \(cut)")
         }
         XCTAssertEqual(outputs(bytes.map { [$0] }), expected)
+    }
+
+    /// A stream that keeps no payloads (a consumer that only counts) still keeps the parts of a
+    /// message of several frames: its checksum is over them, joined.
+    func testAMessageIsJoinedWhenPayloadsAreNotKept() {
+        var bad = message([[1, 2], [3]], seq: 8)
+        bad[1][bad[1].count - 1] ^= 0xff
+        let bytes = (message([[1, 2], [3], [4, 5, 6]]) + bad).flatMap { $0 } + format.encode(command: 0x21, sequence: 9, payload: [9])
+        let frames = outputs([bytes], keepsPayloads: false).filter { $0.hasPrefix("frame") }
+        XCTAssertEqual(frames, ["frame 7 010203040506 3 parts ok=true", "frame 8 010203 2 parts ok=false", "frame 9  1 parts ok=true"])
     }
 
     func testAWrongChecksumIsThatOfTheJoinedMessage() {

@@ -25,4 +25,24 @@ final class FastPathTests: XCTestCase {
         XCTAssertGreaterThan(full.count, 1_000_000)
         XCTAssertEqual(try top(lowerLayers: false), full)
     }
+
+    /// `stats` keeps no value bytes: its counts, diagnostics and connections (subscriptions and
+    /// oversized writes are judged from the PDU) are those of the full path, on the benchmark
+    /// capture and every sample capture (those of `Captures/`).
+    func testStatsWithoutValueBytesCountsTheSame() throws {
+        var benchmark: [UInt8] = []
+        BenchmarkCapture.generate(bytes: 3_000_000) { benchmark += $0 }
+        let inputs = [("benchmark", benchmark)] + SampleCaptures.all.map { ($0.file, $0.session.bytes) }
+        XCTAssertGreaterThan(inputs.count, 5)
+        for (name, bytes) in inputs {
+            func stats(valueBytes: Bool) throws -> String {
+                var reader = try CaptureFormat.open(MemorySource(bytes))
+                let stats = StatsCollector(file: name, info: reader.info)
+                let analyzer = try Pipeline.run(&reader, valueBytes: valueBytes, onRecord: stats.record, onProblem: stats.problem,
+                                                onEvent: stats.event)
+                return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
+            }
+            XCTAssertEqual(try stats(valueBytes: false), try stats(valueBytes: true), name)
+        }
+    }
 }

@@ -11,16 +11,25 @@ import BTLensTestSupport
 final class LifecycleTests: XCTestCase {
     let address: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]
 
+    /// The findings are also checked to be the same when no value bytes are kept (as `stats` runs).
     func run(_ s: LESession) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
-        var reader = try CaptureFormat.open(MemorySource(s.bytes))
-        var found: [String] = []
-        var messages: [String: String] = [:]
-        let analyzer = try Pipeline.run(&reader) { e in
-            guard let d = e.diagnostic, LifecycleDiagnostics.all.contains(d.kind) else { return }
-            found.append("\(d.id) #\(e.record)")
-            messages[d.id] = d.message
+        func run(valueBytes: Bool) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
+            var reader = try CaptureFormat.open(MemorySource(s.bytes))
+            var found: [String] = []
+            var messages: [String: String] = [:]
+            let analyzer = try Pipeline.run(&reader, valueBytes: valueBytes) { e in
+                guard let d = e.diagnostic, LifecycleDiagnostics.all.contains(d.kind) else { return }
+                found.append("\(d.id) #\(e.record)")
+                messages[d.id] = d.message
+            }
+            return (found, analyzer.connectionSummaries, messages)
         }
-        return (found, analyzer.connectionSummaries, messages)
+        let full = try run(valueBytes: true)
+        let counted = try run(valueBytes: false)
+        XCTAssertEqual(counted.findings, full.findings)
+        XCTAssertEqual(counted.messages, full.messages)
+        XCTAssertEqual(counted.connections.map(\.lifecycle.subscriptions), full.connections.map(\.lifecycle.subscriptions))
+        return full
     }
 
     func disconnected(_ s: inout LESession, _ handle: UInt16, reason: UInt8) -> Int {

@@ -29,10 +29,11 @@ public struct A5Stream: Sendable {
     /// The A5 frame itself (its version is checked), not a vendor's variant.
     private let isA5Format: Bool
 
+    /// `keepsPayloads`: see `MessageFramer`.
     public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
-                messageLimit: Int = Limits().messageBytes) {
+                messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true) {
         self.messageLimit = messageLimit
-        framer = MessageFramer(format: format)
+        framer = MessageFramer(format: format, keepsPayloads: keepsPayloads)
         state = detect ? .undecided(values: 0, preamble: 0) : .a5
         self.tracksSequence = tracksSequence
         isA5Format = format == .a5
@@ -65,7 +66,7 @@ public struct A5Stream: Sendable {
             let magic = framer.format.magic.first
             if value.first == magic || framer.buffered == 0 {
                 preamble += framer.buffered
-                framer = MessageFramer(format: framer.format)
+                framer = framer.restarted
                 values += 1
                 if value.first != magic {
                     preamble += value.count
@@ -80,7 +81,7 @@ public struct A5Stream: Sendable {
             }
             guard step.frame.checksumOK else {
                 preamble += step.frame.length + framer.buffered
-                framer = MessageFramer(format: framer.format)
+                framer = framer.restarted
                 state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
                 return
             }
@@ -96,7 +97,7 @@ public struct A5Stream: Sendable {
     /// The capture lost bytes of this stream: any partial frame is reported and dropped.
     public mutating func hole() -> [Output] {
         guard isA5 else {
-            framer = MessageFramer(format: framer.format)
+            framer = framer.restarted
             return []
         }
         var outputs: [Output] = []
@@ -110,7 +111,7 @@ public struct A5Stream: Sendable {
         guard isA5 else { return [] }
         var outputs: [Output] = []
         leftovers(reason: reason) { outputs.append($0) }
-        framer = MessageFramer(format: framer.format)
+        framer = framer.restarted
         return outputs
     }
 

@@ -14,16 +14,23 @@ public struct MessageFramer: Sendable {
     }
 
     public let format: FrameFormat
+    /// False where nothing reads the payloads of whole frames (no dissector, a consumer that only
+    /// counts): they are not copied out. A frame of several keeps its part, for the joined message.
+    public let keepsPayloads: Bool
     private let layout: FrameLayout
     private var buffer = StreamBuffer()
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
-    public init(format: FrameFormat = .a5) {
+    public init(format: FrameFormat = .a5, keepsPayloads: Bool = true) {
         self.format = format
+        self.keepsPayloads = keepsPayloads
         layout = FrameLayout(format)
     }
+
+    /// A framer like this one, with nothing buffered.
+    public var restarted: MessageFramer { MessageFramer(format: format, keepsPayloads: keepsPayloads) }
 
     public var buffered: Int { buffer.count }
 
@@ -85,8 +92,8 @@ public struct MessageFramer: Sendable {
         return (f, f.index >= f.count ? format.trailerLength : 0)
     }
 
-    /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out,
-    /// its checksum read and computed in place.
+    /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out
+    /// (unless not kept), its checksum read and computed in place.
     private func parse(_ total: Int, fragment: A5Frame.Fragment?, trailer: Int) -> A5Frame {
         let payloadEnd = total - trailer
         var checksum: UInt16?
@@ -102,7 +109,8 @@ public struct MessageFramer: Sendable {
         return A5Frame(version: byte(at: layout.version),
                        command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
                        sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
-                       payload: buffer.withUnsafeBytes(format.headerLength ..< payloadEnd) { Array($0) },
+                       payload: keepsPayloads || (fragment?.count ?? 1) > 1
+                           ? buffer.withUnsafeBytes(format.headerLength ..< payloadEnd) { Array($0) } : [],
                        checksum: checksum, expectedChecksum: expected, length: total, fragment: fragment)
     }
 

@@ -56,6 +56,9 @@ struct ATTDecoder {
     let gatt: GATTStore
     /// The peer of the connection: databases are kept per peer so reconnections keep their handles.
     let peer: PeerID
+    /// False where no consumer reads the values of writes and notifications (`stats`): their infos
+    /// have none (their streams get them all the same).
+    var keepsValues = true
 
     /// The last handles looked up, per server side, while no discovery changed the store: a stream's
     /// PDUs go to one or two handles, so each PDU need not hash its way into the databases.
@@ -202,7 +205,7 @@ struct ATTDecoder {
             out.info.handle = handle
             if opcode == .writeRequest { bearer.pending[c] = ATTBearer.Request(opcode: opcode, handle: handle) }
             if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, .inPDU(r.remainingIndices))) }
-            out.info.value = r.rest()
+            if keepsValues { out.info.value = r.rest() }
         case .signedWriteCommand:
             let handle = try r.u16le()
             out.info.handle = handle

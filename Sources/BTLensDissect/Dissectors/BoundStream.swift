@@ -35,18 +35,20 @@ struct BoundStream {
         set { label.uuid = newValue }
     }
 
+    /// `keepsPayloads`: false where no consumer reads the payloads of the stream's frames (it has no dissector).
     init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction,
-         messageLimit: Int = Limits().messageBytes) {
+         messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true) {
         switch framing {
         case .values(let commandByte)?:
             framed = nil
             label = Label(dissector: dissector, framing: nil, commandByte: commandByte)
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
-            framed = A5Stream(format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit)
+            framed = A5Stream(format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
+                              keepsPayloads: keepsPayloads)
             label = Label(dissector: dissector, framing: format.name, commandByte: false)
         case nil:
-            framed = A5Stream()
+            framed = A5Stream(keepsPayloads: keepsPayloads)
             label = Label(dissector: dissector, framing: FrameFormat.a5Name, commandByte: false)
         }
     }

@@ -34,15 +34,18 @@ extension ATTDecoder {
         case .errorResponse:
             explain(pdu, &out)
         case .writeRequest, .writeCommand:
-            // The value is read where it lies: bound to a name, it would be copied.
-            guard let handle = out.info.handle, let length = out.info.value?.count else { break }
+            // The value is read where it lies, after the opcode and handle: bound to a name, it would
+            // be copied (and a decoder that keeps no values has none in the info).
+            guard let handle = out.info.handle else { break }
+            let length = pdu.count - 3
             // The MTU is known when it was exchanged in the capture, or the link began in it (23 until exchanged).
             if length > bearer.mtu - 3, facts.mtu != nil || !facts.inferred {
                 out.diagnostics.append(Diagnostic(LifecycleDiagnostics.valueTooLong,
                                                   "a \(opcode.name) of \(length) bytes to \(Hex.value(handle, width: 4)); ATT_MTU is \(bearer.mtu), so at most \(bearer.mtu - 3) fit",
                                                   fields: [("length", .int(length)), ("mtu", .int(bearer.mtu))]))
             }
-            if out.info.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration, let bits = out.info.value?.first {
+            if out.info.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration, length > 0 {
+                let bits = pdu[pdu.startIndex + 3]
                 let owner = gatt[key]?.characteristic(owning: handle)
                 let kind: Lifecycle.Subscription.Kind = bits & 3 == 3 ? .both : bits & 1 == 1 ? .notify : bits & 2 == 2 ? .indicate : .off
                 let s = Lifecycle.Subscription(valueHandle: owner?.valueHandle ?? handle &- 1, cccdHandle: handle, uuid: owner?.uuid,

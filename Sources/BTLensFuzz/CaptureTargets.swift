@@ -32,13 +32,15 @@ enum CaptureTargets {
         DefinitionLoader.load([FuzzTarget.dissectorsFolder], required: false).table
     }()
 
-    /// The pipeline `btlens timeline` and `stats` run: every event rendered as JSONL and text, and counted.
+    /// The pipeline `btlens timeline` and `stats` run: every event rendered as JSONL and text, and
+    /// counted; on every other input, with no value bytes kept, as `stats` runs it.
     static func decode(_ bytes: [UInt8], decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = shipped) {
         guard var reader = try? CaptureFormat.open(MemorySource(bytes)) else { return }
         let jsonl = JSONLRenderer(verbose: true)
         var text = TextRenderer(verbose: true, color: true)
         let stats = StatsCollector(file: "fuzz", info: reader.info)
-        let analyzer = try? Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, onRecord: stats.record) { e in
+        let analyzer = try? Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, valueBytes: bytes.count.isMultiple(of: 2),
+                                         onRecord: stats.record) { e in
             _ = jsonl.render(e)
             _ = text.render(e)
             stats.event(e)

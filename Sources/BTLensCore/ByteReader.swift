@@ -86,6 +86,15 @@ public struct ByteReader: Sendable {
         position += count
     }
 
+    /// The little-endian UInt16 `offset` bytes into `bytes`, read where it lies: no reader is made,
+    /// so no reference to the bytes is counted (a header read before the rest is sliced off).
+    /// nil past the end.
+    @inlinable public static func u16le(in bytes: ArraySlice<UInt8>, at offset: Int) -> UInt16? {
+        let span = bytes.span
+        guard offset >= 0, offset <= span.count - 2 else { return nil }
+        return UInt16(span[offset]) | UInt16(span[offset + 1]) << 8
+    }
+
     /// Where what is left lies in `bytes`: the indices of `rest()`, without making the slice.
     @inlinable public var remainingIndices: Range<Int> { bytes.startIndex + min(position, bytes.count) ..< bytes.endIndex }
 

@@ -355,14 +355,15 @@ public final class Analyzer {
     // MARK: ACL and L2CAP
 
     private func aclData(_ r: CaptureRecord) {
-        var reader = ByteReader(r.payload)
-        guard let word = try? reader.u16le(), let length = try? reader.u16le() else {
+        // The header is read in place, and the fragment sliced once: a reader over the payload
+        // would count a reference of its own.
+        guard let word = ByteReader.u16le(in: r.payload, at: 0), let length = ByteReader.u16le(in: r.payload, at: 2) else {
             return malformedHeader(r, "ACL packet", need: 4)
         }
         let handle = word & 0x0fff
         let boundary = UInt8(word >> 12 & 0x3)
         let direction = r.direction ?? .sent
-        var fragment = reader.rest()
+        var fragment = r.payload.dropFirst(4)
         if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
             var d = Diagnostic(HCIDiagnostics.lengthMismatch,
                                "ACL data length says \(length) bytes, the record holds \(fragment.count)",

@@ -51,6 +51,22 @@ final class ByteReaderTests: XCTestCase {
             XCTAssertEqual(Array(base[indices]), Array(r.rest()))
         }
     }
+
+    /// An ACL header, handle 0x0040 with PB flags 10 (first automatically flushable) and length 7:
+    /// 40 20 07 00, read in place from a slice that does not start at 0, as a record's payload does.
+    func testAUInt16ReadInPlaceIsWhereAReaderFindsIt() throws {
+        let base: [UInt8] = [0x02, 0x40, 0x20, 0x07, 0x00, 0x05]
+        let header = base[1...]
+        XCTAssertEqual(ByteReader.u16le(in: header, at: 0), 0x2040)
+        XCTAssertEqual(ByteReader.u16le(in: header, at: 2), 0x0007)
+        for offset in -1...5 {
+            var r = ByteReader(header)
+            let read = try? { () throws(ShortRead) -> UInt16 in try r.skip(offset); return try r.u16le() }()
+            XCTAssertEqual(ByteReader.u16le(in: header, at: offset), offset < 0 ? nil : read, "offset \(offset)")
+        }
+        XCTAssertNil(ByteReader.u16le(in: base[6...], at: 0))
+        XCTAssertNil(ByteReader.u16le(in: base[5...], at: 0))
+    }
 }
 
 final class ValueTests: XCTestCase {

@@ -52,9 +52,9 @@ struct Stats: ParsableCommand {
         let stats = StatsCollector(file: file, info: reader.info)
         // Stats counts frames and values: their bytes are not kept.
         let analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
-                                                    valueBytes: false, limits: limits,
-                                        onRecord: stats.record, onProblem: { reportProblem(file, $0); stats.problem($0) },
-                                        onEvent: stats.event)
+                                                    valueBytes: false, limits: limits, onRecord: stats.record,
+                                                    onProblem: { reportProblem(file, $0); stats.problem($0) },
+                                                    onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
         stats.connectionsDropped = analyzer.connections.historyDropped
         let (connections, advertisers) = (analyzer.connectionSummaries, analyzer.advertisers)

@@ -1,12 +1,14 @@
+import Foundation
 import XCTest
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensDefinitions
 import BTLensReport
 import BTLensTestSupport
 
-/// The paths that skip work (no lower-layer events when nothing shows them) give exactly the
-/// frames and diagnostics of the full path, on a mid-size benchmark capture.
+/// The paths that skip work (no lower-layer events when nothing shows them, no value bytes when
+/// only counts are read) give exactly what the full path gives.
 final class FastPathTests: XCTestCase {
     func testSkippingLowerLayersChangesNoTopLevelEvent() throws {
         var bytes: [UInt8] = []
@@ -28,21 +30,41 @@ final class FastPathTests: XCTestCase {
 
     /// `stats` keeps no value bytes: its counts, diagnostics and connections (subscriptions and
     /// oversized writes are judged from the PDU) are those of the full path, on the benchmark
-    /// capture and every sample capture (those of `Captures/`).
+    /// capture and every sample capture (those of `Captures/`), with the shipped dissectors.
     func testStatsWithoutValueBytesCountsTheSame() throws {
         var benchmark: [UInt8] = []
         BenchmarkCapture.generate(bytes: 3_000_000) { benchmark += $0 }
         let inputs = [("benchmark", benchmark)] + SampleCaptures.all.map { ($0.file, $0.session.bytes) }
         XCTAssertGreaterThan(inputs.count, 5)
         for (name, bytes) in inputs {
-            func stats(valueBytes: Bool) throws -> String {
-                var reader = try CaptureFormat.open(MemorySource(bytes))
-                let stats = StatsCollector(file: name, info: reader.info)
-                let analyzer = try Pipeline.run(&reader, valueBytes: valueBytes, onRecord: stats.record, onProblem: stats.problem,
-                                                onEvent: stats.event)
-                return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
-            }
-            XCTAssertEqual(try stats(valueBytes: false), try stats(valueBytes: true), name)
+            try assertSameStats(name) { try CaptureFormat.open(MemorySource(bytes)) }
         }
+    }
+
+    /// The same on every real capture in ../shared/captures that opens (skipped when it is absent).
+    func testStatsWithoutValueBytesCountsTheSameOnRealCaptures() throws {
+        let folder = RealCaptureConformanceTests.shared
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: folder.path), "../shared/captures is absent")
+        var compared = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            let path = folder.appendingPathComponent(name).path
+            // Files btlens refuses are RealCaptureConformanceTests' business.
+            guard (try? CaptureFormat.open(path: path)) != nil else { continue }
+            try assertSameStats(name) { try CaptureFormat.open(path: path) }
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 5)
+    }
+
+    private func assertSameStats(_ name: String, _ open: () throws -> any CaptureReader) throws {
+        let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
+        func stats(valueBytes: Bool) throws -> String {
+            var reader = try open()
+            let stats = StatsCollector(file: name, info: reader.info)
+            let analyzer = try Pipeline.run(&reader, dissectors: table, valueBytes: valueBytes, onRecord: stats.record,
+                                            onProblem: stats.problem, onEvent: stats.event)
+            return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
+        }
+        XCTAssertEqual(try stats(valueBytes: false), try stats(valueBytes: true), name)
     }
 }

@@ -19,6 +19,8 @@ public final class Analyzer {
     private let sink: (consuming Event) -> Void
     /// The most severe diagnostic so far (for `--fail-on`).
     @exclusivity(unchecked) public private(set) var worstSeverity: Severity?
+    /// What was counted and not sent, in `.counts` detail.
+    @exclusivity(unchecked) public private(set) var tally = Tally()
     /// The bounds on everything kept per capture.
     public let limits: Limits
     @exclusivity(unchecked) public internal(set) var connections: ConnectionTable
@@ -123,12 +125,21 @@ public final class Analyzer {
 
     /// False when no consumer shows ACL fragments and L2CAP PDUs (`--verbose`): they are not built.
     let lowerLayers: Bool
-    /// False when no consumer reads the bytes of ATT writes and notifications, or of frames no
-    /// dissector decodes (`stats` counts them): they are not copied out of the capture.
-    let valueBytes: Bool
+    /// How much of each PDU the consumer reads.
+    public enum Detail: Sendable {
+        /// Every event, with the bytes of values and frames: the timeline and the report.
+        case full
+        /// What `stats` reads. ATT PDUs, and frames that no dissector decodes, are counted in `tally`
+        /// and not sent as events; the bytes of ATT values and of those frames are not copied out of
+        /// the capture. Their streams still read the values where they lie.
+        case counts
+    }
+    let detail: Detail
+    /// The bytes of values and of frames no dissector decodes are copied out for the events.
+    var valueBytes: Bool { detail == .full }
 
     public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
-                valueBytes: Bool = true, limits: Limits = Limits(), emit: @escaping (consuming Event) -> Void) {
+                detail: Detail = .full, limits: Limits = Limits(), emit: @escaping (consuming Event) -> Void) {
         self.limits = limits
         connections = ConnectionTable(historyLimit: limits.connectionHistory)
         acl = ACLReassembler(limit: limits.reassemblyBytes)
@@ -136,7 +147,7 @@ public final class Analyzer {
         self.decodeAs = decodeAs
         self.dissectors = dissectors
         self.lowerLayers = lowerLayers
-        self.valueBytes = valueBytes
+        self.detail = detail
         self.sink = emit
     }
 
@@ -453,8 +464,12 @@ public final class Analyzer {
         let fromServer = result.info.opcode.isFromServer
         let readResponse = result.info.opcode == .readResponse && !result.info.truncated
             ? result.info.handle.flatMap { h in result.info.value.map { (h, result.info.uuid, $0) } } : nil
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
-                   body: .att(result.takeInfo())))
+        if detail == .full {
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
+                       body: .att(result.takeInfo())))
+        } else {
+            tally.attOpcodes[Int(result.info.opcode.rawValue)] += 1
+        }
         for d in result.diagnostics { say(r, key.handle, d, direction) }
         for v in result.gattValues {
             emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
@@ -567,9 +582,12 @@ public final class Analyzer {
         }
         switch consume output {
         case .frame(let f):
-            var naming = A5FrameInfo.Naming(framing: bound.framing, hasCommand: bound.framing != nil || bound.commandByte)
             // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
-            guard let pairKey, let d = bound.dissector else { return send(.a5(info(consume f, consume naming))) }
+            guard let pairKey, let d = bound.dissector else {
+                guard detail == .full else { return count(f, a5: bound.isA5, direction: direction) }
+                return send(.a5(info(consume f, A5FrameInfo.Naming(bound))))
+            }
+            var naming = A5FrameInfo.Naming(bound)
             let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey, direction: direction,
                                           record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
@@ -579,6 +597,13 @@ public final class Analyzer {
         case .diagnostic(let d):
             send(tagged(d))
         }
+    }
+
+    /// A frame no dissector decodes, counted and not sent.
+    private func count(_ f: borrowing A5Frame, a5: Bool, direction: Direction) {
+        guard a5 else { return }
+        tally.a5Frames[Int(direction.rawValue)] += 1
+        if !f.checksumOK { tally.a5BadChecksum += 1 }
     }
 
     // MARK: helpers

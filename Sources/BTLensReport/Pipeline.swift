@@ -7,12 +7,12 @@ public enum Pipeline {
     /// Returns the analyzer (connections, GATT databases) once the capture is done.
     @discardableResult
     public static func run(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
-                           dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, valueBytes: Bool = true,
+                           dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, detail: Analyzer.Detail = .full,
                            limits: Limits = Limits(),
                            onRecord: ((CaptureRecord) -> Void)? = nil,
                            onProblem: (CaptureProblem) -> Void = { _ in },
                            onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, valueBytes: valueBytes,
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
                                 limits: limits, emit: onEvent)
         while let item = try reader.next() {
             // A record is copied out of its item only for a caller that takes it.
@@ -29,12 +29,12 @@ public enum Pipeline {
     /// decoding thread; a renderer relayed from `onEvent` makes a third, as the timeline's does.
     @discardableResult
     public static func runReadingAhead(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
-                                       dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, valueBytes: Bool = true,
+                                       dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, detail: Analyzer.Detail = .full,
                                        limits: Limits = Limits(),
                                        onRecord: ((CaptureRecord) -> Void)? = nil,
                                        onProblem: @escaping (CaptureProblem) -> Void = { _ in },
                                        onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, valueBytes: valueBytes,
+        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
                                 limits: limits, emit: onEvent)
         let relay = Relay<CaptureItem> { item in
             // One copy of the record for the callback and the analyzer both.

@@ -84,6 +84,13 @@ public final class StatsCollector {
         }
     }
 
+    /// What the analyzer counted instead of sending as events (`Analyzer.Detail.counts`).
+    public func add(_ t: Tally) {
+        for (i, n) in t.attOpcodes.enumerated() { opcodeCounts[i] += n }
+        for (i, n) in t.a5Frames.enumerated() { a5Counts[i] += n }
+        a5BadChecksum += t.a5BadChecksum
+    }
+
     /// A problem with the file itself: the bytes it stands for.
     public func problem(_ p: CaptureProblem) { bytes.problem(p) }
 

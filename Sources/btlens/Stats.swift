@@ -50,11 +50,12 @@ struct Stats: ParsableCommand {
                       limits: Limits, json: Bool) throws -> (String, Severity?) {
         var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
-        // Stats counts frames and values: their bytes are not kept.
+        // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
         let analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
-                                                    valueBytes: false, limits: limits, onRecord: stats.record,
+                                                    detail: .counts, limits: limits, onRecord: stats.record,
                                                     onProblem: { reportProblem(file, $0); stats.problem($0) },
                                                     onEvent: stats.event)
+        stats.add(analyzer.tally)
         stats.finish(bytesRead: reader.bytesRead)
         stats.connectionsDropped = analyzer.connections.historyDropped
         let (connections, advertisers) = (analyzer.connectionSummaries, analyzer.advertisers)

@@ -36,7 +36,7 @@ struct Timeline: ParsableCommand {
             var first = try input.open()
             let s = TimelineSummary()
             let pass = try Pipeline.run(&first, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false,
-                                        valueBytes: false, limits: limits, onEvent: s.event)
+                                        detail: .counts, limits: limits, onEvent: s.event)
             sink.write(s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers))
         }
         // Reading on this thread, decoding on a second, rendering and writing on a third.

@@ -7,8 +7,8 @@ import BTLensDefinitions
 import BTLensReport
 import BTLensTestSupport
 
-/// The paths that skip work (no lower-layer events when nothing shows them, no value bytes when
-/// only counts are read) give exactly what the full path gives.
+/// The paths that skip work (no lower-layer events when nothing shows them, counts instead of
+/// events and no value bytes when only counts are read) give exactly what the full path gives.
 final class FastPathTests: XCTestCase {
     func testSkippingLowerLayersChangesNoTopLevelEvent() throws {
         var bytes: [UInt8] = []
@@ -28,10 +28,42 @@ final class FastPathTests: XCTestCase {
         XCTAssertEqual(try top(lowerLayers: false), full)
     }
 
-    /// `stats` keeps no value bytes: its counts, diagnostics and connections (subscriptions and
+    /// In `.counts` detail the ATT PDUs and the frames no dissector decodes are counted, not sent:
+    /// the tally is what the full path's events show, and the full path tallies nothing.
+    func testCountsDetailTalliesWhatTheFullPathSends() throws {
+        var bytes: [UInt8] = []
+        BenchmarkCapture.generate(bytes: 3_000_000) { bytes += $0 }
+        var shown = Tally()
+        var reader = try CaptureFormat.open(MemorySource(bytes))
+        let full = try Pipeline.run(&reader) { e in
+            switch e.body {
+            case .att(let a): shown.attOpcodes[Int(a.opcode.rawValue)] += 1
+            case .a5(let a) where a.isA5:
+                shown.a5Frames[Int((e.direction ?? .sent).rawValue)] += 1
+                if !a.frame.checksumOK { shown.a5BadChecksum += 1 }
+            default: break
+            }
+        }
+        XCTAssertEqual(full.tally, Tally())
+        XCTAssertGreaterThan(shown.a5BadChecksum, 0)
+        XCTAssertGreaterThan(shown.a5Frames.min() ?? 0, 8_000)
+
+        var sent = 0
+        reader = try CaptureFormat.open(MemorySource(bytes))
+        let counted = try Pipeline.run(&reader, detail: .counts) { e in
+            switch e.body {
+            case .att, .a5: sent += 1
+            default: break
+            }
+        }
+        XCTAssertEqual(sent, 0)
+        XCTAssertEqual(counted.tally, shown)
+    }
+
+    /// `stats` runs in `.counts` detail: its counts, diagnostics and connections (subscriptions and
     /// oversized writes are judged from the PDU) are those of the full path, on the benchmark
     /// capture and every sample capture (those of `Captures/`), with the shipped dissectors.
-    func testStatsWithoutValueBytesCountsTheSame() throws {
+    func testStatsInCountsDetailCountsTheSame() throws {
         var benchmark: [UInt8] = []
         BenchmarkCapture.generate(bytes: 3_000_000) { benchmark += $0 }
         let inputs = [("benchmark", benchmark)] + SampleCaptures.all.map { ($0.file, $0.session.bytes) }
@@ -42,7 +74,7 @@ final class FastPathTests: XCTestCase {
     }
 
     /// The same on every real capture in ../shared/captures that opens (skipped when it is absent).
-    func testStatsWithoutValueBytesCountsTheSameOnRealCaptures() throws {
+    func testStatsInCountsDetailCountsTheSameOnRealCaptures() throws {
         let folder = RealCaptureConformanceTests.shared
         try XCTSkipUnless(FileManager.default.fileExists(atPath: folder.path), "../shared/captures is absent")
         var compared = 0
@@ -58,13 +90,14 @@ final class FastPathTests: XCTestCase {
 
     private func assertSameStats(_ name: String, _ open: () throws -> any CaptureReader) throws {
         let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
-        func stats(valueBytes: Bool) throws -> String {
+        func stats(_ detail: Analyzer.Detail) throws -> String {
             var reader = try open()
             let stats = StatsCollector(file: name, info: reader.info)
-            let analyzer = try Pipeline.run(&reader, dissectors: table, valueBytes: valueBytes, onRecord: stats.record,
+            let analyzer = try Pipeline.run(&reader, dissectors: table, detail: detail, onRecord: stats.record,
                                             onProblem: stats.problem, onEvent: stats.event)
+            stats.add(analyzer.tally)
             return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         }
-        XCTAssertEqual(try stats(valueBytes: false), try stats(valueBytes: true), name)
+        XCTAssertEqual(try stats(.counts), try stats(.full), name)
     }
 }

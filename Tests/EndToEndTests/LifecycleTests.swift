@@ -11,21 +11,21 @@ import BTLensTestSupport
 final class LifecycleTests: XCTestCase {
     let address: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]
 
-    /// The findings are also checked to be the same when no value bytes are kept (as `stats` runs).
+    /// The findings are also checked to be the same in `.counts` detail (as `stats` runs).
     func run(_ s: LESession) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
-        func run(valueBytes: Bool) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
+        func run(_ detail: Analyzer.Detail) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
             var reader = try CaptureFormat.open(MemorySource(s.bytes))
             var found: [String] = []
             var messages: [String: String] = [:]
-            let analyzer = try Pipeline.run(&reader, valueBytes: valueBytes) { e in
+            let analyzer = try Pipeline.run(&reader, detail: detail) { e in
                 guard let d = e.diagnostic, LifecycleDiagnostics.all.contains(d.kind) else { return }
                 found.append("\(d.id) #\(e.record)")
                 messages[d.id] = d.message
             }
             return (found, analyzer.connectionSummaries, messages)
         }
-        let full = try run(valueBytes: true)
-        let counted = try run(valueBytes: false)
+        let full = try run(.full)
+        let counted = try run(.counts)
         XCTAssertEqual(counted.findings, full.findings)
         XCTAssertEqual(counted.messages, full.messages)
         XCTAssertEqual(counted.connections.map(\.lifecycle.subscriptions), full.connections.map(\.lifecycle.subscriptions))

@@ -13,6 +13,8 @@ struct BoundStream {
         let dissectorName: String?
         /// The frame format's name, or nil for one message per value.
         let framing: String?
+        /// The framing is the A5 frame's, not a vendor's variant: read once, not compared per frame.
+        let isA5: Bool
         let commandByte: Bool
         /// The characteristic it belongs to, when discovery was captured.
         var uuid: BluetoothUUID?
@@ -21,6 +23,7 @@ struct BoundStream {
             self.dissector = dissector
             dissectorName = dissector?.name
             self.framing = framing
+            isA5 = framing == FrameFormat.a5Name
             self.commandByte = commandByte
         }
     }
@@ -74,4 +77,11 @@ struct BoundStream {
     mutating func hole() -> [A5Stream.Output] { framed?.hole() ?? [] }
 
     mutating func finish(reason: String) -> [A5Stream.Output] { framed?.finish(reason: reason) ?? [] }
+}
+
+extension A5FrameInfo.Naming {
+    /// What a stream's label says of its frames, before a dissector adds to it.
+    init(_ label: BoundStream.Label) {
+        self.init(framing: label.framing, hasCommand: label.framing != nil || label.commandByte)
+    }
 }

@@ -1,0 +1,14 @@
+import BTLensCore
+
+/// What an analyzer counted instead of sending as events, in `.counts` detail (`stats`): each ATT
+/// PDU, and each frame that no dissector decodes. Wireshark's taps work the same way: a dissector
+/// builds no tap data when no one listens. Fixed size, whatever the capture.
+public struct Tally: Sendable, Equatable {
+    /// ATT PDUs by opcode (the index).
+    public var attOpcodes = [Int](repeating: 0, count: 256)
+    /// A5 frames by `Direction.rawValue`, and those of them whose checksum is wrong.
+    public var a5Frames = [0, 0]
+    public var a5BadChecksum = 0
+
+    public init() {}
+}

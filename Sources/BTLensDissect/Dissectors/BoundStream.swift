@@ -80,8 +80,10 @@ struct BoundStream {
 }
 
 extension A5FrameInfo.Naming {
-    /// What a stream's label says of its frames, before a dissector adds to it.
-    init(_ label: BoundStream.Label) {
-        self.init(framing: label.framing, hasCommand: label.framing != nil || label.commandByte)
+    /// What a stream's label says of its frames, before a dissector adds to it. The label is lent:
+    /// copying it would copy its dissector (an existential).
+    init(_ label: borrowing BoundStream.Label) {
+        let framing = label.framing
+        self.init(framing: framing, hasCommand: framing != nil ? true : label.commandByte)
     }
 }

@@ -1,5 +1,3 @@
-import BTLensCore
-
 /// What an analyzer counted instead of sending as events, in `.counts` detail (`stats`): each ATT
 /// PDU, and each frame that no dissector decodes. Wireshark's taps work the same way: a dissector
 /// builds no tap data when no one listens. Fixed size, whatever the capture.

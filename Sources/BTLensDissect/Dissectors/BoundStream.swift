@@ -84,6 +84,7 @@ extension A5FrameInfo.Naming {
     /// copying it would copy its dissector (an existential).
     init(_ label: borrowing BoundStream.Label) {
         let framing = label.framing
+        // Not `||`: its autoclosure would take the lent label.
         self.init(framing: framing, hasCommand: framing != nil ? true : label.commandByte)
     }
 }

@@ -153,11 +153,11 @@ struct ATTDecoder {
                 let type = BluetoothUUID.bit16(try r.u16le())
                 let value = r.rest()
                 request.type = BluetoothUUID.read(value)
-                out.info.fields += [("type", .string(uuidLabel(type))), ("value", .bytes(Array(value)))]
+                out.info.fields += [("attribute_type", .string(uuidLabel(type))), ("attribute_value", .bytes(Array(value)))]
             } else if opcode != .findInformationRequest {
                 let type = try BluetoothUUID.read(&r, size: r.remaining)
                 request.type = type
-                if let t = type { out.info.fields.append(("type", .string(uuidLabel(t)))) }
+                if let t = type { out.info.fields.append(("attribute_type", .string(uuidLabel(t)))) }
             }
             bearer.pending[c] = request
         case .findInformationResponse:

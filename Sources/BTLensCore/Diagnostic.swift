@@ -46,8 +46,22 @@ public enum FieldValue: Sendable, Equatable {
     case bool(Bool)
     /// Bytes, rendered as lowercase hex.
     case bytes([UInt8])
+    /// A fixed-point number, `units / 10^scale` (37.50 ms is `.decimal(3750, scale: 2)`): a number in
+    /// JSON and in text, never a string, and exact where a Double would not be.
+    case decimal(Int64, scale: Int)
 
     public static func int<T: BinaryInteger>(_ v: T) -> FieldValue { .int(Int64(truncatingIfNeeded: v)) }
+    /// `units / 10^scale` written with `scale` decimals: "37.50".
+    public static func decimalText(_ units: Int64, scale: Int) -> String {
+        var power: Int64 = 1
+        for _ in 0..<max(0, min(scale, 18)) { power *= 10 }
+        let magnitude = units.magnitude
+        let whole = String(magnitude / UInt64(power)), fraction = String(magnitude % UInt64(power))
+        let sign = units < 0 ? "-" : ""
+        guard power > 1 else { return sign + whole }
+        return sign + whole + "." + String(repeating: "0", count: scale - fraction.count) + fraction
+    }
+
     public static func hex<T: FixedWidthInteger>(_ v: T) -> FieldValue {
         .hex(Int64(truncatingIfNeeded: v), digits: T.bitWidth / 4)
     }

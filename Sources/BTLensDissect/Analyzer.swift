@@ -293,17 +293,20 @@ public final class Analyzer {
         switch effect {
         case .hostConnects(let a): connections.hostCreatesConnection(to: a)
         case .peerRequests(let a): connections.peerRequestsConnection(from: a)
+        case .hostCancels: connections.hostCancelsConnection(index: r.controllerIndex)
         case .roleChanged(let address, let role):
             for (key, info) in connections.open where info.address == address { connections.setRole(key, role) }
         case .completed(let status, let handle, let address, let type, let transport, let role, let parameters):
             let key = ConnectionKey(index: r.controllerIndex, handle: handle)
-            let info = ConnectionInfo(key: key, address: address, addressType: type, transport: transport, role: role,
-                                      openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil,
+            let cancelled = connections.completesCancelledAttempt(index: r.controllerIndex, status: status)
+            // A cancelled attempt's peer address is not valid (all zero for LE); nothing names a peer then.
+            let info = ConnectionInfo(key: key, address: cancelled ? nil : address, addressType: type, transport: transport,
+                                      role: role, openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil,
                                       closedTime: nil, disconnectReason: nil, inferred: false)
             guard status.isSuccess else {
-                emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
-                           isTop: true, body: .connection(ConnectionChange(change: .failed, info: info, code: status))))
-                connectionFailed(info, status: status, r)
+                emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
+                           body: .connection(ConnectionChange(change: cancelled ? .cancelled : .failed, info: info, code: status))))
+                if !cancelled { connectionFailed(info, status: status, r) }
                 return
             }
             if connections.isOpen(key) {

@@ -97,7 +97,8 @@ public struct HCIEventInfo: Sendable {
 }
 
 public struct ConnectionChange: Sendable {
-    public enum Change: String, Sendable { case opened, closed, inferred, failed }
+    /// `cancelled`: the host withdrew the attempt (Create Connection Cancel), which ends it with status 0x02.
+    public enum Change: String, Sendable { case opened, closed, inferred, failed, cancelled }
     public var change: Change
     public var info: ConnectionInfo
     /// For `closed`: the reason; for `failed`: the status.

@@ -37,7 +37,7 @@ public enum ConnectionSummary {
         if let p = l.pairingFailure { security.append("pairing failed at \(at(p.step)): \(p.reason.name)") }
         var gatt: [String] = []
         if let f = l.firstATT { gatt.append("first ATT \(at(f))") }
-        if let m = l.attMTU { gatt.append("MTU \(m)") }
+        if let m = c.attMTU { gatt.append("MTU \(m.value)\(m.isDefault ? " (default, no exchange)" : "")") }
         if let d = l.discovery { gatt.append("discovery at \(at(d))") }
         if l.attErrors > 0 { gatt.append("\(l.attErrors) ATT error\(l.attErrors == 1 ? "" : "s")") }
         var lines = [link, security, gatt].filter { !$0.isEmpty }.map { $0.joined(separator: "; ") }
@@ -67,7 +67,8 @@ public enum ConnectionSummary {
         if let r = c.closedRecord { w.field("closed_record", r) } else { w.key("closed_record"); w.null() }
         if let r = c.disconnectReason { w.field("disconnect_reason", r.name) } else { w.key("disconnect_reason"); w.null() }
         w.field("inferred", c.inferred)
-        if let m = l.attMTU { w.field("att_mtu", m) } else { w.key("att_mtu"); w.null() }
+        if let m = c.attMTU { w.field("att_mtu", m.value) } else { w.key("att_mtu"); w.null() }
+        w.field("att_mtu_default", c.attMTU?.isDefault ?? false)
         w.key("subscriptions"); w.beginArray()
         for s in l.subscriptions {
             w.beginObject()

@@ -171,6 +171,7 @@ public struct JSONWriter: ~Copyable {
         case .string(let s): string(s)
         case .bool(let b): bool(b)
         case .bytes(let b): hex(b)
+        case .decimal(let units, let scale): beginValue(); appendRaw(FieldValue.decimalText(units, scale: scale))
         }
     }
 

@@ -238,6 +238,8 @@ public struct TextRenderer {
             return "Connection \(Hex.value(c.info.key.handle, width: 4)) (\(c.info.transport.rawValue)) was open before the capture began"
         case .failed:
             return "Connection to\(who) failed: \(c.code?.name ?? "unknown status")"
+        case .cancelled:
+            return "Connection attempt\(who.isEmpty ? "" : " to" + who) cancelled by the host"
         }
     }
 
@@ -270,6 +272,7 @@ public struct TextRenderer {
             case .string(let t): s += t.contains(" ") ? "\"\(safe(t))\"" : safe(t)
             case .bool(let b): s += b ? "yes" : "no"
             case .bytes(let b): s += Hex.string(b)
+            case .decimal(let units, let scale): s += FieldValue.decimalText(units, scale: scale)
             }
         }
         return s

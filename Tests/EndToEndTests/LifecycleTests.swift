@@ -46,6 +46,50 @@ final class LifecycleTests: XCTestCase {
                        "connecting to AA:BB:CC:11:22:33 failed: Connection Failed to be Established; the connection was never established: the peer stopped advertising or is out of range")
     }
 
+    func testACancelledAttemptIsNoFailure() throws {
+        var s = LESession()
+        s.command(0x200d, [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00])
+        s.command(0x200e, [])
+        s.event(0x0e, [0x01, 0x0e, 0x20, 0x00])
+        // After a successful cancel the controller ends the attempt: status 0x02, every other field zero.
+        let end = s.event(0x3e, [0x01, 0x02] + [UInt8](repeating: 0, count: 17))
+        var reader = try CaptureFormat.open(MemorySource(s.bytes))
+        var changes: [ConnectionChange] = []
+        var diagnostics: [String] = []
+        _ = try Pipeline.run(&reader) { e in
+            if case .connection(let c) = e.body { changes.append(c) }
+            if let d = e.diagnostic { diagnostics.append(d.id) }
+        }
+        XCTAssertEqual(diagnostics, [])
+        XCTAssertEqual(changes.map(\.change), [.cancelled])
+        XCTAssertNil(changes.first?.info.address, "the zero address of a cancelled attempt names no peer")
+        var text = TextRenderer()
+        let line = text.render(Event(record: end, timestamp: Timestamp(microseconds: 0), direction: .received,
+                                               connection: nil, isTop: true, body: .connection(changes[0])))
+        XCTAssertTrue(line?.contains("Connection attempt cancelled by the host") == true, line ?? "")
+        // Without a cancel, the same status is a failure.
+        var t = LESession()
+        let failed = t.event(0x3e, [0x01, 0x02] + [UInt8](repeating: 0, count: 17))
+        XCTAssertEqual(try run(t).findings, ["hci.connection.failed #\(failed)"])
+    }
+
+    func testAnLELinkWithoutMTUExchangeHasTheDefault() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        s.att(handle: 0x40, .sent, [0x0a, 0x03, 0x00])
+        let info = try XCTUnwrap(run(s).connections.first)
+        XCTAssertEqual(info.attMTU?.value, 23)
+        XCTAssertEqual(info.attMTU?.isDefault, true)
+        XCTAssertTrue(ConnectionSummary.steps(info).contains { $0.contains("MTU 23 (default, no exchange)") })
+        var exchanged = LESession()
+        exchanged.connect(handle: 0x40, address: address)
+        exchanged.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
+        exchanged.att(handle: 0x40, .received, [0x03, 0x40, 0x00])
+        let other = try XCTUnwrap(run(exchanged).connections.first)
+        XCTAssertEqual(other.attMTU?.value, 64)
+        XCTAssertEqual(other.attMTU?.isDefault, false)
+    }
+
     func testASupervisionTimeoutSaysTheLastTrafficAndTheSilence() throws {
         var s = LESession()
         s.connect(handle: 0x40, address: address)

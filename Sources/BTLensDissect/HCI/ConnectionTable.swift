@@ -29,6 +29,13 @@ public struct ConnectionInfo: Sendable {
     /// What happened on it, step by step.
     public var lifecycle = Lifecycle()
 
+    /// The ATT_MTU in force: the one an MTU exchange set, or on an LE link without one the default of 23
+    /// (Core Vol 3 Part F §3.2.8). nil on BR/EDR without an exchange, where ATT may not run at all.
+    public var attMTU: (value: Int, isDefault: Bool)? {
+        if let m = lifecycle.attMTU { return (m, false) }
+        return transport == .le ? (ATTBearer.defaultLEMTU, true) : nil
+    }
+
     mutating func changeLifecycle(_ change: (inout Lifecycle) -> Void) { change(&lifecycle) }
 
     mutating func learnTransport(_ t: Transport) { if transport == .unknown { transport = t } }
@@ -48,6 +55,8 @@ public struct ConnectionTable: Sendable {
     /// Peers the host asked to connect to: a Connection Complete for them means we are central.
     private var pendingCentral: Set<BDAddr> = []
     private var pendingPeripheral: Set<BDAddr> = []
+    /// Controllers whose host cancelled a connection attempt that has not completed yet.
+    private var cancelling: Set<UInt16> = []
 
     public init(historyLimit: Int = Limits().connectionHistory) { self.historyLimit = max(historyLimit, 1) }
 
@@ -58,6 +67,13 @@ public struct ConnectionTable: Sendable {
 
     mutating func hostCreatesConnection(to address: BDAddr) { pendingCentral.insert(address) }
     mutating func peerRequestsConnection(from address: BDAddr) { pendingPeripheral.insert(address) }
+    mutating func hostCancelsConnection(index: UInt16) { cancelling.insert(index) }
+
+    /// Whether a Connection Complete on `index` ends an attempt the host cancelled: after a successful
+    /// cancel the controller completes it with Unknown Connection Identifier (Core Vol 4 Part E §7.1.7, §7.8.13).
+    mutating func completesCancelledAttempt(index: UInt16, status: HCIErrorCode) -> Bool {
+        cancelling.remove(index) != nil && status.rawValue == 0x02
+    }
 
     /// A Connection Complete; returns the connection it replaced if the handle was still open.
     mutating func opened(_ info: ConnectionInfo) -> ConnectionInfo? {

@@ -21,6 +21,8 @@ public enum HCIDiagnostics {
 enum HCIConnectionEffect {
     case hostConnects(BDAddr)
     case peerRequests(BDAddr)
+    /// Create Connection Cancel or LE Create Connection Cancel: the attempt ends with status 0x02.
+    case hostCancels
     case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport, role: Role,
                    parameters: Lifecycle.Parameters?)
     case disconnected(status: HCIErrorCode, handle: UInt16, reason: HCIErrorCode)
@@ -74,6 +76,8 @@ enum HCIDecoder {
                 let a = try BDAddr(&p)
                 out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
                 out.effect = .hostConnects(a)
+            case HCIOpcode.createConnectionCancel.rawValue, HCIOpcode.leCreateConnectionCancel.rawValue:
+                out.effect = .hostCancels
             default:
                 break
             }
@@ -106,7 +110,13 @@ enum HCIDecoder {
             _ = try p.u8()
             let opcode = HCIOpcode(rawValue: try p.u16le())
             out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue))]
-            if let status = try? p.u8() { out.info.fields.append(("status", .string(HCIErrorCode(rawValue: status).name))) }
+            // Return parameters (§7.7.14) begin with the status for every command but No Operation, which
+            // has none. After an error the rest need not be there (§4.5), so they are read only after a
+            // success, the same for every opcode.
+            guard opcode.rawValue != 0, let status = p.peek().map(HCIErrorCode.init(rawValue:)) else { break }
+            out.info.fields.append(("status", .string(status.name)))
+            guard status.isSuccess else { break }
+            try p.skip(1)
             out.effect = try bufferCount(opcode, &p)
         case .commandStatus:
             let status = HCIErrorCode(rawValue: try p.u8())
@@ -195,7 +205,7 @@ enum HCIDecoder {
             if sub.rawValue != 0x01 { try p.skip(12) }
             var parameters: Lifecycle.Parameters?
             if let interval = try? p.u16le() {
-                out.info.fields.append(("interval_ms", .string(millis(Int(interval) * 125, per: 100))))
+                out.info.fields.append(("interval_ms", .decimal(Int64(interval) * 125, scale: 2)))
                 if let latency = try? p.u16le(), let timeout = try? p.u16le() {
                     parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
                     out.info.fields += [("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
@@ -234,7 +244,7 @@ enum HCIDecoder {
             let latency = try p.u16le()
             let timeout = try p.u16le()
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                               ("interval_ms", .string(millis(Int(interval) * 125, per: 100))),
+                               ("interval_ms", .decimal(Int64(interval) * 125, scale: 2)),
                                ("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
             out.effect = .parametersUpdated(status: status, handle: handle,
                                             Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout))
@@ -271,13 +281,6 @@ enum HCIDecoder {
         default:
             return nil
         }
-    }
-
-    /// `value / per` with two decimals, e.g. 3750 / 100 → "37.50".
-    private static func millis(_ value: Int, per: Int) -> String {
-        let whole = value / per
-        let frac = value % per
-        return "\(whole).\(frac < 10 ? "0" : "")\(frac)"
     }
 
     private static func lengthCheck(_ name: String, declared: Int, present: Int, truncated: Bool) -> [Diagnostic] {

@@ -23,10 +23,14 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let createConnection = HCIOpcode(rawValue: 0x0405)
     public static let disconnect = HCIOpcode(rawValue: 0x0406)
     public static let leCreateConnection = HCIOpcode(rawValue: 0x200d)
+    public static let createConnectionCancel = HCIOpcode(rawValue: 0x0408)
+    public static let leCreateConnectionCancel = HCIOpcode(rawValue: 0x200e)
     public static let leExtendedCreateConnection = HCIOpcode(rawValue: 0x2043)
 
     /// Names from the Core Specification, Vol 4, Part E, §7.
     static let names: [UInt16: String] = [
+        // Controllers send it in Command Complete/Status to report free command slots (§7.7.14).
+        0x0000: "No Operation",
         0x0401: "Inquiry", 0x0402: "Inquiry Cancel", 0x0403: "Periodic Inquiry Mode",
         0x0404: "Exit Periodic Inquiry Mode", 0x0405: "Create Connection", 0x0406: "Disconnect",
         0x0408: "Create Connection Cancel", 0x0409: "Accept Connection Request",

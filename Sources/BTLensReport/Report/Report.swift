@@ -90,6 +90,8 @@ public struct Report {
         /// Its life in words: parameters, encryption, MTU, discovery, subscriptions.
         public var steps: [String] = []
         public var attMTU: Int?
+        /// True when `attMTU` is LE's default because no MTU exchange was captured.
+        public var attMTUDefault = false
     }
 
     public struct Command {

@@ -162,6 +162,7 @@ public final class ReportBuilder {
         case .string(let s): return s
         case .bool(let b): return b ? "true" : "false"
         case .bytes(let b): return Hex.string(b)
+        case .decimal(let units, let scale): return FieldValue.decimalText(units, scale: scale)
         }
     }
 
@@ -236,7 +237,7 @@ public final class ReportBuilder {
                                  transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
                                  closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
                                  reason: c.disconnectReason?.name, inferred: c.inferred,
-                                 steps: ConnectionSummary.steps(c), attMTU: c.lifecycle.attMTU)
+                                 steps: ConnectionSummary.steps(c), attMTU: c.attMTU?.value, attMTUDefault: c.attMTU?.isDefault ?? false)
     }
 
     static func services(_ gatt: GATTStore) -> [Report.Service] {

@@ -34,6 +34,7 @@ public enum ReportJSON {
             optional(&w, "disconnect_reason", c.reason)
             w.field("inferred", c.inferred)
             optional(&w, "att_mtu", c.attMTU)
+            w.field("att_mtu_default", c.attMTUDefault)
             w.key("life"); w.beginArray()
             for s in c.steps { w.string(s) }
             w.endArray()

@@ -67,6 +67,13 @@ public enum FieldValue: Sendable, Equatable {
     }
 }
 
+/// A record and its time: where something in a capture is.
+public struct RecordPlace: Sendable, Equatable {
+    public var record: Int
+    public var time: Timestamp
+    public init(record: Int, time: Timestamp) { self.record = record; self.time = time }
+}
+
 /// One diagnostic raised while decoding: what was expected and what was found, and where.
 public struct Diagnostic: Sendable, Equatable {
     public var kind: DiagnosticKind
@@ -79,6 +86,10 @@ public struct Diagnostic: Sendable, Equatable {
     public var packetOffset: Int?
     /// Bytes of the capture that this problem left undecoded (for the byte accounting in stats).
     public var undecodedBytes = 0
+    /// Where the problem began, when an earlier record than the one that revealed it (the bytes a
+    /// resync skipped, the start of a frame cut off): the event is put there, and the record where it
+    /// was detected becomes its `detected_record`.
+    public var began: RecordPlace?
 
     public init(_ kind: DiagnosticKind, _ message: String, fields: [(String, FieldValue)] = [], packetOffset: Int? = nil) {
         self.kind = kind
@@ -94,6 +105,6 @@ public struct Diagnostic: Sendable, Equatable {
 
     public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
         a.kind == b.kind && a.severity == b.severity && a.message == b.message
-            && a.packetOffset == b.packetOffset && a.fields.elementsEqual(b.fields) { $0.0 == $1.0 && $0.1 == $1.1 }
+            && a.packetOffset == b.packetOffset && a.began == b.began && a.fields.elementsEqual(b.fields) { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 }

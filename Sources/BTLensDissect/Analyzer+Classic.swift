@@ -127,7 +127,7 @@ extension Analyzer {
             var s = eaStreams.removeValue(forKey: key)
                 ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
                                messageLimit: limits.messageBytes, keepsPayloads: bound != nil || valueBytes)
-            s.push(bytes) { o, label in ea(o, key, label, protocolName, record, time) }
+            s.push(bytes, at: RecordPlace(record: record, time: time)) { o, label in ea(o, key, label, protocolName, record, time) }
             eaStreams[key] = s
         }
     }
@@ -149,7 +149,7 @@ extension Analyzer {
             ?? BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction,
                            messageLimit: limits.messageBytes)
         let (number, time) = (r.number, r.timestamp)
-        s.push(frame.information) { o, label in rfcomm(o, key, label, number, time) }
+        s.push(frame.information, at: RecordPlace(record: number, time: time)) { o, label in rfcomm(o, key, label, number, time) }
         rfcommStreams[key] = s
     }
 

@@ -503,7 +503,7 @@ public final class Analyzer {
                 }
                 guard let slot else { return }
                 value.withBytes(in: pdu, startIndex: start) { bytes in
-                    link.push(slot, bytes) { o, label in
+                    link.push(slot, bytes, at: RecordPlace(record: number, time: time)) { o, label in
                         a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
                            record: number, time: time)
                     }
@@ -556,7 +556,7 @@ public final class Analyzer {
         var s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
         let (number, time) = (r.number, r.timestamp)
-        s.push(value) { o, label in
+        s.push(value, at: RecordPlace(record: number, time: time)) { o, label in
             a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
                record: number, time: time)
         }
@@ -598,7 +598,12 @@ public final class Analyzer {
             send(.a5(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
         case .diagnostic(let d):
-            send(tagged(d))
+            guard let began = d.began, began.record != record else { return send(tagged(d)) }
+            // Put where the problem began; where it showed is kept beside it.
+            var moved = d
+            moved.fields.append(("detected_record", .int(record)))
+            emit(Event(record: began.record, timestamp: began.time, direction: direction, connection: connection, isTop: true,
+                       body: tagged(moved)))
         }
     }
 

@@ -35,10 +35,13 @@ public struct ByteAccounting: Sendable, Equatable {
     mutating func undecoded(_ n: Int, record: Int, inTruncatedRecord: Bool) {
         guard n > 0, !inTruncatedRecord else { return }
         undecoded += Int64(n)
-        if undecodedRecords.last != record {
-            undecodedRecordCount += 1
-            if undecodedRecords.count < Self.recordLimit { undecodedRecords.append(record) }
-        }
+        // In order, once each: a diagnostic names the record where its bytes began, which may come
+        // after a later record's.
+        if undecodedRecords.last == record { return }
+        let at = undecodedRecords.lastIndex { $0 < record }.map { $0 + 1 } ?? 0
+        if at < undecodedRecords.count, undecodedRecords[at] == record { return }
+        undecodedRecordCount += 1
+        if undecodedRecords.count < Self.recordLimit { undecodedRecords.insert(record, at: at) }
     }
 
     /// Reading is over: the file header, and what was left unread.

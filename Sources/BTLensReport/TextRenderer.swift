@@ -168,7 +168,8 @@ public struct TextRenderer {
             return ("L2CAP", "not decoded: \(u.what), \(u.length) bytes", .dim)
         case .diagnostic(let d):
             let style: Style = d.severity == .error ? .red : d.severity == .warning ? .yellow : .cyan
-            return ("!" + d.severity.name.prefix(4).uppercased(), "\(d.id): \(safe(d.message))", style)
+            let detected = d.field("detected_record").map { v in if case .int(let n) = v { " (detected at #\(n))" } else { "" } } ?? ""
+            return ("!" + d.severity.name.prefix(4).uppercased(), "\(d.id): \(safe(d.message))\(detected)", style)
         }
     }
 

@@ -54,7 +54,7 @@ extension HostileCaptures {
         for seq in UInt8(3)...5 { frames.append(A5Frame.encode(command: 0x05, sequence: seq, payload: [UInt8](repeating: seq, count: 20))) }
         let r = s.stream(handle: 0x40, attHandle: 0x15, .received, frames.flatMap { $0 }, values: [27, 27, 27])
         s.expect("a5.checksum.bad", at: r[1])
-        s.expect("a5.resync", at: r[2])
+        s.expect("a5.resync", at: r[1])
         s.expect("a5.sequence.gap", at: r[2])
         s.disconnect(handle: 0x40)
         return make("a5_past_the_end.btsnoop", "an A5 length that runs past its value into the next frames", s)

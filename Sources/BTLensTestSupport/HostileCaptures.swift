@@ -42,7 +42,8 @@ public enum HostileCaptures {
         s.expect("hci.length_mismatch", at: s.writer.add(.event, .received, [0x0e, 0x0a, 0x01, 0x03, 0x0c, 0x00], time: t2))
         // ACL: the header says 20 bytes, the record holds 10.
         let tick = s.tick()
-        s.expect("hci.length_mismatch", at: s.writer.add(.acl, .received, [0x40, 0x20, 0x14, 0x00] + [0x06, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 1, 2, 3], time: tick))
+        let junk = s.writer.add(.acl, .received, [0x40, 0x20, 0x14, 0x00] + [0x06, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 1, 2, 3], time: tick)
+        s.expect("hci.length_mismatch", at: junk)
         // L2CAP: a PDU says 30 bytes and a new one starts after 10; that one says 2 (a notification cut
         // to its opcode and half a handle) and carries 8.
         s.acl(handle: 0x40, .received, boundary: 0b10, [0x1e, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 1, 2, 3])
@@ -52,11 +53,12 @@ public enum HostileCaptures {
         s.expect("att.malformed", at: s.att(handle: 0x40, .received, [0x09, 0x01, 0x02]))
         // A5: a frame that claims 200 payload bytes and gets 3 before the link drops.
         subscribe(&s)
-        // The three value bytes of the ACL record above came first on this characteristic: junk before the first frame.
-        s.expect("a5.resync", at: s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + A5Frame.encode(command: 0x05, sequence: 1, payload: [1])))
-        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 0xa5, 0x01, 0x05, 0x02, 0x00, 0xc8, 1, 2, 3])
+        // The three value bytes of the ACL record above came first on this characteristic: junk before
+        // the first frame, named where it began.
+        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + A5Frame.encode(command: 0x05, sequence: 1, payload: [1]))
+        s.expect("a5.resync", at: junk)
+        s.expect("a5.truncated", at: s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 0xa5, 0x01, 0x05, 0x02, 0x00, 0xc8, 1, 2, 3]))
         s.disconnect(handle: 0x40)
-        s.expect("a5.truncated", at: s.lastRecord)
         return make("lying_lengths.btsnoop", "lengths that lie at every layer: btsnoop, HCI, ACL, L2CAP, ATT, A5", s)
     }
 

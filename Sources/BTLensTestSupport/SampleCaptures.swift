@@ -107,8 +107,9 @@ public enum SampleCaptures {
         s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 6, payload: [0x06])
         s.expect("a5.sequence.gap", at: s.lastRecord)
         s.stream(handle: h, attHandle: 0x0013, .sent, [0x11, 0x22, 0x33], values: [3])
-        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x21, sequence: 7, payload: [])
+        // Diagnostics name the record where their bytes began, not the one that revealed them.
         s.expect("a5.resync", at: s.lastRecord)
+        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x21, sequence: 7, payload: [])
         // The accessory's counter wraps 254 → 255 → 0 without complaint, then skips 1.
         for seq: UInt8 in [254, 255, 0, 2] {
             s.frame(handle: h, attHandle: 0x0015, .received, command: 0x90, sequence: seq, payload: [seq])
@@ -117,10 +118,11 @@ public enum SampleCaptures {
         // A frame whose second half is in a record the capture cut short; the next frame shows the gap.
         let lost = A5Frame.encode(command: 0x20, sequence: 8, payload: Array(repeating: 0x08, count: 13))
         s.stream(handle: h, attHandle: 0x0013, .sent, Array(lost.prefix(10)), values: [10])
+        let frameBegan = s.lastRecord
         let cut = [0x52, 0x13, 0x00] + Array(lost.dropFirst(10))
         s.acl(handle: h, .sent, boundary: 0b10, le16(cut.count) + le16(4) + cut, cutTo: 9)
         s.expect("capture.truncated", at: s.lastRecord)
-        s.expect("a5.truncated", at: s.lastRecord)
+        s.expect("a5.truncated", at: frameBegan)
         s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 9, payload: [0x09])
         s.expect("a5.sequence.gap", at: s.lastRecord)
         // ACL faults, on a non-A5 characteristic.
@@ -137,9 +139,10 @@ public enum SampleCaptures {
         s.expect("att.malformed", at: s.lastRecord)
         // The capture ends inside an L2CAP PDU and inside a notified frame.
         s.stream(handle: h, attHandle: 0x0015, .received, [0xa5, 0x01, 0x90, 0x03, 0x00], values: [5])
+        let notifiedFrameBegan = s.lastRecord
         s.acl(handle: h, .sent, boundary: 0b10, le16(30) + le16(4) + [0x52, 0x13, 0x00, 0xa5, 0x01, 0x20])
         s.expect("l2cap.incomplete", at: s.lastRecord)
-        s.expect("a5.truncated", at: s.lastRecord)
+        s.expect("a5.truncated", at: notifiedFrameBegan)
         return s
     }
 
@@ -151,8 +154,8 @@ public enum SampleCaptures {
         s.expect("hci.connection.inferred", at: s.lastRecord)
         s.expect("l2cap.continuation_at_capture_start", at: s.lastRecord)
         s.stream(handle: h, attHandle: 0x0025, .received, [0x07, 0x00, 0x3c], values: [3])
-        s.frame(handle: h, attHandle: 0x0025, .received, command: 0x81, sequence: 40, payload: [0x01, 0x02])
         s.expect("a5.resync", at: s.lastRecord)
+        s.frame(handle: h, attHandle: 0x0025, .received, command: 0x81, sequence: 40, payload: [0x01, 0x02])
         s.frame(handle: h, attHandle: 0x0022, .sent, command: 0x01, sequence: 200, payload: [], values: [3, 4])
         s.frame(handle: h, attHandle: 0x0025, .received, command: 0x81, sequence: 41, payload: [0x03, 0x04])
         s.disconnect(handle: h)

@@ -26,8 +26,8 @@ final class ReportTests: XCTestCase {
     func testDiagnosticsAreListedWithTheirRecordsInEveryFormat() throws {
         let r = try report(SampleCaptures.faults().bytes)
         XCTAssertEqual(r.diagnostics.map { "\($0.id) \($0.records)" }.sorted(), [
-            "a5.checksum.bad [5]", "a5.payload.short [10]", "a5.request.unanswered [25]", "a5.resync [10]",
-            "a5.sequence.duplicate [7]", "a5.sequence.gap [8, 14, 17]", "a5.truncated [16, 25]", "att.malformed [23]",
+            "a5.checksum.bad [5]", "a5.payload.short [10]", "a5.request.unanswered [25]", "a5.resync [9]",
+            "a5.sequence.duplicate [7]", "a5.sequence.gap [8, 14, 17]", "a5.truncated [15, 24]", "att.malformed [23]",
             "att.opcode.unknown [22]", "capture.truncated [16]", "l2cap.incomplete [25]", "l2cap.overlength [21]",
             "l2cap.unexpected_continuation [18]", "l2cap.unexpected_start [20]",
         ])

@@ -28,6 +28,8 @@ public struct A5Stream: Sendable {
     private let tracksSequence: Bool
     /// The A5 frame itself (its version is checked), not a vendor's variant.
     private let isA5Format: Bool
+    /// The records the buffered bytes came from.
+    private var origins = ByteOrigins()
 
     /// `keepsPayloads`: see `MessageFramer`.
     public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
@@ -44,16 +46,25 @@ public struct A5Stream: Sendable {
     public var isA5: Bool { if case .a5 = state { return true } else { return false } }
     public var isRejected: Bool { if case .notA5 = state { return true } else { return false } }
 
-    /// Feeds one ATT value (or EA chunk); returns frames and diagnostics in order.
-    public mutating func push(_ value: ArraySlice<UInt8>) -> [Output] {
+    /// Feeds one ATT value (or EA chunk) of record `place` (nil apart from a capture); returns frames
+    /// and diagnostics in order.
+    public mutating func push(_ value: ArraySlice<UInt8>, at place: RecordPlace? = nil) -> [Output] {
         var outputs: [Output] = []
-        push(value) { outputs.append($0) }
+        push(value, at: place) { outputs.append($0) }
         return outputs
     }
 
-    /// Feeds one ATT value (or EA chunk), handing each frame and diagnostic to `out` in order: a
-    /// frame is moved to its consumer, not copied into an array and out of it.
-    public mutating func push(_ value: some Collection<UInt8>, _ out: (consuming Output) -> Void) {
+    /// Feeds one ATT value (or EA chunk) of record `place`, handing each frame and diagnostic to `out`
+    /// in order: a frame is moved to its consumer, not copied into an array and out of it.
+    public mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace?, _ out: (consuming Output) -> Void) {
+        if case .notA5 = state { return }
+        origins.pushed(value.count, place)
+        push(value, out)
+        // Bytes skipped but not yet reported keep their records until a frame or the stream's end says so.
+        if isA5 { origins.consumed(upTo: origins.total - framer.buffered - framer.skipped) }
+    }
+
+    private mutating func push(_ value: some Collection<UInt8>, _ out: (consuming Output) -> Void) {
         switch state {
         case .notA5:
             return
@@ -87,7 +98,8 @@ public struct A5Stream: Sendable {
             }
             state = .a5
             if preamble > 0 {
-                out(.diagnostic(resync(preamble, before: step.frame)))
+                // The preamble is every byte before the frame, from the stream's first.
+                out(.diagnostic(resync(preamble, before: step.frame, from: 0)))
             }
             join(step.frame, out)
             drain(out)
@@ -103,6 +115,7 @@ public struct A5Stream: Sendable {
         var outputs: [Output] = []
         leftovers(reason: "a record the capture cut short") { outputs.append($0) }
         framer.loseSync()
+        origins.consumed(upTo: origins.total)
         return outputs
     }
 
@@ -112,6 +125,7 @@ public struct A5Stream: Sendable {
         var outputs: [Output] = []
         leftovers(reason: reason) { outputs.append($0) }
         framer = framer.restarted
+        origins.consumed(upTo: origins.total)
         return outputs
     }
 
@@ -119,20 +133,26 @@ public struct A5Stream: Sendable {
 
     private mutating func leftovers(reason: String, _ out: (consuming Output) -> Void) {
         abandon("the stream ended (\(reason))", out)
+        let unconsumed = origins.total - framer.buffered
         if framer.skipped > 0 {
-            out(.diagnostic(resync(framer.skipped, before: nil)))
+            out(.diagnostic(resync(framer.skipped, before: nil, from: unconsumed - framer.skipped)))
             framer.clearSkipped()
         }
         if let p = framer.partial {
-            out(.diagnostic(Diagnostic(A5Diagnostics.truncated,
-                                              "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
-                                              fields: [("have", .int(p.have)), ("need", .int(p.need))])))
+            var d = Diagnostic(A5Diagnostics.truncated,
+                               "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
+                               fields: [("have", .int(p.have)), ("need", .int(p.need))])
+            d.began = origins.place(at: unconsumed)
+            out(.diagnostic(d))
         }
     }
 
     private mutating func drain(_ out: (consuming Output) -> Void) {
         while let step = framer.next() {
-            if step.skipped > 0 { out(.diagnostic(resync(step.skipped, before: step.frame))) }
+            if step.skipped > 0 {
+                let start = origins.total - framer.buffered - step.frame.length - step.skipped
+                out(.diagnostic(resync(step.skipped, before: step.frame, from: start)))
+            }
             join(step.frame, out)
         }
     }
@@ -226,10 +246,13 @@ public struct A5Stream: Sendable {
         lastSequence = sequence
     }
 
-    private func resync(_ skipped: Int, before frame: A5Frame?) -> Diagnostic {
+    /// `start`: the stream position of the first byte skipped, whose record the diagnostic names.
+    private func resync(_ skipped: Int, before frame: A5Frame?, from start: Int) -> Diagnostic {
         let whereTo = frame.map { f in f.sequence.map { "before the frame with sequence \($0)" } ?? "before the frame with command \(Hex.value(f.command, width: 2))" }
             ?? "with no frame after them"
-        return Diagnostic(A5Diagnostics.resync, "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
-                          fields: [("skipped_bytes", .int(skipped))])
+        var d = Diagnostic(A5Diagnostics.resync, "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
+                           fields: [("skipped_bytes", .int(skipped))])
+        d.began = origins.place(at: start)
+        return d
     }
 }

@@ -40,8 +40,9 @@ final class ATTLink {
     }
 
     /// Feeds a stream in place (its buffer is not copied), handing its outputs and label to `out`.
-    func push(_ slot: Int, _ value: some Collection<UInt8>, _ out: (consuming A5Stream.Output, BoundStream.Label) -> Void) {
-        streams[slot].stream.push(value, out)
+    func push(_ slot: Int, _ value: some Collection<UInt8>, at place: RecordPlace,
+              _ out: (consuming A5Stream.Output, BoundStream.Label) -> Void) {
+        streams[slot].stream.push(value, at: place, out)
     }
 
     func hole(_ slot: Int) -> (outputs: [A5Stream.Output], label: BoundStream.Label) {

@@ -58,7 +58,7 @@ struct BoundStream {
 
     /// Feeds one value, handing each frame and diagnostic to `out` with the label to name it by
     /// (read while the stream is at hand: a stream kept in a table is not copied to get it).
-    mutating func push(_ value: some Collection<UInt8>, _ out: (consuming A5Stream.Output, Label) -> Void) {
+    mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace, _ out: (consuming A5Stream.Output, Label) -> Void) {
         let label = label
         guard framed != nil else {
             let command = label.commandByte ? value.first.map(UInt16.init) : 0
@@ -71,7 +71,7 @@ struct BoundStream {
                                       payload: Array(value.dropFirst(label.commandByte ? 1 : 0)),
                                       checksum: nil, expectedChecksum: nil, length: value.count)), label)
         }
-        framed?.push(value) { out($0, label) }
+        framed?.push(value, at: place) { out($0, label) }
     }
 
     mutating func hole() -> [A5Stream.Output] { framed?.hole() ?? [] }

@@ -198,21 +198,35 @@ public final class Analyzer {
         }
     }
 
-    /// A record the capture cut short. Android's filtered mode cuts every ACL packet to 14 bytes:
-    /// that is said once, not as a note on each of thousands of records.
+    /// A record the capture cut short. A capture that cuts packets of a kind to one length (Android's
+    /// filtered mode cuts ACL to 14 bytes in whichever direction it filters; a snap length) is a
+    /// condition of the file: it is said at its first record, and the records after it cut the same
+    /// way, like the continuations of the PDUs it cut, are lower-layer detail (`--verbose`).
     private func truncated(_ r: CaptureRecord) {
-        let filteredCut = r.kind == .aclData && r.payload.count == CaptureDiagnostics.androidFilteredACLLength
-        if filteredCut && androidFiltered { return }
-        if filteredCut {
+        let cut = CutCondition(kind: r.kind.name, kept: r.payload.count)
+        if saidCuts.contains(cut) || saidCuts.count >= 16 {
+            var d = Diagnostic(CaptureDiagnostics.recordTruncated,
+                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
+                               fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))])
+            d.undecodedBytes = 0
+            return emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: false,
+                              body: .diagnostic(d)))
+        }
+        saidCuts.insert(cut)
+        if r.kind == .aclData && r.payload.count == CaptureDiagnostics.androidFilteredACLLength {
             androidFiltered = true
-            say(r, nil, Diagnostic(CaptureDiagnostics.androidFiltered,
-                                   "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"))
-            return
+            return say(r, nil, Diagnostic(CaptureDiagnostics.androidFiltered,
+                                          "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file, and what the cuts leave undecoded is shown with --verbose only. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"))
         }
         say(r, nil, Diagnostic(CaptureDiagnostics.recordTruncated,
-                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
+                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet; other \(r.kind.name) packets cut to \(r.payload.count) bytes are shown with --verbose",
                                fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
     }
+
+    /// A way the capture cuts records: their kind and the bytes it keeps.
+    private struct CutCondition: Hashable { var kind: String; var kept: Int }
+    /// The cut conditions said so far (at most 16; past that every cut is detail).
+    @exclusivity(unchecked) private var saidCuts: Set<CutCondition> = []
 
     @exclusivity(unchecked) private var saidAbsurdTime = false
 
@@ -399,7 +413,12 @@ public final class Analyzer {
         }
         var out = acl.push(ACLKey(key, direction), boundary: boundary, fragment: consume fragment, record: r.number,
                            time: r.timestamp, cutByCapture: r.isTruncated)
-        for d in out.diagnostics { say(r, handle, with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))) }
+        for d in out.diagnostics {
+            let d = with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))
+            // The cut that left a PDU's continuation without its start was said already.
+            emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle,
+                       isTop: d.kind != L2CAPDiagnostics.continuationAfterCut, body: .diagnostic(d)))
+        }
         if let pdu = out.pdu.take() { l2cap(consume pdu, key, direction, r) }
     }
 

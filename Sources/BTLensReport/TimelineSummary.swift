@@ -16,7 +16,8 @@ public final class TimelineSummary {
     public init() {}
 
     public func event(_ e: Event) {
-        guard case .diagnostic(let d) = e.body else { return }
+        // Lower-layer detail (the consequences of a capture condition said once) is not counted.
+        guard e.isTop, case .diagnostic(let d) = e.body else { return }
         diagnostics[d.id, default: (d.severity, 0, e.record)].count += 1
         guard LifecycleDiagnostics.all.contains(d.kind) else { return }
         findingCount += 1

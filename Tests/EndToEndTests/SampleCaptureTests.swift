@@ -101,9 +101,31 @@ final class AndroidFilteredTests: XCTestCase {
             s.acl(handle: 0x40, .sent, boundary: 0b10, le16(pdu.count) + le16(4) + pdu, cutTo: 10)
         }
         let events = try analyze(s.bytes)
-        let ids = events.compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id)" } }
+        let ids = events.filter(\.isTop).compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id)" } }
         XCTAssertEqual(ids, ["#4 capture.android_filtered"])
         XCTAssertEqual(events.compactMap(\.expectedFrame), [])
+        XCTAssertEqual(events.filter { !$0.isTop && $0.diagnostic?.id == "capture.truncated" }.map(\.record), [5, 6],
+                       "the later cuts are detail, for --verbose")
+    }
+
+    /// Only received packets cut, each PDU sent in several ACL fragments: the filter and the
+    /// continuations it orphans are one condition, said once.
+    func testCutsInOneDirectionAndTheirContinuationsAreSaidOnce() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        let value = A5Frame.encode(command: 0x90, sequence: 1, payload: Array(repeating: 7, count: 40))
+        let pdu = le16(value.count + 3) + le16(4) + [0x1b, 0x15, 0x00] + value
+        for _ in 0..<5 {
+            s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 0x01])
+            s.acl(handle: 0x40, .received, boundary: 0b10, Array(pdu.prefix(27)), cutTo: 10)
+            s.acl(handle: 0x40, .received, boundary: 0b01, Array(pdu.dropFirst(27)))
+        }
+        let events = try analyze(s.bytes)
+        let shown = events.filter(\.isTop).compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id)" } }
+        XCTAssertEqual(shown, ["#5 capture.android_filtered"])
+        let detail = events.filter { !$0.isTop }.compactMap { $0.diagnostic?.id }
+        XCTAssertEqual(detail.filter { $0 == "l2cap.continuation_after_cut" }.count, 5)
+        XCTAssertEqual(detail.filter { $0 == "capture.truncated" }.count, 4)
     }
 
     private func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }

@@ -85,15 +85,24 @@ public final class FollowSource: ByteSource {
     public private(set) var position: Int64 = 0
     public private(set) var change: Change?
 
-    /// Follows what `path` names: a file grows, a FIFO or device is read as a stream.
-    public init(path: String, stop: StopFlag) throws(CaptureOpenError) {
+    /// Follows what `path` names: a file grows, a FIFO or device is read as a stream. Nil when
+    /// nothing has that name (yet); any other reason it cannot be read is thrown.
+    public init?(path: String, stop: StopFlag) throws(CaptureOpenError) {
         // Non-blocking, so opening a FIFO no writer has opened yet does not wait beyond a stop.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
         var st = stat()
+        let type = fstat(fd, &st) == 0 ? st.st_mode & S_IFMT : 0
+        guard type != S_IFDIR else {
+            close(fd)
+            throw .cannotOpen(path: path, reason: String(cString: strerror(EISDIR)))
+        }
         self.fd = fd
         self.path = path
-        isFile = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+        isFile = type == S_IFREG
         ownsDescriptor = true
         self.stop = stop
     }

@@ -58,11 +58,9 @@ public final class Follower {
         case .file(let path):
             var waiting = false
             while !stop.isSet {
-                let source: FollowSource
-                do {
-                    source = try FollowSource(path: path, stop: stop)
-                } catch {
-                    // Between a rotation and the new file: wait for the name to come back.
+                // Only a name that is missing (between a rotation and the new file) is waited for;
+                // a file that cannot be read is said at once, as timeline says it.
+                guard let source = try FollowSource(path: path, stop: stop) else {
                     if !waiting { onNote("waiting for \(path) to appear") }
                     waiting = true
                     stop.sleep(microseconds: Self.retryInterval)

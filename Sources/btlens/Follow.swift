@@ -15,7 +15,7 @@ struct Follow: ParsableCommand {
         commandName: "follow",
         abstract: "Follow a live capture: a growing file, a stream on stdin, btsnoop_net over TCP, or a libpcap interface.",
         discussion: """
-        Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew. Ctrl-C (or SIGTERM) stops within a second, prints a summary and exits 0; a second Ctrl-C ends at once.
+        Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew; a file that does not exist yet is waited for. Ctrl-C (or SIGTERM) stops within a second, prints a summary and exits 0; a second Ctrl-C ends at once.
 
           Android, file:        adb shell su -c 'tail -c +0 -f /data/misc/bluetooth/logs/btsnoop_hci.log' | btlens follow -
           Android, btsnoop_net: adb forward tcp:8872 tcp:8872 && btlens follow --connect localhost:8872
@@ -97,6 +97,9 @@ struct Follow: ParsableCommand {
         follower.onNote = { live.note($0) }
         do {
             try follower.run()
+        } catch .cannotOpen(let path, let reason) {
+            // As timeline says it.
+            throw InputFailure(message: "cannot open \(path): \(reason)")
         } catch {
             throw InputFailure(message: "\(name): \(error)")
         }

@@ -9,7 +9,7 @@ import Glibc
 /// `btlens follow` as a user runs it: the built CLI in its own process, stopped by SIGINT or SIGTERM
 /// while it waits on a quiet pipe, a quiet socket, a file that does not grow, or a pcap/pcapng
 /// stream read by libpcap. Each stops within a second, exits 0 and says so on stderr; a record cut
-/// by the stop is one note, not an error.
+/// by the stop is one note, not an error. A file that exists but cannot be read is not waited for.
 final class FollowSignalTests: XCTestCase {
     /// How long a stop may take, from the signal to the exit.
     static let stopDeadline = 1.0
@@ -194,6 +194,34 @@ final class FollowSignalTests: XCTestCase {
             for signal in Self.signals {
                 checkStop(try Running(["follow", path, "--color", "never"]), signal, cutInside: format == .pcap ? 59 : nil)
             }
+        }
+    }
+
+    /// Only a missing file is waited for: one that cannot be read exits 1 at once, saying what
+    /// `timeline` says. As root, "Permission denied" is had by running btlens as nobody (setpriv).
+    func testAFileThatCannotBeReadIsReportedNotWaitedFor() throws {
+        let dir = NSTemporaryDirectory() + "follow-unreadable-\(UUID().uuidString)"
+        XCTAssertEqual(mkdir(dir, 0o755), 0)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plain = dir + "/plain.btsnoop"
+        XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data(capture), attributes: [.posixPermissions: 0o000]))
+        var cases: [(path: String, user: [String], reason: String)] = [
+            (plain + "/capture.btsnoop", [], "Not a directory"),
+            (dir, [], "Is a directory"),
+        ]
+        let setpriv = "/usr/bin/setpriv"
+        if geteuid() != 0 {
+            cases.append((plain, [], "Permission denied"))
+        } else if FileManager.default.isExecutableFile(atPath: setpriv) {
+            cases.append((plain, [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"], "Permission denied"))
+        }
+        for c in cases {
+            let timeline = try Running(["timeline", c.path], as: c.user)
+            XCTAssertEqual(timeline.exit(within: 30), 1)
+            XCTAssertEqual(timeline.stderr, "btlens: cannot open \(c.path): \(c.reason)\n")
+            let follow = try Running(["follow", c.path], as: c.user)
+            XCTAssertEqual(follow.exit(within: Self.stopDeadline), 1, "\(c.reason): exits 1 at once\n\(follow.stderr)")
+            XCTAssertEqual(follow.stderr, timeline.stderr, c.reason)
         }
     }
 }

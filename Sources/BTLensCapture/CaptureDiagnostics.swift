@@ -8,6 +8,9 @@ public enum CaptureDiagnostics {
     public static let recordPastEnd = DiagnosticKind(
         "capture.record.past_end", .error,
         "A record's length runs past the end of the file: the file was cut while being written or copied.")
+    public static let followStopped = DiagnosticKind(
+        "capture.follow.stopped_in_record", .note,
+        "follow was stopped (SIGINT, SIGTERM) while a record was arriving: the part that had arrived is not decoded; the capture is not cut.")
     public static let headerCut = DiagnosticKind(
         "capture.record.header_cut", .error,
         "The file ends inside a record header.")
@@ -49,7 +52,7 @@ public enum CaptureDiagnostics {
     public static let plausibleTimes: ClosedRange<Int64> = 946_684_800_000_000 ... 4_102_444_800_000_000
 
     public static let all: [DiagnosticKind] = [
-        recordTruncated, androidFiltered, recordPastEnd, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
+        recordTruncated, androidFiltered, recordPastEnd, followStopped, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
         unknownPacketType, h4InH1File, byteOrderChanged, timeBackwards, timeAbsurd,
     ]
 }

@@ -4,6 +4,8 @@ public enum CaptureOpenError: Error, Equatable, Sendable, CustomStringConvertibl
     case notACapture(firstBytes: String)
     case headerTooShort(format: String, have: Int, need: Int)
     case unsupported(format: String, detail: String)
+    /// A followed input was told to stop (SIGINT, SIGTERM) while waiting for bytes: nothing is wrong with it.
+    case stopped
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum CaptureOpenError: Error, Equatable, Sendable, CustomStringConvertibl
             return "\(format) file header is cut short at offset \(have): it needs \(need) bytes"
         case .unsupported(let format, let detail):
             return "\(format): \(detail)"
+        case .stopped:
+            return "stopped while waiting for input"
         }
     }
 }

@@ -1,24 +1,68 @@
+import BTLensCore
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 
-/// Set from a signal handler (SIGINT, SIGTERM) or a test: every follow source ends its input at
-/// the next read, so the pipeline finishes cleanly and reports what is left in its buffers.
+/// Set from a signal handler (SIGINT, SIGTERM) or a test: every follow source stops at once, the
+/// pipeline reports what is left in its buffers, and `follow` ends.
+///
+/// Setting it also makes a pipe readable. Every wait of a follow (for input, a connection, a file
+/// to grow or appear) polls that pipe beside what it waits for, so no wait outlasts the stop,
+/// whichever thread the signal reached and whether or not a call was interrupted.
 public final class StopFlag: @unchecked Sendable {
     private let pointer = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    private let wake: (read: Int32, write: Int32)
 
-    public init() { pointer.pointee = 0 }
-    deinit { pointer.deallocate() }
+    public init() {
+        pointer.pointee = 0
+        var fds: [Int32] = [-1, -1]
+        // Made once, at start: a process that cannot make a pipe then cannot do much else either.
+        precondition(pipe(&fds) == 0, "btlens: no pipe for the stop flag: \(String(cString: strerror(errno)))")
+        wake = (fds[0], fds[1])
+        // A handler never blocks on a full pipe; a program btlens starts does not inherit it.
+        _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)
+        for fd in [wake.read, wake.write] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+        pointer.deallocate()
+    }
 
     public var isSet: Bool { pointer.pointee != 0 }
-    public func set() { pointer.pointee = 1 }
+
+    /// Safe in a signal handler: a store and a write(2). The byte is never read, so the pipe stays
+    /// readable for every wait to come.
+    public func set() {
+        pointer.pointee = 1
+        var byte: UInt8 = 1
+        _ = Glibc.write(wake.write, &byte, 1)
+    }
+
+    /// Waits until `fd` has `events` or the flag is set; true when `fd` is ready (or failed, which
+    /// the next call on it says), false when stopped or after `timeout` milliseconds (-1: none).
+    public func wait(for fd: Int32, _ events: Int16 = Int16(POLLIN), timeout: Int32 = -1) -> Bool {
+        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        while !isSet {
+            let n = poll(&fds, 2, timeout)
+            if n < 0 && errno == EINTR { continue }
+            return n > 0 && fds[0].revents != 0 && !isSet
+        }
+        return false
+    }
+
+    /// Sleeps for `microseconds`, or until the flag is set.
+    public func sleep(microseconds: Int) {
+        _ = wait(for: -1, timeout: Int32(microseconds / 1000))
+    }
 }
 
-/// Bytes that keep coming: a file being written (polled, like `tail -f`), or a pipe, stdin or
-/// socket (blocking reads). A read returns as soon as any bytes are there, so a reader above it
-/// decodes each record once its last byte is written, and never sees the end of input until
-/// the stream really ends (end of a pipe or socket, or the stop flag).
+/// Bytes that keep coming: a file being written (polled, like `tail -f`), or a pipe, FIFO, stdin
+/// or socket (waited on). A read returns as soon as any bytes are there, so a reader above it
+/// decodes each record once its last byte is written, and never sees the end of input until the
+/// stream really ends (end of a pipe or socket). When the stop flag is set a read throws
+/// `.stopped`: the reader above ends where it was, without taking the stop for the end of its input.
 public final class FollowSource: ByteSource {
     /// Why a followed file stopped being the file that is followed.
     public enum Change: Equatable, Sendable {
@@ -29,21 +73,36 @@ public final class FollowSource: ByteSource {
     }
 
     /// How often a file that has not grown is looked at again.
-    public static let pollInterval: useconds_t = 20_000
+    public static let pollInterval = 20_000
 
     private let fd: Int32
     private let path: String?
+    /// A regular file, read to its end and then looked at again; anything else is waited on.
+    private let isFile: Bool
     private let ownsDescriptor: Bool
     private let stop: StopFlag
-    private var position: Int64 = 0
+    /// Bytes handed to the reader so far: where the stream is, for a stop inside a record.
+    public private(set) var position: Int64 = 0
     public private(set) var change: Change?
 
-    /// Follows the file at `path`: at its end, waits for it to grow.
-    public init(path: String, stop: StopFlag) throws(CaptureOpenError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+    /// Follows what `path` names: a file grows, a FIFO or device is read as a stream. Nil when
+    /// nothing has that name (yet); any other reason it cannot be read is thrown.
+    public init?(path: String, stop: StopFlag) throws(CaptureOpenError) {
+        // Non-blocking, so opening a FIFO no writer has opened yet does not wait beyond a stop.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        var st = stat()
+        let type = fstat(fd, &st) == 0 ? st.st_mode & S_IFMT : 0
+        guard type != S_IFDIR else {
+            close(fd)
+            throw .cannotOpen(path: path, reason: String(cString: strerror(EISDIR)))
+        }
         self.fd = fd
         self.path = path
+        isFile = type == S_IFREG
         ownsDescriptor = true
         self.stop = stop
     }
@@ -52,6 +111,7 @@ public final class FollowSource: ByteSource {
     public init(descriptor: Int32, stop: StopFlag, owned: Bool = false) {
         fd = descriptor
         path = nil
+        isFile = false
         ownsDescriptor = owned
         self.stop = stop
     }
@@ -60,12 +120,10 @@ public final class FollowSource: ByteSource {
 
     public func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: max(maxCount, 1))
-        while !stop.isSet {
-            // A pipe or socket is waited on in short slices, so the stop flag is seen whichever thread a signal reached.
-            if path == nil {
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                if poll(&p, 1, 50) == 0 { continue }
-            }
+        while true {
+            // A stream is read only once it has bytes (or has ended), so no read blocks past a stop.
+            if !isFile && !stop.wait(for: fd) { break }
+            if stop.isSet { break }
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxCount) }
             if n > 0 {
                 position += Int64(n)
@@ -74,15 +132,15 @@ public final class FollowSource: ByteSource {
             }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw CaptureOpenError.cannotOpen(path: path ?? "input", reason: String(cString: strerror(errno)))
+                throw .cannotOpen(path: path ?? "input", reason: String(cString: strerror(errno)))
             }
-            // End of what is there: a pipe or socket has ended; a file may still grow, or have been
+            // End of what is there: a stream has ended; a file may still grow, or have been
             // replaced, in which case what was written to it before is read first (the loop goes round once more).
-            guard let path, change == nil else { return [] }
+            guard isFile, let path, change == nil else { return [] }
             change = Self.change(fd: fd, path: path, position: position)
-            if change == nil { usleep(Self.pollInterval) }
+            if change == nil { stop.sleep(microseconds: Self.pollInterval) }
         }
-        return []
+        throw .stopped
     }
 
     /// Compares the open file with what its name points to now.
@@ -91,5 +149,22 @@ public final class FollowSource: ByteSource {
         guard fstat(fd, &open) == 0 else { return .replaced }
         if stat(path, &named) != 0 || named.st_ino != open.st_ino || named.st_dev != open.st_dev { return .replaced }
         return Int64(open.st_size) < position ? .truncated : nil
+    }
+}
+
+extension CaptureProblem {
+    /// Following stopped while record `number` was arriving: said once, as a note, in place of the
+    /// record (its part is not decoded) and of the cut a reader would see in a file that ends there.
+    public static func stopped(inside number: Int, offset: Int64, arrived: Int64?) -> CaptureProblem {
+        var message = "following stopped inside record \(number)"
+        var fields: [(String, FieldValue)] = []
+        if offset >= 0, let arrived {
+            message += " at offset \(offset), after \(arrived) of its bytes had arrived"
+            fields.append(("have", .int(arrived)))
+        } else {
+            message += ", before the whole of it had arrived"
+        }
+        return CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.followStopped, message, fields: fields),
+                              recordNumber: number, fileOffset: offset)
     }
 }

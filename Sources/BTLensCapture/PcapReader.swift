@@ -17,6 +17,8 @@ public final class PcapReader: CaptureReader {
     private var lastOffset: Int64
     /// For a live capture: when to stop waiting for packets.
     private let stop: StopFlag?
+    /// For a followed stream (PipePump): whether it ended because following was stopped.
+    var streamStopped: (() -> Bool)?
     private var finished = false
 
     /// Over-the-air link-layer captures: they hold no HCI traffic.
@@ -124,6 +126,10 @@ public final class PcapReader: CaptureReader {
         while status == 0, let stop, !stop.isSet { status = pcap_next_ex(handle, &header, &data) }
         guard status == 1, let h = header?.pointee else {
             finished = true
+            // A followed stream ended by a stop: libpcap's error is that it was left with part of a record.
+            if let streamStopped, streamStopped() {
+                return status == PCAP_ERROR ? .problem(.stopped(inside: recordNumber + 1, offset: offset, arrived: nil)) : nil
+            }
             guard status == PCAP_ERROR else { return nil }
             let message = String(cString: pcap_geterr(handle))
             return .problem(CaptureProblem(

@@ -4,10 +4,13 @@ import Glibc
 #endif
 
 /// Hands a live pcap or pcapng stream to libpcap, which reads from a `FILE`: a thread copies the
-/// stream into a pipe as it arrives, and libpcap reads the other end, blocking until a record is whole.
+/// stream into a pipe as it arrives, and libpcap reads the other end, blocking until a record is
+/// whole. A stop closes the pipe; the reader then knows that the end it sees is the stop's.
 final class PipePump: @unchecked Sendable {
     private var input: ChunkedInput
     private let fd: Int32
+    private let lock = NSLock()
+    private var endedByStop = false
 
     private init(_ input: ChunkedInput, fd: Int32) {
         self.input = input
@@ -23,8 +26,19 @@ final class PipePump: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         let pump = PipePump(input, fd: fds[1])
         Thread.detachNewThread { pump.run() }
-        return try PcapReader(file: file, format: format)
+        do {
+            let reader = try PcapReader(file: file, format: format)
+            reader.streamStopped = { pump.stopped }
+            return reader
+        } catch {
+            // Stopped before libpcap had the whole file header: nothing is wrong with the stream.
+            throw pump.stopped ? .stopped : error
+        }
     }
+
+    /// Whether the stream ended because following was stopped: set before the pipe is closed, so
+    /// it is known by the time libpcap sees the end.
+    var stopped: Bool { lock.withLock { endedByStop } }
 
     private func run() {
         defer { close(fd) }
@@ -34,7 +48,14 @@ final class PipePump: @unchecked Sendable {
                 let bytes = Array(input.take(n))
                 guard write(bytes) else { return }
             }
-            guard (try? input.ensure(1)) == true else { return }
+            do {
+                guard try input.ensure(1) else { return }
+            } catch .stopped {
+                lock.withLock { endedByStop = true }
+                return
+            } catch {
+                return
+            }
         }
     }
 

@@ -20,7 +20,7 @@ public final class Follower {
     }
 
     /// How long to wait before trying a missing file or a refused connection again.
-    public static let retryInterval: useconds_t = 500_000
+    public static let retryInterval = 500_000
 
     let input: Input
     let stop: StopFlag
@@ -58,19 +58,17 @@ public final class Follower {
         case .file(let path):
             var waiting = false
             while !stop.isSet {
-                let source: FollowSource
-                do {
-                    source = try FollowSource(path: path, stop: stop)
-                } catch {
-                    // Between a rotation and the new file: wait for the name to come back.
+                // Only a name that is missing (between a rotation and the new file) is waited for;
+                // a file that cannot be read is said at once, as timeline says it.
+                guard let source = try FollowSource(path: path, stop: stop) else {
                     if !waiting { onNote("waiting for \(path) to appear") }
                     waiting = true
-                    usleep(Self.retryInterval)
+                    stop.sleep(microseconds: Self.retryInterval)
                     continue
                 }
                 waiting = false
                 do {
-                    try segment(CaptureFormat.open(source, streaming: true))
+                    try segment(source)
                 } catch {
                     // Rewritten from the start before even a header could be read: start again.
                     guard source.change != nil else { throw error }
@@ -80,35 +78,49 @@ public final class Follower {
                                             : "\(path) was replaced: following the new file")
             }
         case .descriptor(let fd):
-            try segment(CaptureFormat.open(FollowSource(descriptor: fd, stop: stop), streaming: true))
+            try segment(FollowSource(descriptor: fd, stop: stop))
         case .connect(let host, let port):
             var failing = false
             while !stop.isSet {
                 let fd: Int32
                 do {
-                    fd = try TCPConnection.connect(host: host, port: port)
+                    fd = try TCPConnection.connect(host: host, port: port, stop: stop)
+                } catch .stopped {
+                    return
                 } catch {
                     if !failing { onNote("cannot connect to \(host):\(port) (\(error)); retrying every 0.5 s") }
                     failing = true
-                    usleep(Self.retryInterval)
+                    stop.sleep(microseconds: Self.retryInterval)
                     continue
                 }
                 failing = false
                 onNote("connected to \(host):\(port)")
                 do {
-                    try segment(CaptureFormat.open(FollowSource(descriptor: fd, stop: stop, owned: true), streaming: true))
+                    try segment(FollowSource(descriptor: fd, stop: stop, owned: true))
                 } catch {
                     onNote("\(host):\(port): \(error)")
                 }
                 if !stop.isSet { onNote("\(host):\(port) closed the connection; reconnecting") }
             }
         case .interface(let name):
-            try segment(PcapReader(interface: name, stop: stop))
+            try run(PcapReader(interface: name, stop: stop))
         }
     }
 
-    /// One reader to its end through one analyzer.
-    private func segment(_ reader: any CaptureReader) throws(CaptureOpenError) {
+    /// One source to its end, or to the stop.
+    private func segment(_ source: FollowSource) throws(CaptureOpenError) {
+        let reader: any CaptureReader
+        do {
+            reader = try CaptureFormat.open(source, streaming: true)
+        } catch .stopped {
+            return
+        }
+        try run(reader, from: source)
+    }
+
+    /// One reader to its end through one analyzer. When its source is stopped inside a record, that
+    /// is said in one note: the record's part is neither decoded nor taken for a cut in the capture.
+    private func run(_ reader: any CaptureReader, from source: FollowSource? = nil) throws(CaptureOpenError) {
         var reader = reader
         onOpen(reader.info)
         if let keepPath, writer == nil {
@@ -117,15 +129,30 @@ public final class Follower {
                                        monitor: reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType))
         }
         let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
-        while let item = try reader.next() {
-            switch item {
-            case .record(let r):
-                onRecord(r)
-                writer?.write(r)
-                writer?.flush()
-            case .problem(let p): onProblem(p)
+        var last = 0
+        var consumed = reader.bytesRead
+        do {
+            while let item = try reader.next() {
+                switch item {
+                case .record(let r):
+                    onRecord(r)
+                    writer?.write(r)
+                    writer?.flush()
+                    last = r.number
+                case .problem(let p):
+                    onProblem(p)
+                    last = max(last, p.recordNumber)
+                }
+                analyzer.process(item)
+                consumed = reader.bytesRead
             }
-            analyzer.process(item)
+        } catch .stopped {
+            // A reader asks for bytes only when those it has do not complete a record: any it has are that record's.
+            if let source, source.position > consumed {
+                let p = CaptureProblem.stopped(inside: last + 1, offset: consumed, arrived: source.position - consumed)
+                onProblem(p)
+                analyzer.process(.problem(p))
+            }
         }
         analyzer.finish()
     }

@@ -15,7 +15,7 @@ struct Follow: ParsableCommand {
         commandName: "follow",
         abstract: "Follow a live capture: a growing file, a stream on stdin, btsnoop_net over TCP, or a libpcap interface.",
         discussion: """
-        Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew. Ctrl-C prints a summary and exits 0.
+        Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew; a file that does not exist yet is waited for. Ctrl-C (or SIGTERM) stops within a second, prints a summary and exits 0; a second Ctrl-C ends at once.
 
           Android, file:        adb shell su -c 'tail -c +0 -f /data/misc/bluetooth/logs/btsnoop_hci.log' | btlens follow -
           Android, btsnoop_net: adb forward tcp:8872 tcp:8872 && btlens follow --connect localhost:8872
@@ -79,7 +79,9 @@ struct Follow: ParsableCommand {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { _ in followStop.set() }
             sigemptyset(&action.sa_mask)
-            action.sa_flags = 0
+            // Every wait polls the stop flag's pipe, so no call needs interrupting: reads restart
+            // (libpcap would report an interrupted one as an error). A second signal ends btlens at once.
+            action.sa_flags = SA_RESTART | Int32(bitPattern: UInt32(SA_RESETHAND))
             sigaction(signal, &action, nil)
         }
         let live = LiveOutput(format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0)
@@ -95,6 +97,9 @@ struct Follow: ParsableCommand {
         follower.onNote = { live.note($0) }
         do {
             try follower.run()
+        } catch .cannotOpen(let path, let reason) {
+            // As timeline says it.
+            throw InputFailure(message: "cannot open \(path): \(reason)")
         } catch {
             throw InputFailure(message: "\(name): \(error)")
         }

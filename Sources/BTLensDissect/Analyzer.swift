@@ -441,8 +441,15 @@ public final class Analyzer {
     }
 
     func undecoded(_ r: CaptureRecord, _ handle: UInt16?, _ what: String, _ bytes: ArraySlice<UInt8>) {
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle, isTop: true,
-                   body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: Array(bytes.prefix(64))))))
+        undecoded(record: r.number, time: r.timestamp, direction: r.direction, handle, what, bytes)
+    }
+
+    /// Bytes no decoder takes, the first `--limit undecoded-bytes` of them kept (none for `.counts`).
+    func undecoded(record: Int, time: Timestamp, direction: Direction?, _ handle: UInt16?, _ what: String,
+                   _ bytes: ArraySlice<UInt8>) {
+        let kept = Array(bytes.prefix(valueBytes ? limits.undecodedBytes : 0))
+        emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: true,
+                   body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: kept))))
     }
 
     // MARK: ATT and A5

@@ -3,20 +3,6 @@ import BTLensCapture
 
 /// The BR/EDR path: L2CAP signalling, SDP, RFCOMM, and iAP2 on RFCOMM channels.
 extension Analyzer {
-    /// A dynamic channel with no captured setup: `--decode-as`, else a frame that parses as RFCOMM
-    /// with a valid FCS. A guess is said once per channel.
-    func forcedOrGuessedPSM(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) -> UInt16? {
-        for case .cid(let cid, let psm) in decodeAs where cid == pdu.cid { return psm }
-        let channel = L2CAPChannelMap.Key(connection: key, direction: direction, cid: pdu.cid)
-        if let psm = guessed[channel] { return psm }
-        guard let frame = try? RFCOMMFrame.parse(pdu.payload), frame.type != nil, frame.fcs == frame.expectedFCS else { return nil }
-        guessed[channel] = PSM.rfcomm
-        say(r, key.handle, Diagnostic(L2CAPDiagnostics.guessed,
-                                      "no captured signalling says what channel \(Hex.value(pdu.cid, width: 4)) carries; its frames parse as RFCOMM with a valid FCS, so it is decoded as RFCOMM (a guess; --decode-as overrides)",
-                                      fields: [("cid", .hex(pdu.cid)), ("psm", .hex(PSM.rfcomm))]), direction)
-        return PSM.rfcomm
-    }
-
     func sdp(_ payload: ArraySlice<UInt8>, _ key: ACLKey, _ r: CaptureRecord) {
         var decoder = sdpDecoders.removeValue(forKey: key) ?? SDPDecoder()
         let (info, diagnostics) = decoder.decode(payload)
@@ -84,30 +70,31 @@ extension Analyzer {
 
     func channelData(_ frame: RFCOMMFrame, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         let ck = ChannelKey(connection: key, dlci: frame.dlci)
-        if let bound = rfcommBindings[ck] { return rfcommMessages(frame, ck, bound, direction, r) }
-        var bytes = frame.information
-        if iap2Links[ck] == nil {
-            let declared = iap2ServerChannels.contains(ck) || decodeAs.contains(.rfcommIAP2(channel: frame.channel))
-            if !declared {
-                guard !notIAP2.contains(ck) else { return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", bytes) }
-                let seen = (undecided.removeValue(forKey: ck) ?? []) + bytes
-                // Detect bytes or a header need 6 or 9 bytes before they can be judged.
-                if seen.first == 0xff, seen.count < IAP2LinkPacket.headerLength, !seen.starts(with: IAP2Framer.detectBytes) {
-                    undecided[ck] = seen
-                    return
-                }
-                guard IAP2Framer.looksLikeIAP2(seen[...]) else {
-                    notIAP2.insert(ck)
-                    return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", seen[...])
-                }
-                bytes = seen[...]
-            }
-            iap2Links[ck] = IAP2Link()
+        if let bound = rfcommBindings[ck] {
+            return rfcommMessages(frame.information, ck, bound, direction, r.number, r.timestamp)
         }
+        if notIAP2.contains(ck) { return undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information) }
+        if iap2Links[ck] == nil, iap2Guesses[ck] == nil {
+            if decodeAs.contains(.rfcommIAP2(channel: frame.channel)) {
+                iap2Links[ck] = IAP2Link()
+            } else {
+                // SDP's word is a guess too: the data may contradict it.
+                iap2Guesses[ck] = IAP2Guess(fromSDP: iap2ServerChannels.contains(ck))
+            }
+        }
+        if iap2Guesses[ck] != nil {
+            return guessIAP2(ck, HeldData.Piece(record: r.number, time: r.timestamp, direction: direction,
+                                                bytes: Array(frame.information)))
+        }
+        push(frame.information, ck, direction, r.number, r.timestamp)
+    }
+
+    /// Bytes for a channel's iAP2 link, its outputs as events.
+    func push(_ bytes: ArraySlice<UInt8>, _ ck: ChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
         guard var link = iap2Links.removeValue(forKey: ck) else { return }
-        let outputs = link.push(bytes, direction: direction, time: r.timestamp)
+        let outputs = link.push(bytes, direction: direction, time: time)
         iap2Links[ck] = link
-        for o in outputs { iap2(o, ck, direction, r.number, r.timestamp) }
+        for o in outputs { iap2(o, ck, direction, record, time) }
     }
 
     func iap2(_ o: IAP2Link.Output, _ ck: ChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
@@ -142,14 +129,13 @@ extension Analyzer {
     }
 
     /// An RFCOMM channel whose SDP service class a dissector binds.
-    func rfcommMessages(_ frame: RFCOMMFrame, _ ck: ChannelKey, _ bound: (dissector: any MessageDissector, framing: Framing),
-                        _ direction: Direction, _ r: CaptureRecord) {
+    func rfcommMessages(_ bytes: ArraySlice<UInt8>, _ ck: ChannelKey, _ bound: (dissector: any MessageDissector, framing: Framing),
+                        _ direction: Direction, _ record: Int, _ time: Timestamp) {
         let key = RFCOMMStreamKey(channel: ck, direction: direction)
         var s = rfcommStreams.removeValue(forKey: key)
             ?? BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction,
                            messageLimit: limits.messageBytes)
-        let (number, time) = (r.number, r.timestamp)
-        s.push(frame.information, at: RecordPlace(record: number, time: time)) { o, label in rfcomm(o, key, label, number, time) }
+        s.push(bytes, at: RecordPlace(record: record, time: time)) { o, label in rfcomm(o, key, label, record, time) }
         rfcommStreams[key] = s
     }
 

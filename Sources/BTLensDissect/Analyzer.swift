@@ -54,8 +54,10 @@ public final class Analyzer {
     /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.
     @exclusivity(unchecked) var iap2Links: [ChannelKey: IAP2Link] = [:]
     @exclusivity(unchecked) var notIAP2: Set<ChannelKey> = []
-    /// The first bytes of a channel that might be iAP2, held until a whole header (9 bytes) can be checked.
-    @exclusivity(unchecked) var undecided: [ChannelKey: [UInt8]] = [:]
+    /// Channels that might carry iAP2, with their data until it confirms or contradicts that.
+    @exclusivity(unchecked) var iap2Guesses: [ChannelKey: IAP2Guess] = [:]
+    /// Bytes held by unconfirmed guesses, all channels together (`--limit guess-bytes`).
+    @exclusivity(unchecked) var heldBytes = 0
     @exclusivity(unchecked) var eaStreams: [EAKey: BoundStream] = [:]
 
     struct RFCOMMStreamKey: Hashable, Comparable {
@@ -72,8 +74,8 @@ public final class Analyzer {
     /// RFCOMM server channels SDP (or the user) says carry iAP2, per connection.
     @exclusivity(unchecked) var iap2ServerChannels: Set<ChannelKey> = []
     @exclusivity(unchecked) var sdpDecoders: [ACLKey: SDPDecoder] = [:]
-    /// Dynamic channels whose PSM was guessed, said once each.
-    @exclusivity(unchecked) var guessed: [L2CAPChannelMap.Key: UInt16] = [:]
+    /// Dynamic channels guessed to carry RFCOMM, said once each.
+    @exclusivity(unchecked) var guessed: [L2CAPChannelMap.Key: L2CAPGuess] = [:]
     /// Devices seen advertising while the phone scanned.
     @exclusivity(unchecked) public internal(set) var advertisers = AdvertisingTable()
     /// Controller ACL buffer credits, per controller, once a Read Buffer Size completion is seen.
@@ -265,6 +267,7 @@ public final class Analyzer {
                 }
             }
         }
+        settleGuesses(nil)
         for key in iap2Links.keys.sorted() { endIAP2(key, record: lastRecord, time: lastTime, reason: "the end of the capture") }
         endRFCOMM(nil, record: lastRecord, time: lastTime, reason: "the end of the capture")
         for connection in Set(pairings.keys.map(\.connection)).sorted() {
@@ -368,13 +371,13 @@ public final class Analyzer {
             }
         }
         channels.close(key)
+        settleGuesses(key)
         for ck in iap2Links.keys.filter({ $0.connection == key }).sorted() {
             endIAP2(ck, record: r.number, time: r.timestamp, reason: reason)
         }
         endRFCOMM(key, record: r.number, time: r.timestamp, reason: reason)
         endPairings(key, record: r.number, time: r.timestamp, reason: reason)
         notIAP2 = notIAP2.filter { $0.connection != key }
-        undecided = undecided.filter { $0.key.connection != key }
         iap2ServerChannels = iap2ServerChannels.filter { $0.connection != key }
         sdpDecoders = sdpDecoders.filter { $0.key.connection != key }
         guessed = guessed.filter { $0.key.connection != key }
@@ -450,12 +453,13 @@ public final class Analyzer {
         case L2CAPChannel.smp, L2CAPChannel.bredrSMP:
             smp(pdu, key, direction, r)
         case 0x0040...:
-            switch channels.psm(key, direction, pdu.cid) ?? forcedOrGuessedPSM(pdu, key, direction, r) {
+            // A channel with no captured setup is forced, guessed, or shown undecoded there.
+            switch channels.psm(key, direction, pdu.cid) ?? unsignalledPSM(pdu, key, direction, r) {
             case PSM.rfcomm?: rfcomm(pdu.payload, key, direction, r)
             case PSM.att?: att(consume pdu, key, direction, r)
             case PSM.sdp?: sdp(pdu.payload, ACLKey(key, direction), r)
             case let psm?: undecoded(r, key.handle, PSM.name(psm), pdu.payload)
-            case nil: undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
+            case nil: break
             }
         default:
             undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
@@ -463,8 +467,15 @@ public final class Analyzer {
     }
 
     func undecoded(_ r: CaptureRecord, _ handle: UInt16?, _ what: String, _ bytes: ArraySlice<UInt8>) {
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle, isTop: true,
-                   body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: Array(bytes.prefix(64))))))
+        undecoded(record: r.number, time: r.timestamp, direction: r.direction, handle, what, bytes)
+    }
+
+    /// Bytes no decoder takes, the first `--limit undecoded-bytes` of them kept (none for `.counts`).
+    func undecoded(record: Int, time: Timestamp, direction: Direction?, _ handle: UInt16?, _ what: String,
+                   _ bytes: ArraySlice<UInt8>) {
+        let kept = Array(bytes.prefix(valueBytes ? limits.undecodedBytes : 0))
+        emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: true,
+                   body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: kept))))
     }
 
     // MARK: ATT and A5

@@ -124,6 +124,10 @@ public struct L2CAPInfo: Sendable {
 /// Bytes that reached no decoder, with where they were found.
 public struct UndecodedInfo: Sendable {
     public var what: String
+    /// The packet's full size.
     public var length: Int
+    /// Its first bytes, at most `--limit undecoded-bytes` of them.
     public var bytes: [UInt8]
+    /// Bytes of the packet not kept in `bytes`.
+    public var bytesCut: Int { length - bytes.count }
 }

@@ -14,6 +14,11 @@ public struct Limits: Sendable, Equatable {
     public var gattDatabases = 256
     /// Bytes of one message joined from several frames.
     public var messageBytes = 65_536
+    /// Bytes of one undecoded packet kept for its event; `length` still says its full size.
+    public var undecodedBytes = 4096
+    /// Bytes of channels whose guessed protocol their data has not yet confirmed, all channels
+    /// together: kept so that a guess the data contradicts can show the channel from its start.
+    public var guessBytes = 1 << 20
 
     public init() {}
 
@@ -25,6 +30,8 @@ public struct Limits: Sendable, Equatable {
         ("connection-history", \.connectionHistory, "closed connections remembered"),
         ("gatt-databases", \.gattDatabases, "GATT databases learned from discovery"),
         ("message-bytes", \.messageBytes, "bytes of a message joined from several frames"),
+        ("undecoded-bytes", \.undecodedBytes, "bytes of an undecoded packet shown"),
+        ("guess-bytes", \.guessBytes, "bytes held for channels whose guessed protocol is not yet confirmed"),
     ]
 
     /// Applies `name=value`; nil when the name is unknown or the value is not a positive number.

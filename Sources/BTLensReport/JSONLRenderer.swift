@@ -188,6 +188,7 @@ public final class JSONLRenderer {
             w.field("what", u.what)
             w.field("length", u.length)
             w.key("bytes"); w.hex(u.bytes)
+            w.field("bytes_cut", u.bytesCut)
         }
         w.endObject()
         w.newline()

@@ -30,6 +30,7 @@ public final class StatsCollector {
     public private(set) var undecodedBytes = 0
     /// MFi accessories as their iAP2 IdentificationInformation describes them.
     public private(set) var accessories: [IAP2Identification] = []
+    /// Every undecoded byte by where it was: the channel of `undecoded` events, the id of diagnostics.
     public private(set) var undecodedByWhat: [String: Int] = [:]
     @exclusivity(unchecked) private var commands = CommandStats()
     @exclusivity(unchecked) public private(set) var bytes = ByteAccounting()
@@ -72,6 +73,8 @@ public final class StatsCollector {
         case .diagnostic(let d):
             diagnostics[d.id, default: (d.severity, 0)].1 += 1
             undecodedBytes += d.undecodedBytes
+            // Bytes a diagnostic stands for (skipped, cut, malformed) are listed under its id.
+            if d.undecodedBytes > 0 { undecodedByWhat[d.id, default: 0] += d.undecodedBytes }
             bytes.undecoded(d.undecodedBytes, record: e.record, inTruncatedRecord: current == (e.record, true))
             if d.kind == DissectorDiagnostics.unanswered { commands.unanswered(d) }
         case .iap2Identification(let i):

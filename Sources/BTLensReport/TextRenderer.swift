@@ -165,7 +165,11 @@ public struct TextRenderer {
             let (layer, style) = describe(e, into: &s)
             return (layer, s.string, style)
         case .undecoded(let u):
-            return ("L2CAP", "not decoded: \(u.what), \(u.length) bytes", .dim)
+            // The first 64 bytes, as for ATT values; what is not shown is counted.
+            let shown = u.bytes.prefix(64)
+            let cut = u.length - shown.count
+            return ("L2CAP", "not decoded: \(u.what), \(u.length) bytes" + (shown.isEmpty ? "" : ": " + Hex.spaced(shown))
+                        + (cut > 0 ? " … (+\(cut) bytes)" : ""), .dim)
         case .diagnostic(let d):
             let style: Style = d.severity == .error ? .red : d.severity == .warning ? .yellow : .cyan
             let detected = d.field("detected_record").map { v in if case .int(let n) = v { " (detected at #\(n))" } else { "" } } ?? ""

@@ -18,7 +18,8 @@ public enum SampleCaptures {
          Sample(file: "h4_labelled_1001.btsnoop", session: h4In1001()),
          Sample(file: "cut_in_record.btsnoop", session: cutInRecord()),
          Sample(file: "bredr_rfcomm.btsnoop", session: bredrRFCOMM()),
-         Sample(file: "bredr_iap2_ea.btsnoop", session: bredrIAP2())]
+         Sample(file: "bredr_iap2_ea.btsnoop", session: bredrIAP2()),
+         Sample(file: "bredr_spp_iap2_class.btsnoop", session: sppWithIAP2Class())]
     }
 
     static let peer: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]

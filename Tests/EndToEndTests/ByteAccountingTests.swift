@@ -17,6 +17,42 @@ final class ByteAccountingTests: XCTestCase {
         return (stats.bytes, stats.records)
     }
 
+    func collect(_ bytes: [UInt8]) throws -> StatsCollector {
+        var reader = try CaptureFormat.open(MemorySource(bytes))
+        let stats = StatsCollector(file: "capture", info: reader.info)
+        try Pipeline.run(&reader, detail: .counts, onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+        return stats
+    }
+
+    /// `stats`' undecoded breakdown lists every byte of its total: channels, and diagnostics by id.
+    func testTheUndecodedBreakdownAddsUpToItsTotal() throws {
+        let captures = SampleCaptures.all.map { ($0.file, $0.session.bytes) }
+            + HostileCaptures.all(zeroLengthRecords: 10).map { ($0.file, $0.bytes) }
+        for (name, bytes) in captures {
+            let stats = try collect(bytes)
+            XCTAssertEqual(stats.undecodedByWhat.values.reduce(0, +), stats.undecodedBytes, name)
+        }
+        // The faults capture has no undecoded event: every byte of its total is a diagnostic's.
+        let faults = try collect(SampleCaptures.faults().bytes)
+        XCTAssertEqual(faults.undecodedBytes, 40)
+        XCTAssertEqual(faults.undecodedByWhat, ["a5.resync": 3, "a5.truncated": 15, "l2cap.incomplete": 10, "l2cap.overlength": 2,
+                                                "l2cap.unexpected_continuation": 3, "l2cap.unexpected_start": 7])
+        XCTAssertTrue(faults.text(connections: []).contains("        3 a5.resync\n"))
+    }
+
+    func testTheRealCapturesUndecodedBreakdownAddsUp() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { throw XCTSkip("../shared/captures is absent") }
+        var checked = 0
+        for name in names.sorted() {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name), let stats = try? collect(Array(data)) else { continue }
+            XCTAssertEqual(stats.undecodedByWhat.values.reduce(0, +), stats.undecodedBytes, name)
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 6)
+    }
+
     func testEverySampleCaptureAddsUpToItsSize() throws {
         for sample in SampleCaptures.all {
             let bytes = sample.session.bytes

@@ -31,8 +31,31 @@ struct IAP2Link {
         case diagnostic(Diagnostic)
     }
 
+    /// What the stream's first item (either way) says of a guess that it is iAP: a detect, an iAP1
+    /// frame or a link packet whose checksums hold confirms it; anything else contradicts it.
+    enum Verdict: Equatable {
+        case confirmed
+        case contradicted(Contradiction)
+    }
+
+    enum Contradiction: Equatable {
+        case noPacket, headerChecksum, payloadChecksum, iap1Checksum
+
+        var found: String {
+            switch self {
+            case .noPacket: return "bytes that form no iAP2 packet"
+            case .headerChecksum: return "a link header whose checksum fails"
+            case .payloadChecksum: return "a link packet whose payload checksum fails"
+            case .iap1Checksum: return "an iAP1 frame whose checksum fails"
+            }
+        }
+    }
+
     /// Recent payloads kept per direction to tell a retransmission from PSN reuse (a window is ≤ 127).
     static let recentLimit = 128
+
+    /// nil until the first item, or bytes skipped, in either direction.
+    private(set) var verdict: Verdict?
 
     private var framers = [IAP2Framer(), IAP2Framer()]
     private var sessions: [UInt8: UInt8] = [:]
@@ -58,6 +81,7 @@ struct IAP2Link {
         framers[d].append(bytes)
         var out: [Output] = []
         while let item = framers[d].next() {
+            if verdict == nil { verdict = Self.verdict(item) }
             switch item {
             case .detect:
                 out.append(.packet(IAP2PacketInfo(kind: "detect", payloadLength: 0, detail: "FF 55 02 00 EE 10: iAP2 supported")))
@@ -77,7 +101,19 @@ struct IAP2Link {
                 out += packet(p, d)
             }
         }
+        if verdict == nil, framers[d].skippedBytes > 0 { verdict = .contradicted(.noPacket) }
         return out
+    }
+
+    static func verdict(_ item: IAP2Framer.Item) -> Verdict {
+        switch item {
+        case .detect: return .confirmed
+        // iAP1: the bytes from the length through the checksum sum to 0 mod 256 (../shared/docs/iap2.md §1.5).
+        case .iap1(let frame): return frame.dropFirst(2).reduce(0, &+) == 0 ? .confirmed : .contradicted(.iap1Checksum)
+        case .packet(let p): return p.payloadChecksumOK ? .confirmed : .contradicted(.payloadChecksum)
+        case .skipped: return .contradicted(.noPacket)
+        case .badHeader: return .contradicted(.headerChecksum)
+        }
     }
 
     private mutating func packet(_ p: IAP2LinkPacket, _ d: Int) -> [Output] {

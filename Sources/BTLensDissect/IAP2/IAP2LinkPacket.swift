@@ -100,6 +100,11 @@ public struct IAP2Framer: Sendable {
         return IAP2LinkPacket.checksum(bytes.prefix(8)) == bytes[bytes.startIndex + 8]
     }
 
+    /// True when `bytes` are too few to judge by `looksLikeIAP2` but may yet begin like iAP2.
+    public static func mayLookLikeIAP2(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.count < IAP2LinkPacket.headerLength && (detectBytes.starts(with: bytes) || [0xff, 0x5a].starts(with: bytes.prefix(2)))
+    }
+
     public mutating func next() -> Item? {
         while !buffer.isEmpty {
             guard buffer[0] == 0xff else {

@@ -27,11 +27,15 @@ public enum L2CAPDiagnostics {
         "l2cap.channel.guessed", .note,
         "A dynamic channel whose setup is not in the capture is decoded by a guess (its frames fit the protocol); said once per channel.")
 
+    public static let guessWithdrawn = DiagnosticKind(
+        "l2cap.channel.guess_withdrawn", .note,
+        "A PDU after the first on a channel guessed to carry RFCOMM is no RFCOMM frame: the guess is withdrawn and the channel's PDUs, from its first, are shown undecoded.")
+
     public static let reassemblyLimit = DiagnosticKind(
         "l2cap.reassembly_limit", .warning,
         "PDUs being reassembled on all links together would pass btlens' bound (--limit reassembly-bytes); the one that grew past it is dropped.")
 
-    public static let all = [guessed, reassemblyLimit, signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
+    public static let all = [guessed, guessWithdrawn, reassemblyLimit, signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
                              overLength, incomplete, shortHeader]
 }
 

@@ -6,7 +6,11 @@ public enum RFCOMMDiagnostics {
     public static let malformed = DiagnosticKind(
         "rfcomm.malformed", .error, "An RFCOMM frame is shorter than its header and length field say.")
 
-    public static let all = [fcsBad, malformed]
+    public static let guessWithdrawn = DiagnosticKind(
+        "rfcomm.channel.guess_withdrawn", .note,
+        "A channel taken for iAP2 (by its SDP record or its first bytes) whose data is not iAP2: the guess is withdrawn and the channel's bytes, from its start, are shown as RFCOMM data.")
+
+    public static let all = [fcsBad, malformed, guessWithdrawn]
 }
 
 /// One RFCOMM frame (TS 07.10 as profiled by the RFCOMM specification): address, control,
@@ -61,6 +65,22 @@ public struct RFCOMMFrame: Sendable {
         return RFCOMMFrame(dlci: dlci, commandResponse: address & 0x02 != 0, type: type, control: control,
                            pollFinal: pollFinal, credits: credits, information: information, fcs: fcs,
                            expectedFCS: Self.fcs(covered))
+    }
+
+    /// Why `bytes` are not exactly one RFCOMM frame of a known type with a valid FCS; nil when they are.
+    public static func misfit(_ bytes: ArraySlice<UInt8>) -> String? {
+        let frame: RFCOMMFrame
+        do {
+            frame = try parse(bytes)
+        } catch {
+            return "it needs \(error.needed) more bytes at offset \(error.offset)"
+        }
+        guard frame.type != nil else { return "its control byte \(Hex.value(frame.control, width: 2)) is no RFCOMM frame type" }
+        guard frame.fcs == frame.expectedFCS else {
+            return "its FCS is \(Hex.value(frame.fcs, width: 2)), expected \(Hex.value(frame.expectedFCS, width: 2))"
+        }
+        let extra = bytes.endIndex - frame.information.endIndex - 1
+        return extra == 0 ? nil : "\(extra) bytes follow its FCS"
     }
 
     static let crcTable: [UInt8] = (0..<256).map { i in

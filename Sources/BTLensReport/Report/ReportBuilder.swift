@@ -148,7 +148,7 @@ public final class ReportBuilder {
         case .att(let info):
             row.hex = info.value.map { Hex.spaced($0) }
         case .undecoded(let u):
-            row.hex = Hex.spaced(u.bytes)
+            row.hex = Hex.spaced(u.bytes) + (u.bytesCut > 0 ? " … (+\(u.bytesCut) bytes past --limit undecoded-bytes)" : "")
         default:
             break
         }

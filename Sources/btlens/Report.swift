@@ -12,7 +12,7 @@ struct ReportCommand: ParsableCommand {
         discussion: """
         The HTML page needs no network (everything inline, remote loads forbidden) and holds the summary, the diagnostics (each linking to its place in the timeline), a message sequence chart, charts, and a timeline with filters and expandable rows. Markdown and text hold the summary, the diagnostics and the timeline around each diagnostic, short enough to paste. JSON holds what the HTML shows (docs/report.md).
 
-        On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events, 20 on each side of every diagnostic and the --from/--to range, and says what it left out.
+        On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events and 20 on each side of every diagnostic, and says what it left out. With --from/--to it keeps only that range.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case html, md, txt, json }
@@ -86,6 +86,7 @@ struct ReportCommand: ParsableCommand {
             for r in results {
                 if r.failed { FileHandleStderr.write("btlens: \(r.line)\n") } else { print(r.line) }
             }
+            try FolderRun.unreadable(zip(files, results).filter(\.1.failed).map(\.0), of: files.count)
             return try input.check(zip(files, results).map { ($0, $1.worst) })
         }
         var reader = try input.open()

@@ -153,3 +153,11 @@ struct DefinitionOptions: ParsableArguments {
         return loaded
     }
 }
+
+extension FolderRun {
+    /// A folder in which some files could not be read exits 1 naming them, after the others' output.
+    static func unreadable(_ failed: [String], of total: Int) throws {
+        guard !failed.isEmpty else { return }
+        throw InputFailure(message: "\(failed.count) of \(total) files could not be read: \(failed.joined(separator: ", "))")
+    }
+}

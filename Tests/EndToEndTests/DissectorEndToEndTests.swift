@@ -141,4 +141,16 @@ final class DissectorEndToEndTests: XCTestCase {
         XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":160,"name":"SetEQPresetResponse","sent":0,"received":1,"answered":0,"unanswered":0}"#), json)
         XCTAssertTrue(stats.text(connections: []).contains("1.25 1.25 1.25 1.25  SetEQPreset (0x20) [aurora-headphones]"))
     }
+
+    /// The header of the Even G2 example says what the definition does: multi-packet messages are joined.
+    func testTheEvenG2HeaderSaysMultiPacketMessagesAreJoined() throws {
+        let text = try String(contentsOfFile: Self.shipped + "/examples/even-g2.yaml", encoding: .utf8)
+        let header = text.split(separator: "\n").prefix { $0.hasPrefix("#") }.joined(separator: " ")
+        XCTAssertFalse(header.contains("cannot express"), header)
+        XCTAssertFalse(header.contains("a5.checksum.bad"), header)
+        XCTAssertTrue(header.contains("fragment-count"), header)
+        let d = try DefinitionParser.parse(text: text, file: "even-g2.yaml")
+        guard case .frames(let format) = d.framing else { return XCTFail("not framed") }
+        XCTAssertTrue(format.header.contains(.fragmentCount) && format.header.contains(.fragmentIndex))
+    }
 }

@@ -10,13 +10,15 @@ final class ExitStatusTests: XCTestCase {
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    /// Runs the btlens built beside this test bundle.
-    func btlens(_ arguments: [String]) throws -> Run {
+    /// Runs the btlens built beside this test bundle, in `directory` and with `environment` when given.
+    func btlens(_ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil) throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -141,5 +143,56 @@ extension ExitStatusTests {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(s.bytes)))
         let run = try btlens(["stats", path, "--limit", "connection-history=1"])
         XCTAssertTrue(run.stdout.contains("Connections: 1 listed, and 2 earlier ones past --limit connection-history\n"), run.stdout)
+    }
+}
+
+/// Issue 21 §9: what a new user tripped on.
+extension ExitStatusTests {
+    static let repository = URL(fileURLWithPath: captures).deletingLastPathComponent().path
+
+    func temporaryFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "btlens-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return folder
+    }
+
+    /// `btlens FILE` is the timeline, so a word that is no file and no subcommand is a mistyped subcommand.
+    func testAMistypedSubcommandIsSaidWithTheNearestOne() throws {
+        let run = try btlens(["stat", Self.captures + "/ble_a5_session.btsnoop"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertTrue(run.stderr.hasPrefix("btlens: unknown subcommand 'stat'; did you mean 'stats'?"), run.stderr)
+        // A file is still the timeline's, and a missing one is said as such.
+        XCTAssertEqual(try btlens([Self.captures + "/ble_a5_session.btsnoop"]).status, 0)
+        XCTAssertEqual(try btlens(["missing.log"]).stderr, "btlens: cannot open missing.log: No such file or directory\n")
+    }
+
+    func testHelpListsEveryExitStatus() throws {
+        let help = try btlens(["--help"]).stdout
+        for status in ["0  the input was read", "1  the input could not be read", "2  usage error", "3  --fail-on"] {
+            XCTAssertTrue(help.contains(status), "\(status) in \(help)")
+        }
+    }
+
+    func testStatsOverAFolderExitsOneNamingTheFilesThatCouldNotBeRead() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.copyItem(atPath: Self.captures + "/ble_a5_session.btsnoop", toPath: folder + "/a.btsnoop")
+        try Data("not a capture\n".utf8).write(to: URL(fileURLWithPath: folder + "/b.log"))
+        let run = try btlens(["stats", folder])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stdout.contains("File:        \(folder)/a.btsnoop\n"), "the readable file's stats are printed")
+        XCTAssertTrue(run.stderr.hasSuffix("btlens: 1 of 2 files could not be read: \(folder)/b.log\n"), run.stderr)
+        let report = try btlens(["report", folder, "-o", folder + "/out", "--format", "txt"])
+        XCTAssertEqual(report.status, 1)
+        XCTAssertTrue(report.stderr.hasSuffix("btlens: 1 of 2 files could not be read: \(folder)/b.log\n"), report.stderr)
+    }
+
+    func testAReportWithARangeSaysItKeptOnlyTheRange() throws {
+        let out = try temporaryFolder() + "/r.txt"
+        let run = try btlens(["report", Self.captures + "/ble_a5_faults.btsnoop", "-o", out, "--from", "5", "--to", "10"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.stdout.hasSuffix("timeline: 16 of 57 events: only records #5 to #10 (--from/--to); 41 outside it left out\n"), run.stdout)
+        XCTAssertFalse(try String(contentsOfFile: out, encoding: .utf8).contains("on each side of every diagnostic"))
     }
 }

@@ -3,8 +3,8 @@ import BTLensCapture
 import BTLensDissect
 
 /// Builds a `Report` while the capture streams past, in bounded memory: counts and diagnostics are
-/// complete; the timeline keeps the first rows, a window around every diagnostic, and the chosen
-/// range, and says what it left out.
+/// complete; the timeline keeps the chosen range only, if there is one, and of that (or of the whole
+/// capture) the first rows and a window around every diagnostic, and says what it left out.
 public final class ReportBuilder {
     public struct Options: Sendable {
         /// Records (or seconds since the first record) the timeline keeps, inclusive.
@@ -37,6 +37,8 @@ public final class ReportBuilder {
     private var omitted = 0
     private var messages: [Report.Message] = []
     private var groups: [String: Report.DiagnosticGroup] = [:]
+    /// Of those, events outside `--from`/`--to`.
+    private var outsideRange = 0
     /// A stream as counted: its label is made once, when it is first seen, not per frame.
     struct StreamID: Hashable {
         var connection: UInt16
@@ -97,7 +99,7 @@ public final class ReportBuilder {
         }
         if case .a5(let a) = e.body { count(a, e, seconds) }
         let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
-        guard inRange else { return omitted += 1 }
+        guard inRange else { outsideRange += 1; return omitted += 1 }
         if rows.count < options.headRows || isDiagnostic || after > 0 {
             if isDiagnostic {
                 rows += ring.map { row($0.event, index: $0.index) }
@@ -206,11 +208,13 @@ public final class ReportBuilder {
         let info = stats.info
         let kept = rows.count
         var window = "all \(events) events"
-        if omitted > 0 {
-            var parts = ["the first \(min(options.headRows, kept))"]
-            if options.range != nil { parts.append("the chosen range") }
-            parts.append("\(options.context) on each side of every diagnostic")
-            window = "\(kept) of \(events) events: " + parts.joined(separator: ", ") + "; \(omitted) left out"
+        let range = options.range.map { Self.describe($0, time: options.rangeIsTime) }
+        if omitted > outsideRange {
+            // Too many events even in the range: a window of it.
+            window = "\(kept) of \(events) events: " + (range.map { "in \($0), " } ?? "")
+                + "the first \(min(options.headRows, kept)), \(options.context) on each side of every diagnostic; \(omitted) left out"
+        } else if let range, omitted > 0 {
+            window = "\(kept) of \(events) events: only \(range); \(omitted) outside it left out"
         }
         var report = Report(
             file: stats.file, format: info.format, linkType: "\(info.linkType) (\(info.linkTypeName))",
@@ -228,6 +232,17 @@ public final class ReportBuilder {
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
         if options.redact { Redactor(report).apply(&report) }
         return report
+    }
+
+    /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.
+    static func describe(_ range: ClosedRange<Double>, time: Bool) -> String {
+        func bound(_ v: Double) -> String { time ? "\(MessageValue.number(v)) s" : "#\(Int(v))" }
+        let what = time ? "the events" : "records"
+        switch (range.lowerBound > 0, range.upperBound < .greatestFiniteMagnitude) {
+        case (true, true): return "\(what) \(bound(range.lowerBound)) to \(bound(range.upperBound)) (--from/--to)"
+        case (false, true): return "\(what) up to \(bound(range.upperBound)) (--to)"
+        default: return "\(what) from \(bound(range.lowerBound)) (--from)"
+        }
     }
 
     private func connection(_ c: ConnectionInfo) -> Report.Connection {

@@ -67,7 +67,7 @@ struct ReportCommand: ParsableCommand {
             // A folder: one report per capture in the folder named by -o, each on its own core.
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let chosen = format ?? .html
-            let (options, decodeAs, member, out) = (try self.options(), input.decodeAs, input.member, output)
+            let (options, decodeAs, member, out) = (try self.options(dissectors.sources), input.decodeAs, input.member, output)
             let limits = try input.limitOptions.limits()
             // Each file's line: what was written (stdout), or why not (stderr).
             let results = FolderRun.run(files, progress: Progress.bar) { file -> (line: String, failed: Bool, worst: Severity?) in
@@ -92,7 +92,7 @@ struct ReportCommand: ParsableCommand {
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let (bytes, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                                      limits: try input.limitOptions.limits(), options: try options(), format: chosen,
+                                                      limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
                                                       relayed: true)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
             throw InputFailure(message: "cannot write \(output)")
@@ -101,9 +101,10 @@ struct ReportCommand: ParsableCommand {
         try input.check([(input.file, worst)])
     }
 
-    private func options() throws -> ReportBuilder.Options {
+    private func options(_ definitions: DefinitionSources) throws -> ReportBuilder.Options {
         var options = ReportBuilder.Options()
         options.redact = redact
+        options.definitions = definitions
         if let (r, time) = try range() {
             options.range = r
             options.rangeIsTime = time

@@ -52,6 +52,7 @@ struct Stats: ParsableCommand {
                       limits: Limits, json: Bool) throws -> (String, Severity?) {
         var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
+        stats.definitions = dissectors.sources
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
         let analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
                                                     detail: .counts, limits: limits, onRecord: stats.record,

@@ -145,11 +145,17 @@ struct DefinitionOptions: ParsableArguments {
     var noDissectors = false
 
     /// The dissector tables, or every definition error (a broken definition is refused, never half-used).
+    /// A definition whose examples do not hold still loads, with a warning.
     func load() throws -> DefinitionLoader.Loaded {
-        guard !noDissectors else { return DefinitionLoader.Loaded(table: .builtIn, files: [], errors: []) }
-        let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultDirectories(), required: false)
+        guard !noDissectors else {
+            var table = DissectorTable.builtIn
+            table.sources.disabled = true
+            return DefinitionLoader.Loaded(table: table)
+        }
+        let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
                                    : DefinitionLoader.load(paths, required: true)
         guard loaded.errors.isEmpty else { throw DefinitionFailure(errors: loaded.errors) }
+        for w in loaded.warnings { FileHandleStderr.write("btlens: warning: \(w)\n") }
         return loaded
     }
 }

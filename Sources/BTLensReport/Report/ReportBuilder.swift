@@ -16,6 +16,8 @@ public final class ReportBuilder {
         public var rowLimit = 20_000
         public var messageLimit = 400
         public var redact = false
+        /// Which definition files were loaded, from where: said in the summary.
+        public var definitions: DefinitionSources?
 
         public init() {}
     }
@@ -35,10 +37,10 @@ public final class ReportBuilder {
     private var after = 0
     private var events = 0
     private var omitted = 0
-    private var messages: [Report.Message] = []
-    private var groups: [String: Report.DiagnosticGroup] = [:]
     /// Of those, events outside `--from`/`--to`.
     private var outsideRange = 0
+    private var messages: [Report.Message] = []
+    private var groups: [String: Report.DiagnosticGroup] = [:]
     /// A stream as counted: its label is made once, when it is first seen, not per frame.
     struct StreamID: Hashable {
         var connection: UInt16
@@ -230,6 +232,7 @@ public final class ReportBuilder {
             series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? "", $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
+        report.definitions = options.redact ? options.definitions?.redacted : options.definitions
         if options.redact { Redactor(report).apply(&report) }
         return report
     }

@@ -235,7 +235,7 @@ public struct DefinitionSources: Sendable, Equatable {
         if disabled { return "none (--no-dissectors): built-in dissectors only" }
         let parts = folders.map { f -> String in
             let place = f.path.isEmpty ? "(\(f.role))" : "\(f.path) (\(f.role)" + (f.path == f.absolute ? ")" : ", \(f.absolute))")
-            let what = !f.exists ? "no such folder" : f.files.isEmpty ? "no definition files" : f.files.joined(separator: ", ")
+            let what = !f.exists ? "no such folder" : f.files.isEmpty ? "none loaded" : f.files.joined(separator: ", ")
             return "\(place): \(what)"
         }
         return (parts.isEmpty ? ["none"] : parts).joined(separator: "; ") + notes.map { "; \($0)" }.joined()

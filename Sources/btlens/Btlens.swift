@@ -11,10 +11,10 @@ struct Btlens: ParsableCommand {
 
         EXIT STATUS
           0  the input was read as a capture (diagnostics may have been reported)
-          1  the input could not be read as a capture (not a capture, unreadable, unsupported);
-             for a folder, one of its files could not (the others are still decoded)
-          2  usage error, unknown subcommand, or a dissector definition that does not load
-          3  --fail-on SEVERITY was given and a diagnostic of that severity or worse was found
+          1  the input could not be read as a capture (not a capture, unreadable,
+             unsupported); for a folder, one of its files could not
+          2  usage error, unknown subcommand, or a definition that does not load
+          3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found
         """,
         version: "0.1.0 (libpcap: \(Libpcap.version))",
         subcommands: [Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self, Formats.self, DiagnosticsList.self],

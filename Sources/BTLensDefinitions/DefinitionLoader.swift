@@ -3,25 +3,52 @@ import BTLensDissect
 
 /// Finds definition files, reads them, and registers them next to the built-in dissectors.
 public enum DefinitionLoader {
-    /// What loading gave: the tables, the files read, and every error (a broken file is left out).
+    /// What loading gave: the tables, the files read, every error (a broken file is left out), the
+    /// examples that do not hold (their definitions still load), and the files of the current
+    /// folder left out because the user's bind the same (each a sentence, also in the table's sources).
     public struct Loaded: Sendable {
         public var table: DissectorTable
         public var files: [String]
         public var errors: [DefinitionError]
+        public var warnings: [DefinitionError]
+        public var leftOut: [String]
 
-        public init(table: DissectorTable, files: [String] = [], errors: [DefinitionError] = []) {
+        public init(table: DissectorTable, files: [String] = [], errors: [DefinitionError] = [], warnings: [DefinitionError] = [],
+                    leftOut: [String] = []) {
             self.table = table
             self.files = files
             self.errors = errors
+            self.warnings = warnings
+            self.leftOut = leftOut
         }
     }
 
-    /// Folders searched when none is named: `./Dissectors`, then `$XDG_CONFIG_HOME/btlens/dissectors`
-    /// (or `~/.config/btlens/dissectors`). Missing ones are skipped.
-    public static func defaultDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    /// A folder (or file) definitions are read from, and why.
+    public struct Folder: Sendable, Equatable {
+        public enum Role: String, Sendable {
+            /// `./Dissectors`: the examples of the folder btlens runs in; the user's definitions win over them.
+            case currentFolder = "current folder"
+            /// `~/.config/btlens/dissectors`.
+            case user = "yours"
+            /// Named with `--dissectors` or `dissectors check`: a missing one is an error.
+            case given = "--dissectors"
+        }
+
+        public var path: String
+        public var role: Role
+
+        public init(_ path: String, _ role: Role) {
+            self.path = path
+            self.role = role
+        }
+    }
+
+    /// Folders searched when none is named: `$XDG_CONFIG_HOME/btlens/dissectors` (or
+    /// `~/.config/btlens/dissectors`), then `./Dissectors`. Missing ones are skipped.
+    public static func defaultFolders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [Folder] {
         let config = environment["XDG_CONFIG_HOME"].map { $0 + "/btlens/dissectors" }
             ?? environment["HOME"].map { $0 + "/.config/btlens/dissectors" }
-        return ["Dissectors"] + (config.map { [$0] } ?? [])
+        return (config.map { [Folder($0, .user)] } ?? []) + [Folder("Dissectors", .currentFolder)]
     }
 
     /// The `.yaml`/`.yml` files of a folder, sorted; a path to a file is that file.
@@ -38,53 +65,93 @@ public enum DefinitionLoader {
         return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { base + $0 }
     }
 
-    public static func load(file: String) throws(DefinitionError) -> DefinitionDissector {
-        guard let handle = FileHandle(forReadingAtPath: file) else { throw DefinitionError(file: file, line: nil, "cannot read this file") }
+    /// A definition file; every error in it, in line order.
+    public static func load(file: String) throws(DefinitionErrors) -> DefinitionDissector {
+        guard let handle = FileHandle(forReadingAtPath: file) else { throw DefinitionErrors([DefinitionError(file: file, line: nil, "cannot read this file")]) }
         defer { try? handle.close() }
         // One byte past the limit is enough to know the file is too large.
         let data = (try? handle.read(upToCount: DefinitionParser.maxFileBytes + 1)) ?? nil
         guard let text = String(data: data ?? Data(), encoding: .utf8) else {
-            throw DefinitionError(file: file, line: nil, "not UTF-8 text")
+            throw DefinitionErrors([DefinitionError(file: file, line: nil, "not UTF-8 text")])
         }
         return try DefinitionParser.parse(text: text, file: file)
     }
 
     /// A definition given as text; `file` names it in errors.
-    public static func load(text: String, file: String) throws(DefinitionError) -> DefinitionDissector {
+    public static func load(text: String, file: String) throws(DefinitionErrors) -> DefinitionDissector {
         try DefinitionParser.parse(text: text, file: file)
     }
 
     /// Reads every definition in `paths` (folders or files) into a copy of `base`. With `required`,
-    /// a missing path is an error; otherwise it is skipped (the default search folders).
+    /// a missing path is an error; otherwise it is skipped.
     public static func load(_ paths: [String], required: Bool, base: DissectorTable = .builtIn) -> Loaded {
-        var loaded = Loaded(table: base, files: [], errors: [])
-        for path in paths {
+        load(paths.map { Folder($0, required ? .given : .currentFolder) }, base: base)
+    }
+
+    /// Reads the folders in order. A file of the current folder whose bindings clash only with the
+    /// user's definitions is left out with a note: the user's win. Any other clash is an error.
+    public static func load(_ folders: [Folder], base: DissectorTable = .builtIn) -> Loaded {
+        var loaded = Loaded(table: base)
+        var userFiles: Set<String> = []
+        for folder in folders {
             let files: [String]
             do {
-                files = try Self.files(in: path)
+                files = try Self.files(in: folder.path)
             } catch {
-                if required { loaded.errors.append(error) }
+                if folder.role == .given { loaded.errors.append(error) }
+                loaded.table.sources.folders.append(source(folder, files: [], exists: false))
                 continue
             }
+            var read: [String] = []
             for file in files {
+                let d: DefinitionDissector
                 do {
-                    let d = try load(file: file)
-                    try register(d, into: &loaded.table)
-                    loaded.files.append(file)
+                    d = try load(file: file)
+                    try loaded.table.register(d)
+                } catch let errors as DefinitionErrors {
+                    loaded.errors += errors.all
+                    continue
+                } catch let clashes as DissectorTable.Conflicts {
+                    let conflicts = clashes.all
+                    if folder.role == .currentFolder, Set(conflicts.map(\.owner)).isSubset(of: userFiles) {
+                        let clash = conflicts.map { $0.message.replacingOccurrences(of: "conflicting binding: ", with: "") }.joined(separator: "; ")
+                        let note = "\(file) is not loaded, as yours win over the current folder's: \(clash)"
+                        loaded.leftOut.append(note)
+                        loaded.table.sources.notes.append(note)
+                    } else {
+                        loaded.errors += conflicts.map { c in
+                            DefinitionError(file: file, line: c.source.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }, c.message)
+                        }
+                    }
+                    continue
                 } catch {
-                    loaded.errors.append(error)
+                    loaded.errors.append(DefinitionError(file: file, line: nil, "\(error)"))
+                    continue
+                }
+                if folder.role == .user { userFiles.insert(d.origin) }
+                loaded.files.append(file)
+                read.append(file)
+                let failed = ExampleReplay.check(d)
+                loaded.warnings += failed
+                if !failed.isEmpty {
+                    loaded.table.sources.notes.append("\(file): \(failed.count) of \(d.examples.count) examples do not hold (btlens dissectors check)")
                 }
             }
+            loaded.table.sources.folders.append(source(folder, files: read, exists: true))
         }
         return loaded
     }
 
-    private static func register(_ d: DefinitionDissector, into table: inout DissectorTable) throws(DefinitionError) {
-        do {
-            try table.register(d)
-        } catch {
-            let place = error.source.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }
-            throw DefinitionError(file: d.origin, line: place, error.message)
-        }
+    /// A folder as every output names it; a file given is named in its folder.
+    private static func source(_ folder: Folder, files: [String], exists: Bool) -> DefinitionSources.Folder {
+        var isDirectory: ObjCBool = false
+        let isFile = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        let path = isFile ? ((folder.path as NSString).deletingLastPathComponent).nonEmpty ?? "." : folder.path
+        return DefinitionSources.Folder(path: path, absolute: URL(fileURLWithPath: path).standardizedFileURL.path, role: folder.role.rawValue,
+                                        files: files.map { ($0 as NSString).lastPathComponent }, exists: exists)
     }
+}
+
+private extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
 }

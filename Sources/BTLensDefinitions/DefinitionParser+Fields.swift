@@ -13,8 +13,17 @@ extension DefinitionParser.Parser {
         var names: Set<String> = []
         var out: [FieldSpec] = []
         for item in try v.items(what) {
-            let f = try field(item, what, known: known)
-            guard names.insert(f.name).inserted else { throw item.error("\(what): field '\(f.name)' is defined twice") }
+            guard let f = attempt({ p in try p.field(item, what, known: known) }) else {
+                // Its error is said; the fields after it that name it are not wrong for that.
+                if let id = (try? item.mapping("a field"))?.first(where: { $0.key == "id" }), let name = try? id.value.string("") {
+                    known.insert(name)
+                }
+                continue
+            }
+            guard names.insert(f.name).inserted else {
+                errors.append(item.error("\(what): field '\(f.name)' is defined twice"))
+                continue
+            }
             if case .integer = f.type, f.repeats == nil { known.insert(f.name) }
             out.append(f)
         }
@@ -71,10 +80,11 @@ extension DefinitionParser.Parser {
         if let e = m["enum"] {
             try integerOnly("enum", e)
             let enumName = try e.string("\(here) enum")
-            guard let values = enums[enumName] else {
+            if let values = enums[enumName] {
+                spec.enumeration = (enumName, values)
+            } else if !broken.contains(enumName) {
                 throw e.error("\(here): enum '\(enumName)' is not defined under enums: (defined: \(enums.keys.sorted().joined(separator: ", ")))")
             }
-            spec.enumeration = (enumName, values)
         }
         if let f = m["flags"] {
             try integerOnly("flags", f)

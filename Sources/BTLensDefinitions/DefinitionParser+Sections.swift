@@ -151,10 +151,12 @@ extension DefinitionParser.Parser {
         return (DefinitionDissector.MessageDef(id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line), m["response"])
     }
 
-    func responseId(_ v: YAMLValue, _ messages: [DefinitionDissector.MessageDef]) throws(DefinitionError) -> UInt16 {
+    /// The response's command id; nil when it names a message whose own error is already said.
+    func responseId(_ v: YAMLValue, _ messages: [DefinitionDissector.MessageDef]) throws(DefinitionError) -> UInt16? {
         let text = try v.string("response")
         if YAMLValue.parseInteger(text) != nil { return UInt16(try integer(v, "response", in: 0...0xffff)) }
         guard let target = messages.first(where: { $0.name == text }), let id = target.id else {
+            if broken.contains(text) { return nil }
             throw v.error("response: '\(text)' is not a message with an id in this definition")
         }
         return id
@@ -162,58 +164,88 @@ extension DefinitionParser.Parser {
 
     // MARK: bindings
 
-    func bind(_ v: YAMLValue?, messages: [DefinitionDissector.MessageDef], defaultFraming: Framing) throws(DefinitionError)
+    /// The bindings; with `devices:`, the characteristic bindings hold on those devices only.
+    mutating func bind(_ v: YAMLValue?, messages: [DefinitionDissector.MessageDef], defaultFraming: Framing)
         -> ([DissectorBinding], [BluetoothUUID: Int]) {
-        guard let v else { return ([], [:]) }
-        let m = try v.fields("bind", allowed: ["characteristics", "ea-protocols", "rfcomm-services", "devices"])
+        guard let v, let m = attempt({ _ in try v.fields("bind", allowed: ["characteristics", "ea-protocols", "rfcomm-services", "devices"]) })
+        else { return ([], [:]) }
         var out: [DissectorBinding] = []
         var valueMessages: [BluetoothUUID: Int] = [:]
+        let file = file
         func source(_ n: YAMLValue) -> String { "\(file):\(n.line ?? 0)" }
         func add(_ b: DissectorBinding, _ at: YAMLValue) throws(DefinitionError) {
             if out.contains(where: { $0.key == b.key }) { throw at.error("bind: \(b.key) is listed twice") }
             out.append(b)
         }
-        for c in try m["characteristics"]?.items("bind characteristics") ?? [] {
-            if c.isScalar {
-                try add(DissectorBinding(.characteristic(try Self.uuid(c, "characteristic")), source: source(c)), c)
-                continue
-            }
-            let f = try c.fields("a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
-            let uuid = try Self.uuid(f.required("uuid", "a characteristic binding"), "characteristic uuid")
-            var role = DissectorBinding.Role.value
-            if let r = f["role"] {
-                let text = try r.string("role")
-                guard let value = DissectorBinding.Role(rawValue: text) else { throw r.error("role: '\(text)'; expected command, event or value") }
-                role = value
-            }
-            let framing = try f["framing"].map { fr throws(DefinitionError) in try self.framing(fr) }
-            if let msg = f["message"] {
-                let msgName = try msg.string("message")
-                guard let index = messages.firstIndex(where: { $0.name == msgName }) else {
-                    throw msg.error("characteristic \(uuid): message '\(msgName)' is not defined under messages:")
+        let devices = m["devices"].flatMap { d in attempt { p in try p.devices(d) } }
+        for c in m["characteristics"].flatMap({ c in attempt { _ in try c.items("bind characteristics") } }) ?? [] {
+            attempt { p in
+                if c.isScalar {
+                    return try add(DissectorBinding(.characteristic(try Self.uuid(c, "characteristic")), source: source(c), devices: devices), c)
                 }
-                valueMessages[uuid] = index
-            } else if (framing ?? defaultFraming) == .values(commandByte: false) {
-                throw c.error("characteristic \(uuid): framing 'value' needs 'message:' (the message its value is)")
+                let f = try c.fields("a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
+                let uuid = try Self.uuid(f.required("uuid", "a characteristic binding"), "characteristic uuid")
+                var role = DissectorBinding.Role.value
+                if let r = f["role"] {
+                    let text = try r.string("role")
+                    guard let value = DissectorBinding.Role(rawValue: text) else { throw r.error("role: '\(text)'; expected command, event or value") }
+                    role = value
+                }
+                let framing = try f["framing"].map { fr throws(DefinitionError) in try p.framing(fr) }
+                if let msg = f["message"] {
+                    let msgName = try msg.string("message")
+                    if let index = messages.firstIndex(where: { $0.name == msgName }) {
+                        valueMessages[uuid] = index
+                    } else if !p.broken.contains(msgName) {
+                        throw msg.error("characteristic \(uuid): message '\(msgName)' is not defined under messages:")
+                    }
+                } else if (framing ?? defaultFraming) == .values(commandByte: false) {
+                    throw c.error("characteristic \(uuid): framing 'value' needs 'message:' (the message its value is)")
+                }
+                try add(DissectorBinding(.characteristic(uuid), role: role, framing: framing,
+                                         overrides: try f["override"]?.bool("override") ?? false, source: source(c), devices: devices), c)
             }
-            try add(DissectorBinding(.characteristic(uuid), role: role, framing: framing,
-                                     overrides: try f["override"]?.bool("override") ?? false, source: source(c)), c)
         }
-        for p in try m["ea-protocols"]?.items("bind ea-protocols") ?? [] {
-            try add(DissectorBinding(.eaProtocol(try p.string("EA protocol")), source: source(p)), p)
+        for p in m["ea-protocols"].flatMap({ e in attempt { _ in try e.items("bind ea-protocols") } }) ?? [] {
+            attempt { _ in try add(DissectorBinding(.eaProtocol(try p.string("EA protocol")), source: source(p)), p) }
         }
-        for s in try m["rfcomm-services"]?.items("bind rfcomm-services") ?? [] {
-            try add(DissectorBinding(.rfcommService(try Self.uuid(s, "RFCOMM service")), source: source(s)), s)
+        for r in m["rfcomm-services"].flatMap({ e in attempt { _ in try e.items("bind rfcomm-services") } }) ?? [] {
+            attempt { _ in try add(DissectorBinding(.rfcommService(try Self.uuid(r, "RFCOMM service")), source: source(r)), r) }
         }
-        for d in try m["devices"]?.items("bind devices") ?? [] {
-            let prefix = try d.string("device address prefix").uppercased()
-            let octets = prefix.split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...6).contains(octets.count), octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
-                throw d.error("devices: '\(prefix)' is not an address prefix (AA:BB:CC)")
-            }
-            try add(DissectorBinding(.addressPrefix(prefix), source: source(d)), d)
+        if let d = m["devices"], let devices {
+            // Detected A5 streams on these devices (captures that begin after discovery) are this protocol's too.
+            for prefix in devices.addressPrefixes { attempt { _ in try add(DissectorBinding(.addressPrefix(prefix), source: source(d)), d) } }
+            for name in devices.names { attempt { _ in try add(DissectorBinding(.advertisedName(name), source: source(d)), d) } }
         }
         return (out, valueMessages)
+    }
+
+    /// `devices: [AA:BB:CC]` (address prefixes), or `{addresses: [...], names: [...]}` (advertised-name prefixes).
+    func devices(_ d: YAMLValue) throws(DefinitionError) -> DeviceMatch {
+        var addresses: [YAMLValue] = []
+        var names: [String] = []
+        if d.isSequence {
+            addresses = try d.items("bind devices")
+        } else {
+            let m = try d.fields("bind devices", allowed: ["addresses", "names"])
+            addresses = try m["addresses"]?.items("bind devices addresses") ?? []
+            for n in try m["names"]?.items("bind devices names") ?? [] {
+                let name = try n.string("device name")
+                guard !name.isEmpty else { throw n.error("devices names: an empty name would match every device") }
+                names.append(name)
+            }
+        }
+        var prefixes: [String] = []
+        for a in addresses {
+            let prefix = try a.string("device address prefix").uppercased()
+            let octets = prefix.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...6).contains(octets.count), octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+                throw a.error("devices: '\(prefix)' is not an address prefix (AA:BB:CC)")
+            }
+            prefixes.append(prefix)
+        }
+        guard !prefixes.isEmpty || !names.isEmpty else { throw d.error("devices: expected address prefixes or names, found none") }
+        return DeviceMatch(addressPrefixes: prefixes, names: names)
     }
 
     // MARK: pairing
@@ -251,36 +283,36 @@ extension DefinitionParser.Parser {
 
     // MARK: examples
 
-    func examples(_ v: YAMLValue) throws(DefinitionError) -> [DefinitionDissector.Example] {
-        var out: [DefinitionDissector.Example] = []
-        for item in try v.items("examples") {
-            let m = try item.fields("an example", allowed: ["hex", "from", "characteristic", "expect"])
-            let hexNode = try m.required("hex", "an example")
-            guard let bytes = Hex.bytes(try hexNode.string("example hex")) else { throw hexNode.error("example hex: not hex bytes") }
-            var direction = Direction.sent
-            if let f = m["from"] {
-                switch try f.string("example from") {
-                case "phone": direction = .sent
-                case "accessory": direction = .received
-                case let other: throw f.error("example from: '\(other)'; expected phone or accessory")
-                }
+    mutating func examples(_ v: YAMLValue) -> [DefinitionDissector.Example] {
+        attempt { _ in try v.items("examples") }?.compactMap { item in attempt { p in try p.example(item) } } ?? []
+    }
+
+    private func example(_ item: YAMLValue) throws(DefinitionError) -> DefinitionDissector.Example {
+        let m = try item.fields("an example", allowed: ["hex", "from", "characteristic", "expect"])
+        let hexNode = try m.required("hex", "an example")
+        guard let bytes = Hex.bytes(try hexNode.string("example hex")) else { throw hexNode.error("example hex: not hex bytes") }
+        var direction = Direction.sent
+        if let f = m["from"] {
+            switch try f.string("example from") {
+            case "phone": direction = .sent
+            case "accessory": direction = .received
+            case let other: throw f.error("example from: '\(other)'; expected phone or accessory")
             }
-            let characteristic = try m["characteristic"].map { c throws(DefinitionError) in try Self.uuid(c, "example characteristic") }
-            var example = DefinitionDissector.Example(bytes: bytes, direction: direction, characteristic: characteristic,
-                                                      expectedName: nil, expectedFields: [], expectedFlags: nil, line: item.line)
-            if let e = m["expect"] {
-                let x = try e.fields("example expect", allowed: ["name", "fields", "flags"])
-                example.expectedName = try x["name"]?.string("example expect name")
-                example.expectedFields = try x["fields"].map { f throws(DefinitionError) in try expectations(f) } ?? []
-                if let fl = x["flags"] {
-                    var names: [String] = []
-                    for n in try fl.items("example expect flags") { names.append(try n.string("flag")) }
-                    example.expectedFlags = names
-                }
-            }
-            out.append(example)
         }
-        return out
+        let characteristic = try m["characteristic"].map { c throws(DefinitionError) in try Self.uuid(c, "example characteristic") }
+        var example = DefinitionDissector.Example(bytes: bytes, direction: direction, characteristic: characteristic,
+                                                  expectedName: nil, expectedFields: [], expectedFlags: nil, line: item.line)
+        if let e = m["expect"] {
+            let x = try e.fields("example expect", allowed: ["name", "fields", "flags"])
+            example.expectedName = try x["name"]?.string("example expect name")
+            example.expectedFields = try x["fields"].map { f throws(DefinitionError) in try expectations(f) } ?? []
+            if let fl = x["flags"] {
+                var names: [String] = []
+                for n in try fl.items("example expect flags") { names.append(try n.string("flag")) }
+                example.expectedFlags = names
+            }
+        }
+        return example
     }
 
     private func expectations(_ v: YAMLValue) throws(DefinitionError) -> [(String, YAMLExpectation)] {

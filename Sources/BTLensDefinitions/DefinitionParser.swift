@@ -15,7 +15,26 @@ enum DefinitionParser {
 
     static let topKeys = ["protocol", "title", "endian", "bind", "framing", "flags", "enums", "types", "messages", "pairing", "examples"]
 
-    static func parse(text: String, file: String) throws(DefinitionError) -> DefinitionDissector {
+    /// The definition, or every error of the file in line order.
+    static func parse(text: String, file: String) throws(DefinitionErrors) -> DefinitionDissector {
+        let root: Node
+        do {
+            root = try compose(text: text, file: file)
+        } catch {
+            throw DefinitionErrors([error])
+        }
+        var p = Parser(file: file)
+        do {
+            let d = try p.definition(YAMLValue(node: root, file: file))
+            if p.errors.isEmpty { return d }
+        } catch {
+            p.errors.append(error)
+        }
+        throw DefinitionErrors(p.errors.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element))
+    }
+
+    /// The YAML of a definition file, within the bounds on size, nesting and expansion.
+    private static func compose(text: String, file: String) throws(DefinitionError) -> Node {
         guard text.utf8.count <= maxFileBytes else {
             throw DefinitionError(file: file, line: nil, "file of \(text.utf8.count) bytes; definitions are limited to \(maxFileBytes)")
         }
@@ -37,8 +56,7 @@ enum DefinitionParser {
         guard fits(root, &budget) else {
             throw DefinitionError(file: file, line: nil, "the file expands to more than \(maxNodes) YAML nodes (nested aliases?)")
         }
-        var p = Parser(file: file)
-        return try p.definition(YAMLValue(node: root, file: file))
+        return root
     }
 
     /// Counts nodes down from `budget`, stopping as soon as it runs out.
@@ -83,6 +101,8 @@ enum DefinitionParser {
     }
 
     /// The state of one file's parse: enums and types are looked up by name as fields refer to them.
+    /// An error in one part (a key, an enum, a message, a field, a binding, an example) is kept and
+    /// the rest still read, so one run reports all of a file's errors.
     struct Parser {
         let file: String
         var bigEndian = false
@@ -91,55 +111,82 @@ enum DefinitionParser {
         var types: [String: [FieldSpec]] = [:]
         var resolving: [String] = []
         var name = ""
+        var errors: [DefinitionError] = []
+        /// Names whose definition has an error already said: a reference to one is not another error.
+        var broken: Set<String> = []
 
         init(file: String) { self.file = file }
 
+        /// The part's value, or nil with its error kept (a type read twice says its error once).
+        /// Untyped, so that the parts' closures need no annotation: they throw only DefinitionError.
+        mutating func attempt<T>(_ part: (inout Parser) throws -> T) -> T? {
+            do {
+                return try part(&self)
+            } catch {
+                let e = error as? DefinitionError ?? DefinitionError(file: file, line: nil, "\(error)")
+                if !errors.contains(e) { errors.append(e) }
+                return nil
+            }
+        }
+
         mutating func definition(_ root: YAMLValue) throws(DefinitionError) -> DefinitionDissector {
-            let top = try root.fields("the definition", allowed: DefinitionParser.topKeys)
-            name = try identifier(top.required("protocol", "the definition"), "protocol", allowDots: true)
-            let title = try top["title"]?.string("title")
+            let top = try root.fields("the definition", allowed: DefinitionParser.topKeys, unknown: &errors)
+            name = attempt { p in try p.identifier(top.required("protocol", "the definition"), "protocol", allowDots: true) } ?? ""
+            let title = attempt { _ in try top["title"]?.string("title") } ?? nil
             if let e = top["endian"] {
-                switch try e.string("endian") {
-                case "le": bigEndian = false
-                case "be": bigEndian = true
-                case let other: throw e.error("endian: expected le or be, found '\(other)'")
-                }
-            }
-            if let e = top["enums"] {
-                for (enumName, values) in try e.mapping("enums") {
-                    var table: [Int64: String] = [:]
-                    for (k, v) in try values.mapping("enum \(enumName)") {
-                        guard let raw = YAMLValue.parseInteger(k) else { throw values.error("enum \(enumName): key '\(k)' is not an integer") }
-                        table[raw] = try v.string("enum \(enumName) value \(k)")
+                attempt { p in
+                    switch try e.string("endian") {
+                    case "le": p.bigEndian = false
+                    case "be": p.bigEndian = true
+                    case let other: throw e.error("endian: expected le or be, found '\(other)'")
                     }
-                    enums[enumName] = table
                 }
             }
-            if let t = top["types"] {
-                for (typeName, v) in try t.mapping("types") { typeSources[typeName] = v }
+            let enumEntries: [(key: String, value: YAMLValue)] = top["enums"].flatMap { e in attempt { _ in try e.mapping("enums") } } ?? []
+            for (enumName, values) in enumEntries {
+                guard let table = attempt({ _ in try Self.enumeration(enumName, values) }) else { broken.insert(enumName); continue }
+                enums[enumName] = table
             }
-            let flagNames = try top["flags"].map { v throws(DefinitionError) in try flags(v, "flags") }?
-                .map { (UInt8(truncatingIfNeeded: $0.mask), $0.name) } ?? []
-            let defaultFraming = try top["framing"].map { v throws(DefinitionError) in try framing(v) } ?? .frames(.a5)
+            let typeEntries: [(key: String, value: YAMLValue)] = top["types"].flatMap { t in attempt { _ in try t.mapping("types") } } ?? []
+            for (typeName, v) in typeEntries { typeSources[typeName] = v }
+            let flagNames = (top["flags"].flatMap { v in attempt { p in try p.flags(v, "flags") } } ?? [])
+                .map { (UInt8(truncatingIfNeeded: $0.mask), $0.name) }
+            let defaultFraming = top["framing"].flatMap { v in attempt { p in try p.framing(v) } } ?? .frames(.a5)
             var messages: [DefinitionDissector.MessageDef] = []
             var responses: [(index: Int, value: YAMLValue)] = []
-            for item in try top["messages"]?.items("messages") ?? [] {
-                let (def, response) = try message(item, existing: messages)
+            for item in (top["messages"].flatMap { m in attempt { _ in try m.items("messages") } } ?? []) {
+                guard let (def, response) = attempt({ p in try p.message(item, existing: messages) }) else {
+                    if let n = (try? item.mapping("a message"))?.first(where: { $0.key == "name" }), let text = try? n.value.string("") {
+                        broken.insert(text)
+                    }
+                    continue
+                }
                 if let response { responses.append((messages.count, response)) }
                 messages.append(def)
             }
             var table: [UInt16: UInt16] = [:]
             for (i, v) in responses {
-                guard let request = messages[i].id else { throw v.error("message \(messages[i].name): 'response' needs the message to have an id") }
-                table[request] = try responseId(v, messages)
+                attempt { p in
+                    guard let request = messages[i].id else { throw v.error("message \(messages[i].name): 'response' needs the message to have an id") }
+                    if let id = try p.responseId(v, messages) { table[request] = id }
+                }
             }
-            let (bindings, valueMessages) = try bind(top["bind"], messages: messages, defaultFraming: defaultFraming)
-            let pairing = try top["pairing"].map { v throws(DefinitionError) in try pairingRule(v, table: table) }
+            let (bindings, valueMessages) = bind(top["bind"], messages: messages, defaultFraming: defaultFraming)
+            let pairing = top["pairing"].map { v in attempt { p in try p.pairingRule(v, table: table) } }
                 ?? (table.isEmpty ? nil : PairingRule(match: .oldest, responseCommand: .table(table)))
-            let replayed = try top["examples"].map { v throws(DefinitionError) in try examples(v) } ?? []
+            let replayed = top["examples"].map { v in examples(v) } ?? []
             return DefinitionDissector(name: name, title: title, origin: file, bindings: bindings, framing: defaultFraming,
                                        pairing: pairing, examples: replayed, messages: messages, flagNames: flagNames,
                                        valueMessages: valueMessages)
+        }
+
+        static func enumeration(_ name: String, _ values: YAMLValue) throws(DefinitionError) -> [Int64: String] {
+            var table: [Int64: String] = [:]
+            for (k, v) in try values.mapping("enum \(name)") {
+                guard let raw = YAMLValue.parseInteger(k) else { throw values.error("enum \(name): key '\(k)' is not an integer") }
+                table[raw] = try v.string("enum \(name) value \(k)")
+            }
+            return table
         }
 
         // MARK: names and numbers

@@ -102,4 +102,20 @@ extension YAMLValue {
     func fields(_ what: String, allowed: [String]) throws(DefinitionError) -> YAMLFields {
         YAMLFields(entries: try mapping(what, allowed: allowed), owner: self)
     }
+
+    /// The same, each unknown key added to `errors` and left out, so the known ones are still read.
+    func fields(_ what: String, allowed: [String], unknown errors: inout [DefinitionError]) throws(DefinitionError) -> YAMLFields {
+        guard case .mapping(let m) = node else { throw error("\(what): expected a mapping (key: value lines), found \(kind)") }
+        var entries: [(String, YAMLValue)] = []
+        for (k, v) in m {
+            let keyNode = YAMLValue(node: k, file: file)
+            let key = try keyNode.string("a key of \(what)")
+            guard allowed.contains(key) else {
+                errors.append(keyNode.error("unknown key '\(key)' in \(what); expected one of: \(allowed.joined(separator: ", "))"))
+                continue
+            }
+            entries.append((key, YAMLValue(node: v, file: file)))
+        }
+        return YAMLFields(entries: entries, owner: self)
+    }
 }

@@ -32,14 +32,22 @@ extension Analyzer {
                 return BoundStream(d, framing: d.framing, detect: false, direction: direction, messageLimit: limits.messageBytes)
             }
         }
-        if let uuid, let bound = dissectors.lookup(.characteristic(uuid)) {
+        let device = device(connection)
+        if let uuid, let bound = dissectors.lookup(.characteristic(uuid), on: device) {
             return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction, messageLimit: limits.messageBytes)
         }
-        if let d = dissectors.forDevice(connections[connection]?.address), case .frames = d.framing {
+        if let d = dissectors.forDevice(device), case .frames = d.framing {
             return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limits.messageBytes)
         }
         return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: limits.messageBytes,
                            keepsPayloads: valueBytes)
+    }
+
+    /// The device at the other end of a connection, as far as the capture says: its address and
+    /// advertised name pick the definitions bound to some devices only.
+    func device(_ connection: ConnectionKey) -> DissectorTable.Device {
+        let address = connections[connection]?.address
+        return DissectorTable.Device(address: address, name: address.flatMap { advertisers.devices[$0]?.name })
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.

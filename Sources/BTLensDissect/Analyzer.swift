@@ -582,7 +582,7 @@ public final class Analyzer {
     private func readValue(_ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
                            _ direction: Direction, _ r: CaptureRecord) {
         let forced = decodeAs.contains { if case .attHandle(handle, _) = $0 { return true } else { return false } }
-        guard forced || uuid.flatMap({ dissectors.lookup(.characteristic($0)) }) != nil else { return }
+        guard forced || uuid.flatMap({ dissectors.lookup(.characteristic($0), on: device(key)) }) != nil else { return }
         var s = boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
         let (number, time) = (r.number, r.timestamp)

@@ -112,6 +112,8 @@ public final class StatsCollector {
 
     /// Closed connections past `--limit connection-history`: counted, not listed.
     public var connectionsDropped = 0
+    /// Which definition files named the frames, from where (set by the command line).
+    public var definitions: DefinitionSources?
 
     public func json(connections: [ConnectionInfo], advertisers: AdvertisingTable = AdvertisingTable()) -> String {
         var w = JSONWriter()
@@ -178,6 +180,7 @@ public final class StatsCollector {
         w.key("capture_information"); w.beginArray()
         for n in info.notes + captureNotes { w.string(n) }
         w.endArray()
+        if let definitions { w.key("definitions"); w.definitions(definitions) }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self) + "\n"
     }
@@ -187,6 +190,7 @@ public final class StatsCollector {
         lines.append("File:        \(TerminalText.safe(file))")
         lines.append("Format:      \(info.format), link type \(info.linkType) (\(info.linkTypeName))")
         for n in info.notes + captureNotes { lines.append("             \(TerminalText.safe(n))") }
+        if let definitions { lines.append("Dissectors:  \(TerminalText.safe(definitions.summary))") }
         let kinds = RecordKind.allCases.compactMap { k in recordsByKind[k].map { "\(k.name) \($0)" } }
         lines.append("Records:     \(records) (\(kinds.joined(separator: ", ")))")
         if truncatedRecords > 0 { lines.append("Truncated:   \(truncatedRecords) records cut short by the capture") }

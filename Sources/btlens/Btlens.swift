@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import BTLensCapture
 
 struct Btlens: ParsableCommand {
@@ -10,11 +11,39 @@ struct Btlens: ParsableCommand {
 
         EXIT STATUS
           0  the input was read as a capture (diagnostics may have been reported)
-          1  the input could not be read as a capture
-          (not a capture, unreadable, unsupported)
-          2  usage error, or a dissector definition that does not load
+          1  the input could not be read as a capture (not a capture, unreadable,
+             unsupported); for a folder, one of its files could not
+          2  usage error, unknown subcommand, or a definition that does not load
+          3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found
         """,
         version: "0.1.0 (libpcap: \(Libpcap.version))",
         subcommands: [Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self, Formats.self, DiagnosticsList.self],
         defaultSubcommand: Timeline.self)
+}
+
+extension Btlens {
+    /// `btlens stat FILE`: the first word is neither a subcommand nor a file, so it is not the
+    /// `btlens FILE` shorthand; said as an unknown subcommand, with the nearest one.
+    static func unknownSubcommand(_ arguments: [String]) -> String? {
+        guard let word = arguments.first, !word.hasPrefix("-"), word != "help" else { return nil }
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        guard !names.contains(word), !FileManager.default.fileExists(atPath: word) else { return nil }
+        let near = names.filter { editDistance($0, word) <= 2 || (word.count >= 3 && $0.hasPrefix(word)) }
+        // A lone word that looks like nothing is left to the shorthand, which says the file is missing.
+        guard !near.isEmpty || (arguments.count > 1 && !word.contains("/") && !word.contains(".")) else { return nil }
+        return "unknown subcommand '\(word)'" + (near.isEmpty ? "" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?")
+            + " (no file '\(word)' either; subcommands: \(names.joined(separator: ", ")))"
+    }
+
+    /// Levenshtein distance: the edits from one word to the other.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let b = Array(b)
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var next = [i + 1]
+            for (j, y) in b.enumerated() { next.append(min(row[j + 1] + 1, next[j] + 1, row[j] + (x == y ? 0 : 1))) }
+            row = next
+        }
+        return row[b.count]
+    }
 }

@@ -9,30 +9,31 @@ struct Dissectors: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dissectors",
         abstract: "Check and list dissectors: vendor protocols in definition files (Dissectors/*.yaml) and built in.",
-        discussion: "Definitions are read from ./Dissectors and ~/.config/btlens/dissectors, or from the folders given with --dissectors. The format is described in Dissectors/README.md.",
+        discussion: "Definitions are read from ~/.config/btlens/dissectors (yours) and ./Dissectors, or from the folders given with --dissectors; a file of ./Dissectors that binds what one of yours binds is left out with a note. The format is described in Dissectors/README.md.",
         subcommands: [Check.self, List.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
             abstract: "Validate definition files and replay their examples; exit 1 if any has an error.",
-            discussion: "Each error is printed as FILE:LINE: what was expected and what was found. Bindings are checked against each other and against the built-in dissectors.")
+            discussion: "Each error is printed as FILE:LINE: what was expected and what was found, every error of every file in one run. Bindings are checked against each other and against the built-in dissectors.")
 
-        @Argument(help: "Folders or files to check (default: ./Dissectors and ~/.config/btlens/dissectors).")
+        @Argument(help: "Folders or files to check (default: ~/.config/btlens/dissectors and ./Dissectors).")
         var paths: [String] = []
 
         func run() throws {
-            let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultDirectories(), required: false)
+            let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
                                        : DefinitionLoader.load(paths, required: true)
-            var errors = loaded.errors
             for case let d as DefinitionDissector in loaded.table.dissectors {
-                let failed = ExampleReplay.check(d)
-                errors += failed
+                let failed = loaded.warnings.filter { $0.file == d.origin }.count
                 let bindings = d.bindings.count
                 print("\(d.origin): \(d.name): \(d.messageCount) messages, \(bindings) binding\(bindings == 1 ? "" : "s"), "
-                      + "\(d.examples.count - failed.count) of \(d.examples.count) examples hold")
+                      + "\(d.examples.count - failed) of \(d.examples.count) examples hold")
             }
+            // Every error of every file, in file order, then the examples that do not hold.
+            let errors = loaded.errors + loaded.warnings
             for e in errors { print(e) }
+            for n in loaded.leftOut { print("note: \(n)") }
             if loaded.files.isEmpty && errors.isEmpty { print("no definition files found") }
             if !errors.isEmpty { throw ExitCode(1) }
         }
@@ -63,7 +64,8 @@ struct Dissectors: ParsableCommand {
                 case .values(let commandByte)?: framing = commandByte ? ", event byte + payload" : ", whole value"
                 case nil: framing = ""
                 }
-                print("  \(b.key)\(role)\(framing) → \(d.name)\(b.overrides ? " (overrides the built-in)" : "")")
+                let devices = b.devices.map { " on devices \($0)" } ?? ""
+                print("  \(b.key)\(role)\(framing)\(devices) → \(d.name)\(b.overrides ? " (overrides the built-in there)" : "")")
             }
         }
     }

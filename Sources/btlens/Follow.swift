@@ -92,7 +92,12 @@ struct Follow: ParsableCommand {
                                 limits: try limitOptions.limits(), keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         follower.onRecord = { live.record($0) }
-        follower.onEvent = { live.event($0) }
+        // Said first, as in timeline: which definition files were loaded from where.
+        var loaded: DefinitionSources? = table.sources
+        follower.onEvent = { e in
+            if let note = loaded.take() { live.event(note.note(record: e.record, timestamp: e.timestamp)) }
+            live.event(e)
+        }
         follower.onProblem = { reportProblem(name, $0) }
         follower.onNote = { live.note($0) }
         do {

@@ -12,7 +12,7 @@ struct ReportCommand: ParsableCommand {
         discussion: """
         The HTML page needs no network (everything inline, remote loads forbidden) and holds the summary, the diagnostics (each linking to its place in the timeline), a message sequence chart, charts, and a timeline with filters and expandable rows. Markdown and text hold the summary, the diagnostics and the timeline around each diagnostic, short enough to paste. JSON holds what the HTML shows (docs/report.md).
 
-        On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events, 20 on each side of every diagnostic and the --from/--to range, and says what it left out.
+        On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events and 20 on each side of every diagnostic, and says what it left out. With --from/--to it keeps only that range.
         """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case html, md, txt, json }
@@ -67,7 +67,7 @@ struct ReportCommand: ParsableCommand {
             // A folder: one report per capture in the folder named by -o, each on its own core.
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let chosen = format ?? .html
-            let (options, decodeAs, member, out) = (try self.options(), input.decodeAs, input.member, output)
+            let (options, decodeAs, member, out) = (try self.options(dissectors.sources), input.decodeAs, input.member, output)
             let limits = try input.limitOptions.limits()
             // Each file's line: what was written (stdout), or why not (stderr).
             let results = FolderRun.run(files, progress: Progress.bar) { file -> (line: String, failed: Bool, worst: Severity?) in
@@ -86,12 +86,13 @@ struct ReportCommand: ParsableCommand {
             for r in results {
                 if r.failed { FileHandleStderr.write("btlens: \(r.line)\n") } else { print(r.line) }
             }
+            try FolderRun.unreadable(zip(files, results).filter(\.1.failed).map(\.0), of: files.count)
             return try input.check(zip(files, results).map { ($0, $1.worst) })
         }
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let (bytes, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                                      limits: try input.limitOptions.limits(), options: try options(), format: chosen,
+                                                      limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
                                                       relayed: true)
         guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
             throw InputFailure(message: "cannot write \(output)")
@@ -100,9 +101,10 @@ struct ReportCommand: ParsableCommand {
         try input.check([(input.file, worst)])
     }
 
-    private func options() throws -> ReportBuilder.Options {
+    private func options(_ definitions: DefinitionSources) throws -> ReportBuilder.Options {
         var options = ReportBuilder.Options()
         options.redact = redact
+        options.definitions = definitions
         if let (r, time) = try range() {
             options.range = r
             options.rangeIsTime = time

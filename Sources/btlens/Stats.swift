@@ -27,21 +27,23 @@ struct Stats: ParsableCommand {
         }
         // A folder: each capture on its own core; JSON as one array, text as sections. A file that
         // cannot be read is said in its place and the rest go on.
-        let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?) in
+        let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?, failed: Bool) in
             do {
-                return try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits, json: json)
+                let (output, worst) = try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits, json: json)
+                return (output, worst, false)
             } catch {
                 let message = (error as? InputFailure)?.message ?? "\(error)"
                 FileHandleStderr.write("btlens: \(message)\n")
-                guard json else { return ("File:        \(file)\nError:       \(message)\n", nil) }
+                guard json else { return ("File:        \(file)\nError:       \(message)\n", nil, true) }
                 var w = JSONWriter()
                 w.beginObject(); w.field("file", file); w.field("error", message); w.endObject()
-                return (String(decoding: w.bytes, as: UTF8.self), nil)
+                return (String(decoding: w.bytes, as: UTF8.self), nil, true)
             }
         }
         let outputs = results.map(\.0)
         print(json ? "[" + outputs.map { $0.trimmingCharacters(in: .newlines) }.joined(separator: ",\n") + "]"
                    : outputs.joined(separator: "\n"))
+        try FolderRun.unreadable(zip(files, results).filter(\.1.failed).map(\.0), of: files.count)
         try input.check(zip(files, results).map { ($0, $1.1) })
     }
 
@@ -50,6 +52,7 @@ struct Stats: ParsableCommand {
                       limits: Limits, json: Bool) throws -> (String, Severity?) {
         var reader = try openCapture(file, member: member)
         let stats = StatsCollector(file: file, info: reader.info)
+        stats.definitions = dissectors.sources
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
         let analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
                                                     detail: .counts, limits: limits, onRecord: stats.record,

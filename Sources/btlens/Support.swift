@@ -145,11 +145,25 @@ struct DefinitionOptions: ParsableArguments {
     var noDissectors = false
 
     /// The dissector tables, or every definition error (a broken definition is refused, never half-used).
+    /// A definition whose examples do not hold still loads, with a warning.
     func load() throws -> DefinitionLoader.Loaded {
-        guard !noDissectors else { return DefinitionLoader.Loaded(table: .builtIn, files: [], errors: []) }
-        let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultDirectories(), required: false)
+        guard !noDissectors else {
+            var table = DissectorTable.builtIn
+            table.sources.disabled = true
+            return DefinitionLoader.Loaded(table: table)
+        }
+        let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
                                    : DefinitionLoader.load(paths, required: true)
         guard loaded.errors.isEmpty else { throw DefinitionFailure(errors: loaded.errors) }
+        for w in loaded.warnings { FileHandleStderr.write("btlens: warning: \(w)\n") }
         return loaded
+    }
+}
+
+extension FolderRun {
+    /// A folder in which some files could not be read exits 1 naming them, after the others' output.
+    static func unreadable(_ failed: [String], of total: Int) throws {
+        guard !failed.isEmpty else { return }
+        throw InputFailure(message: "\(failed.count) of \(total) files could not be read: \(failed.joined(separator: ", "))")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensReport
 
@@ -37,6 +38,7 @@ struct Timeline: ParsableCommand {
             let s = TimelineSummary()
             let pass = try Pipeline.run(&first, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false,
                                         detail: .counts, limits: limits, onEvent: s.event)
+            sink.write("Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n")
             sink.write(s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers))
         }
         // Reading on this thread, decoding on a second, rendering and writing on a third.
@@ -49,16 +51,22 @@ struct Timeline: ParsableCommand {
             let renderer = JSONLRenderer(verbose: verbose)
             relay = EventRelay { e in renderer.render(e, into: sink) }
         }
+        // Said first, at the first event's record and time: what names the frames depends on the folder.
+        var loaded: DefinitionSources? = dissectors.sources
         let analyzer: Analyzer
         do {
             analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
-                                        limits: limits, onProblem: report, onEvent: { (e: consuming Event) in relay.send(e) })
+                                        limits: limits, onProblem: report, onEvent: { (e: consuming Event) in
+                if let note = loaded.take() { relay.send(note.note(record: e.record, timestamp: e.timestamp)) }
+                relay.send(e)
+            })
         } catch {
             // What was decoded before the read failed is still printed.
             relay.finish()
             sink.flush()
             throw error
         }
+        if let note = loaded.take() { relay.send(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
         relay.finish()
         sink.flush()
         try input.check([(input.file, analyzer.worstSeverity)])

@@ -4,6 +4,10 @@ import Glibc
 #endif
 
 /// Exit 2 for usage errors (ArgumentParser's default is 64), 1 for unreadable input, 3 for `--fail-on`.
+if let unknown = Btlens.unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {
+    FileHandleStderr.write("btlens: \(unknown)\n")
+    exit(2)
+}
 do {
     var command = try Btlens.parseAsRoot()
     try command.run()

@@ -71,6 +71,33 @@ final class DefinitionErrorTests: XCTestCase {
                        "x.yaml:4: characteristic fff1: framing 'value' needs 'message:' (the message its value is)")
     }
 
+    /// A file is checked whole: every error in it, in line order, not only the first; an error
+    /// does not bring others after it (a field or message that failed is not "undefined" later).
+    func testEveryErrorOfAFileInOneRun() {
+        XCTAssertEqual(error("""
+        protocol: t
+        titel: x
+        enums: {mode: {0: off, x: on}}
+        messages:
+          - {id: 1, name: A, from: watch}
+          - {id: 2, name: B, response: A, seq: [{id: a, type: u3}, {id: b, type: bytes, size: a}, {id: c, type: u1, enum: nope}]}
+        bind:
+          characteristics:
+            - {uuid: fff1, framing: value, message: A}
+            - {uuid: zz}
+        examples:
+          - {hex: xyz}
+        """), """
+        x.yaml:2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
+        x.yaml:3: enum mode: key 'x' is not an integer
+        x.yaml:5: message A from: 'watch'; expected phone or accessory
+        x.yaml:6: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str
+        x.yaml:6: field 'c': enum 'nope' is not defined under enums: (defined: )
+        x.yaml:10: characteristic uuid: 'zz' is not a UUID (2a19, 0xfff3 or 128-bit)
+        x.yaml:12: example hex: not hex bytes
+        """)
+    }
+
     func testHostileNestingIsRefusedBeforeParsing() {
         let deep = "protocol: t\nx: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
         XCTAssertEqual(error(deep), "x.yaml:2: brackets nested deeper than 32")

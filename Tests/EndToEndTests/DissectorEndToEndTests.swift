@@ -141,4 +141,61 @@ final class DissectorEndToEndTests: XCTestCase {
         XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":160,"name":"SetEQPresetResponse","sent":0,"received":1,"answered":0,"unanswered":0}"#), json)
         XCTAssertTrue(stats.text(connections: []).contains("1.25 1.25 1.25 1.25  SetEQPreset (0x20) [aurora-headphones]"))
     }
+
+    /// Another vendor's device ("AX-200", 12:34:56:78:9A:BC) on the generic 0xFFF3/0xFFF4 with a
+    /// Battery Level: its own protocol, not A5, and one notification that happens to form an A5
+    /// frame with command 0xa0 (Aurora's SetEQPresetResponse). LE Advertising Report: Core Vol 4,
+    /// Part E, §7.7.65.2 (one report, ADV_IND, public address, AD type 0x09 Complete Local Name).
+    static func otherVendor() -> LESession {
+        func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }
+        var s = LESession()
+        let address: [UInt8] = [0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12]
+        let name = Array("AX-200".utf8)
+        let ad = [UInt8(name.count + 1), 0x09] + name
+        s.event(0x3e, [0x02, 0x01, 0x00, 0x00] + address + [UInt8(ad.count)] + ad + [0xc4])
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, address: address)
+        // Read By Group Type (services) and Read By Type (characteristics): Battery, vendor 0xFFF0.
+        s.att(handle: h, .sent, [0x10, 0x01, 0x00, 0xff, 0xff, 0x00, 0x28])
+        s.att(handle: h, .received, [0x11, 0x06] + le16(0x0001) + le16(0x0008) + le16(0x180f) + le16(0x0010) + le16(0x0020) + le16(0xfff0))
+        s.att(handle: h, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: h, .received, [0x09, 0x07] + le16(0x0002) + [0x12] + le16(0x0003) + le16(0x2a19)
+              + le16(0x0011) + [0x0c] + le16(0x0012) + le16(0xfff3) + le16(0x0013) + [0x10] + le16(0x0014) + le16(0xfff4))
+        s.att(handle: h, .sent, [0x0a, 0x03, 0x00])
+        s.att(handle: h, .received, [0x0b, 99])
+        for i in 0..<20 {
+            s.att(handle: h, .sent, [0x52, 0x12, 0x00] + Array("AT+VOL=\(i)\r".utf8))
+            s.att(handle: h, .received, [0x1b, 0x14, 0x00, 0x01, UInt8(i), 0x7f])
+        }
+        s.att(handle: h, .received, [0x1b, 0x14, 0x00] + A5Frame.encode(command: 0xa0, sequence: 3, payload: [0x00]))
+        s.disconnect(handle: h)
+        return s
+    }
+
+    /// The shipped example binds 0xFFF3/0xFFF4 and the SIG battery only on its own devices: another
+    /// vendor's device gets no Aurora names and no diagnostics the built-ins alone do not give.
+    func testAnotherVendorsDeviceOnTheSameGenericUUIDsIsNotTheExample() throws {
+        let bytes = Self.otherVendor().bytes
+        let events = try analyze(bytes, dissectors: shippedTable())
+        let named = events.compactMap { e -> String? in
+            guard case .a5(let a) = e.body, let d = a.dissector else { return nil }
+            return "#\(e.record) \(d) \(a.decoded?.name ?? "-")"
+        }
+        XCTAssertEqual(named, ["#10 sig-characteristics BatteryLevel"])
+        let ids = { (events: [Event]) in events.compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id)" } } }
+        XCTAssertEqual(ids(events), ids(try analyze(bytes, dissectors: .builtIn)))
+        // The bundled captures of the Aurora headphone (AA:BB:CC:…) are still named: testTheSessionSampleIsNamedAndPaired.
+    }
+
+    /// The header of the Even G2 example says what the definition does: multi-packet messages are joined.
+    func testTheEvenG2HeaderSaysMultiPacketMessagesAreJoined() throws {
+        let text = try String(contentsOfFile: Self.shipped + "/examples/even-g2.yaml", encoding: .utf8)
+        let header = text.split(separator: "\n").prefix { $0.hasPrefix("#") }.joined(separator: " ")
+        XCTAssertFalse(header.contains("cannot express"), header)
+        XCTAssertFalse(header.contains("a5.checksum.bad"), header)
+        XCTAssertTrue(header.contains("fragment-count"), header)
+        let d = try DefinitionParser.parse(text: text, file: "even-g2.yaml")
+        guard case .frames(let format) = d.framing else { return XCTFail("not framed") }
+        XCTAssertTrue(format.header.contains(.fragmentCount) && format.header.contains(.fragmentIndex))
+    }
 }

@@ -10,13 +10,15 @@ final class ExitStatusTests: XCTestCase {
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    /// Runs the btlens built beside this test bundle.
-    func btlens(_ arguments: [String]) throws -> Run {
+    /// Runs the btlens built beside this test bundle, in `directory` and with `environment` when given.
+    func btlens(_ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil) throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if let environment { process.environment = environment }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -79,6 +81,7 @@ final class ExitStatusTests: XCTestCase {
 }
 
 import BTLensCapture
+import BTLensDissect
 import BTLensReport
 
 extension ExitStatusTests {
@@ -89,10 +92,17 @@ extension ExitStatusTests {
         var text = TextRenderer()
         let jsonl = JSONLRenderer()
         var (expectedText, expectedJSONL) = ("", [UInt8]())
+        // First, at the first event: which definitions were loaded (none, with --no-dissectors).
+        var sources: DefinitionSources? = DefinitionSources()
+        sources?.disabled = true
         try Pipeline.run(&reader, lowerLayers: false) { e in
-            expectedText += text.render(e) ?? ""
-            expectedJSONL += jsonl.render(e) ?? []
+            for e in [sources.take()?.note(record: e.record, timestamp: e.timestamp), e].compactMap({ $0 }) {
+                expectedText += text.render(e) ?? ""
+                expectedJSONL += jsonl.render(e) ?? []
+            }
         }
+        XCTAssertTrue(expectedText.hasPrefix("#1           0.000000 =      - NOTE  dissectors.loaded: none (--no-dissectors): built-in dissectors only\n#1 "),
+                      expectedText)
         XCTAssertEqual(try btlens(["timeline", file, "--no-dissectors", "--color", "never"]).stdout, expectedText)
         XCTAssertEqual(try btlens(["timeline", file, "--no-dissectors", "--format", "jsonl"]).stdout,
                        String(decoding: expectedJSONL, as: UTF8.self))
@@ -104,7 +114,10 @@ extension ExitStatusTests {
     func testTheReportCommandWritesWhatTheBuilderGives() throws {
         let file = Self.captures + "/ble_a5_faults.btsnoop"
         var reader = try CaptureFormat.open(path: file)
-        let builder = ReportBuilder(file: file, info: reader.info)
+        var options = ReportBuilder.Options()
+        options.definitions = DefinitionSources()
+        options.definitions?.disabled = true
+        let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer = try Pipeline.run(&reader, lowerLayers: false, onRecord: builder.record, onEvent: builder.event)
         let expected = ReportJSON.render(builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt))
         let out = NSTemporaryDirectory() + "btlens-report-\(UUID().uuidString).json"
@@ -120,6 +133,8 @@ extension ExitStatusTests {
         let file = Self.captures + "/ble_a5_faults.btsnoop"
         var reader = try CaptureFormat.open(path: file)
         let stats = StatsCollector(file: file, info: reader.info)
+        stats.definitions = DefinitionSources()
+        stats.definitions?.disabled = true
         let analyzer = try Pipeline.run(&reader, lowerLayers: false, onRecord: stats.record, onProblem: stats.problem,
                                         onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
@@ -141,5 +156,132 @@ extension ExitStatusTests {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(s.bytes)))
         let run = try btlens(["stats", path, "--limit", "connection-history=1"])
         XCTAssertTrue(run.stdout.contains("Connections: 1 listed, and 2 earlier ones past --limit connection-history\n"), run.stdout)
+    }
+}
+
+/// Issue 21 §9: what a new user tripped on.
+extension ExitStatusTests {
+    static let repository = URL(fileURLWithPath: captures).deletingLastPathComponent().path
+
+    func temporaryFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "btlens-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        return folder
+    }
+
+    /// `btlens FILE` is the timeline, so a word that is no file and no subcommand is a mistyped subcommand.
+    func testAMistypedSubcommandIsSaidWithTheNearestOne() throws {
+        let run = try btlens(["stat", Self.captures + "/ble_a5_session.btsnoop"])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.stdout, "")
+        XCTAssertTrue(run.stderr.hasPrefix("btlens: unknown subcommand 'stat'; did you mean 'stats'?"), run.stderr)
+        // A file is still the timeline's, and a missing one is said as such.
+        XCTAssertEqual(try btlens([Self.captures + "/ble_a5_session.btsnoop"]).status, 0)
+        XCTAssertEqual(try btlens(["missing.log"]).stderr, "btlens: cannot open missing.log: No such file or directory\n")
+    }
+
+    func testHelpListsEveryExitStatus() throws {
+        let help = try btlens(["--help"]).stdout
+        for status in ["0  the input was read", "1  the input could not be read", "2  usage error", "3  --fail-on"] {
+            XCTAssertTrue(help.contains(status), "\(status) in \(help)")
+        }
+    }
+
+    func testStatsOverAFolderExitsOneNamingTheFilesThatCouldNotBeRead() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.copyItem(atPath: Self.captures + "/ble_a5_session.btsnoop", toPath: folder + "/a.btsnoop")
+        try Data("not a capture\n".utf8).write(to: URL(fileURLWithPath: folder + "/b.log"))
+        let run = try btlens(["stats", folder])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stdout.contains("File:        \(folder)/a.btsnoop\n"), "the readable file's stats are printed")
+        XCTAssertTrue(run.stderr.hasSuffix("btlens: 1 of 2 files could not be read: \(folder)/b.log\n"), run.stderr)
+        let report = try btlens(["report", folder, "-o", folder + "/out", "--format", "txt"])
+        XCTAssertEqual(report.status, 1)
+        XCTAssertTrue(report.stderr.hasSuffix("btlens: 1 of 2 files could not be read: \(folder)/b.log\n"), report.stderr)
+    }
+
+    func testAReportWithARangeSaysItKeptOnlyTheRange() throws {
+        let out = try temporaryFolder() + "/r.txt"
+        let run = try btlens(["report", Self.captures + "/ble_a5_faults.btsnoop", "-o", out, "--from", "5", "--to", "10"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertTrue(run.stdout.hasSuffix("timeline: 16 of 57 events: only records #5 to #10 (--from/--to); 41 outside it left out\n"), run.stdout)
+        XCTAssertFalse(try String(contentsOfFile: out, encoding: .utf8).contains("on each side of every diagnostic"))
+    }
+}
+
+/// Issue 21 §6 and §9: definitions, and output that depended on the folder btlens runs in.
+extension ExitStatusTests {
+    func testDissectorsCheckSaysEveryErrorOfAFile() throws {
+        let file = try temporaryFolder() + "/broken.yaml"
+        try Data("protocol: t\ntitel: x\nmessages:\n  - {id: 1, name: A, from: watch}\n  - {id: 2, name: B, seq: [{id: a, type: u3}]}\n".utf8)
+            .write(to: URL(fileURLWithPath: file))
+        let run = try btlens(["dissectors", "check", file])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(run.stdout, """
+        \(file):2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
+        \(file):4: message A from: 'watch'; expected phone or accessory
+        \(file):5: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str
+
+        """)
+    }
+
+    func testADefinitionWhoseExampleFailsLoadsWithAWarning() throws {
+        let file = try temporaryFolder() + "/loose.yaml"
+        try Data("protocol: loose\nmessages: [{id: 1, name: M}]\nexamples:\n  - hex: a5 01 01 00 00 00 00\n".utf8).write(to: URL(fileURLWithPath: file))
+        let run = try btlens(["timeline", Self.captures + "/ble_a5_session.btsnoop", "--dissectors", file])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "btlens: warning: \(file):4: example: a5.checksum.bad: command 0x01 sequence 0: checksum 0x00, expected 0xa7\n")
+        XCTAssertTrue((run.stdout.split(separator: "\n").first ?? "").hasSuffix("loose.yaml; \(file): 1 of 1 examples do not hold (btlens dissectors check)"), run.stdout)
+    }
+
+    /// Run from the repository with no definitions of the user's: ./Dissectors is loaded, says so,
+    /// and its example binds nothing of another vendor's device on the same generic UUIDs.
+    func testAnotherVendorsCaptureRunFromTheRepositoryGetsNoExampleNames() throws {
+        let home = try temporaryFolder()
+        let capture = home + "/ax200.btsnoop"
+        try Data(DissectorEndToEndTests.otherVendor().bytes).write(to: URL(fileURLWithPath: capture))
+        let env = ["HOME": home]
+        let run = try btlens(["timeline", capture, "--format", "jsonl"], in: Self.repository, environment: env)
+        XCTAssertEqual(run.status, 0)
+        let lines = run.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first.map(String.init), #"{"type":"note","record":1,"time":"2023-11-14T22:13:20.001250Z","category":"dissectors.loaded","text":""#
+                       + "\(home)/.config/btlens/dissectors (yours): no such folder; Dissectors (current folder, \(Self.repository)/Dissectors): "
+                       + #"aurora-headphones.yaml, lawaken-lamp.yaml"}"#)
+        XCTAssertFalse(run.stdout.contains("aurora-headphones\""), run.stdout)
+        let bare = try btlens(["timeline", capture, "--format", "jsonl", "--no-dissectors"], environment: env)
+        XCTAssertEqual(lines.filter { $0.contains(#""type":"diagnostic""#) }, bare.stdout.split(separator: "\n").filter { $0.contains(#""type":"diagnostic""#) })
+    }
+
+    /// A user's definition of 0xFFF3 and a folder's: the user's names the frames, the folder's is
+    /// left out with a note in every output; no "conflicting binding", no exit 2.
+    func testTheUsersDefinitionWinsOverTheFoldersWithANote() throws {
+        let root = try temporaryFolder()
+        for dir in ["/work/Dissectors", "/config/btlens/dissectors"] {
+            try FileManager.default.createDirectory(atPath: root + dir, withIntermediateDirectories: true)
+        }
+        func definition(_ name: String, _ message: String) -> Data {
+            Data("protocol: \(name)\nbind:\n  characteristics: [fff3]\nmessages: [{id: 0x20, name: \(message)}]\n".utf8)
+        }
+        try definition("example", "TheirSet").write(to: URL(fileURLWithPath: root + "/work/Dissectors/example.yaml"))
+        try definition("mine", "MySet").write(to: URL(fileURLWithPath: root + "/config/btlens/dissectors/mine.yaml"))
+        let env = ["HOME": root, "XDG_CONFIG_HOME": root + "/config"]
+        let capture = Self.captures + "/ble_a5_session.btsnoop"
+        let run = try btlens(["timeline", capture], in: root + "/work", environment: env)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertTrue(run.stdout.contains(" MySet (0x20) "), run.stdout)
+        XCTAssertFalse(run.stdout.contains("TheirSet"))
+        let said = "Dissectors/example.yaml is not loaded, as yours win over the current folder's: characteristic fff3 is already bound to 'mine' (\(root)/config/btlens/dissectors/mine.yaml:3)"
+        XCTAssertTrue((run.stdout.split(separator: "\n").first ?? "").hasSuffix(said), run.stdout)
+        // Every output says it: stats (text and JSON), the summary, reports.
+        XCTAssertTrue(try btlens(["stats", capture], in: root + "/work", environment: env).stdout.contains("Dissectors:  \(root)/config/btlens/dissectors (yours): mine.yaml; Dissectors (current folder, "))
+        let json = try btlens(["stats", capture, "--format", "json"], in: root + "/work", environment: env).stdout
+        XCTAssertTrue(json.contains(#""definitions":{"disabled":false,"folders":[{"path":""# + "\(root)/config/btlens/dissectors"), json)
+        XCTAssertTrue(json.contains(#""files":["mine.yaml"]"#) && json.contains(said), json)
+        XCTAssertTrue(try btlens(["timeline", capture, "--summary"], in: root + "/work", environment: env).stdout.hasPrefix("Dissectors:  \(root)/config/btlens/dissectors (yours): mine.yaml;"))
+        let out = root + "/r.txt"
+        XCTAssertEqual(try btlens(["report", capture, "-o", out], in: root + "/work", environment: env).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: out, encoding: .utf8).contains("  Dissectors: \(root)/config/btlens/dissectors (yours): mine.yaml;"))
     }
 }

@@ -2,7 +2,7 @@ import BTLensCore
 
 /// A built-in Swift dissector: SIG characteristics whose value is one message (GATT Specification
 /// Supplement): Battery Level 0x2A19 (uint8, percent) and Firmware Revision String 0x2A26 (UTF-8).
-/// A definition file may take these characteristics over with `override: true`.
+/// A definition file may take these characteristics over with `override: true`, on its own devices only.
 public struct SIGCharacteristicDissector: MessageDissector {
     public let name = "sig-characteristics"
     public let origin = "built-in"

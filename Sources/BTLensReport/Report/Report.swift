@@ -131,4 +131,6 @@ public struct Report {
     public var series: [(stream: String, counts: [Int])]
     public var undecodedBytes: Int
     public var redacted: Bool
+    /// Which definition files named the frames, from where.
+    public var definitions: DefinitionSources?
 }

@@ -3,8 +3,8 @@ import BTLensCapture
 import BTLensDissect
 
 /// Builds a `Report` while the capture streams past, in bounded memory: counts and diagnostics are
-/// complete; the timeline keeps the first rows, a window around every diagnostic, and the chosen
-/// range, and says what it left out.
+/// complete; the timeline keeps the chosen range only, if there is one, and of that (or of the whole
+/// capture) the first rows and a window around every diagnostic, and says what it left out.
 public final class ReportBuilder {
     public struct Options: Sendable {
         /// Records (or seconds since the first record) the timeline keeps, inclusive.
@@ -16,6 +16,8 @@ public final class ReportBuilder {
         public var rowLimit = 20_000
         public var messageLimit = 400
         public var redact = false
+        /// Which definition files were loaded, from where: said in the summary.
+        public var definitions: DefinitionSources?
 
         public init() {}
     }
@@ -35,6 +37,8 @@ public final class ReportBuilder {
     private var after = 0
     private var events = 0
     private var omitted = 0
+    /// Of those, events outside `--from`/`--to`.
+    private var outsideRange = 0
     private var messages: [Report.Message] = []
     private var groups: [String: Report.DiagnosticGroup] = [:]
     /// A stream as counted: its label is made once, when it is first seen, not per frame.
@@ -97,7 +101,7 @@ public final class ReportBuilder {
         }
         if case .a5(let a) = e.body { count(a, e, seconds) }
         let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
-        guard inRange else { return omitted += 1 }
+        guard inRange else { outsideRange += 1; return omitted += 1 }
         if rows.count < options.headRows || isDiagnostic || after > 0 {
             if isDiagnostic {
                 rows += ring.map { row($0.event, index: $0.index) }
@@ -207,11 +211,13 @@ public final class ReportBuilder {
         let info = stats.info
         let kept = rows.count
         var window = "all \(events) events"
-        if omitted > 0 {
-            var parts = ["the first \(min(options.headRows, kept))"]
-            if options.range != nil { parts.append("the chosen range") }
-            parts.append("\(options.context) on each side of every diagnostic")
-            window = "\(kept) of \(events) events: " + parts.joined(separator: ", ") + "; \(omitted) left out"
+        let range = options.range.map { Self.describe($0, time: options.rangeIsTime) }
+        if omitted > outsideRange {
+            // Too many events even in the range: a window of it.
+            window = "\(kept) of \(events) events: " + (range.map { "in \($0), " } ?? "")
+                + "the first \(min(options.headRows, kept)), \(options.context) on each side of every diagnostic; \(omitted) left out"
+        } else if let range, omitted > 0 {
+            window = "\(kept) of \(events) events: only \(range); \(omitted) outside it left out"
         }
         var report = Report(
             file: stats.file, format: info.format, linkType: "\(info.linkType) (\(info.linkTypeName))",
@@ -227,8 +233,20 @@ public final class ReportBuilder {
             series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? "", $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
+        report.definitions = options.redact ? options.definitions?.redacted : options.definitions
         if options.redact { Redactor(report).apply(&report) }
         return report
+    }
+
+    /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.
+    static func describe(_ range: ClosedRange<Double>, time: Bool) -> String {
+        func bound(_ v: Double) -> String { time ? "\(MessageValue.number(v)) s" : "#\(Int(v))" }
+        let what = time ? "the events" : "records"
+        switch (range.lowerBound > 0, range.upperBound < .greatestFiniteMagnitude) {
+        case (true, true): return "\(what) \(bound(range.lowerBound)) to \(bound(range.upperBound)) (--from/--to)"
+        case (false, true): return "\(what) up to \(bound(range.upperBound)) (--to)"
+        default: return "\(what) from \(bound(range.lowerBound)) (--from)"
+        }
     }
 
     private func connection(_ c: ConnectionInfo) -> Report.Connection {

@@ -82,6 +82,7 @@ public enum ReportHTML {
         if r.truncatedRecords > 0 { h += "; \(r.truncatedRecords) cut short by the capture" }
         h += "</td></tr><tr><th>undecoded</th><td>\(r.undecodedBytes) bytes</td></tr>"
         for n in r.captureInformation { h += "<tr><th>capture</th><td>\(e(n))</td></tr>" }
+        if let d = r.definitions { h += "<tr><th>dissectors</th><td>\(e(d.summary))</td></tr>" }
         h += "</table>\n<h3>Connections</h3>"
         h += table(["handle", "address", "name", "transport", "role", "opened", "closed", "reason", "life"], r.connections.prefix(connectionLimit).map { c in
             [Hex.value(c.handle, width: 4), c.address ?? "unknown", c.name ?? "", c.transport, c.role,

@@ -18,6 +18,7 @@ public enum ReportJSON {
         if let t = r.lastTime { w.field("last_time", t.iso8601) }
         strings(&w, "capture_information", r.captureInformation)
         w.field("redacted", r.redacted)
+        if let d = r.definitions { w.key("definitions"); w.definitions(d) }
         w.field("undecoded_bytes", r.undecodedBytes)
         w.key("connections"); w.beginArray()
         for c in r.connections {

@@ -19,6 +19,7 @@ public enum ReportText {
         item("Records: \(r.records) (" + r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
              + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
         for n in r.captureInformation { item(safe(n)) }
+        if let d = r.definitions { item("Dissectors: \(safe(d.summary))") }
         if r.redacted { item("Redacted: addresses, serial numbers and Wi-Fi credentials are placeholders") }
         for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")

@@ -24,7 +24,7 @@ public enum ReportText {
         item("Records: \(r.records) (\(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))"
              + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
         for n in r.captureInformation { item("\(n)") }
-        if r.redacted { item("Redacted: addresses, serial numbers and Wi-Fi credentials are placeholders") }
+        if r.redacted { item("Redacted: \(Redactor.what)") }
         for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
             let closed = c.closed.map { "#\($0)" } ?? "still open"

@@ -15,4 +15,38 @@ public enum TerminalText {
         }
         return out
     }
+
+    /// `s` in at most `columns` terminal columns: whole when it fits, else cut and ended with `…`.
+    /// `s` is terminal-safe text (no control characters).
+    public static func fit(_ s: String, columns: Int) -> String {
+        // No character takes more columns than its UTF-8 bytes: most lines need no counting.
+        guard s.utf8.count > columns else { return s }
+        var used = 0
+        var cut: String.Index?
+        for i in s.indices {
+            let w = width(s[i])
+            // The longest prefix that leaves a column for `…`.
+            if cut == nil, used + w > columns - 1 { cut = i }
+            used += w
+            if used > columns, let cut { return String(s[..<cut]) + "…" }
+        }
+        return s
+    }
+
+    /// Columns a character takes: 0 for a format character alone (zero-width joiner, direction
+    /// marks), 2 for East Asian wide and fullwidth characters and emoji, 1 otherwise. Combining
+    /// marks belong to the character before them.
+    static func width(_ c: Character) -> Int {
+        guard let first = c.unicodeScalars.first, !c.isASCII else { return 1 }
+        let p = first.properties
+        if p.generalCategory == .format || p.generalCategory == .nonspacingMark || p.generalCategory == .enclosingMark { return 0 }
+        if p.isEmojiPresentation { return 2 }
+        switch first.value {
+        case 0x1100...0x115f, 0x2e80...0x303e, 0x3041...0x33ff, 0x3400...0x4dbf, 0x4e00...0x9fff, 0xa000...0xa4cf,
+             0xac00...0xd7a3, 0xf900...0xfaff, 0xfe30...0xfe4f, 0xff00...0xff60, 0xffe0...0xffe6, 0x20000...0x3fffd:
+            return 2
+        default:
+            return 1
+        }
+    }
 }

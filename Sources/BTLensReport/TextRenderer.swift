@@ -9,6 +9,8 @@ public struct TextRenderer {
     public var color: Bool
     /// Times are printed relative to this (the first record's time).
     public var origin: Timestamp?
+    /// The terminal's columns: a longer line has its summary cut with `…`. Nil: whole lines.
+    public var width: Int?
 
     public init(verbose: Bool = false, color: Bool = false) {
         self.verbose = verbose
@@ -57,7 +59,13 @@ public struct TextRenderer {
         line.spaces(5 - layer.utf8.count)
         line.add(" ")
         if verbose { line.spaces(2 * e.layer.depth) }
-        line.add(summary)
+        // The columns before the summary are fixed: only the summary is cut.
+        let room = (width ?? .max) - (line.count - (color ? style?.rawValue.utf8.count ?? 0 : 0))
+        if summary.count > room {
+            line.add(text: TerminalText.fit(summary.string, columns: max(1, room)))
+        } else {
+            line.add(summary)
+        }
         if color, style != nil { line.add("\u{1b}[0m") }
         line.add("\n")
         return true

@@ -23,6 +23,7 @@ final class LiveOutput {
             jsonl = JSONLRenderer(verbose: verbose)
         } else {
             text = TextRenderer(verbose: verbose, color: color)
+            text?.width = terminalWidth(verbose: verbose)
             jsonl = nil
         }
         self.status = status

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The format, when the extension does not say it: html, md, txt, json.")
     var format: Format?
 
-    @Flag(help: "Replace Bluetooth addresses, serial numbers and Wi-Fi credentials with stable placeholders.")
+    @Flag(help: "Replace Bluetooth addresses, serial numbers, device names and Wi-Fi credentials with stable placeholders, and name the input by its file name only.")
     var redact = false
 
     @Option(help: "Keep the timeline from this record (123) or time in seconds since the first record (12.5s).")

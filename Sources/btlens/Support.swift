@@ -49,6 +49,16 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+/// The columns a text timeline line may take: nil (whole lines) with `--verbose` or when stdout is
+/// not a terminal; on a terminal `$COLUMNS` when set, else its width (TIOCGWINSZ), else 80.
+func terminalWidth(verbose: Bool) -> Int? {
+    guard !verbose, isatty(1) != 0 else { return nil }
+    if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
+    var size = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return 80
+}
+
 func openCapture(_ path: String, member: String? = nil) throws -> any CaptureReader {
     do {
         return try CaptureFormat.open(path: path, member: member)

@@ -38,14 +38,21 @@ struct Timeline: ParsableCommand {
             let s = TimelineSummary()
             let pass = try Pipeline.run(&first, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false,
                                         detail: .counts, limits: limits, onEvent: s.event)
-            sink.write("Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n")
-            sink.write(s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers))
+            var text = "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
+                + s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers)
+            if let width = terminalWidth(verbose: verbose) {
+                // Cut at the end of each line, so the columns before stay aligned.
+                text = text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { TerminalText.fit(String($0), columns: width) }.joined(separator: "\n")
+            }
+            sink.write(text)
         }
         // Reading on this thread, decoding on a second, rendering and writing on a third.
         let relay: EventRelay
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
+            renderer.width = terminalWidth(verbose: verbose)
             relay = EventRelay { e in renderer.render(e, into: sink) }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)

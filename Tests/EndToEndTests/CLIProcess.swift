@@ -5,12 +5,13 @@ import XCTest
 struct CLIRun { var status: Int32; var stdout: String; var stderr: String }
 
 /// Runs the btlens built beside this test bundle, as a user's shell would.
-func runCLI(_ arguments: [String]) throws -> CLIRun {
+func runCLI(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     // stderr goes to a file: two pipes read one after the other could block on the second filling up.
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-stderr-\(UUID().uuidString)")
     FileManager.default.createFile(atPath: errURL.path, contents: nil)

@@ -55,7 +55,8 @@ final class ReportTests: XCTestCase {
                 for leak in ["aa:bb:cc:11:22:33", "aa bb cc 11 22 33", "33 22 11 cc bb aa", "aabbcc112233", "332211ccbbaa", "lw0001"] {
                     XCTAssertFalse(lower.contains(leak), "\(leak) in \(text.prefix(80))")
                 }
-                XCTAssertTrue(text.contains("[address 1]"))
+                // Markdown escapes the brackets: the placeholder is text, not a link.
+                XCTAssertTrue(text.contains("[address 1]") || text.contains(#"\[address 1\]"#))
             }
         }
         let iap2 = try report(SampleCaptures.bredrIAP2().bytes, options)
@@ -171,10 +172,78 @@ extension ReportTests {
             let analyzer = try Pipeline.run(&reader, onRecord: builder.record, onEvent: builder.event)
             let r = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
             XCTAssertEqual(r.advertisers.map { "\($0.address) \($0.name ?? "") \($0.reports) \($0.rssi)" },
-                           [redact ? "[address 1] Aurora 1 -60...-60" : "AA:BB:CC:11:22:33 Aurora 1 -60...-60"])
+                           [redact ? "[address 1] [name 1] 1 -60...-60" : "AA:BB:CC:11:22:33 Aurora 1 -60...-60"])
             let html = ReportHTML.render(r, generator: "test")
             XCTAssertTrue(html.contains("<h3>Devices seen advertising</h3>"))
             XCTAssertEqual(html.contains("AA:BB:CC:11:22:33"), !redact)
         }
+    }
+}
+
+extension ReportTests {
+    /// Device names read every way a phone reads them: a Read of the Device Name handle (0x40), a
+    /// Read By Type of its UUID (0x41), a long read with Read Blob (0x42); and an advertised name.
+    static func namedDevices() -> LESession {
+        var s = LESession()
+        let ad: [UInt8] = [16, 0x09] + Array("Garden Sensor 7".utf8)
+        s.event(0x3e, [0x02, 0x01, 0x00, 0x00, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, UInt8(ad.count)] + ad + [UInt8(bitPattern: -60)])
+        for (handle, last) in [(UInt16(0x40), UInt8(0x40)), (0x41, 0x41), (0x42, 0x42)] {
+            s.connect(handle: handle, address: [last, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        }
+        // Discovery: Device Name (0x2A00) at value handle 0x0003 (Core Vol 3 Part G 3.3.1).
+        for handle: UInt16 in [0x40, 0x42] {
+            s.att(handle: handle, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+            s.att(handle: handle, .received, [0x09, 0x07, 0x02, 0x00, 0x02, 0x03, 0x00, 0x00, 0x2a])
+        }
+        s.att(handle: 0x40, .sent, [0x0a, 0x03, 0x00])
+        s.att(handle: 0x40, .received, [0x0b] + Array("Kitchen Speaker".utf8))
+        // Read By Type Request for 0x2A00; the response's elements are handle + value (length 2 + 16).
+        s.att(handle: 0x41, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x00, 0x2a])
+        s.att(handle: 0x41, .received, [0x09, 18, 0x03, 0x00] + Array("Office Lamp Mini".utf8))
+        // Default ATT_MTU 23: a full Read Response (22 bytes), then Read Blob from offset 22.
+        let long = Array("Living Room Soundbar Max 2000".utf8)
+        s.att(handle: 0x42, .sent, [0x0a, 0x03, 0x00])
+        s.att(handle: 0x42, .received, [0x0b] + Array(long.prefix(22)))
+        s.att(handle: 0x42, .sent, [0x0c, 0x03, 0x00, 22, 0x00])
+        s.att(handle: 0x42, .received, [0x0d] + Array(long.dropFirst(22)))
+        return s
+    }
+
+    func testRedactionLeavesNoFolderOrDeviceNameInAnyFormat() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-redact-\(UUID().uuidString)")
+        let folder = base.appendingPathComponent("jdoe-private").appendingPathComponent("bt-logs-2024")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let captures = [("names.btsnoop", Self.namedDevices()), ("iap2.btsnoop", SampleCaptures.bredrIAP2(accessoryName: "Lucy's Bedside Lamp"))]
+        let names = ["Garden Sensor 7", "Kitchen Speaker", "Office Lamp Mini", "Living Room Soundbar Max 2000", "Lucy's Bedside Lamp"]
+        var placeholders = Set<String>()
+        for (file, session) in captures {
+            let input = folder.appendingPathComponent(file).path
+            XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: Data(session.bytes)))
+            for format in ["html", "md", "txt", "json"] {
+                let output = base.appendingPathComponent("\(file).\(format)").path
+                let run = try runCLI(["report", input, "-o", output, "--redact", "--no-dissectors"])
+                XCTAssertEqual(run.status, 0, run.stderr)
+                let report = try String(contentsOfFile: output, encoding: .utf8)
+                for part in [base.lastPathComponent, "jdoe-private", "bt-logs-2024", folder.path] {
+                    XCTAssertFalse(report.contains(part), "\(part) in the \(format) report of \(file)")
+                }
+                XCTAssertTrue(report.contains(file), "the \(format) report names its input \(file)")
+                for name in names {
+                    let forms = [name, name.replacingOccurrences(of: "'", with: "&#39;"), Hex.spaced(Array(name.utf8)),
+                                 Hex.string(Array(name.utf8))]
+                    for form in forms { XCTAssertFalse(report.contains(form), "\(form) in the \(format) report of \(file)") }
+                }
+                if format == "json", let data = report.data(using: .utf8),
+                   let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                    XCTAssertEqual(json["file"] as? String, file)
+                    for key in ["connections", "advertisers", "accessories"] {
+                        for item in json[key] as? [[String: Any]] ?? [] { if let n = item["name"] as? String { placeholders.insert(n) } }
+                    }
+                }
+            }
+        }
+        // GAP names by Read, Read By Type and long read; the advertised name; the accessory's name.
+        XCTAssertEqual(placeholders, ["[name 1]", "[name 2]", "[name 3]", "[name 4]"], "one placeholder per distinct name")
     }
 }

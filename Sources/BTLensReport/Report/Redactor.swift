@@ -3,13 +3,29 @@ import BTLensDissect
 
 /// Replaces what users should not post publicly with stable placeholders, everywhere in a report:
 /// Bluetooth addresses (as text, and as bytes in either order inside hex dumps), accessory serial
-/// numbers, and iAP2 Wi-Fi credentials. The same value always gets the same placeholder.
+/// numbers, device names (GAP Device Name, advertised Local Name, iAP2 accessory name; as text and
+/// as their bytes in hex dumps), and iAP2 Wi-Fi credentials. The same value always gets the same
+/// placeholder. The input is named by its file name only: its folders name the user's machine.
 final class Redactor {
+    /// What the report says was redacted.
+    static let what = "Bluetooth addresses, serial numbers, device names and Wi-Fi credentials are placeholders;"
+        + " the input is named by its file name only"
+
     private var addresses: [String: String] = [:]
     private var addressBytes: [(hex: String, placeholder: String)] = []
     private var serials: [(serial: String, placeholder: String)] = []
+    private var names: [String: String] = [:]
+    /// Each name as text, as the terminal-safe text the timeline shows, and as hex, longest first so
+    /// that a name inside a longer one does not break the longer one's replacement.
+    private var nameForms: [(form: String, placeholder: String)] = []
+    /// The input's path and its file name.
+    private let path: (full: String, name: String)
 
-    init(_ report: Report) {
+    init(_ report: Report, deviceNames: Set<String> = []) {
+        path = (report.file, report.file.split(separator: "/").last.map(String.init) ?? report.file)
+        let found = report.connections.compactMap(\.name) + report.advertisers.compactMap(\.name) + report.accessories.map(\.name)
+        for n in found + deviceNames.sorted() where !n.isEmpty { _ = name(n) }
+        nameForms.sort { $0.form.count > $1.form.count }
         for c in report.connections { if let a = c.address { _ = address(a) } }
         for a in report.advertisers { _ = address(a.address) }
         // Every address anywhere first, so hex dumps earlier in the report than an address's text are caught too.
@@ -24,13 +40,21 @@ final class Redactor {
     }
 
     func apply(_ r: inout Report) {
-        r.file = text(r.file)
+        r.file = path.name
         r.captureInformation = r.captureInformation.map(text)
-        for i in r.connections.indices { r.connections[i].address = r.connections[i].address.map(text) }
-        for i in r.advertisers.indices { r.advertisers[i].address = text(r.advertisers[i].address) }
+        for i in r.connections.indices {
+            r.connections[i].address = r.connections[i].address.map(text)
+            r.connections[i].name = r.connections[i].name.map(name)
+        }
+        for i in r.advertisers.indices {
+            r.advertisers[i].address = text(r.advertisers[i].address)
+            r.advertisers[i].name = r.advertisers[i].name.map(name)
+        }
         for i in r.accessories.indices {
             r.accessories[i].serial = text(r.accessories[i].serial)
-            r.accessories[i].name = text(r.accessories[i].name)
+            r.accessories[i].name = name(r.accessories[i].name)
+            r.accessories[i].model = text(r.accessories[i].model)
+            r.accessories[i].manufacturer = text(r.accessories[i].manufacturer)
         }
         for i in r.services.indices { r.services[i].server = text(r.services[i].server) }
         for i in r.rows.indices {
@@ -52,9 +76,12 @@ final class Redactor {
         r.redacted = true
     }
 
-    /// Any `AA:BB:CC:DD:EE:FF`, any known serial, and known addresses as hex bytes in `s`.
+    /// The input's path, known device names, any `AA:BB:CC:DD:EE:FF`, any known serial, and known
+    /// addresses as hex bytes in `s`.
     func text(_ s: String) -> String {
         var out = s
+        if path.full != path.name { out = out.replacingOccurrences(of: path.full, with: path.name) }
+        for (form, placeholder) in nameForms where out.contains(form) { out = out.replacingOccurrences(of: form, with: placeholder) }
         for (bytes, placeholder) in addressBytes { out = out.replacingOccurrences(of: bytes, with: placeholder) }
         for (serial, placeholder) in serials { out = out.replacingOccurrences(of: serial, with: placeholder) }
         guard out.utf8.count >= 17 else { return out }
@@ -70,6 +97,23 @@ final class Redactor {
 
 
     private let pattern = /[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}/
+
+    /// A device name's placeholder. Names of 3 characters or more are also replaced inside other
+    /// text, and of 4 bytes or more inside hex dumps: a shorter one would match by chance.
+    private func name(_ n: String) -> String {
+        if let p = names[n] { return p }
+        let p = "[name \(names.count + 1)]"
+        names[n] = p
+        if n.count >= 3 {
+            nameForms.append((n, p))
+            if TerminalText.safe(n) != n { nameForms.append((TerminalText.safe(n), p)) }
+        }
+        if n.utf8.count >= 4 {
+            nameForms.append((Hex.spaced(Array(n.utf8)), p))
+            nameForms.append((Hex.string(Array(n.utf8)), p))
+        }
+        return p
+    }
 
     private func address(_ a: String) -> String {
         let key = a.uppercased()

@@ -61,8 +61,13 @@ public final class ReportBuilder {
     /// Starts at 1 ms and doubles as the capture grows, so short and long captures both fill the chart.
     private var bucketSeconds = 0.001
     private var series: [StreamID: [Int]] = [:]
-    /// GAP Device Name values read, per connection handle.
+    /// GAP Device Name values read, per connection handle: the first one names the connection.
     private var names: [UInt16: String] = [:]
+    /// Every Device Name value read (bounded), for `--redact`.
+    private var deviceNames: Set<String> = []
+    /// Connections whose last Read By Type Request asked for the Device Name.
+    private var nameByType: Set<UInt16> = []
+    static let deviceNameLimit = 10_000
 
     public init(file: String, info: CaptureInfo, options: Options = Options()) {
         self.options = options
@@ -95,10 +100,7 @@ public final class ReportBuilder {
             group(d, e.record)
             isDiagnostic = true
         }
-        if case .att(let a) = e.body, a.uuid == .bit16(0x2a00), let c = e.connection, names[c] == nil, names.count < 10_000,
-           case .string(let name)? = a.fields.first(where: { $0.0 == "text" })?.1 {
-            names[c] = name
-        }
+        if let c = e.connection { deviceName(e.body, c) }
         if case .a5(let a) = e.body { count(a, e, seconds) }
         let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
         guard inRange else { outsideRange += 1; return omitted += 1 }
@@ -115,6 +117,34 @@ public final class ReportBuilder {
             ring.append((events, e))
             if ring.count > options.context { ring.removeFirst(); omitted += 1 }
         }
+    }
+
+    /// A GAP Device Name (0x2A00) read: by a Read or Read Blob of its handle, or by a Read By Type
+    /// of its UUID (whose response says the value as `0x0003 "name"`).
+    private func deviceName(_ body: EventBody, _ c: UInt16) {
+        var name: String?
+        switch body {
+        case .att(let a) where a.opcode == .readByTypeRequest:
+            if case .string(let type)? = a.fields.first(where: { $0.0 == "attribute_type" })?.1, type.hasSuffix("(2a00)") {
+                nameByType.insert(c)
+            } else {
+                nameByType.remove(c)
+            }
+        case .att(let a) where a.opcode == .readByTypeResponse && nameByType.contains(c):
+            if case .string(let values)? = a.fields.first(where: { $0.0 == "values" })?.1,
+               let open = values.firstIndex(of: "\""), let close = values.lastIndex(of: "\""), open < close {
+                name = String(values[values.index(after: open) ..< close])
+            }
+        case .att(let a) where a.uuid == .bit16(0x2a00):
+            if case .string(let text)? = a.fields.first(where: { $0.0 == "text" })?.1 { name = text }
+        case .gattValue(let g) where g.uuid == .bit16(0x2a00) && g.kind == .longRead:
+            name = g.text
+        default:
+            break
+        }
+        guard let name, !name.isEmpty else { return }
+        if names[c] == nil, names.count < Self.deviceNameLimit { names[c] = name }
+        if deviceNames.count < Self.deviceNameLimit { deviceNames.insert(name) }
     }
 
     private func keep(_ row: Report.Row, _ e: Event) {
@@ -234,7 +264,7 @@ public final class ReportBuilder {
             undecodedBytes: stats.undecodedBytes, redacted: false)
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
         report.definitions = options.redact ? options.definitions?.redacted : options.definitions
-        if options.redact { Redactor(report).apply(&report) }
+        if options.redact { Redactor(report, deviceNames: deviceNames).apply(&report) }
         return report
     }
 

@@ -53,7 +53,7 @@ public enum ReportHTML {
             h += "<div class=\"card\"><b>\(e(value))</b><span>\(label)</span></div>"
         }
         h += "</div>"
-        if r.redacted { h += "<p class=\"note\">Redacted: Bluetooth addresses, serial numbers and Wi-Fi credentials are placeholders.</p>" }
+        if r.redacted { h += "<p class=\"note\">Redacted: \(e(Redactor.what)).</p>" }
         return h + "</header>\n"
     }
 

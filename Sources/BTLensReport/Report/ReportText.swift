@@ -9,35 +9,42 @@ public enum ReportText {
     static let connectionLimit = 20
 
     public static func render(_ r: Report, markdown: Bool) -> String {
+        let style: ReportLine.Style = markdown ? .markdown : .text
         var out: [String] = []
-        func heading(_ s: String) { out += markdown ? ["", "## \(s)", ""] : ["", s, String(repeating: "=", count: s.count)] }
-        func item(_ s: String) { out.append((markdown ? "- " : "  ") + s) }
-        out.append(markdown ? "# btlens report: \(safe(r.file))" : "btlens report: \(safe(r.file))")
+        func add(_ l: ReportLine) { out.append(l.written(style)) }
+        func heading(_ l: ReportLine) {
+            let s = l.written(style)
+            out += markdown ? ["", "## " + s, ""] : ["", s, String(repeating: "=", count: s.count)]
+        }
+        func item(_ l: ReportLine) { out.append((markdown ? "- " : "  ") + l.written(style)) }
+        add(markdown ? "# btlens report: \(r.file)" : "btlens report: \(r.file)")
         out.append("")
         item("Format: \(r.format), link type \(r.linkType)")
         if let f = r.firstTime, let l = r.lastTime { item("Time: \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)") }
-        item("Records: \(r.records) (" + r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")"
+        item("Records: \(r.records) (\(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))"
              + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
-        for n in r.captureInformation { item(safe(n)) }
-        if let d = r.definitions { item("Dissectors: \(safe(d.summary))") }
-        if r.redacted { item("Redacted: addresses, serial numbers and Wi-Fi credentials are placeholders") }
+        for n in r.captureInformation { item("\(n)") }
+        if let d = r.definitions { item("Dissectors: \(d.summary)") }
+        if r.redacted { item("Redacted: \(Redactor.what)") }
         for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
             let closed = c.closed.map { "#\($0)" } ?? "still open"
-            item("Connection \(Hex.value(c.handle, width: 4)) \(c.address ?? "address unknown")\(c.name.map { " \"\(safe($0))\"" } ?? "") \(c.transport): \(opened) → \(closed)"
-                 + (c.reason.map { " (\($0))" } ?? "") + c.steps.map { "; \($0)" }.joined())
+            let name: ReportLine = c.name.map { " \"\($0)\"" } ?? ""
+            let reason: ReportLine = c.reason.map { " (\($0))" } ?? ""
+            item("Connection \(Hex.value(c.handle, width: 4)) \(c.address ?? "address unknown")\(name) \(c.transport): \(opened) → \(closed)"
+                 + "\(reason)\(c.steps.map { "; " + $0 }.joined())")
         }
         if r.connections.count > connectionLimit { item("… \(r.connections.count - connectionLimit) more connections (the JSON report lists them all)") }
         for a in r.advertisers.prefix(connectionLimit) {
-            item("Advertising: " + AdvertisingSummary.describe(a))
+            item("Advertising: \(AdvertisingSummary.describe(a))")
         }
         for a in r.accessories {
-            item(safe("Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "
-                      + a.protocols.map(\.name).joined(separator: ", ")))
+            item("Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "
+                 + "\(a.protocols.map(\.name).joined(separator: ", "))")
         }
         for s in r.streams {
-            item("Stream \(safe(s.label)) on \(Hex.value(s.connection, width: 4)): \(s.sent) sent, \(s.received) received"
-                 + (s.dissector.map { " (\($0))" } ?? ""))
+            let dissector: ReportLine = s.dissector.map { " (\($0))" } ?? ""
+            item("Stream \(s.label) on \(Hex.value(s.connection, width: 4)): \(s.sent) sent, \(s.received) received\(dissector)")
         }
         let total = r.diagnostics.reduce(0) { $0 + $1.count }
         heading("Diagnostics (\(total))")
@@ -46,9 +53,9 @@ public enum ReportText {
         for d in r.diagnostics {
             let records = d.records.prefix(10).map { "#\($0)" }.joined(separator: " ") + (d.count > 10 ? " …" : "")
             if markdown {
-                out.append("| \(d.severity.name) | `\(d.id)` | \(d.count) | \(records) | \(cell(d.firstMessage)) |")
+                add("| \(d.severity.name) | \(code: d.id) | \(d.count) | \(records) | \(d.firstMessage) |")
             } else {
-                out.append("  \(d.severity.name.padding(8)) \(d.id.padding(32)) \(String(d.count).padding(6)) \(records)")
+                add("  \(d.severity.name.padding(8)) \(d.id.padding(32)) \(String(d.count).padding(6)) \(records)")
             }
         }
         let marked = r.rows.indices.filter { r.rows[$0].diagnosticId != nil }
@@ -59,7 +66,8 @@ public enum ReportText {
             for i in marked where shown < excerpts && i > last {
                 let range = max(last + 1, i - context) ... min(r.rows.count - 1, i + context)
                 out.append(markdown ? "```" : "")
-                for j in range { out.append(line(r.rows[j])) }
+                // Inside a fence nothing is markup; each line begins with `#record`, so none closes it.
+                for j in range { out.append(line(r.rows[j]).written(markdown ? .code : .text)) }
                 out.append(markdown ? "```" : "")
                 last = range.upperBound
                 shown += 1
@@ -67,17 +75,14 @@ public enum ReportText {
             if marked.count > shown { out.append("(\(marked.count - shown) more diagnostics in the full timeline: btlens timeline or the HTML report)") }
         }
         out.append("")
-        out.append("Timeline: \(r.window).")
+        add("Timeline: \(r.window).")
         return out.joined(separator: "\n") + "\n"
     }
 
-    static func line(_ row: Report.Row) -> String {
+    static func line(_ row: Report.Row) -> ReportLine {
         let conn = row.connection.map { Hex.value($0, width: 4) } ?? "     -"
-        return "#\(row.record)".padding(8) + " " + row.offset + " " + row.arrow + " " + conn + " " + row.layer.padding(5) + " " + safe(row.text)
+        return "\("#\(row.record)".padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(row.text)"
     }
-
-    private static func cell(_ s: String) -> String { safe(s).replacingOccurrences(of: "|", with: "\\|") }
-    private static func safe(_ s: String) -> String { TerminalText.safe(s) }
 }
 
 extension String {

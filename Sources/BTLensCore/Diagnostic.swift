@@ -86,10 +86,6 @@ public struct Diagnostic: Sendable, Equatable {
     public var packetOffset: Int?
     /// Bytes of the capture that this problem left undecoded (for the byte accounting in stats).
     public var undecodedBytes = 0
-    /// Where the problem began, when an earlier record than the one that revealed it (the bytes a
-    /// resync skipped, the start of a frame cut off): the event is put there, and the record where it
-    /// was detected becomes its `detected_record`.
-    public var began: RecordPlace?
 
     public init(_ kind: DiagnosticKind, _ message: String, fields: [(String, FieldValue)] = [], packetOffset: Int? = nil) {
         self.kind = kind
@@ -103,8 +99,25 @@ public struct Diagnostic: Sendable, Equatable {
 
     public func field(_ name: String) -> FieldValue? { fields.first { $0.0 == name }?.1 }
 
+    /// Where the problem began, when an earlier record than the one that revealed it (the bytes a
+    /// resync skipped, the start of a frame cut off): the event is put there, and the record where it
+    /// was detected becomes its `detected_record`. Kept in `fields` until then: a stored place would
+    /// make every diagnostic larger, and a capture reader's every result has room for one.
+    public var began: RecordPlace? {
+        get {
+            guard case .int(let record)? = field(Self.beganRecord), case .int(let time)? = field(Self.beganTime) else { return nil }
+            return RecordPlace(record: Int(record), time: Timestamp(microseconds: time))
+        }
+        set {
+            fields.removeAll { $0.0 == Self.beganRecord || $0.0 == Self.beganTime }
+            guard let p = newValue else { return }
+            fields += [(Self.beganRecord, .int(p.record)), (Self.beganTime, .int(p.time.microseconds))]
+        }
+    }
+    private static let beganRecord = "began_record", beganTime = "began_time_us"
+
     public static func == (a: Diagnostic, b: Diagnostic) -> Bool {
         a.kind == b.kind && a.severity == b.severity && a.message == b.message
-            && a.packetOffset == b.packetOffset && a.began == b.began && a.fields.elementsEqual(b.fields) { $0.0 == $1.0 && $0.1 == $1.1 }
+            && a.packetOffset == b.packetOffset && a.fields.elementsEqual(b.fields) { $0.0 == $1.0 && $0.1 == $1.1 }
     }
 }

@@ -627,13 +627,14 @@ public final class Analyzer {
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
             send(.a5(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
-        case .diagnostic(let d):
-            guard let began = d.began, began.record != record else { return send(tagged(d)) }
+        case .diagnostic(var d):
+            let began = d.began
+            d.began = nil
+            guard let began, began.record != record else { return send(tagged(d)) }
             // Put where the problem began; where it showed is kept beside it.
-            var moved = d
-            moved.fields.append(("detected_record", .int(record)))
+            d.fields.append(("detected_record", .int(record)))
             emit(Event(record: began.record, timestamp: began.time, direction: direction, connection: connection, isTop: true,
-                       body: tagged(moved)))
+                       body: tagged(d)))
         }
     }
 

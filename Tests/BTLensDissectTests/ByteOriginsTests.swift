@@ -47,12 +47,22 @@ final class ByteOriginsTests: XCTestCase {
 
     func testOriginsStayBoundedAndKeepTheOldest() {
         var o = ByteOrigins()
-        for r in 1...1000 { o.pushed(1, place(r)) }
-        XCTAssertEqual(o.place(at: 0)?.record, 1, "merging keeps the oldest record")
-        XCTAssertEqual(o.place(at: 999)?.record, 1000)
-        o.consumed(upTo: 1000)
-        XCTAssertNil(o.place(at: 999))
-        o.pushed(2, nil)
-        XCTAssertNil(o.place(at: 1000), "bytes fed apart from a capture have no record")
+        // A value framed whole leaves nothing to remember.
+        o.begin(5, place(1))
+        XCTAssertEqual(o.place(at: 2)?.record, 1, "the value being pushed")
+        o.end(consumedUpTo: 5)
+        XCTAssertNil(o.place(at: 2))
+        // Values whose bytes stay buffered are remembered, at most `limit` entries, the oldest kept.
+        for r in 2...1000 {
+            o.begin(1, place(r))
+            o.end(consumedUpTo: 5)
+        }
+        XCTAssertEqual(o.place(at: 5)?.record, 2, "merging keeps the oldest record")
+        XCTAssertEqual(o.place(at: 1003)?.record, 1000)
+        o.consumed(upTo: 1004)
+        XCTAssertNil(o.place(at: 1003))
+        o.begin(2, nil)
+        o.end(consumedUpTo: 1004)
+        XCTAssertNil(o.place(at: 1004), "bytes fed apart from a capture have no record")
     }
 }

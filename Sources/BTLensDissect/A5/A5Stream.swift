@@ -58,10 +58,11 @@ public struct A5Stream: Sendable {
     /// in order: a frame is moved to its consumer, not copied into an array and out of it.
     public mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace?, _ out: (consuming Output) -> Void) {
         if case .notA5 = state { return }
-        origins.pushed(value.count, place)
+        origins.begin(value.count, place)
         push(value, out)
-        // Bytes skipped but not yet reported keep their records until a frame or the stream's end says so.
-        if isA5 { origins.consumed(upTo: origins.total - framer.buffered - framer.skipped) }
+        // Bytes skipped but not yet reported keep their records until a frame or the stream's end says
+        // so; before detection every byte may yet be a preamble.
+        origins.end(consumedUpTo: isA5 ? origins.total - framer.buffered - framer.skipped : 0)
     }
 
     private mutating func push(_ value: some Collection<UInt8>, _ out: (consuming Output) -> Void) {

@@ -71,7 +71,9 @@ public final class StatsCollector {
             }
             commands.message(a, direction: e.direction)
         case .diagnostic(let d):
-            diagnostics[d.id, default: (d.severity, 0)].1 += 1
+            // Counted as the timeline shows them: the consequences of a condition said once (--verbose
+            // detail) are not counted again, though their bytes are.
+            if e.isTop { diagnostics[d.id, default: (d.severity, 0)].1 += 1 }
             undecodedBytes += d.undecodedBytes
             // Bytes a diagnostic stands for (skipped, cut, malformed) are listed under its id.
             if d.undecodedBytes > 0 { undecodedByWhat[d.id, default: 0] += d.undecodedBytes }

@@ -126,6 +126,14 @@ final class AndroidFilteredTests: XCTestCase {
         let detail = events.filter { !$0.isTop }.compactMap { $0.diagnostic?.id }
         XCTAssertEqual(detail.filter { $0 == "l2cap.continuation_after_cut" }.count, 5)
         XCTAssertEqual(detail.filter { $0 == "capture.truncated" }.count, 4)
+        // stats counts what the timeline shows, as timeline --summary does.
+        var reader = try CaptureFormat.open(MemorySource(s.bytes))
+        let stats = StatsCollector(file: "filtered", info: reader.info)
+        let summary = TimelineSummary()
+        let analyzer = try Pipeline.run(&reader, onRecord: stats.record) { stats.event($0); summary.event($0) }
+        let text = stats.text(connections: analyzer.connectionSummaries)
+        XCTAssertTrue(text.contains("Diagnostics: 1\n        1     note capture.android_filtered\nUndecoded:"), text)
+        XCTAssertEqual(Set(summary.diagnostics.keys), ["capture.android_filtered"])
     }
 
     private func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }

@@ -3,7 +3,9 @@ import Foundation
 /// A command over a folder of captures: files run in parallel on every core, and results come
 /// back in file-name order, so the output is the same however the work was scheduled.
 public enum FolderRun {
-    /// The files of a folder (hidden ones left out), sorted; nil when `path` is not a folder.
+    /// The entries of a folder but its subfolders (hidden ones left out), sorted; nil when `path` is
+    /// not a folder. A dangling link or a FIFO is listed, so that its run fails and names it
+    /// (`notRegularFile`) instead of being skipped without a word or blocking on open.
     public static func files(_ path: String) -> [String]? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
@@ -11,7 +13,20 @@ public enum FolderRun {
         let base = path.hasSuffix("/") ? path : path + "/"
         return names.filter { !$0.hasPrefix(".") }.sorted().map { base + $0 }.filter {
             var dir: ObjCBool = false
-            return FileManager.default.fileExists(atPath: $0, isDirectory: &dir) && !dir.boolValue
+            return !(FileManager.default.fileExists(atPath: $0, isDirectory: &dir) && dir.boolValue)
+        }
+    }
+
+    /// Why a folder's entry is not read as a capture (a FIFO or device would block or never end), or
+    /// nil for a regular file.
+    public static func notRegularFile(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return String(cString: strerror(errno)) }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO, not a regular file: name it alone to read it"
+        case S_IFSOCK: return "a socket, not a regular file"
+        default: return "not a regular file"
         }
     }
 

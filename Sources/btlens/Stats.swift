@@ -29,7 +29,8 @@ struct Stats: ParsableCommand {
         // cannot be read is said in its place and the rest go on.
         let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?, failed: Bool) in
             do {
-                let (output, worst) = try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits, json: json)
+                let (output, worst) = try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits,
+                                                     json: json, inFolder: true)
                 return (output, worst, false)
             } catch {
                 let message = (error as? InputFailure)?.message ?? "\(error)"
@@ -49,8 +50,8 @@ struct Stats: ParsableCommand {
 
     /// One capture's stats as text or JSON, and its worst diagnostic.
     static func stats(_ file: String, member: String?, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                      limits: Limits, json: Bool) throws -> (String, Severity?) {
-        var reader = try openCapture(file, member: member)
+                      limits: Limits, json: Bool, inFolder: Bool = false) throws -> (String, Severity?) {
+        var reader = try openCapture(file, member: member, inFolder: inFolder)
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = dissectors.sources
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.

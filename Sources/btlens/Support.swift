@@ -59,7 +59,9 @@ func terminalWidth(verbose: Bool) -> Int? {
     return 80
 }
 
-func openCapture(_ path: String, member: String? = nil) throws -> any CaptureReader {
+/// `inFolder`: one of a folder's entries, which must be a regular file (`FolderRun.notRegularFile`).
+func openCapture(_ path: String, member: String? = nil, inFolder: Bool = false) throws -> any CaptureReader {
+    if inFolder, let why = FolderRun.notRegularFile(path) { throw InputFailure(message: "cannot open \(path): \(why)") }
     do {
         return try CaptureFormat.open(path: path, member: member)
     } catch .cannotOpen(let path, let reason) {

@@ -4,8 +4,9 @@ import XCTest
 /// What the built CLI did when run as a separate process.
 struct CLIRun { var status: Int32; var stdout: String; var stderr: String }
 
-/// Runs the btlens built beside this test bundle, as a user's shell would.
-func runCLI(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIRun {
+/// Runs the btlens built beside this test bundle, as a user's shell would. A run past `timeout`
+/// seconds is killed (SIGKILL), so a hang fails its test instead of stalling the suite.
+func runCLI(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) throws -> CLIRun {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
     let process = Process()
@@ -20,6 +21,10 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:]) throws -
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+    defer { watchdog.cancel() }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     try err.close()

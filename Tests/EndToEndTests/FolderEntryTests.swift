@@ -1,0 +1,30 @@
+import Foundation
+import XCTest
+
+/// A folder given to `stats` or `report` may hold things that are not captures: a FIFO must not
+/// block the run, and a dangling link must be named, not skipped.
+final class FolderEntryTests: XCTestCase {
+    func testAFIFOAndADanglingLinkAreNamedAndTheRunEnds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-folder-\(getpid())")
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let captures = JSONContractTests.root.appendingPathComponent("Captures")
+        try FileManager.default.copyItem(at: captures.appendingPathComponent("ble_a5_session.btsnoop"),
+                                         to: folder.appendingPathComponent("a.btsnoop"))
+        XCTAssertEqual(mkfifo(folder.appendingPathComponent("b.fifo").path, 0o600), 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("c.btsnoop").path,
+                                                   withDestinationPath: "/nonexistent/capture.btsnoop")
+        for command in ["stats", "report"] {
+            let arguments = command == "stats" ? ["stats", folder.path]
+                : ["report", folder.path, "-o", folder.appendingPathComponent("out").path, "--format", "txt"]
+            let started = Date()
+            let run = try runCLI(arguments, timeout: 20)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 20, "\(command) ended")
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains("2 of 3 files could not be read"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("b.fifo: a FIFO, not a regular file"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("c.btsnoop: No such file or directory"), run.stderr)
+        }
+    }
+}

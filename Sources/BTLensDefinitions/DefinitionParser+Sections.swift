@@ -7,7 +7,8 @@ extension DefinitionParser.Parser {
     // MARK: framing
 
     /// `a5`, `value`, `event-byte`, or a frame variant (magic, header, length-counts, checksum).
-    func framing(_ v: YAMLValue) throws(DefinitionError) -> Framing {
+    /// Each part of a variant is read even when another has an error, so all of them are said.
+    mutating func framing(_ v: YAMLValue) throws(DefinitionError) -> Framing {
         if v.isScalar {
             switch try v.string("framing") {
             case "a5": return .frames(.a5)
@@ -17,30 +18,42 @@ extension DefinitionParser.Parser {
             }
         }
         let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum"])
-        let magic = try magicBytes(m.required("magic", "framing"))
+        let errorsBefore = errors.count
+        let magic = attempt { p in try p.magicBytes(m.required("magic", "framing")) }
         var header: [FrameFormat.HeaderField] = []
-        let headerNode = try m.required("header", "framing")
-        for item in try headerNode.items("framing header") { header.append(try headerField(item)) }
-        let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
-        let commands = header.filter { if case .command = $0 { return true } else { return false } }.count
-        guard lengths == 1, commands == 1 else {
-            throw headerNode.error("framing header: expected exactly one command and one length field, found \(commands) and \(lengths)")
+        let headerNode = attempt { _ in try m.required("header", "framing") }
+        for item in headerNode.flatMap({ h in attempt { _ in try h.items("framing header") } }) ?? [] {
+            if let field = attempt({ p in try p.headerField(item) }) { header.append(field) }
         }
         var counts = FrameFormat.LengthCounts.payload
         if let c = m["length-counts"] {
-            let text = try c.string("framing length-counts")
-            guard let value = FrameFormat.LengthCounts(rawValue: text) else {
-                throw c.error("framing length-counts: '\(text)'; expected \(FrameFormat.LengthCounts.allCases.map(\.rawValue).joined(separator: ", "))")
+            attempt { _ in
+                let text = try c.string("framing length-counts")
+                guard let value = FrameFormat.LengthCounts(rawValue: text) else {
+                    throw c.error("framing length-counts: '\(text)'; expected \(FrameFormat.LengthCounts.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                counts = value
             }
-            counts = value
         }
-        let checksum = try m["checksum"].map { c throws(DefinitionError) in try self.checksum(c) } ?? nil
-        let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
-        if fragmentFields == 1 {
-            throw headerNode.error("framing header: fragment-count and fragment-index go together")
+        let checksum = m["checksum"].flatMap { c in attempt { p in try p.checksum(c) } } ?? nil
+        // The header's rules are checked only when every field of it was read.
+        if let headerNode, errors.count == errorsBefore {
+            let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
+            let commands = header.filter { if case .command = $0 { return true } else { return false } }.count
+            guard lengths == 1, commands == 1 else {
+                throw headerNode.error("framing header: expected exactly one command and one length field, found \(commands) and \(lengths)")
+            }
+            let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
+            if fragmentFields == 1 {
+                throw headerNode.error("framing header: fragment-count and fragment-index go together")
+            }
+            if fragmentFields == 2, let c = checksum, c.covers != .payload {
+                throw headerNode.error("framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload")
+            }
         }
-        if fragmentFields == 2, let c = checksum, c.covers != .payload {
-            throw headerNode.error("framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload")
+        // An error kept above is thrown again for the caller, which says each error once.
+        guard errors.count == errorsBefore, let magic else {
+            throw errors.last ?? v.error("framing: not read")
         }
         return .frames(FrameFormat(name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum))
     }
@@ -140,13 +153,15 @@ extension DefinitionParser.Parser {
             guard let value = MessageKind(rawValue: text) else { throw k.error("message \(msgName) kind: '\(text)'; expected request, response or event") }
             kind = value
         }
-        if let other = existing.first(where: { $0.name == msgName }) {
-            throw v.error("message name '\(msgName)' is already used at line \(other.line ?? 0)")
-        }
+        let nameClash = existing.first(where: { $0.name == msgName })
+            .map { v.error("message name '\(msgName)' is already used at line \($0.line ?? 0)") }
         if let id, let other = existing.first(where: { $0.id == id && ($0.from == nil || from == nil || $0.from == from) }) {
+            // Both are said: the name clash is kept, the id clash thrown.
+            if let nameClash, !errors.contains(nameClash) { errors.append(nameClash) }
             throw v.error("duplicate command id \(Hex.value(id, width: 2)): '\(msgName)' and '\(other.name)' (line \(other.line ?? 0))"
                           + " both decode it; give them different 'from:' if the id means different things each way")
         }
+        if let nameClash { throw nameClash }
         let fields = try m["seq"].map { s throws(DefinitionError) in try seq(s, "message \(msgName)", known: []) } ?? []
         return (DefinitionDissector.MessageDef(id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line), m["response"])
     }

@@ -98,6 +98,26 @@ final class DefinitionErrorTests: XCTestCase {
         """)
     }
 
+    func testEveryErrorOfAFramingAndOfAClashingMessage() {
+        XCTAssertEqual(error("""
+        protocol: t
+        framing:
+          magic: 0xa5
+          header: [command, sequence, length, bogus]
+          checksum: crc99
+          length-counts: nope
+        messages:
+          - {id: 1, name: A}
+          - {id: 1, name: A}
+        """), """
+        x.yaml:4: framing header: unknown field 'bogus'; expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be} or {reserved: N}
+        x.yaml:5: framing checksum: unknown algorithm 'crc99'; expected sum8, twos-complement8, xor8, crc8, crc16-ccitt or none
+        x.yaml:6: framing length-counts: 'nope'; expected payload, frame, after-length, payload-checksum
+        x.yaml:9: message name 'A' is already used at line 8
+        x.yaml:9: duplicate command id 0x01: 'A' and 'A' (line 8) both decode it; give them different 'from:' if the id means different things each way
+        """)
+    }
+
     func testHostileNestingIsRefusedBeforeParsing() {
         let deep = "protocol: t\nx: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
         XCTAssertEqual(error(deep), "x.yaml:2: brackets nested deeper than 32")

@@ -28,3 +28,22 @@ final class FolderEntryTests: XCTestCase {
         }
     }
 }
+
+/// `report --from/--to` asks for a range: the text reports show its rows, not only the excerpts
+/// around diagnostics (a range without diagnostics showed none).
+final class ReportRangeTests: XCTestCase {
+    func testTheRangeIsShownInTextReports() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-range-\(getpid())")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: out) }
+        let capture = JSONContractTests.root.appendingPathComponent("Captures/ble_a5_session.btsnoop").path
+        for format in ["md", "txt"] {
+            let file = out.appendingPathComponent("r.\(format)").path
+            let run = try runCLI(["report", capture, "--from", "23", "--to", "24", "-o", file])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            XCTAssertTrue(text.contains("#23      0.027500 < 0x0040 ATT   Read Blob Request 0x0008 (Model Number String) offset=63"), text)
+            XCTAssertFalse(text.split(separator: "\n").contains { $0.hasPrefix("#25 ") }, text)
+        }
+    }
+}

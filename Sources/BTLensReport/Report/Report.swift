@@ -126,6 +126,8 @@ public struct Report {
     public var events: Int
     public var omittedEvents: Int
     public var window: String
+    /// The user asked for a range (`--from`/`--to`): the text reports show its rows, not only excerpts.
+    public var isRange = false
     /// Frames per stream over time: bucket width in seconds and counts.
     public var bucketSeconds: Double
     public var series: [(stream: String, counts: [Int])]

@@ -263,6 +263,7 @@ public final class ReportBuilder {
             series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? "", $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
+        report.isRange = options.range != nil
         report.definitions = options.redact ? options.definitions?.redacted : options.definitions
         if options.redact { Redactor(report, deviceNames: deviceNames).apply(&report) }
         return report

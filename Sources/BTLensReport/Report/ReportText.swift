@@ -74,6 +74,12 @@ public enum ReportText {
             }
             if marked.count > shown { out.append("(\(marked.count - shown) more diagnostics in the full timeline: btlens timeline or the HTML report)") }
         }
+        if r.isRange, !r.rows.isEmpty {
+            heading("Timeline")
+            out.append(markdown ? "```" : "")
+            for row in r.rows { out.append(line(row).written(markdown ? .code : .text)) }
+            out.append(markdown ? "```" : "")
+        }
         out.append("")
         add("Timeline: \(r.window).")
         return out.joined(separator: "\n") + "\n"

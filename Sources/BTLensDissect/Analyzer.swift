@@ -311,6 +311,7 @@ public final class Analyzer {
         case .hostConnects(let a): connections.hostCreatesConnection(to: a)
         case .peerRequests(let a): connections.peerRequestsConnection(from: a)
         case .hostCancels: connections.hostCancelsConnection(index: r.controllerIndex)
+        case .cancelRefused: connections.cancelRefused(index: r.controllerIndex)
         case .roleChanged(let address, let role):
             for (key, info) in connections.open where info.address == address { connections.setRole(key, role) }
         case .completed(let status, let handle, let address, let type, let transport, let role, let parameters):

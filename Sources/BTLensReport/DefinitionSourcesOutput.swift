@@ -32,7 +32,8 @@ extension DefinitionSources {
     public var redacted: DefinitionSources {
         var s = self
         for (i, f) in folders.enumerated() {
-            for place in [f.absolute, f.path] where !place.isEmpty {
+            // A relative "." or "x" would match inside file names: only paths with a folder in them are replaced.
+            for place in [f.absolute, f.path] where place.contains("/") {
                 s.notes = s.notes.map { $0.replacingOccurrences(of: place, with: "(\(f.role))") }
             }
             (s.folders[i].path, s.folders[i].absolute) = ("", "")

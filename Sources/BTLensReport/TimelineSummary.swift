@@ -18,7 +18,11 @@ public final class TimelineSummary {
     public func event(_ e: Event) {
         // Lower-layer detail (the consequences of a capture condition said once) is not counted.
         guard e.isTop, case .diagnostic(let d) = e.body else { return }
-        diagnostics[d.id, default: (d.severity, 0, e.record)].count += 1
+        var counted = diagnostics[d.id, default: (d.severity, 0, e.record)]
+        counted.count += 1
+        // Events can come after later records' (a diagnostic put where its bytes began): the first is the least.
+        counted.first = min(counted.first, e.record)
+        diagnostics[d.id] = counted
         guard LifecycleDiagnostics.all.contains(d.kind) else { return }
         findingCount += 1
         if findings.count < Self.findingLimit { findings.append((e.record, d)) }

@@ -75,6 +75,8 @@ struct Follow: ParsableCommand {
         } else {
             input = file == "-" ? .descriptor(0) : .file(file ?? "")
         }
+        // Made before a handler can run: a global's first use allocates, which a handler must not.
+        _ = followStop.isSet
         for signal in [SIGINT, SIGTERM] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { _ in followStop.set() }

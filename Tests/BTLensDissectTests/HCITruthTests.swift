@@ -37,6 +37,12 @@ final class HCITruthTests: XCTestCase {
         XCTAssertEqual(FieldValue.decimalText(7, scale: 0), "7")
     }
 
+    func testARefusedCancelIsItsEffect() {
+        // Command Complete for LE Create Connection Cancel (0x200e), status 0x0c Command Disallowed.
+        guard case .cancelRefused? = event("0e 04 01 0e 20 0c")?.effect else { return XCTFail("no refusal") }
+        XCTAssertNil(event("0e 04 01 0e 20 00")?.effect, "a successful cancel changes nothing until the completion")
+    }
+
     func testCancelCommandsAreTheirEffect() {
         for opcode in ["08 04 06 33 22 11 cc bb aa", "0e 20 00"] {
             guard case .hostCancels? = HCIDecoder.command((Hex.bytes(opcode) ?? [])[...], truncated: false)?.effect else {

@@ -45,5 +45,10 @@ final class ReportRangeTests: XCTestCase {
             XCTAssertTrue(text.contains("#23      0.027500 < 0x0040 ATT   Read Blob Request 0x0008 (Model Number String) offset=63"), text)
             XCTAssertFalse(text.split(separator: "\n").contains { $0.hasPrefix("#25 ") }, text)
         }
+        // A record bound past Int's range is said as given, not converted (which trapped).
+        let file = out.appendingPathComponent("far.md").path
+        let far = try runCLI(["report", capture, "--from", "2", "--to", "1e19", "-o", file])
+        XCTAssertEqual(far.status, 0, far.stderr)
+        XCTAssertTrue(far.stdout.contains("records #2 to #1e+19 (--from/--to)"), far.stdout)
     }
 }

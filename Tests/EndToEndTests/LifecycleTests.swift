@@ -67,10 +67,15 @@ final class LifecycleTests: XCTestCase {
         let line = text.render(Event(record: end, timestamp: Timestamp(microseconds: 0), direction: .received,
                                                connection: nil, isTop: true, body: .connection(changes[0])))
         XCTAssertTrue(line?.contains("Connection attempt cancelled by the host") == true, line ?? "")
-        // Without a cancel, the same status is a failure.
+        // Without a cancel, or after one the controller refused, the same status is a failure.
         var t = LESession()
         let failed = t.event(0x3e, [0x01, 0x02] + [UInt8](repeating: 0, count: 17))
         XCTAssertEqual(try run(t).findings, ["hci.connection.failed #\(failed)"])
+        var refused = LESession()
+        refused.command(0x200e, [])
+        refused.event(0x0e, [0x01, 0x0e, 0x20, 0x0c])
+        let after = refused.event(0x3e, [0x01, 0x02] + [UInt8](repeating: 0, count: 17))
+        XCTAssertEqual(try run(refused).findings, ["hci.connection.failed #\(after)"])
     }
 
     func testAnLELinkWithoutMTUExchangeHasTheDefault() throws {

@@ -24,4 +24,15 @@ final class TimelineSummaryTests: XCTestCase {
         XCTAssertEqual(rows.count, 14)
         XCTAssertEqual(Set(rows.map { $0.range(of: "  first")?.lowerBound.utf16Offset(in: $0) }).count, 1)
     }
+
+    func testTheFirstRecordIsTheLeastWhateverTheOrder() {
+        // A diagnostic put where its bytes began arrives after a later record's.
+        let summary = TimelineSummary()
+        for record in [12, 9, 15] {
+            summary.event(Event(record: record, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: nil, isTop: true,
+                                body: .diagnostic(Diagnostic(A5Diagnostics.resync, "skipped"))))
+        }
+        XCTAssertEqual(summary.diagnostics["a5.resync"]?.first, 9)
+        XCTAssertEqual(summary.diagnostics["a5.resync"]?.count, 3)
+    }
 }

@@ -68,6 +68,7 @@ public struct ConnectionTable: Sendable {
     mutating func hostCreatesConnection(to address: BDAddr) { pendingCentral.insert(address) }
     mutating func peerRequestsConnection(from address: BDAddr) { pendingPeripheral.insert(address) }
     mutating func hostCancelsConnection(index: UInt16) { cancelling.insert(index) }
+    mutating func cancelRefused(index: UInt16) { cancelling.remove(index) }
 
     /// Whether a Connection Complete on `index` ends an attempt the host cancelled: after a successful
     /// cancel the controller completes it with Unknown Connection Identifier (Core Vol 4 Part E §7.1.7, §7.8.13).

@@ -23,6 +23,8 @@ enum HCIConnectionEffect {
     case peerRequests(BDAddr)
     /// Create Connection Cancel or LE Create Connection Cancel: the attempt ends with status 0x02.
     case hostCancels
+    /// The controller refused the cancel (no attempt pending): no completion will say cancelled.
+    case cancelRefused
     case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport, role: Role,
                    parameters: Lifecycle.Parameters?)
     case disconnected(status: HCIErrorCode, handle: UInt16, reason: HCIErrorCode)
@@ -115,7 +117,10 @@ enum HCIDecoder {
             // success, the same for every opcode.
             guard opcode.rawValue != 0, let status = p.peek().map(HCIErrorCode.init(rawValue:)) else { break }
             out.info.fields.append(("status", .string(status.name)))
-            guard status.isSuccess else { break }
+            guard status.isSuccess else {
+                if opcode == .createConnectionCancel || opcode == .leCreateConnectionCancel { out.effect = .cancelRefused }
+                break
+            }
             try p.skip(1)
             out.effect = try bufferCount(opcode, &p)
         case .commandStatus:

@@ -98,12 +98,18 @@ final class Redactor {
 
     private let pattern = /[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}/
 
+    /// Names searched for inside other text: each is looked for in every string of the report, so a
+    /// hostile capture's thousands of names must not make that quadratic. Past it a name is still
+    /// replaced where it is a name.
+    static let searchedNames = 256
+
     /// A device name's placeholder. Names of 3 characters or more are also replaced inside other
     /// text, and of 4 bytes or more inside hex dumps: a shorter one would match by chance.
     private func name(_ n: String) -> String {
         if let p = names[n] { return p }
         let p = "[name \(names.count + 1)]"
         names[n] = p
+        guard names.count <= Self.searchedNames else { return p }
         if n.count >= 3 {
             nameForms.append((n, p))
             if TerminalText.safe(n) != n { nameForms.append((TerminalText.safe(n), p)) }

@@ -182,7 +182,9 @@ public final class ReportBuilder {
         case .att(let info):
             row.hex = info.value.map { Hex.spaced($0) }
         case .undecoded(let u):
-            row.hex = Hex.spaced(u.bytes) + (u.bytesCut > 0 ? " … (+\(u.bytesCut) bytes past --limit undecoded-bytes)" : "")
+            // A row shows what the text timeline shows: 20,000 rows of 4 KiB dumps would be a 240 MB page.
+            let shown = u.bytes.prefix(Self.undecodedBytesShown)
+            row.hex = Hex.spaced(shown) + (u.length > shown.count ? " … (+\(u.length - shown.count) bytes)" : "")
         default:
             break
         }
@@ -269,9 +271,15 @@ public final class ReportBuilder {
         return report
     }
 
+    /// Bytes of an undecoded event a row shows, as the text timeline does.
+    static let undecodedBytesShown = 64
+
     /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.
     static func describe(_ range: ClosedRange<Double>, time: Bool) -> String {
-        func bound(_ v: Double) -> String { time ? "\(MessageValue.number(v)) s" : "#\(Int(v))" }
+        // A bound past Int's range (--to 1e19) is said as given: converting it would trap.
+        func bound(_ v: Double) -> String {
+            time ? "\(MessageValue.number(v)) s" : Int(exactly: v.rounded(.down)).map { "#\($0)" } ?? "#\(MessageValue.number(v))"
+        }
         let what = time ? "the events" : "records"
         switch (range.lowerBound > 0, range.upperBound < .greatestFiniteMagnitude) {
         case (true, true): return "\(what) \(bound(range.lowerBound)) to \(bound(range.upperBound)) (--from/--to)"

@@ -142,11 +142,21 @@ public final class PcapReader: CaptureReader {
         // The record header or pcapng block around the packet: what the file offset moved past it.
         let framing = Int(lastOffset - offset) - count
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-        let micros = Int64(h.ts.tv_sec) * 1_000_000 + Int64(h.ts.tv_usec)
+        let micros = Self.microseconds(seconds: Int64(h.ts.tv_sec), micros: Int64(h.ts.tv_usec))
         var record = CaptureRecord(number: recordNumber, fileOffset: offset, timestamp: Timestamp(microseconds: micros),
                                    kind: .unknown, direction: nil, payload: bytes[...], originalLength: Int(h.len))
         record.headerLength = max(framing, 0)
         return classify(&record)
+    }
+
+    /// A record's time in microseconds. A pcapng block's 64-bit timestamp (at any `if_tsresol`) can
+    /// give libpcap seconds that overflow it: the time saturates, and the analyzer says it is outside
+    /// any plausible date (`capture.time.absurd`).
+    static func microseconds(seconds: Int64, micros: Int64) -> Int64 {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, carry) = scaled.addingReportingOverflow(micros)
+        return carry ? (micros < 0 ? .min : .max) : sum
     }
 
     private func classify(_ r: inout CaptureRecord) -> CaptureItem {

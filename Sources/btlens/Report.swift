@@ -35,7 +35,15 @@ struct ReportCommand: ParsableCommand {
     var to: String?
 
     func validate() throws {
-        if FolderRun.files(input.file) != nil { return _ = try range() }
+        if FolderRun.files(input.file) != nil {
+            // A folder's reports go into a folder: -o x.html would make a folder named like a file.
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
+            if Format(rawValue: pathExtension(output)) != nil && !(exists && isDirectory.boolValue) {
+                throw ValidationError("'\(input.file)' is a folder: its reports go into a folder; give -o a folder name, not '\(output)' (--format chooses their format)")
+            }
+            return _ = try range()
+        }
         if format == nil && Format(rawValue: pathExtension(output)) == nil {
             throw ValidationError("cannot tell the report format from '\(output)': use .html, .md, .txt or .json, or --format")
         }
@@ -63,7 +71,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
-        if let files = FolderRun.files(input.file) {
+        if let files = try FolderRun.capturesIn(input.file) {
             // A folder: one report per capture in the folder named by -o, each on its own core.
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let chosen = format ?? .html

@@ -20,7 +20,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         let dissectors = try input.dissectors()
         let (json, decodeAs, member, limits) = (format == .json, input.decodeAs, input.member, try input.limitOptions.limits())
-        guard let files = FolderRun.files(input.file) else {
+        guard let files = try FolderRun.capturesIn(input.file) else {
             let (output, worst) = try Self.stats(input.file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits, json: json)
             print(output, terminator: "")
             return try input.check([(input.file, worst)])

@@ -173,6 +173,14 @@ struct DefinitionOptions: ParsableArguments {
 }
 
 extension FolderRun {
+    /// A folder's files, or exit 1 when it holds none: an empty run would say nothing and succeed.
+    /// nil when `path` is not a folder.
+    static func capturesIn(_ path: String) throws -> [String]? {
+        guard let files = files(path) else { return nil }
+        guard !files.isEmpty else { throw InputFailure(message: "\(path): the folder holds no files to read") }
+        return files
+    }
+
     /// A folder in which some files could not be read exits 1 naming them, after the others' output.
     static func unreadable(_ failed: [String], of total: Int) throws {
         guard !failed.isEmpty else { return }

@@ -52,3 +52,26 @@ final class ReportRangeTests: XCTestCase {
         XCTAssertTrue(far.stdout.contains("records #2 to #1e+19 (--from/--to)"), far.stdout)
     }
 }
+
+/// An empty folder is no success, and a folder's reports never make a folder named like a file.
+final class EmptyFolderTests: XCTestCase {
+    func testAnEmptyFolderExitsOneAndAFileNamedOutputIsRefused() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-empty-\(getpid())")
+        let empty = root.appendingPathComponent("empty"), one = root.appendingPathComponent("one")
+        for f in [empty, one] { try FileManager.default.createDirectory(at: f, withIntermediateDirectories: true) }
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        for arguments in [["stats", empty.path], ["report", empty.path, "-o", root.appendingPathComponent("out").path]] {
+            let run = try runCLI(arguments)
+            XCTAssertEqual(run.status, 1, "\(arguments)")
+            XCTAssertEqual(run.stderr, "btlens: \(empty.path): the folder holds no files to read\n")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("out").path), "no output folder made")
+        try FileManager.default.copyItem(at: JSONContractTests.root.appendingPathComponent("Captures/ble_a5_session.btsnoop"),
+                                         to: one.appendingPathComponent("a.btsnoop"))
+        let html = root.appendingPathComponent("x.html").path
+        let run = try runCLI(["report", one.path, "-o", html])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("its reports go into a folder"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: html), "no folder named x.html")
+    }
+}

@@ -20,7 +20,9 @@ let package = Package(
         // zlib, for the compressed btsnooz summary in Android bugreports.
         .systemLibrary(name: "CBTLensZlib", path: "Sources/CBTLensZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BTLensCore"),
-        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap", "CBTLensZlib", "ZIPFoundation"]),
+        // A FILE over a pipe whose ftell counts what was read: record offsets of followed pcap streams.
+        .target(name: "CCountingFile"),
+        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap", "CBTLensZlib", "CCountingFile", "ZIPFoundation"]),
         .target(name: "BTLensDissect", dependencies: ["BTLensCore", "BTLensCapture"]),
         // Dissectors/*.yaml: vendor protocols described in files, turned into MessageDissectors.
         .target(name: "BTLensDefinitions", dependencies: ["BTLensCore", "BTLensDissect", .product(name: "Yams", package: "Yams")]),

@@ -1,4 +1,5 @@
 import Foundation
+import CCountingFile
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,8 @@ final class PipePump: @unchecked Sendable {
 
     static func open(_ input: ChunkedInput, format: String) throws(CaptureOpenError) -> any CaptureReader {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0, let file = fdopen(fds[0], "rb") else {
+        // libpcap's ftell gives each record's offset: on a plain pipe it is -1.
+        guard pipe(&fds) == 0, let file = btlens_counting_fdopen(fds[0]) else {
             throw .unsupported(format: format, detail: "cannot make a pipe for libpcap: \(String(cString: strerror(errno)))")
         }
         // A reader that stops early closes its end: the pump then sees EPIPE, not a fatal SIGPIPE.

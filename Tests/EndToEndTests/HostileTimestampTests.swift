@@ -32,3 +32,36 @@ final class HostileTimestampTests: XCTestCase {
         XCTAssertTrue(try runCLI(["timeline", mutant]).stdout.contains("capture.time.absurd"))
     }
 }
+
+/// A pcapng followed on stdin goes to libpcap through a pipe, where ftell was -1: a bad block then
+/// named offset -1. The pipe's FILE counts what libpcap read, so the offset is the block's.
+final class FollowedPcapOffsetTests: XCTestCase {
+    func testABadBlockOnStdinNamesItsOffset() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-offset-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let pcapng = folder.appendingPathComponent("x.pcapng").path
+        let sample = JSONContractTests.root.appendingPathComponent("Captures/ble_mid_connection.btsnoop").path
+        XCTAssertEqual(try runCLI(["convert", sample, "-o", pcapng]).status, 0)
+        // Walk the blocks (pcapng §3.1: type, total length, …) and give the fifth an absurd length.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: pcapng))
+        var offset = 0
+        for _ in 0..<4 { offset += Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 }
+        bytes.replaceSubrange(offset + 4 ..< offset + 8, with: [0xf0, 0xff, 0xff, 0x7f])
+        let bad = folder.appendingPathComponent("bad.pcapng")
+        try bytes.write(to: bad)
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["follow", "-", "--color", "never"]
+        process.standardInput = try FileHandle(forReadingFrom: bad)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(text.contains("capture.record.past_end: record 3 after offset \(offset): pcapng block size"), text)
+    }
+}

@@ -192,12 +192,24 @@ public final class Analyzer {
         case .aclData:
             aclData(r)
         case .scoData, .isoData:
+            if r.kind == .scoData { scoLength(r) }
             undecoded(r, nil, r.kind == .scoData ? "SCO audio" : "ISO data", r.payload)
         case .unknown:
             var d = Diagnostic(CaptureDiagnostics.unknownPacketType, "\(r.noteCategory): not an HCI packet type btlens knows")
             d.undecodedBytes = r.payload.count
             say(r, nil, d)
         }
+    }
+
+    /// An SCO packet's header (Core Vol 4 Part E §5.4.3: handle, 1-byte length) against its record:
+    /// a length that disagrees is said (the audio bytes stay undecoded either way).
+    private func scoLength(_ r: CaptureRecord) {
+        guard r.payload.count >= 3 else { return malformedHeader(r, "SCO packet", need: 3) }
+        let declared = Int(r.payload[r.payload.startIndex + 2]), present = r.payload.count - 3
+        guard declared != present, !(r.isTruncated && present < declared) else { return }
+        say(r, nil, Diagnostic(HCIDiagnostics.lengthMismatch,
+                               "SCO packet: parameter length says \(declared) bytes, the record holds \(present)",
+                               fields: [("declared", .int(declared)), ("present", .int(present))]))
     }
 
     /// A record the capture cut short. A capture that cuts packets of a kind to one length (Android's

@@ -48,7 +48,13 @@ public enum Pipeline {
             }
         }
         do {
-            while let item = try reader.next() { relay.send(item) }
+            // What the reader moved past is what the record holds: weighed without looking into it.
+            var read = reader.bytesRead
+            while let item = try reader.next() {
+                let now = reader.bytesRead
+                relay.send(item, bytes: Int(truncatingIfNeeded: now &- read))
+                read = now
+            }
         } catch {
             relay.finish()
             throw error

@@ -3,10 +3,14 @@ import BTLensDissect
 
 /// Hands items (records from the reading thread, events from the decoding one) to a consumer on a
 /// thread of its own, in order, in batches: reading, decoding and rendering then run side by side.
-/// At most `depth` batches wait, so memory stays bounded when the consumer is the slower one.
+/// At most `depth` batches wait, so memory stays bounded when the consumer is the slower one: in
+/// items, and in bytes for a sender that says what each item holds (records of a capture, which
+/// may be 64 KiB or 1 MiB each).
 public final class Relay<Item: Sendable>: @unchecked Sendable {
     public static var batchSize: Int { 2048 }
     public static var depth: Int { 8 }
+    /// A batch is handed on once its items hold this many bytes, however few they are.
+    public static var batchBytes: Int { 1 << 20 }
 
     // The per-item paths are inlinable, so that a relay used from another module is specialized
     // for its item type instead of copying and destroying each item through its type's witnesses.
@@ -44,10 +48,11 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         thread.start()
     }
 
-    /// Called on the sending thread.
-    @inlinable public func send(_ e: consuming Item) {
+    /// Called on the sending thread; `bytes`: what the item holds, when the sender knows it cheaply.
+    @inlinable public func send(_ e: consuming Item, bytes: Int = 0) {
         batch.append(e)
-        guard batch.count >= Self.batchSize else { return }
+        batch.bytes &+= bytes
+        guard batch.count >= Self.batchSize || batch.bytes >= Self.batchBytes else { return }
         put(batch)
         // Every batch given back is emptied now, so what its items hold goes as soon as they are
         // seen; one is kept for the next items.
@@ -110,6 +115,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     @usableFromInline final class Batch: @unchecked Sendable {
         @usableFromInline let items = UnsafeMutablePointer<Item>.allocate(capacity: Relay.batchSize)
         @usableFromInline @exclusivity(unchecked) var count = 0
+        @usableFromInline @exclusivity(unchecked) var bytes = 0
 
         @usableFromInline init() {}
 
@@ -131,6 +137,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         @inlinable func removeAll() {
             items.deinitialize(count: count)
             count = 0
+            bytes = 0
         }
 
         deinit {

@@ -68,6 +68,9 @@ public enum CaptureFormat {
             return streaming ? try PipePump.open(input, format: "pcap") : try openWithLibpcap(&input, source, path: path, format: "pcap")
         case 0x0a0d_0d0a:
             return streaming ? try PipePump.open(input, format: "pcapng") : try openWithLibpcap(&input, source, path: path, format: "pcapng")
+        case 0x504b_0304:
+            // Its members are found through the central directory at the end: only a file has one.
+            throw .unsupported(format: "zip", detail: "an archive is read from a file whole, it cannot be followed or read from a stream (run timeline or report on the .zip)")
         default:
             if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }
             if BTSnoozReader.looksLikeText(head) {

@@ -4,7 +4,8 @@ import ZIPFoundation
 import BTLensTestSupport
 
 /// A bugreport .zip is hostile input too: a member that inflates without bound is refused past
-/// `--limit archive-bytes`, nothing is left in the temporary folder however btlens ends.
+/// `--limit archive-bytes`, nothing is left in the temporary folder however btlens ends, and an
+/// archive is never followed.
 final class ArchiveTests: XCTestCase {
     /// A zip whose one log member is `size` bytes: a btsnoop header, then zeros (a few KB deflated).
     func bomb(size: Int) throws -> String {
@@ -69,5 +70,12 @@ final class ArchiveTests: XCTestCase {
             process.waitUntilExit()
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [], "signal \(signal)")
         }
+    }
+
+    func testFollowSaysAnArchiveCannotBeFollowed() throws {
+        let path = try bomb(size: 1000)
+        let run = try runCLI(["follow", path], timeout: 10)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("zip: an archive is read from a file whole, it cannot be followed"), run.stderr)
     }
 }

@@ -1,9 +1,14 @@
 import Foundation
 import ZIPFoundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An Android bugreport .zip: finds the snoop logs and the summary text inside, through ZIPFoundation.
 public struct BugreportArchive {
     static let magic: [UInt8] = [0x50, 0x4b, 0x03, 0x04]
+    /// Names shown in a message before the rest are counted: a zip may hold thousands.
+    static let namesShown = 5
 
     /// Members that may hold Bluetooth traffic, best first.
     public let candidates: [String]
@@ -15,9 +20,30 @@ public struct BugreportArchive {
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
-            throw .unsupported(format: "zip", detail: "the archive cannot be read: \(error)")
+            throw .unsupported(format: "zip", detail: "the archive is damaged: \(error) (no end of central directory record; is it cut short?)")
         }
-        candidates = Self.rank(archive.map(\.path))
+        let paths = archive.map(\.path)
+        // ZIPFoundation stops listing at the first central directory entry it cannot read.
+        if let declared = Self.declaredMemberCount(path), paths.count < declared {
+            throw .unsupported(format: "zip", detail: "the archive is damaged: its central directory lists \(declared) members, only \(paths.count) can be read")
+        }
+        candidates = Self.rank(paths)
+    }
+
+    /// The member count of the end of central directory record (APPNOTE 4.3.16), which sits in the
+    /// last 65,557 bytes; nil when there is none or it defers to ZIP64 (0xffff).
+    static func declaredMemberCount(_ path: String) -> Int? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard let size = try? file.seekToEnd(), size >= 22 else { return nil }
+        let start = size > 65_557 ? size - 65_557 : 0
+        guard (try? file.seek(toOffset: start)) != nil, let tail = try? file.readToEnd().map(Array.init), tail.count >= 22 else { return nil }
+        for at in stride(from: tail.count - 22, through: 0, by: -1)
+        where tail[at] == 0x50 && tail[at + 1] == 0x4b && tail[at + 2] == 0x05 && tail[at + 3] == 0x06 {
+            let count = Int(tail[at + 10]) | Int(tail[at + 11]) << 8
+            return count == 0xffff ? nil : count
+        }
+        return nil
     }
 
     /// `FS/data/misc/bluetooth/logs/btsnoop_hci.log`, then its `.filtered` and `.last`, btsnooz files,
@@ -40,21 +66,57 @@ public struct BugreportArchive {
         return paths.compactMap { p in score(p).map { ($0, p) } }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.1)
     }
 
-    /// Extracts `member` (or the best candidate) to a temporary file and returns its path and name.
-    public func extract(member: String?) throws(CaptureOpenError) -> (path: String, member: String) {
+    /// A few names, then how many more: `a, b, c, d, e and 9995 more`.
+    public static func list(_ names: [String]) -> String {
+        let shown = names.prefix(namesShown).joined(separator: ", ")
+        return names.count > namesShown ? "\(shown) and \(names.count - namesShown) more" : shown
+    }
+
+    private struct TooLarge: Error {}
+
+    /// Inflates `member` (or the best candidate), at most `limit` bytes, into a temporary file that
+    /// has no name from the start: nothing is left behind however btlens ends (even by a signal).
+    public func extract(member: String?, limit: Int64) throws(CaptureOpenError) -> (file: FileSource, member: String) {
         guard let name = member ?? candidates.first else {
             throw .unsupported(format: "zip", detail: "no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)")
         }
         guard let entry = archive[name] else {
-            throw .unsupported(format: "zip", detail: "no member \(name) (candidates: \(candidates.joined(separator: ", ")))")
+            throw .unsupported(format: "zip", detail: "no member \(name) (candidates: \(Self.list(candidates)))")
         }
-        let target = FileManager.default.temporaryDirectory
-            .appendingPathComponent("btlens-\(getpid())-\(UUID().uuidString)")
+        let tooLarge = CaptureOpenError.unsupported(
+            format: "zip", detail: "member \(name) inflates to more than \(limit) bytes (--limit archive-bytes=\(limit)): not read; raise the limit to read it")
+        // The size the archive declares may be a lie: the inflated bytes are counted as well.
+        guard entry.uncompressedSize <= UInt64(limit) else { throw tooLarge }
+        var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else {
+            throw .cannotOpen(path: NSTemporaryDirectory(), reason: "cannot make a temporary file: \(String(cString: strerror(errno)))")
+        }
+        unlink(template)
+        let file = FileSource(descriptor: fd, name: "\(path) member \(name)")
+        var written: Int64 = 0
         do {
-            _ = try archive.extract(entry, to: target)
+            _ = try archive.extract(entry, skipCRC32: false) { data in
+                written += Int64(data.count)
+                guard written <= limit else { throw TooLarge() }
+                try data.withUnsafeBytes { raw in
+                    var at = 0
+                    while at < raw.count {
+                        let n = write(fd, raw.baseAddress! + at, raw.count - at)
+                        if n < 0 && errno == EINTR { continue }
+                        guard n > 0 else { throw CaptureOpenError.cannotOpen(path: "a temporary file", reason: String(cString: strerror(errno))) }
+                        at += n
+                    }
+                }
+            }
+        } catch is TooLarge {
+            throw tooLarge
+        } catch let error as CaptureOpenError {
+            throw error
         } catch {
             throw .unsupported(format: "zip", detail: "cannot extract \(name): \(error)")
         }
-        return (target.path, name)
+        lseek(fd, 0, SEEK_SET)
+        return (file, name)
     }
 }

@@ -65,9 +65,12 @@ public enum CaptureFormat {
         let magic = head.count >= 4 ? UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3]) : 0
         switch magic {
         case 0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1:
-            return streaming ? try PipePump.open(input, format: "pcap") : try openWithLibpcap(&input, path: path, format: "pcap")
+            return streaming ? try PipePump.open(input, format: "pcap") : try openWithLibpcap(&input, source, path: path, format: "pcap")
         case 0x0a0d_0d0a:
-            return streaming ? try PipePump.open(input, format: "pcapng") : try openWithLibpcap(&input, path: path, format: "pcapng")
+            return streaming ? try PipePump.open(input, format: "pcapng") : try openWithLibpcap(&input, source, path: path, format: "pcapng")
+        case 0x504b_0304:
+            // Its members are found through the central directory at the end: only a file has one.
+            throw .unsupported(format: "zip", detail: "an archive is read from a file whole, it cannot be followed or read from a stream (run timeline or report on the .zip)")
         default:
             if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }
             if BTSnoozReader.looksLikeText(head) {
@@ -78,11 +81,13 @@ public enum CaptureFormat {
         }
     }
 
-    private static func openWithLibpcap(_ input: inout ChunkedInput, path: String?, format: String) throws(CaptureOpenError) -> any CaptureReader {
+    private static func openWithLibpcap(_ input: inout ChunkedInput, _ source: any ByteSource, path: String?, format: String) throws(CaptureOpenError) -> any CaptureReader {
         if let path {
             guard let file = fopen(path, "rb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
             return try PcapReader(file: file, format: format)
         }
+        // A member extracted from a zip: a file without a name.
+        if let file = (source as? FileSource)?.rewoundStream() { return try PcapReader(file: file, format: format) }
         var bytes: [UInt8] = []
         while try input.ensure(input.available + 1) {}
         bytes = Array(input.take(input.available))
@@ -95,8 +100,9 @@ public enum CaptureFormat {
         return try PcapReader(file: file, format: format, memory: memory)
     }
 
-    /// Opens a capture file; a bugreport .zip opens its best member, or `member`.
-    public static func open(path: String, member: String? = nil) throws(CaptureOpenError) -> any CaptureReader {
+    /// Opens a capture file; a bugreport .zip opens its best member, or `member`, inflated to at most
+    /// `archiveLimit` bytes.
+    public static func open(path: String, member: String? = nil, archiveLimit: Int64 = 256 << 20) throws(CaptureOpenError) -> any CaptureReader {
         let source = try FileSource(path: path)
         var probe = ChunkedInput(source)
         _ = try probe.ensure(4)
@@ -105,12 +111,10 @@ public enum CaptureFormat {
             return try open(FileSource(path: path), path: path)
         }
         let archive = try BugreportArchive(path: path)
-        let (extracted, name) = try archive.extract(member: member)
-        // The open file outlives its name: nothing is left behind in the temporary folder.
-        defer { unlink(extracted) }
-        var reader = try open(FileSource(path: extracted), path: extracted)
+        let (extracted, name) = try archive.extract(member: member, limit: archiveLimit)
+        var reader = try open(extracted)
         let others = archive.candidates.filter { $0 != name }
-        reader.addNote("bugreport member \(name)" + (others.isEmpty ? "" : "; also inside: \(others.joined(separator: ", "))"))
+        reader.addNote("bugreport member \(name)" + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
         return reader
     }
 }

@@ -52,7 +52,21 @@ public final class FileSource: ByteSource {
         self.fd = fd
     }
 
+    /// An open descriptor, read from its offset; `name` is what messages call it. It is closed with this.
+    public init(descriptor: Int32, name: String) {
+        self.path = name
+        self.fd = descriptor
+    }
+
     deinit { close(fd) }
+
+    /// The whole file again as a stdio stream of its own (for libpcap): its name may be gone.
+    func rewoundStream() -> UnsafeMutablePointer<FILE>? {
+        let copy = dup(fd)
+        guard copy >= 0 else { return nil }
+        guard lseek(copy, 0, SEEK_SET) == 0, let stream = fdopen(copy, "rb") else { close(copy); return nil }
+        return stream
+    }
 
     /// The file's size, for a regular file.
     public var size: Int64? {

@@ -19,6 +19,8 @@ public struct Limits: Sendable, Equatable {
     /// Bytes of channels whose guessed protocol their data has not yet confirmed, all channels
     /// together: kept so that a guess the data contradicts can show the channel from its start.
     public var guessBytes = 1 << 20
+    /// Bytes a bugreport .zip member may inflate to (it is inflated into a temporary file first).
+    public var archiveBytes = 256 << 20
 
     public init() {}
 
@@ -32,6 +34,7 @@ public struct Limits: Sendable, Equatable {
         ("message-bytes", \.messageBytes, "bytes of a message joined from several frames"),
         ("undecoded-bytes", \.undecodedBytes, "bytes of an undecoded packet shown"),
         ("guess-bytes", \.guessBytes, "bytes held for channels whose guessed protocol is not yet confirmed"),
+        ("archive-bytes", \.archiveBytes, "bytes a bugreport .zip member may inflate to"),
     ]
 
     /// Applies `name=value`; nil when the name is unknown or the value is not a positive number.

@@ -82,7 +82,7 @@ struct ReportCommand: ParsableCommand {
                 let name = file.split(separator: "/").last.map(String.init) ?? file
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
-                    var reader = try openCapture(file, member: member, inFolder: true)
+                    var reader = try openCapture(file, member: member, inFolder: true, archiveBytes: limits.archiveBytes)
                     let (bytes, summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
                                                                   limits: limits, options: options, format: chosen)
                     guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else { return ("cannot write \(target)", true, worst) }

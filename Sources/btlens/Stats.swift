@@ -51,7 +51,7 @@ struct Stats: ParsableCommand {
     /// One capture's stats as text or JSON, and its worst diagnostic.
     static func stats(_ file: String, member: String?, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
                       limits: Limits, json: Bool, inFolder: Bool = false) throws -> (String, Severity?) {
-        var reader = try openCapture(file, member: member, inFolder: inFolder)
+        var reader = try openCapture(file, member: member, inFolder: inFolder, archiveBytes: limits.archiveBytes)
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = dissectors.sources
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.

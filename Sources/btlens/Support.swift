@@ -60,10 +60,11 @@ func terminalWidth(verbose: Bool) -> Int? {
 }
 
 /// `inFolder`: one of a folder's entries, which must be a regular file (`FolderRun.notRegularFile`).
-func openCapture(_ path: String, member: String? = nil, inFolder: Bool = false) throws -> any CaptureReader {
+func openCapture(_ path: String, member: String? = nil, inFolder: Bool = false,
+                 archiveBytes: Int = Limits().archiveBytes) throws -> any CaptureReader {
     if inFolder, let why = FolderRun.notRegularFile(path) { throw InputFailure(message: "cannot open \(path): \(why)") }
     do {
-        return try CaptureFormat.open(path: path, member: member)
+        return try CaptureFormat.open(path: path, member: member, archiveLimit: Int64(archiveBytes))
     } catch .cannotOpen(let path, let reason) {
         throw InputFailure(message: "cannot open \(path): \(reason)")
     } catch {
@@ -105,7 +106,9 @@ struct CaptureInput: ParsableArguments {
                                valueName: "severity"))
     var failOn: Severity?
 
-    func open() throws -> any CaptureReader { try openCapture(file, member: member) }
+    func open() throws -> any CaptureReader {
+        try openCapture(file, member: member, archiveBytes: limitOptions.limits().archiveBytes)
+    }
 
     /// Throws for `--fail-on` when `worst` reaches it; `files` are those whose diagnostics reached it.
     func check(_ worst: [(file: String, severity: Severity?)]) throws {

@@ -13,12 +13,7 @@ final class HostileTimestampTests: XCTestCase {
     }
 
     func testAPcapngWithAHugeBlockTimestampIsDecoded() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-time-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let pcapng = folder.appendingPathComponent("x.pcapng").path
-        let sample = JSONContractTests.root.appendingPathComponent("Captures/ble_mid_connection.btsnoop").path
-        XCTAssertEqual(try runCLI(["convert", sample, "-o", pcapng]).status, 0)
+        let (folder, pcapng) = try convertedSample(self, "time")
         // Byte 0x3f is the top byte of the first Enhanced Packet Block's timestamp (after a 28-byte
         // Section Header Block and a 20-byte Interface Description Block; pcapng §4.3).
         var bytes = try Data(contentsOf: URL(fileURLWithPath: pcapng))
@@ -37,12 +32,7 @@ final class HostileTimestampTests: XCTestCase {
 /// named offset -1. The pipe's FILE counts what libpcap read, so the offset is the block's.
 final class FollowedPcapOffsetTests: XCTestCase {
     func testABadBlockOnStdinNamesItsOffset() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-offset-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let pcapng = folder.appendingPathComponent("x.pcapng").path
-        let sample = JSONContractTests.root.appendingPathComponent("Captures/ble_mid_connection.btsnoop").path
-        XCTAssertEqual(try runCLI(["convert", sample, "-o", pcapng]).status, 0)
+        let (folder, pcapng) = try convertedSample(self, "offset")
         // Walk the blocks (pcapng §3.1: type, total length, …) and give the fifth an absurd length.
         var bytes = try Data(contentsOf: URL(fileURLWithPath: pcapng))
         var offset = 0
@@ -64,4 +54,15 @@ final class FollowedPcapOffsetTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertTrue(text.contains("capture.record.past_end: record 3 after offset \(offset): pcapng block size"), text)
     }
+}
+
+/// A sample capture converted to pcapng by the built CLI, in a folder removed after `test`.
+func convertedSample(_ test: XCTestCase, _ name: String) throws -> (folder: URL, pcapng: String) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-\(name)-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    test.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+    let pcapng = folder.appendingPathComponent("x.pcapng").path
+    let sample = JSONContractTests.root.appendingPathComponent("Captures/ble_mid_connection.btsnoop").path
+    XCTAssertEqual(try runCLI(["convert", sample, "-o", pcapng]).status, 0)
+    return (folder, pcapng)
 }

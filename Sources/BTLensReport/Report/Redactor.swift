@@ -98,10 +98,14 @@ final class Redactor {
 
     private let pattern = /[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}/
 
-    /// Names searched for inside other text: each is looked for in every string of the report, so a
-    /// hostile capture's thousands of names must not make that quadratic. Past it a name is still
-    /// replaced where it is a name.
-    static let searchedNames = 256
+    /// Names and addresses searched for inside other text (hex dumps, messages): each is looked for in
+    /// every string of the report, so a hostile capture's thousands of them must not make that
+    /// quadratic. Past it a name is still replaced where it is a name, an address wherever it is
+    /// written as one.
+    static let searched = 256
+
+    /// The forms looked for in every string: what the bound above keeps small.
+    var searchedForms: Int { nameForms.count + addressBytes.count }
 
     /// A device name's placeholder. Names of 3 characters or more are also replaced inside other
     /// text, and of 4 bytes or more inside hex dumps: a shorter one would match by chance.
@@ -109,7 +113,7 @@ final class Redactor {
         if let p = names[n] { return p }
         let p = "[name \(names.count + 1)]"
         names[n] = p
-        guard names.count <= Self.searchedNames else { return p }
+        guard names.count <= Self.searched else { return p }
         if n.count >= 3 {
             nameForms.append((n, p))
             if TerminalText.safe(n) != n { nameForms.append((TerminalText.safe(n), p)) }
@@ -126,6 +130,7 @@ final class Redactor {
         if let p = addresses[key] { return p }
         let p = "[address \(addresses.count + 1)]"
         addresses[key] = p
+        guard addresses.count <= Self.searched else { return p }
         let octets = key.lowercased().split(separator: ":")
         // Hex dumps spaced (`aa bb …`) or not (`aabb…`), in display and wire (reversed) order.
         for order in [octets, octets.reversed()] {

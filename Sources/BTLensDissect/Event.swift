@@ -44,6 +44,29 @@ public struct Event: Sendable {
         self.body = body
     }
 
+    /// Bytes of packet data the event holds (a value, a payload, undecoded bytes, a note's text):
+    /// what a queue of events weighs, besides the records they came from.
+    public var heldBytes: Int {
+        switch body {
+        case .att(let a): return a.value?.count ?? 0
+        case .gattValue(let g): return g.value.count
+        case .a5(let a): return a.frame.payload.count
+        case .undecoded(let u): return u.bytes.count
+        case .note(_, let text): return text.utf8.count
+        default: return 0
+        }
+    }
+
+    /// The event with its ATT value copied out of the record it is a slice of: kept for long, the
+    /// slice would keep the whole read chunk of its record (up to 1 MiB) alive.
+    public func detached() -> Event {
+        guard case .att(var a) = body, let value = a.value else { return self }
+        a.value = ArraySlice(Array(value))
+        var e = self
+        e.body = .att(a)
+        return e
+    }
+
     public var layer: Layer {
         switch body {
         case .note, .diagnostic: return .capture

@@ -10,7 +10,7 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     public static var batchSize: Int { 2048 }
     public static var depth: Int { 8 }
     /// A batch is handed on once its items hold this many bytes, however few they are.
-    public static var batchBytes: Int { 1 << 20 }
+    public static var batchBytes: Int { 1 << 18 }
 
     // The per-item paths are inlinable, so that a relay used from another module is specialized
     // for its item type instead of copying and destroying each item through its type's witnesses.
@@ -59,6 +59,12 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         let done = givenBack()
         for spare in done { spare.removeAll() }
         batch = done.first ?? Batch()
+    }
+
+    /// Counts bytes toward the batch being filled without an item: what the sender has read that
+    /// the items to come may still hold (a record's read chunk, for an event that keeps a slice of it).
+    @inlinable public func weigh(_ bytes: Int) {
+        batch.bytes &+= bytes
     }
 
     /// Sends what is left and waits until the consumer has seen every item. Once: later calls return at once.

@@ -83,9 +83,9 @@ struct ReportCommand: ParsableCommand {
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
                     var reader = try openCapture(file, member: member, inFolder: true, archiveBytes: limits.archiveBytes)
-                    let (bytes, summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
+                    let (page, summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
                                                                   limits: limits, options: options, format: chosen)
-                    guard FileManager.default.createFile(atPath: target, contents: Data(bytes)) else { return ("cannot write \(target)", true, worst) }
+                    guard page.write(to: target) else { return ("cannot write \(target)", true, worst) }
                     return ("\(target): \(summary)", false, worst)
                 } catch {
                     return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
@@ -99,10 +99,10 @@ struct ReportCommand: ParsableCommand {
         }
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
-        let (bytes, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
+        let (page, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
                                                       limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
                                                       relayed: true)
-        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+        guard page.write(to: output) else {
             throw InputFailure(message: "cannot write \(output)")
         }
         print("\(output): \(summary)")
@@ -120,10 +120,36 @@ struct ReportCommand: ParsableCommand {
         return options
     }
 
+    /// A rendered report, written from the storage it was built in: a report of 20,000 rows is
+    /// megabytes, and a copy would double them.
+    enum Page {
+        case text(String)
+        case bytes([UInt8])
+
+        var count: Int {
+            switch self {
+            case .text(let s): return s.utf8.count
+            case .bytes(let b): return b.count
+            }
+        }
+
+        func write(to path: String) -> Bool {
+            func create(_ raw: UnsafeRawBufferPointer) -> Bool {
+                FileManager.default.createFile(atPath: path, contents: raw.baseAddress.map {
+                    Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: raw.count, deallocator: .none)
+                } ?? Data())
+            }
+            switch self {
+            case .text(var s): return s.withUTF8 { create(UnsafeRawBufferPointer($0)) }
+            case .bytes(let b): return b.withUnsafeBytes(create)
+            }
+        }
+    }
+
     /// One capture's report in `format`, a line saying what it holds, and its worst diagnostic.
     static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
                        limits: Limits, options: ReportBuilder.Options, format: Format,
-                       relayed: Bool = false) throws -> ([UInt8], String, Severity?) {
+                       relayed: Bool = false) throws -> (Page, String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
@@ -132,23 +158,24 @@ struct ReportCommand: ParsableCommand {
             // The consumer thread is done with the builder before anything else reads it, even on a failed read.
             defer { relay.finish() }
             analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
-                                                    limits: limits, onRecord: { relay.send(.record($0)) },
-                                                    onProblem: { reportProblem(file, $0) }, onEvent: { relay.send(.event($0)) })
+                                                    limits: limits, onRecord: { relay.send(.record($0), bytes: $0.payload.count) },
+                                                    onProblem: { reportProblem(file, $0) },
+                                                    onEvent: { e in relay.send(.event(e), bytes: e.heldBytes) })
         } else {
             analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
-        let bytes: [UInt8]
+        let page: Page
         switch format {
-        case .html: bytes = Array(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)").utf8)
-        case .md: bytes = Array(ReportText.render(report, markdown: true).utf8)
-        case .txt: bytes = Array(ReportText.render(report, markdown: false).utf8)
-        case .json: bytes = ReportJSON.render(report)
+        case .html: page = .text(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)"))
+        case .md: page = .text(ReportText.render(report, markdown: true))
+        case .txt: page = .text(ReportText.render(report, markdown: false))
+        case .json: page = .bytes(ReportJSON.render(report))
         }
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
-        return (bytes, "\(format.rawValue) report, \(bytes.count) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
+        return (page, "\(format.rawValue) report, \(page.count) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
                 analyzer.worstSeverity)
     }
 

@@ -63,9 +63,14 @@ struct Timeline: ParsableCommand {
         let analyzer: Analyzer
         do {
             analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
-                                        limits: limits, onProblem: report, onEvent: { (e: consuming Event) in
+                                        limits: limits,
+                                        // Events in flight are weighed by the records they come from too: an
+                                        // event may keep a slice of its record's read chunk alive.
+                                        onRecord: { relay.weigh($0.payload.count) },
+                                        onProblem: report, onEvent: { (e: consuming Event) in
                 if let note = loaded.take() { relay.send(note.note(record: e.record, timestamp: e.timestamp)) }
-                relay.send(e)
+                let held = e.heldBytes
+                relay.send(e, bytes: held)
             })
         } catch {
             // What was decoded before the read failed is still printed.

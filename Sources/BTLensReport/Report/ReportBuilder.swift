@@ -114,7 +114,7 @@ public final class ReportBuilder {
             }
             keep(row(e, index: events), e)
         } else {
-            ring.append((events, e))
+            ring.append((events, e.detached()))
             if ring.count > options.context { ring.removeFirst(); omitted += 1 }
         }
     }
@@ -178,13 +178,11 @@ public final class ReportBuilder {
             row.stream = Self.stream(a)
             row.command = a.decoded?.name ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
             row.fields = (a.decoded?.fields ?? []).map { ($0.name, $0.value.description) }
-            row.hex = Hex.spaced(a.frame.payload)
+            row.hex = Self.hex(a.frame.payload, length: a.frame.payload.count)
         case .att(let info):
-            row.hex = info.value.map { Hex.spaced($0) }
+            row.hex = info.value.map { Self.hex($0, length: $0.count) }
         case .undecoded(let u):
-            // A row shows what the text timeline shows: 20,000 rows of 4 KiB dumps would be a 240 MB page.
-            let shown = u.bytes.prefix(Self.undecodedBytesShown)
-            row.hex = Hex.spaced(shown) + (u.length > shown.count ? " … (+\(u.length - shown.count) bytes)" : "")
+            row.hex = Self.hex(u.bytes, length: u.length)
         default:
             break
         }
@@ -272,7 +270,14 @@ public final class ReportBuilder {
     }
 
     /// Bytes of an undecoded event a row shows, as the text timeline does.
-    static let undecodedBytesShown = 64
+    static let bytesShown = 64
+
+    /// A row shows what the text timeline shows, the first `bytesShown` bytes and a count of the
+    /// rest: 20,000 rows of 64 KiB values would be a 4 GB page, and its rows would stay in memory.
+    static func hex<C: Collection<UInt8>>(_ bytes: C, length: Int) -> String {
+        let shown = bytes.prefix(bytesShown)
+        return Hex.spaced(shown) + (length > shown.count ? " … (+\(length - shown.count) bytes)" : "")
+    }
 
     /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.
     static func describe(_ range: ClosedRange<Double>, time: Bool) -> String {

@@ -16,7 +16,12 @@ public enum ReportHTML {
         h += header(r)
         h += "<nav><a href=\"#diagnostics\">Diagnostics</a><a href=\"#summary\">Summary</a><a href=\"#sequence\">Sequence</a>"
         h += "<a href=\"#charts\">Charts</a><a href=\"#timeline-section\">Timeline</a></nav>\n"
-        h += diagnostics(r) + summary(r) + sequence(r) + charts(r) + timeline(r)
+        // Appended one by one, into one string: the timeline may be megabytes.
+        h += diagnostics(r)
+        h += summary(r)
+        h += sequence(r)
+        h += charts(r)
+        timeline(r, into: &h)
         h += "<footer><p class=\"note\">\(e(generator)). Record numbers are Wireshark's frame numbers.</p></footer>\n"
         h += "<pre id=\"selftest\" hidden></pre>\n<script>\(ReportHTMLAssets.script)</script>\n</body></html>\n"
         return h
@@ -134,8 +139,8 @@ public enum ReportHTML {
         return h + "</tbody></table>\n"
     }
 
-    private static func timeline(_ r: Report) -> String {
-        var h = "<section id=\"timeline-section\"><h2>Timeline</h2>\n<p class=\"note\">\(e(r.window)).</p>\n"
+    private static func timeline(_ r: Report, into h: inout String) {
+        h += "<section id=\"timeline-section\"><h2>Timeline</h2>\n<p class=\"note\">\(e(r.window)).</p>\n"
         func options(_ id: String, _ label: String, _ values: [String], display: (String) -> String = { $0 }) -> String {
             "<label>\(label) <select id=\"f-\(id)\"><option value=\"\">all</option>"
                 + values.map { "<option value=\"\(e($0))\">\(e(display($0)))</option>" }.joined() + "</select></label>"
@@ -175,7 +180,7 @@ public enum ReportHTML {
             }
             h += "</td></tr>\n"
         }
-        return h + "</tbody></table></section>\n"
+        h += "</tbody></table></section>\n"
     }
 
     private static func unique(_ values: [String]) -> [String] {

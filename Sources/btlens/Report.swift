@@ -83,9 +83,9 @@ struct ReportCommand: ParsableCommand {
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
                     var reader = try openCapture(file, member: member, inFolder: true, archiveBytes: limits.archiveBytes)
-                    let (page, summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
-                                                                  limits: limits, options: options, format: chosen)
-                    guard page.write(to: target) else { return ("cannot write \(target)", true, worst) }
+                    let (summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
+                                                           limits: limits, options: options, format: chosen, to: target)
+                    guard let summary else { return ("cannot write \(target)", true, worst) }
                     return ("\(target): \(summary)", false, worst)
                 } catch {
                     return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
@@ -99,10 +99,10 @@ struct ReportCommand: ParsableCommand {
         }
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
-        let (page, summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                                      limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
-                                                      relayed: true)
-        guard page.write(to: output) else {
+        let (summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
+                                               limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
+                                               to: output, relayed: true)
+        guard let summary else {
             throw InputFailure(message: "cannot write \(output)")
         }
         print("\(output): \(summary)")
@@ -120,36 +120,23 @@ struct ReportCommand: ParsableCommand {
         return options
     }
 
-    /// A rendered report, written from the storage it was built in: a report of 20,000 rows is
-    /// megabytes, and a copy would double them.
-    enum Page {
-        case text(String)
-        case bytes([UInt8])
-
-        var count: Int {
-            switch self {
-            case .text(let s): return s.utf8.count
-            case .bytes(let b): return b.count
-            }
-        }
-
-        func write(to path: String) -> Bool {
-            func create(_ raw: UnsafeRawBufferPointer) -> Bool {
-                FileManager.default.createFile(atPath: path, contents: raw.baseAddress.map {
-                    Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: raw.count, deallocator: .none)
-                } ?? Data())
-            }
-            switch self {
-            case .text(var s): return s.withUTF8 { create(UnsafeRawBufferPointer($0)) }
-            case .bytes(let b): return b.withUnsafeBytes(create)
-            }
-        }
+    /// Writes a page from the storage it was built in (a report of 20,000 rows is megabytes, and a
+    /// copy would double them); the bytes written, or nil.
+    static func write(_ raw: UnsafeRawBufferPointer, to path: String) -> Int? {
+        let data = raw.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: raw.count, deallocator: .none) }
+        return FileManager.default.createFile(atPath: path, contents: data ?? Data()) ? raw.count : nil
     }
 
-    /// One capture's report in `format`, a line saying what it holds, and its worst diagnostic.
+    static func write(_ text: String, to path: String) -> Int? {
+        var text = text
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: path) }
+    }
+
+    /// Writes one capture's report in `format` to `path`; a line saying what it holds (nil when it
+    /// could not be written), and the capture's worst diagnostic.
     static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
                        limits: Limits, options: ReportBuilder.Options, format: Format,
-                       relayed: Bool = false) throws -> (Page, String, Severity?) {
+                       to path: String, relayed: Bool = false) throws -> (String?, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
@@ -166,16 +153,16 @@ struct ReportCommand: ParsableCommand {
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
-        let page: Page
+        let written: Int?
         switch format {
-        case .html: page = .text(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)"))
-        case .md: page = .text(ReportText.render(report, markdown: true))
-        case .txt: page = .text(ReportText.render(report, markdown: false))
-        case .json: page = .bytes(ReportJSON.render(report))
+        case .html: written = write(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)"), to: path)
+        case .md: written = write(ReportText.render(report, markdown: true), to: path)
+        case .txt: written = write(ReportText.render(report, markdown: false), to: path)
+        case .json: written = ReportJSON.withRendered(report) { write(UnsafeRawBufferPointer($0), to: path) }
         }
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
-        return (page, "\(format.rawValue) report, \(page.count) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
+        return (written.map { "\(format.rawValue) report, \($0) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)" },
                 analyzer.worstSeverity)
     }
 

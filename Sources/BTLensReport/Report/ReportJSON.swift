@@ -3,7 +3,11 @@ import BTLensDissect
 
 /// The report as one JSON document (docs/report.md): the same content as the HTML.
 public enum ReportJSON {
-    public static func render(_ r: Report) -> [UInt8] {
+    public static func render(_ r: Report) -> [UInt8] { withRendered(r) { Array($0) } }
+
+    /// The document, handed to `body` from the writer's own storage: a report of 20,000 rows is
+    /// megabytes, and a copy would double them.
+    public static func withRendered<R>(_ r: Report, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var w = JSONWriter()
         w.beginObject()
         w.field("schema", "btlens-report")
@@ -128,9 +132,8 @@ public enum ReportJSON {
         w.endArray()
         w.endObject()
         w.endObject()
-        var out = w.bytes
-        out.append(0x0a)
-        return out
+        w.newline()
+        return w.withBytes(body)
     }
 
     private static func row(_ w: inout JSONWriter, _ row: Report.Row) {

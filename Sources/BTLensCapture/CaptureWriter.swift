@@ -108,7 +108,7 @@ public final class CaptureWriter {
         switch format {
         case .btsnoop:
             put(be32(UInt32(clamping: original)) + be32(UInt32(clamping: bytes.count)) + be32(flags) + be32(0)
-                + be64(UInt64(bitPattern: r.timestamp.microseconds &+ 0x00DC_DDB3_0F2F_8000)) + bytes)
+                + be64(UInt64(bitPattern: r.timestamp.microseconds.saturatingAdding(BTSnoopReader.epochDelta))) + bytes)
         case .pcap, .pcapng:
             // 201 carries the direction in 4 big-endian bytes; 254 the index and opcode.
             let header = monitor ? be32(flags) : be32(flags & 1)

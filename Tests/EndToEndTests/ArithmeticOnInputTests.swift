@@ -46,4 +46,17 @@ final class ArithmeticOnInputTests: XCTestCase {
         XCTAssertTrue(page.contains("<title>min -9.159503780854738e+15, median -9.159503780854738e+15"), "the bar's title says the latency")
         XCTAssertTrue(page.contains("capture.time.absurd"), "the time it came from is said")
     }
+
+    /// A record stamped in the year 292,276 converted to pcap: libpcap keeps the low 32 bits of its
+    /// seconds, so it came back as 1971-03-23, silently. It is written as the latest time a pcap
+    /// holds (as libpcap reads it: signed 32-bit seconds), and convert says so.
+    func testConvertSaysATimeThePcapCannotHold() throws {
+        let path = try sample { _ in [29: .max] }
+        let pcap = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("x.pcap").path
+        let run = try runCLI(["convert", path, "-o", pcap])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasSuffix("; 1 timestamp pcap cannot hold written as the nearest it can\n"), run.stdout)
+        let lines = try runCLI(["timeline", pcap, "--format", "jsonl"]).stdout.split(separator: "\n")
+        XCTAssertTrue(lines.contains { $0.contains(#""record":29,"time":"2038-01-19T03:14:07.999999Z""#) })
+    }
 }

@@ -127,9 +127,10 @@ struct SDPDecoder {
             case 0x0004:
                 for proto in value.items {
                     let parts = proto.items
-                    // A server channel is a uint8 (RFCOMM §5.4): a wider value names none, not its low byte.
+                    // A server channel is 1 to 30 (RFCOMM §5.4): another value names none. Not its low
+                    // byte, and not 130, whose DLCI (channel << 1) would wrap to channel 2's.
                     if case .uuid(let u)? = parts.first, u == [0x00, 0x03], case .uint(let ch)? = parts.dropFirst().first,
-                       let channel = UInt8(exactly: ch) {
+                       let channel = UInt8(exactly: ch), (1...30).contains(channel) {
                         s.rfcommChannel = channel
                     }
                 }

@@ -142,8 +142,8 @@ public struct BTSnoopReader: CaptureReader {
             pending.append(.problem(CaptureProblem(diagnostic: d, recordNumber: number, fileOffset: offset)))
             originalLength = included
         }
-        let (micros, overflow) = raw.subtractingReportingOverflow(Self.epochDelta)
-        let time = Timestamp(microseconds: overflow ? 0 : micros)
+        // Saturates like pcap's time: the analyzer says it is absurd (capture.time.absurd).
+        let time = Timestamp(microseconds: raw.saturatingSubtracting(Self.epochDelta))
         let item = makeRecord(number: number, offset: offset, time: time, flags: flags, indicator: indicator,
                               bytes: consume bytes, originalLength: originalLength)
         if let note = afterFirstRecord {

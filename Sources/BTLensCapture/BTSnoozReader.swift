@@ -122,7 +122,8 @@ public struct BTSnoozReader: CaptureReader {
         var t = last
         for i in stride(from: deltas.count - 1, through: 0, by: -1) {
             times[i] = t
-            t &-= deltas[i]
+            // A hostile last time minus the deltas could pass Int64.min: it stays there (capture.time.absurd).
+            t = t.saturatingSubtracting(deltas[i])
         }
         return times
     }

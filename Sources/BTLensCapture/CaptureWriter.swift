@@ -18,6 +18,9 @@ public final class CaptureWriter {
     private let dead: OpaquePointer?
     public private(set) var written = 0
     public private(set) var skipped = 0
+    /// Records whose time the format cannot hold (pcap: 1970 to 2038 as libpcap reads it; pcapng:
+    /// nothing before 1970; btsnoop: i64 µs since year 0): written as the nearest it holds, counted.
+    public private(set) var clampedTimes = 0
 
     public init(path: String, format: Format, monitor: Bool) throws(CaptureOpenError) {
         self.format = format
@@ -107,8 +110,10 @@ public final class CaptureWriter {
         written += 1
         switch format {
         case .btsnoop:
+            let (raw, overflow) = r.timestamp.microseconds.addingReportingOverflow(BTSnoopReader.epochDelta)
+            if overflow { clampedTimes += 1 }
             put(be32(UInt32(clamping: original)) + be32(UInt32(clamping: bytes.count)) + be32(flags) + be32(0)
-                + be64(UInt64(bitPattern: r.timestamp.microseconds &+ 0x00DC_DDB3_0F2F_8000)) + bytes)
+                + be64(UInt64(bitPattern: overflow ? .max : raw)) + bytes)
         case .pcap, .pcapng:
             // 201 carries the direction in 4 big-endian bytes; 254 the index and opcode.
             let header = monitor ? be32(flags) : be32(flags & 1)
@@ -117,12 +122,20 @@ public final class CaptureWriter {
             if format == .pcapng {
                 let padded = data + Array(repeating: 0, count: (4 - data.count % 4) % 4)
                 let length = UInt32(clamping: 32 + padded.count)
-                let t = UInt64(bitPattern: r.timestamp.microseconds)
+                // The Enhanced Packet Block's timestamp is unsigned (pcapng §4.3).
+                if r.timestamp.microseconds < 0 { clampedTimes += 1 }
+                let t = UInt64(max(r.timestamp.microseconds, 0))
                 put(le32(6) + le32(length) + le32(0) + le32(UInt32(t >> 32)) + le32(UInt32(t & 0xffff_ffff))
                     + le32(UInt32(clamping: data.count)) + le32(UInt32(clamping: full)) + padded + le32(length))
             } else if let dumper {
                 var h = pcap_pkthdr()
-                let (sec, usec) = r.timestamp.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+                // A pcap record's seconds are 32 bits, which libpcap writes as its low 32 bits and
+                // reads as signed (draft-ietf-opsawg-pcap §5 says unsigned): 1970 to 2038 reads back.
+                var (sec, usec) = r.timestamp.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+                if sec < 0 || (sec == 0 && usec < 0) || sec > Int64(Int32.max) {
+                    clampedTimes += 1
+                    (sec, usec) = sec < 0 || usec < 0 ? (0, 0) : (Int64(Int32.max), 999_999)
+                }
                 h.ts.tv_sec = Int(sec)
                 h.ts.tv_usec = Int(usec)
                 h.caplen = UInt32(clamping: data.count)

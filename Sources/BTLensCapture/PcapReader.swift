@@ -153,10 +153,7 @@ public final class PcapReader: CaptureReader {
     /// give libpcap seconds that overflow it: the time saturates, and the analyzer says it is outside
     /// any plausible date (`capture.time.absurd`).
     static func microseconds(seconds: Int64, micros: Int64) -> Int64 {
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        let (sum, carry) = scaled.addingReportingOverflow(micros)
-        return carry ? (micros < 0 ? .min : .max) : sum
+        seconds.saturatingMultiplying(by: 1_000_000).saturatingAdding(micros)
     }
 
     private func classify(_ r: inout CaptureRecord) -> CaptureItem {

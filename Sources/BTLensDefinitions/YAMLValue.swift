@@ -81,7 +81,10 @@ struct YAMLValue {
         } else {
             magnitude = t.isEmpty || !t.allSatisfy(\.isASCII) ? nil : Int64(t)
         }
-        return magnitude.map { negative ? -$0 : $0 }
+        // Int64's parser takes a sign of its own ("--5", "0x-8000000000000000"): a second sign is not
+        // an integer, and negating Int64.min would trap.
+        guard let magnitude, magnitude >= 0 else { return nil }
+        return negative ? -magnitude : magnitude
     }
 }
 

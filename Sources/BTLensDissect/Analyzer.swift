@@ -247,9 +247,9 @@ public final class Analyzer {
     /// Time that runs backwards, or lies outside any plausible date, is said (the latter once).
     private func checkTime(_ r: CaptureRecord) {
         let t = r.timestamp.microseconds
-        // Hostile times can be anywhere in Int64: the difference must not overflow.
-        let (back, overflow) = lastTime.microseconds.subtractingReportingOverflow(t)
-        if lastRecord > 0, overflow ? t < lastTime.microseconds : back > CaptureDiagnostics.backwardsTolerance {
+        // Hostile times can be anywhere in Int64: the difference saturates (and is absurd, said below).
+        let back = lastTime.elapsed(since: r.timestamp)
+        if lastRecord > 0, back > CaptureDiagnostics.backwardsTolerance {
             say(r, nil, Diagnostic(CaptureDiagnostics.timeBackwards,
                                    "timestamp \(r.timestamp.iso8601) is \(lastTime.offset(from: r.timestamp)) s before record #\(lastRecord)'s (\(lastTime.iso8601))",
                                    fields: [("back_us", .int(back)), ("previous_record", .int(lastRecord))]))

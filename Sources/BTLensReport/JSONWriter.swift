@@ -109,7 +109,9 @@ public struct JSONWriter: ~Copyable {
 
     @inline(__always) public mutating func int<T: BinaryInteger>(_ v: T) {
         beginValue()
-        appendDecimal(Int64(truncatingIfNeeded: v))
+        // A UInt64 past Int64.max (a definition's u8 field) is written whole, not wrapped negative.
+        guard let i = Int64(exactly: v) else { return appendRaw(String(v)) }
+        appendDecimal(i)
     }
 
     public mutating func bool(_ v: Bool) {

@@ -18,7 +18,7 @@ enum MessageFormat {
     static func json(_ w: inout JSONWriter, _ v: MessageValue) {
         switch v {
         case .int(let i): w.int(i)
-        case .uint(let u): u <= UInt64(Int64.max) ? w.int(Int64(u)) : w.number(Double(u))
+        case .uint(let u): w.int(u)
         case .measure(let d, let unit):
             guard let unit else { return w.number(d) }
             w.beginObject(); w.key("value"); w.number(d); w.field("unit", unit); w.endObject()

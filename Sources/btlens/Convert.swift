@@ -47,7 +47,9 @@ struct Convert: ParsableCommand {
         }
         writer.flush()
         let skipped = writer.skipped > 0 ? "; \(writer.skipped) records with no place in this layout left out" : ""
-        print("\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)")
+        let n = writer.clampedTimes
+        let clamped = n > 0 ? "; \(n) timestamp\(n == 1 ? "" : "s") \(chosen.rawValue) cannot hold written as the nearest it can" : ""
+        print("\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)")
     }
 
 }

@@ -71,6 +71,14 @@ final class BTSnoopReaderTests: XCTestCase {
         XCTAssertEqual(try records(bytes).first?.timestamp.iso8601, "2000-01-01T00:00:00.000000Z")
     }
 
+    /// A raw time (i64 µs since year 0) within 0x00DCDDB30F2F8000 of Int64.min has no Unix time: it
+    /// read as 0, 1970-01-01, a date that looks real. It saturates at the earliest time, like pcap's.
+    func testATimeBeforeInt64sRangeSaturates() throws {
+        var bytes = header()
+        bytes += be(4) + be(4) + be(2) + be(0) + be(0x8000_0000) + be(0) + [0x01, 0x03, 0x0c, 0x00]
+        XCTAssertEqual(try records(bytes).first?.timestamp.microseconds, .min)
+    }
+
     func testH1RecordsTakeTheirKindFromTheFlags() throws {
         var w = BTSnoopWriter(datalink: 1001)
         w.add(.command, .sent, [0x03, 0x0c, 0x00], time: 0)

@@ -38,6 +38,15 @@ final class BTSnoozReaderTests: XCTestCase {
         }
     }
 
+    /// A last timestamp (u64 LE, any value) near Int64.min minus the deltas wrapped to the far
+    /// future; walking back saturates at the earliest time instead (capture.time.absurd says it).
+    func testWalkingBackFromTheEarliestTimeSaturates() throws {
+        var w = sample(version: 1)
+        w.lastTimestamp = UInt64(bitPattern: Int64.min + 3)
+        let (_, rs) = try read(w.text())
+        XCTAssertEqual(rs.map(\.timestamp.microseconds), [.min, .min, .min + 1, .min + 3])
+    }
+
     func testTheFourteenByteCutIsACaptureTruncation() throws {
         let (_, rs) = try read(sample(version: 2).text())
         XCTAssertTrue(rs[2].isTruncated)

@@ -204,3 +204,27 @@ final class StreamBufferTests: XCTestCase {
         }
     }
 }
+
+/// Arithmetic on values from input clamps instead of trapping (docs/limits.md, "Arithmetic on input").
+final class SaturatingTests: XCTestCase {
+    func testEachOperationClampsToTheNearestEnd() {
+        XCTAssertEqual(Int64.max.saturatingAdding(1), .max)
+        XCTAssertEqual(Int64.min.saturatingAdding(-1), .min)
+        XCTAssertEqual(Int64(5).saturatingAdding(-7), -2)
+        XCTAssertEqual(Int64.min.saturatingSubtracting(1), .min)
+        XCTAssertEqual(Int64.max.saturatingSubtracting(-1), .max)
+        XCTAssertEqual(Int64(0).saturatingSubtracting(.min), .max)
+        XCTAssertEqual(UInt32(3).saturatingSubtracting(5), 0)
+        XCTAssertEqual(UInt32.max.saturatingAdding(1), .max)
+        XCTAssertEqual(Int64.max.saturatingMultiplying(by: -2), .min)
+        XCTAssertEqual(Int64.min.saturatingMultiplying(by: -1), .max)
+        XCTAssertEqual(Int64(-4).saturatingMultiplying(by: 3), -12)
+    }
+
+    func testElapsedTimeBetweenAnyTwoTimes() {
+        let early = Timestamp(microseconds: .min), late = Timestamp(microseconds: .max)
+        XCTAssertEqual(late.elapsed(since: early), .max)
+        XCTAssertEqual(early.elapsed(since: late), .min)
+        XCTAssertEqual(Timestamp(microseconds: 10).elapsed(since: Timestamp(microseconds: 4)), 6)
+    }
+}

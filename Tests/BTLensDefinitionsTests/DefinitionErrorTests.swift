@@ -118,6 +118,18 @@ final class DefinitionErrorTests: XCTestCase {
         """)
     }
 
+    /// Int64's parser reads a sign after ours: `--9223372036854775808` gave Int64.min, whose
+    /// negation trapped (SIGILL) while the file loaded. A second sign is not an integer.
+    func testAnIntegerWithTwoSignsIsNotAnInteger() {
+        XCTAssertEqual(error("protocol: t\nenums:\n  e: {--9223372036854775808: a}\n"),
+                       "x.yaml:3: enum e: key '--9223372036854775808' is not an integer")
+        XCTAssertEqual(error("protocol: t\nenums:\n  e: {-0x-8000000000000000: a}\n"),
+                       "x.yaml:3: enum e: key '-0x-8000000000000000' is not an integer")
+        XCTAssertEqual(YAMLValue.parseInteger("-9223372036854775807"), -9_223_372_036_854_775_807)
+        XCTAssertEqual(YAMLValue.parseInteger("-0x10"), -16)
+        XCTAssertEqual(YAMLValue.parseInteger("--5"), nil)
+    }
+
     func testHostileNestingIsRefusedBeforeParsing() {
         let deep = "protocol: t\nx: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
         XCTAssertEqual(error(deep), "x.yaml:2: brackets nested deeper than 32")

@@ -124,6 +124,29 @@ final class SDPTests: XCTestCase {
         }
     }
 
+    /// A service record whose channel is a uint16 0x0103, and whose attribute id is a uint128 ending
+    /// in 0x0004: the channel was cut to its low byte (3) and the id to its low 64 bits, binding
+    /// RFCOMM channel 3 to whatever the record said. An RFCOMM server channel is 1 to 30 and an
+    /// attribute id a uint16 (Core v5.4 Vol 3 Part B §5.1.1, §5.1.5; RFCOMM §5.4): neither is taken.
+    func testNumbersWiderThanTheirFieldsAreNotCut() {
+        func channel(_ record: [UInt8]) -> [UInt8?]? {
+            let lists: [UInt8] = [0x35, UInt8(record.count + 2), 0x35, UInt8(record.count)] + record
+            let params = [0x00, UInt8(lists.count)] + lists + [0x00]
+            var d = SDPDecoder()
+            let (info, _) = d.decode(([0x07, 0x00, 0x01, 0x00, UInt8(params.count)] + params)[...])
+            return info?.services.map(\.rfcommChannel)
+        }
+        // {{L2CAP}, {RFCOMM, channel}}, as uint8 3 (the right way), as uint16 0x0103.
+        let protocols = { (ch: [UInt8]) -> [UInt8] in
+            [0x35, UInt8(10 + ch.count), 0x35, 0x03, 0x19, 0x01, 0x00, 0x35, UInt8(3 + ch.count), 0x19, 0x00, 0x03] + ch
+        }
+        XCTAssertEqual(channel([0x09, 0x00, 0x04] + protocols([0x08, 0x03])), [3])
+        XCTAssertEqual(channel([0x09, 0x00, 0x04] + protocols([0x09, 0x01, 0x03])), [nil])
+        // Channel 130: its DLCI, 130 << 1 in a byte, is 4, channel 2's.
+        XCTAssertEqual(channel([0x09, 0x00, 0x04] + protocols([0x08, 0x82])), [nil])
+        XCTAssertEqual(channel([0x0c] + [UInt8](repeating: 0xff, count: 8) + [UInt8](repeating: 0, count: 6) + [0x00, 0x04] + protocols([0x08, 0x03])), [nil])
+    }
+
     func testHostileNestingIsADiagnostic() {
         var nested: [UInt8] = [0x08, 0x01]
         for _ in 0..<40 { nested = [0x35, UInt8(truncatingIfNeeded: nested.count)] + nested }

@@ -103,4 +103,18 @@ final class FragmentTests: XCTestCase {
         XCTAssertEqual(d.message, "message 0x01 sequence 1: 2 of 2 frames, then its joined payload passed 65536 bytes; 80016 bytes dropped")
         XCTAssertEqual(d.undecodedBytes, 2 * 7 + 80_000 + 2, "two 7-byte headers, the payloads, the CRC")
     }
+
+    /// The 255th frame (fragment-index is one byte) made the next expected index wrap to 0, and a
+    /// message dropped there said "-1 of 255 frames".
+    func testAMessageDroppedAtItsLastPossibleFrameCountsItsFrames() {
+        var s = A5Stream(format: format, detect: false, messageLimit: 254)
+        var out: [A5Stream.Output] = []
+        for i in 1...255 {
+            out += s.push(format.encode(command: 0x20, sequence: 7, payload: [1], fragment: A5Frame.Fragment(index: UInt8(i), count: 255),
+                                        messageChecksum: 0)[...])
+        }
+        guard out.count == 1, case .diagnostic(let d) = out[0] else { return XCTFail("\(out)") }
+        XCTAssertEqual(d.message, "message 0x20 sequence 7: 255 of 255 frames, then its joined payload passed 254 bytes; 1787 bytes dropped")
+        XCTAssertEqual(d.field("have"), .int(255))
+    }
 }

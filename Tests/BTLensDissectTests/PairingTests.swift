@@ -50,6 +50,18 @@ final class PairingTests: XCTestCase {
         XCTAssertFalse(PairingRule.ResponseCommand.table([0x01: 0x41]).couldRespond(0x01))
     }
 
+    /// Times anywhere in Int64 (a pcapng block's time saturates at Int64.min or .max): their
+    /// difference wrapped, so a request from the far past looked 9e15 ms *after* its response and
+    /// was paired. The elapsed time saturates: the request is long expired.
+    func testTimesFarApartAreNeitherWrappedNorPaired() {
+        var p = PairingTracker(rule: PairingRule(match: .oldest, responseCommand: .plus(1), timeoutMicroseconds: 100_000))
+        _ = p.request(PairingTracker.Request(record: 1, time: Timestamp(microseconds: .min), command: 0x10, name: nil, sequence: nil))
+        let now = Timestamp(microseconds: 1_700_000_000_000_000)
+        XCTAssertEqual(p.expire(now: now).map(\.record), [1])
+        _ = p.request(PairingTracker.Request(record: 2, time: Timestamp(microseconds: .max), command: 0x10, name: nil, sequence: nil))
+        XCTAssertEqual(p.response(command: 0x11, sequence: nil, time: Timestamp(microseconds: .min))?.1.latencyMicroseconds, .min)
+    }
+
     func testRequestsExpireAfterTheTimeout() {
         var p = PairingTracker(rule: PairingRule(match: .oldest, responseCommand: .plus(1), timeoutMicroseconds: 100_000))
         _ = p.request(request(1, 0x10, at: 0))

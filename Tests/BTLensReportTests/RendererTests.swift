@@ -52,6 +52,19 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "{" + expected.joined(separator: ",") + "}")
     }
 
+    /// A definition's u8 field of 0xffffffffffffffff was written as 1.8446744073709552e+19 (through
+    /// a Double), and `int` of a UInt64 past Int64.max as a negative number: both exact now.
+    func testIntegersPastInt64AreWrittenExactly() {
+        var w = JSONWriter()
+        w.beginArray(); w.int(UInt64.max); w.int(UInt64(Int64.max) + 1); w.endArray()
+        XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "[18446744073709551615,9223372036854775808]")
+        let decoded = DecodedMessage(name: "M", fields: [MessageField("big", .uint(.max)), MessageField("list", .list([.uint(1 << 63)]))])
+        let e = Event(record: 1, timestamp: Timestamp(microseconds: 0), direction: .received, connection: 0x40, isTop: true,
+                      body: .a5(A5FrameInfo(frame: frame, transport: .att, attHandle: 0x15, uuid: nil, dissector: "t", decoded: decoded)))
+        let line = String(decoding: JSONLRenderer().render(e) ?? [], as: UTF8.self)
+        XCTAssertTrue(line.contains(#""fields":{"big":18446744073709551615,"list":[9223372036854775808]}"#), line)
+    }
+
     /// One and two digits take a short path; every other number the digit writer.
     func testIntegersAsSwiftWritesThem() {
         let numbers: [Int64] = [Int64.min, -101, -100, -99, -10, -9, -1, 0, 1, 9, 10, 11, 42, 99, 100, 101, 999, 1000, 123_456_789, Int64.max]

@@ -194,7 +194,8 @@ public struct A5Stream: Sendable {
     private mutating func abandon(_ why: String, _ out: (consuming Output) -> Void) {
         guard let j = joining else { return }
         joining = nil
-        let have = Int(j.next) - 1
+        // The index after frame 255 wraps to 0 (a one-byte field): 0 - 1 wraps back to 255.
+        let have = Int(j.next &- 1)
         out(missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length))
     }
 

@@ -83,7 +83,7 @@ public struct PairingTracker: Sendable {
 
     /// Requests older than the timeout at `now`, removed.
     public mutating func expire(now: Timestamp) -> [Request] {
-        let cut = outstanding.prefix { now.microseconds &- $0.time.microseconds > rule.timeoutMicroseconds }.count
+        let cut = outstanding.prefix { now.elapsed(since: $0.time) > rule.timeoutMicroseconds }.count
         defer { outstanding.removeFirst(cut) }
         return Array(outstanding.prefix(cut))
     }
@@ -110,7 +110,7 @@ public struct PairingTracker: Sendable {
         guard let i = index else { return nil }
         let r = outstanding.remove(at: i)
         return (r, PairedResponse(requestRecord: r.record, requestCommand: r.command,
-                                  latencyMicroseconds: time.microseconds &- r.time.microseconds))
+                                  latencyMicroseconds: time.elapsed(since: r.time)))
     }
 
     /// Everything still outstanding, removed (disconnection, end of capture).

@@ -151,12 +151,13 @@ struct IAP2Link {
                 if let earlier = recent[d][p.psn], earlier.payload == p.payload {
                     // Apple's stack refreshes the PAN when it resends; an identical copy inside the
                     // retransmission timeout is the capture logging the packet twice.
-                    let duplicate = earlier.pan == p.pan && now &- earlier.time < retransmissionTimeout * 1000
+                    let apart = now.saturatingSubtracting(earlier.time)
+                    let duplicate = earlier.pan == p.pan && apart < retransmissionTimeout * 1000
                     recent[d][p.psn] = Sent(payload: p.payload, pan: p.pan, time: now)
                     info.detail = duplicate ? "duplicate" : "retransmission"
                     out.insert(.packet(info), at: 0)
                     out.append(.diagnostic(duplicate
-                        ? Diagnostic(IAP2Diagnostics.duplicate, "PSN \(p.psn) captured twice, byte for byte, \(now &- earlier.time) µs apart (retransmission timeout \(retransmissionTimeout) ms)",
+                        ? Diagnostic(IAP2Diagnostics.duplicate, "PSN \(p.psn) captured twice, byte for byte, \(apart) µs apart (retransmission timeout \(retransmissionTimeout) ms)",
                                      fields: [("psn", .int(p.psn))])
                         : Diagnostic(IAP2Diagnostics.retransmission, "PSN \(p.psn) sent again with the same payload (PAN \(earlier.pan) → \(p.pan))",
                                      fields: [("psn", .int(p.psn))])))

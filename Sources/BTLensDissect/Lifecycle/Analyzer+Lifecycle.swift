@@ -45,7 +45,7 @@ extension Analyzer {
             f.outstanding = max(0, f.outstanding - freed.reduce(0) { $0 + $1.count })
             if let since = f.fullSince, f.outstanding < f.buffers {
                 f.fullSince = nil
-                let stalled = r.timestamp.microseconds &- since.time.microseconds
+                let stalled = r.timestamp.elapsed(since: since.time)
                 if stalled > Self.stallTolerance {
                     say(r, nil, Diagnostic(LifecycleDiagnostics.flowStall,
                                            "all \(f.buffers) controller ACL buffers were in use from #\(since.record) until this Number Of Completed Packets: \(Timestamp(microseconds: stalled).offset(from: Timestamp(microseconds: 0))) s with no credit to send",
@@ -94,8 +94,8 @@ extension Analyzer {
                                       "\(Hex.value(handle, width: 4)) closed (\(reason.name)) before any ATT PDU: the app never reached discovery"))
         }
         guard let address = info.address, let opened = info.openedTime,
-              r.timestamp.microseconds &- opened.microseconds < Self.shortConnection else { return }
-        var recent = (shortConnections[address] ?? []).filter { r.timestamp.microseconds &- $0.time.microseconds < Self.loopWindow }
+              r.timestamp.elapsed(since: opened) < Self.shortConnection else { return }
+        var recent = (shortConnections[address] ?? []).filter { r.timestamp.elapsed(since: $0.time) < Self.loopWindow }
         recent.append(step(r))
         if recent.count == Self.loopCount {
             say(r, handle, Diagnostic(LifecycleDiagnostics.reconnectLoop,

@@ -25,7 +25,8 @@ indirect enum SDPElement: Equatable {
         }
         var data = ByteReader(try r.bytes(size))
         switch type {
-        case 1: return .uint(data.rest().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        // A uint128 does not fit: shifting it into a UInt64 would keep its low bits as another number.
+        case 1 where size <= 8: return .uint(data.rest().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         case 3: return .uuid(Array(data.rest()))
         case 4, 8: return .text(String(decoding: data.rest().prefix { $0 != 0 }, as: UTF8.self))
         case 6, 7:
@@ -126,8 +127,11 @@ struct SDPDecoder {
             case 0x0004:
                 for proto in value.items {
                     let parts = proto.items
-                    if case .uuid(let u)? = parts.first, u == [0x00, 0x03], case .uint(let ch)? = parts.dropFirst().first {
-                        s.rfcommChannel = UInt8(truncatingIfNeeded: ch)
+                    // A server channel is 1 to 30 (RFCOMM §5.4): another value names none. Not its low
+                    // byte, and not 130, whose DLCI (channel << 1) would wrap to channel 2's.
+                    if case .uuid(let u)? = parts.first, u == [0x00, 0x03], case .uint(let ch)? = parts.dropFirst().first,
+                       let channel = UInt8(exactly: ch), (1...30).contains(channel) {
+                        s.rfcommChannel = channel
                     }
                 }
             case 0x0100:

@@ -94,7 +94,7 @@ public final class ReportBuilder {
         guard e.isTop else { return }
         if origin == nil { origin = e.timestamp }
         events += 1
-        let seconds = Double(e.timestamp.microseconds &- (origin?.microseconds ?? 0)) / 1_000_000
+        let seconds = Double(e.timestamp.elapsed(since: origin ?? e.timestamp)) / 1_000_000
         var isDiagnostic = false
         if case .diagnostic(let d) = e.body {
             group(d, e.record)

@@ -74,7 +74,9 @@ extension ReportHTML {
         guard let peak = rows.compactMap({ $0.1["max"] }).max(), peak > 0 else { return "<p class=\"empty\">No paired responses.</p>\n" }
         let left = 260.0, w = 600.0, step = 24.0
         var h = "<svg viewBox=\"0 0 900 \(Int(30 + step * Double(rows.count)))\" width=\"900\" role=\"img\" aria-label=\"latency per command\">"
-        func x(_ v: Double) -> Int { Int(left + w * v / peak) }
+        // A latency from a hostile time can be -9e15 ms beside a peak of 0.001 ms: Int() of that traps.
+        // A bar is clamped to the chart (a negative latency starts at 0); its title says the numbers.
+        func x(_ v: Double) -> Int { Int(min(max(left + w * v / peak, left), left + w)) }
         h += "<text x=\"\(left)\" y=\"12\">0</text><text x=\"\(left + w)\" y=\"12\" text-anchor=\"end\">\(MessageValue.number(peak)) ms</text>"
         for (i, (c, l)) in rows.enumerated() {
             let y = 30 + step * Double(i)

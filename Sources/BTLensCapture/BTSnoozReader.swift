@@ -9,16 +9,21 @@ import Foundation
 public struct BTSnoozReader: CaptureReader {
     static let beginMarker = Array("BEGIN:BTSNOOP_LOG_SUMMARY".utf8)
     static let endMarker = Array("END:BTSNOOP_LOG_SUMMARY".utf8)
-    /// Android keeps at most 1 MiB of summary; anything far larger is not a summary.
-    static let encodedLimit = 64 << 20
-    static let decodedLimit = 64 << 20
+    /// Android keeps 128 KiB of summary (BTSNOOP_MEM_BUFFER_SIZE), 1 MiB on some devices; anything
+    /// far larger is not a summary, and these bounds keep the whole of one in memory small.
+    static let encodedLimit = 16 << 20
+    static let decodedLimit = 8 << 20
 
     public private(set) var info: CaptureInfo
     public mutating func addNote(_ note: String) { info.notes.append(note) }
     public var bytesRead: Int64 { Int64(offset) }
     private let blob: [UInt8]
     private let version: UInt8
-    private var times: [Int64] = []
+    /// The last timestamp, and the sum of every record's delta: a record's time is the last one
+    /// minus the deltas of the records after it, found from the deltas before it and this sum.
+    private let last: Int64
+    private var deltas: Int64 = 0
+    private var deltasSoFar: Int64 = 0
     private var offset: Int
     private var recordNumber = 0
     private var problem: CaptureProblem?
@@ -30,12 +35,10 @@ public struct BTSnoozReader: CaptureReader {
 
     /// Reads up to and through the summary block; nil when the text holds none.
     static func open(_ input: inout ChunkedInput) throws(CaptureOpenError) -> BTSnoozReader? {
-        guard let encoded = try block(&input) else { return nil }
-        guard let data = Data(base64Encoded: String(decoding: encoded, as: UTF8.self), options: .ignoreUnknownCharacters),
-              data.count >= 9 else {
+        guard var encoded = try block(&input) else { return nil }
+        guard let bytes = decodeBase64(&encoded), bytes.count >= 9 else {
             throw .unsupported(format: "btsnooz", detail: "the BTSNOOP_LOG_SUMMARY block is not valid base64")
         }
-        let bytes = [UInt8](data)
         var r = ByteReader(bytes)
         let version = (try? r.u8()) ?? 0
         let last = Int64(bitPattern: (try? r.u64le()) ?? 0)
@@ -43,12 +46,29 @@ public struct BTSnoozReader: CaptureReader {
             throw .unsupported(format: "btsnooz", detail: "summary version \(version); versions 1 and 2 exist")
         }
         let blob: [UInt8]
-        do {
-            blob = try Inflate.zlib(Array(r.rest()), limit: decodedLimit)
+        do throws(Inflate.Failure) {
+            blob = try Inflate.zlib(r.rest(), limit: decodedLimit)
         } catch {
-            throw .unsupported(format: "btsnooz", detail: "the summary's zlib stream is damaged: \(error)")
+            switch error {
+            case .tooLarge(let limit):
+                throw .unsupported(format: "btsnooz", detail: "the summary inflates to more than \(limit) bytes; Android keeps at most 1 MiB")
+            case .corrupt(let why):
+                throw .unsupported(format: "btsnooz", detail: "the summary's zlib stream is damaged: \(why)")
+            }
         }
         return BTSnoozReader(blob: blob, version: version, last: last)
+    }
+
+    /// The bytes of base64 text, decoded from the text's own storage, which is then freed: a summary
+    /// may be megabytes, and a copy at each step would add up.
+    private static func decodeBase64(_ encoded: inout [UInt8]) -> [UInt8]? {
+        let data = encoded.withUnsafeMutableBytes { raw in
+            raw.baseAddress.flatMap {
+                Data(base64Encoded: Data(bytesNoCopy: $0, count: raw.count, deallocator: .none), options: .ignoreUnknownCharacters)
+            }
+        }
+        encoded = []
+        return data.map { [UInt8]($0) }
     }
 
     /// The base64 text between the markers (nil if there is no BEGIN marker).
@@ -104,28 +124,23 @@ public struct BTSnoozReader: CaptureReader {
         info = CaptureInfo(format: "btsnooz", linkType: Int(version), linkTypeName: "Android btsnooz summary v\(version)")
         info.notes.append("record offsets are within the decompressed summary")
         info.size = Int64(blob.count)
-        times = walkTimes(last: last)
+        self.last = last
+        deltas = sumDeltas()
     }
 
     private var headerLength: Int { version == 1 ? 7 : 9 }
 
-    /// Each record's time: the last timestamp minus the deltas of every later record.
-    private mutating func walkTimes(last: Int64) -> [Int64] {
-        var deltas: [Int64] = []
+    /// The sum of the deltas of the records that are whole (a u32 each: 8 MiB of records cannot
+    /// bring it near Int64's range).
+    private func sumDeltas() -> Int64 {
+        var sum: Int64 = 0
         var r = ByteReader(blob)
         while let length = try? r.u16le() {
             if version == 2 { guard (try? r.u16le()) != nil else { break } }
             guard let delta = try? r.u32le(), (try? r.skip(max(Int(length), 1))) != nil else { break }
-            deltas.append(Int64(delta))
+            sum += Int64(delta)
         }
-        var times = [Int64](repeating: last, count: deltas.count)
-        var t = last
-        for i in stride(from: deltas.count - 1, through: 0, by: -1) {
-            times[i] = t
-            // A hostile last time minus the deltas could pass Int64.min: it stays there (capture.time.absurd).
-            t = t.saturatingSubtracting(deltas[i])
-        }
-        return times
+        return sum
     }
 
     public mutating func next() throws(CaptureOpenError) -> CaptureItem? {
@@ -138,7 +153,7 @@ public struct BTSnoozReader: CaptureReader {
         var r = ByteReader(blob[offset...])
         let number = recordNumber + 1
         guard let length = try? r.u16le(), let original = version == 2 ? try? r.u16le() : length,
-              (try? r.u32le()) != nil, let type = try? r.u8(), length >= 1 else {
+              let delta = try? r.u32le(), let type = try? r.u8(), length >= 1 else {
             defer { offset = blob.count }
             return .problem(CaptureProblem(
                 diagnostic: Diagnostic(CaptureDiagnostics.headerCut, "btsnooz record \(number) at summary offset \(offset): its header is cut or its length is 0"),
@@ -147,7 +162,10 @@ public struct BTSnoozReader: CaptureReader {
         let wanted = Int(length) - 1
         let payload = (try? r.bytes(wanted)) ?? r.rest()
         recordNumber = number
-        let time = number - 1 < times.count ? times[number - 1] : times.last ?? 0
+        deltasSoFar += Int64(delta)
+        // The deltas of the records after this one; none for a record cut short, which is not in the sum.
+        // A hostile last time minus them could pass Int64.min: it stays there (capture.time.absurd).
+        let time = last.saturatingSubtracting(max(0, deltas - deltasSoFar))
         var record = CaptureRecord(number: number, fileOffset: Int64(offset), timestamp: Timestamp(microseconds: time),
                                    kind: .unknown, direction: type & 0xf0 == 0x10 ? .received : .sent,
                                    payload: payload, originalLength: max(Int(original) - 1, payload.count))

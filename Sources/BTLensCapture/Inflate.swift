@@ -4,7 +4,7 @@ import CBTLensZlib
 enum Inflate {
     enum Failure: Error { case corrupt(String), tooLarge(Int) }
 
-    static func zlib(_ input: [UInt8], limit: Int) throws(Failure) -> [UInt8] {
+    static func zlib(_ input: ArraySlice<UInt8>, limit: Int) throws(Failure) -> [UInt8] {
         var stream = z_stream()
         guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw .corrupt("zlib cannot start")
@@ -12,10 +12,10 @@ enum Inflate {
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var input = input
         var status = Z_OK
-        input.withUnsafeMutableBufferPointer { inBuffer in
-            stream.next_in = inBuffer.baseAddress
+        input.withUnsafeBufferPointer { inBuffer in
+            // zlib only reads its input (its `z_const` is not defined in this build).
+            stream.next_in = inBuffer.baseAddress.map { UnsafeMutablePointer(mutating: $0) }
             stream.avail_in = UInt32(inBuffer.count)
             while status == Z_OK {
                 chunk.withUnsafeMutableBufferPointer { out in

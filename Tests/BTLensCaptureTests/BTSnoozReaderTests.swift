@@ -69,6 +69,23 @@ final class BTSnoozReaderTests: XCTestCase {
         }
     }
 
+    /// Android keeps 128 KiB of summary, 1 MiB on some devices: one that inflates past 8 MiB is
+    /// refused, so that a summary held whole stays small (it was 64 MiB, and 205 MB of RSS).
+    func testASummaryPastEightMiBIsRefusedAndOneBelowIsRead() throws {
+        var w = BTSnoozWriter(version: 1, lastTimestamp: 1_510_394_584_000_000)
+        // Records of 8 bytes: 7 of header, one of payload (an HCI event code alone).
+        w.records = Array(repeating: .init(type: 0x10, delta: 1, bytes: [0x0e]), count: (8 << 20) / 8 + 1)
+        XCTAssertThrowsError(try read(w.text())) {
+            XCTAssertTrue("\($0)".contains("the summary inflates to more than 8388608 bytes; Android keeps at most 1 MiB"), "\($0)")
+        }
+        w.records.removeLast(2)
+        let (_, rs) = try read(w.text())
+        XCTAssertEqual(rs.count, (8 << 20) / 8 - 1)
+        // Walked back from the last, 1 µs a record, without a table of every record's time.
+        XCTAssertEqual(rs.first?.timestamp.microseconds, 1_510_394_584_000_000 - Int64(rs.count - 1))
+        XCTAssertEqual(rs.last?.timestamp.microseconds, 1_510_394_584_000_000)
+    }
+
     func testTheSummaryIsFoundDeepInALargeText() throws {
         let filler = String(repeating: "some bugreport line that is not the summary\n", count: 5_000)
         let (_, rs) = try read(filler + sample(version: 1).text())

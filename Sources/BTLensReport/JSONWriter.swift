@@ -38,6 +38,13 @@ public struct JSONWriter: ~Copyable {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
+    /// Hands what was written so far to `body` and empties the writer, which goes on with the same
+    /// document: a long document is written out in pieces.
+    public mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        body(UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
     /// Empties the writer for the next document, keeping its storage and its time cache.
     public mutating func reset() {
         count = 0

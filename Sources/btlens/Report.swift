@@ -120,16 +120,32 @@ struct ReportCommand: ParsableCommand {
         return options
     }
 
-    /// Writes a page from the storage it was built in (a report of 20,000 rows is megabytes, and a
-    /// copy would double them); the bytes written, or nil.
-    static func write(_ raw: UnsafeRawBufferPointer, to path: String) -> Int? {
-        let data = raw.baseAddress.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: raw.count, deallocator: .none) }
-        return FileManager.default.createFile(atPath: path, contents: data ?? Data()) ? raw.count : nil
+    /// Writes a page to `path` as it is rendered, piece by piece (a report of 20,000 rows is
+    /// megabytes, which need not all be in memory); the bytes written, or nil when it could not be.
+    static func write(to path: String, _ render: ((UnsafeRawBufferPointer) -> Void) -> Void) -> Int? {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
+            return nil
+        }
+        var written = 0
+        var failed = false
+        render { piece in
+            guard !failed, let base = piece.baseAddress else { return }
+            do {
+                try file.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: piece.count, deallocator: .none))
+                written += piece.count
+            } catch {
+                failed = true
+            }
+        }
+        failed = (try? file.close()) == nil || failed
+        return failed ? nil : written
     }
 
     static func write(_ text: String, to path: String) -> Int? {
-        var text = text
-        return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: path) }
+        write(to: path) { out in
+            var text = text
+            text.withUTF8 { out(UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// Writes one capture's report in `format` to `path`; a line saying what it holds (nil when it
@@ -155,10 +171,16 @@ struct ReportCommand: ParsableCommand {
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let written: Int?
         switch format {
-        case .html: written = write(ReportHTML.render(report, generator: "btlens \(Btlens.configuration.version)"), to: path)
+        case .html:
+            written = write(to: path) { out in
+                ReportHTML.write(report, generator: "btlens \(Btlens.configuration.version)") { piece in
+                    var piece = piece
+                    piece.withUTF8 { out(UnsafeRawBufferPointer($0)) }
+                }
+            }
         case .md: written = write(ReportText.render(report, markdown: true), to: path)
         case .txt: written = write(ReportText.render(report, markdown: false), to: path)
-        case .json: written = ReportJSON.withRendered(report) { write(UnsafeRawBufferPointer($0), to: path) }
+        case .json: written = write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
         }
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }

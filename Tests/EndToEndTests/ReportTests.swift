@@ -18,6 +18,26 @@ final class ReportTests: XCTestCase {
         return builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
     }
 
+    /// A page of 2,000 rows is handed out in pieces of about `Report.piece` bytes, not held whole,
+    /// and the pieces are the page.
+    func testLongPagesAreWrittenInPieces() throws {
+        var w = BTSnoopWriter()
+        // HCI Number Of Completed Packets (Core Vol 4 Part E §7.7.19): handle 0x0040, 1 packet.
+        for i in 0..<2_000 { _ = w.add(.event, .received, [0x13, 0x05, 0x01, 0x40, 0x00, 0x01, 0x00], time: Int64(i)) }
+        let r = try report(w.bytes)
+        var html: [String] = []
+        ReportHTML.write(r, generator: "test") { html.append($0) }
+        var json: [[UInt8]] = []
+        ReportJSON.write(r) { json.append(Array($0)) }
+        for (name, sizes) in [("html", html.map(\.utf8.count)), ("json", json.map(\.count))] {
+            XCTAssertGreaterThan(sizes.count, 1, "\(name): \(sizes)")
+            XCTAssertLessThan(sizes.max() ?? 0, Report.piece + 4096, "\(name): \(sizes)")
+        }
+        XCTAssertEqual(html.joined(), ReportHTML.render(r, generator: "test"))
+        XCTAssertEqual(Array(json.joined()), ReportJSON.render(r))
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json.joined())))
+    }
+
     func all(_ r: Report) -> [String] {
         [ReportHTML.render(r, generator: "test"), ReportText.render(r, markdown: true), ReportText.render(r, markdown: false),
          String(decoding: ReportJSON.render(r), as: UTF8.self)]

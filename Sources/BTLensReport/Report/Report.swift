@@ -7,6 +7,8 @@ import BTLensDissect
 public struct Report {
     /// Bumped when a JSON field changes meaning or disappears (docs/report.md).
     public static let version = 1
+    /// Rendered pages are written out in pieces of about this many bytes, not held whole.
+    public static let piece = 1 << 18
 
     public struct Row {
         public var index: Int

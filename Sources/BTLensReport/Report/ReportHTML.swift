@@ -9,6 +9,14 @@ public enum ReportHTML {
     static let connectionLimit = 200
 
     public static func render(_ r: Report, generator: String) -> String {
+        var page = ""
+        write(r, generator: generator) { page += $0 }
+        return page
+    }
+
+    /// The page, handed to `out` in pieces of about `Report.piece` bytes: a report of 20,000 rows
+    /// is megabytes, which need not all be in memory at once.
+    public static func write(_ r: Report, generator: String, to out: (String) -> Void) {
         var h = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         h += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(ReportHTMLAssets.contentSecurityPolicy)\">\n"
         h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -16,15 +24,14 @@ public enum ReportHTML {
         h += header(r)
         h += "<nav><a href=\"#diagnostics\">Diagnostics</a><a href=\"#summary\">Summary</a><a href=\"#sequence\">Sequence</a>"
         h += "<a href=\"#charts\">Charts</a><a href=\"#timeline-section\">Timeline</a></nav>\n"
-        // Appended one by one, into one string: the timeline may be megabytes.
         h += diagnostics(r)
         h += summary(r)
         h += sequence(r)
         h += charts(r)
-        timeline(r, into: &h)
+        timeline(r, into: &h, out)
         h += "<footer><p class=\"note\">\(e(generator)). Record numbers are Wireshark's frame numbers.</p></footer>\n"
         h += "<pre id=\"selftest\" hidden></pre>\n<script>\(ReportHTMLAssets.script)</script>\n</body></html>\n"
-        return h
+        out(h)
     }
 
     /// HTML-escaped, with control characters and bidi overrides shown as escapes.
@@ -139,7 +146,7 @@ public enum ReportHTML {
         return h + "</tbody></table>\n"
     }
 
-    private static func timeline(_ r: Report, into h: inout String) {
+    private static func timeline(_ r: Report, into h: inout String, _ out: (String) -> Void) {
         h += "<section id=\"timeline-section\"><h2>Timeline</h2>\n<p class=\"note\">\(e(r.window)).</p>\n"
         func options(_ id: String, _ label: String, _ values: [String], display: (String) -> String = { $0 }) -> String {
             "<label>\(label) <select id=\"f-\(id)\"><option value=\"\">all</option>"
@@ -179,6 +186,10 @@ public enum ReportHTML {
                 h += "</details>"
             }
             h += "</td></tr>\n"
+            if h.utf8.count >= Report.piece {
+                out(h)
+                h = ""
+            }
         }
         h += "</tbody></table></section>\n"
     }

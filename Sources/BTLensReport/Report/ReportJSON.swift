@@ -3,11 +3,15 @@ import BTLensDissect
 
 /// The report as one JSON document (docs/report.md): the same content as the HTML.
 public enum ReportJSON {
-    public static func render(_ r: Report) -> [UInt8] { withRendered(r) { Array($0) } }
+    public static func render(_ r: Report) -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(r) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
 
-    /// The document, handed to `body` from the writer's own storage: a report of 20,000 rows is
-    /// megabytes, and a copy would double them.
-    public static func withRendered<R>(_ r: Report, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// The document, handed to `out` in pieces of about `Report.piece` bytes: a report of 20,000
+    /// rows is megabytes, which need not all be in memory at once.
+    public static func write(_ r: Report, to out: (UnsafeBufferPointer<UInt8>) -> Void) {
         var w = JSONWriter()
         w.beginObject()
         w.field("schema", "btlens-report")
@@ -26,6 +30,7 @@ public enum ReportJSON {
         w.field("undecoded_bytes", r.undecodedBytes)
         w.key("connections"); w.beginArray()
         for c in r.connections {
+            if w.count >= Report.piece { w.drain(out) }
             w.beginObject()
             w.field("handle", c.handle)
             optional(&w, "address", c.address)
@@ -52,6 +57,7 @@ public enum ReportJSON {
         w.endArray()
         w.key("gatt"); w.beginArray()
         for s in r.services {
+            if w.count >= Report.piece { w.drain(out) }
             w.beginObject()
             w.field("server", s.server)
             w.field("uuid", s.uuid)
@@ -105,7 +111,10 @@ public enum ReportJSON {
         w.field("omitted", r.omittedEvents)
         w.field("window", r.window)
         w.key("rows"); w.beginArray()
-        for row in r.rows { self.row(&w, row) }
+        for row in r.rows {
+            self.row(&w, row)
+            if w.count >= Report.piece { w.drain(out) }
+        }
         w.endArray()
         w.endObject()
         w.key("sequence"); w.beginArray()
@@ -133,7 +142,7 @@ public enum ReportJSON {
         w.endObject()
         w.endObject()
         w.newline()
-        return w.withBytes(body)
+        w.drain(out)
     }
 
     private static func row(_ w: inout JSONWriter, _ row: Report.Row) {

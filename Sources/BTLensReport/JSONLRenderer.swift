@@ -1,7 +1,7 @@
 import BTLensCore
 import BTLensDissect
 
-/// One JSON object per line per event (the JSONL contract in the README).
+/// One JSON object per line per event (the JSONL contract: docs/jsonl.md).
 /// One writer serves every event, so its storage and its cached date prefix are reused.
 public final class JSONLRenderer {
     public let verbose: Bool

@@ -3,7 +3,7 @@ import BTLensCore
 @testable import BTLensDissect
 
 final class MessageFramerTests: XCTestCase {
-    /// a5-protocol.md: "set EQ preset to bass boost", command 0x20, sequence 0x07, payload 01:
+    /// docs/protocols/a5-frame.md: "set EQ preset to bass boost", command 0x20, sequence 0x07, payload 01:
     /// A5 01 20 07 00 01 01 CF, checksum = 0xA5+0x01+0x20+0x07+0x00+0x01+0x01 mod 256.
     let spec: [UInt8] = [0xa5, 0x01, 0x20, 0x07, 0x00, 0x01, 0x01, 0xcf]
 

@@ -19,7 +19,7 @@ final class ByteOriginsTests: XCTestCase {
         return out
     }
 
-    // A5 frame, sequence 1, command 0x20, payload 01 (a5-protocol.md): a5 01 20 01 00 01 01 c9.
+    // A5 frame, sequence 1, command 0x20, payload 01 (docs/protocols/a5-frame.md): a5 01 20 01 00 01 01 c9.
     let frame: [UInt8] = [0xa5, 0x01, 0x20, 0x01, 0x00, 0x01, 0x01, 0xc9]
 
     func testAResyncNamesTheRecordOfTheFirstSkippedByte() {

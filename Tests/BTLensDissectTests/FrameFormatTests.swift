@@ -50,7 +50,7 @@ final class FrameFormatTests: XCTestCase {
     }
 
     func testTheA5ExampleOfTheSpec() {
-        // a5-protocol.md: "set EQ preset to bass boost", A5 01 20 07 00 01 01 CF.
+        // docs/protocols/a5-frame.md: "set EQ preset to bass boost", A5 01 20 07 00 01 01 CF.
         let steps = frames(.a5, [[0xa5, 0x01, 0x20, 0x07, 0x00, 0x01, 0x01, 0xcf]])
         XCTAssertEqual(steps.map(\.frame), [A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1],
                                                     checksum: 0xcf, expectedChecksum: 0xcf)])

@@ -3,8 +3,9 @@ import BTLensCore
 @testable import BTLensDissect
 
 final class IAP2FramerTests: XCTestCase {
-    /// Real bytes (iap2.md §2.4, HYU head unit): the IVI's SYN — version 1, 64 outstanding, 8192 bytes,
-    /// 1000 ms retransmit, 50 ms cumulative ack, 30 retries, 20 acks; sessions (1 control v2), (2 file transfer v1).
+    /// Real bytes (docs/protocols/iap2.md, test vectors), a head unit's SYN: version 1, 64 outstanding,
+    /// 8192 bytes, 1000 ms retransmit, 50 ms cumulative ack, 30 retries, 20 acks; sessions (1 control v2),
+    /// (2 file transfer v1).
     let hyuSYN = Hex.bytes("ff5a001a80e8000025 01 40 2000 03e8 0032 1e 14 01 00 02 02 01 01 49") ?? []
     /// The adapter's StartIdentification: `40 40 00 06 1d 00` on session 1, PSN 0x1e.
     let hyuStartIdentification = Hex.bytes("ff5a0010401ee80150 40 40 00 06 1d 00 5d") ?? []

@@ -34,7 +34,7 @@ final class RecordSizeMemoryTests: XCTestCase {
         return Double(peakKB) / 1024
     }
 
-    /// A btsnoop 1002 file (formats.md: a header, then records of 24 bytes each before their H4
+    /// A btsnoop 1002 file (docs/protocols/capture-formats.md: a header, then records of 24 bytes each before their H4
     /// packet) of the packets given, one record each, 1 ms apart.
     func capture(_ name: String, _ packets: [(bytes: [UInt8], flags: UInt32, times: Int)]) throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-\(name)-\(getpid()).btsnoop")

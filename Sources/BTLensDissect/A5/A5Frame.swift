@@ -1,6 +1,6 @@
 import BTLensCore
 
-/// One frame of the A5 family: the A5 frame of a5-protocol.md (magic 0xA5, version, command,
+/// One frame of the A5 family: the A5 frame of docs/protocols/a5-frame.md (magic 0xA5, version, command,
 /// sequence, flags, length N, N payload bytes, checksum = sum mod 256) or a vendor's variant of it
 /// (`FrameFormat`). Header fields a format does not have are nil.
 public struct A5Frame: Sendable, Equatable {

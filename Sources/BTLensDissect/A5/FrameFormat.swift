@@ -1,5 +1,5 @@
 /// The layout of a framed vendor protocol: a magic, header fields in order, a length, the payload
-/// and a checksum. The A5 frame (a5-protocol.md) is `FrameFormat.a5`; definitions describe variants.
+/// and a checksum. The A5 frame (docs/protocols/a5-frame.md) is `FrameFormat.a5`; definitions describe variants.
 public struct FrameFormat: Sendable, Equatable {
     public enum HeaderField: Sendable, Equatable {
         case version
@@ -81,7 +81,7 @@ public struct FrameFormat: Sendable, Equatable {
         hasFragments = header.contains(.fragmentCount) && header.contains(.fragmentIndex)
     }
 
-    /// A5 01 cmd seq flags len payload sum8 (a5-protocol.md).
+    /// A5 01 cmd seq flags len payload sum8 (docs/protocols/a5-frame.md).
     public static let a5 = FrameFormat(name: a5Name, magic: [0xa5],
                                        header: [.version, .command(width: 1, bigEndian: true), .sequence, .flags,
                                                 .length(width: 1, bigEndian: true)],

@@ -27,7 +27,7 @@ public struct IAP2ControlMessage: Sendable {
         return out
     }
 
-    /// Message names from the Accessory Interface Specification (iap2.md §3.2).
+    /// Message names from the Accessory Interface Specification (docs/protocols/iap2.md, control messages).
     static let names: [UInt16: String] = [
         0xaa00: "RequestAuthenticationCertificate", 0xaa01: "AuthenticationCertificate",
         0xaa02: "RequestAuthenticationChallengeResponse", 0xaa03: "AuthenticationResponse",

@@ -108,7 +108,7 @@ struct IAP2Link {
     static func verdict(_ item: IAP2Framer.Item) -> Verdict {
         switch item {
         case .detect: return .confirmed
-        // iAP1: the bytes from the length through the checksum sum to 0 mod 256 (../shared/docs/iap2.md §1.5).
+        // iAP1: the bytes from the length through the checksum sum to 0 mod 256 (docs/protocols/iap2.md, iAP1).
         case .iap1(let frame): return frame.dropFirst(2).reduce(0, &+) == 0 ? .confirmed : .contradicted(.iap1Checksum)
         case .packet(let p): return p.payloadChecksumOK ? .confirmed : .contradicted(.payloadChecksum)
         case .skipped: return .contradicted(.noPacket)

@@ -11,11 +11,15 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
     public static var depth: Int { 8 }
     /// A batch is handed on once its items hold this many bytes, however few they are.
     public static var batchBytes: Int { 1 << 18 }
+    /// Batches wait while those already waiting hold this many bytes: with records of 1 MiB, one
+    /// waits, not `depth`.
+    public static var queueBytes: Int { 1 << 20 }
 
     // The per-item paths are inlinable, so that a relay used from another module is specialized
     // for its item type instead of copying and destroying each item through its type's witnesses.
     private let condition = NSCondition()
     private var queue: [Batch] = []
+    private var queuedBytes = 0
     /// Batches the consumer is done with, back to the sending thread, which destroys their items:
     /// memory is then freed by the thread that allocated it, which glibc's malloc does fastest.
     private var returned: [Batch] = []
@@ -86,8 +90,9 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
 
     @usableFromInline func put(_ events: Batch) {
         condition.lock()
-        while queue.count >= Self.depth { condition.wait() }
+        while queue.count >= Self.depth || (!queue.isEmpty && queuedBytes + events.bytes > Self.queueBytes) { condition.wait() }
         queue.append(events)
+        queuedBytes += events.bytes
         condition.broadcast()
         condition.unlock()
     }
@@ -113,7 +118,9 @@ public final class Relay<Item: Sendable>: @unchecked Sendable {
         while queue.isEmpty && !closed { condition.wait() }
         guard !queue.isEmpty else { return nil }
         condition.broadcast()
-        return queue.removeFirst()
+        let first = queue.removeFirst()
+        queuedBytes -= first.bytes
+        return first
     }
 
     /// Items in raw storage: the consumer hands each on without a copy (iterating an array would

@@ -83,3 +83,33 @@ private final class Tracked: @unchecked Sendable {
     init(_ id: Int, _ log: ReleaseLog) { self.id = id; self.log = log }
     deinit { log.release(id) }
 }
+
+extension EventRelayTests {
+    /// Batches wait by bytes too: with items of 1 MiB and a consumer that does not take them, the
+    /// sender stops after the one batch the consumer holds and one waiting, not `depth` of them.
+    func testTheWaitingBatchesAreBoundedInBytes() {
+        let gate = DispatchSemaphore(value: 0)
+        let relay = Relay<Int> { _ in gate.wait() }
+        let sent = ManagedCount()
+        let sender = Thread {
+            for i in 0..<(Relay<Int>.depth * 2) {
+                relay.send(i, bytes: 1 << 20)
+                sent.add()
+            }
+        }
+        sender.start()
+        usleep(300_000)
+        // One held by the consumer, one waiting; the third send waits to hand its batch on (it was 9).
+        XCTAssertEqual(sent.value, 2)
+        for _ in 0..<(Relay<Int>.depth * 2) { gate.signal() }
+        relay.finish()
+    }
+}
+
+/// A counter two threads share.
+final class ManagedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
+}

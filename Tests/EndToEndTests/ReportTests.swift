@@ -127,6 +127,40 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(r.diagnostics.reduce(0) { $0 + $1.count }, 23, "counts stay complete")
     }
 
+    /// The rows kept on each side of a diagnostic count toward the timeline's limit too (they went
+    /// past it: 91,700 rows for a capture of 12,000 diagnostics).
+    func testTheRowLimitHoldsWhateverTheDiagnostics() throws {
+        var options = ReportBuilder.Options()
+        options.headRows = 5
+        options.context = 2
+        options.rowLimit = 12
+        let r = try report(SampleCaptures.faults().bytes, options)
+        XCTAssertEqual(r.rows.count, 12)
+        XCTAssertEqual(r.rows.count + r.omittedEvents, 57)
+        XCTAssertEqual(r.window, "12 of 57 events: the first 5, 2 on each side of every diagnostic, at most 12; \(r.omittedEvents) left out")
+    }
+
+    /// A note may be a megabyte (PacketLogger, btmon): a row keeps 1,024 bytes of its text and
+    /// counts the rest, whether it was kept at once or held back for a diagnostic.
+    func testALongNoteIsCutInItsRow() throws {
+        var w = BTSnoopWriter(datalink: 2001)
+        // btmon System Note (opcode 13, index 0xffff): the text, NUL-terminated.
+        let text = String(repeating: "é", count: 50_000)
+        for i in 0..<3 { _ = w.addMonitor(opcode: 13, index: 0xffff, Array(text.utf8) + [0], time: Int64(i)) }
+        // Then a diagnostic: an HCI event (monitor opcode 3) whose parameter length says 16, with none.
+        _ = w.addMonitor(opcode: 3, index: 0, [0x0e, 0x10], time: 3)
+        var options = ReportBuilder.Options()
+        options.headRows = 1
+        let r = try report(w.bytes, options)
+        XCTAssertTrue(r.rows.contains { $0.diagnosticId != nil })
+        let long = r.rows.filter { $0.text.contains("éé") }
+        XCTAssertEqual(long.count, 3, "the first kept at once, two held back for the diagnostic")
+        for row in long {
+            XCTAssertLessThanOrEqual(row.text.utf8.count, 1024 + 20, row.text.suffix(40).description)
+            XCTAssertTrue(row.text.hasSuffix(" bytes)"), row.text.suffix(40).description)
+        }
+    }
+
     func testARangeByRecordOrTime() throws {
         var options = ReportBuilder.Options()
         options.range = 10 ... 12

@@ -33,7 +33,13 @@ public final class ReportBuilder {
     private var origin: Timestamp?
     private var rows: [Report.Row] = []
     /// The last `context` events not kept, as events: a row is rendered only if a diagnostic keeps it.
-    private var ring: [(index: Int, event: Event)] = []
+    private var ring: [(index: Int, held: Held)] = []
+    /// An event held back in case a diagnostic follows: as it is, its ATT value copied out of its
+    /// record; or, for a note, whose text may be a megabyte, as the row it makes.
+    private enum Held {
+        case event(Event)
+        case row(Report.Row)
+    }
     private var after = 0
     private var events = 0
     private var omitted = 0
@@ -106,7 +112,12 @@ public final class ReportBuilder {
         guard inRange else { outsideRange += 1; return omitted += 1 }
         if rows.count < options.headRows || isDiagnostic || after > 0 {
             if isDiagnostic {
-                rows += ring.map { row($0.event, index: $0.index) }
+                for (index, held) in ring {
+                    switch held {
+                    case .event(let e): add(row(e, index: index))
+                    case .row(let r): add(r)
+                    }
+                }
                 ring.removeAll()
                 after = options.context
             } else if rows.count >= options.headRows {
@@ -114,7 +125,11 @@ public final class ReportBuilder {
             }
             keep(row(e, index: events), e)
         } else {
-            ring.append((events, e.detached()))
+            if case .note = e.body {
+                ring.append((events, .row(row(e, index: events))))
+            } else {
+                ring.append((events, .event(e.detached())))
+            }
             if ring.count > options.context { ring.removeFirst(); omitted += 1 }
         }
     }
@@ -147,9 +162,19 @@ public final class ReportBuilder {
         if deviceNames.count < Self.deviceNameLimit { deviceNames.insert(name) }
     }
 
-    private func keep(_ row: Report.Row, _ e: Event) {
-        guard rows.count < options.rowLimit else { return omitted += 1 }
+    /// Adds a row unless the timeline holds `rowLimit` already (then it is counted as left out);
+    /// whether it was added.
+    @discardableResult private func add(_ row: Report.Row) -> Bool {
+        guard rows.count < options.rowLimit else {
+            omitted += 1
+            return false
+        }
         rows.append(row)
+        return true
+    }
+
+    private func keep(_ row: Report.Row, _ e: Event) {
+        guard add(row) else { return }
         switch e.body {
         case .a5(let a) where messages.count < options.messageLimit:
             let f = a.frame
@@ -165,7 +190,8 @@ public final class ReportBuilder {
     }
 
     private func row(_ e: Event, index: Int) -> Report.Row {
-        let (layer, summary, _) = text.describe(e)
+        let (layer, described, _) = text.describe(e)
+        let summary = Self.cut(described)
         var row = Report.Row(index: index, record: e.record, offset: e.timestamp.offset(from: origin ?? e.timestamp),
                              arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
                              connection: e.connection, layer: layer, text: summary)
@@ -173,11 +199,11 @@ public final class ReportBuilder {
         case .diagnostic(let d):
             row.severity = d.severity
             row.diagnosticId = d.id
-            row.fields = d.fields.map { ($0.0, Self.describe($0.1)) }
+            row.fields = d.fields.map { ($0.0, Self.cut(Self.describe($0.1))) }
         case .a5(let a):
             row.stream = Self.stream(a)
             row.command = a.decoded?.name ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
-            row.fields = (a.decoded?.fields ?? []).map { ($0.name, $0.value.description) }
+            row.fields = (a.decoded?.fields ?? []).map { ($0.name, Self.cut($0.value.description)) }
             row.hex = Self.hex(a.frame.payload, length: a.frame.payload.count)
         case .att(let info):
             row.hex = info.value.map { Self.hex($0, length: $0.count) }
@@ -245,7 +271,8 @@ public final class ReportBuilder {
         if omitted > outsideRange {
             // Too many events even in the range: a window of it.
             window = "\(kept) of \(events) events: " + (range.map { "in \($0), " } ?? "")
-                + "the first \(min(options.headRows, kept)), \(options.context) on each side of every diagnostic; \(omitted) left out"
+                + "the first \(min(options.headRows, kept)), \(options.context) on each side of every diagnostic"
+                + (kept >= options.rowLimit ? ", at most \(options.rowLimit)" : "") + "; \(omitted) left out"
         } else if let range, omitted > 0 {
             window = "\(kept) of \(events) events: only \(range); \(omitted) outside it left out"
         }
@@ -271,6 +298,21 @@ public final class ReportBuilder {
 
     /// Bytes of an undecoded event a row shows, as the text timeline does.
     static let bytesShown = 64
+    /// UTF-8 bytes of a row's text or of a field's value kept; a note may be a megabyte.
+    static let textShown = 1024
+
+    /// `s`, or its first `textShown` bytes (whole characters) and a count of the rest.
+    static func cut(_ s: String) -> String {
+        guard s.utf8.count > textShown else { return s }
+        let scalars = s.unicodeScalars
+        var kept = 0
+        var end = scalars.startIndex
+        while end < scalars.endIndex, kept + scalars[end].utf8.count <= textShown {
+            kept += scalars[end].utf8.count
+            end = scalars.index(after: end)
+        }
+        return String(scalars[..<end]) + " … (+\(s.utf8.count - kept) bytes)"
+    }
 
     /// A row shows what the text timeline shows, the first `bytesShown` bytes and a count of the
     /// rest: 20,000 rows of 64 KiB values would be a 4 GB page, and its rows would stay in memory.

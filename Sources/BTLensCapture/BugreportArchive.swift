@@ -19,8 +19,10 @@ public struct BugreportArchive {
         self.path = path
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+        } catch Archive.ArchiveError.missingEndOfCentralDirectoryRecord {
+            throw .unsupported(format: "zip", detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
         } catch {
-            throw .unsupported(format: "zip", detail: "the archive is damaged: \(error) (no end of central directory record; is it cut short?)")
+            throw .unsupported(format: "zip", detail: "the archive cannot be read: \(error)")
         }
         let paths = archive.map(\.path)
         // ZIPFoundation stops listing at the first central directory entry it cannot read.

@@ -85,7 +85,6 @@ struct ReportCommand: ParsableCommand {
                     var reader = try openCapture(file, member: member, inFolder: true, archiveBytes: limits.archiveBytes)
                     let (summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
                                                            limits: limits, options: options, format: chosen, to: target)
-                    guard let summary else { return ("cannot write \(target)", true, worst) }
                     return ("\(target): \(summary)", false, worst)
                 } catch {
                     return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
@@ -102,9 +101,6 @@ struct ReportCommand: ParsableCommand {
         let (summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
                                                limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
                                                to: output, relayed: true)
-        guard let summary else {
-            throw InputFailure(message: "cannot write \(output)")
-        }
         print("\(output): \(summary)")
         try input.check([(input.file, worst)])
     }
@@ -121,38 +117,44 @@ struct ReportCommand: ParsableCommand {
     }
 
     /// Writes a page to `path` as it is rendered, piece by piece (a report of 20,000 rows is
-    /// megabytes, which need not all be in memory); the bytes written, or nil when it could not be.
-    static func write(to path: String, _ render: ((UnsafeRawBufferPointer) -> Void) -> Void) -> Int? {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let file = FileHandle(forWritingAtPath: path) else {
-            return nil
-        }
+    /// megabytes, which need not all be in memory); the bytes written.
+    static func write(to path: String, _ render: ((UnsafeRawBufferPointer) -> Void) -> Void) throws(InputFailure) -> Int {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
         var written = 0
-        var failed = false
+        var failure: Int32 = 0
         render { piece in
-            guard !failed, let base = piece.baseAddress else { return }
-            do {
-                try file.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: piece.count, deallocator: .none))
-                written += piece.count
-            } catch {
-                failed = true
+            guard failure == 0, var at = piece.baseAddress else { return }
+            var left = piece.count
+            while left > 0 {
+                let n = Foundation.write(fd, at, left)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                at += n
+                left -= n
+                written += n
             }
         }
-        failed = (try? file.close()) == nil || failed
-        return failed ? nil : written
+        if close(fd) != 0, failure == 0 { failure = errno }
+        guard failure == 0 else { throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(failure)))") }
+        return written
     }
 
-    static func write(_ text: String, to path: String) -> Int? {
-        write(to: path) { out in
+    static func write(_ text: String, to path: String) throws(InputFailure) -> Int {
+        try write(to: path) { out in
             var text = text
             text.withUTF8 { out(UnsafeRawBufferPointer($0)) }
         }
     }
 
-    /// Writes one capture's report in `format` to `path`; a line saying what it holds (nil when it
-    /// could not be written), and the capture's worst diagnostic.
+    /// Writes one capture's report in `format` to `path`; a line saying what it holds, and the
+    /// capture's worst diagnostic.
     static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
                        limits: Limits, options: ReportBuilder.Options, format: Format,
-                       to path: String, relayed: Bool = false) throws -> (String?, Severity?) {
+                       to path: String, relayed: Bool = false) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
@@ -169,22 +171,22 @@ struct ReportCommand: ParsableCommand {
                                         onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
-        let written: Int?
+        let written: Int
         switch format {
         case .html:
-            written = write(to: path) { out in
+            written = try write(to: path) { out in
                 ReportHTML.write(report, generator: "btlens \(Btlens.configuration.version)") { piece in
                     var piece = piece
                     piece.withUTF8 { out(UnsafeRawBufferPointer($0)) }
                 }
             }
-        case .md: written = write(ReportText.render(report, markdown: true), to: path)
-        case .txt: written = write(ReportText.render(report, markdown: false), to: path)
-        case .json: written = write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
+        case .md: written = try write(ReportText.render(report, markdown: true), to: path)
+        case .txt: written = try write(ReportText.render(report, markdown: false), to: path)
+        case .json: written = try write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
         }
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
-        return (written.map { "\(format.rawValue) report, \($0) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)" },
+        return ("\(format.rawValue) report, \(written) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
                 analyzer.worstSeverity)
     }
 

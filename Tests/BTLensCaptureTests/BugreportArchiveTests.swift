@@ -104,6 +104,14 @@ final class BugreportArchiveTests: XCTestCase {
         }
     }
 
+    /// A zip whose end of central directory record is gone (the file cut short) says so in words.
+    func testAZipCutBeforeItsEndRecordSaysSo() throws {
+        let bytes = try storedZip([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", SampleCaptures.session().bytes)])
+        XCTAssertThrowsError(try CaptureFormat.open(path: write(Array(bytes.dropLast(22))))) {
+            XCTAssertEqual("\($0)", "zip: the archive is damaged: it has no end of central directory record (is it cut short?)")
+        }
+    }
+
     func testThousandsOfMembersAreListedByAFewNamesAndACount() throws {
         let main = SampleCaptures.session()
         let logs = "FS/data/misc/bluetooth/logs/"

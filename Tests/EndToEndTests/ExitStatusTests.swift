@@ -125,6 +125,14 @@ extension ExitStatusTests {
         XCTAssertEqual(try btlens(["report", file, "--no-dissectors", "-o", out]).status, 0)
         XCTAssertEqual(FileManager.default.contents(atPath: out).map(Array.init), expected)
     }
+
+    /// A report that cannot be written says why, as convert does.
+    func testAReportThatCannotBeWrittenSaysWhy() throws {
+        let out = NSTemporaryDirectory() + "btlens-no-such-folder-\(UUID().uuidString)/x.html"
+        let run = try btlens(["report", Self.captures + "/ble_a5_session.btsnoop", "-o", out])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("cannot write \(out): No such file or directory"), run.stderr)
+    }
 }
 
 extension ExitStatusTests {

@@ -133,7 +133,7 @@ public final class PcapReader: CaptureReader {
             guard status == PCAP_ERROR else { return nil }
             let message = String(cString: pcap_geterr(handle))
             return .problem(CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd, "record \(recordNumber + 1) after offset \(offset): \(message)"),
+                diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd, "record \(recordNumber + 1) at offset \(offset): \(message)"),
                 recordNumber: recordNumber + 1, fileOffset: offset))
         }
         recordNumber += 1

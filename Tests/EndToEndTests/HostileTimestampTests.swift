@@ -52,7 +52,7 @@ final class FollowedPcapOffsetTests: XCTestCase {
         try process.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertTrue(text.contains("capture.record.past_end: record 3 after offset \(offset): pcapng block size"), text)
+        XCTAssertTrue(text.contains("capture.record.past_end: record 3 at offset \(offset): pcapng block size"), text)
     }
 }
 

@@ -42,6 +42,9 @@ public enum CaptureDiagnostics {
     public static let timeBackwards = DiagnosticKind(
         "capture.time.backwards", .warning,
         "A record's timestamp is more than a second before the record's before it: the clock was set back, or captures were joined out of order. Times between are as recorded.")
+    public static let timeFraction = DiagnosticKind(
+        "capture.time.fraction_invalid", .warning,
+        "A record's microseconds field is 1,000,000 or more: the header is corrupt. The time is read as the field says (seconds plus that many microseconds).")
     public static let timeAbsurd = DiagnosticKind(
         "capture.time.absurd", .note,
         "A timestamp before 2000 or after 2100: the phone's clock was not set, or the header is corrupt; said once.")
@@ -53,6 +56,6 @@ public enum CaptureDiagnostics {
 
     public static let all: [DiagnosticKind] = [
         recordTruncated, androidFiltered, recordPastEnd, followStopped, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
-        unknownPacketType, h4InH1File, byteOrderChanged, timeBackwards, timeAbsurd,
+        unknownPacketType, h4InH1File, byteOrderChanged, timeBackwards, timeFraction, timeAbsurd,
     ]
 }

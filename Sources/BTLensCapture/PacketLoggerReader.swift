@@ -120,6 +120,11 @@ public struct PacketLoggerReader: CaptureReader {
                                        "record \(number) at offset \(offset) is \(layout.rawValue), the records before it were not: read on in \(layout.rawValue)"),
                 recordNumber: number, fileOffset: offset)))
         }
+        if micros >= 1_000_000 {
+            pending.append(problem(CaptureDiagnostics.timeFraction, number, offset,
+                                   "record \(number) at offset \(offset): microseconds field \(micros), expected at most 999999",
+                                   [("microseconds", .int(micros))]))
+        }
         if !complete {
             finished = true
             pending.append(.problem(CaptureProblem(

@@ -81,6 +81,18 @@ final class PacketLoggerReaderTests: XCTestCase {
         XCTAssertEqual(ps.first?.recordNumber, 10)
     }
 
+    /// A microseconds field of a million or more is a corrupt header: said, and the time read as
+    /// the field says (it was 4,294 s later, silently).
+    func testAMicrosecondsFieldPastASecondIsSaid() throws {
+        let bytes = file(bigEndian: false) + record(0x00, [0x03, 0x0c, 0x00], micros: 0xffff_ffff, bigEndian: false)
+        let (_, rs, ps) = try records(bytes)
+        XCTAssertEqual(rs.count, 10)
+        XCTAssertEqual(rs.last?.timestamp.microseconds, 1_283_518_326 * 1_000_000 + 0xffff_ffff)
+        XCTAssertEqual(ps.map(\.diagnostic.id), ["capture.time.fraction_invalid"])
+        XCTAssertEqual(ps.first?.recordNumber, 10)
+        XCTAssertEqual(ps.first?.diagnostic.message, "record 10 at offset \(bytes.count - 16): microseconds field 4294967295, expected at most 999999")
+    }
+
     func testACutFinalRecordIsShownAndReported() throws {
         let bytes = file(bigEndian: true) + Array(record(0x02, [0x40, 0x20, 0x04, 0x00, 1, 2, 3, 4], bigEndian: true).prefix(16))
         let (_, rs, ps) = try records(bytes)

@@ -53,7 +53,7 @@ enum CaptureTargets {
 
     /// A zip is read from a file: the input is written to one of this process's own, read, and removed.
     static func readArchive(_ bytes: [UInt8]) {
-        let path = NSTemporaryDirectory() + "/btlens-fuzz-\(getpid()).zip"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-fuzz-\(getpid()).zip").path
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
         defer { unlink(path) }
         guard var reader = try? CaptureFormat.open(path: path, archiveLimit: 1 << 20) else { return }

@@ -1,3 +1,4 @@
+import Foundation
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
@@ -9,21 +10,60 @@ import BTLensTestSupport
 enum CaptureTargets {
     static let all = [
         FuzzTarget(name: "btsnoop", summary: "a btsnoop file (its magic restored): datalinks 1001, 1002, 2001",
-                   seeds: { SampleCaptures.all.map(\.session.bytes) },
-                   run: { read(CaptureFormat.btsnoopMagic + $0.dropFirst(CaptureFormat.btsnoopMagic.count)) }),
-        FuzzTarget(name: "pklg", summary: "a PacketLogger file, either byte order",
-                   seeds: { [pklg(bigEndian: false), pklg(bigEndian: true)] }, run: { read($0) }),
-        FuzzTarget(name: "pcap", summary: "a pcap or pcapng file, read by libpcap from memory",
-                   seeds: { [] }, run: { read($0) }),
+                   seeds: { CaptureSeeds.btsnoop }, run: { read(CaptureFormat.btsnoopMagic + $0.dropFirst(CaptureFormat.btsnoopMagic.count)) }),
+        FuzzTarget(name: "pklg", summary: "a PacketLogger file, either byte order (other formats are skipped)",
+                   seeds: { CaptureSeeds.pklg }, run: { read($0, only: "pklg") }),
+        FuzzTarget(name: "pcap", summary: "a pcap file (its magics only), its record headers walked, read by libpcap",
+                   seeds: { CaptureSeeds.pcap }, run: { bytes in
+                       guard pcapMagics.contains(magic(bytes)) else { return }
+                       PcapFields.pcap(bytes)
+                       read(bytes)
+                   }),
+        FuzzTarget(name: "pcapng", summary: "a pcapng file (its magic only), its blocks walked, read by libpcap",
+                   seeds: { CaptureSeeds.pcapng }, run: { bytes in
+                       guard magic(bytes) == 0x0a0d_0d0a else { return }
+                       PcapFields.pcapng(bytes)
+                       read(bytes)
+                   }),
         FuzzTarget(name: "btsnooz", summary: "an Android bugreport's BTSNOOP_LOG_SUMMARY text (base64, zlib)",
-                   seeds: { [btsnooz()] }, run: { read($0) }),
+                   seeds: { CaptureSeeds.btsnooz.map { Array($0.text().utf8) } }, run: { read($0, only: "btsnooz") }),
+        FuzzTarget(name: "btsnooz-log", summary: "a btsnooz summary's decoded bytes (version, last time, records), put in a bugreport's text",
+                   seeds: { CaptureSeeds.btsnooz.map { [$0.version] + le64($0.lastTimestamp) + $0.blob } },
+                   run: { read(btsnoozText($0)) }),
+        FuzzTarget(name: "bugreport", summary: "a bugreport .zip (its first magic restored), its best member read",
+                   seeds: { CaptureSeeds.bugreport }, run: { readArchive([0x50, 0x4b, 0x03, 0x04] + $0.dropFirst(4)) }),
         FuzzTarget(name: "pipeline", summary: "any capture, through every decoder, the definitions and the renderers",
-                   seeds: { SampleCaptures.all.map(\.session.bytes) }, run: { decode($0) }),
+                   seeds: { CaptureSeeds.pipeline }, run: { decode($0) }),
     ]
 
+    static let pcapMagics: Set<UInt32> = [0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1]
+
+    static func magic(_ bytes: [UInt8]) -> UInt32 {
+        bytes.prefix(4).reduce(0) { $0 << 8 | UInt32($1) } << (8 * UInt32(4 - min(bytes.count, 4)))
+    }
+
+    static func le64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+
+    /// The text a bugreport holds around a summary whose decoded bytes are `bytes`.
+    static func btsnoozText(_ bytes: [UInt8]) -> [UInt8] {
+        let time = bytes.dropFirst().prefix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let w = BTSnoozWriter(version: bytes.first ?? 0, lastTimestamp: time)
+        return Array(w.text(compressed: BTSnoozWriter.deflate(Array(bytes.dropFirst(9)))).utf8)
+    }
+
+    /// A zip is read from a file: the input is written to one of this process's own, read, and removed.
+    static func readArchive(_ bytes: [UInt8]) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-fuzz-\(getpid()).zip").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        defer { unlink(path) }
+        guard var reader = try? CaptureFormat.open(path: path, archiveLimit: 1 << 20) else { return }
+        while let item = try? reader.next() { _ = item }
+    }
+
     /// Reads every record; nothing is decoded.
-    static func read(_ bytes: [UInt8]) {
-        guard var reader = try? CaptureFormat.open(MemorySource(bytes)) else { return }
+    /// Reads every record; nothing is decoded. With `only`, other formats are opened but not read.
+    static func read(_ bytes: [UInt8], only format: String? = nil) {
+        guard var reader = try? CaptureFormat.open(MemorySource(bytes)), format.map({ $0 == reader.info.format }) ?? true else { return }
         while let item = try? reader.next() { _ = item }
     }
 
@@ -50,34 +90,5 @@ enum CaptureTargets {
         let connections = analyzer?.connectionSummaries ?? []
         _ = stats.text(connections: connections)
         _ = stats.json(connections: connections)
-    }
-
-    /// A bugreport summary of a command, its event and ACL data (version 2, one packet cut).
-    static func btsnooz() -> [UInt8] {
-        var w = BTSnoozWriter(version: 2, lastTimestamp: 0x00dc_d6c4_a2a0_0000)
-        w.records = [.init(type: 0x20, delta: 10, bytes: [0x03, 0x0c, 0x00]),
-                     .init(type: 0x10, delta: 20, bytes: [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),
-                     .init(type: 0x11, delta: 30, bytes: [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 1, 2, 3],
-                           original: 20)]
-        return Array(w.text().utf8)
-    }
-
-    /// A PacketLogger file of a few records: a note, a command, an event, ACL both ways.
-    static func pklg(bigEndian: Bool) -> [UInt8] {
-        let records: [(UInt8, [UInt8])] = [(0xfc, Array("Product: iPhone".utf8)), (0x00, [0x03, 0x0c, 0x00]),
-                                           (0x01, [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),
-                                           (0x02, [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x52, 0x13, 0x00]),
-                                           (0x03, [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00])]
-        var out: [UInt8] = []
-        for (i, (type, payload)) in records.enumerated() {
-            let length = UInt32(9 + payload.count)
-            let seconds = UInt32(1_700_000_000 + i), micros = UInt32(i * 1000)
-            for v in [length, seconds, micros] {
-                let le = [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)]
-                out += bigEndian ? le.reversed() : le
-            }
-            out += [type] + payload
-        }
-        return out
     }
 }

@@ -25,7 +25,7 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(Set(FuzzTarget.all.map(\.name)).count, FuzzTarget.all.count)
         for target in FuzzTarget.all {
             let seeds = target.seeds()
-            XCTAssert(!seeds.isEmpty || target.name == "pcap", "\(target.name) has no seeds")
+            XCTAssert(!seeds.isEmpty, "\(target.name) has no seeds")
             for seed in seeds {
                 // Every cut of a seed: lengths that run past the end at every layer.
                 for end in stride(from: 0, through: seed.count, by: max(1, seed.count / 64)) { target.run(Array(seed.prefix(end))) }
@@ -61,5 +61,31 @@ extension FuzzRegressionTests {
                 XCTAssertTrue(events.contains(where: reached), "\(target.name)'s seed does not reach its layer")
             }
         }
+    }
+}
+
+import BTLensCapture
+
+extension FuzzRegressionTests {
+    /// The capture targets start from every form a user has, each read whole: pcap and pcapng with
+    /// each HCI link type; pcapng's if_tsresol changes the units, not the times.
+    func testCaptureSeedsAreEveryFormReadWhole() throws {
+        var forms = Set<String>()
+        for name in ["pklg", "pcap", "pcapng", "btsnooz"] {
+            for seed in try XCTUnwrap(FuzzTarget.named(name)).seeds() {
+                var reader = try CaptureFormat.open(MemorySource(seed))
+                var times: [Int64] = []
+                while let item = try reader.next() {
+                    guard case .record(let r) = item else { return XCTFail("\(name): \(item)") }
+                    times.append(r.timestamp.microseconds)
+                }
+                XCTAssertEqual(reader.info.format, name)
+                XCTAssertFalse(times.isEmpty, name)
+                // 2^-10 s units keep the time to within a millisecond (the Simple Packet Block has none).
+                if name.hasPrefix("pcap"), let first = times.first { XCTAssertEqual(Double(first), 1_700_000_000_001_250, accuracy: 1000) }
+                forms.insert("\(reader.info.format) \(reader.info.linkType)")
+            }
+        }
+        XCTAssertEqual(forms, ["pklg 0", "btsnooz 1", "btsnooz 2", "pcap 187", "pcap 201", "pcap 254", "pcapng 187", "pcapng 201", "pcapng 254"])
     }
 }

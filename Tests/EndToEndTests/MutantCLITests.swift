@@ -6,9 +6,9 @@ import BTLensTestSupport
 /// Seeded mutants of the samples in every form a user has (btsnoop 1001/1002/2001, pklg both byte
 /// orders, pcap, pcapng, btsnooz, bugreport zip), and the mutants in Fuzz/mutants that once found
 /// a bug, each run by the built btlens as its own process: `timeline --format jsonl`, `stats
-/// --format json`, `report`, `convert`. None may die by a signal, run past 10 s, exit with a
-/// status the README does not give, or print JSON that does not parse. scripts/mutate runs
-/// thousands of them the same way.
+/// --format json`, `report`, `convert`. None may die by a signal, run past 10 s (twice: a busy
+/// machine can stall one run), exit with a status the README does not give, or print JSON that
+/// does not parse. scripts/mutate runs thousands of them the same way.
 final class MutantCLITests: XCTestCase {
     static let perForm = 10
     static let seed: UInt64 = 22
@@ -54,14 +54,20 @@ final class MutantCLITests: XCTestCase {
         ]
         var found: [String] = []
         for (arguments, check) in runs {
-            let started = Date()
-            guard let run = try? runCLI(arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], timeout: 10) else {
-                return ["\(name): btlens is not built"]
+            // A run killed at the limit is run again: a stall of a busy machine is not a hang.
+            var run: CLIRun?
+            for _ in 0 ..< 2 where run == nil {
+                let started = Date()
+                guard let done = try? runCLI(arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], timeout: 10) else {
+                    return ["\(name): btlens is not built"]
+                }
+                if Date().timeIntervalSince(started) < 10 { run = done }
             }
-            let seconds = Date().timeIntervalSince(started)
-            if seconds >= 10 {
-                found.append("\(name) \(arguments[0]): still running after 10 s (killed)")
-            } else if ![0, 1].contains(run.status) {
+            guard let run else {
+                found.append("\(name) \(arguments[0]): still running after 10 s, twice (killed)")
+                continue
+            }
+            if ![0, 1].contains(run.status) {
                 found.append("\(name) \(arguments[0]): status \(run.status) (a signal, or a status the README does not give): \(run.stderr.suffix(500))")
             } else if run.status == 0, let check {
                 do { try check(run.stdout) } catch { found.append("\(name) \(arguments[0]): invalid JSON: \(error)") }

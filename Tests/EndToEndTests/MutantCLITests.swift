@@ -10,7 +10,7 @@ import BTLensTestSupport
 /// machine can stall one run), exit with a status the README does not give, or print JSON that
 /// does not parse. scripts/mutate runs thousands of them the same way.
 final class MutantCLITests: XCTestCase {
-    static let perForm = 10
+    static let perForm = 8
     static let seed: UInt64 = 22
     static let committed = JSONContractTests.root.appendingPathComponent("Fuzz/mutants")
 

@@ -8,7 +8,7 @@ import BTLensTestSupport
 /// a bug, each run by the built btlens as its own process: `timeline --format jsonl`, `stats
 /// --format json`, `report`, `convert`. None may die by a signal, run past 10 s (twice: a busy
 /// machine can stall one run), exit with a status the README does not give, or print JSON that
-/// does not parse. scripts/mutate runs thousands of them the same way.
+/// does not parse or a time that is not ISO 8601. scripts/mutate runs thousands of them the same way.
 final class MutantCLITests: XCTestCase {
     static let perForm = 8
     static let seed: UInt64 = 22
@@ -46,9 +46,13 @@ final class MutantCLITests: XCTestCase {
             (["timeline", "--format", "jsonl", input], { out in
                 for line in out.split(separator: "\n") {
                     guard try StrictJSON.check(String(line)).first == "type" else { throw NotAnEvent(line: String(line)) }
+                    try checkTimes(String(line), ["time"])
                 }
             }),
-            (["stats", "--format", "json", input], { out in try StrictJSON.check(out) }),
+            (["stats", "--format", "json", input], { out in
+                try StrictJSON.check(out)
+                try checkTimes(out, ["first_time", "last_time"])
+            }),
             (["report", input, "-o", scratch.path + ".html"], nil),
             (["convert", input, "-o", scratch.path + ".pcapng"], nil),
         ]
@@ -74,6 +78,18 @@ final class MutantCLITests: XCTestCase {
             }
         }
         return found
+    }
+
+    /// The README's JSONL contract: times are ISO 8601 UTC with microseconds (a damaged capture's
+    /// year may have more digits than four).
+    static func checkTimes(_ json: String, _ keys: [String]) throws {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        for key in keys {
+            guard let value = object[key], !(value is NSNull) else { continue }
+            guard let time = value as? String,
+                  time.range(of: #"^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"#, options: .regularExpression) != nil
+            else { throw NotISO8601(key: key, value: "\(value)") }
+        }
     }
 
     /// A form + seed + index names one mutant: the same bytes every time, never the base's.
@@ -114,6 +130,7 @@ final class MutantCLITests: XCTestCase {
 }
 
 private struct NotAnEvent: Error { var line: String }
+private struct NotISO8601: Error { var key: String; var value: String }
 
 private final class Failures: @unchecked Sendable {
     private let lock = NSLock()

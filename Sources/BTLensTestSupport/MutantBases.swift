@@ -49,8 +49,9 @@ public struct MutantBase {
         return (f.bigEndian ? Array(part) : part.reversed()).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// The HCI length fields of an H4 packet at `at` (H4 type byte first): command and event
-    /// parameter lengths, ACL data total length and the L2CAP length inside (Core Vol 4 Part E §5.4).
+    /// The HCI length fields of the packet at `at` (its H4 type byte first, unless `type` says the
+    /// type): command and event parameter lengths, ACL data total length and the L2CAP length
+    /// inside (Core Vol 4 Part E §5.4, Vol 3 Part A §3).
     mutating func hciFields(_ at: Int, type: UInt8?) {
         let (t, p) = type.map { ($0, at) } ?? (at < bytes.count ? bytes[at] : 0, at + 1)
         switch t {

@@ -155,7 +155,8 @@ public struct JSONWriter: ~Copyable {
         guard micros >= 0 else { return string(t.iso8601) }
         if seconds != cachedSecond {
             cachedSecond = seconds
-            let prefix = [UInt8(ascii: "\"")] + t.iso8601.utf8.prefix(20)
+            // All but the six digits and "Z": a damaged capture's year can have more than four digits.
+            let prefix = [UInt8(ascii: "\"")] + t.iso8601.utf8.dropLast(7)
             cachedPrefix = SIMD32()
             for (i, byte) in prefix.enumerated() { cachedPrefix[i] = byte }
             cachedPrefixCount = prefix.count

@@ -1,6 +1,7 @@
 // Writes the sample captures of Captures/ from their scripts in BTLensTestSupport, with
 // `--benchmark FILE MEGABYTES` the benchmark's large capture (scripts/benchmark), or with
-// `--hostile DIR` the hostile captures (docs/hostile-captures.md).
+// `--hostile DIR` the hostile captures (docs/hostile-captures.md), with
+// `--mutants FORM SEED FIRST COUNT DIR` seeded mutants of the samples in one form (scripts/mutate).
 import BTLensTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -43,6 +44,22 @@ if arguments.first == "--hostile", arguments.count == 2 {
         _ = Array(d.text.utf8).withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
         fclose(f)
         print("\(path): \(d.about); expect \(d.error)")
+    }
+    exit(0)
+}
+if arguments.first == "--mutants" {
+    guard arguments.count == 6, let form = MutantForm(rawValue: arguments[1]), let seed = UInt64(arguments[2]),
+          let first = Int(arguments[3]), let count = Int(arguments[4]) else {
+        print("usage: btlens-samples --mutants FORM SEED FIRST COUNT DIR; forms: \(MutantForm.allCases.map(\.rawValue).joined(separator: " "))")
+        exit(2)
+    }
+    let bases = form.bases
+    for index in first ..< first + count {
+        let m = CaptureMutator.mutant(form, bases: bases, seed: seed, index: index)
+        let f = create(arguments[5] + "/" + m.fileName)
+        _ = m.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        fclose(f)
+        print("\(m.fileName)\t\(m.about)")
     }
     exit(0)
 }

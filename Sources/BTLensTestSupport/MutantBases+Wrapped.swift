@@ -1,6 +1,5 @@
 import BTLensCapture
 import Foundation
-import ZIPFoundation
 
 /// The forms that wrap another capture: a summary's compressed records, a zip's member.
 extension MutantBases {
@@ -74,15 +73,8 @@ extension MutantBases {
     }
 
     static func zip(_ bytes: [UInt8]) -> [UInt8] {
-        guard let archive = try? Archive(data: Data(), accessMode: .create, pathEncoding: nil) else { return [] }
-        let date = Date(timeIntervalSince1970: 1_700_000_000)
-        try? archive.addEntry(with: "FS/data/misc/bluetooth/logs/btsnoop_hci.log", type: .file,
-                              uncompressedSize: Int64(bytes.count), modificationDate: date, compressionMethod: .deflate) { position, size in
-            Data(bytes[Int(position) ..< Int(position) + size])
-        }
-        try? archive.addEntry(with: "bugreport-device-2026-01-01.txt", type: .file, uncompressedSize: 5,
-                              modificationDate: date, compressionMethod: .none) { (_: Int64, _: Int) in Data("hello".utf8) }
-        return archive.data.map { [UInt8]($0) } ?? []
+        BugreportZip.make([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", bytes, true),
+                           ("bugreport-device-2026-01-01.txt", Array("hello".utf8), false)])
     }
 
 }

@@ -20,6 +20,8 @@ public final class PcapReader: CaptureReader {
     /// For a followed stream (PipePump): whether it ended because following was stopped.
     var streamStopped: (() -> Bool)?
     private var finished = false
+    /// A problem found with the record just returned, given next.
+    private var pending: CaptureItem?
 
     /// Over-the-air link-layer captures: they hold no HCI traffic.
     public static let airLinkTypes: [Int32: String] = [
@@ -117,6 +119,10 @@ public final class PcapReader: CaptureReader {
     }
 
     public func next() throws(CaptureOpenError) -> CaptureItem? {
+        if let p = pending {
+            pending = nil
+            return p
+        }
         guard !finished else { return nil }
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
@@ -146,6 +152,14 @@ public final class PcapReader: CaptureReader {
         var record = CaptureRecord(number: recordNumber, fileOffset: offset, timestamp: Timestamp(microseconds: micros),
                                    kind: .unknown, direction: nil, payload: bytes[...], originalLength: Int(h.len))
         record.headerLength = max(framing, 0)
+        // libpcap passes a pcap record's microseconds (or nanoseconds / 1000) field on as it is.
+        if h.ts.tv_usec >= 1_000_000 {
+            pending = .problem(CaptureProblem(
+                diagnostic: Diagnostic(CaptureDiagnostics.timeFraction,
+                                       "record \(recordNumber) at offset \(offset): microseconds field \(h.ts.tv_usec), expected at most 999999",
+                                       fields: [("microseconds", .int(Int(h.ts.tv_usec)))]),
+                recordNumber: recordNumber, fileOffset: offset))
+        }
         return classify(&record)
     }
 

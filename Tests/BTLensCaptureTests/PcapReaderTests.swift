@@ -75,4 +75,21 @@ final class PcapReaderTests: XCTestCase {
         XCTAssertEqual(rs.map(\.kind), [.event])
         XCTAssertEqual(rs.first?.timestamp.microseconds, 1_000_000)
     }
+
+    func testAMicrosecondsFieldOfAMillionOrMoreIsSaid() throws {
+        // pcap record header (libpcap savefile.c): ts_sec, ts_usec, incl_len, orig_len. Record 2 says
+        // 1,500,000 µs; it is kept, read as the field says, and said with its record and offset.
+        var bytes = pcap(linkType: 187, [[0x04, 0x0e, 0x01, 0x01]])
+        bytes += le32(1_700_000_000) + le32(1_500_000) + le32(4) + le32(4) + [0x04, 0x0e, 0x01, 0x01]
+        var reader = try CaptureFormat.open(MemorySource(bytes))
+        var items: [String] = []
+        while let item = try reader.next() {
+            switch item {
+            case .record(let r): items.append("record \(r.number) \(r.timestamp.microseconds)")
+            case .problem(let p): items.append("\(p.diagnostic.id) \(p.recordNumber ?? 0) \(p.fileOffset ?? 0): \(p.diagnostic.message)")
+            }
+        }
+        XCTAssertEqual(items, ["record 1 1700000000000000", "record 2 1700000001500000",
+                               "capture.time.fraction_invalid 2 44: record 2 at offset 44: microseconds field 1500000, expected at most 999999"])
+    }
 }

@@ -210,8 +210,8 @@ enum DefinitionParser {
         func flags(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> [(mask: UInt64, name: String)] {
             var out: [(UInt64, String)] = []
             for (k, name) in try v.mapping(what) {
-                guard let mask = YAMLValue.parseInteger(k), mask > 0 else { throw v.error("\(what): key '\(k)' is not a bit mask (0x01, 0x80, …)") }
-                out.append((UInt64(mask), try name.string("\(what) \(k)")))
+                guard let mask = YAMLValue.parseUnsigned(k), mask > 0 else { throw v.error("\(what): key '\(k)' is not a bit mask (0x01, 0x80, …)") }
+                out.append((mask, try name.string("\(what) \(k)")))
             }
             return out
         }

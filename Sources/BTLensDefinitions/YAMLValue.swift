@@ -30,6 +30,10 @@ struct YAMLValue {
         let text = try string(what)
         if let i = Self.parseInteger(text) { return Double(i) }
         guard let d = Double(text), d.isFinite else { throw error("\(what): expected a number, found '\(text)'") }
+        // Double reads "1e-400" as 0: a number too close to zero to hold is not zero.
+        if !d.isNormal, text.prefix(while: { !"eE".contains($0) }).contains(where: { "123456789".contains($0) }) {
+            throw error("\(what): '\(text)' is too close to zero for a number (the smallest is 2.2e-308)")
+        }
         return d
     }
 
@@ -70,21 +74,26 @@ struct YAMLValue {
     }
 
     static func parseInteger(_ text: String) -> Int64? {
-        var t = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")
+        var t = Substring(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: ""))
         let negative = t.hasPrefix("-")
         if negative { t.removeFirst() }
-        let magnitude: Int64?
-        if t.lowercased().hasPrefix("0x") {
-            magnitude = Int64(t.dropFirst(2), radix: 16)
-        } else if t.lowercased().hasPrefix("0b") {
-            magnitude = Int64(t.dropFirst(2), radix: 2)
-        } else {
-            magnitude = t.isEmpty || !t.allSatisfy(\.isASCII) ? nil : Int64(t)
-        }
-        // Int64's parser takes a sign of its own ("--5", "0x-8000000000000000"): a second sign is not
-        // an integer, and negating Int64.min would trap.
-        guard let magnitude, magnitude >= 0 else { return nil }
-        return negative ? -magnitude : magnitude
+        guard let m = unsigned(t) else { return nil }
+        if negative { return m <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- m) : nil }
+        return m <= UInt64(Int64.max) ? Int64(m) : nil
+    }
+
+    /// An integer of up to 64 bits with no sign (a bit mask: 0x8000000000000000 is bit 63).
+    static func parseUnsigned(_ text: String) -> UInt64? {
+        unsigned(Substring(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")))
+    }
+
+    private static func unsigned(_ t: Substring) -> UInt64? {
+        let lower = t.lowercased()
+        let (digits, radix) = lower.hasPrefix("0x") ? (lower.dropFirst(2), 16)
+            : lower.hasPrefix("0b") ? (lower.dropFirst(2), 2) : (Substring(lower), 10)
+        // The integer parsers take a sign of their own ("--5", "0x-8"): a second sign is not an integer.
+        guard let first = digits.first, first != "+", first != "-", digits.allSatisfy(\.isASCII) else { return nil }
+        return UInt64(digits, radix: radix)
     }
 }
 

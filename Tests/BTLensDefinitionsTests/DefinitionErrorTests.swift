@@ -128,6 +128,18 @@ final class DefinitionErrorTests: XCTestCase {
         XCTAssertEqual(YAMLValue.parseInteger("-9223372036854775807"), -9_223_372_036_854_775_807)
         XCTAssertEqual(YAMLValue.parseInteger("-0x10"), -16)
         XCTAssertEqual(YAMLValue.parseInteger("--5"), nil)
+        XCTAssertEqual(YAMLValue.parseInteger("-9223372036854775808"), Int64.min)
+        XCTAssertEqual(YAMLValue.parseInteger("9223372036854775808"), nil)
+        XCTAssertEqual(YAMLValue.parseUnsigned("0xffffffffffffffff"), UInt64.max)
+        XCTAssertEqual(YAMLValue.parseUnsigned("-1"), nil)
+        XCTAssertEqual(YAMLValue.parseUnsigned("0x+1"), nil)
+    }
+
+    /// Double reads "1e-400" as 0, which scaled every value to nothing without a word.
+    func testANumberTooCloseToZeroIsRefused() {
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, scale: 1e-400}]}\n"),
+                       "x.yaml:3: field 'v' scale: '1e-400' is too close to zero for a number (the smallest is 2.2e-308)")
+        XCTAssertEqual(error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, scale: 0.0e-400}]}\n"), "no error")
     }
 
     func testHostileNestingIsRefusedBeforeParsing() {

@@ -66,6 +66,13 @@ final class FieldDecodingTests: XCTestCase {
         XCTAssertEqual(text(m), "mode=on other=7? buds=[left,right,0x04] level=85% volts=2.5V temp=18°C")
     }
 
+    /// A mask is up to 64 bits with no sign: bit 63 (0x8000000000000000) did not fit the signed
+    /// integer the keys were read as, and the file was refused.
+    func testBit63IsAFlag() throws {
+        let d = try definition("  - {id: 1, name: M, seq: [{id: bits, type: u8le, flags: {0x8000000000000000: top, 0x01: low}}]}")
+        XCTAssertEqual(text(decode(d, 1, "01 00 00 00 00 00 00 80")), "bits=[top,low]")
+    }
+
     func testNestedGroupsRepeatsAndSwitches() throws {
         let d = try definition("""
           - id: 1

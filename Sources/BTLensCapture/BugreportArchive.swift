@@ -74,11 +74,10 @@ public struct BugreportArchive {
         return names.count > namesShown ? "\(shown) and \(names.count - namesShown) more" : shown
     }
 
-    private struct TooLarge: Error {}
-
     /// Inflates `member` (or the best candidate), at most `limit` bytes, into a temporary file that
     /// has no name from the start: nothing is left behind however btlens ends (even by a signal).
-    public func extract(member: String?, limit: Int64) throws(CaptureOpenError) -> (file: FileSource, member: String) {
+    /// A damaged member is read as far as it inflates; `damage` says what is wrong with it.
+    public func extract(member: String?, limit: Int64) throws(CaptureOpenError) -> (file: FileSource, member: String, damage: String?) {
         guard let name = member ?? candidates.first else {
             throw .unsupported(format: "zip", detail: "no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)")
         }
@@ -89,6 +88,11 @@ public struct BugreportArchive {
             format: "zip", detail: "member \(name) inflates to more than \(limit) bytes (--limit archive-bytes=\(limit)): not read; raise the limit to read it")
         // The size the archive declares may be a lie: the inflated bytes are counted as well.
         guard entry.uncompressedSize <= UInt64(limit) else { throw tooLarge }
+        let archiveFile = open(path, O_RDONLY)
+        guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(archiveFile) }
+        let located: ZipMember
+        do { located = try ZipMember.locate(name, fd: archiveFile) } catch { throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)") }
         var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else {
@@ -96,29 +100,26 @@ public struct BugreportArchive {
         }
         unlink(template)
         let file = FileSource(descriptor: fd, name: "\(path) member \(name)")
-        var written: Int64 = 0
+        let damage: String?
         do {
-            _ = try archive.extract(entry, skipCRC32: false) { data in
-                written += Int64(data.count)
-                guard written <= limit else { throw TooLarge() }
-                try data.withUnsafeBytes { raw in
-                    var at = 0
-                    while at < raw.count {
-                        let n = write(fd, raw.baseAddress! + at, raw.count - at)
-                        if n < 0 && errno == EINTR { continue }
-                        guard n > 0 else { throw CaptureOpenError.cannotOpen(path: "a temporary file", reason: String(cString: strerror(errno))) }
-                        at += n
-                    }
+            damage = try located.extract(from: archiveFile, name: name, limit: limit) { (piece: UnsafeRawBufferPointer) throws(CaptureOpenError) in
+                guard let base = piece.baseAddress else { return }
+                var at = 0
+                while at < piece.count {
+                    let n = write(fd, base + at, piece.count - at)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { throw .cannotOpen(path: "a temporary file", reason: String(cString: strerror(errno))) }
+                    at += n
                 }
             }
-        } catch is TooLarge {
-            throw tooLarge
-        } catch let error as CaptureOpenError {
-            throw error
         } catch {
-            throw .unsupported(format: "zip", detail: "cannot extract \(name): \(error)")
+            switch error {
+            case .tooLarge: throw tooLarge
+            case .output(let failure): throw failure
+            case .unsupported(let detail): throw .unsupported(format: "zip", detail: detail)
+            }
         }
         lseek(fd, 0, SEEK_SET)
-        return (file, name)
+        return (file, name, damage)
     }
 }

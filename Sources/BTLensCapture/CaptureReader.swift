@@ -111,10 +111,11 @@ public enum CaptureFormat {
             return try open(FileSource(path: path), path: path)
         }
         let archive = try BugreportArchive(path: path)
-        let (extracted, name) = try archive.extract(member: member, limit: archiveLimit)
+        let (extracted, name, damage) = try archive.extract(member: member, limit: archiveLimit)
         var reader = try open(extracted)
         let others = archive.candidates.filter { $0 != name }
-        reader.addNote("bugreport member \(name)" + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
+        reader.addNote("bugreport member \(name)" + (damage.map { " (damaged: \($0); read as far as it goes)" } ?? "")
+                       + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
         return reader
     }
 }

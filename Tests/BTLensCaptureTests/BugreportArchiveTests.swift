@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import ZIPFoundation
+import BTLensCore
 import BTLensCapture
 import BTLensTestSupport
 
@@ -110,6 +111,31 @@ final class BugreportArchiveTests: XCTestCase {
         XCTAssertThrowsError(try CaptureFormat.open(path: write(Array(bytes.dropLast(22))))) {
             XCTAssertEqual("\($0)", "zip: the archive is damaged: it has no end of central directory record (is it cut short?)")
         }
+    }
+
+    /// A deflate stream that does not end within its member: ZIPFoundation read on past the member
+    /// and looped for ever at the end of the file (Fuzz/regressions/bugreport/timeout-0dfed150…).
+    /// The member is read as far as it inflates, and the note says what is wrong.
+    func testAMemberWhoseDeflateStreamIsCutIsReadAsFarAsItGoes() throws {
+        let capture = SampleCaptures.session()
+        let deflated = BugreportZip.rawDeflate(capture.bytes)
+        let cut = Array(deflated.prefix(deflated.count / 2))
+        let bytes = BugreportZip.single("btsnoop_hci.log", data: cut, method: 8, crc: BugreportZip.crc32(capture.bytes),
+                                        size: capture.bytes.count)
+        var reader = try CaptureFormat.open(path: write(bytes))
+        let records = try count(&reader)
+        XCTAssertTrue(records > 0 && records < capture.lastRecord, "\(records) records")
+        let note = try XCTUnwrap(reader.info.notes.first)
+        XCTAssertTrue(note.hasPrefix("bugreport member btsnoop_hci.log (damaged: its \(cut.count) bytes of deflate data end before the stream does, after "), note)
+    }
+
+    func testAMemberWhoseChecksumDisagreesIsReadAndSaidToBeDamaged() throws {
+        let capture = SampleCaptures.session()
+        let crc = BugreportZip.crc32(capture.bytes)
+        let bytes = BugreportZip.single("btsnoop_hci.log", data: capture.bytes, method: 0, crc: crc ^ 1, size: capture.bytes.count)
+        var reader = try CaptureFormat.open(path: write(bytes))
+        XCTAssertEqual(try count(&reader), capture.lastRecord)
+        XCTAssertEqual(reader.info.notes, ["bugreport member btsnoop_hci.log (damaged: its CRC-32 is \(Hex.value(crc, width: 8)), the archive says \(Hex.value(crc ^ 1, width: 8)); read as far as it goes)"])
     }
 
     func testThousandsOfMembersAreListedByAFewNamesAndACount() throws {

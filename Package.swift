@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
         // The heap in use (glibc), for the tests that bound memory.
         .target(name: "CHeapUsage"),
-        .testTarget(name: "EndToEndTests", dependencies: ["BTLensReport", "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["btlens", "BTLensReport", "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz", "BTLensTestSupport"]),
     ]
 )

@@ -6,14 +6,11 @@ import BTLensDissect
 public enum Pipeline {
     /// Returns the analyzer (connections, GATT databases) once the capture is done.
     @discardableResult
-    public static func run(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
-                           dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, detail: Analyzer.Detail = .full,
-                           limits: Limits = Limits(),
+    public static func run(_ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
                            onRecord: ((CaptureRecord) -> Void)? = nil,
                            onProblem: (CaptureProblem) -> Void = { _ in },
                            onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
-                                limits: limits, emit: onEvent)
+        let analyzer = Analyzer(configuration, emit: onEvent)
         while let item = try reader.next() {
             // A record is copied out of its item only for a caller that takes it.
             if let onRecord, case .record(let r) = item { onRecord(r) }
@@ -28,14 +25,11 @@ public enum Pipeline {
     /// decoding is the longest stage, and reading then runs beside it. The callbacks run on the
     /// decoding thread; a renderer relayed from `onEvent` makes a third, as the timeline's does.
     @discardableResult
-    public static func runReadingAhead(_ reader: inout any CaptureReader, decodeAs: [Analyzer.DecodeAs] = [],
-                                       dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true, detail: Analyzer.Detail = .full,
-                                       limits: Limits = Limits(),
+    public static func runReadingAhead(_ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
                                        onRecord: ((CaptureRecord) -> Void)? = nil,
                                        onProblem: @escaping (CaptureProblem) -> Void = { _ in },
                                        onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
-                                limits: limits, emit: onEvent)
+        let analyzer = Analyzer(configuration, emit: onEvent)
         let relay = Relay<CaptureItem> { item in
             // One copy of the record for the callback and the analyzer both.
             switch item {

@@ -75,16 +75,17 @@ struct ReportCommand: ParsableCommand {
             // A folder: one report per capture in the folder named by -o, each on its own core.
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let chosen = format ?? .html
-            let (options, decodeAs, member, out) = (try self.options(dissectors.sources), input.decodeAs, input.member, output)
-            let limits = try input.limitOptions.limits()
+            let (options, member, out) = (try self.options(dissectors.sources), input.member, output)
+            let configuration = try input.configuration(dissectors, lowerLayers: false)
             // Each file's line: what was written (stdout), or why not (stderr).
             let results = FolderRun.run(files, progress: Progress.bar) { file -> (line: String, failed: Bool, worst: Severity?) in
                 let name = file.split(separator: "/").last.map(String.init) ?? file
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
-                    var reader = try openCapture(file, member: member, inFolder: true, archiveBytes: limits.archiveBytes)
-                    let (summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
-                                                           limits: limits, options: options, format: chosen, to: target)
+                    var reader = try openCapture(file, member: member, inFolder: true,
+                                                 archiveBytes: configuration.limits.archiveBytes)
+                    let (summary, worst) = try Self.render(&reader, file: file, configuration, options: options,
+                                                           format: chosen, to: target)
                     return ("\(target): \(summary)", false, worst)
                 } catch {
                     return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
@@ -98,9 +99,9 @@ struct ReportCommand: ParsableCommand {
         }
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
-        let (summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                               limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
-                                               to: output, relayed: true)
+        let (summary, worst) = try Self.render(&reader, file: input.file, input.configuration(dissectors, lowerLayers: false),
+                                               options: try options(dissectors.sources), format: chosen, to: output,
+                                               relayed: true)
         print("\(output): \(summary)")
         try input.check([(input.file, worst)])
     }
@@ -152,9 +153,8 @@ struct ReportCommand: ParsableCommand {
 
     /// Writes one capture's report in `format` to `path`; a line saying what it holds, and the
     /// capture's worst diagnostic.
-    static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                       limits: Limits, options: ReportBuilder.Options, format: Format,
-                       to path: String, relayed: Bool = false) throws -> (String, Severity?) {
+    static func render(_ reader: inout any CaptureReader, file: String, _ configuration: Configuration,
+                       options: ReportBuilder.Options, format: Format, to path: String, relayed: Bool = false) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
@@ -162,13 +162,11 @@ struct ReportCommand: ParsableCommand {
             let relay = Relay<ReportBuilder.Input> { builder.take($0) }
             // The consumer thread is done with the builder before anything else reads it, even on a failed read.
             defer { relay.finish() }
-            analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
-                                                    limits: limits, onRecord: { relay.send(.record($0), bytes: $0.payload.count) },
+            analyzer = try Pipeline.runReadingAhead(&reader, configuration, onRecord: { relay.send(.record($0), bytes: $0.payload.count) },
                                                     onProblem: { reportProblem(file, $0) },
                                                     onEvent: { e in relay.send(.event(e), bytes: e.heldBytes) })
         } else {
-            analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
-                                        onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
+            analyzer = try Pipeline.run(&reader, configuration, onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let written: Int

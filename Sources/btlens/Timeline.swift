@@ -30,14 +30,13 @@ struct Timeline: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
-        let limits = try input.limitOptions.limits()
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
         if summary && format == .text {
             var first = try input.open()
             let s = TimelineSummary()
-            let pass = try Pipeline.run(&first, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false,
-                                        detail: .counts, limits: limits, onEvent: s.event)
+            let pass = try Pipeline.run(&first, input.configuration(dissectors, lowerLayers: false, detail: .counts),
+                                        onEvent: s.event)
             var text = "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
                 + s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers)
             if let width = terminalWidth(verbose: verbose) {
@@ -62,8 +61,7 @@ struct Timeline: ParsableCommand {
         var loaded: DefinitionSources? = dissectors.sources
         let analyzer: Analyzer
         do {
-            analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
-                                        limits: limits,
+            analyzer = try Pipeline.runReadingAhead(&reader, input.configuration(dissectors, lowerLayers: verbose),
                                         // Events in flight are weighed by the records they come from too: an
                                         // event may keep a slice of its record's read chunk alive.
                                         onRecord: { relay.weigh($0.payload.count) },

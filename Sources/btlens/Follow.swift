@@ -2,6 +2,7 @@ import ArgumentParser
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import BTLensCore
 import BTLensCapture
 import BTLensDefinitions
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 #if canImport(Glibc)
 import Glibc

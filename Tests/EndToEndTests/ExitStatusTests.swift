@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import BTLensTestSupport
+import BTLensPipeline
 
 /// The command line's contract with scripts and CI: exit statuses, and errors on stderr only.
 /// 0 decoded (diagnostics or not), 1 not readable as a capture, 2 usage, 3 `--fail-on` reached.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 import CHeapUsage

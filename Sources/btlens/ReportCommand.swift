@@ -3,6 +3,7 @@ import Foundation
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 
 struct ReportCommand: ParsableCommand {
@@ -158,13 +159,13 @@ struct ReportCommand: ParsableCommand {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
-            // One capture: reading, decoding and the builder each on a thread, fed in order.
-            let relay = Relay<ReportBuilder.Input> { builder.take($0) }
-            // The consumer thread is done with the builder before anything else reads it, even on a failed read.
-            defer { relay.finish() }
-            analyzer = try Pipeline.runReadingAhead(&reader, configuration, onRecord: { relay.send(.record($0), bytes: $0.payload.count) },
-                                                    onProblem: { reportProblem(file, $0) },
-                                                    onEvent: { e in relay.send(.event(e), bytes: e.heldBytes) })
+            // One capture: reading, decoding and the builder each on a thread, fed in order; the builder's
+            // thread is done with it before anything else reads it, even on a failed read.
+            analyzer = try Pipeline.runRelayed(&reader, configuration,
+                                               onRecord: { r, relay in relay.send(.record(r), bytes: r.payload.count) },
+                                               onProblem: { reportProblem(file, $0) },
+                                               onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
+                                               consume: builder.take)
         } else {
             analyzer = try Pipeline.run(&reader, configuration, onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }

@@ -3,6 +3,7 @@ import Foundation
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 
 struct Stats: ParsableCommand {

@@ -23,7 +23,7 @@ public enum Pipeline {
 
     /// The same, with the file read and its records split on this thread while a second one decodes:
     /// decoding is the longest stage, and reading then runs beside it. The callbacks run on the
-    /// decoding thread; a renderer relayed from `onEvent` makes a third, as the timeline's does.
+    /// decoding thread (`stats` counts there); `runRelayed` adds a third.
     @discardableResult
     public static func runReadingAhead(_ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
                                        onRecord: ((CaptureRecord) -> Void)? = nil,
@@ -56,5 +56,26 @@ public enum Pipeline {
         relay.finish()
         analyzer.finish()
         return analyzer
+    }
+
+    /// The three-thread layout of `timeline` and `report`: the file read on this thread, decoded on a
+    /// second, and what the decoding thread relays consumed on a third (rendered and written, or built
+    /// into a report), in order and with bounded memory (`Relay`). `onRecord` and `onEvent` run on the
+    /// decoding thread and send what the third needs; `consume` runs on the third, and what it captures
+    /// is its alone until this returns, also when reading fails.
+    ///
+    /// Inlinable, so that the relay is specialized for the caller's item type (as `Relay` explains).
+    @inlinable @discardableResult
+    public static func runRelayed<Item: Sendable>(
+        _ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
+        onRecord: @escaping (CaptureRecord, Relay<Item>) -> Void = { _, _ in },
+        onProblem: @escaping (CaptureProblem) -> Void = { _ in },
+        onEvent: @escaping (consuming Event, Relay<Item>) -> Void,
+        consume: @escaping (Item) -> Void
+    ) throws(CaptureOpenError) -> Analyzer {
+        let relay = Relay<Item>(consume)
+        defer { relay.finish() }
+        return try runReadingAhead(&reader, configuration, onRecord: { onRecord($0, relay) }, onProblem: onProblem,
+                                   onEvent: { e in onEvent(e, relay) })
     }
 }

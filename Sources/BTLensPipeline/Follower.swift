@@ -118,8 +118,8 @@ public final class Follower {
         onOpen(reader.info)
         if let keepPath, writer == nil {
             // Monitor layout for inputs with notes or controller indexes, as `convert` chooses.
-            writer = try CaptureWriter(path: keepPath, format: keepFormat,
-                                       monitor: reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType))
+            let monitor = reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType)
+            writer = try CaptureWriter(path: keepPath, format: keepFormat, monitor: monitor)
         }
         let analyzer = Analyzer(configuration, emit: onEvent)
         var last = 0

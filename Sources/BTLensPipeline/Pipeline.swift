@@ -25,10 +25,12 @@ public enum Pipeline {
     /// decoding is the longest stage, and reading then runs beside it. The callbacks run on the
     /// decoding thread (`stats` counts there); `runRelayed` adds a third.
     @discardableResult
-    public static func runReadingAhead(_ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
-                                       onRecord: ((CaptureRecord) -> Void)? = nil,
-                                       onProblem: @escaping (CaptureProblem) -> Void = { _ in },
-                                       onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
+    public static func runReadingAhead(
+        _ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
+        onRecord: ((CaptureRecord) -> Void)? = nil,
+        onProblem: @escaping (CaptureProblem) -> Void = { _ in },
+        onEvent: @escaping (consuming Event) -> Void
+    ) throws(CaptureOpenError) -> Analyzer {
         let analyzer = Analyzer(configuration, emit: onEvent)
         let relay = Relay<CaptureItem> { item in
             // One copy of the record for the callback and the analyzer both.

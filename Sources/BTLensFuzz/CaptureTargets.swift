@@ -81,8 +81,8 @@ enum CaptureTargets {
         var text = TextRenderer(verbose: true, color: true)
         let stats = StatsCollector(file: "fuzz", info: reader.info)
         let detail: Analyzer.Detail = bytes.count.isMultiple(of: 2) ? .counts : .full
-        let analyzer = try? Pipeline.run(&reader, Configuration(decodeAs: decodeAs, dissectors: dissectors, detail: detail),
-                                         onRecord: stats.record) { e in
+        let configuration = Configuration(decodeAs: decodeAs, dissectors: dissectors, detail: detail)
+        let analyzer = try? Pipeline.run(&reader, configuration, onRecord: stats.record) { e in
             _ = jsonl.render(e)
             _ = text.render(e)
             stats.event(e)

@@ -100,7 +100,8 @@ struct ReportCommand: ParsableCommand {
         }
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
-        let (summary, worst) = try Self.render(&reader, file: input.file, input.configuration(dissectors, lowerLayers: false),
+        let configuration = try input.configuration(dissectors, lowerLayers: false)
+        let (summary, worst) = try Self.render(&reader, file: input.file, configuration,
                                                options: try options(dissectors.sources), format: chosen, to: output,
                                                relayed: true)
         print("\(output): \(summary)")
@@ -155,7 +156,8 @@ struct ReportCommand: ParsableCommand {
     /// Writes one capture's report in `format` to `path`; a line saying what it holds, and the
     /// capture's worst diagnostic.
     static func render(_ reader: inout any CaptureReader, file: String, _ configuration: Configuration,
-                       options: ReportBuilder.Options, format: Format, to path: String, relayed: Bool = false) throws -> (String, Severity?) {
+                       options: ReportBuilder.Options, format: Format, to path: String,
+                       relayed: Bool = false) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
@@ -167,7 +169,8 @@ struct ReportCommand: ParsableCommand {
                                                onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
                                                consume: builder.take)
         } else {
-            analyzer = try Pipeline.run(&reader, configuration, onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
+            analyzer = try Pipeline.run(&reader, configuration, onRecord: builder.record,
+                                        onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let written: Int

@@ -51,7 +51,8 @@ final class ChannelGuessTests: XCTestCase {
         // stats: the 427 bytes under the channel, and nothing else undecoded.
         reader = try CaptureFormat.open(MemorySource(session.bytes))
         let stats = StatsCollector(file: "spp", info: reader.info)
-        try Pipeline.run(&reader, Configuration(detail: .counts), onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+        try Pipeline.run(&reader, Configuration(detail: .counts),
+                         onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
         XCTAssertEqual(stats.undecodedBytes, 427)
         XCTAssertEqual(stats.undecodedByWhat, ["RFCOMM channel 1": 427])
     }

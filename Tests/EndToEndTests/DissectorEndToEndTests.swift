@@ -136,7 +136,8 @@ final class DissectorEndToEndTests: XCTestCase {
     func testStatsCountCommandsWithLatency() throws {
         var reader = try CaptureFormat.open(MemorySource(SampleCaptures.session().bytes))
         let stats = StatsCollector(file: "s", info: reader.info)
-        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: shippedTable()), onRecord: stats.record, onEvent: stats.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: shippedTable()),
+                                        onRecord: stats.record, onEvent: stats.event)
         let json = stats.json(connections: analyzer.connectionSummaries)
         XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":32,"name":"SetEQPreset","sent":1,"received":0,"answered":1,"unanswered":0,"latency_ms":{"min":1.25,"median":1.25,"p95":1.25,"max":1.25}}"#), json)
         XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":160,"name":"SetEQPresetResponse","sent":0,"received":1,"answered":0,"unanswered":0}"#), json)

@@ -119,7 +119,8 @@ extension ExitStatusTests {
         options.definitions = DefinitionSources()
         options.definitions?.disabled = true
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
-        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false), onRecord: builder.record, onEvent: builder.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false),
+                                        onRecord: builder.record, onEvent: builder.event)
         let expected = ReportJSON.render(builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt))
         let out = NSTemporaryDirectory() + "btlens-report-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -144,8 +145,8 @@ extension ExitStatusTests {
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = DefinitionSources()
         stats.definitions?.disabled = true
-        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false), onRecord: stats.record, onProblem: stats.problem,
-                                        onEvent: stats.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false),
+                                        onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
         let expected = stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         XCTAssertEqual(try btlens(["stats", file, "--no-dissectors", "--format", "json"]).stdout, expected)

@@ -94,8 +94,8 @@ final class FastPathTests: XCTestCase {
         func stats(_ detail: Analyzer.Detail) throws -> String {
             var reader = try open()
             let stats = StatsCollector(file: name, info: reader.info)
-            let analyzer = try Pipeline.run(&reader, Configuration(dissectors: table, detail: detail), onRecord: stats.record,
-                                            onProblem: stats.problem, onEvent: stats.event)
+            let analyzer = try Pipeline.run(&reader, Configuration(dissectors: table, detail: detail),
+                                            onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
             stats.add(analyzer.tally)
             return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         }

@@ -88,41 +88,6 @@ public final class Analyzer {
     @exclusivity(unchecked) private var lastRecord = 0
     @exclusivity(unchecked) private var lastTime = Timestamp(microseconds: 0)
 
-    /// A binding forced by the user (`--decode-as`): a channel whose setup is not in the capture.
-    public enum DecodeAs: Equatable, Sendable {
-        /// An L2CAP dynamic CID (as seen in either direction) carries this PSM.
-        case cid(UInt16, psm: UInt16)
-        /// An RFCOMM server channel carries iAP2.
-        case rfcommIAP2(channel: UInt8)
-        /// The values of an ATT handle are decoded by the named dissector.
-        case attHandle(UInt16, dissector: String)
-
-        /// Parses `0x0041=rfcomm`, `0x0041=att`, `rfcomm:3=iap2`, `att:0x0025=DISSECTOR`.
-        public init?(_ text: String) {
-            let parts = text.split(separator: "=").map(String.init)
-            guard parts.count == 2 else { return nil }
-            if parts[0].lowercased().hasPrefix("att:"), !parts[1].isEmpty {
-                let digits = parts[0].dropFirst(4).lowercased()
-                guard let handle = UInt16(digits.hasPrefix("0x") ? String(digits.dropFirst(2)) : digits, radix: 16) else { return nil }
-                self = .attHandle(handle, dissector: parts[1])
-                return
-            }
-            if parts[0].lowercased().hasPrefix("rfcomm:"), parts[1].lowercased() == "iap2", let ch = UInt8(parts[0].dropFirst(7)) {
-                self = .rfcommIAP2(channel: ch)
-                return
-            }
-            let cidText = parts[0].lowercased()
-            let digits = cidText.hasPrefix("0x") ? String(cidText.dropFirst(2)) : cidText
-            guard let cid = UInt16(digits, radix: 16) else { return nil }
-            switch parts[1].lowercased() {
-            case "rfcomm": self = .cid(cid, psm: PSM.rfcomm)
-            case "att": self = .cid(cid, psm: PSM.att)
-            case "sdp": self = .cid(cid, psm: PSM.sdp)
-            default: return nil
-            }
-        }
-    }
-
     let decodeAs: [DecodeAs]
 
     /// False when no consumer shows ACL fragments and L2CAP PDUs (`--verbose`): they are not built.
@@ -140,16 +105,16 @@ public final class Analyzer {
     /// The bytes of values and of frames no dissector decodes are copied out for the events.
     var valueBytes: Bool { detail == .full }
 
-    public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
-                detail: Detail = .full, limits: Limits = Limits(), emit: @escaping (consuming Event) -> Void) {
+    public init(_ configuration: Configuration = Configuration(), emit: @escaping (consuming Event) -> Void) {
+        let limits = configuration.limits
         self.limits = limits
         connections = ConnectionTable(historyLimit: limits.connectionHistory)
         acl = ACLReassembler(limit: limits.reassemblyBytes)
         gatt = GATTStore(databaseLimit: limits.gattDatabases)
-        self.decodeAs = decodeAs
-        self.dissectors = dissectors
-        self.lowerLayers = lowerLayers
-        self.detail = detail
+        decodeAs = configuration.decodeAs
+        dissectors = configuration.dissectors
+        lowerLayers = configuration.lowerLayers
+        detail = configuration.detail
         self.sink = emit
     }
 

@@ -3,6 +3,7 @@ import BTLensCore
 import BTLensCapture
 import BTLensDissect
 import BTLensDefinitions
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -74,14 +75,14 @@ enum CaptureTargets {
 
     /// The pipeline `btlens timeline` and `stats` run: every event rendered as JSONL and text, and
     /// counted; on every other input in `.counts` detail, as `stats` runs it.
-    static func decode(_ bytes: [UInt8], decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = shipped) {
+    static func decode(_ bytes: [UInt8], decodeAs: [DecodeAs] = [], dissectors: DissectorTable = shipped) {
         guard var reader = try? CaptureFormat.open(MemorySource(bytes)) else { return }
         let jsonl = JSONLRenderer(verbose: true)
         var text = TextRenderer(verbose: true, color: true)
         let stats = StatsCollector(file: "fuzz", info: reader.info)
         let detail: Analyzer.Detail = bytes.count.isMultiple(of: 2) ? .counts : .full
-        let analyzer = try? Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, detail: detail,
-                                         onRecord: stats.record) { e in
+        let configuration = Configuration(decodeAs: decodeAs, dissectors: dissectors, detail: detail)
+        let analyzer = try? Pipeline.run(&reader, configuration, onRecord: stats.record) { e in
             _ = jsonl.render(e)
             _ = text.render(e)
             stats.event(e)

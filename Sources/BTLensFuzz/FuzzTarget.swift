@@ -11,7 +11,7 @@ public struct FuzzTarget: Sendable {
     public let seeds: @Sendable () -> [[UInt8]]
     public let run: @Sendable ([UInt8]) -> Void
     /// For the layer targets: the capture an input becomes, and the channels it forces.
-    public let capture: (@Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [Analyzer.DecodeAs]))?
+    public let capture: (@Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [DecodeAs]))?
 
     init(name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]], run: @escaping @Sendable ([UInt8]) -> Void) {
         (self.name, self.summary, self.seeds, self.run, self.capture) = (name, summary, seeds, run, nil)
@@ -19,7 +19,7 @@ public struct FuzzTarget: Sendable {
 
     /// A target whose input becomes a capture that the whole pipeline decodes.
     init(name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]],
-         capture: @escaping @Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [Analyzer.DecodeAs])) {
+         capture: @escaping @Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [DecodeAs])) {
         (self.name, self.summary, self.seeds, self.capture) = (name, summary, seeds, capture)
         run = { bytes in
             let c = capture(bytes)

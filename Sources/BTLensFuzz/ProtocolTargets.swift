@@ -112,7 +112,7 @@ enum ProtocolTargets {
 
     /// Link synchronization parameters: version 1, 8 packets, control session 1, EA session 2.
     static let linkSync: [UInt8] = [1, 8, 0x04, 0x00, 0x03, 0xe8, 0x00, 0x32, 0x1e, 0x04, 1, 0, 1, 2, 2, 1]
-    static let iap2DecodeAs: [Analyzer.DecodeAs] = [.cid(rfcommCID, psm: PSM.rfcomm), .rfcommIAP2(channel: iap2DLCI >> 1)]
+    static let iap2DecodeAs: [DecodeAs] = [.cid(rfcommCID, psm: PSM.rfcomm), .rfcommIAP2(channel: iap2DLCI >> 1)]
 
     /// A BR/EDR capture with RFCOMM's multiplexer and the iAP2 channel open.
     static func rfcommOpen() -> LESession {

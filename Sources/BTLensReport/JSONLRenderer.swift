@@ -1,11 +1,14 @@
 import BTLensCore
 import BTLensDissect
+import BTLensPipeline
 
 /// One JSON object per line per event (the JSONL contract: docs/jsonl.md).
 /// One writer serves every event, so its storage and its cached date prefix are reused.
 public final class JSONLRenderer {
     public let verbose: Bool
-    /// Used by one thread, a line at a time: no runtime exclusivity check per field.
+    /// Unchecked (these four): the renderer is used by one thread, a line at a time, and `write` never
+    /// re-enters it, so no two accesses overlap; a runtime check per field written is saved
+    /// (scripts/benchmark's JSONL timeline figure).
     @exclusivity(unchecked) private var w = JSONWriter()
     /// UUIDs as text and their SIG names, as JSON strings: a capture has few, and each is written on many lines.
     @exclusivity(unchecked) private var uuids: [BluetoothUUID: UUIDText] = [:]

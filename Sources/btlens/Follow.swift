@@ -2,6 +2,7 @@ import ArgumentParser
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +37,7 @@ struct Follow: ParsableCommand {
     var write: String?
 
     @Option(help: "Decode a channel whose setup is not in the capture (as in timeline). Repeatable.")
-    var decodeAs: [Analyzer.DecodeAs] = []
+    var decodeAs: [DecodeAs] = []
 
     @OptionGroup var definitions: DefinitionOptions
 
@@ -90,8 +91,9 @@ struct Follow: ParsableCommand {
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }
-        let follower = Follower(input, stop: followStop, decodeAs: decodeAs, dissectors: table, lowerLayers: verbose,
-                                limits: try limitOptions.limits(), keep: keep)
+        let configuration = Configuration(decodeAs: decodeAs, dissectors: table, lowerLayers: verbose,
+                                          limits: try limitOptions.limits())
+        let follower = Follower(input, stop: followStop, configuration, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         follower.onRecord = { live.record($0) }
         // Said first, as in timeline: which definition files were loaded from where.

@@ -1,6 +1,7 @@
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 #if canImport(Glibc)
 import Glibc

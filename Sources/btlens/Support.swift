@@ -3,6 +3,7 @@ import BTLensCore
 import BTLensCapture
 import BTLensDefinitions
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 #if canImport(Glibc)
 import Glibc
@@ -83,10 +84,6 @@ func reportProblem(_ path: String, _ p: CaptureProblem) {
     FileHandleStderr.write("btlens: \(path): \(p.diagnostic.message)\n")
 }
 
-extension Analyzer.DecodeAs: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
-}
-
 /// The capture a command reads, and how to read it: shared by timeline and stats.
 struct CaptureInput: ParsableArguments {
     @Argument(help: "The capture file.")
@@ -96,7 +93,7 @@ struct CaptureInput: ParsableArguments {
     var member: String?
 
     @Option(help: "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), rfcomm:N=iap2 for RFCOMM server channel N, or att:HANDLE=DISSECTOR for the values of an ATT handle. Repeatable.")
-    var decodeAs: [Analyzer.DecodeAs] = []
+    var decodeAs: [DecodeAs] = []
 
     @OptionGroup var definitions: DefinitionOptions
 
@@ -117,6 +114,13 @@ struct CaptureInput: ParsableArguments {
         guard !failed.isEmpty else { return }
         let list = failed.map { "\($0.file) (worst: \($0.severity?.name ?? ""))" }.joined(separator: ", ")
         throw DiagnosticsFound(message: "--fail-on \(failOn.name): diagnostics at that level or worse in \(list)")
+    }
+
+    /// The analyzer's settings: these options, the tables `dissectors()` loaded, and what the command shows.
+    func configuration(_ dissectors: DissectorTable, lowerLayers: Bool,
+                       detail: Analyzer.Detail = .full) throws -> Configuration {
+        Configuration(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
+                      limits: try limitOptions.limits())
     }
 
     /// The dissector tables; a `--decode-as` naming no loaded dissector is a usage error.

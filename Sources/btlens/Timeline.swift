@@ -2,6 +2,7 @@ import ArgumentParser
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 
 struct Timeline: ParsableCommand {
@@ -30,14 +31,13 @@ struct Timeline: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
-        let limits = try input.limitOptions.limits()
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
         if summary && format == .text {
             var first = try input.open()
             let s = TimelineSummary()
-            let pass = try Pipeline.run(&first, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: false,
-                                        detail: .counts, limits: limits, onEvent: s.event)
+            let pass = try Pipeline.run(&first, input.configuration(dissectors, lowerLayers: false, detail: .counts),
+                                        onEvent: s.event)
             var text = "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
                 + s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers)
             if let width = terminalWidth(verbose: verbose) {
@@ -48,38 +48,39 @@ struct Timeline: ParsableCommand {
             sink.write(text)
         }
         // Reading on this thread, decoding on a second, rendering and writing on a third.
-        let relay: EventRelay
+        let render: (Event) -> Void
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
             renderer.width = terminalWidth(verbose: verbose)
-            relay = EventRelay { e in renderer.render(e, into: sink) }
+            render = { e in renderer.render(e, into: sink) }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
-            relay = EventRelay { e in renderer.render(e, into: sink) }
+            render = { e in renderer.render(e, into: sink) }
         }
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         let analyzer: Analyzer
         do {
-            analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: input.decodeAs, dissectors: dissectors, lowerLayers: verbose,
-                                        limits: limits,
-                                        // Events in flight are weighed by the records they come from too: an
-                                        // event may keep a slice of its record's read chunk alive.
-                                        onRecord: { relay.weigh($0.payload.count) },
-                                        onProblem: report, onEvent: { (e: consuming Event) in
-                if let note = loaded.take() { relay.send(note.note(record: e.record, timestamp: e.timestamp)) }
-                let held = e.heldBytes
-                relay.send(e, bytes: held)
-            })
+            analyzer = try Pipeline.runRelayed(
+                &reader, input.configuration(dissectors, lowerLayers: verbose),
+                // Events in flight are weighed by the records they come from too: an
+                // event may keep a slice of its record's read chunk alive.
+                onRecord: { r, relay in relay.weigh(r.payload.count) },
+                onProblem: report,
+                onEvent: { (e: consuming Event, relay: EventRelay) in
+                    if let note = loaded.take() { relay.send(note.note(record: e.record, timestamp: e.timestamp)) }
+                    let held = e.heldBytes
+                    relay.send(e, bytes: held)
+                },
+                consume: render)
         } catch {
             // What was decoded before the read failed is still printed.
-            relay.finish()
             sink.flush()
             throw error
         }
-        if let note = loaded.take() { relay.send(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
-        relay.finish()
+        // The rendering thread is done: a capture without events gets the note here.
+        if let note = loaded.take() { render(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
         sink.flush()
         try input.check([(input.file, analyzer.worstSeverity)])
     }

@@ -3,6 +3,7 @@ import XCTest
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -20,7 +21,8 @@ final class ByteAccountingTests: XCTestCase {
     func collect(_ bytes: [UInt8]) throws -> StatsCollector {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let stats = StatsCollector(file: "capture", info: reader.info)
-        try Pipeline.run(&reader, detail: .counts, onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+        try Pipeline.run(&reader, Configuration(detail: .counts),
+                         onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
         return stats
     }
 

@@ -3,6 +3,7 @@ import XCTest
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -14,7 +15,7 @@ final class ChannelGuessTests: XCTestCase {
     func outline(_ bytes: [UInt8], limits: Limits = Limits()) throws -> [String] {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         var lines: [String] = []
-        try Pipeline.run(&reader, lowerLayers: false, limits: limits) { e in
+        try Pipeline.run(&reader, Configuration(lowerLayers: false, limits: limits)) { e in
             switch e.body {
             case .diagnostic(let d): lines.append("#\(e.record) \(d.id)")
             case .undecoded(let u): lines.append("#\(e.record) \(e.direction?.name ?? "-") \(u.what): \(Hex.string(u.bytes))")
@@ -30,7 +31,7 @@ final class ChannelGuessTests: XCTestCase {
         let session = SampleCaptures.sppWithIAP2Class()
         var reader = try CaptureFormat.open(MemorySource(session.bytes))
         var events: [Event] = []
-        try Pipeline.run(&reader, lowerLayers: false) { events.append($0) }
+        try Pipeline.run(&reader, Configuration(lowerLayers: false)) { events.append($0) }
         let diagnostics = events.compactMap { e in e.diagnostic.map { (e.record, $0) } }
         XCTAssertEqual(diagnostics.map { "#\($0.0) \($0.1.id)" }, ["#15 rfcomm.channel.guess_withdrawn"])
         XCTAssertEqual(diagnostics.first?.1.message,
@@ -50,7 +51,8 @@ final class ChannelGuessTests: XCTestCase {
         // stats: the 427 bytes under the channel, and nothing else undecoded.
         reader = try CaptureFormat.open(MemorySource(session.bytes))
         let stats = StatsCollector(file: "spp", info: reader.info)
-        try Pipeline.run(&reader, detail: .counts, onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+        try Pipeline.run(&reader, Configuration(detail: .counts),
+                         onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
         XCTAssertEqual(stats.undecodedBytes, 427)
         XCTAssertEqual(stats.undecodedByWhat, ["RFCOMM channel 1": 427])
     }

@@ -2,6 +2,7 @@ import XCTest
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -33,11 +34,11 @@ final class ClassicEndToEndTests: XCTestCase {
         return s.bytes
     }
 
-    func frames(_ bytes: [UInt8], decodeAs: [Analyzer.DecodeAs] = []) throws -> ([String], [String]) {
+    func frames(_ bytes: [UInt8], decodeAs: [DecodeAs] = []) throws -> ([String], [String]) {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         var frames: [String] = []
         var diagnostics: [String] = []
-        try Pipeline.run(&reader, decodeAs: decodeAs) { e in
+        try Pipeline.run(&reader, Configuration(decodeAs: decodeAs)) { e in
             if case .a5(let a) = e.body {
                 frames.append("ea \(a.eaSession ?? 0) \(a.protocolName ?? "-") cmd \(a.frame.command) seq \(a.frame.sequence ?? 0)")
             }
@@ -65,15 +66,6 @@ final class ClassicEndToEndTests: XCTestCase {
         let forced = try frames(bytes, decodeAs: [.cid(0x0040, psm: PSM.rfcomm), .rfcommIAP2(channel: 3)])
         XCTAssertEqual(forced.0, ["ea 9 - cmd 144 seq 1", "ea 9 - cmd 145 seq 2"])
         XCTAssertEqual(forced.1, ["iap2.resync"])
-    }
-
-    func testDecodeAsArguments() {
-        XCTAssertEqual(Analyzer.DecodeAs("0x0041=rfcomm"), .cid(0x41, psm: 3))
-        XCTAssertEqual(Analyzer.DecodeAs("41=ATT"), .cid(0x41, psm: 0x1f))
-        XCTAssertEqual(Analyzer.DecodeAs("rfcomm:3=iap2"), .rfcommIAP2(channel: 3))
-        XCTAssertNil(Analyzer.DecodeAs("bogus"))
-        XCTAssertNil(Analyzer.DecodeAs("0x41=avdtp"))
-        XCTAssertNil(Analyzer.DecodeAs("rfcomm:x=iap2"))
     }
 }
 

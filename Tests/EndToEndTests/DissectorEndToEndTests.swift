@@ -4,6 +4,7 @@ import BTLensCore
 import BTLensCapture
 import BTLensDissect
 @testable import BTLensDefinitions
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -20,7 +21,7 @@ final class DissectorEndToEndTests: XCTestCase {
     }
 
     /// Text timeline lines of A5 frames, messages and diagnostics, without the time column.
-    func lines(_ bytes: [UInt8], _ table: DissectorTable, decodeAs: [Analyzer.DecodeAs] = []) throws -> [String] {
+    func lines(_ bytes: [UInt8], _ table: DissectorTable, decodeAs: [DecodeAs] = []) throws -> [String] {
         var r = TextRenderer()
         return try analyze(bytes, dissectors: table, decodeAs: decodeAs).compactMap { e -> String? in
             switch e.body {
@@ -91,7 +92,7 @@ final class DissectorEndToEndTests: XCTestCase {
         let table = try shippedTable()
         for sample in SampleCaptures.all {
             // The mid-connection capture has neither discovery nor an address: bound by hand, as a user would.
-            let decodeAs: [Analyzer.DecodeAs] = sample.file == "ble_mid_connection.btsnoop"
+            let decodeAs: [DecodeAs] = sample.file == "ble_mid_connection.btsnoop"
                 ? [.attHandle(0x0022, dissector: "aurora-headphones"), .attHandle(0x0025, dissector: "aurora-headphones")] : []
             let frames = try analyze(sample.session.bytes, dissectors: table, decodeAs: decodeAs).compactMap { e -> A5FrameInfo? in
                 if case .a5(let a) = e.body, a.isA5 { return a }
@@ -135,7 +136,8 @@ final class DissectorEndToEndTests: XCTestCase {
     func testStatsCountCommandsWithLatency() throws {
         var reader = try CaptureFormat.open(MemorySource(SampleCaptures.session().bytes))
         let stats = StatsCollector(file: "s", info: reader.info)
-        let analyzer = try Pipeline.run(&reader, dissectors: shippedTable(), onRecord: stats.record, onEvent: stats.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: shippedTable()),
+                                        onRecord: stats.record, onEvent: stats.event)
         let json = stats.json(connections: analyzer.connectionSummaries)
         XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":32,"name":"SetEQPreset","sent":1,"received":0,"answered":1,"unanswered":0,"latency_ms":{"min":1.25,"median":1.25,"p95":1.25,"max":1.25}}"#), json)
         XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":160,"name":"SetEQPresetResponse","sent":0,"received":1,"answered":0,"unanswered":0}"#), json)

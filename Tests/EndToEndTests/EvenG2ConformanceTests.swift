@@ -2,6 +2,7 @@ import XCTest
 import BTLensCapture
 import BTLensDissect
 import BTLensDefinitions
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -17,8 +18,8 @@ final class EvenG2ConformanceTests: XCTestCase {
         var reader = try CaptureFormat.open(path: capture)
         var frames: [(record: Int, frame: A5Frame)] = []
         var problems: [String] = []
-        try Pipeline.run(&reader, decodeAs: [.attHandle(0x0842, dissector: "even-g2"), .attHandle(0x0844, dissector: "even-g2")],
-                         dissectors: loaded.table) { e in
+        let decodeAs: [DecodeAs] = [.attHandle(0x0842, dissector: "even-g2"), .attHandle(0x0844, dissector: "even-g2")]
+        try Pipeline.run(&reader, Configuration(decodeAs: decodeAs, dissectors: loaded.table)) { e in
             if case .a5(let a) = e.body, a.dissector == "even-g2" { frames.append((e.record, a.frame)) }
             if let d = e.diagnostic, d.id.hasPrefix("a5."), d.id != "a5.sequence.gap" { problems.append("#\(e.record) \(d.id)") }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import BTLensTestSupport
+import BTLensPipeline
 
 /// The command line's contract with scripts and CI: exit statuses, and errors on stderr only.
 /// 0 decoded (diagnostics or not), 1 not readable as a capture, 2 usage, 3 `--fail-on` reached.
@@ -95,7 +96,7 @@ extension ExitStatusTests {
         // First, at the first event: which definitions were loaded (none, with --no-dissectors).
         var sources: DefinitionSources? = DefinitionSources()
         sources?.disabled = true
-        try Pipeline.run(&reader, lowerLayers: false) { e in
+        try Pipeline.run(&reader, Configuration(lowerLayers: false)) { e in
             for e in [sources.take()?.note(record: e.record, timestamp: e.timestamp), e].compactMap({ $0 }) {
                 expectedText += text.render(e) ?? ""
                 expectedJSONL += jsonl.render(e) ?? []
@@ -118,7 +119,8 @@ extension ExitStatusTests {
         options.definitions = DefinitionSources()
         options.definitions?.disabled = true
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
-        let analyzer = try Pipeline.run(&reader, lowerLayers: false, onRecord: builder.record, onEvent: builder.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false),
+                                        onRecord: builder.record, onEvent: builder.event)
         let expected = ReportJSON.render(builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt))
         let out = NSTemporaryDirectory() + "btlens-report-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -143,8 +145,8 @@ extension ExitStatusTests {
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = DefinitionSources()
         stats.definitions?.disabled = true
-        let analyzer = try Pipeline.run(&reader, lowerLayers: false, onRecord: stats.record, onProblem: stats.problem,
-                                        onEvent: stats.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false),
+                                        onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
         let expected = stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         XCTAssertEqual(try btlens(["stats", file, "--no-dissectors", "--format", "json"]).stdout, expected)

@@ -4,6 +4,7 @@ import BTLensCore
 import BTLensCapture
 import BTLensDissect
 import BTLensDefinitions
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -17,7 +18,7 @@ final class FastPathTests: XCTestCase {
             var reader = try CaptureFormat.open(MemorySource(bytes))
             let renderer = JSONLRenderer()
             var out: [UInt8] = []
-            try Pipeline.run(&reader, lowerLayers: lowerLayers) { e in
+            try Pipeline.run(&reader, Configuration(lowerLayers: lowerLayers)) { e in
                 guard e.isTop, let line = renderer.render(e) else { return }
                 out += line
             }
@@ -50,7 +51,7 @@ final class FastPathTests: XCTestCase {
 
         var sent = 0
         reader = try CaptureFormat.open(MemorySource(bytes))
-        let counted = try Pipeline.run(&reader, detail: .counts) { e in
+        let counted = try Pipeline.run(&reader, Configuration(detail: .counts)) { e in
             switch e.body {
             case .att, .a5: sent += 1
             default: break
@@ -93,8 +94,8 @@ final class FastPathTests: XCTestCase {
         func stats(_ detail: Analyzer.Detail) throws -> String {
             var reader = try open()
             let stats = StatsCollector(file: name, info: reader.info)
-            let analyzer = try Pipeline.run(&reader, dissectors: table, detail: detail, onRecord: stats.record,
-                                            onProblem: stats.problem, onEvent: stats.event)
+            let analyzer = try Pipeline.run(&reader, Configuration(dissectors: table, detail: detail),
+                                            onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
             stats.add(analyzer.tally)
             return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         }

@@ -4,6 +4,7 @@ import BTLensCore
 import BTLensCapture
 import BTLensDissect
 import BTLensDefinitions
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -28,7 +29,8 @@ final class InjectionTests: XCTestCase {
         var text = TextRenderer(verbose: true, color: true)
         let jsonl = JSONLRenderer(verbose: true)
         var timeline = "", lines: [UInt8] = []
-        let analyzer = try Pipeline.run(&reader, dissectors: dissectors, onRecord: { builder.record($0); stats.record($0) }) { e in
+        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: dissectors),
+                                        onRecord: { builder.record($0); stats.record($0) }) { e in
             builder.event(e)
             stats.event(e)
             timeline += text.render(e) ?? ""

@@ -3,6 +3,7 @@ import XCTest
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -17,7 +18,7 @@ final class LifecycleTests: XCTestCase {
             var reader = try CaptureFormat.open(MemorySource(s.bytes))
             var found: [String] = []
             var messages: [String: String] = [:]
-            let analyzer = try Pipeline.run(&reader, detail: detail) { e in
+            let analyzer = try Pipeline.run(&reader, Configuration(detail: detail)) { e in
                 guard let d = e.diagnostic, LifecycleDiagnostics.all.contains(d.kind) else { return }
                 found.append("\(d.id) #\(e.record)")
                 messages[d.id] = d.message
@@ -301,7 +302,7 @@ extension LifecycleTests {
         var limits = Limits()
         limits.connectionHistory = 2
         var reader = try CaptureFormat.open(MemorySource(s.bytes))
-        let analyzer = try Pipeline.run(&reader, limits: limits) { _ in }
+        let analyzer = try Pipeline.run(&reader, Configuration(limits: limits)) { _ in }
         XCTAssertEqual(analyzer.connections.all.map(\.closedRecord), [closes[3], closes[4]])
         XCTAssertEqual(analyzer.connections.historyDropped, 3)
     }

@@ -1,6 +1,7 @@
 import XCTest
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 

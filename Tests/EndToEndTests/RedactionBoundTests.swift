@@ -1,6 +1,7 @@
 import XCTest
 import BTLensCapture
 import BTLensTestSupport
+import BTLensPipeline
 @testable import BTLensReport
 
 /// `--redact` looks for every known name and address inside every string of a report: a capture of

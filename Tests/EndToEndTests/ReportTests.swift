@@ -4,6 +4,7 @@ import BTLensCore
 import BTLensCapture
 import BTLensDissect
 import BTLensDefinitions
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -14,7 +15,8 @@ final class ReportTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let builder = ReportBuilder(file: "capture.btsnoop", info: reader.info, options: options)
         let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
-        let analyzer = try Pipeline.run(&reader, dissectors: table, onRecord: builder.record, onEvent: builder.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: table),
+                                        onRecord: builder.record, onEvent: builder.event)
         return builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
     }
 

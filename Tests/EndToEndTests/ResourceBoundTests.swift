@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 import CHeapUsage
@@ -17,7 +18,7 @@ final class ResourceBoundTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let stats = StatsCollector(file: "flood", info: reader.info)
         var records = 0
-        try Pipeline.run(&reader, lowerLayers: false, limits: limits, onRecord: { r in
+        try Pipeline.run(&reader, Configuration(lowerLayers: false, limits: limits), onRecord: { r in
             stats.record(r)
             records += 1
             if records % 256 == 0 { peak = max(peak, btlens_heap_in_use()) }

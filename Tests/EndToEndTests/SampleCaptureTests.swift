@@ -2,6 +2,7 @@ import XCTest
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 

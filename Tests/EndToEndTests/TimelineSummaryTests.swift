@@ -2,6 +2,7 @@ import XCTest
 import BTLensCore
 import BTLensCapture
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensDefinitions
 import BTLensTestSupport
@@ -12,7 +13,7 @@ final class TimelineSummaryTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(SampleCaptures.faults().bytes))
         let summary = TimelineSummary()
         let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
-        let analyzer = try Pipeline.run(&reader, dissectors: table, onEvent: summary.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: table), onEvent: summary.event)
         let text = summary.text(connections: analyzer.connectionSummaries)
         let lines = text.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.contains("Diagnostics: 23 (3 errors, 18 warnings, 2 notes)"), text)

@@ -3,6 +3,7 @@ import XCTest
 import BTLensCore
 import BTLensCapture
 @testable import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 
@@ -36,7 +37,7 @@ final class UndecodedBytesTests: XCTestCase {
     func undecoded(_ limits: Limits = Limits()) throws -> [Event] {
         var reader = try CaptureFormat.open(MemorySource(Self.capture))
         var events: [Event] = []
-        try Pipeline.run(&reader, lowerLayers: false, limits: limits) { events.append($0) }
+        try Pipeline.run(&reader, Configuration(lowerLayers: false, limits: limits)) { events.append($0) }
         return events.filter { if case .undecoded = $0.body { return true } else { return false } }
     }
 
@@ -82,7 +83,8 @@ final class UndecodedBytesTests: XCTestCase {
     func testTheReportShowsTheCutInEveryFormat() throws {
         var reader = try CaptureFormat.open(MemorySource(Self.capture))
         let builder = ReportBuilder(file: "hfp.btsnoop", info: reader.info)
-        let analyzer = try Pipeline.run(&reader, lowerLayers: false, limits: limited(100), onRecord: builder.record, onEvent: builder.event)
+        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false, limits: limited(100)),
+                                        onRecord: builder.record, onEvent: builder.event)
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
         let row = try XCTUnwrap(report.rows.first { $0.text.hasPrefix("not decoded") })
         // A row shows 64 bytes, as the text timeline does, and says how many it does not.

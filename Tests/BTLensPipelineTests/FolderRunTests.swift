@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-@testable import BTLensReport
+@testable import BTLensPipeline
 
 final class FolderRunTests: XCTestCase {
     func testFilesOfAFolderSortedWithoutHiddenOnesOrFolders() throws {

@@ -1,7 +1,7 @@
 import XCTest
 import BTLensCore
 import BTLensDissect
-import BTLensReport
+import BTLensPipeline
 
 /// The relay between the decoding and rendering threads: every event arrives, in order, and
 /// `finish` returns only once the consumer has seen the last.

@@ -1,6 +1,6 @@
 import XCTest
 import Foundation
-import BTLensReport
+import BTLensPipeline
 
 /// The sink gathers lines in 64 KiB of memory and writes them out in large pieces: written to a
 /// file, lines of every size (empty, small, across the 64 KiB mark, larger than it) come back whole

@@ -24,8 +24,7 @@ public final class Follower {
 
     let input: Input
     let stop: StopFlag
-    let decodeAs: [Analyzer.DecodeAs]
-    let dissectors: DissectorTable
+    let configuration: Configuration
     /// Called with each reader as it opens, each record, each event, each problem, and each change
     /// of input said in words.
     public var onOpen: (CaptureInfo) -> Void = { _ in }
@@ -38,19 +37,13 @@ public final class Follower {
     private let keepPath: String?
     private let keepFormat: CaptureWriter.Format
 
-    let lowerLayers: Bool
-    let limits: Limits
-
-    public init(_ input: Input, stop: StopFlag, decodeAs: [Analyzer.DecodeAs] = [], dissectors: DissectorTable = .builtIn,
-                lowerLayers: Bool = true, limits: Limits = Limits(), keep: (path: String, format: CaptureWriter.Format)? = nil) {
+    public init(_ input: Input, stop: StopFlag, _ configuration: Configuration = Configuration(),
+                keep: (path: String, format: CaptureWriter.Format)? = nil) {
         self.input = input
-        self.limits = limits
-        self.lowerLayers = lowerLayers
+        self.configuration = configuration
         keepPath = keep?.path
         keepFormat = keep?.format ?? .pcapng
         self.stop = stop
-        self.decodeAs = decodeAs
-        self.dissectors = dissectors
     }
 
     public func run() throws(CaptureOpenError) {
@@ -125,10 +118,10 @@ public final class Follower {
         onOpen(reader.info)
         if let keepPath, writer == nil {
             // Monitor layout for inputs with notes or controller indexes, as `convert` chooses.
-            writer = try CaptureWriter(path: keepPath, format: keepFormat,
-                                       monitor: reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType))
+            let monitor = reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType)
+            writer = try CaptureWriter(path: keepPath, format: keepFormat, monitor: monitor)
         }
-        let analyzer = Analyzer(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, limits: limits, emit: onEvent)
+        let analyzer = Analyzer(configuration, emit: onEvent)
         var last = 0
         var consumed = reader.bytesRead
         do {

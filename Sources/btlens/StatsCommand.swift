@@ -3,6 +3,7 @@ import Foundation
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 
 struct Stats: ParsableCommand {
@@ -19,9 +20,11 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
-        let (json, decodeAs, member, limits) = (format == .json, input.decodeAs, input.member, try input.limitOptions.limits())
+        let (json, member) = (format == .json, input.member)
+        // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
+        let configuration = try input.configuration(dissectors, lowerLayers: false, detail: .counts)
         guard let files = try FolderRun.capturesIn(input.file) else {
-            let (output, worst) = try Self.stats(input.file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits, json: json)
+            let (output, worst) = try Self.stats(input.file, member: member, configuration, json: json)
             print(output, terminator: "")
             return try input.check([(input.file, worst)])
         }
@@ -29,8 +32,7 @@ struct Stats: ParsableCommand {
         // cannot be read is said in its place and the rest go on.
         let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?, failed: Bool) in
             do {
-                let (output, worst) = try Self.stats(file, member: member, decodeAs: decodeAs, dissectors: dissectors, limits: limits,
-                                                     json: json, inFolder: true)
+                let (output, worst) = try Self.stats(file, member: member, configuration, json: json, inFolder: true)
                 return (output, worst, false)
             } catch {
                 let message = (error as? InputFailure)?.message ?? "\(error)"
@@ -49,14 +51,13 @@ struct Stats: ParsableCommand {
     }
 
     /// One capture's stats as text or JSON, and its worst diagnostic.
-    static func stats(_ file: String, member: String?, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                      limits: Limits, json: Bool, inFolder: Bool = false) throws -> (String, Severity?) {
-        var reader = try openCapture(file, member: member, inFolder: inFolder, archiveBytes: limits.archiveBytes)
+    static func stats(_ file: String, member: String?, _ configuration: Configuration, json: Bool,
+                      inFolder: Bool = false) throws -> (String, Severity?) {
+        var reader = try openCapture(file, member: member, inFolder: inFolder,
+                                     archiveBytes: configuration.limits.archiveBytes)
         let stats = StatsCollector(file: file, info: reader.info)
-        stats.definitions = dissectors.sources
-        // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
-        let analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
-                                                    detail: .counts, limits: limits, onRecord: stats.record,
+        stats.definitions = configuration.dissectors.sources
+        let analyzer = try Pipeline.runReadingAhead(&reader, configuration, onRecord: stats.record,
                                                     onProblem: { reportProblem(file, $0); stats.problem($0) },
                                                     onEvent: stats.event)
         stats.add(analyzer.tally)

@@ -3,6 +3,7 @@ import Foundation
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 
 struct ReportCommand: ParsableCommand {
@@ -75,16 +76,17 @@ struct ReportCommand: ParsableCommand {
             // A folder: one report per capture in the folder named by -o, each on its own core.
             try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
             let chosen = format ?? .html
-            let (options, decodeAs, member, out) = (try self.options(dissectors.sources), input.decodeAs, input.member, output)
-            let limits = try input.limitOptions.limits()
+            let (options, member, out) = (try self.options(dissectors.sources), input.member, output)
+            let configuration = try input.configuration(dissectors, lowerLayers: false)
             // Each file's line: what was written (stdout), or why not (stderr).
             let results = FolderRun.run(files, progress: Progress.bar) { file -> (line: String, failed: Bool, worst: Severity?) in
                 let name = file.split(separator: "/").last.map(String.init) ?? file
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
-                    var reader = try openCapture(file, member: member, inFolder: true, archiveBytes: limits.archiveBytes)
-                    let (summary, worst) = try Self.render(&reader, file: file, decodeAs: decodeAs, dissectors: dissectors,
-                                                           limits: limits, options: options, format: chosen, to: target)
+                    var reader = try openCapture(file, member: member, inFolder: true,
+                                                 archiveBytes: configuration.limits.archiveBytes)
+                    let (summary, worst) = try Self.render(&reader, file: file, configuration, options: options,
+                                                           format: chosen, to: target)
                     return ("\(target): \(summary)", false, worst)
                 } catch {
                     return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
@@ -98,9 +100,10 @@ struct ReportCommand: ParsableCommand {
         }
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
-        let (summary, worst) = try Self.render(&reader, file: input.file, decodeAs: input.decodeAs, dissectors: dissectors,
-                                               limits: try input.limitOptions.limits(), options: try options(dissectors.sources), format: chosen,
-                                               to: output, relayed: true)
+        let configuration = try input.configuration(dissectors, lowerLayers: false)
+        let (summary, worst) = try Self.render(&reader, file: input.file, configuration,
+                                               options: try options(dissectors.sources), format: chosen, to: output,
+                                               relayed: true)
         print("\(output): \(summary)")
         try input.check([(input.file, worst)])
     }
@@ -152,23 +155,22 @@ struct ReportCommand: ParsableCommand {
 
     /// Writes one capture's report in `format` to `path`; a line saying what it holds, and the
     /// capture's worst diagnostic.
-    static func render(_ reader: inout any CaptureReader, file: String, decodeAs: [Analyzer.DecodeAs], dissectors: DissectorTable,
-                       limits: Limits, options: ReportBuilder.Options, format: Format,
-                       to path: String, relayed: Bool = false) throws -> (String, Severity?) {
+    static func render(_ reader: inout any CaptureReader, file: String, _ configuration: Configuration,
+                       options: ReportBuilder.Options, format: Format, to path: String,
+                       relayed: Bool = false) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
-            // One capture: reading, decoding and the builder each on a thread, fed in order.
-            let relay = Relay<ReportBuilder.Input> { builder.take($0) }
-            // The consumer thread is done with the builder before anything else reads it, even on a failed read.
-            defer { relay.finish() }
-            analyzer = try Pipeline.runReadingAhead(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false,
-                                                    limits: limits, onRecord: { relay.send(.record($0), bytes: $0.payload.count) },
-                                                    onProblem: { reportProblem(file, $0) },
-                                                    onEvent: { e in relay.send(.event(e), bytes: e.heldBytes) })
+            // One capture: reading, decoding and the builder each on a thread, fed in order; the builder's
+            // thread is done with it before anything else reads it, even on a failed read.
+            analyzer = try Pipeline.runRelayed(&reader, configuration,
+                                               onRecord: { r, relay in relay.send(.record(r), bytes: r.payload.count) },
+                                               onProblem: { reportProblem(file, $0) },
+                                               onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
+                                               consume: builder.take)
         } else {
-            analyzer = try Pipeline.run(&reader, decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, limits: limits,
-                                        onRecord: builder.record, onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
+            analyzer = try Pipeline.run(&reader, configuration, onRecord: builder.record,
+                                        onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let written: Int

@@ -30,6 +30,7 @@ public enum FolderRun {
         }
     }
 
+    /// Shared by the worker threads: sendable because every access to `values` and `done` holds `lock`.
     private final class Results<Value>: @unchecked Sendable {
         private let lock = NSLock()
         private var values: [Value?]

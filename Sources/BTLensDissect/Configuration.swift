@@ -1,0 +1,23 @@
+/// What an analyzer is asked to decode and keep: one value, made once by the caller (the CLI's
+/// options, a test) and handed to the analyzer through the pipeline.
+public struct Configuration: Sendable {
+    /// Channels whose setup is not in the capture (`--decode-as`).
+    public var decodeAs: [DecodeAs]
+    /// The dissector tables: built-in Swift dissectors and loaded definitions.
+    public var dissectors: DissectorTable
+    /// False when no consumer shows ACL fragments and L2CAP PDUs (`--verbose`): they are not built.
+    public var lowerLayers: Bool
+    /// How much of each PDU the consumer reads.
+    public var detail: Analyzer.Detail
+    /// The bounds on everything kept per capture (`--limit`).
+    public var limits: Limits
+
+    public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
+                detail: Analyzer.Detail = .full, limits: Limits = Limits()) {
+        self.decodeAs = decodeAs
+        self.dissectors = dissectors
+        self.lowerLayers = lowerLayers
+        self.detail = detail
+        self.limits = limits
+    }
+}

@@ -1,0 +1,10 @@
+/// A binding forced by the user (`--decode-as`): a channel whose setup is not in the capture.
+/// The command line's syntax for it is parsed by the CLI.
+public enum DecodeAs: Equatable, Sendable {
+    /// An L2CAP dynamic CID (as seen in either direction) carries this PSM.
+    case cid(UInt16, psm: UInt16)
+    /// An RFCOMM server channel carries iAP2.
+    case rfcommIAP2(channel: UInt8)
+    /// The values of an ATT handle are decoded by the named dissector.
+    case attHandle(UInt16, dissector: String)
+}

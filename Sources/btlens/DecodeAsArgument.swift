@@ -1,0 +1,32 @@
+import ArgumentParser
+import BTLensDissect
+
+extension DecodeAs: ExpressibleByArgument {
+    /// Parses `0x0041=rfcomm`, `0x0041=att`, `0x0041=sdp`, `rfcomm:3=iap2`, `att:0x0025=DISSECTOR`.
+    public init?(argument text: String) {
+        let parts = text.split(separator: "=").map(String.init)
+        guard parts.count == 2 else { return nil }
+        if parts[0].lowercased().hasPrefix("att:"), !parts[1].isEmpty {
+            let digits = parts[0].dropFirst(4).lowercased()
+            guard let handle = UInt16(digits.hasPrefix("0x") ? String(digits.dropFirst(2)) : digits, radix: 16) else {
+                return nil
+            }
+            self = .attHandle(handle, dissector: parts[1])
+            return
+        }
+        if parts[0].lowercased().hasPrefix("rfcomm:"), parts[1].lowercased() == "iap2",
+           let ch = UInt8(parts[0].dropFirst(7)) {
+            self = .rfcommIAP2(channel: ch)
+            return
+        }
+        let cidText = parts[0].lowercased()
+        let digits = cidText.hasPrefix("0x") ? String(cidText.dropFirst(2)) : cidText
+        guard let cid = UInt16(digits, radix: 16) else { return nil }
+        switch parts[1].lowercased() {
+        case "rfcomm": self = .cid(cid, psm: PSM.rfcomm)
+        case "att": self = .cid(cid, psm: PSM.att)
+        case "sdp": self = .cid(cid, psm: PSM.sdp)
+        default: return nil
+        }
+    }
+}

@@ -2,7 +2,7 @@ import BTLensCore
 import BTLensCapture
 
 /// Connection lifecycle: the steps HCI reports, and the findings drawn from them.
-extension Analyzer {
+extension HCILayer {
     /// Short connections to one address within this window, this many times, are a reconnect loop.
     static let loopWindow: Int64 = 60_000_000
     static let loopCount = 3
@@ -28,9 +28,8 @@ extension Analyzer {
                 if $0.encryption == nil || !status.isSuccess { $0.encryption = (step, status) }
                 if status.isSuccess, let enabled { $0.encrypted = enabled }
             }
-            if status.isSuccess, let enabled { attLinks[ConnectionKey(index: index, handle: handle)]?.decoder.facts.encrypted = enabled }
             if !status.isSuccess {
-                say(r, handle, Diagnostic(LifecycleDiagnostics.encryptionFailed,
+                ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.encryptionFailed,
                                           "\(enabled == nil ? "refreshing" : "starting") encryption on \(Hex.value(handle, width: 4)) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
                                           fields: [("status", .hex(status.rawValue))]))
             }
@@ -47,7 +46,7 @@ extension Analyzer {
                 f.fullSince = nil
                 let stalled = r.timestamp.elapsed(since: since.time)
                 if stalled > Self.stallTolerance {
-                    say(r, nil, Diagnostic(LifecycleDiagnostics.flowStall,
+                    ctx.say(r, nil, Diagnostic(LifecycleDiagnostics.flowStall,
                                            "all \(f.buffers) controller ACL buffers were in use from #\(since.record) until this Number Of Completed Packets: \(Timestamp(microseconds: stalled).offset(from: Timestamp(microseconds: 0))) s with no credit to send",
                                            fields: [("since_record", .int(since.record)), ("stalled_us", .int(stalled)), ("buffers", .int(f.buffers))]))
                 }
@@ -69,28 +68,30 @@ extension Analyzer {
     /// A failed connection attempt, with its status explained.
     func connectionFailed(_ info: ConnectionInfo, status: HCIErrorCode, _ r: CaptureRecord) {
         let peer = info.address?.description ?? "a device"
-        say(r, nil, Diagnostic(LifecycleDiagnostics.connectionFailed,
+        ctx.say(r, nil, Diagnostic(LifecycleDiagnostics.connectionFailed,
                                "connecting to \(peer) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
                                fields: [("status", .hex(status.rawValue))]))
     }
 
-    /// Findings when a connection closes: how it ended, what it never did, whether it is one of a loop.
-    func closing(_ key: ConnectionKey, reason: HCIErrorCode, lastTraffic: Lifecycle.Step?, _ r: CaptureRecord) {
+    /// Findings when a connection closes: how it ended, what it never did (`hadATT`: an ATT PDU),
+    /// whether it is one of a loop.
+    func closing(_ key: ConnectionKey, reason: HCIErrorCode, lastTraffic: Lifecycle.Step?, hadATT: Bool,
+                 _ r: CaptureRecord) {
         guard let info = connections[key] else { return }
         let handle = key.handle
         if reason.rawValue == 0x08 {
             let last = lastTraffic.map { "the last traffic was #\($0.record), \(r.timestamp.offset(from: $0.time)) s before" } ?? "no traffic was captured on it"
             let timeout = info.lifecycle.parameters.map { "; the supervision timeout was \($0.timeoutMilliseconds) ms" } ?? ""
-            say(r, handle, Diagnostic(LifecycleDiagnostics.supervisionTimeout,
+            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.supervisionTimeout,
                                       "\(Hex.value(handle, width: 4)) lost: Connection Timeout; \(last)\(timeout)",
                                       fields: [("last_record", .int(lastTraffic?.record ?? 0))]))
         }
         if reason.rawValue == 0x3d {
-            say(r, handle, Diagnostic(LifecycleDiagnostics.micFailure,
+            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.micFailure,
                                       "\(Hex.value(handle, width: 4)) dropped: MIC Failure; \(reason.advice ?? "")"))
         }
-        if info.transport == .le, !info.inferred, attLinks[key] == nil {
-            say(r, handle, Diagnostic(LifecycleDiagnostics.noDiscovery,
+        if info.transport == .le, !info.inferred, !hadATT {
+            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.noDiscovery,
                                       "\(Hex.value(handle, width: 4)) closed (\(reason.name)) before any ATT PDU: the app never reached discovery"))
         }
         guard let address = info.address, let opened = info.openedTime,
@@ -98,7 +99,7 @@ extension Analyzer {
         var recent = (shortConnections[address] ?? []).filter { r.timestamp.elapsed(since: $0.time) < Self.loopWindow }
         recent.append(step(r))
         if recent.count == Self.loopCount {
-            say(r, handle, Diagnostic(LifecycleDiagnostics.reconnectLoop,
+            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.reconnectLoop,
                                       "\(recent.count) connections to \(address) ended within \(Self.loopWindow / 1_000_000) s, each under \(Self.shortConnection / 1_000_000) s (closed at \(recent.map { "#\($0.record)" }.joined(separator: ", ")))",
                                       fields: [("address", .string(address.description))]))
         }
@@ -107,23 +108,6 @@ extension Analyzer {
     }
 
     static let loopAddressLimit = 256
-
-    /// An SMP PDU: pairing outcomes are steps; a failure is a finding.
-    func smp(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let code = pdu.payload.first
-        undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
-        let step = step(r)
-        if code == SMPCode.pairingRequest || code == SMPCode.securityRequest {
-            connections.update(key) { if $0.pairingStarted == nil { $0.pairingStarted = step } }
-        }
-        guard code == SMPCode.pairingFailed, let raw = pdu.payload.dropFirst().first else { return }
-        let reason = SMPFailureReason(rawValue: raw)
-        connections.update(key) { $0.pairingFailure = (step, reason) }
-        let who = direction == .sent ? "the phone" : "the device"
-        say(r, key.handle, Diagnostic(LifecycleDiagnostics.pairingFailed,
-                                      "\(who) failed pairing: \(reason.name)",
-                                      fields: [("reason", .hex(raw))]), direction)
-    }
 }
 
 /// Controller buffer credits (Core Vol 4, Part E, §4.1.1): the host may have `buffers` ACL packets

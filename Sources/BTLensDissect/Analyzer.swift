@@ -185,9 +185,9 @@ public final class Analyzer {
                                   role: role, openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil,
                                   closedTime: nil, disconnectReason: nil, inferred: false)
         guard status.isSuccess else {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
-                           body: .connection(ConnectionChange(change: cancelled ? .cancelled : .failed, info: info,
-                                                              code: status))))
+            let change = ConnectionChange(change: cancelled ? .cancelled : .failed, info: info, code: status)
+            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
+                           isTop: true, body: .connection(change)))
             if !cancelled { hci.connectionFailed(info, status: status, r) }
             return
         }
@@ -199,9 +199,9 @@ public final class Analyzer {
         }
         _ = hci.connections.opened(info)
         hci.connections.update(key) { $0.parameters = parameters }
+        let change = ConnectionChange(change: .opened, info: hci.connections[key] ?? info, code: nil)
         ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: key.handle,
-                       isTop: true, body: .connection(ConnectionChange(change: .opened, info: hci.connections[key] ?? info,
-                                                                       code: nil))))
+                       isTop: true, body: .connection(change)))
     }
 
     private func disconnected(_ key: ConnectionKey, _ reason: HCIErrorCode, _ r: CaptureRecord) {

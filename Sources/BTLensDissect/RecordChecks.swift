@@ -29,18 +29,18 @@ final class RecordChecks {
                                "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
                                fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))])
             d.undecodedBytes = 0
-            return ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: false,
-                              body: .diagnostic(d)))
+            return ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
+                                  isTop: false, body: .diagnostic(d)))
         }
         saidCuts.insert(cut)
         if r.kind == .aclData && r.payload.count == CaptureDiagnostics.androidFilteredACLLength {
             androidFiltered = true
             return ctx.say(r, nil, Diagnostic(CaptureDiagnostics.androidFiltered,
-                                          "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file, and what the cuts leave undecoded is shown with --verbose only. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"))
+                                              "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file, and what the cuts leave undecoded is shown with --verbose only. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"))
         }
         ctx.say(r, nil, Diagnostic(CaptureDiagnostics.recordTruncated,
-                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet; other \(r.kind.name) packets cut to \(r.payload.count) bytes are shown with --verbose",
-                               fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
+                                   "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet; other \(r.kind.name) packets cut to \(r.payload.count) bytes are shown with --verbose",
+                                   fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
     }
 
     /// A way the capture cuts records: their kind and the bytes it keeps.
@@ -57,14 +57,14 @@ final class RecordChecks {
         let back = last.time.elapsed(since: r.timestamp)
         if last.record > 0, back > CaptureDiagnostics.backwardsTolerance {
             ctx.say(r, nil, Diagnostic(CaptureDiagnostics.timeBackwards,
-                                   "timestamp \(r.timestamp.iso8601) is \(last.time.offset(from: r.timestamp)) s before record #\(last.record)'s (\(last.time.iso8601))",
-                                   fields: [("back_us", .int(back)), ("previous_record", .int(last.record))]))
+                                       "timestamp \(r.timestamp.iso8601) is \(last.time.offset(from: r.timestamp)) s before record #\(last.record)'s (\(last.time.iso8601))",
+                                       fields: [("back_us", .int(back)), ("previous_record", .int(last.record))]))
         }
         if !saidAbsurdTime, !CaptureDiagnostics.plausibleTimes.contains(t) {
             saidAbsurdTime = true
             ctx.say(r, nil, Diagnostic(CaptureDiagnostics.timeAbsurd,
-                                   "timestamp \(r.timestamp.iso8601) is outside 2000–2100; times are shown as recorded",
-                                   fields: [("time_us", .int(t))]))
+                                       "timestamp \(r.timestamp.iso8601) is outside 2000–2100; times are shown as recorded",
+                                       fields: [("time_us", .int(t))]))
         }
     }
 }

@@ -73,25 +73,26 @@ final class ATTLayer: ConnectionLayer {
         }
     }
 
-    private func decode(_ reader: inout ByteReader, _ truncated: Bool, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord,
-                     _ link: ATTLink) {
+    private func decode(_ reader: inout ByteReader, _ truncated: Bool, _ key: ConnectionKey, _ direction: Direction,
+                        _ r: CaptureRecord, _ link: ATTLink) {
         var result = ATTResult()
-        link.decoder.decode(&reader, direction: direction, record: r.number, time: r.timestamp, truncated: truncated, into: &result)
+        link.decoder.decode(&reader, direction: direction, record: r.number, time: r.timestamp, truncated: truncated,
+                            into: &result)
 
         // What is read of the info later is read now: the info itself moves into its event.
         let fromServer = result.info.opcode.isFromServer
         let readResponse = result.info.opcode == .readResponse && !result.info.truncated
             ? result.info.handle.flatMap { h in result.info.value.map { (h, result.info.uuid, $0) } } : nil
         if ctx.detail == .full {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle, isTop: true,
-                       body: .att(result.takeInfo())))
+            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                           isTop: true, body: .att(result.takeInfo())))
         } else {
             ctx.tally.attOpcodes[Int(result.info.opcode.rawValue)] += 1
         }
         for d in result.diagnostics { ctx.say(r, key.handle, d, direction) }
         for v in result.gattValues {
             ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
-                       isTop: true, body: .gattValue(v)))
+                           isTop: true, body: .gattValue(v)))
             if v.kind == .longRead { readValue(v.handle, v.uuid, v.value[...], key, direction, r) }
         }
         if let (handle, uuid, value) = readResponse { readValue(handle, uuid, value, key, direction, r) }
@@ -113,8 +114,9 @@ final class ATTLayer: ConnectionLayer {
                     // The characteristic's UUID is looked up once, when its stream starts.
                     let serverIsPeer = fromServer ? direction == .received : direction == .sent
                     let uuid = gatt.uuid(GATTStore.Key(peer: hci.peer(key), serverIsPeer: serverIsPeer), handle)
-                    slot = link.add(dissectors.boundStream(handle: handle, uuid: uuid, connection: key, direction: direction),
-                                    handle: handle, direction: direction)
+                    let stream = dissectors.boundStream(handle: handle, uuid: uuid, connection: key,
+                                                        direction: direction)
+                    slot = link.add(stream, handle: handle, direction: direction)
                 }
                 guard let slot else { return }
                 value.withBytes(in: pdu, startIndex: start) { bytes in
@@ -127,11 +129,13 @@ final class ATTLayer: ConnectionLayer {
         }
     }
 
-    /// A value read whole (Read Response, long read): one message when a value-per-message dissector is bound.
+    /// A value read whole (Read Response, long read): one message when a value-per-message dissector
+    /// is bound.
     private func readValue(_ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
                            _ direction: Direction, _ r: CaptureRecord) {
         let forced = ctx.decodeAs.contains { if case .attHandle(handle, _) = $0 { return true } else { return false } }
-        guard forced || uuid.flatMap({ ctx.dissectors.lookup(.characteristic($0), on: hci.device(key)) }) != nil else { return }
+        guard forced || uuid.flatMap({ ctx.dissectors.lookup(.characteristic($0), on: hci.device(key)) }) != nil
+        else { return }
         var s = dissectors.boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
         guard s.dissector != nil, s.framing == nil else { return }
         let (number, time) = (r.number, r.timestamp)
@@ -141,10 +145,12 @@ final class ATTLayer: ConnectionLayer {
         }
     }
 
-    func a5(_ output: consuming A5Stream.Output, key: StreamKey, stream: BoundStream.Label, record: Int, time: Timestamp) {
-        dissectors.a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream,
-                pairKey: stream.dissectorName.map { DissectorLayer.PairKey(connection: key.connection, dissector: $0) },
-                direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
+    private func a5(_ output: consuming A5Stream.Output, key: StreamKey, stream: BoundStream.Label, record: Int,
+                    time: Timestamp) {
+        let pairKey = stream.dissectorName.map { DissectorLayer.PairKey(connection: key.connection, dissector: $0) }
+        dissectors.a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream, pairKey: pairKey,
+                           direction: key.direction, connection: key.connection.handle, record: record,
+                           time: time) { f, naming in
             A5FrameInfo(frame: f, transport: .att, attHandle: key.handle, uuid: stream.uuid, naming)
         }
     }

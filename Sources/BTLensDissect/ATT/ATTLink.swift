@@ -56,7 +56,8 @@ final class ATTLink {
     }
 
     /// Ends every stream, in handle and direction order: what each left unfinished, with its label.
-    func finishStreams(reason: String) -> [(handle: UInt16, direction: Direction, outputs: [A5Stream.Output], label: BoundStream.Label)] {
+    func finishStreams(reason: String)
+        -> [(handle: UInt16, direction: Direction, outputs: [A5Stream.Output], label: BoundStream.Label)] {
         let order = streams.indices.sorted {
             (streams[$0].handle, streams[$0].direction.rawValue) < (streams[$1].handle, streams[$1].direction.rawValue)
         }

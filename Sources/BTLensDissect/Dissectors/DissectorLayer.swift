@@ -45,33 +45,38 @@ final class DissectorLayer: ConnectionLayer {
 
     /// The stream for a characteristic: bound by `--decode-as`, by its UUID, else (detected A5
     /// streams) by the device's vendor, else plain A5 detection.
-    func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey, direction: Direction) -> BoundStream {
+    func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
+                     direction: Direction) -> BoundStream {
         var s = unnamedStream(handle: handle, uuid: uuid, connection: connection, direction: direction)
         s.uuid = uuid
         return s
     }
 
-    private func unnamedStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey, direction: Direction) -> BoundStream {
+    private func unnamedStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
+                               direction: Direction) -> BoundStream {
+        let limit = ctx.limits.messageBytes
         for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
             if let d = ctx.dissectors.dissector(named: name) {
-                return BoundStream(d, framing: d.framing, detect: false, direction: direction, messageLimit: ctx.limits.messageBytes)
+                return BoundStream(d, framing: d.framing, detect: false, direction: direction, messageLimit: limit)
             }
         }
         let device = hci.device(connection)
         if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {
-            return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction, messageLimit: ctx.limits.messageBytes)
+            return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction,
+                               messageLimit: limit)
         }
         if let d = ctx.dissectors.forDevice(device), case .frames = d.framing {
-            return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: ctx.limits.messageBytes)
+            return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limit)
         }
-        return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: ctx.limits.messageBytes,
+        return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: limit,
                            keepsPayloads: ctx.valueBytes)
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.
     /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
-    func dissect(_ f: A5Frame, _ naming: inout A5FrameInfo.Naming, uuid: BluetoothUUID?, dissector: any MessageDissector,
-                 pairKey: PairKey, direction: Direction, record: Int, time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
+    func dissect(_ f: A5Frame, _ naming: inout A5FrameInfo.Naming, uuid: BluetoothUUID?,
+                 dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
+                 time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
         let decoded = dissector.decode(Message(command: naming.hasCommand ? f.command : nil,
                                                flags: f.flags, payload: f.payload, direction: direction,
                                                characteristic: uuid))
@@ -80,16 +85,20 @@ final class DissectorLayer: ConnectionLayer {
         var before: [Diagnostic] = []
         var after = decoded.problems
         guard let rule = dissector.pairing else { return (before, after) }
-        var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule, limit: ctx.limits.pendingRequests)
+        let pending = ctx.limits.pendingRequests
+        var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule, limit: pending)
         defer { pairings[pairKey] = tracker }
-        before = tracker.expire(now: time).map { unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms") }
+        before = tracker.expire(now: time).map {
+            unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
+        }
         let kind = decoded.kind ?? (direction == .sent ? .request
                                     : rule.responseCommand.couldRespond(f.command) ? .response : .event)
         switch kind {
         case .request:
-            let r = PairingTracker.Request(record: record, time: time, command: f.command, name: decoded.name, sequence: f.sequence)
+            let r = PairingTracker.Request(record: record, time: time, command: f.command, name: decoded.name,
+                                           sequence: f.sequence)
             if let dropped = tracker.request(r) {
-                after.append(unanswered(dropped, dissector.name, rule, why: "before \(ctx.limits.pendingRequests) newer requests"))
+                after.append(unanswered(dropped, dissector.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
             if let (_, paired) = tracker.response(command: f.command, sequence: f.sequence, time: time) {
@@ -113,13 +122,15 @@ final class DissectorLayer: ConnectionLayer {
         for key in pairings.keys.filter({ $0.connection == connection }).sorted() {
             guard var tracker = pairings.removeValue(forKey: key) else { continue }
             for r in tracker.drain() {
-                ctx.emit(Event(record: record, timestamp: time, direction: .sent, connection: connection.handle, isTop: true,
-                           body: .diagnostic(unanswered(r, key.dissector, tracker.rule, why: "before \(reason)"))))
+                let d = unanswered(r, key.dissector, tracker.rule, why: "before \(reason)")
+                ctx.emit(Event(record: record, timestamp: time, direction: .sent, connection: connection.handle,
+                               isTop: true, body: .diagnostic(d)))
             }
         }
     }
 
-    private func unanswered(_ r: PairingTracker.Request, _ dissector: String, _ rule: PairingRule, why: String) -> Diagnostic {
+    private func unanswered(_ r: PairingTracker.Request, _ dissector: String, _ rule: PairingRule,
+                            why: String) -> Diagnostic {
         var fields: [(String, FieldValue)] = [("command", .int(r.command))]
         if let s = r.sequence { fields.append(("sequence", .int(s))) }
         fields += [("request_record", .int(r.record)), ("timeout_ms", .int(Int(rule.timeoutMicroseconds / 1000))),
@@ -135,11 +146,12 @@ final class DissectorLayer: ConnectionLayer {
 
     /// A stream's output as events, whatever carried the stream: a frame labelled by `info` and
     /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
-    func a5Event(_ output: consuming A5Stream.Output, stream: (String, FieldValue), bound: BoundStream.Label, pairKey: PairKey?,
-                 direction: Direction, connection: UInt16, record: Int, time: Timestamp,
+    func a5Event(_ output: consuming A5Stream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
+                 pairKey: PairKey?, direction: Direction, connection: UInt16, record: Int, time: Timestamp,
                  info: (consuming A5Frame, consuming A5FrameInfo.Naming) -> A5FrameInfo) {
         func send(_ body: consuming EventBody, _ from: Direction? = nil) {
-            ctx.emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection, isTop: true, body: body))
+            ctx.emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection,
+                           isTop: true, body: body))
         }
         func tagged(_ d: Diagnostic) -> EventBody {
             var d = d
@@ -154,8 +166,8 @@ final class DissectorLayer: ConnectionLayer {
                 return send(.a5(info(consume f, A5FrameInfo.Naming(bound))))
             }
             var naming = A5FrameInfo.Naming(bound)
-            let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey, direction: direction,
-                                          record: record, time: time)
+            let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey,
+                                          direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
             send(.a5(info(consume f, consume naming)))
@@ -166,8 +178,8 @@ final class DissectorLayer: ConnectionLayer {
             guard let began, began.record != record else { return send(tagged(d)) }
             // Put where the problem began; where it showed is kept beside it.
             d.fields.append(("detected_record", .int(record)))
-            ctx.emit(Event(record: began.record, timestamp: began.time, direction: direction, connection: connection, isTop: true,
-                       body: tagged(d)))
+            ctx.emit(Event(record: began.record, timestamp: began.time, direction: direction, connection: connection,
+                           isTop: true, body: tagged(d)))
         }
     }
 

@@ -94,18 +94,24 @@ extension IAP2Layer {
         let channel = ck.dlci >> 1
         if made {
             let basis = guess.fromSDP || serverChannels.contains(ck) ? "its SDP record lists the iAP2 service class" : "its first bytes looked like iAP2"
-            ctx.emit(Event(record: at.record, timestamp: at.time, direction: at.direction, connection: ck.connection.handle, isTop: true,
-                       body: .diagnostic(Diagnostic(RFCOMMDiagnostics.guessWithdrawn,
-                                                    "RFCOMM channel \(channel) was taken for iAP2 (\(basis)), but \(found), where the detect bytes FF 55 02 00 EE 10 or a link packet FF 5A were expected. Its \(guess.held.count) bytes so far, and all that follow, are shown as RFCOMM data (--decode-as rfcomm:\(channel)=iap2 overrides)",
-                                                    fields: [("channel", .int(channel)), ("held_bytes", .int(guess.held.count))]))))
+            ctx.emit(Event(record: at.record, timestamp: at.time, direction: at.direction,
+                           connection: ck.connection.handle, isTop: true,
+                           body: .diagnostic(Diagnostic(RFCOMMDiagnostics.guessWithdrawn,
+                                                        "RFCOMM channel \(channel) was taken for iAP2 (\(basis)), but \(found), where the detect bytes FF 55 02 00 EE 10 or a link packet FF 5A were expected. Its \(guess.held.count) bytes so far, and all that follow, are shown as RFCOMM data (--decode-as rfcomm:\(channel)=iap2 overrides)",
+                                                        fields: [("channel", .int(channel)),
+                                                                 ("held_bytes", .int(guess.held.count))]))))
         }
         for p in guess.held.pieces { plain(ck, p) }
     }
 
-    /// Bytes of an RFCOMM channel that is not iAP2: to the dissector its SDP service class binds, else undecoded.
+    /// Bytes of an RFCOMM channel that is not iAP2: to the dissector its SDP service class binds, else
+    /// undecoded.
     private func plain(_ ck: RFCOMMChannelKey, _ p: HeldData.Piece) {
-        if let bound = rfcomm.bindings[ck] { return rfcomm.messages(p.bytes[...], ck, bound, p.direction, p.record, p.time) }
-        ctx.undecoded(record: p.record, time: p.time, direction: p.direction, ck.connection.handle, "RFCOMM channel \(ck.dlci >> 1)", p.bytes[...])
+        if let bound = rfcomm.bindings[ck] {
+            return rfcomm.messages(p.bytes[...], ck, bound, p.direction, p.record, p.time)
+        }
+        ctx.undecoded(record: p.record, time: p.time, direction: p.direction, ck.connection.handle,
+                      "RFCOMM channel \(ck.dlci >> 1)", p.bytes[...])
     }
 
     /// A connection (nil: every one) ends with iAP2 guesses unconfirmed: nothing contradicted them, so

@@ -63,7 +63,9 @@ final class IAP2Layer: ConnectionLayer {
         if let bound = rfcomm.bindings[ck] {
             return rfcomm.messages(frame.information, ck, bound, direction, r.number, r.timestamp)
         }
-        if notIAP2.contains(ck) { return ctx.undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information) }
+        if notIAP2.contains(ck) {
+            return ctx.undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information)
+        }
         if links[ck] == nil, guesses[ck] == nil {
             if ctx.decodeAs.contains(.rfcommIAP2(channel: frame.channel)) {
                 links[ck] = IAP2Link()
@@ -80,7 +82,8 @@ final class IAP2Layer: ConnectionLayer {
     }
 
     /// Bytes for a channel's iAP2 link, its outputs as events.
-    func push(_ bytes: ArraySlice<UInt8>, _ ck: RFCOMMChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
+    func push(_ bytes: ArraySlice<UInt8>, _ ck: RFCOMMChannelKey, _ direction: Direction, _ record: Int,
+              _ time: Timestamp) {
         guard var link = links.removeValue(forKey: ck) else { return }
         let outputs = link.push(bytes, direction: direction, time: time)
         links[ck] = link
@@ -90,7 +93,8 @@ final class IAP2Layer: ConnectionLayer {
     func iap2(_ o: IAP2Link.Output, _ ck: RFCOMMChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
         let handle = ck.connection.handle
         func event(_ body: EventBody, top: Bool = true) {
-            ctx.emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: top, body: body))
+            ctx.emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: top,
+                           body: body))
         }
         switch o {
         // DATA and bare ACK packets are link detail; what DATA carries is shown as its own event.
@@ -104,40 +108,47 @@ final class IAP2Layer: ConnectionLayer {
             var s = eaStreams.removeValue(forKey: key)
                 ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
                                messageLimit: ctx.limits.messageBytes, keepsPayloads: bound != nil || ctx.valueBytes)
-            s.push(bytes, at: RecordPlace(record: record, time: time)) { o, label in ea(o, key, label, protocolName, record, time) }
+            s.push(bytes, at: RecordPlace(record: record, time: time)) { o, label in
+                ea(o, key, label, protocolName, record, time)
+            }
             eaStreams[key] = s
         }
     }
 
-    func ea(_ output: consuming A5Stream.Output, _ key: EAKey, _ stream: BoundStream.Label, _ protocolName: String?, _ record: Int,
-            _ time: Timestamp) {
-        dissectors.a5Event(output, stream: ("ea_session", .int(key.session)), bound: stream,
-                pairKey: stream.dissectorName.map { DissectorLayer.PairKey(connection: key.connection, dissector: $0, scope: .eaSession(key.session)) },
-                direction: key.direction, connection: key.connection.handle, record: record, time: time) { f, naming in
+    private func ea(_ output: consuming A5Stream.Output, _ key: EAKey, _ stream: BoundStream.Label,
+                    _ protocolName: String?, _ record: Int, _ time: Timestamp) {
+        let pairKey = stream.dissectorName.map {
+            DissectorLayer.PairKey(connection: key.connection, dissector: $0, scope: .eaSession(key.session))
+        }
+        dissectors.a5Event(output, stream: ("ea_session", .int(key.session)), bound: stream, pairKey: pairKey,
+                           direction: key.direction, connection: key.connection.handle, record: record,
+                           time: time) { f, naming in
             A5FrameInfo(frame: f, transport: .iap2, eaSession: key.session, protocolName: protocolName, naming)
         }
     }
 
     /// The link's channel ends: partial packets and EA frames are reported, state is freed.
-    func endIAP2(_ ck: RFCOMMChannelKey, record: Int, time: Timestamp, reason: String) {
+    private func endIAP2(_ ck: RFCOMMChannelKey, record: Int, time: Timestamp, reason: String) {
         guard let link = links.removeValue(forKey: ck) else { return }
         for (direction, skipped, partial) in link.leftovers() {
             var ds: [Diagnostic] = []
             if skipped > 0 {
-                var d = Diagnostic(IAP2Diagnostics.resync, "skipped \(skipped) bytes that form no iAP2 packet before \(reason)",
+                var d = Diagnostic(IAP2Diagnostics.resync,
+                                   "skipped \(skipped) bytes that form no iAP2 packet before \(reason)",
                                    fields: [("skipped_bytes", .int(skipped))])
                 d.undecodedBytes = skipped
                 ds.append(d)
             }
             if let (have, need) = partial {
-                var d = Diagnostic(IAP2Diagnostics.truncated, "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
+                var d = Diagnostic(IAP2Diagnostics.truncated,
+                                   "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
                                    fields: [("have", .int(have)), ("need", .int(need))])
                 d.undecodedBytes = have
                 ds.append(d)
             }
             for d in ds {
                 ctx.emit(Event(record: record, timestamp: time, direction: direction, connection: ck.connection.handle,
-                           isTop: true, body: .diagnostic(d)))
+                               isTop: true, body: .diagnostic(d)))
             }
         }
         for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {

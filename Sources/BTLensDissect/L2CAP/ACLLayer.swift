@@ -37,9 +37,10 @@ final class ACLLayer: ConnectionLayer {
         hci.aclPacket(key, boundary: boundary, fragment: fragment, r)
         if direction == .sent, !hci.flow.isEmpty { hci.sentACL(r) }
         if ctx.lowerLayers {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle, isTop: false,
-                           body: .acl(ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
-                                                      length: Int(length)))))
+            let info = ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
+                                       length: Int(length))
+            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle,
+                           isTop: false, body: .acl(info)))
         }
         var out = reassembler.push(ACLKey(key, direction), boundary: boundary, fragment: consume fragment,
                                    record: r.number, time: r.timestamp, cutByCapture: r.isTruncated)

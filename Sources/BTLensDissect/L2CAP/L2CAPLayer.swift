@@ -30,9 +30,10 @@ final class L2CAPLayer: ConnectionLayer {
     /// A whole PDU, to the layer its channel carries.
     func pdu(_ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         if ctx.lowerLayers {
+            let info = L2CAPInfo(cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
+                                 truncated: pdu.truncated)
             ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
-                           isTop: false, body: .l2cap(L2CAPInfo(cid: pdu.cid, length: pdu.declaredLength,
-                                                                firstRecord: pdu.firstRecord, truncated: pdu.truncated))))
+                           isTop: false, body: .l2cap(info)))
         }
         switch pdu.cid {
         case L2CAPChannel.att:

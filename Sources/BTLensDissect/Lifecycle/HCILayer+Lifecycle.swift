@@ -17,7 +17,10 @@ extension HCILayer {
         let index = r.controllerIndex
         switch effect {
         case .parametersUpdated(let status, let handle, let p) where status.isSuccess:
-            connections.update(ConnectionKey(index: index, handle: handle)) { $0.parameters = p; $0.parameterUpdates += 1 }
+            connections.update(ConnectionKey(index: index, handle: handle)) {
+                $0.parameters = p
+                $0.parameterUpdates += 1
+            }
         case .phyUpdated(let status, let handle, let tx, let rx) where status.isSuccess:
             connections.update(ConnectionKey(index: index, handle: handle)) { $0.phy = (tx, rx) }
         case .dataLengthChanged(let handle, let tx, let rx):
@@ -30,8 +33,8 @@ extension HCILayer {
             }
             if !status.isSuccess {
                 ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.encryptionFailed,
-                                          "\(enabled == nil ? "refreshing" : "starting") encryption on \(Hex.value(handle, width: 4)) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
-                                          fields: [("status", .hex(status.rawValue))]))
+                                              "\(enabled == nil ? "refreshing" : "starting") encryption on \(Hex.value(handle, width: 4)) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
+                                              fields: [("status", .hex(status.rawValue))]))
             }
         case .advertising(let reports):
             let step = step(r)
@@ -47,8 +50,9 @@ extension HCILayer {
                 let stalled = r.timestamp.elapsed(since: since.time)
                 if stalled > Self.stallTolerance {
                     ctx.say(r, nil, Diagnostic(LifecycleDiagnostics.flowStall,
-                                           "all \(f.buffers) controller ACL buffers were in use from #\(since.record) until this Number Of Completed Packets: \(Timestamp(microseconds: stalled).offset(from: Timestamp(microseconds: 0))) s with no credit to send",
-                                           fields: [("since_record", .int(since.record)), ("stalled_us", .int(stalled)), ("buffers", .int(f.buffers))]))
+                                               "all \(f.buffers) controller ACL buffers were in use from #\(since.record) until this Number Of Completed Packets: \(Timestamp(microseconds: stalled).offset(from: Timestamp(microseconds: 0))) s with no credit to send",
+                                               fields: [("since_record", .int(since.record)), ("stalled_us", .int(stalled)),
+                                                        ("buffers", .int(f.buffers))]))
                 }
             }
             flow[index] = f
@@ -69,8 +73,8 @@ extension HCILayer {
     func connectionFailed(_ info: ConnectionInfo, status: HCIErrorCode, _ r: CaptureRecord) {
         let peer = info.address?.description ?? "a device"
         ctx.say(r, nil, Diagnostic(LifecycleDiagnostics.connectionFailed,
-                               "connecting to \(peer) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
-                               fields: [("status", .hex(status.rawValue))]))
+                                   "connecting to \(peer) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
+                                   fields: [("status", .hex(status.rawValue))]))
     }
 
     /// Findings when a connection closes: how it ended, what it never did (`hadATT`: an ATT PDU),
@@ -80,19 +84,23 @@ extension HCILayer {
         guard let info = connections[key] else { return }
         let handle = key.handle
         if reason.rawValue == 0x08 {
-            let last = lastTraffic.map { "the last traffic was #\($0.record), \(r.timestamp.offset(from: $0.time)) s before" } ?? "no traffic was captured on it"
-            let timeout = info.lifecycle.parameters.map { "; the supervision timeout was \($0.timeoutMilliseconds) ms" } ?? ""
+            let last = lastTraffic.map {
+                "the last traffic was #\($0.record), \(r.timestamp.offset(from: $0.time)) s before"
+            } ?? "no traffic was captured on it"
+            let timeout = info.lifecycle.parameters.map {
+                "; the supervision timeout was \($0.timeoutMilliseconds) ms"
+            } ?? ""
             ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.supervisionTimeout,
-                                      "\(Hex.value(handle, width: 4)) lost: Connection Timeout; \(last)\(timeout)",
-                                      fields: [("last_record", .int(lastTraffic?.record ?? 0))]))
+                                          "\(Hex.value(handle, width: 4)) lost: Connection Timeout; \(last)\(timeout)",
+                                          fields: [("last_record", .int(lastTraffic?.record ?? 0))]))
         }
         if reason.rawValue == 0x3d {
             ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.micFailure,
-                                      "\(Hex.value(handle, width: 4)) dropped: MIC Failure; \(reason.advice ?? "")"))
+                                          "\(Hex.value(handle, width: 4)) dropped: MIC Failure; \(reason.advice ?? "")"))
         }
         if info.transport == .le, !info.inferred, !hadATT {
             ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.noDiscovery,
-                                      "\(Hex.value(handle, width: 4)) closed (\(reason.name)) before any ATT PDU: the app never reached discovery"))
+                                          "\(Hex.value(handle, width: 4)) closed (\(reason.name)) before any ATT PDU: the app never reached discovery"))
         }
         guard let address = info.address, let opened = info.openedTime,
               r.timestamp.elapsed(since: opened) < Self.shortConnection else { return }
@@ -100,10 +108,12 @@ extension HCILayer {
         recent.append(step(r))
         if recent.count == Self.loopCount {
             ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.reconnectLoop,
-                                      "\(recent.count) connections to \(address) ended within \(Self.loopWindow / 1_000_000) s, each under \(Self.shortConnection / 1_000_000) s (closed at \(recent.map { "#\($0.record)" }.joined(separator: ", ")))",
-                                      fields: [("address", .string(address.description))]))
+                                          "\(recent.count) connections to \(address) ended within \(Self.loopWindow / 1_000_000) s, each under \(Self.shortConnection / 1_000_000) s (closed at \(recent.map { "#\($0.record)" }.joined(separator: ", ")))",
+                                          fields: [("address", .string(address.description))]))
         }
-        if shortConnections[address] == nil, shortConnections.count >= Self.loopAddressLimit { shortConnections.removeAll() }
+        if shortConnections[address] == nil, shortConnections.count >= Self.loopAddressLimit {
+            shortConnections.removeAll()
+        }
         shortConnections[address] = Array(recent.suffix(Self.loopCount))
     }
 

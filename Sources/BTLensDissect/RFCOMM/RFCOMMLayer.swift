@@ -46,7 +46,8 @@ final class RFCOMMLayer: ConnectionLayer {
             ctx.say(r, key.handle, d, direction)
             return nil
         }
-        var info = RFCOMMInfo(dlci: frame.dlci, frame: frame.type?.name ?? "Unknown (\(Hex.value(frame.control, width: 2)))",
+        let name = frame.type?.name ?? "Unknown (\(Hex.value(frame.control, width: 2)))"
+        var info = RFCOMMInfo(dlci: frame.dlci, frame: name,
                               pollFinal: frame.pollFinal, credits: frame.credits, length: frame.information.count)
         if frame.dlci == 0, frame.type == .uih, let mux = try? RFCOMMMuxCommand.parse(frame.information) {
             info.mux = mux.name
@@ -59,7 +60,8 @@ final class RFCOMMLayer: ConnectionLayer {
         if frame.fcs != frame.expectedFCS {
             ctx.say(r, key.handle, Diagnostic(RFCOMMDiagnostics.fcsBad,
                                               "DLCI \(frame.dlci) \(info.frame): FCS \(Hex.value(frame.fcs, width: 2)), expected \(Hex.value(frame.expectedFCS, width: 2))",
-                                              fields: [("expected", .int(frame.expectedFCS)), ("actual", .int(frame.fcs))]),
+                                              fields: [("expected", .int(frame.expectedFCS)),
+                                                       ("actual", .int(frame.fcs))]),
                     direction)
         }
         return carriesData ? frame : nil

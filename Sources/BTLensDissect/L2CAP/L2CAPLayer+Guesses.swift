@@ -33,7 +33,9 @@ extension L2CAPLayer {
                 guessed[channel] = .withdrawn
                 ctx.say(r, key.handle, Diagnostic(L2CAPDiagnostics.guessWithdrawn,
                                                   "channel \(Hex.value(pdu.cid, width: 4)) was taken for RFCOMM from its first frame (#\(first.number)), but this PDU of \(pdu.payload.count) bytes is no RFCOMM frame: \(misfit). Its PDUs from the first are shown undecoded (--decode-as \(Hex.value(pdu.cid, width: 4))=rfcomm overrides)",
-                                                  fields: [("cid", .hex(pdu.cid)), ("first_record", .int(first.number))]), direction)
+                                                  fields: [("cid", .hex(pdu.cid)),
+                                                           ("first_record", .int(first.number))]),
+                        direction)
                 ctx.undecoded(first, key.handle, name, first.payload)
                 ctx.undecoded(r, key.handle, name, pdu.payload)
                 return nil

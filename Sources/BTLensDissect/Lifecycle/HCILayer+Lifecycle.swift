@@ -51,8 +51,8 @@ extension HCILayer {
                 if stalled > Self.stallTolerance {
                     ctx.say(r, nil, Diagnostic(LifecycleDiagnostics.flowStall,
                                                "all \(f.buffers) controller ACL buffers were in use from #\(since.record) until this Number Of Completed Packets: \(Timestamp(microseconds: stalled).offset(from: Timestamp(microseconds: 0))) s with no credit to send",
-                                               fields: [("since_record", .int(since.record)), ("stalled_us", .int(stalled)),
-                                                        ("buffers", .int(f.buffers))]))
+                                               fields: [("since_record", .int(since.record)),
+                                                        ("stalled_us", .int(stalled)), ("buffers", .int(f.buffers))]))
                 }
             }
             flow[index] = f

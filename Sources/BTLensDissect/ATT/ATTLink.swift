@@ -76,10 +76,10 @@ final class ATTLink {
 
 /// The ATT links of open connections, with the link of the last PDU at hand.
 ///
-/// That link is kept and lent unretained. Safe because the table holds every link it names, and
-/// `remove` (a connection closing, at an HCI event, never while a PDU is decoded) forgets it with its
-/// entry. It bought 13.7 → 12.0 atomic reference counts a record on the decoding thread (commit
-/// 32663f0).
+/// That link is kept unretained, and lent to the next PDUs of its connection without a retain. Safe
+/// because the table holds every link it names, and `remove` (a connection closing, at an HCI event,
+/// never while a PDU is decoded) forgets it with its entry. It bought 13.7 → 12.0 atomic reference
+/// counts a record on the decoding thread (commit 32663f0).
 final class ATTLinkTable {
     private var links: [ConnectionKey: ATTLink] = [:]
     private var last: (key: ConnectionKey, link: Unmanaged<ATTLink>)?
@@ -87,16 +87,15 @@ final class ATTLinkTable {
     /// Lends a connection's link to `body`: the last one used, or the one in the table, or a new one.
     func lend(_ key: ConnectionKey, orAdd make: () -> ATTLink, _ body: (ATTLink) -> Void) {
         if let last, last.key == key { return last.link._withUnsafeGuaranteedRef(body) }
-        let link: Unmanaged<ATTLink>
+        let link: ATTLink
         if let known = links[key] {
-            link = .passUnretained(known)
+            link = known
         } else {
-            let made = make()
-            links[key] = made
-            link = .passUnretained(made)
+            link = make()
+            links[key] = link
         }
-        last = (key, link)
-        link._withUnsafeGuaranteedRef(body)
+        last = (key, .passUnretained(link))
+        body(link)
     }
 
     subscript(key: ConnectionKey) -> ATTLink? { links[key] }

@@ -1,0 +1,14 @@
+import BTLensCore
+
+/// A layer that keeps state per connection. The analyzer holds its layers in a list: a connection
+/// that closes, or the end of the capture, reaches each in the order of the list, lower layers first
+/// (what a lower layer still holds may feed the layers above it before they end).
+///
+/// Records and PDUs do not pass through this protocol: each layer hands its PDUs to the concrete
+/// layer above it, as Wireshark's dissector handoff tables do.
+protocol ConnectionLayer: AnyObject {
+    /// A connection closed: what it left unfinished is reported at `place`, and its state is freed.
+    func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String)
+    /// The end of the capture: what every connection left unfinished is reported at `place`.
+    func finish(at place: RecordPlace)
+}

@@ -1,0 +1,192 @@
+import BTLensCore
+import BTLensCapture
+
+/// Framed streams and their dissectors: which dissector a stream is bound to, frames named and
+/// decoded, responses paired with requests (outstanding requests per dissector and connection, EA
+/// session or RFCOMM channel, freed when the connection closes), and a stream's output as events.
+final class DissectorLayer: ConnectionLayer {
+    /// A pairing context: one dissector on one connection (both characteristics), EA session or RFCOMM channel.
+    struct PairKey: Hashable, Comparable {
+        enum Scope: Hashable, Comparable {
+            case connection
+            case eaSession(UInt16)
+            case rfcomm(dlci: UInt8)
+        }
+        var connection: ConnectionKey
+        var dissector: String
+        var scope = Scope.connection
+        static func < (a: PairKey, b: PairKey) -> Bool {
+            if (a.connection, a.dissector) != (b.connection, b.dissector) {
+                return (a.connection, a.dissector) < (b.connection, b.dissector)
+            }
+            return a.scope < b.scope
+        }
+    }
+
+    private let ctx: LayerContext
+    private let hci: HCILayer
+    /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
+    private var pairings: [PairKey: PairingTracker] = [:]
+
+    init(_ ctx: LayerContext, hci: HCILayer) {
+        self.ctx = ctx
+        self.hci = hci
+    }
+
+    func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
+        endPairings(connection, record: place.record, time: place.time, reason: reason)
+    }
+
+    func finish(at place: RecordPlace) {
+        for connection in Set(pairings.keys.map(\.connection)).sorted() {
+            endPairings(connection, record: place.record, time: place.time, reason: "the end of the capture")
+        }
+    }
+
+    /// The stream for a characteristic: bound by `--decode-as`, by its UUID, else (detected A5
+    /// streams) by the device's vendor, else plain A5 detection.
+    func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
+                     direction: Direction) -> BoundStream {
+        var s = unnamedStream(handle: handle, uuid: uuid, connection: connection, direction: direction)
+        s.uuid = uuid
+        return s
+    }
+
+    private func unnamedStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
+                               direction: Direction) -> BoundStream {
+        let limit = ctx.limits.messageBytes
+        for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
+            if let d = ctx.dissectors.dissector(named: name) {
+                return BoundStream(d, framing: d.framing, detect: false, direction: direction, messageLimit: limit)
+            }
+        }
+        let device = hci.device(connection)
+        if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {
+            return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction,
+                               messageLimit: limit)
+        }
+        if let d = ctx.dissectors.forDevice(device), case .frames = d.framing {
+            return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limit)
+        }
+        return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: limit,
+                           keepsPayloads: ctx.valueBytes)
+    }
+
+    /// Names and decodes one frame, pairs it, and says what pairing found.
+    /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
+    func dissect(_ f: A5Frame, _ naming: inout A5FrameInfo.Naming, uuid: BluetoothUUID?,
+                 dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
+                 time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
+        let decoded = dissector.decode(Message(command: naming.hasCommand ? f.command : nil,
+                                               flags: f.flags, payload: f.payload, direction: direction,
+                                               characteristic: uuid))
+        naming.dissector = dissector.name
+        naming.decoded = decoded
+        var before: [Diagnostic] = []
+        var after = decoded.problems
+        guard let rule = dissector.pairing else { return (before, after) }
+        let pending = ctx.limits.pendingRequests
+        var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule, limit: pending)
+        defer { pairings[pairKey] = tracker }
+        before = tracker.expire(now: time).map {
+            unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
+        }
+        let kind = decoded.kind ?? (direction == .sent ? .request
+                                    : rule.responseCommand.couldRespond(f.command) ? .response : .event)
+        switch kind {
+        case .request:
+            let r = PairingTracker.Request(record: record, time: time, command: f.command, name: decoded.name,
+                                           sequence: f.sequence)
+            if let dropped = tracker.request(r) {
+                after.append(unanswered(dropped, dissector.name, rule, why: "before \(pending) newer requests"))
+            }
+        case .response:
+            if let (_, paired) = tracker.response(command: f.command, sequence: f.sequence, time: time) {
+                naming.pairing = paired
+            } else {
+                var fields: [(String, FieldValue)] = [("command", .int(f.command))]
+                if let s = f.sequence { fields.append(("sequence", .int(s))) }
+                fields.append(("dissector", .string(dissector.name)))
+                after.append(Diagnostic(DissectorDiagnostics.unsolicited,
+                                        "\(label(f.command, decoded.name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
+                                        fields: fields))
+            }
+        case .event:
+            break
+        }
+        return (before, after)
+    }
+
+    /// Requests still outstanding when their context ends.
+    func endPairings(_ connection: ConnectionKey, record: Int, time: Timestamp, reason: String) {
+        for key in pairings.keys.filter({ $0.connection == connection }).sorted() {
+            guard var tracker = pairings.removeValue(forKey: key) else { continue }
+            for r in tracker.drain() {
+                let d = unanswered(r, key.dissector, tracker.rule, why: "before \(reason)")
+                ctx.emit(Event(record: record, timestamp: time, direction: .sent, connection: connection.handle,
+                               isTop: true, body: .diagnostic(d)))
+            }
+        }
+    }
+
+    private func unanswered(_ r: PairingTracker.Request, _ dissector: String, _ rule: PairingRule,
+                            why: String) -> Diagnostic {
+        var fields: [(String, FieldValue)] = [("command", .int(r.command))]
+        if let s = r.sequence { fields.append(("sequence", .int(s))) }
+        fields += [("request_record", .int(r.record)), ("timeout_ms", .int(Int(rule.timeoutMicroseconds / 1000))),
+                   ("dissector", .string(dissector))]
+        return Diagnostic(DissectorDiagnostics.unanswered,
+                          "\(label(r.command, r.name))\(r.sequence.map { " sequence \($0)" } ?? "") sent at #\(r.record): no response \(why)",
+                          fields: fields)
+    }
+
+    private func label(_ command: UInt16, _ name: String?) -> String {
+        name.map { "\($0) (\(Hex.value(command, width: 2)))" } ?? "command \(Hex.value(command, width: 2))"
+    }
+
+    /// A stream's output as events, whatever carried the stream: a frame labelled by `info` and
+    /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
+    func a5Event(_ output: consuming A5Stream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
+                 pairKey: PairKey?, direction: Direction, connection: UInt16, record: Int, time: Timestamp,
+                 info: (consuming A5Frame, consuming A5FrameInfo.Naming) -> A5FrameInfo) {
+        func send(_ body: consuming EventBody, _ from: Direction? = nil) {
+            ctx.emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection,
+                           isTop: true, body: body))
+        }
+        func tagged(_ d: Diagnostic) -> EventBody {
+            var d = d
+            d.fields.append(stream)
+            return .diagnostic(ctx.with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
+        }
+        switch consume output {
+        case .frame(let f):
+            // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
+            guard let pairKey, let d = bound.dissector else {
+                guard ctx.detail == .full else { return count(f, a5: bound.isA5, direction: direction) }
+                return send(.a5(info(consume f, A5FrameInfo.Naming(bound))))
+            }
+            var naming = A5FrameInfo.Naming(bound)
+            let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey,
+                                          direction: direction, record: record, time: time)
+            // Requests that timed out: the phone's, whichever stream noticed.
+            for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
+            send(.a5(info(consume f, consume naming)))
+            for diagnostic in after { send(tagged(diagnostic)) }
+        case .diagnostic(var d):
+            let began = d.began
+            d.began = nil
+            guard let began, began.record != record else { return send(tagged(d)) }
+            // Put where the problem began; where it showed is kept beside it.
+            d.fields.append(("detected_record", .int(record)))
+            ctx.emit(Event(record: began.record, timestamp: began.time, direction: direction, connection: connection,
+                           isTop: true, body: tagged(d)))
+        }
+    }
+
+    /// A frame no dissector decodes, counted and not sent.
+    private func count(_ f: borrowing A5Frame, a5: Bool, direction: Direction) {
+        guard a5 else { return }
+        ctx.tally.a5Frames[Int(direction.rawValue)] += 1
+        if !f.checksumOK { ctx.tally.a5BadChecksum += 1 }
+    }
+}

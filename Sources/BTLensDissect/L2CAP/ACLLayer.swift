@@ -1,0 +1,75 @@
+import BTLensCore
+import BTLensCapture
+
+/// ACL data packets: their header read, their connection made known to HCI, their fragments
+/// reassembled into L2CAP PDUs for the L2CAP layer.
+final class ACLLayer: ConnectionLayer {
+    private let ctx: LayerContext
+    private let hci: HCILayer
+    private let l2cap: L2CAPLayer
+    private var reassembler: ACLReassembler
+
+    init(_ ctx: LayerContext, hci: HCILayer, l2cap: L2CAPLayer) {
+        self.ctx = ctx
+        self.hci = hci
+        self.l2cap = l2cap
+        reassembler = ACLReassembler(limit: ctx.limits.reassemblyBytes)
+    }
+
+    func aclData(_ r: CaptureRecord) {
+        // The header is read in place, and the fragment sliced once: a reader over the payload
+        // would count a reference of its own.
+        guard let word = ByteReader.u16le(in: r.payload, at: 0), let length = ByteReader.u16le(in: r.payload, at: 2)
+        else { return hci.malformedHeader(r, "ACL packet", need: 4) }
+        let handle = word & 0x0fff
+        let boundary = UInt8(word >> 12 & 0x3)
+        let direction = r.direction ?? .sent
+        var fragment = r.payload.dropFirst(4)
+        if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
+            var d = Diagnostic(HCIDiagnostics.lengthMismatch,
+                               "ACL data length says \(length) bytes, the record holds \(fragment.count)",
+                               fields: [("declared", .int(length)), ("present", .int(fragment.count))], packetOffset: 2)
+            d.undecodedBytes = max(0, fragment.count - Int(length))
+            ctx.say(r, handle, d)
+            fragment = fragment.prefix(Int(length))
+        }
+        let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+        hci.aclPacket(key, boundary: boundary, fragment: fragment, r)
+        if direction == .sent, !hci.flow.isEmpty { hci.sentACL(r) }
+        if ctx.lowerLayers {
+            let info = ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
+                                       length: Int(length))
+            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle,
+                           isTop: false, body: .acl(info)))
+        }
+        var out = reassembler.push(ACLKey(key, direction), boundary: boundary, fragment: consume fragment,
+                                   record: r.number, time: r.timestamp, cutByCapture: r.isTruncated)
+        for d in out.diagnostics {
+            let d = ctx.with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))
+            // The cut that left a PDU's continuation without its start was said already.
+            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle,
+                           isTop: d.kind != L2CAPDiagnostics.continuationAfterCut, body: .diagnostic(d)))
+        }
+        if let pdu = out.pdu.take() { l2cap.pdu(consume pdu, key, direction, r) }
+    }
+
+    /// The last time traffic was seen on a connection.
+    func lastTraffic(_ key: ConnectionKey) -> Lifecycle.Step? { reassembler.lastTraffic(key) }
+
+    func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
+        for (direction, d, _) in reassembler.close(connection) {
+            ctx.emit(Event(record: place.record, timestamp: place.time, direction: direction,
+                           connection: connection.handle, isTop: true,
+                           body: .diagnostic(ctx.with(d, undecoded: d.field("have")))))
+        }
+    }
+
+    /// Whatever is still being reassembled is reported, not dropped.
+    func finish(at place: RecordPlace) {
+        for (key, d, _) in reassembler.finish() {
+            ctx.emit(Event(record: place.record, timestamp: place.time, direction: key.direction,
+                           connection: key.connection.handle, isTop: true,
+                           body: .diagnostic(ctx.with(d, undecoded: d.field("have")))))
+        }
+    }
+}

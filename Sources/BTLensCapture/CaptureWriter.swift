@@ -70,19 +70,7 @@ public final class CaptureWriter {
     /// The packet bytes in the chosen layout, or nil for records it cannot carry (notes in H4).
     private func packet(_ r: CaptureRecord) -> (bytes: [UInt8], original: Int, flags: UInt32)? {
         if monitor {
-            let opcode: UInt16
-            switch (r.kind, r.direction ?? .sent) {
-            case (.command, _): opcode = 2
-            case (.event, _): opcode = 3
-            case (.aclData, .sent): opcode = 4
-            case (.aclData, .received): opcode = 5
-            case (.scoData, .sent): opcode = 6
-            case (.scoData, .received): opcode = 7
-            case (.isoData, .sent): opcode = 18
-            case (.isoData, .received): opcode = 19
-            case (.note, _): opcode = 12
-            case (.unknown, _): return nil
-            }
+            guard let opcode = MonitorRecord.opcode(r.kind, r.direction ?? .sent) else { return nil }
             // Plain notes keep their text as it was; other kinds (syslog, power, …) say what they were.
             let plain = ["Note", "System Note"].contains(r.noteCategory)
             let text = plain ? r.noteText : r.noteCategory + ": " + r.noteText

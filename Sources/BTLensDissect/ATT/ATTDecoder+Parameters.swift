@@ -73,14 +73,7 @@ extension ATTDecoder {
         case .writeResponse:
             out.info.handle = bearer.pending[c]?.handle
             bearer.pending[c] = nil
-        case .prepareWriteRequest:
-            let handle = try r.u16le()
-            let offset = Int(try r.u16le())
-            let value = r.rest()
-            out.info.handle = handle
-            out.info.value = value
-            out.info.fields = [("offset", .int(offset))]
-            prepare(c, handle: handle, offset: offset, value: value, record: record, truncated: truncated, &out)
+        case .prepareWriteRequest: try prepareWrite(&r, &out, client: c, record: record, truncated: truncated)
         case .prepareWriteResponse:
             out.info.handle = try r.u16le()
             out.info.fields = [("offset", .int(try r.u16le()))]
@@ -90,14 +83,7 @@ extension ATTDecoder {
             out.info.fields = [("flags", .string(flags == 1 ? "write" : flags == 0 ? "cancel" : "reserved (\(flags))"))]
             execute(c, write: flags == 1, db: db, record: record, &out)
             bearer.pending[c] = ATTBearer.Request(opcode: opcode)
-        case .multipleHandleValues:
-            while !r.isAtEnd {
-                let handle = try r.u16le()
-                let length = Int(try r.u16le())
-                let value = try r.bytes(length)
-                out.streamValues.append((handle, StreamValue(value)))
-            }
-            out.info.fields = [("values", .int(out.streamValues.count))]
+        case .multipleHandleValues: try multipleHandleValues(&r, &out)
         case .none:
             break
         }
@@ -185,6 +171,27 @@ extension ATTDecoder {
         out.info.value = value
         out.info.fields = [("signature", .bytes(Array(r.rest())))]
         if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, StreamValue(value))) }
+    }
+
+    private mutating func prepareWrite(_ r: inout ByteReader, _ out: inout ATTResult, client c: Int, record: Int,
+                                       truncated: Bool) throws(ShortRead) {
+        let handle = try r.u16le()
+        let offset = Int(try r.u16le())
+        let value = r.rest()
+        out.info.handle = handle
+        out.info.value = value
+        out.info.fields = [("offset", .int(offset))]
+        prepare(c, handle: handle, offset: offset, value: value, record: record, truncated: truncated, &out)
+    }
+
+    private func multipleHandleValues(_ r: inout ByteReader, _ out: inout ATTResult) throws(ShortRead) {
+        while !r.isAtEnd {
+            let handle = try r.u16le()
+            let length = Int(try r.u16le())
+            let value = try r.bytes(length)
+            out.streamValues.append((handle, StreamValue(value)))
+        }
+        out.info.fields = [("values", .int(out.streamValues.count))]
     }
 
     private func unknown(_ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult) {

@@ -19,7 +19,7 @@ public enum MonitorRecord {
 
     /// The opcodes (BlueZ, src/shared/btsnoop.h), each written once: number, name, payload. Readers and
     /// writers of monitor records all take their numbers from here.
-    static let opcodes: [(opcode: UInt16, name: String, payload: Payload)] = [
+    private static let opcodes: [(opcode: UInt16, name: String, payload: Payload)] = [
         (0, "New Index", .note(.newIndex)), (1, "Delete Index", .note(.size)),
         (2, "Command", .packet(.command, .sent)), (3, "Event", .packet(.event, .received)),
         (4, "ACL TX", .packet(.aclData, .sent)), (5, "ACL RX", .packet(.aclData, .received)),

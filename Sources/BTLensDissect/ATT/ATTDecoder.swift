@@ -97,9 +97,10 @@ struct ATTDecoder {
         out.info.opcode = opcode
         out.info.truncated = truncated
         // Responses, notifications and indications come from the server; the rest go to it.
-        let serverIsPeer = opcode.isFromServer ? direction == .received : direction == .sent
+        let fromServer = opcode.isFromServer
+        let serverIsPeer = fromServer ? direction == .received : direction == .sent
         let db = key(serverIsPeer)
-        let client = opcode.isFromServer ? direction.opposite : direction
+        let client = fromServer ? direction.opposite : direction
         do {
             try decodeParameters(opcode, &r, &out, db: db, direction: direction, client: client, record: record,
                                  truncated: truncated)

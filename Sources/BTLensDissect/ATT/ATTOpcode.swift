@@ -57,7 +57,7 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable {
     }
 
     /// Every opcode: its name, who sends it, how its parameters are read.
-    static let definitions: [(ATTOpcode, Definition)] = [
+    private static let definitions: [(ATTOpcode, Definition)] = [
         (.errorResponse, .init(name: "Error Response", sender: .server, parameters: .errorResponse)),
         (.exchangeMTURequest, .init(name: "Exchange MTU Request", sender: .client, parameters: .mtuRequest)),
         (.exchangeMTUResponse, .init(name: "Exchange MTU Response", sender: .server, parameters: .mtuResponse)),

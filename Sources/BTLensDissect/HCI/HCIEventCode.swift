@@ -21,7 +21,7 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
     }
 
     /// Every event btlens names: code, name, how its parameters are read.
-    static let definitions: [(UInt8, Definition)] = [
+    private static let definitions: [(UInt8, Definition)] = [
         (0x01, .init(name: "Inquiry Complete", parameters: .status)),
         (0x02, .init(name: "Inquiry Result", parameters: .none)),
         (0x03, .init(name: "Connection Complete", parameters: .connectionComplete)),
@@ -104,7 +104,7 @@ public struct LESubeventCode: RawRepresentable, Hashable, Sendable {
     }
 
     /// Every subevent btlens names: code, name, how its parameters are read.
-    static let definitions: [(UInt8, Definition)] = [
+    private static let definitions: [(UInt8, Definition)] = [
         (0x01, .init(name: "LE Connection Complete", parameters: .connectionComplete)),
         (0x02, .init(name: "LE Advertising Report", parameters: .advertisingReport)),
         (0x03, .init(name: "LE Connection Update Complete", parameters: .connectionUpdateComplete)),

@@ -30,7 +30,7 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable {
 
     /// Every command: its name, how its data is read, and how many bytes that needs. Requests and
     /// responses travel either way: either side of a link may ask.
-    static let definitions: [(UInt8, Definition)] = [
+    private static let definitions: [(UInt8, Definition)] = [
         (0x01, .init(name: "Command Reject", parameters: .none, minimumSize: 0)),
         (0x02, .init(name: "Connection Request", parameters: .connectionRequest, minimumSize: 4)),
         (0x03, .init(name: "Connection Response", parameters: .connectionResponse, minimumSize: 0)),

@@ -77,30 +77,30 @@ enum HCIDecoder {
         out.diagnostics += lengthCheck(opcode.name, declared: Int(plen), present: r.remaining, truncated: truncated)
         var p = ByteReader(r.rest().prefix(Int(plen)))
         do {
-            switch raw {
-            case HCIOpcode.createConnection.rawValue:
+            switch opcode.parameters {
+            case .createConnection:
                 let a = try BDAddr(&p)
                 out.info.fields = [("address", .string(a.description))]
                 out.effect = .hostConnects(a)
-            case HCIOpcode.disconnect.rawValue:
+            case .disconnect:
                 let handle = try p.u16le() & 0x0fff
                 let reason = HCIErrorCode(rawValue: try p.u8())
                 out.info.fields = [("handle", .hex(handle)), ("reason", .string(reason.name))]
-            case HCIOpcode.leCreateConnection.rawValue:
+            case .leCreateConnection:
                 try p.skip(5)
                 let type = try p.u8()
                 let a = try BDAddr(&p)
                 out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
                 out.effect = .hostConnects(a)
-            case HCIOpcode.leExtendedCreateConnection.rawValue:
+            case .leExtendedCreateConnection:
                 try p.skip(2)
                 let type = try p.u8()
                 let a = try BDAddr(&p)
                 out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
                 out.effect = .hostConnects(a)
-            case HCIOpcode.createConnectionCancel.rawValue, HCIOpcode.leCreateConnectionCancel.rawValue:
+            case .createConnectionCancel:
                 out.effect = .hostCancels
-            default:
+            case .readBufferSize, .leReadBufferSize, .none:
                 break
             }
         } catch {
@@ -180,7 +180,7 @@ enum HCIDecoder {
         guard opcode.rawValue != 0, let status = p.peek().map(HCIErrorCode.init(rawValue:)) else { return }
         out.info.fields.append(("status", .string(status.name)))
         guard status.isSuccess else {
-            if opcode == .createConnectionCancel || opcode == .leCreateConnectionCancel { out.effect = .cancelRefused }
+            if opcode.parameters == .createConnectionCancel { out.effect = .cancelRefused }
             return
         }
         try p.skip(1)
@@ -318,11 +318,11 @@ enum HCIDecoder {
     /// The ACL buffer count a Read Buffer Size completion reports (Core Vol 4, Part E, §7.4.5, §7.8.2, §7.8.93).
     private static func bufferCount(_ opcode: HCIOpcode,
                                     _ p: inout ByteReader) throws(ShortRead) -> HCIConnectionEffect? {
-        switch opcode.rawValue {
-        case 0x1005:
+        switch opcode.parameters {
+        case .readBufferSize:
             try p.skip(3)
             return .bufferCount(le: false, Int(try p.u16le()))
-        case 0x2002, 0x2060:
+        case .leReadBufferSize:
             try p.skip(2)
             let n = Int(try p.u8())
             return n > 0 ? .bufferCount(le: true, n) : nil

@@ -47,8 +47,10 @@ public final class CaptureWriter {
         case .btsnoop:
             put(CaptureFormat.btsnoopMagic + be32(1) + be32(monitor ? 2001 : 1002))
         case .pcapng:
-            // Section Header Block (byte-order magic, version 1.0, unknown length), then one Interface Description Block.
-            put(le32(0x0a0d_0d0a) + le32(28) + le32(0x1a2b_3c4d) + [1, 0, 0, 0] + Array(repeating: 0xff, count: 8) + le32(28))
+            // Section Header Block (byte-order magic, version 1.0, unknown length), then one Interface
+            // Description Block.
+            let unknownLength = [UInt8](repeating: 0xff, count: 8)
+            put(le32(0x0a0d_0d0a) + le32(28) + le32(0x1a2b_3c4d) + [1, 0, 0, 0] + unknownLength + le32(28))
             put(le32(1) + le32(20) + le16(monitor ? 254 : 201) + [0, 0] + le32(262_144) + le32(20))
         case .pcap:
             break
@@ -141,7 +143,11 @@ public final class CaptureWriter {
     }
 }
 
-private func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+private func be32(_ v: UInt32) -> [UInt8] {
+    [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
+}
 private func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xffff_ffff)) }
-private func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)] }
+private func le32(_ v: UInt32) -> [UInt8] {
+    [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)]
+}
 private func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }

@@ -55,7 +55,8 @@ public struct BTSnoopWriter {
     public mutating func addRaw(_ data: [UInt8], flags: UInt32, time: Int64, cutTo: Int?,
                                 includedOverride: UInt32? = nil, originalOverride: UInt32? = nil) -> Int {
         let kept = cutTo.map { Array(data.prefix($0)) } ?? data
-        bytes += be32(originalOverride ?? UInt32(data.count)) + be32(includedOverride ?? UInt32(kept.count)) + be32(flags) + be32(0)
+        bytes += be32(originalOverride ?? UInt32(data.count)) + be32(includedOverride ?? UInt32(kept.count))
+        bytes += be32(flags) + be32(0)
         bytes += be64(UInt64(bitPattern: time + BTSnoopReader.epochDelta))
         bytes += kept
         count += 1

@@ -47,8 +47,10 @@ public final class CaptureWriter {
         case .btsnoop:
             put(CaptureFormat.btsnoopMagic + be32(1) + be32(monitor ? 2001 : 1002))
         case .pcapng:
-            // Section Header Block (byte-order magic, version 1.0, unknown length), then one Interface Description Block.
-            put(le32(0x0a0d_0d0a) + le32(28) + le32(0x1a2b_3c4d) + [1, 0, 0, 0] + Array(repeating: 0xff, count: 8) + le32(28))
+            // Section Header Block (byte-order magic, version 1.0, unknown length), then one Interface
+            // Description Block.
+            let unknownLength = [UInt8](repeating: 0xff, count: 8)
+            put(le32(0x0a0d_0d0a) + le32(28) + le32(0x1a2b_3c4d) + [1, 0, 0, 0] + unknownLength + le32(28))
             put(le32(1) + le32(20) + le16(monitor ? 254 : 201) + [0, 0] + le32(262_144) + le32(20))
         case .pcap:
             break
@@ -70,19 +72,7 @@ public final class CaptureWriter {
     /// The packet bytes in the chosen layout, or nil for records it cannot carry (notes in H4).
     private func packet(_ r: CaptureRecord) -> (bytes: [UInt8], original: Int, flags: UInt32)? {
         if monitor {
-            let opcode: UInt16
-            switch (r.kind, r.direction ?? .sent) {
-            case (.command, _): opcode = 2
-            case (.event, _): opcode = 3
-            case (.aclData, .sent): opcode = 4
-            case (.aclData, .received): opcode = 5
-            case (.scoData, .sent): opcode = 6
-            case (.scoData, .received): opcode = 7
-            case (.isoData, .sent): opcode = 18
-            case (.isoData, .received): opcode = 19
-            case (.note, _): opcode = 12
-            case (.unknown, _): return nil
-            }
+            guard let opcode = MonitorRecord.opcode(r.kind, r.direction ?? .sent) else { return nil }
             // Plain notes keep their text as it was; other kinds (syslog, power, …) say what they were.
             let plain = ["Note", "System Note"].contains(r.noteCategory)
             let text = plain ? r.noteText : r.noteCategory + ": " + r.noteText
@@ -153,7 +143,11 @@ public final class CaptureWriter {
     }
 }
 
-private func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+private func be32(_ v: UInt32) -> [UInt8] {
+    [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
+}
 private func be64(_ v: UInt64) -> [UInt8] { be32(UInt32(v >> 32)) + be32(UInt32(v & 0xffff_ffff)) }
-private func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)] }
+private func le32(_ v: UInt32) -> [UInt8] {
+    [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)]
+}
 private func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xff), UInt8(v >> 8)] }

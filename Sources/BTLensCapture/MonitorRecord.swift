@@ -2,72 +2,104 @@ import BTLensCore
 
 /// BlueZ monitor records (btsnoop datalink 2001, pcap LINKTYPE 254): the opcode says what the payload is.
 public enum MonitorRecord {
-    public static let opcodeNames: [UInt16: String] = [
-        0: "New Index", 1: "Delete Index", 2: "Command", 3: "Event", 4: "ACL TX", 5: "ACL RX",
-        6: "SCO TX", 7: "SCO RX", 8: "Open Index", 9: "Close Index", 10: "Index Info",
-        11: "Vendor Diagnostic", 12: "System Note", 13: "User Logging", 14: "Control Open",
-        15: "Control Close", 16: "Control Command", 17: "Control Event", 18: "ISO TX", 19: "ISO RX",
+    /// What an opcode's payload is: an HCI packet sent or received, or a note whose text is read so.
+    enum Payload: Equatable {
+        case packet(RecordKind, Direction)
+        case note(NoteText)
+    }
+
+    /// How a note's text is read from its payload.
+    enum NoteText {
+        case newIndex, indexInfo, userLogging, controlOpen
+        /// Text up to the first NUL.
+        case text
+        /// Only the payload's size.
+        case size
+    }
+
+    /// The opcodes (BlueZ, src/shared/btsnoop.h), each written once: number, name, payload. Readers and
+    /// writers of monitor records all take their numbers from here.
+    private static let opcodes: [(opcode: UInt16, name: String, payload: Payload)] = [
+        (0, "New Index", .note(.newIndex)), (1, "Delete Index", .note(.size)),
+        (2, "Command", .packet(.command, .sent)), (3, "Event", .packet(.event, .received)),
+        (4, "ACL TX", .packet(.aclData, .sent)), (5, "ACL RX", .packet(.aclData, .received)),
+        (6, "SCO TX", .packet(.scoData, .sent)), (7, "SCO RX", .packet(.scoData, .received)),
+        (8, "Open Index", .note(.size)), (9, "Close Index", .note(.size)), (10, "Index Info", .note(.indexInfo)),
+        (11, "Vendor Diagnostic", .note(.size)), (12, "System Note", .note(.text)),
+        (13, "User Logging", .note(.userLogging)), (14, "Control Open", .note(.controlOpen)),
+        (15, "Control Close", .note(.size)), (16, "Control Command", .note(.size)),
+        (17, "Control Event", .note(.size)), (18, "ISO TX", .packet(.isoData, .sent)),
+        (19, "ISO RX", .packet(.isoData, .received)),
     ]
-    static let busNames = ["Virtual", "USB", "PCCARD", "UART", "RS232", "PCI", "SDIO", "SPI", "I2C", "SMD", "VIRTIO", "IPC"]
+
+    /// `opcodes` by number: a lookup per record is an array index.
+    static let table: [(name: String, payload: Payload)?] = {
+        var table = [(name: String, payload: Payload)?](repeating: nil, count: 256)
+        for entry in opcodes { table[Int(entry.opcode)] = (entry.name, entry.payload) }
+        return table
+    }()
+
+    static let busNames = [
+        "Virtual", "USB", "PCCARD", "UART", "RS232", "PCI", "SDIO", "SPI", "I2C", "SMD", "VIRTIO", "IPC",
+    ]
 
     /// Fills in kind, direction and, for meta records, the note text.
     public static func classify(_ record: inout CaptureRecord, index: UInt16, opcode: UInt16) {
         record.controllerIndex = index
-        if let (kind, direction) = packet(opcode) {
+        let i = Int(opcode)
+        // The payload alone is read first: a packet's record needs no name.
+        switch i < table.count ? table[i]?.payload : nil {
+        case .packet(let kind, let direction)?:
             record.kind = kind
             record.direction = direction
-            return
-        }
-        record.direction = nil
-        guard let name = opcodeNames[opcode] else {
+        case .note(let format)?:
+            record.direction = nil
+            record.kind = .note
+            record.noteCategory = table[i]?.name ?? ""
+            record.noteText = text(format, payload: record.payload)
+        case nil:
+            record.direction = nil
             record.kind = .unknown
             record.noteCategory = "Monitor opcode \(opcode)"
-            return
-        }
-        record.kind = .note
-        record.noteCategory = name
-        record.noteText = text(opcode: opcode, payload: record.payload)
-    }
-
-    /// The HCI packet an opcode carries, and its direction (a switch: this runs once a record).
-    static func packet(_ opcode: UInt16) -> (RecordKind, Direction)? {
-        switch opcode {
-        case 2: return (.command, .sent)
-        case 3: return (.event, .received)
-        case 4: return (.aclData, .sent)
-        case 5: return (.aclData, .received)
-        case 6: return (.scoData, .sent)
-        case 7: return (.scoData, .received)
-        case 18: return (.isoData, .sent)
-        case 19: return (.isoData, .received)
-        default: return nil
         }
     }
 
-    static func text(opcode: UInt16, payload: ArraySlice<UInt8>) -> String {
+    /// The opcode that carries a record of `kind` in `direction` (commands and events have one
+    /// direction each); notes go as System Note, the one whose payload is plain text.
+    public static func opcode(_ kind: RecordKind, _ direction: Direction) -> UInt16? {
+        if kind == .note { return opcodes.first { $0.payload == .note(.text) }?.opcode }
+        return (opcodes.first { $0.payload == .packet(kind, direction) }
+                ?? opcodes.first { if case .packet(kind, _) = $0.payload { true } else { false } })?.opcode
+    }
+
+    static func text(_ format: NoteText, payload: ArraySlice<UInt8>) -> String {
         var r = ByteReader(payload)
-        switch opcode {
-        case 0:
+        switch format {
+        case .newIndex:
             guard let type = try? r.u8(), let bus = try? r.u8(), let address = try? BDAddr(&r),
                   let name = try? r.bytes(8) else { return "\(payload.count) bytes" }
             let busName = Int(bus) < busNames.count ? busNames[Int(bus)] : "bus \(bus)"
-            return "\(cString(name)) type \(type == 0 ? "Primary" : "AMP (\(type))") bus \(busName) address \(address)"
-        case 10:
-            guard let address = try? BDAddr(&r), let manufacturer = try? r.u16le() else { return "\(payload.count) bytes" }
+            let controller = type == 0 ? "Primary" : "AMP (\(type))"
+            return "\(cString(name)) type \(controller) bus \(busName) address \(address)"
+        case .indexInfo:
+            guard let address = try? BDAddr(&r), let manufacturer = try? r.u16le() else {
+                return "\(payload.count) bytes"
+            }
             return "address \(address) manufacturer \(manufacturer)"
-        case 12:
+        case .text:
             return cString(payload)
-        case 13:
-            guard let priority = try? r.u8(), let identLength = try? r.u8(), let ident = try? r.bytes(Int(identLength)) else {
+        case .userLogging:
+            guard let priority = try? r.u8(), let identLength = try? r.u8(),
+                  let ident = try? r.bytes(Int(identLength)) else {
                 return cString(payload)
             }
             return "[\(priority)] \(cString(ident)): \(cString(r.rest()))"
-        case 14:
+        case .controlOpen:
             guard (try? r.skip(13)) != nil, let n = try? r.u8(), let ident = try? r.bytes(Int(n)) else {
                 return "\(payload.count) bytes"
             }
             return cString(ident)
-        default:
+        case .size:
             return payload.isEmpty ? "" : "\(payload.count) bytes"
         }
     }

@@ -35,48 +35,15 @@ public final class JSONLRenderer {
         w.withBytes { sink.write($0) }
     }
 
-    /// The event's line in the writer; false when the event is not shown.
+    /// The event's line in the writer; false when the event is not shown. One function per kind of
+    /// event, inlined here so that the switch costs what one long function did.
     private func write(_ e: Event) -> Bool {
         guard e.isTop || verbose else { return false }
         w.reset()
         w.beginObject()
         switch e.body {
-        case .a5(let a):
-            head(&w, a.isA5 ? "a5" : "message", e)
-            w.key("transport")
-            switch a.transport {
-            case .att: w.string(literal: "att")
-            case .iap2: w.string(literal: "iap2")
-            case .rfcomm: w.string(literal: "rfcomm")
-            }
-            connection(&w, e)
-            if let h = a.attHandle { w.field("att_handle", h) }
-            if let u = a.uuid { w.key("uuid"); w.string(encoded: recentUUIDs[recentUUID(u)].text.text) }
-            if let s = a.eaSession { w.field("ea_session", s) }
-            if let p = a.protocolName { w.field("protocol", p) }
-            if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
-            if !a.isA5 { w.field("framing", a.framing ?? "value") }
-            // The frame's fields are read in place: a copy of the frame would count a reference to its payload.
-            if a.hasCommand { w.field("command", a.frame.command) }
-            if let s = a.frame.sequence { w.field("sequence", s) }
-            if let flags = a.frame.flags { w.field("flags", flags) }
-            w.key("payload"); w.hex(a.frame.payload)
-            if a.frame.checksum != nil { w.field("checksum_ok", a.frame.checksumOK) }
-            if let v = a.frame.version { w.field("version", v) }
-            if let c = a.frame.checksum { w.field("checksum", c) }
-            if a.frame.isPartOfMessage, let part = a.frame.fragment { w.field("fragments", part.count) }
-            decoded(&w, a)
-        case .diagnostic(let d):
-            w.field("type", "diagnostic")
-            w.field("id", d.id)
-            w.field("severity", d.severity.name)
-            w.field("record", e.record)
-            w.key("time"); w.time(e.timestamp)
-            direction(&w, e, always: true)
-            w.field("message", d.message)
-            connection(&w, e)
-            if let o = d.packetOffset { w.field("packet_offset", o) }
-            for (k, v) in d.fields { w.field(named: k, v) }
+        case .a5(let a): frame(a, e)
+        case .diagnostic(let d): diagnostic(d, e)
         case .note(let category, let text):
             head(&w, "note", e)
             w.field("category", category)
@@ -92,110 +59,180 @@ public final class JSONLRenderer {
             if let s = h.subevent { w.field("subevent", s.rawValue) }
             w.field("name", h.name)
             for (k, v) in h.fields { w.field(named: k, v) }
-        case .connection(let c):
-            head(&w, "connection", e)
-            w.field("change", c.change.rawValue)
-            w.field("connection", c.info.key.handle)
-            w.field("controller", c.info.key.index)
-            if let a = c.info.address { w.field("address", a.description) }
-            w.field("transport", c.info.transport.rawValue)
-            w.field("role", c.info.role.rawValue)
-            w.field("inferred", c.info.inferred)
-            if let code = c.code { w.field(c.change == .closed ? "reason" : "status", code.name) }
-            if let o = c.info.openedRecord { w.field("opened_record", o) }
+        case .connection(let c): connectionChange(c, e)
         case .acl(let a):
             head(&w, "acl", e)
             connection(&w, e)
             w.field("boundary", a.boundary)
             w.field("length", a.length)
-        case .l2cap(let l):
-            head(&w, "l2cap", e)
-            connection(&w, e)
-            w.field("cid", l.cid)
-            w.field("length", l.length)
-            w.field("first_record", l.firstRecord)
-            if l.truncated { w.field("truncated", true) }
-        case .l2capSignaling(let c):
-            head(&w, "l2cap.signaling", e)
-            connection(&w, e)
-            w.field("code", c.code.rawValue)
-            w.field("name", c.code.name)
-            w.field("identifier", c.identifier)
-            for (k, v) in c.fields { w.field(named: k, v) }
-        case .rfcomm(let f):
-            head(&w, "rfcomm", e)
-            connection(&w, e)
-            w.field("dlci", f.dlci)
-            w.field("frame", f.frame)
-            w.field("poll_final", f.pollFinal)
-            if let c = f.credits { w.field("credits", c) }
-            w.field("length", f.length)
-            if let m = f.mux { w.field("mux", m) }
-            for (k, v) in f.fields { w.field(named: k, v) }
-        case .sdp(let info):
-            head(&w, "sdp", e)
-            connection(&w, e)
-            w.field("pdu", info.pdu)
-            w.field("transaction", info.transaction)
-            w.key("services"); w.beginArray()
-            for s in info.services {
-                w.beginObject()
-                if let n = s.name { w.field("name", n) }
-                w.key("classes"); w.beginArray(); for c in s.classes { w.string(c) }; w.endArray()
-                if let ch = s.rfcommChannel { w.field("rfcomm_channel", ch) }
-                w.field("iap2", s.isIAP2)
-                w.endObject()
-            }
-            w.endArray()
-        case .iap2(let p):
-            head(&w, "iap2", e)
-            connection(&w, e)
-            w.field("kind", p.kind)
-            if let v = p.psn { w.field("psn", v) }
-            if let v = p.pan { w.field("pan", v) }
-            if let v = p.session { w.field("session", v) }
-            if let v = p.sessionType { w.field("session_type", v) }
-            w.field("payload_length", p.payloadLength)
-            if let d = p.detail { w.field("detail", d) }
-        case .iap2Control(let c):
-            head(&w, "iap2.control", e)
-            connection(&w, e)
-            w.field("message_id", c.id)
-            w.field("name", c.name)
-            for (k, v) in c.fields { w.field(named: k, v) }
+        case .l2cap(let l): l2cap(l, e)
+        case .l2capSignaling(let c): l2capSignaling(c, e)
+        case .rfcomm(let f): rfcomm(f, e)
+        case .sdp(let info): sdp(info, e)
+        case .iap2(let p): iap2(p, e)
+        case .iap2Control(let c): iap2Control(c, e)
         case .iap2Identification(let i):
             head(&w, "iap2.identification", e)
             connection(&w, e)
             w.identification(i)
-        case .att(let a):
-            head(&w, "att", e)
-            connection(&w, e)
-            w.field("opcode", a.opcode.rawValue)
-            opcodeName(&w, a.opcode)
-            if let h = a.handle { w.field("att_handle", h) }
-            uuid(&w, a.uuid)
-            if let v = a.value { w.key("value"); w.hex(v) }
-            if a.truncated { w.field("truncated", true) }
-            for (k, v) in a.fields { w.field(named: k, v) }
-        case .gattValue(let g):
-            head(&w, Self.type(g.kind), e)
-            connection(&w, e)
-            w.field("att_handle", g.handle)
-            uuid(&w, g.uuid)
-            w.key("value"); w.hex(g.value)
-            if let t = g.text { w.field("text", t) }
-            w.field("first_record", g.firstRecord)
-        case .undecoded(let u):
-            head(&w, "undecoded", e)
-            connection(&w, e)
-            w.field("what", u.what)
-            w.field("length", u.length)
-            w.key("bytes"); w.hex(u.bytes)
-            w.field("bytes_cut", u.bytesCut)
+        case .att(let a): att(a, e)
+        case .gattValue(let g): gattValue(g, e)
+        case .undecoded(let u): undecoded(u, e)
         }
         w.endObject()
         w.newline()
         return true
+    }
+
+    @inline(__always) private func frame(_ a: A5FrameInfo, _ e: Event) {
+        head(&w, a.isA5 ? "a5" : "message", e)
+        w.key("transport")
+        switch a.transport {
+        case .att: w.string(literal: "att")
+        case .iap2: w.string(literal: "iap2")
+        case .rfcomm: w.string(literal: "rfcomm")
+        }
+        connection(&w, e)
+        if let h = a.attHandle { w.field("att_handle", h) }
+        if let u = a.uuid { w.key("uuid"); w.string(encoded: recentUUIDs[recentUUID(u)].text.text) }
+        if let s = a.eaSession { w.field("ea_session", s) }
+        if let p = a.protocolName { w.field("protocol", p) }
+        if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
+        if !a.isA5 { w.field("framing", a.framing ?? "value") }
+        // The frame's fields are read in place: a copy of the frame would count a reference to its payload.
+        if a.hasCommand { w.field("command", a.frame.command) }
+        if let s = a.frame.sequence { w.field("sequence", s) }
+        if let flags = a.frame.flags { w.field("flags", flags) }
+        w.key("payload"); w.hex(a.frame.payload)
+        if a.frame.checksum != nil { w.field("checksum_ok", a.frame.checksumOK) }
+        if let v = a.frame.version { w.field("version", v) }
+        if let c = a.frame.checksum { w.field("checksum", c) }
+        if a.frame.isPartOfMessage, let part = a.frame.fragment { w.field("fragments", part.count) }
+        decoded(&w, a)
+    }
+
+    @inline(__always) private func diagnostic(_ d: Diagnostic, _ e: Event) {
+        w.field("type", "diagnostic")
+        w.field("id", d.id)
+        w.field("severity", d.severity.name)
+        w.field("record", e.record)
+        w.key("time"); w.time(e.timestamp)
+        direction(&w, e, always: true)
+        w.field("message", d.message)
+        connection(&w, e)
+        if let o = d.packetOffset { w.field("packet_offset", o) }
+        for (k, v) in d.fields { w.field(named: k, v) }
+    }
+
+    @inline(__always) private func connectionChange(_ c: ConnectionChange, _ e: Event) {
+        head(&w, "connection", e)
+        w.field("change", c.change.rawValue)
+        w.field("connection", c.info.key.handle)
+        w.field("controller", c.info.key.index)
+        if let a = c.info.address { w.field("address", a.description) }
+        w.field("transport", c.info.transport.rawValue)
+        w.field("role", c.info.role.rawValue)
+        w.field("inferred", c.info.inferred)
+        if let code = c.code { w.field(c.change == .closed ? "reason" : "status", code.name) }
+        if let o = c.info.openedRecord { w.field("opened_record", o) }
+    }
+
+    @inline(__always) private func l2cap(_ l: L2CAPInfo, _ e: Event) {
+        head(&w, "l2cap", e)
+        connection(&w, e)
+        w.field("cid", l.cid)
+        w.field("length", l.length)
+        w.field("first_record", l.firstRecord)
+        if l.truncated { w.field("truncated", true) }
+    }
+
+    @inline(__always) private func l2capSignaling(_ c: L2CAPSignalingInfo, _ e: Event) {
+        head(&w, "l2cap.signaling", e)
+        connection(&w, e)
+        w.field("code", c.code.rawValue)
+        w.field("name", c.code.name)
+        w.field("identifier", c.identifier)
+        for (k, v) in c.fields { w.field(named: k, v) }
+    }
+
+    @inline(__always) private func rfcomm(_ f: RFCOMMInfo, _ e: Event) {
+        head(&w, "rfcomm", e)
+        connection(&w, e)
+        w.field("dlci", f.dlci)
+        w.field("frame", f.frame)
+        w.field("poll_final", f.pollFinal)
+        if let c = f.credits { w.field("credits", c) }
+        w.field("length", f.length)
+        if let m = f.mux { w.field("mux", m) }
+        for (k, v) in f.fields { w.field(named: k, v) }
+    }
+
+    @inline(__always) private func sdp(_ info: SDPInfo, _ e: Event) {
+        head(&w, "sdp", e)
+        connection(&w, e)
+        w.field("pdu", info.pdu)
+        w.field("transaction", info.transaction)
+        w.key("services"); w.beginArray()
+        for s in info.services {
+            w.beginObject()
+            if let n = s.name { w.field("name", n) }
+            w.key("classes"); w.beginArray(); for c in s.classes { w.string(c) }; w.endArray()
+            if let ch = s.rfcommChannel { w.field("rfcomm_channel", ch) }
+            w.field("iap2", s.isIAP2)
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    @inline(__always) private func iap2(_ p: IAP2PacketInfo, _ e: Event) {
+        head(&w, "iap2", e)
+        connection(&w, e)
+        w.field("kind", p.kind)
+        if let v = p.psn { w.field("psn", v) }
+        if let v = p.pan { w.field("pan", v) }
+        if let v = p.session { w.field("session", v) }
+        if let v = p.sessionType { w.field("session_type", v) }
+        w.field("payload_length", p.payloadLength)
+        if let d = p.detail { w.field("detail", d) }
+    }
+
+    @inline(__always) private func iap2Control(_ c: IAP2ControlInfo, _ e: Event) {
+        head(&w, "iap2.control", e)
+        connection(&w, e)
+        w.field("message_id", c.id)
+        w.field("name", c.name)
+        for (k, v) in c.fields { w.field(named: k, v) }
+    }
+
+    @inline(__always) private func att(_ a: ATTInfo, _ e: Event) {
+        head(&w, "att", e)
+        connection(&w, e)
+        w.field("opcode", a.opcode.rawValue)
+        opcodeName(&w, a.opcode)
+        if let h = a.handle { w.field("att_handle", h) }
+        uuid(&w, a.uuid)
+        if let v = a.value { w.key("value"); w.hex(v) }
+        if a.truncated { w.field("truncated", true) }
+        for (k, v) in a.fields { w.field(named: k, v) }
+    }
+
+    @inline(__always) private func gattValue(_ g: GATTValue, _ e: Event) {
+        head(&w, Self.type(g.kind), e)
+        connection(&w, e)
+        w.field("att_handle", g.handle)
+        uuid(&w, g.uuid)
+        w.key("value"); w.hex(g.value)
+        if let t = g.text { w.field("text", t) }
+        w.field("first_record", g.firstRecord)
+    }
+
+    @inline(__always) private func undecoded(_ u: UndecodedInfo, _ e: Event) {
+        head(&w, "undecoded", e)
+        connection(&w, e)
+        w.field("what", u.what)
+        w.field("length", u.length)
+        w.key("bytes"); w.hex(u.bytes)
+        w.field("bytes_cut", u.bytesCut)
     }
 
     /// What the bound dissector said: names, fields, pairing.

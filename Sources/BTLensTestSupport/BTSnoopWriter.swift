@@ -3,7 +3,19 @@ import BTLensCapture
 
 /// Writes btsnoop files byte by byte, as Android (1002), BlueZ (2001) or H1 writers (1001) do.
 public struct BTSnoopWriter {
-    public enum PacketType: UInt8 { case command = 1, acl = 2, sco = 3, event = 4, iso = 5 }
+    public enum PacketType: UInt8 {
+        case command = 1, acl = 2, sco = 3, event = 4, iso = 5
+
+        var kind: RecordKind {
+            switch self {
+            case .command: return .command
+            case .acl: return .aclData
+            case .sco: return .scoData
+            case .event: return .event
+            case .iso: return .isoData
+            }
+        }
+    }
 
     public let datalink: Int
     public private(set) var bytes: [UInt8]
@@ -28,18 +40,7 @@ public struct BTSnoopWriter {
         if type == .command || type == .event { flags |= 2 }
         if h4 { data = [type.rawValue] + packet }
         if datalink == 2001 {
-            let opcode: UInt32
-            switch (type, direction) {
-            case (.command, _): opcode = 2
-            case (.event, _): opcode = 3
-            case (.acl, .sent): opcode = 4
-            case (.acl, .received): opcode = 5
-            case (.sco, .sent): opcode = 6
-            case (.sco, .received): opcode = 7
-            case (.iso, .sent): opcode = 18
-            case (.iso, .received): opcode = 19
-            }
-            flags = opcode
+            flags = UInt32(MonitorRecord.opcode(type.kind, direction) ?? 0)
         }
         return addRaw(data, flags: flags, time: time, cutTo: cutTo.map { $0 + (data.count - packet.count) })
     }
@@ -54,7 +55,8 @@ public struct BTSnoopWriter {
     public mutating func addRaw(_ data: [UInt8], flags: UInt32, time: Int64, cutTo: Int?,
                                 includedOverride: UInt32? = nil, originalOverride: UInt32? = nil) -> Int {
         let kept = cutTo.map { Array(data.prefix($0)) } ?? data
-        bytes += be32(originalOverride ?? UInt32(data.count)) + be32(includedOverride ?? UInt32(kept.count)) + be32(flags) + be32(0)
+        bytes += be32(originalOverride ?? UInt32(data.count)) + be32(includedOverride ?? UInt32(kept.count))
+        bytes += be32(flags) + be32(0)
         bytes += be64(UInt64(bitPattern: time + BTSnoopReader.epochDelta))
         bytes += kept
         count += 1

@@ -1,12 +1,20 @@
 import BTLensCore
 
 /// An ATT opcode (Core Specification, Vol 3, Part F, §3.4.8). Open: unknown values still print.
+/// The constants give the numbers; `definitions` says, once per opcode, everything else.
 public struct ATTOpcode: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.value(rawValue, width: 2)))" }
-    public var isKnown: Bool { Self.names[rawValue] != nil }
+    public var name: String { Self.table[Int(rawValue)]?.name ?? "Unknown (\(Hex.value(rawValue, width: 2)))" }
+    public var isKnown: Bool { Self.table[Int(rawValue)] != nil }
+
+    /// Sent by the server (responses, notifications, indications); the rest, and unknown opcodes,
+    /// come from the client.
+    public var isFromServer: Bool { Self.table[Int(rawValue)]?.sender == .server }
+
+    /// How the parameters are read; nil for an opcode the specification does not define.
+    var parameters: ATTParameters? { Self.table[Int(rawValue)]?.parameters }
 
     public static let errorResponse = ATTOpcode(rawValue: 0x01)
     public static let exchangeMTURequest = ATTOpcode(rawValue: 0x02)
@@ -40,27 +48,62 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable {
     public static let writeCommand = ATTOpcode(rawValue: 0x52)
     public static let signedWriteCommand = ATTOpcode(rawValue: 0xd2)
 
-    static let names: [UInt8: String] = [
-        0x01: "Error Response", 0x02: "Exchange MTU Request", 0x03: "Exchange MTU Response",
-        0x04: "Find Information Request", 0x05: "Find Information Response",
-        0x06: "Find By Type Value Request", 0x07: "Find By Type Value Response",
-        0x08: "Read By Type Request", 0x09: "Read By Type Response", 0x0a: "Read Request", 0x0b: "Read Response",
-        0x0c: "Read Blob Request", 0x0d: "Read Blob Response", 0x0e: "Read Multiple Request",
-        0x0f: "Read Multiple Response", 0x10: "Read By Group Type Request", 0x11: "Read By Group Type Response",
-        0x12: "Write Request", 0x13: "Write Response", 0x16: "Prepare Write Request",
-        0x17: "Prepare Write Response", 0x18: "Execute Write Request", 0x19: "Execute Write Response",
-        0x1b: "Handle Value Notification", 0x1d: "Handle Value Indication", 0x1e: "Handle Value Confirmation",
-        0x20: "Read Multiple Variable Request", 0x21: "Read Multiple Variable Response",
-        0x23: "Multiple Handle Value Notification", 0x52: "Write Command", 0xd2: "Signed Write Command",
+    enum Sender { case client, server }
+
+    struct Definition {
+        var name: String
+        var sender: Sender
+        var parameters: ATTParameters
+    }
+
+    /// Every opcode: its name, who sends it, how its parameters are read.
+    private static let definitions: [(ATTOpcode, Definition)] = [
+        (.errorResponse, .init(name: "Error Response", sender: .server, parameters: .errorResponse)),
+        (.exchangeMTURequest, .init(name: "Exchange MTU Request", sender: .client, parameters: .mtuRequest)),
+        (.exchangeMTUResponse, .init(name: "Exchange MTU Response", sender: .server, parameters: .mtuResponse)),
+        (.findInformationRequest, .init(name: "Find Information Request", sender: .client, parameters: .range)),
+        (.findInformationResponse,
+         .init(name: "Find Information Response", sender: .server, parameters: .findInformationResponse)),
+        (.findByTypeValueRequest, .init(name: "Find By Type Value Request", sender: .client, parameters: .range)),
+        (.findByTypeValueResponse,
+         .init(name: "Find By Type Value Response", sender: .server, parameters: .findByTypeValueResponse)),
+        (.readByTypeRequest, .init(name: "Read By Type Request", sender: .client, parameters: .range)),
+        (.readByTypeResponse, .init(name: "Read By Type Response", sender: .server, parameters: .readByTypeResponse)),
+        (.readRequest, .init(name: "Read Request", sender: .client, parameters: .readRequest)),
+        (.readResponse, .init(name: "Read Response", sender: .server, parameters: .readValue)),
+        (.readBlobRequest, .init(name: "Read Blob Request", sender: .client, parameters: .readBlobRequest)),
+        (.readBlobResponse, .init(name: "Read Blob Response", sender: .server, parameters: .readValue)),
+        (.readMultipleRequest, .init(name: "Read Multiple Request", sender: .client, parameters: .handles)),
+        (.readMultipleResponse, .init(name: "Read Multiple Response", sender: .server, parameters: .values)),
+        (.readByGroupTypeRequest, .init(name: "Read By Group Type Request", sender: .client, parameters: .range)),
+        (.readByGroupTypeResponse,
+         .init(name: "Read By Group Type Response", sender: .server, parameters: .readByGroupTypeResponse)),
+        (.writeRequest, .init(name: "Write Request", sender: .client, parameters: .handleValue)),
+        (.writeResponse, .init(name: "Write Response", sender: .server, parameters: .writeResponse)),
+        (.prepareWriteRequest, .init(name: "Prepare Write Request", sender: .client, parameters: .prepareWriteRequest)),
+        (.prepareWriteResponse,
+         .init(name: "Prepare Write Response", sender: .server, parameters: .prepareWriteResponse)),
+        (.executeWriteRequest, .init(name: "Execute Write Request", sender: .client, parameters: .executeWriteRequest)),
+        (.executeWriteResponse, .init(name: "Execute Write Response", sender: .server, parameters: .writeResponse)),
+        (.handleValueNotification, .init(name: "Handle Value Notification", sender: .server, parameters: .handleValue)),
+        (.handleValueIndication, .init(name: "Handle Value Indication", sender: .server, parameters: .handleValue)),
+        (.handleValueConfirmation, .init(name: "Handle Value Confirmation", sender: .client, parameters: .none)),
+        (.readMultipleVariableRequest,
+         .init(name: "Read Multiple Variable Request", sender: .client, parameters: .handles)),
+        (.readMultipleVariableResponse,
+         .init(name: "Read Multiple Variable Response", sender: .server, parameters: .values)),
+        (.multipleHandleValueNotification,
+         .init(name: "Multiple Handle Value Notification", sender: .server, parameters: .multipleHandleValues)),
+        (.writeCommand, .init(name: "Write Command", sender: .client, parameters: .handleValue)),
+        (.signedWriteCommand, .init(name: "Signed Write Command", sender: .client, parameters: .signedWrite)),
     ]
 
-    /// Sent by the server (responses, notifications, indications); the rest come from the client.
-    public var isFromServer: Bool {
-        switch rawValue {
-        case 0x01, 0x03, 0x05, 0x07, 0x09, 0x0b, 0x0d, 0x0f, 0x11, 0x13, 0x17, 0x19, 0x1b, 0x1d, 0x21, 0x23: return true
-        default: return false
-        }
-    }
+    /// `definitions` by opcode: a lookup per PDU is an array index.
+    static let table: [Definition?] = {
+        var table = [Definition?](repeating: nil, count: 256)
+        for (opcode, definition) in definitions { table[Int(opcode.rawValue)] = definition }
+        return table
+    }()
 }
 
 /// ATT error codes (Vol 3, Part F, §3.4.1.1, and the Core Specification Supplement for 0xFC–0xFF).

@@ -25,8 +25,8 @@ enum HCIConnectionEffect {
     case hostCancels
     /// The controller refused the cancel (no attempt pending): no completion will say cancelled.
     case cancelRefused
-    case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport, role: Role,
-                   parameters: Lifecycle.Parameters?)
+    case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport,
+                   role: Role, parameters: Lifecycle.Parameters?)
     case disconnected(status: HCIErrorCode, handle: UInt16, reason: HCIErrorCode)
     case roleChanged(address: BDAddr, role: Role)
     case parametersUpdated(status: HCIErrorCode, handle: UInt16, Lifecycle.Parameters)
@@ -47,6 +47,26 @@ struct HCIDecoded<Info> {
     var diagnostics: [Diagnostic] = []
 }
 
+/// How an event's parameters are read (the decoder column of `HCIEventCode.definitions`).
+enum HCIEventParameters {
+    case commandComplete, commandStatus, connectionComplete, connectionRequest, disconnectionComplete
+    /// Encryption Change and Encryption Change V2.
+    case encryptionChange
+    case encryptionKeyRefreshComplete, roleChange, numberOfCompletedPackets, leMeta
+    /// Only a status, the first parameter, is shown.
+    case status
+    case none
+}
+
+/// How an LE Meta subevent's parameters are read (the decoder column of `LESubeventCode.definitions`).
+enum LESubeventParameters {
+    case connectionComplete
+    /// The enhanced completions (V1 and V2): a connection complete with resolvable addresses.
+    case enhancedConnectionComplete
+    case advertisingReport, extendedAdvertisingReport, connectionUpdateComplete, dataLengthChange, phyUpdateComplete
+    case none
+}
+
 /// Decodes HCI command and event packets (Core Specification, Vol 4, Part E, §5.4).
 enum HCIDecoder {
     static func command(_ payload: ArraySlice<UInt8>, truncated: Bool) -> HCIDecoded<HCICommandInfo>? {
@@ -57,30 +77,30 @@ enum HCIDecoder {
         out.diagnostics += lengthCheck(opcode.name, declared: Int(plen), present: r.remaining, truncated: truncated)
         var p = ByteReader(r.rest().prefix(Int(plen)))
         do {
-            switch raw {
-            case HCIOpcode.createConnection.rawValue:
+            switch opcode.parameters {
+            case .createConnection:
                 let a = try BDAddr(&p)
                 out.info.fields = [("address", .string(a.description))]
                 out.effect = .hostConnects(a)
-            case HCIOpcode.disconnect.rawValue:
+            case .disconnect:
                 let handle = try p.u16le() & 0x0fff
                 let reason = HCIErrorCode(rawValue: try p.u8())
                 out.info.fields = [("handle", .hex(handle)), ("reason", .string(reason.name))]
-            case HCIOpcode.leCreateConnection.rawValue:
+            case .leCreateConnection:
                 try p.skip(5)
                 let type = try p.u8()
                 let a = try BDAddr(&p)
                 out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
                 out.effect = .hostConnects(a)
-            case HCIOpcode.leExtendedCreateConnection.rawValue:
+            case .leExtendedCreateConnection:
                 try p.skip(2)
                 let type = try p.u8()
                 let a = try BDAddr(&p)
                 out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
                 out.effect = .hostConnects(a)
-            case HCIOpcode.createConnectionCancel.rawValue, HCIOpcode.leCreateConnectionCancel.rawValue:
+            case .createConnectionCancel:
                 out.effect = .hostCancels
-            default:
+            case .readBufferSize, .leReadBufferSize, .none:
                 break
             }
         } catch {
@@ -107,40 +127,15 @@ enum HCIDecoder {
 
     private static func decodeEvent(_ code: HCIEventCode, _ p: inout ByteReader,
                                     _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
-        switch code {
-        case .commandComplete:
-            _ = try p.u8()
-            let opcode = HCIOpcode(rawValue: try p.u16le())
-            out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue))]
-            // Return parameters (§7.7.14) begin with the status for every command but No Operation, which
-            // has none. After an error the rest need not be there (§4.5), so they are read only after a
-            // success, the same for every opcode.
-            guard opcode.rawValue != 0, let status = p.peek().map(HCIErrorCode.init(rawValue:)) else { break }
-            out.info.fields.append(("status", .string(status.name)))
-            guard status.isSuccess else {
-                if opcode == .createConnectionCancel || opcode == .leCreateConnectionCancel { out.effect = .cancelRefused }
-                break
-            }
-            try p.skip(1)
-            out.effect = try bufferCount(opcode, &p)
+        switch code.parameters ?? .none {
+        case .commandComplete: try commandComplete(&p, &out)
         case .commandStatus:
             let status = HCIErrorCode(rawValue: try p.u8())
             _ = try p.u8()
             let opcode = HCIOpcode(rawValue: try p.u16le())
             out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue)),
                                ("status", .string(status.name))]
-        case .connectionComplete:
-            let status = HCIErrorCode(rawValue: try p.u8())
-            let handle = try p.u16le() & 0x0fff
-            let address = try BDAddr(&p)
-            let linkType = try p.u8()
-            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                               ("address", .string(address.description)), ("link_type", .int(linkType))]
-            // Link type 1 is ACL; 0 and 2 are (e)SCO and open no ACL connection.
-            if linkType == 1 {
-                out.effect = .completed(status: status, handle: handle, address: address, addressType: nil,
-                                        transport: .bredr, role: .unknown, parameters: nil)
-            }
+        case .connectionComplete: try connectionComplete(&p, &out)
         case .connectionRequest:
             let address = try BDAddr(&p)
             out.info.fields = [("address", .string(address.description))]
@@ -152,73 +147,92 @@ enum HCIDecoder {
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
                                ("reason", .string(reason.name))]
             out.effect = .disconnected(status: status, handle: handle, reason: reason)
-        case .encryptionChange, .encryptionChangeV2:
+        case .encryptionChange:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
             let enabled = try p.u8()
-            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)), ("encryption", .int(enabled))]
+            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                               ("encryption", .int(enabled))]
             out.effect = .encryption(status: status, handle: handle, enabled: enabled != 0)
         case .encryptionKeyRefreshComplete:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle))]
             out.effect = .encryption(status: status, handle: handle, enabled: nil)
-        case .roleChange:
-            let status = HCIErrorCode(rawValue: try p.u8())
-            let address = try BDAddr(&p)
-            let role = try p.u8()
-            out.info.fields = [("status", .string(status.name)), ("address", .string(address.description)),
-                               ("role", .string(role == 0 ? "central" : "peripheral"))]
-            if status.isSuccess { out.effect = .roleChanged(address: address, role: role == 0 ? .central : .peripheral) }
-        case .numberOfCompletedPackets:
-            let n = try p.u8()
-            var parts: [String] = []
-            var freed: [(handle: UInt16, count: Int)] = []
-            for _ in 0..<n {
-                let handle = try p.u16le() & 0x0fff
-                let count = try p.u16le()
-                parts.append("\(Hex.value(handle, width: 4)):\(count)")
-                freed.append((handle, Int(count)))
-            }
-            out.info.fields = [("completed", .string(parts.joined(separator: " ")))]
-            out.effect = .completedPackets(freed)
-        case .leMeta:
-            try decodeLEMeta(&p, &out)
-        default:
-            if let status = p.peek(), statusFirst.contains(code.rawValue) {
-                out.info.fields = [("status", .string(HCIErrorCode(rawValue: status).name))]
-            }
+        case .roleChange: try roleChange(&p, &out)
+        case .numberOfCompletedPackets: try numberOfCompletedPackets(&p, &out)
+        case .leMeta: try decodeLEMeta(&p, &out)
+        case .status:
+            if let status = p.peek() { out.info.fields = [("status", .string(HCIErrorCode(rawValue: status).name))] }
+        case .none:
+            break
         }
     }
 
-    /// Events whose first parameter is a status.
-    private static let statusFirst: Set<UInt8> = [0x01, 0x06, 0x07, 0x09, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x23, 0x2c, 0x2d, 0x30, 0x36]
+    private static func commandComplete(_ p: inout ByteReader,
+                                        _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+        _ = try p.u8()
+        let opcode = HCIOpcode(rawValue: try p.u16le())
+        out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue))]
+        // Return parameters (§7.7.14) begin with the status for every command but No Operation, which
+        // has none. After an error the rest need not be there (§4.5), so they are read only after a
+        // success, the same for every opcode.
+        guard opcode.rawValue != 0, let status = p.peek().map(HCIErrorCode.init(rawValue:)) else { return }
+        out.info.fields.append(("status", .string(status.name)))
+        guard status.isSuccess else {
+            if opcode.parameters == .createConnectionCancel { out.effect = .cancelRefused }
+            return
+        }
+        try p.skip(1)
+        out.effect = try bufferCount(opcode, &p)
+    }
+
+    private static func connectionComplete(_ p: inout ByteReader,
+                                           _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+        let status = HCIErrorCode(rawValue: try p.u8())
+        let handle = try p.u16le() & 0x0fff
+        let address = try BDAddr(&p)
+        let linkType = try p.u8()
+        out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                           ("address", .string(address.description)), ("link_type", .int(linkType))]
+        // Link type 1 is ACL; 0 and 2 are (e)SCO and open no ACL connection.
+        if linkType == 1 {
+            out.effect = .completed(status: status, handle: handle, address: address, addressType: nil,
+                                    transport: .bredr, role: .unknown, parameters: nil)
+        }
+    }
+
+    private static func roleChange(_ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+        let status = HCIErrorCode(rawValue: try p.u8())
+        let address = try BDAddr(&p)
+        let role = try p.u8()
+        out.info.fields = [("status", .string(status.name)), ("address", .string(address.description)),
+                           ("role", .string(role == 0 ? "central" : "peripheral"))]
+        if status.isSuccess { out.effect = .roleChanged(address: address, role: role == 0 ? .central : .peripheral) }
+    }
+
+    private static func numberOfCompletedPackets(_ p: inout ByteReader,
+                                                 _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+        let n = try p.u8()
+        var parts: [String] = []
+        var freed: [(handle: UInt16, count: Int)] = []
+        for _ in 0..<n {
+            let handle = try p.u16le() & 0x0fff
+            let count = try p.u16le()
+            parts.append("\(Hex.value(handle, width: 4)):\(count)")
+            freed.append((handle, Int(count)))
+        }
+        out.info.fields = [("completed", .string(parts.joined(separator: " ")))]
+        out.effect = .completedPackets(freed)
+    }
 
     private static func decodeLEMeta(_ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
         let sub = LESubeventCode(rawValue: try p.u8())
         out.info.subevent = sub
-        switch sub.rawValue {
-        case 0x01, 0x0a, 0x29:
-            let status = HCIErrorCode(rawValue: try p.u8())
-            let handle = try p.u16le() & 0x0fff
-            let role = try p.u8()
-            let addressType = try p.u8()
-            let address = try BDAddr(&p)
-            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                               ("role", .string(role == 0 ? "central" : "peripheral")),
-                               ("address", .string(address.description)), ("address_type", .int(addressType))]
-            if sub.rawValue != 0x01 { try p.skip(12) }
-            var parameters: Lifecycle.Parameters?
-            if let interval = try? p.u16le() {
-                out.info.fields.append(("interval_ms", .decimal(Int64(interval) * 125, scale: 2)))
-                if let latency = try? p.u16le(), let timeout = try? p.u16le() {
-                    parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
-                    out.info.fields += [("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
-                }
-            }
-            out.effect = .completed(status: status, handle: handle, address: address, addressType: addressType,
-                                    transport: .le, role: role == 0 ? .central : .peripheral, parameters: parameters)
-        case 0x02:
+        switch sub.parameters ?? .none {
+        case .connectionComplete: try leConnectionComplete(&p, &out, enhanced: false)
+        case .enhancedConnectionComplete: try leConnectionComplete(&p, &out, enhanced: true)
+        case .advertisingReport:
             let n = try p.u8()
             var reports: [AdvertisingReport] = []
             for _ in 0..<n {
@@ -227,9 +241,8 @@ enum HCIDecoder {
                 let data = try p.bytes(Int(try p.u8()))
                 reports.append(AdvertisingReport(address: address, rssi: Int8(bitPattern: try p.u8()), data: data))
             }
-            out.info.fields = [("reports", .int(n)), ("addresses", .string(reports.map(\.address.description).joined(separator: " ")))]
-            out.effect = .advertising(reports)
-        case 0x0d:
+            advertising(n, reports, &out)
+        case .extendedAdvertisingReport:
             let n = try p.u8()
             var reports: [AdvertisingReport] = []
             for _ in 0..<n {
@@ -240,9 +253,8 @@ enum HCIDecoder {
                 try p.skip(9)
                 reports.append(AdvertisingReport(address: address, rssi: rssi, data: try p.bytes(Int(try p.u8()))))
             }
-            out.info.fields = [("reports", .int(n)), ("addresses", .string(reports.map(\.address.description).joined(separator: " ")))]
-            out.effect = .advertising(reports)
-        case 0x03:
+            advertising(n, reports, &out)
+        case .connectionUpdateComplete:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
             let interval = try p.u16le()
@@ -251,16 +263,16 @@ enum HCIDecoder {
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
                                ("interval_ms", .decimal(Int64(interval) * 125, scale: 2)),
                                ("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
-            out.effect = .parametersUpdated(status: status, handle: handle,
-                                            Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout))
-        case 0x07:
+            let parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
+            out.effect = .parametersUpdated(status: status, handle: handle, parameters)
+        case .dataLengthChange:
             let handle = try p.u16le() & 0x0fff
             let tx = try p.u16le()
             try p.skip(2)
             let rx = try p.u16le()
             out.info.fields = [("handle", .hex(handle)), ("max_tx_octets", .int(tx)), ("max_rx_octets", .int(rx))]
             out.effect = .dataLengthChanged(handle: handle, tx: Int(tx), rx: Int(rx))
-        case 0x0c:
+        case .phyUpdateComplete:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
             let tx = try p.u8()
@@ -268,18 +280,49 @@ enum HCIDecoder {
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
                                ("tx_phy", .int(tx)), ("rx_phy", .int(rx))]
             out.effect = .phyUpdated(status: status, handle: handle, tx: tx, rx: rx)
-        default:
+        case .none:
             break
         }
     }
 
+    /// LE Connection Complete, and the enhanced ones, which add 12 bytes of resolvable addresses.
+    private static func leConnectionComplete(_ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>,
+                                             enhanced: Bool) throws(ShortRead) {
+        let status = HCIErrorCode(rawValue: try p.u8())
+        let handle = try p.u16le() & 0x0fff
+        let role = try p.u8()
+        let addressType = try p.u8()
+        let address = try BDAddr(&p)
+        out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
+                           ("role", .string(role == 0 ? "central" : "peripheral")),
+                           ("address", .string(address.description)), ("address_type", .int(addressType))]
+        if enhanced { try p.skip(12) }
+        var parameters: Lifecycle.Parameters?
+        if let interval = try? p.u16le() {
+            out.info.fields.append(("interval_ms", .decimal(Int64(interval) * 125, scale: 2)))
+            if let latency = try? p.u16le(), let timeout = try? p.u16le() {
+                parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
+                out.info.fields += [("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
+            }
+        }
+        out.effect = .completed(status: status, handle: handle, address: address, addressType: addressType,
+                                transport: .le, role: role == 0 ? .central : .peripheral, parameters: parameters)
+    }
+
+    private static func advertising(_ n: UInt8, _ reports: [AdvertisingReport], _ out: inout HCIDecoded<HCIEventInfo>) {
+        let addresses = reports.map(\.address.description).joined(separator: " ")
+        out.info.fields = [("reports", .int(n)), ("addresses", .string(addresses))]
+        out.effect = .advertising(reports)
+    }
+
     /// The ACL buffer count a Read Buffer Size completion reports (Core Vol 4, Part E, §7.4.5, §7.8.2, §7.8.93).
-    private static func bufferCount(_ opcode: HCIOpcode, _ p: inout ByteReader) throws(ShortRead) -> HCIConnectionEffect? {
-        switch opcode.rawValue {
-        case 0x1005:
+    private static func bufferCount(_ opcode: HCIOpcode,
+                                    _ p: inout ByteReader) throws(ShortRead) -> HCIConnectionEffect? {
+        switch opcode.parameters {
+        case .readBufferSize:
             try p.skip(3)
             return .bufferCount(le: false, Int(try p.u16le()))
-        case 0x2002, 0x2060:
+        case .leReadBufferSize:
             try p.skip(2)
             let n = Int(try p.u8())
             return n > 0 ? .bufferCount(le: true, n) : nil

@@ -5,18 +5,62 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public var name: String { Self.names[rawValue] ?? "Unknown (\(Hex.value(rawValue, width: 2)))" }
+    public var name: String { Self.table[Int(rawValue)]?.name ?? "Unknown (\(Hex.value(rawValue, width: 2)))" }
 
-    static let names: [UInt8: String] = [
-        0x01: "Command Reject", 0x02: "Connection Request", 0x03: "Connection Response",
-        0x04: "Configuration Request", 0x05: "Configuration Response", 0x06: "Disconnection Request",
-        0x07: "Disconnection Response", 0x08: "Echo Request", 0x09: "Echo Response", 0x0a: "Information Request",
-        0x0b: "Information Response", 0x12: "Connection Parameter Update Request",
-        0x13: "Connection Parameter Update Response", 0x14: "LE Credit Based Connection Request",
-        0x15: "LE Credit Based Connection Response", 0x16: "Flow Control Credit Indication",
-        0x17: "Credit Based Connection Request", 0x18: "Credit Based Connection Response",
-        0x19: "Credit Based Reconfigure Request", 0x1a: "Credit Based Reconfigure Response",
+    /// How a command's data is read.
+    enum Parameters {
+        /// PSM and source CID: the request of a new channel.
+        case connectionRequest
+        case connectionResponse, leCreditBasedConnectionResponse
+        /// Destination and source CID; the response closes the channel.
+        case disconnectionRequest, disconnectionResponse
+        /// Destination CID, then options not read.
+        case configuration
+        case connectionParameterUpdate
+        /// Not read: the name alone is shown.
+        case none
+    }
+
+    struct Definition {
+        var name: String
+        var parameters: Parameters
+        /// Bytes of data the parameters need; a shorter command shows its name alone.
+        var minimumSize: Int
+    }
+
+    /// Every command: its name, how its data is read, and how many bytes that needs. Requests and
+    /// responses travel either way: either side of a link may ask.
+    private static let definitions: [(UInt8, Definition)] = [
+        (0x01, .init(name: "Command Reject", parameters: .none, minimumSize: 0)),
+        (0x02, .init(name: "Connection Request", parameters: .connectionRequest, minimumSize: 4)),
+        (0x03, .init(name: "Connection Response", parameters: .connectionResponse, minimumSize: 0)),
+        (0x04, .init(name: "Configuration Request", parameters: .configuration, minimumSize: 2)),
+        (0x05, .init(name: "Configuration Response", parameters: .configuration, minimumSize: 2)),
+        (0x06, .init(name: "Disconnection Request", parameters: .disconnectionRequest, minimumSize: 4)),
+        (0x07, .init(name: "Disconnection Response", parameters: .disconnectionResponse, minimumSize: 4)),
+        (0x08, .init(name: "Echo Request", parameters: .none, minimumSize: 0)),
+        (0x09, .init(name: "Echo Response", parameters: .none, minimumSize: 0)),
+        (0x0a, .init(name: "Information Request", parameters: .none, minimumSize: 0)),
+        (0x0b, .init(name: "Information Response", parameters: .none, minimumSize: 0)),
+        (0x12, .init(name: "Connection Parameter Update Request", parameters: .connectionParameterUpdate,
+                     minimumSize: 8)),
+        (0x13, .init(name: "Connection Parameter Update Response", parameters: .none, minimumSize: 0)),
+        (0x14, .init(name: "LE Credit Based Connection Request", parameters: .connectionRequest, minimumSize: 4)),
+        (0x15, .init(name: "LE Credit Based Connection Response", parameters: .leCreditBasedConnectionResponse,
+                     minimumSize: 0)),
+        (0x16, .init(name: "Flow Control Credit Indication", parameters: .none, minimumSize: 0)),
+        (0x17, .init(name: "Credit Based Connection Request", parameters: .connectionRequest, minimumSize: 4)),
+        (0x18, .init(name: "Credit Based Connection Response", parameters: .none, minimumSize: 0)),
+        (0x19, .init(name: "Credit Based Reconfigure Request", parameters: .none, minimumSize: 0)),
+        (0x1a, .init(name: "Credit Based Reconfigure Response", parameters: .none, minimumSize: 0)),
     ]
+
+    /// `definitions` by code: a lookup per command is an array index.
+    static let table: [Definition?] = {
+        var table = [Definition?](repeating: nil, count: 256)
+        for (code, definition) in definitions { table[Int(code)] = definition }
+        return table
+    }()
 }
 
 /// Protocol/service multiplexers (Assigned Numbers), for naming dynamic channels.
@@ -72,58 +116,73 @@ struct L2CAPChannelMap {
         while !r.isAtEnd {
             guard let code = try? r.u8(), let id = try? r.u8(), let length = try? r.u16le(),
                   let data = try? r.bytes(Int(length)) else {
-                let d = Diagnostic(L2CAPDiagnostics.signalingMalformed,
-                                   "signalling command at offset \(r.offset) runs past the end of its PDU (\(r.remaining) bytes left)",
-                                   fields: [("offset", .int(r.offset))])
+                let d = Diagnostic(
+                    L2CAPDiagnostics.signalingMalformed,
+                    "signalling command at offset \(r.offset) runs past the end of its PDU (\(r.remaining) bytes left)",
+                    fields: [("offset", .int(r.offset))])
                 return (commands, [d])
             }
             var info = L2CAPSignalingInfo(code: L2CAPSignalingCode(rawValue: code), identifier: id, fields: [])
-            var p = ByteReader(data)
-            switch code {
-            case 0x02, 0x14, 0x17:
-                guard let psm = try? p.u16le(), let scid = try? p.u16le() else { break }
-                info.fields = [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", .hex(scid))]
-                pending[PendingKey(connection: connection, identifier: id, requester: direction)] = (psm, scid)
-            case 0x03, 0x15:
-                let dcid = (try? p.u16le()) ?? 0
-                if code == 0x03 {
-                    let scid = (try? p.u16le()) ?? 0
-                    let result = (try? p.u16le()) ?? 0xffff
-                    info.fields = [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result))]
-                    // Result 1 is "pending": the final response follows with the same identifier.
-                    if result != 1 { connected(connection, id, requester: direction.opposite, responderCID: dcid, ok: result == 0) }
-                } else {
-                    _ = try? p.skip(6)
-                    let result = (try? p.u16le()) ?? 0xffff
-                    info.fields = [("destination_cid", .hex(dcid)), ("result", .int(result))]
-                    connected(connection, id, requester: direction.opposite, responderCID: dcid, ok: result == 0)
-                }
-            case 0x06, 0x07:
-                guard let dcid = try? p.u16le(), let scid = try? p.u16le() else { break }
-                info.fields = [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
-                if code == 0x07 {
-                    channels[Key(connection: connection, direction: direction, cid: dcid)] = nil
-                    channels[Key(connection: connection, direction: direction.opposite, cid: scid)] = nil
-                }
-            case 0x04, 0x05:
-                if let dcid = try? p.u16le() { info.fields = [("cid", .hex(dcid))] }
-            case 0x12:
-                guard let min = try? p.u16le(), let max = try? p.u16le(), let latency = try? p.u16le(),
-                      let timeout = try? p.u16le() else { break }
-                info.fields = [("interval_min", .int(min)), ("interval_max", .int(max)), ("latency", .int(latency)),
-                               ("timeout_ms", .int(Int(timeout) * 10))]
-            default:
-                break
+            if let definition = L2CAPSignalingCode.table[Int(code)], data.count >= definition.minimumSize {
+                var p = ByteReader(data)
+                info.fields = parameters(definition.parameters, id, &p, connection: connection, direction: direction)
             }
             commands.append(info)
         }
         return (commands, [])
     }
 
+    /// The fields of one command whose data is at least its minimum size, and what it changes in the map.
+    private mutating func parameters(_ parameters: L2CAPSignalingCode.Parameters, _ id: UInt8, _ p: inout ByteReader,
+                                     connection: ConnectionKey, direction: Direction) -> [(String, FieldValue)] {
+        switch parameters {
+        case .connectionRequest:
+            let psm = (try? p.u16le()) ?? 0
+            let scid = (try? p.u16le()) ?? 0
+            pending[PendingKey(connection: connection, identifier: id, requester: direction)] = (psm, scid)
+            return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", .hex(scid))]
+        case .connectionResponse:
+            let dcid = (try? p.u16le()) ?? 0
+            let scid = (try? p.u16le()) ?? 0
+            let result = (try? p.u16le()) ?? 0xffff
+            // Result 1 is "pending": the final response follows with the same identifier.
+            if result != 1 {
+                connected(connection, id, requester: direction.opposite, responderCID: dcid, ok: result == 0)
+            }
+            return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result))]
+        case .leCreditBasedConnectionResponse:
+            let dcid = (try? p.u16le()) ?? 0
+            _ = try? p.skip(6)
+            let result = (try? p.u16le()) ?? 0xffff
+            connected(connection, id, requester: direction.opposite, responderCID: dcid, ok: result == 0)
+            return [("destination_cid", .hex(dcid)), ("result", .int(result))]
+        case .disconnectionRequest, .disconnectionResponse:
+            let dcid = (try? p.u16le()) ?? 0
+            let scid = (try? p.u16le()) ?? 0
+            if parameters == .disconnectionResponse {
+                channels[Key(connection: connection, direction: direction, cid: dcid)] = nil
+                channels[Key(connection: connection, direction: direction.opposite, cid: scid)] = nil
+            }
+            return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
+        case .configuration:
+            return [("cid", .hex((try? p.u16le()) ?? 0))]
+        case .connectionParameterUpdate:
+            let min = (try? p.u16le()) ?? 0
+            let max = (try? p.u16le()) ?? 0
+            let latency = (try? p.u16le()) ?? 0
+            let timeout = (try? p.u16le()) ?? 0
+            return [("interval_min", .int(min)), ("interval_max", .int(max)), ("latency", .int(latency)),
+                    ("timeout_ms", .int(Int(timeout) * 10))]
+        case .none:
+            return []
+        }
+    }
+
     /// A successful response: data from the requester goes to the responder's CID, and back to the requester's.
-    private mutating func connected(_ connection: ConnectionKey, _ id: UInt8, requester: Direction, responderCID: UInt16, ok: Bool) {
-        guard let (psm, requesterCID) = pending.removeValue(forKey: PendingKey(connection: connection, identifier: id, requester: requester)),
-              ok else { return }
+    private mutating func connected(_ connection: ConnectionKey, _ id: UInt8, requester: Direction,
+                                    responderCID: UInt16, ok: Bool) {
+        let key = PendingKey(connection: connection, identifier: id, requester: requester)
+        guard let (psm, requesterCID) = pending.removeValue(forKey: key), ok else { return }
         channels[Key(connection: connection, direction: requester, cid: responderCID)] = psm
         channels[Key(connection: connection, direction: requester.opposite, cid: requesterCID)] = psm
     }

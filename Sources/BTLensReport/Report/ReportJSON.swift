@@ -14,6 +14,26 @@ public enum ReportJSON {
     public static func write(_ r: Report, to out: (UnsafeBufferPointer<UInt8>) -> Void) {
         var w = JSONWriter()
         w.beginObject()
+        header(&w, r)
+        w.key("connections"); connections(&w, r.connections, out)
+        w.key("advertisers"); AdvertisingSummary.json(&w, r.advertisers)
+        w.key("accessories"); w.beginArray()
+        for a in r.accessories { w.beginObject(); w.identification(a); w.endObject() }
+        w.endArray()
+        w.key("gatt"); services(&w, r.services, out)
+        w.key("streams"); streams(&w, r.streams)
+        w.key("diagnostics"); diagnostics(&w, r.diagnostics)
+        w.key("commands"); commands(&w, r.commands)
+        w.key("timeline"); timeline(&w, r, out)
+        w.key("sequence"); sequence(&w, r.messages)
+        w.key("series"); series(&w, r)
+        w.endObject()
+        w.newline()
+        w.drain(out)
+    }
+
+    /// What was read: the file, its records and times, and the definitions in use.
+    private static func header(_ w: inout JSONWriter, _ r: Report) {
         w.field("schema", "btlens-report")
         w.field("version", Report.version)
         w.field("file", r.file)
@@ -28,8 +48,12 @@ public enum ReportJSON {
         w.field("redacted", r.redacted)
         if let d = r.definitions { w.key("definitions"); w.definitions(d) }
         w.field("undecoded_bytes", r.undecodedBytes)
-        w.key("connections"); w.beginArray()
-        for c in r.connections {
+    }
+
+    private static func connections(_ w: inout JSONWriter, _ connections: [Report.Connection],
+                                     _ out: (UnsafeBufferPointer<UInt8>) -> Void) {
+        w.beginArray()
+        for c in connections {
             if w.count >= Report.piece { w.drain(out) }
             w.beginObject()
             w.field("handle", c.handle)
@@ -51,12 +75,12 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
-        w.key("advertisers"); AdvertisingSummary.json(&w, r.advertisers)
-        w.key("accessories"); w.beginArray()
-        for a in r.accessories { w.beginObject(); w.identification(a); w.endObject() }
-        w.endArray()
-        w.key("gatt"); w.beginArray()
-        for s in r.services {
+    }
+
+    private static func services(_ w: inout JSONWriter, _ services: [Report.Service],
+                                 _ out: (UnsafeBufferPointer<UInt8>) -> Void) {
+        w.beginArray()
+        for s in services {
             if w.count >= Report.piece { w.drain(out) }
             w.beginObject()
             w.field("server", s.server)
@@ -64,14 +88,18 @@ public enum ReportJSON {
             optional(&w, "name", s.name)
             w.key("characteristics"); w.beginArray()
             for c in s.characteristics {
-                w.beginObject(); w.field("handle", c.handle); w.field("uuid", c.uuid); optional(&w, "name", c.name); w.endObject()
+                w.beginObject(); w.field("handle", c.handle); w.field("uuid", c.uuid); optional(&w, "name", c.name)
+                w.endObject()
             }
             w.endArray()
             w.endObject()
         }
         w.endArray()
-        w.key("streams"); w.beginArray()
-        for s in r.streams {
+    }
+
+    private static func streams(_ w: inout JSONWriter, _ streams: [Report.Stream]) {
+        w.beginArray()
+        for s in streams {
             w.beginObject()
             w.field("stream", s.label)
             w.field("connection", s.connection)
@@ -81,8 +109,11 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
-        w.key("diagnostics"); w.beginArray()
-        for d in r.diagnostics {
+    }
+
+    private static func diagnostics(_ w: inout JSONWriter, _ diagnostics: [Report.DiagnosticGroup]) {
+        w.beginArray()
+        for d in diagnostics {
             w.beginObject()
             w.field("id", d.id)
             w.field("severity", d.severity.name)
@@ -93,19 +124,27 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
-        w.key("commands"); w.beginArray()
-        for c in r.commands {
+    }
+
+    private static func commands(_ w: inout JSONWriter, _ commands: [Report.Command]) {
+        w.beginArray()
+        for c in commands {
             w.beginObject()
             w.field("dissector", c.dissector)
             w.field("command", c.command)
             optional(&w, "name", c.name)
             w.field("sent", c.sent); w.field("received", c.received)
             w.field("answered", c.answered); w.field("unanswered", c.unanswered)
-            if let l = c.latency { w.key("latency_ms"); w.beginObject(); for (k, v) in l { w.key(named: k); w.number(v) }; w.endObject() }
+            if let l = c.latency {
+                w.key("latency_ms"); w.beginObject(); for (k, v) in l { w.key(named: k); w.number(v) }; w.endObject()
+            }
             w.endObject()
         }
         w.endArray()
-        w.key("timeline"); w.beginObject()
+    }
+
+    private static func timeline(_ w: inout JSONWriter, _ r: Report, _ out: (UnsafeBufferPointer<UInt8>) -> Void) {
+        w.beginObject()
         w.field("events", r.events)
         w.field("shown", r.rows.count)
         w.field("omitted", r.omittedEvents)
@@ -117,8 +156,11 @@ public enum ReportJSON {
         }
         w.endArray()
         w.endObject()
-        w.key("sequence"); w.beginArray()
-        for m in r.messages {
+    }
+
+    private static func sequence(_ w: inout JSONWriter, _ messages: [Report.Message]) {
+        w.beginArray()
+        for m in messages {
             w.beginObject()
             w.field("record", m.record)
             w.field("row", m.row)
@@ -130,7 +172,10 @@ public enum ReportJSON {
             w.endObject()
         }
         w.endArray()
-        w.key("series"); w.beginObject()
+    }
+
+    private static func series(_ w: inout JSONWriter, _ r: Report) {
+        w.beginObject()
         w.key("bucket_seconds"); w.number(r.bucketSeconds)
         w.key("streams"); w.beginArray()
         for (stream, counts) in r.series {
@@ -140,9 +185,6 @@ public enum ReportJSON {
         }
         w.endArray()
         w.endObject()
-        w.endObject()
-        w.newline()
-        w.drain(out)
     }
 
     private static func row(_ w: inout JSONWriter, _ row: Report.Row) {
@@ -158,7 +200,9 @@ public enum ReportJSON {
         optional(&w, "diagnostic", row.diagnosticId)
         optional(&w, "stream", row.stream)
         optional(&w, "command", row.command)
-        if !row.fields.isEmpty { w.key("fields"); w.beginObject(); for (k, v) in row.fields { w.field(named: k, v) }; w.endObject() }
+        if !row.fields.isEmpty {
+            w.key("fields"); w.beginObject(); for (k, v) in row.fields { w.field(named: k, v) }; w.endObject()
+        }
         optional(&w, "hex", row.hex)
         w.endObject()
     }

@@ -14,9 +14,9 @@ public enum ExampleReplay {
         switch framing {
         case .frames(let format):
             // Through the same stream as a capture's bytes, so a message sent in several frames replays too.
-            var stream = A5Stream(format: format, detect: false)
+            var stream = FramedStream(format: format, detect: false)
             let out = stream.push(e.bytes[...]) + stream.finish(reason: "the end of the example")
-            var frames: [A5Frame] = []
+            var frames: [Frame] = []
             for o in out {
                 switch o {
                 case .frame(let f): frames.append(f)

@@ -72,7 +72,7 @@ public final class Analyzer {
     public static let diagnosticKinds: [DiagnosticKind] =
         (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all
          + IAP2Diagnostics.all
-         + ATTDiagnostics.all + A5Diagnostics.all + DissectorDiagnostics.all + LifecycleDiagnostics.all)
+         + ATTDiagnostics.all + FramingDiagnostics.all + DissectorDiagnostics.all + LifecycleDiagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: borrowing CaptureItem) {

@@ -50,7 +50,7 @@ public struct Event: Sendable {
         switch body {
         case .att(let a): return a.value?.count ?? 0
         case .gattValue(let g): return g.value.count
-        case .a5(let a): return a.frame.payload.count
+        case .frame(let a): return a.frame.payload.count
         case .undecoded(let u): return u.bytes.count
         case .note(_, let text): return text.utf8.count
         default: return 0
@@ -77,7 +77,7 @@ public struct Event: Sendable {
         case .iap2, .iap2Control, .iap2Identification: return .iap2
         case .att: return .att
         case .gattValue: return .gatt
-        case .a5: return .a5
+        case .frame: return .a5
         }
     }
 }
@@ -99,7 +99,7 @@ public enum EventBody: Sendable {
     indirect case iap2Identification(IAP2Identification)
     case att(ATTInfo)
     case gattValue(GATTValue)
-    case a5(A5FrameInfo)
+    case frame(FrameInfo)
     case undecoded(UndecodedInfo)
     indirect case diagnostic(Diagnostic)
 }

@@ -46,7 +46,7 @@ enum ProtocolTargets {
                                            (1, control(0x1d01, parameter(0, Array("Lumen Lamp\0".utf8)) + parameter(1, Array("LL-2\0".utf8))
                                                        + parameter(10, parameter(0, [1]) + parameter(1, Array("com.lawaken.iap2\0".utf8))))),
                                            (0, control(0xea00, parameter(0, [1]) + parameter(1, [0x00, 0x05]))),
-                                           (3, [0x00, 0x05] + A5Frame.encode(command: 0xa0, sequence: 1, payload: [0]))])] },
+                                           (3, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 1, payload: [0]))])] },
                    capture: { bytes in
                        var s = rfcommOpen()
                        let sync = IAP2LinkPacket.encode(control: 0x80, psn: 0x20, pan: 0, session: 0, payload: linkSync)
@@ -64,15 +64,15 @@ enum ProtocolTargets {
                        return (s.bytes, iap2DecodeAs)
                    }),
         FuzzTarget(name: "a5", summary: "parts as values of an A5 stream, detected or bound",
-                   seeds: { [Parts.encode([(0, A5Frame.encode(command: 0x20, sequence: 1, payload: [1, 2, 3])),
-                                           (0, Array(A5Frame.encode(command: 0x05, sequence: 2, payload: [0x64]).prefix(4))),
+                   seeds: { [Parts.encode([(0, Frame.encode(command: 0x20, sequence: 1, payload: [1, 2, 3])),
+                                           (0, Array(Frame.encode(command: 0x05, sequence: 2, payload: [0x64]).prefix(4))),
                                            (0, [0x01, 0x64, 0x6b]), (0, [0x11, 0x22, 0xa5, 0x01, 0x20, 0x03, 0x00])])] },
                    run: { bytes in
-                       var detected = A5Stream()
+                       var detected = FramedStream()
                        // The same values into a stream that keeps no payloads, as `stats` runs one:
                        // it must find the same frames and say the same things.
-                       var counted = A5Stream(keepsPayloads: false)
-                       var bound = A5Stream(format: .a5, detect: false)
+                       var counted = FramedStream(keepsPayloads: false)
+                       var bound = FramedStream(format: .a5, detect: false)
                        for (tag, body) in Parts(bytes) {
                            precondition(samePayloadless(detected.push(body[...]), counted.push(body[...])))
                            if tag & 1 == 0 { _ = bound.push(body[...]) } else { _ = bound.hole() }
@@ -81,9 +81,9 @@ enum ProtocolTargets {
                        _ = bound.finish(reason: "the end")
                    }),
         FuzzTarget(name: "dissector", summary: "parts as writes and notifications on characteristics the shipped definitions decode",
-                   seeds: { [Parts.encode([(0, A5Frame.encode(command: 0x20, sequence: 7, payload: [0x02])),
-                                           (1, A5Frame.encode(command: 0xa0, sequence: 7, payload: [0x00])),
-                                           (1, A5Frame.encode(command: 0x05, sequence: 8, payload: [0x02, 90, 100])),
+                   seeds: { [Parts.encode([(0, Frame.encode(command: 0x20, sequence: 7, payload: [0x02])),
+                                           (1, Frame.encode(command: 0xa0, sequence: 7, payload: [0x00])),
+                                           (1, Frame.encode(command: 0x05, sequence: 8, payload: [0x02, 90, 100])),
                                            (2, [0x01]), (3, [0x55])])] },
                    capture: { bytes in
                        var s = L.connected()
@@ -131,7 +131,7 @@ enum ProtocolTargets {
 }
 
 /// Outputs alike but for the payloads of whole frames, which a stream keeping no payloads leaves empty.
-private func samePayloadless(_ kept: [A5Stream.Output], _ counted: [A5Stream.Output]) -> Bool {
+private func samePayloadless(_ kept: [FramedStream.Output], _ counted: [FramedStream.Output]) -> Bool {
     kept.count == counted.count && zip(kept, counted).allSatisfy { pair in
         switch pair {
         case (.frame(var k), .frame(let c)):

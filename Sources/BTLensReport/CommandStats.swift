@@ -32,7 +32,7 @@ struct CommandStats {
 
     private(set) var entries: [Key: Entry] = [:]
 
-    mutating func message(_ a: A5FrameInfo, direction: Direction?) {
+    mutating func message(_ a: FrameInfo, direction: Direction?) {
         guard let dissector = a.dissector, a.hasCommand else { return }
         update(Key(dissector: dissector, command: a.frame.command)) { e in
             if e.name == nil { e.name = a.decoded?.name }

@@ -42,7 +42,7 @@ public final class JSONLRenderer {
         w.reset()
         w.beginObject()
         switch e.body {
-        case .a5(let a): frame(a, e)
+        case .frame(let a): frame(a, e)
         case .diagnostic(let d): diagnostic(d, e)
         case .note(let category, let text):
             head(&w, "note", e)
@@ -84,7 +84,7 @@ public final class JSONLRenderer {
         return true
     }
 
-    @inline(__always) private func frame(_ a: A5FrameInfo, _ e: Event) {
+    @inline(__always) private func frame(_ a: FrameInfo, _ e: Event) {
         head(&w, a.isA5 ? "a5" : "message", e)
         w.key("transport")
         switch a.transport {
@@ -236,7 +236,7 @@ public final class JSONLRenderer {
     }
 
     /// What the bound dissector said: names, fields, pairing.
-    private func decoded(_ w: inout JSONWriter, _ a: A5FrameInfo) {
+    private func decoded(_ w: inout JSONWriter, _ a: FrameInfo) {
         guard let name = a.dissector, let d = a.decoded else { return }
         w.field("dissector", name)
         if let n = d.name { w.field("command_name", n) }

@@ -67,7 +67,7 @@ public final class StatsCollector {
     public func event(_ e: Event) {
         switch e.body {
         case .att(let a): opcodeCounts[Int(a.opcode.rawValue)] += 1
-        case .a5(let a):
+        case .frame(let a):
             if a.isA5 {
                 a5Counts[Int((e.direction ?? .sent).rawValue)] += 1
                 if !a.frame.checksumOK { a5BadChecksum += 1 }

@@ -85,7 +85,7 @@ public struct TextRenderer {
     /// PDUs (most lines) piece by piece, the rest as one string.
     private static func describe(_ e: Event, into out: inout TextLine) -> (String, Style?) {
         switch e.body {
-        case .a5(let a):
+        case .frame(let a):
             message(a, &out)
             return (a.isA5 ? "A5" : "MSG", .green)
         case .att(let a):
@@ -168,7 +168,7 @@ public struct TextRenderer {
             var s = "\(what) \(Hex.value(g.handle, width: 4))\(label(g.uuid)): \(g.value.count) bytes from #\(g.firstRecord)"
             if let t = g.text { s += " \"\(safe(t))\"" } else if !g.value.isEmpty { s += " " + Hex.spaced(g.value.prefix(64)) }
             return ("GATT", s, nil)
-        case .a5, .att:
+        case .frame, .att:
             // Written piece by piece (`describe(_:into:)` does not come here for them).
             var s = TextLine()
             let (layer, style) = describe(e, into: &s)
@@ -187,7 +187,7 @@ public struct TextRenderer {
     }
 
     /// `0x0013 (fff3) SetEQPreset (0x20) seq 7 preset=bassBoost`; undecoded payloads in hex.
-    private static func message(_ a: A5FrameInfo, _ s: inout TextLine) {
+    private static func message(_ a: FrameInfo, _ s: inout TextLine) {
         let f = a.frame
         if let h = a.attHandle {
             s.hex(h, width: 4)

@@ -25,7 +25,7 @@ public struct DribbleSource: ByteSource {
 extension Event {
     /// The A5 frame of this event in the shape the scripts expect.
     public var expectedFrame: LESession.ExpectedFrame? {
-        guard case .a5(let a) = body, a.isA5, let d = direction else { return nil }
+        guard case .frame(let a) = body, a.isA5, let d = direction else { return nil }
         return LESession.ExpectedFrame(record: record, direction: d, attHandle: a.attHandle ?? a.eaSession ?? 0,
                                        command: UInt8(truncatingIfNeeded: a.frame.command), sequence: a.frame.sequence ?? 0,
                                        payload: a.frame.payload, checksumOK: a.frame.checksumOK)

@@ -51,7 +51,7 @@ public enum BenchmarkCapture {
             var seq = sequence[direction] ?? 0
             if faulty && i == 101 { seq &+= 1 }      // a gap
             if faulty && i == 202 { seq &-= 1 }      // a duplicate
-            var frame = A5Frame.encode(command: direction == .sent ? 0x20 : 0xa0, sequence: seq, payload: payload)
+            var frame = Frame.encode(command: direction == .sent ? 0x20 : 0xa0, sequence: seq, payload: payload)
             sequence[direction] = seq &+ 1
             if faulty && i == 300 { frame[frame.count - 1] &+= 1 }   // a bad checksum
             if faulty && i == 350 { frame = [0x11, 0x22, 0x33] + frame }   // junk before a frame

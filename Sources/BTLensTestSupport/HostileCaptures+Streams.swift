@@ -47,11 +47,11 @@ extension HostileCaptures {
         var s = LESession()
         s.connect(handle: 0x40, address: address)
         subscribe(&s)
-        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + A5Frame.encode(command: 0x05, sequence: 1, payload: [1]))
+        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + Frame.encode(command: 0x05, sequence: 1, payload: [1]))
         // Claims 40 payload bytes, carries 2; the next two frames (18 bytes) and 23 of a third fill it.
         s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 0xa5, 0x01, 0x05, 0x02, 0x00, 0x28, 7, 7])
         var frames: [[UInt8]] = []
-        for seq in UInt8(3)...5 { frames.append(A5Frame.encode(command: 0x05, sequence: seq, payload: [UInt8](repeating: seq, count: 20))) }
+        for seq in UInt8(3)...5 { frames.append(Frame.encode(command: 0x05, sequence: seq, payload: [UInt8](repeating: seq, count: 20))) }
         let r = s.stream(handle: 0x40, attHandle: 0x15, .received, frames.flatMap { $0 }, values: [27, 27, 27])
         s.expect("a5.checksum.bad", at: r[1])
         s.expect("a5.resync", at: r[1])

@@ -55,7 +55,7 @@ public enum HostileCaptures {
         subscribe(&s)
         // The three value bytes of the ACL record above came first on this characteristic: junk before
         // the first frame, named where it began.
-        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + A5Frame.encode(command: 0x05, sequence: 1, payload: [1]))
+        s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + Frame.encode(command: 0x05, sequence: 1, payload: [1]))
         s.expect("a5.resync", at: junk)
         s.expect("a5.truncated", at: s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 0xa5, 0x01, 0x05, 0x02, 0x00, 0xc8, 1, 2, 3]))
         s.disconnect(handle: 0x40)
@@ -88,7 +88,7 @@ public enum HostileCaptures {
         let streams: [(handle: UInt16, direction: Direction)] = [(0x40, .sent), (0x41, .received), (0x40, .received), (0x41, .sent)]
         var fragments: [[(UInt16, Direction, UInt8, [UInt8])]] = []
         for (i, (handle, direction)) in streams.enumerated() {
-            let frame = A5Frame.encode(command: direction == .sent ? 0x20 : 0xa0, sequence: UInt8(i), payload: Array(0..<40))
+            let frame = Frame.encode(command: direction == .sent ? 0x20 : 0xa0, sequence: UInt8(i), payload: Array(0..<40))
             let attHandle: UInt16 = direction == .sent ? 0x0013 : 0x0015
             let pdu = [direction == .sent ? 0x52 : 0x1b, UInt8(attHandle), 0] + frame
             let l2cap = le16(pdu.count) + le16(4) + pdu

@@ -150,7 +150,7 @@ public struct LESession {
     /// An A5 frame sent whole or in pieces; its expected record is that of its last byte.
     public mutating func frame(handle: UInt16, attHandle: UInt16, _ direction: Direction, command: UInt8,
                                sequence: UInt8, payload: [UInt8], values: [Int]? = nil, corruptChecksum: Bool = false) {
-        var bytes = A5Frame.encode(command: command, sequence: sequence, payload: payload)
+        var bytes = Frame.encode(command: command, sequence: sequence, payload: payload)
         if corruptChecksum { bytes[bytes.count - 1] &+= 1 }
         let records = stream(handle: handle, attHandle: attHandle, direction, bytes, values: values ?? [bytes.count])
         expectFrame(records.last ?? 0, direction, attHandle, command: command, sequence: sequence, payload: payload,

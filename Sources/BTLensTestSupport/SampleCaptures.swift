@@ -64,24 +64,24 @@ public enum SampleCaptures {
         s.frame(handle: h, attHandle: 0x0015, .received, command: 0xa0, sequence: 0x10, payload: [0x00])
         s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x21, sequence: 8, payload: Array(0..<30), values: [20, 17])
         // Two frames in one notification.
-        let a = A5Frame.encode(command: 0xa1, sequence: 0x11, payload: [0x00, 0x30])
-        let b = A5Frame.encode(command: 0x05, sequence: 0x12, payload: [0x02, 0x5a, 0x64])
+        let a = Frame.encode(command: 0xa1, sequence: 0x11, payload: [0x00, 0x30])
+        let b = Frame.encode(command: 0x05, sequence: 0x12, payload: [0x02, 0x5a, 0x64])
         let r1 = s.stream(handle: h, attHandle: 0x0015, .received, a + b, values: [a.count + b.count])
         s.expectFrame(r1[0], .received, 0x0015, command: 0xa1, sequence: 0x11, payload: [0x00, 0x30])
         s.expectFrame(r1[0], .received, 0x0015, command: 0x05, sequence: 0x12, payload: [0x02, 0x5a, 0x64])
         // A Write Request (answered by 0xa2 below) whose L2CAP header is split across ACL fragments of 3 bytes.
-        let e = A5Frame.encode(command: 0x22, sequence: 9, payload: [0x02])
+        let e = Frame.encode(command: 0x22, sequence: 9, payload: [0x02])
         let r3 = s.l2cap(handle: h, .sent, [0x12, 0x13, 0x00] + e, fragment: 3)
         s.expectFrame(r3, .sent, 0x0013, command: 0x22, sequence: 9, payload: [0x02])
         s.att(handle: h, .received, [0x13])
         // A frame ending inside a notification that also starts the next one.
-        let c = A5Frame.encode(command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
-        let d = A5Frame.encode(command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
+        let c = Frame.encode(command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
+        let d = Frame.encode(command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
         let r2 = s.stream(handle: h, attHandle: 0x0015, .received, c + d, values: [15, 10, 5])
         s.expectFrame(r2[1], .received, 0x0015, command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
         s.expectFrame(r2[2], .received, 0x0015, command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
         // A long write: Prepare Write ×2, Execute Write; the frame belongs to the Execute record.
-        let f = A5Frame.encode(command: 0x30, sequence: 10, payload: Array(repeating: 0x5c, count: 80))
+        let f = Frame.encode(command: 0x30, sequence: 10, payload: Array(repeating: 0x5c, count: 80))
         s.att(handle: h, .sent, [0x16, 0x13, 0x00, 0x00, 0x00] + Array(f.prefix(50)))
         s.att(handle: h, .received, [0x17, 0x13, 0x00, 0x00, 0x00] + Array(f.prefix(50)))
         s.att(handle: h, .sent, [0x16, 0x13, 0x00, 50, 0x00] + Array(f.dropFirst(50)))
@@ -117,7 +117,7 @@ public enum SampleCaptures {
         }
         s.expect("a5.sequence.gap", at: s.lastRecord)
         // A frame whose second half is in a record the capture cut short; the next frame shows the gap.
-        let lost = A5Frame.encode(command: 0x20, sequence: 8, payload: Array(repeating: 0x08, count: 13))
+        let lost = Frame.encode(command: 0x20, sequence: 8, payload: Array(repeating: 0x08, count: 13))
         s.stream(handle: h, attHandle: 0x0013, .sent, Array(lost.prefix(10)), values: [10])
         let frameBegan = s.lastRecord
         let cut = [0x52, 0x13, 0x00] + Array(lost.dropFirst(10))
@@ -263,22 +263,22 @@ public enum SampleCaptures {
         _ = toAccessory(packet(0x40, 0x72, 0x21, 1, message(0x1d02)))
         _ = toAccessory(packet(0x40, 0x73, 0x21, 1, message(0xea00, param(0, [1]) + param(1, [0x00, 0x05]))))
         // The phone's A5 frame split over two EA packets; the second packet split over two RFCOMM frames.
-        let f1 = A5Frame.encode(command: 0x20, sequence: 1, payload: [0x01, 0x02, 0x03])
+        let f1 = Frame.encode(command: 0x20, sequence: 1, payload: [0x01, 0x02, 0x03])
         _ = toAccessory(packet(0x40, 0x74, 0x21, 2, [0x00, 0x05] + Array(f1.prefix(4))))
         let r1 = toAccessory(packet(0x40, 0x75, 0x21, 2, [0x00, 0x05] + Array(f1.dropFirst(4))), [6, 20])
         s.expectFrame(r1[1], .sent, 5, command: 0x20, sequence: 1, payload: [0x01, 0x02, 0x03])
         // The accessory answers with two frames in one EA packet, the second with a bad checksum.
-        var f3 = A5Frame.encode(command: 0x05, sequence: 0x41, payload: [0x64])
+        var f3 = Frame.encode(command: 0x05, sequence: 0x41, payload: [0x64])
         f3[f3.count - 1] &+= 1
-        let r2 = fromAccessory(packet(0x40, 0x22, 0x75, 2, [0x00, 0x05] + A5Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
+        let r2 = fromAccessory(packet(0x40, 0x22, 0x75, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expectFrame(r2[0], .received, 5, command: 0xa0, sequence: 0x40, payload: [0x00])
         s.expectFrame(r2[0], .received, 5, command: 0x05, sequence: 0x41, payload: [0x64], ok: false)
         s.expect("a5.checksum.bad", at: r2[0])
         // The same packet resent with a refreshed PAN: a retransmission, its EA bytes not fed twice.
-        let r3 = fromAccessory(packet(0x40, 0x22, 0x76, 2, [0x00, 0x05] + A5Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
+        let r3 = fromAccessory(packet(0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expect("iap2.retransmission", at: r3[0])
         // And logged twice by the capture, byte for byte, 1.25 ms later: a duplicate.
-        let r4 = fromAccessory(packet(0x40, 0x22, 0x76, 2, [0x00, 0x05] + A5Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
+        let r4 = fromAccessory(packet(0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expect("iap2.duplicate", at: r4[0])
         s.disconnect(handle: h)
         return s

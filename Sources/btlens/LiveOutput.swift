@@ -37,7 +37,7 @@ final class LiveOutput {
 
     func event(_ e: Event) {
         switch e.body {
-        case .a5: frames += 1
+        case .frame: frames += 1
         case .diagnostic(let d):
             diagnostics += 1
             if d.severity == .error { errors += 1 }

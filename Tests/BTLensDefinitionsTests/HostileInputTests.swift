@@ -23,7 +23,7 @@ final class HostileInputTests: XCTestCase {
                                        covers: FrameFormat.ChecksumCoverage.allCases[rng.below(3)], bigEndian: rng.below(2) == 0)
             let format = FrameFormat(name: "r", magic: rng.bytes(1 + rng.below(2)), header: header,
                                      lengthCounts: FrameFormat.LengthCounts.allCases[rng.below(4)], checksum: checksum)
-            var stream = A5Stream(format: format, detect: rng.below(2) == 0)
+            var stream = FramedStream(format: format, detect: rng.below(2) == 0)
             // Random bytes, with the magic sprinkled in so candidates are frequent.
             for _ in 0..<20 {
                 var chunk = rng.bytes(rng.below(300))

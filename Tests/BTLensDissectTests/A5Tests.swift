@@ -8,7 +8,7 @@ final class MessageFramerTests: XCTestCase {
     let spec: [UInt8] = [0xa5, 0x01, 0x20, 0x07, 0x00, 0x01, 0x01, 0xcf]
 
     func testTheSpecificationExample() {
-        XCTAssertEqual(A5Frame.encode(command: 0x20, sequence: 7, payload: [0x01]), spec)
+        XCTAssertEqual(Frame.encode(command: 0x20, sequence: 7, payload: [0x01]), spec)
         var f = MessageFramer()
         f.append(spec)
         let step = f.next()
@@ -23,10 +23,10 @@ final class MessageFramerTests: XCTestCase {
     /// A stream with junk, a bad-checksum frame in sync, junk that must be skipped out of sync,
     /// and frames of 0 and 255 payload bytes.
     var stream: [UInt8] {
-        let bad: [UInt8] = { var b = A5Frame.encode(command: 1, sequence: 2, payload: [9]); b[7] ^= 0xff; return b }()
-        return A5Frame.encode(command: 1, sequence: 1, payload: []) + bad + [0x00, 0xa5, 0x13]
-            + A5Frame.encode(command: 2, sequence: 3, payload: Array(repeating: 0xa5, count: 255))
-            + A5Frame.encode(command: 3, sequence: 4, payload: [0xa5, 0x01])
+        let bad: [UInt8] = { var b = Frame.encode(command: 1, sequence: 2, payload: [9]); b[7] ^= 0xff; return b }()
+        return Frame.encode(command: 1, sequence: 1, payload: []) + bad + [0x00, 0xa5, 0x13]
+            + Frame.encode(command: 2, sequence: 3, payload: Array(repeating: 0xa5, count: 255))
+            + Frame.encode(command: 3, sequence: 4, payload: [0xa5, 0x01])
     }
 
     func frames(_ chunks: [[UInt8]]) -> [MessageFramer.Step] {
@@ -89,14 +89,14 @@ final class MessageFramerTests: XCTestCase {
         bad[7] = 0
         f.append(bad + spec)
         let s = f.next()
-        XCTAssertEqual(s?.frame, MessageFramer.Step(frame: A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1], checksum: 0xcf, expectedChecksum: 0xcf), skipped: 8).frame)
+        XCTAssertEqual(s?.frame, MessageFramer.Step(frame: Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1], checksum: 0xcf, expectedChecksum: 0xcf), skipped: 8).frame)
         XCTAssertEqual(s?.skipped, 8)
     }
 }
 
-final class A5StreamTests: XCTestCase {
+final class FramedStreamTests: XCTestCase {
     func run(_ values: [[UInt8]]) -> [String] {
-        var s = A5Stream()
+        var s = FramedStream()
         var out: [String] = []
         for v in values {
             for o in s.push(v[...]) {
@@ -113,7 +113,7 @@ final class A5StreamTests: XCTestCase {
     }
 
     func frame(_ seq: UInt8, bad: Bool = false) -> [UInt8] {
-        var b = A5Frame.encode(command: 0x20, sequence: seq, payload: [seq])
+        var b = Frame.encode(command: 0x20, sequence: seq, payload: [seq])
         if bad { b[b.count - 1] &+= 1 }
         return b
     }
@@ -145,7 +145,7 @@ final class A5StreamTests: XCTestCase {
     }
 
     func testDetectionWaitsForALongFirstFrameAndCountsPreamble() {
-        let long = A5Frame.encode(command: 1, sequence: 5, payload: Array(repeating: 7, count: 100))
+        let long = Frame.encode(command: 1, sequence: 5, payload: Array(repeating: 7, count: 100))
         let values = [[0x10, 0x11]] + stride(from: 0, to: long.count, by: 20).map { Array(long[$0 ..< min(long.count, $0 + 20)]) }
         XCTAssertEqual(run(values), ["a5.resync skipped_bytes=int(2)", "frame 5"])
     }

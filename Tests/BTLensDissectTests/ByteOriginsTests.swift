@@ -8,10 +8,10 @@ final class ByteOriginsTests: XCTestCase {
     func place(_ record: Int) -> RecordPlace { RecordPlace(record: record, time: Timestamp(microseconds: Int64(record))) }
 
     /// Each value gets the record of its index + 1; returns "id #began" for each diagnostic.
-    func began(_ values: [[UInt8]], stream: A5Stream = A5Stream()) -> [String] {
+    func began(_ values: [[UInt8]], stream: FramedStream = FramedStream()) -> [String] {
         var s = stream
         var out: [String] = []
-        func take(_ o: A5Stream.Output) {
+        func take(_ o: FramedStream.Output) {
             if case .diagnostic(let d) = o { out.append("\(d.id) #\(d.began.map { String($0.record) } ?? "?")") }
         }
         for (i, v) in values.enumerated() { for o in s.push(v[...], at: place(i + 1)) { take(o) } }
@@ -24,10 +24,10 @@ final class ByteOriginsTests: XCTestCase {
 
     func testAResyncNamesTheRecordOfTheFirstSkippedByte() {
         // Detected stream: a frame, then junk over two values, then a frame.
-        XCTAssertEqual(began([frame, [0x11], [0x22, 0x33], A5Frame.encode(command: 0x20, sequence: 2, payload: [2])]),
+        XCTAssertEqual(began([frame, [0x11], [0x22, 0x33], Frame.encode(command: 0x20, sequence: 2, payload: [2])]),
                        ["a5.resync #2"])
         // Junk at the end of a value that also holds the frame before it.
-        XCTAssertEqual(began([frame + [0x11], A5Frame.encode(command: 0x20, sequence: 2, payload: [2])]), ["a5.resync #1"])
+        XCTAssertEqual(began([frame + [0x11], Frame.encode(command: 0x20, sequence: 2, payload: [2])]), ["a5.resync #1"])
         // Before detection, the preamble runs from the stream's first byte.
         XCTAssertEqual(began([[0x07, 0x00], [0x3c], frame]), ["a5.resync #1"])
     }
@@ -38,7 +38,7 @@ final class ByteOriginsTests: XCTestCase {
 
     func testEverySplitNamesTheSameRecord() {
         // The junk begins in the second value; the cut frame (from byte 10 of the rest) in whichever holds its first byte.
-        let rest = [0x11, 0x22] + A5Frame.encode(command: 0x20, sequence: 2, payload: [2]) + Array(frame.prefix(5))
+        let rest = [0x11, 0x22] + Frame.encode(command: 0x20, sequence: 2, payload: [2]) + Array(frame.prefix(5))
         for cut in 1..<rest.count {
             XCTAssertEqual(began([frame, Array(rest[..<cut]), Array(rest[cut...])]), ["a5.resync #2", "a5.truncated #\(cut <= 10 ? 3 : 2)"],
                            "split at \(cut)")

@@ -16,13 +16,13 @@ final class FragmentTests: XCTestCase {
         let crc = ChecksumAlgorithm.crc16CCITT.compute(parts.flatMap { $0 })
         return parts.enumerated().map { i, p in
             format.encode(command: command, sequence: seq, payload: p,
-                          fragment: A5Frame.Fragment(index: UInt8(i + 1), count: UInt8(parts.count)), messageChecksum: crc)
+                          fragment: Frame.Fragment(index: UInt8(i + 1), count: UInt8(parts.count)), messageChecksum: crc)
         }
     }
 
     func outputs(_ chunks: [[UInt8]], keepsPayloads: Bool = true) -> [String] {
-        var s = A5Stream(format: format, detect: false, keepsPayloads: keepsPayloads)
-        var out: [A5Stream.Output] = []
+        var s = FramedStream(format: format, detect: false, keepsPayloads: keepsPayloads)
+        var out: [FramedStream.Output] = []
         for c in chunks { out += s.push(c[...]) }
         out += s.finish(reason: "the end of the capture")
         return out.map { o in
@@ -96,9 +96,9 @@ final class FragmentTests: XCTestCase {
                                                                     .fragmentIndex, .command(width: 1, bigEndian: true)],
                                lengthCounts: .payloadAndChecksum, checksum: FrameFormat.Checksum(.crc16CCITT, covers: .payload))
         let part = [UInt8](repeating: 0x11, count: 40_000)
-        var s = A5Stream(format: wide, detect: false)
-        var out = s.push(wide.encode(command: 1, sequence: 1, payload: part, fragment: A5Frame.Fragment(index: 1, count: 2))[...])
-        out += s.push(wide.encode(command: 1, sequence: 1, payload: part, fragment: A5Frame.Fragment(index: 2, count: 2))[...])
+        var s = FramedStream(format: wide, detect: false)
+        var out = s.push(wide.encode(command: 1, sequence: 1, payload: part, fragment: Frame.Fragment(index: 1, count: 2))[...])
+        out += s.push(wide.encode(command: 1, sequence: 1, payload: part, fragment: Frame.Fragment(index: 2, count: 2))[...])
         guard out.count == 1, case .diagnostic(let d) = out[0] else { return XCTFail("\(out)") }
         XCTAssertEqual(d.message, "message 0x01 sequence 1: 2 of 2 frames, then its joined payload passed 65536 bytes; 80016 bytes dropped")
         XCTAssertEqual(d.undecodedBytes, 2 * 7 + 80_000 + 2, "two 7-byte headers, the payloads, the CRC")
@@ -107,10 +107,10 @@ final class FragmentTests: XCTestCase {
     /// The 255th frame (fragment-index is one byte) made the next expected index wrap to 0, and a
     /// message dropped there said "-1 of 255 frames".
     func testAMessageDroppedAtItsLastPossibleFrameCountsItsFrames() {
-        var s = A5Stream(format: format, detect: false, messageLimit: 254)
-        var out: [A5Stream.Output] = []
+        var s = FramedStream(format: format, detect: false, messageLimit: 254)
+        var out: [FramedStream.Output] = []
         for i in 1...255 {
-            out += s.push(format.encode(command: 0x20, sequence: 7, payload: [1], fragment: A5Frame.Fragment(index: UInt8(i), count: 255),
+            out += s.push(format.encode(command: 0x20, sequence: 7, payload: [1], fragment: Frame.Fragment(index: UInt8(i), count: 255),
                                         messageChecksum: 0)[...])
         }
         guard out.count == 1, case .diagnostic(let d) = out[0] else { return XCTFail("\(out)") }

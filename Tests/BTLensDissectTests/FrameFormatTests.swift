@@ -52,7 +52,7 @@ final class FrameFormatTests: XCTestCase {
     func testTheA5ExampleOfTheSpec() {
         // docs/protocols/a5-frame.md: "set EQ preset to bass boost", A5 01 20 07 00 01 01 CF.
         let steps = frames(.a5, [[0xa5, 0x01, 0x20, 0x07, 0x00, 0x01, 0x01, 0xcf]])
-        XCTAssertEqual(steps.map(\.frame), [A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1],
+        XCTAssertEqual(steps.map(\.frame), [Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1],
                                                     checksum: 0xcf, expectedChecksum: 0xcf)])
     }
 
@@ -134,7 +134,7 @@ final class FrameFormatTests: XCTestCase {
     }
 
     func testAVariantStreamBoundFromTheFirstByteTracksSequences() {
-        var s = A5Stream(format: variant, detect: false)
+        var s = FramedStream(format: variant, detect: false)
         var out = s.push(variantBytes[...])
         out += s.push(variant.encode(command: 1, sequence: 7, payload: [])[...])
         let ids = out.map { o -> String in
@@ -149,7 +149,7 @@ final class FrameFormatTests: XCTestCase {
     func testAFormatWithoutSequenceTracksNone() {
         let format = FrameFormat(name: "n", magic: [0x7e], header: [.command(width: 1, bigEndian: true), .length(width: 1, bigEndian: true)],
                                  checksum: FrameFormat.Checksum(.crc8))
-        var s = A5Stream(format: format, detect: false)
+        var s = FramedStream(format: format, detect: false)
         let frame = format.encode(command: 3, payload: [1, 2])
         let out = s.push((frame + frame)[...])
         XCTAssertEqual(out.count, 2)

@@ -4,11 +4,11 @@ import BTLensCore
 import BTLensReport
 
 final class RendererTests: XCTestCase {
-    let frame = A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [0x01], checksum: 0xcf, expectedChecksum: 0xcf)
+    let frame = Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [0x01], checksum: 0xcf, expectedChecksum: 0xcf)
 
     func a5Event() -> Event {
         Event(record: 12, timestamp: Timestamp(microseconds: 1_510_394_584_000_001), direction: .sent, connection: 0x40,
-              isTop: true, body: .a5(A5FrameInfo(frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3))))
+              isTop: true, body: .frame(FrameInfo(frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3))))
     }
 
     func testA5LineFollowsTheContract() {
@@ -17,7 +17,7 @@ final class RendererTests: XCTestCase {
     }
 
     func testDiagnosticLineFollowsTheContract() {
-        let d = Diagnostic(A5Diagnostics.sequenceGap, "expected sequence 8, got 10: 2 frames missing",
+        let d = Diagnostic(FramingDiagnostics.sequenceGap, "expected sequence 8, got 10: 2 frames missing",
                            fields: [("expected", .int(8)), ("actual", .int(10)), ("missing", .int(2))])
         let e = Event(record: 5, timestamp: Timestamp(microseconds: 0), direction: nil, connection: nil, isTop: true, body: .diagnostic(d))
         let line = String(decoding: JSONLRenderer().render(e) ?? [], as: UTF8.self)
@@ -60,7 +60,7 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), "[18446744073709551615,9223372036854775808]")
         let decoded = DecodedMessage(name: "M", fields: [MessageField("big", .uint(.max)), MessageField("list", .list([.uint(1 << 63)]))])
         let e = Event(record: 1, timestamp: Timestamp(microseconds: 0), direction: .received, connection: 0x40, isTop: true,
-                      body: .a5(A5FrameInfo(frame: frame, transport: .att, attHandle: 0x15, uuid: nil, dissector: "t", decoded: decoded)))
+                      body: .frame(FrameInfo(frame: frame, transport: .att, attHandle: 0x15, uuid: nil, dissector: "t", decoded: decoded)))
         let line = String(decoding: JSONLRenderer().render(e) ?? [], as: UTF8.self)
         XCTAssertTrue(line.contains(#""fields":{"big":18446744073709551615,"list":[9223372036854775808]}"#), line)
     }

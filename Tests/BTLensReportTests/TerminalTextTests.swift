@@ -23,9 +23,9 @@ final class TerminalTextTests: XCTestCase {
     }
 
     func testTheTimelineSummaryIsCutToTheWidthAndTheColumnsStay() {
-        let frame = A5Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: Array(0..<40), checksum: 0, expectedChecksum: 0)
+        let frame = Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: Array(0..<40), checksum: 0, expectedChecksum: 0)
         let e = Event(record: 12, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: 0x40, isTop: true,
-                      body: .a5(A5FrameInfo(frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3))))
+                      body: .frame(FrameInfo(frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3))))
         var whole = TextRenderer()
         let line = whole.render(e) ?? ""
         XCTAssertEqual(line.count, 205)

@@ -17,7 +17,7 @@ final class ClassicEndToEndTests: XCTestCase {
         let lsp: [UInt8] = [1, 8, 0x04, 0x00, 0x03, 0xe8, 0x00, 0x32, 0x1e, 0x04, 1, 0, 1, 2, 2, 1]
         let group: [UInt8] = [0, 5, 0, 0, 1] + [0, 8, 0, 1] + Array("com.x\0".utf8).prefix(4)
         let ident: [UInt8] = [0x40, 0x40, 0, UInt8(6 + 4 + group.count), 0x1d, 0x01, 0, UInt8(4 + group.count), 0, 10] + group
-        let frames = A5Frame.encode(command: 0x90, sequence: 1, payload: [1, 2, 3]) + A5Frame.encode(command: 0x91, sequence: 2, payload: [])
+        let frames = Frame.encode(command: 0x90, sequence: 1, payload: [1, 2, 3]) + Frame.encode(command: 0x91, sequence: 2, payload: [])
         return packet(0x80, 1, 0, lsp) + packet(0x40, 2, 1, ident) + packet(0x40, 3, 2, [0x00, 0x09] + frames)
     }
 
@@ -39,7 +39,7 @@ final class ClassicEndToEndTests: XCTestCase {
         var frames: [String] = []
         var diagnostics: [String] = []
         try Pipeline.run(&reader, Configuration(decodeAs: decodeAs)) { e in
-            if case .a5(let a) = e.body {
+            if case .frame(let a) = e.body {
                 frames.append("ea \(a.eaSession ?? 0) \(a.protocolName ?? "-") cmd \(a.frame.command) seq \(a.frame.sequence ?? 0)")
             }
             if let d = e.diagnostic { diagnostics.append(d.id) }

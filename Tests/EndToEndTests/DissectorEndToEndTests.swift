@@ -25,7 +25,7 @@ final class DissectorEndToEndTests: XCTestCase {
         var r = TextRenderer()
         return try analyze(bytes, dissectors: table, decodeAs: decodeAs).compactMap { e -> String? in
             switch e.body {
-            case .a5, .diagnostic: break
+            case .frame, .diagnostic: break
             default: return nil
             }
             guard let line = r.render(e) else { return nil }
@@ -94,8 +94,8 @@ final class DissectorEndToEndTests: XCTestCase {
             // The mid-connection capture has neither discovery nor an address: bound by hand, as a user would.
             let decodeAs: [DecodeAs] = sample.file == "ble_mid_connection.btsnoop"
                 ? [.attHandle(0x0022, dissector: "aurora-headphones"), .attHandle(0x0025, dissector: "aurora-headphones")] : []
-            let frames = try analyze(sample.session.bytes, dissectors: table, decodeAs: decodeAs).compactMap { e -> A5FrameInfo? in
-                if case .a5(let a) = e.body, a.isA5 { return a }
+            let frames = try analyze(sample.session.bytes, dissectors: table, decodeAs: decodeAs).compactMap { e -> FrameInfo? in
+                if case .frame(let a) = e.body, a.isA5 { return a }
                 return nil
             }
             XCTAssertEqual(frames.filter { $0.decoded?.name == nil }.map(\.frame.command), [], sample.file)
@@ -169,7 +169,7 @@ final class DissectorEndToEndTests: XCTestCase {
             s.att(handle: h, .sent, [0x52, 0x12, 0x00] + Array("AT+VOL=\(i)\r".utf8))
             s.att(handle: h, .received, [0x1b, 0x14, 0x00, 0x01, UInt8(i), 0x7f])
         }
-        s.att(handle: h, .received, [0x1b, 0x14, 0x00] + A5Frame.encode(command: 0xa0, sequence: 3, payload: [0x00]))
+        s.att(handle: h, .received, [0x1b, 0x14, 0x00] + Frame.encode(command: 0xa0, sequence: 3, payload: [0x00]))
         s.disconnect(handle: h)
         return s
     }
@@ -180,7 +180,7 @@ final class DissectorEndToEndTests: XCTestCase {
         let bytes = Self.otherVendor().bytes
         let events = try analyze(bytes, dissectors: shippedTable())
         let named = events.compactMap { e -> String? in
-            guard case .a5(let a) = e.body, let d = a.dissector else { return nil }
+            guard case .frame(let a) = e.body, let d = a.dissector else { return nil }
             return "#\(e.record) \(d) \(a.decoded?.name ?? "-")"
         }
         XCTAssertEqual(named, ["#10 sig-characteristics BatteryLevel"])

@@ -16,11 +16,11 @@ final class EvenG2ConformanceTests: XCTestCase {
         let loaded = DefinitionLoader.load([definition], required: true)
         XCTAssertEqual(loaded.errors, [])
         var reader = try CaptureFormat.open(path: capture)
-        var frames: [(record: Int, frame: A5Frame)] = []
+        var frames: [(record: Int, frame: Frame)] = []
         var problems: [String] = []
         let decodeAs: [DecodeAs] = [.attHandle(0x0842, dissector: "even-g2"), .attHandle(0x0844, dissector: "even-g2")]
         try Pipeline.run(&reader, Configuration(decodeAs: decodeAs, dissectors: loaded.table)) { e in
-            if case .a5(let a) = e.body, a.dissector == "even-g2" { frames.append((e.record, a.frame)) }
+            if case .frame(let a) = e.body, a.dissector == "even-g2" { frames.append((e.record, a.frame)) }
             if let d = e.diagnostic, d.id.hasPrefix("a5."), d.id != "a5.sequence.gap" { problems.append("#\(e.record) \(d.id)") }
         }
         // 41 frames; four messages of 3 or 4 packets (count/index 03 01 … 03 03, one sequence number

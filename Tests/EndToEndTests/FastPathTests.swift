@@ -39,7 +39,7 @@ final class FastPathTests: XCTestCase {
         let full = try Pipeline.run(&reader) { e in
             switch e.body {
             case .att(let a): shown.attOpcodes[Int(a.opcode.rawValue)] += 1
-            case .a5(let a) where a.isA5:
+            case .frame(let a) where a.isA5:
                 shown.a5Frames[Int((e.direction ?? .sent).rawValue)] += 1
                 if !a.frame.checksumOK { shown.a5BadChecksum += 1 }
             default: break
@@ -53,7 +53,7 @@ final class FastPathTests: XCTestCase {
         reader = try CaptureFormat.open(MemorySource(bytes))
         let counted = try Pipeline.run(&reader, Configuration(detail: .counts)) { e in
             switch e.body {
-            case .att, .a5: sent += 1
+            case .att, .frame: sent += 1
             default: break
             }
         }

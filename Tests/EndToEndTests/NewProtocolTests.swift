@@ -115,7 +115,7 @@ final class NewProtocolTests: XCTestCase {
         var r = TextRenderer()
         let (session, n) = capture()
         let lines = try analyze(session.bytes, dissectors: table).compactMap { e -> String? in
-            switch e.body { case .a5, .diagnostic: break; default: return nil }
+            switch e.body { case .frame, .diagnostic: break; default: return nil }
             guard let line = r.render(e) else { return nil }
             let parts = line.split(separator: " ")
             return ([parts[0]] + parts[2...]).joined(separator: " ").trimmingCharacters(in: .newlines)
@@ -171,12 +171,12 @@ final class RFCOMMServiceBindingTests: XCTestCase {
         s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 0, control: 0x73)
         s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 4, control: 0x3f)
         s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 4, control: 0x73)
-        let ping = s.rfcommStream(handle: h, .sent, cid: 0x0071, dlci: 4, A5Frame.encode(command: 0x10, sequence: 1, payload: []), frames: [3, 4])
-        let pong = s.rfcommStream(handle: h, .received, cid: 0x0040, dlci: 4, A5Frame.encode(command: 0x90, sequence: 1, payload: []))
+        let ping = s.rfcommStream(handle: h, .sent, cid: 0x0071, dlci: 4, Frame.encode(command: 0x10, sequence: 1, payload: []), frames: [3, 4])
+        let pong = s.rfcommStream(handle: h, .received, cid: 0x0040, dlci: 4, Frame.encode(command: 0x90, sequence: 1, payload: []))
         s.disconnect(handle: h)
 
-        let frames = try analyze(s.bytes, dissectors: table).compactMap { e -> (Int, A5FrameInfo)? in
-            if case .a5(let a) = e.body { return (e.record, a) }
+        let frames = try analyze(s.bytes, dissectors: table).compactMap { e -> (Int, FrameInfo)? in
+            if case .frame(let a) = e.body { return (e.record, a) }
             return nil
         }
         XCTAssertEqual(frames.map { "#\($0.0) \($0.1.transport) ch \($0.1.rfcommChannel ?? 0) \($0.1.decoded?.name ?? "-")" },

@@ -96,7 +96,7 @@ final class AndroidFilteredTests: XCTestCase {
     func testFilteredLogIsRecognisedOnce() throws {
         var s = LESession()
         s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
-        let value = A5Frame.encode(command: 0x20, sequence: 1, payload: Array(repeating: 7, count: 20))
+        let value = Frame.encode(command: 0x20, sequence: 1, payload: Array(repeating: 7, count: 20))
         let pdu = [0x52, 0x13, 0x00] + value
         for _ in 0..<3 {
             s.acl(handle: 0x40, .sent, boundary: 0b10, le16(pdu.count) + le16(4) + pdu, cutTo: 10)
@@ -114,7 +114,7 @@ final class AndroidFilteredTests: XCTestCase {
     func testCutsInOneDirectionAndTheirContinuationsAreSaidOnce() throws {
         var s = LESession()
         s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
-        let value = A5Frame.encode(command: 0x90, sequence: 1, payload: Array(repeating: 7, count: 40))
+        let value = Frame.encode(command: 0x90, sequence: 1, payload: Array(repeating: 7, count: 40))
         let pdu = le16(value.count + 3) + le16(4) + [0x1b, 0x15, 0x00] + value
         for _ in 0..<5 {
             s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 0x01])

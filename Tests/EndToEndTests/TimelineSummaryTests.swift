@@ -31,7 +31,7 @@ final class TimelineSummaryTests: XCTestCase {
         let summary = TimelineSummary()
         for record in [12, 9, 15] {
             summary.event(Event(record: record, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: nil, isTop: true,
-                                body: .diagnostic(Diagnostic(A5Diagnostics.resync, "skipped"))))
+                                body: .diagnostic(Diagnostic(FramingDiagnostics.resync, "skipped"))))
         }
         XCTAssertEqual(summary.diagnostics["a5.resync"]?.first, 9)
         XCTAssertEqual(summary.diagnostics["a5.resync"]?.count, 3)

@@ -49,7 +49,7 @@ extension FuzzRegressionTests {
             "sdp": { if case .sdp = $0.body { return true } else { return false } },
             "iap2-link": { if case .iap2 = $0.body { return true } else { return false } },
             "iap2-control": { if case .iap2Identification = $0.body { return true } else { return false } },
-            "dissector": { if case .a5(let a) = $0.body { return a.decoded?.name == "SetEQPreset" } else { return false } },
+            "dissector": { if case .frame(let a) = $0.body { return a.decoded?.name == "SetEQPreset" } else { return false } },
         ]
         let table = FuzzTarget.dissectors
         for target in FuzzTarget.all {

@@ -145,13 +145,13 @@ final class ATTLayer: ConnectionLayer {
         }
     }
 
-    private func a5(_ output: consuming A5Stream.Output, key: StreamKey, stream: BoundStream.Label, record: Int,
+    private func a5(_ output: consuming FramedStream.Output, key: StreamKey, stream: BoundStream.Label, record: Int,
                     time: Timestamp) {
         let pairKey = stream.dissectorName.map { DissectorLayer.PairKey(connection: key.connection, dissector: $0) }
         dissectors.a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream, pairKey: pairKey,
                            direction: key.direction, connection: key.connection.handle, record: record,
                            time: time) { f, naming in
-            A5FrameInfo(frame: f, transport: .att, attHandle: key.handle, uuid: stream.uuid, naming)
+            FrameInfo(frame: f, transport: .att, attHandle: key.handle, uuid: stream.uuid, naming)
         }
     }
 }

@@ -49,17 +49,17 @@ final class ATTLink {
 
     /// Feeds a stream in place (its buffer is not copied), handing its outputs and label to `out`.
     func push(_ slot: Int, _ value: some Collection<UInt8>, at place: RecordPlace,
-              _ out: (consuming A5Stream.Output, BoundStream.Label) -> Void) {
+              _ out: (consuming FramedStream.Output, BoundStream.Label) -> Void) {
         streams[slot].stream.push(value, at: place, out)
     }
 
-    func hole(_ slot: Int) -> (outputs: [A5Stream.Output], label: BoundStream.Label) {
+    func hole(_ slot: Int) -> (outputs: [FramedStream.Output], label: BoundStream.Label) {
         (streams[slot].stream.hole(), streams[slot].stream.label)
     }
 
     /// Ends every stream, in handle and direction order: what each left unfinished, with its label.
     func finishStreams(reason: String)
-        -> [(handle: UInt16, direction: Direction, outputs: [A5Stream.Output], label: BoundStream.Label)] {
+        -> [(handle: UInt16, direction: Direction, outputs: [FramedStream.Output], label: BoundStream.Label)] {
         let order = streams.indices.sorted {
             (streams[$0].handle, streams[$0].direction.rawValue) < (streams[$1].handle, streams[$1].direction.rawValue)
         }

@@ -29,7 +29,7 @@ struct BoundStream {
     }
 
     /// Nil when each value is one message.
-    private var framed: A5Stream?
+    private var framed: FramedStream?
     private(set) var label: Label
     var dissector: (any MessageDissector)? { label.dissector }
     var framing: String? { label.framing }
@@ -47,18 +47,18 @@ struct BoundStream {
             label = Label(dissector: dissector, framing: nil, commandByte: commandByte)
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
-            framed = A5Stream(format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
+            framed = FramedStream(format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
                               keepsPayloads: keepsPayloads)
             label = Label(dissector: dissector, framing: format.name, commandByte: false)
         case nil:
-            framed = A5Stream(keepsPayloads: keepsPayloads)
+            framed = FramedStream(keepsPayloads: keepsPayloads)
             label = Label(dissector: dissector, framing: FrameFormat.a5Name, commandByte: false)
         }
     }
 
     /// Feeds one value, handing each frame and diagnostic to `out` with the label to name it by
     /// (read while the stream is at hand: a stream kept in a table is not copied to get it).
-    mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace, _ out: (consuming A5Stream.Output, Label) -> Void) {
+    mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace, _ out: (consuming FramedStream.Output, Label) -> Void) {
         let label = label
         guard framed != nil else {
             let command = label.commandByte ? value.first.map(UInt16.init) : 0
@@ -67,19 +67,19 @@ struct BoundStream {
                                                   "an empty value where an event byte and its payload were expected",
                                                   fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))])), label)
             }
-            return out(.frame(A5Frame(version: nil, command: command, sequence: nil, flags: nil,
+            return out(.frame(Frame(version: nil, command: command, sequence: nil, flags: nil,
                                       payload: Array(value.dropFirst(label.commandByte ? 1 : 0)),
                                       checksum: nil, expectedChecksum: nil, length: value.count)), label)
         }
         framed?.push(value, at: place) { out($0, label) }
     }
 
-    mutating func hole() -> [A5Stream.Output] { framed?.hole() ?? [] }
+    mutating func hole() -> [FramedStream.Output] { framed?.hole() ?? [] }
 
-    mutating func finish(reason: String) -> [A5Stream.Output] { framed?.finish(reason: reason) ?? [] }
+    mutating func finish(reason: String) -> [FramedStream.Output] { framed?.finish(reason: reason) ?? [] }
 }
 
-extension A5FrameInfo.Naming {
+extension FrameInfo.Naming {
     /// What a stream's label says of its frames, before a dissector adds to it. The label is lent:
     /// copying it would copy its dissector (an existential).
     init(_ label: borrowing BoundStream.Label) {

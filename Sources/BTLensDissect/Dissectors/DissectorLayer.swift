@@ -74,7 +74,7 @@ final class DissectorLayer: ConnectionLayer {
 
     /// Names and decodes one frame, pairs it, and says what pairing found.
     /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
-    func dissect(_ f: A5Frame, _ naming: inout A5FrameInfo.Naming, uuid: BluetoothUUID?,
+    func dissect(_ f: Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
                  dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
                  time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
         let decoded = dissector.decode(Message(command: naming.hasCommand ? f.command : nil,
@@ -146,9 +146,9 @@ final class DissectorLayer: ConnectionLayer {
 
     /// A stream's output as events, whatever carried the stream: a frame labelled by `info` and
     /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
-    func a5Event(_ output: consuming A5Stream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
+    func a5Event(_ output: consuming FramedStream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
                  pairKey: PairKey?, direction: Direction, connection: UInt16, record: Int, time: Timestamp,
-                 info: (consuming A5Frame, consuming A5FrameInfo.Naming) -> A5FrameInfo) {
+                 info: (consuming Frame, consuming FrameInfo.Naming) -> FrameInfo) {
         func send(_ body: consuming EventBody, _ from: Direction? = nil) {
             ctx.emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection,
                            isTop: true, body: body))
@@ -163,14 +163,14 @@ final class DissectorLayer: ConnectionLayer {
             // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
             guard let pairKey, let d = bound.dissector else {
                 guard ctx.detail == .full else { return count(f, a5: bound.isA5, direction: direction) }
-                return send(.a5(info(consume f, A5FrameInfo.Naming(bound))))
+                return send(.frame(info(consume f, FrameInfo.Naming(bound))))
             }
-            var naming = A5FrameInfo.Naming(bound)
+            var naming = FrameInfo.Naming(bound)
             let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey,
                                           direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-            send(.a5(info(consume f, consume naming)))
+            send(.frame(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
         case .diagnostic(var d):
             let began = d.began
@@ -184,7 +184,7 @@ final class DissectorLayer: ConnectionLayer {
     }
 
     /// A frame no dissector decodes, counted and not sent.
-    private func count(_ f: borrowing A5Frame, a5: Bool, direction: Direction) {
+    private func count(_ f: borrowing Frame, a5: Bool, direction: Direction) {
         guard a5 else { return }
         ctx.tally.a5Frames[Int(direction.rawValue)] += 1
         if !f.checksumOK { ctx.tally.a5BadChecksum += 1 }

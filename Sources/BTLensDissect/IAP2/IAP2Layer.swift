@@ -115,7 +115,7 @@ final class IAP2Layer: ConnectionLayer {
         }
     }
 
-    private func ea(_ output: consuming A5Stream.Output, _ key: EAKey, _ stream: BoundStream.Label,
+    private func ea(_ output: consuming FramedStream.Output, _ key: EAKey, _ stream: BoundStream.Label,
                     _ protocolName: String?, _ record: Int, _ time: Timestamp) {
         let pairKey = stream.dissectorName.map {
             DissectorLayer.PairKey(connection: key.connection, dissector: $0, scope: .eaSession(key.session))
@@ -123,7 +123,7 @@ final class IAP2Layer: ConnectionLayer {
         dissectors.a5Event(output, stream: ("ea_session", .int(key.session)), bound: stream, pairKey: pairKey,
                            direction: key.direction, connection: key.connection.handle, record: record,
                            time: time) { f, naming in
-            A5FrameInfo(frame: f, transport: .iap2, eaSession: key.session, protocolName: protocolName, naming)
+            FrameInfo(frame: f, transport: .iap2, eaSession: key.session, protocolName: protocolName, naming)
         }
     }
 

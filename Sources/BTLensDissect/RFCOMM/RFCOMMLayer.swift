@@ -79,7 +79,7 @@ final class RFCOMMLayer: ConnectionLayer {
         streams[key] = s
     }
 
-    private func output(_ output: consuming A5Stream.Output, _ key: StreamKey, _ stream: BoundStream.Label,
+    private func output(_ output: consuming FramedStream.Output, _ key: StreamKey, _ stream: BoundStream.Label,
                         _ record: Int, _ time: Timestamp) {
         let ck = key.channel
         let pairKey = stream.dissectorName.map {
@@ -88,7 +88,7 @@ final class RFCOMMLayer: ConnectionLayer {
         dissectors.a5Event(output, stream: ("dlci", .int(ck.dlci)), bound: stream, pairKey: pairKey,
                            direction: key.direction, connection: ck.connection.handle, record: record,
                            time: time) { f, naming in
-            A5FrameInfo(frame: f, transport: .rfcomm, rfcommChannel: ck.dlci >> 1, naming)
+            FrameInfo(frame: f, transport: .rfcomm, rfcommChannel: ck.dlci >> 1, naming)
         }
     }
 

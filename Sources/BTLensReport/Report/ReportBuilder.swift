@@ -56,7 +56,7 @@ public final class ReportBuilder {
         var eaSession: UInt16?
         var protocolName: String?
 
-        init(_ a: A5FrameInfo, connection: UInt16) {
+        init(_ a: FrameInfo, connection: UInt16) {
             self.connection = connection
             (attHandle, uuid, rfcommChannel, eaSession, protocolName) = (a.attHandle, a.uuid, a.rfcommChannel, a.eaSession, a.protocolName)
         }
@@ -107,7 +107,7 @@ public final class ReportBuilder {
             isDiagnostic = true
         }
         if let c = e.connection { deviceName(e.body, c) }
-        if case .a5(let a) = e.body { count(a, e, seconds) }
+        if case .frame(let a) = e.body { count(a, e, seconds) }
         let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
         guard inRange else { outsideRange += 1; return omitted += 1 }
         if rows.count < options.headRows || isDiagnostic || after > 0 {
@@ -176,7 +176,7 @@ public final class ReportBuilder {
     private func keep(_ row: Report.Row, _ e: Event) {
         guard add(row) else { return }
         switch e.body {
-        case .a5(let a) where messages.count < options.messageLimit:
+        case .frame(let a) where messages.count < options.messageLimit:
             let f = a.frame
             let name = a.decoded?.name ?? (a.hasCommand ? "cmd \(Hex.value(f.command, width: 2))" : "value")
             messages.append(Report.Message(row: row.index, record: e.record, sent: e.direction == .sent, label: name,
@@ -200,7 +200,7 @@ public final class ReportBuilder {
             row.severity = d.severity
             row.diagnosticId = d.id
             row.fields = d.fields.map { ($0.0, Self.cut(Self.describe($0.1))) }
-        case .a5(let a):
+        case .frame(let a):
             row.stream = Self.stream(a)
             row.command = a.decoded?.name ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
             row.fields = (a.decoded?.fields ?? []).map { ($0.name, Self.cut($0.value.description)) }
@@ -227,7 +227,7 @@ public final class ReportBuilder {
     }
 
     /// `0x0013 (fff3)`, `EA 5 (com.x)`, `RFCOMM 2`.
-    static func stream(_ a: A5FrameInfo) -> String {
+    static func stream(_ a: FrameInfo) -> String {
         if let h = a.attHandle { return Hex.value(h, width: 4) + (a.uuid.map { " (\(GATTNames.name($0) ?? $0.description))" } ?? "") }
         if let c = a.rfcommChannel { return "RFCOMM \(c)" }
         return "EA \(a.eaSession.map(String.init) ?? "?")" + (a.protocolName.map { " (\($0))" } ?? "")
@@ -241,7 +241,7 @@ public final class ReportBuilder {
         groups[d.id] = g
     }
 
-    private func count(_ a: A5FrameInfo, _ e: Event, _ seconds: Double) {
+    private func count(_ a: FrameInfo, _ e: Event, _ seconds: Double) {
         let key = StreamID(a, connection: e.connection ?? 0)
         if streams[key] == nil {
             guard streams.count < Self.streamLimit else { return }

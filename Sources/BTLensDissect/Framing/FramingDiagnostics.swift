@@ -1,6 +1,8 @@
 import BTLensCore
 
-public enum A5Diagnostics {
+/// What framing a stream finds wrong, for the A5 frame and every vendor variant. The ids keep the
+/// `a5.` prefix they were published with (the JSONL contract).
+public enum FramingDiagnostics {
     public static let checksumBad = DiagnosticKind(
         "a5.checksum.bad", .error, "A frame's checksum byte differs from the sum of its bytes; the frame is still shown.")
     public static let sequenceGap = DiagnosticKind(

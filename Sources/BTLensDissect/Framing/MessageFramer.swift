@@ -8,7 +8,7 @@ import BTLensCore
 /// The buffer never holds more than one frame's worth plus the last chunk appended.
 public struct MessageFramer: Sendable {
     public struct Step: Sendable, Equatable {
-        public var frame: A5Frame
+        public var frame: Frame
         /// Bytes skipped as junk just before this frame.
         public var skipped: Int
     }
@@ -86,15 +86,15 @@ public struct MessageFramer: Sendable {
 
     /// The fragment fields of the frame in the buffer (a format with them), and the length of its
     /// checksum: frames before the last of a message sent in several carry none.
-    private var fragmentAndTrailer: (fragment: A5Frame.Fragment?, trailer: Int) {
+    private var fragmentAndTrailer: (fragment: Frame.Fragment?, trailer: Int) {
         guard format.hasFragments else { return (nil, format.trailerLength) }
-        let f = A5Frame.Fragment(index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
+        let f = Frame.Fragment(index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
         return (f, f.index >= f.count ? format.trailerLength : 0)
     }
 
     /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out
     /// (unless not kept), its checksum read and computed in place.
-    private func parse(_ total: Int, fragment: A5Frame.Fragment?, trailer: Int) -> A5Frame {
+    private func parse(_ total: Int, fragment: Frame.Fragment?, trailer: Int) -> Frame {
         let payloadEnd = total - trailer
         var checksum: UInt16?
         var expected: UInt16?
@@ -106,7 +106,7 @@ public struct MessageFramer: Sendable {
                 expected = buffer.withUnsafeBytes(0 ..< payloadEnd) { c.algorithm.compute(format.checksummed($0, payloadStart: format.headerLength)) }
             }
         }
-        return A5Frame(version: byte(at: layout.version),
+        return Frame(version: byte(at: layout.version),
                        command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
                        sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
                        payload: keepsPayloads || (fragment?.count ?? 1) > 1

@@ -3,24 +3,24 @@ import BTLensCore
 /// A framed protocol (the A5 frame or a variant) on one stream (a characteristic and direction of a
 /// connection, or an EA session and direction): detection, framing and sequence tracking.
 ///
-/// Detection: an unbound stream is A5 when one of its first `detectionValues` values starts with a
+/// Detection: an unbound stream is framed (as A5) when one of its first `detectionValues` values starts with a
 /// frame whose checksum holds. Bytes of earlier values are reported as a resync once it is detected.
 /// A stream a dissector is bound to is framed from its first byte.
-public struct A5Stream: Sendable {
+public struct FramedStream: Sendable {
     public static let detectionValues = 4
 
     public enum Output: Sendable {
-        case frame(A5Frame)
+        case frame(Frame)
         case diagnostic(Diagnostic)
     }
 
-    enum State { case undecided(values: Int, preamble: Int), a5, notA5 }
+    enum State { case undecided(values: Int, preamble: Int), framed, notFramed }
 
     private var state: State
     private var framer: MessageFramer
     private var lastSequence: UInt8?
     /// A message sent in several frames, joined so far.
-    private var joining: (first: A5Frame, payload: [UInt8], next: UInt8, length: Int)?
+    private var joining: (first: Frame, payload: [UInt8], next: UInt8, length: Int)?
     /// The largest message joined from several frames.
     /// `Limits.messageBytes`.
     public let messageLimit: Int
@@ -36,15 +36,15 @@ public struct A5Stream: Sendable {
                 messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true) {
         self.messageLimit = messageLimit
         framer = MessageFramer(format: format, keepsPayloads: keepsPayloads)
-        state = detect ? .undecided(values: 0, preamble: 0) : .a5
+        state = detect ? .undecided(values: 0, preamble: 0) : .framed
         self.tracksSequence = tracksSequence
         isA5Format = format == .a5
     }
 
     public var format: FrameFormat { framer.format }
 
-    public var isA5: Bool { if case .a5 = state { return true } else { return false } }
-    public var isRejected: Bool { if case .notA5 = state { return true } else { return false } }
+    public var isFramed: Bool { if case .framed = state { return true } else { return false } }
+    public var isRejected: Bool { if case .notFramed = state { return true } else { return false } }
 
     /// Feeds one ATT value (or EA chunk) of record `place` (nil apart from a capture); returns frames
     /// and diagnostics in order.
@@ -57,19 +57,19 @@ public struct A5Stream: Sendable {
     /// Feeds one ATT value (or EA chunk) of record `place`, handing each frame and diagnostic to `out`
     /// in order: a frame is moved to its consumer, not copied into an array and out of it.
     public mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace?, _ out: (consuming Output) -> Void) {
-        if case .notA5 = state { return }
+        if case .notFramed = state { return }
         origins.begin(value.count, place)
         push(value, out)
         // Bytes skipped but not yet reported keep their records until a frame or the stream's end says
         // so; before detection every byte may yet be a preamble.
-        origins.end(consumedUpTo: isA5 ? origins.total - framer.buffered - framer.skipped : 0)
+        origins.end(consumedUpTo: isFramed ? origins.total - framer.buffered - framer.skipped : 0)
     }
 
     private mutating func push(_ value: some Collection<UInt8>, _ out: (consuming Output) -> Void) {
         switch state {
-        case .notA5:
+        case .notFramed:
             return
-        case .a5:
+        case .framed:
             framer.append(value)
             drain(out)
         case .undecided(var values, var preamble):
@@ -82,7 +82,7 @@ public struct A5Stream: Sendable {
                 values += 1
                 if value.first != magic {
                     preamble += value.count
-                    state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
+                    state = values >= Self.detectionValues ? .notFramed : .undecided(values: values, preamble: preamble)
                     return
                 }
             }
@@ -94,10 +94,10 @@ public struct A5Stream: Sendable {
             guard step.frame.checksumOK else {
                 preamble += step.frame.length + framer.buffered
                 framer = framer.restarted
-                state = values >= Self.detectionValues ? .notA5 : .undecided(values: values, preamble: preamble)
+                state = values >= Self.detectionValues ? .notFramed : .undecided(values: values, preamble: preamble)
                 return
             }
-            state = .a5
+            state = .framed
             if preamble > 0 {
                 // The preamble is every byte before the frame, from the stream's first.
                 out(.diagnostic(resync(preamble, before: step.frame, from: 0)))
@@ -109,7 +109,7 @@ public struct A5Stream: Sendable {
 
     /// The capture lost bytes of this stream: any partial frame is reported and dropped.
     public mutating func hole() -> [Output] {
-        guard isA5 else {
+        guard isFramed else {
             framer = framer.restarted
             return []
         }
@@ -122,7 +122,7 @@ public struct A5Stream: Sendable {
 
     /// The stream ends (disconnection, end of capture): report what is left in the buffer.
     public mutating func finish(reason: String) -> [Output] {
-        guard isA5 else { return [] }
+        guard isFramed else { return [] }
         var outputs: [Output] = []
         leftovers(reason: reason) { outputs.append($0) }
         framer = framer.restarted
@@ -140,7 +140,7 @@ public struct A5Stream: Sendable {
             framer.clearSkipped()
         }
         if let p = framer.partial {
-            var d = Diagnostic(A5Diagnostics.truncated,
+            var d = Diagnostic(FramingDiagnostics.truncated,
                                "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
                                fields: [("have", .int(p.have)), ("need", .int(p.need))])
             d.began = origins.place(at: unconsumed)
@@ -160,7 +160,7 @@ public struct A5Stream: Sendable {
 
     /// Frames of a message sent in several are joined; the message is accepted at its last frame,
     /// its checksum checked over the joined payload.
-    private mutating func join(_ frame: consuming A5Frame, _ out: (consuming Output) -> Void) {
+    private mutating func join(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
         guard let part = frame.fragment, part.count > 1 else {
             abandon("a frame of another message", out)
             return accept(frame, out)
@@ -199,24 +199,24 @@ public struct A5Stream: Sendable {
         out(missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length))
     }
 
-    private func missing(_ first: A5Frame, _ what: String, frames: Int, bytes: Int) -> Output {
+    private func missing(_ first: Frame, _ what: String, frames: Int, bytes: Int) -> Output {
         var fields: [(String, FieldValue)] = [("command", .int(first.command))]
         if let s = first.sequence { fields.append(("sequence", .int(s))) }
         fields += [("have", .int(frames)), ("count", .int(first.fragment?.count ?? 0))]
-        var d = Diagnostic(A5Diagnostics.fragmentMissing,
+        var d = Diagnostic(FramingDiagnostics.fragmentMissing,
                            "message \(Hex.value(first.command, width: 2))\(first.sequence.map { " sequence \($0)" } ?? ""): \(what); \(bytes) bytes dropped",
                            fields: fields)
         d.undecodedBytes = bytes
         return .diagnostic(d)
     }
 
-    private mutating func accept(_ frame: consuming A5Frame, _ out: (consuming Output) -> Void) {
+    private mutating func accept(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
         // The header is read before the frame moves on: its diagnostics follow it.
         let (version, command, sequence) = (frame.version, frame.command, frame.sequence)
         let (actual, expected) = (frame.checksum, frame.expectedChecksum)
         out(.frame(consume frame))
         if isA5Format, let version, version != 1 {
-            out(.diagnostic(Diagnostic(A5Diagnostics.versionUnknown,
+            out(.diagnostic(Diagnostic(FramingDiagnostics.versionUnknown,
                                        "version \(Hex.value(version, width: 2)); expected 0x01",
                                        fields: [("version", .int(version))])))
         }
@@ -226,7 +226,7 @@ public struct A5Stream: Sendable {
             if let sequence { fields.append(("sequence", .int(sequence))) }
             fields.append(("command", .int(command)))
             out(.diagnostic(Diagnostic(
-                A5Diagnostics.checksumBad,
+                FramingDiagnostics.checksumBad,
                 "command \(Hex.value(command, width: 2))\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
                 fields: fields)))
         }
@@ -234,12 +234,12 @@ public struct A5Stream: Sendable {
         if let last = lastSequence {
             let expected = last &+ 1
             if sequence == last {
-                out(.diagnostic(Diagnostic(A5Diagnostics.sequenceDuplicate,
+                out(.diagnostic(Diagnostic(FramingDiagnostics.sequenceDuplicate,
                                            "sequence \(sequence) again (command \(Hex.value(command, width: 2)))",
                                            fields: [("sequence", .int(sequence))])))
             } else if sequence != expected {
                 let missing = sequence &- expected
-                out(.diagnostic(Diagnostic(A5Diagnostics.sequenceGap,
+                out(.diagnostic(Diagnostic(FramingDiagnostics.sequenceGap,
                                            "expected sequence \(expected), got \(sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
                                            fields: [("expected", .int(expected)), ("actual", .int(sequence)),
                                                     ("missing", .int(missing))])))
@@ -249,10 +249,10 @@ public struct A5Stream: Sendable {
     }
 
     /// `start`: the stream position of the first byte skipped, whose record the diagnostic names.
-    private func resync(_ skipped: Int, before frame: A5Frame?, from start: Int) -> Diagnostic {
+    private func resync(_ skipped: Int, before frame: Frame?, from start: Int) -> Diagnostic {
         let whereTo = frame.map { f in f.sequence.map { "before the frame with sequence \($0)" } ?? "before the frame with command \(Hex.value(f.command, width: 2))" }
             ?? "with no frame after them"
-        var d = Diagnostic(A5Diagnostics.resync, "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
+        var d = Diagnostic(FramingDiagnostics.resync, "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
                            fields: [("skipped_bytes", .int(skipped))])
         d.began = origins.place(at: start)
         return d

@@ -1,9 +1,9 @@
 import BTLensCore
 
-/// One frame of the A5 family: the A5 frame of docs/protocols/a5-frame.md (magic 0xA5, version, command,
+/// One frame of a framed vendor protocol: the A5 frame of docs/protocols/a5-frame.md (magic 0xA5, version, command,
 /// sequence, flags, length N, N payload bytes, checksum = sum mod 256) or a vendor's variant of it
 /// (`FrameFormat`). Header fields a format does not have are nil.
-public struct A5Frame: Sendable, Equatable {
+public struct Frame: Sendable, Equatable {
     public static let magic: UInt8 = 0xa5
 
     public var version: UInt8?
@@ -60,7 +60,7 @@ extension FrameFormat {
     /// With `fragment`, one frame of a message sent in several: only the last carries a checksum,
     /// given as `messageChecksum` (over the joined payload).
     public func encode(command: UInt16, sequence: UInt8 = 0, flags: UInt8 = 0, version: UInt8 = 1, payload: [UInt8],
-                       fragment: A5Frame.Fragment? = nil, messageChecksum: UInt16? = nil) -> [UInt8] {
+                       fragment: Frame.Fragment? = nil, messageChecksum: UInt16? = nil) -> [UInt8] {
         var bytes = magic
         let last = fragment.map { $0.index >= $0.count } ?? true
         let trailer = last ? trailerLength : 0
@@ -106,11 +106,11 @@ extension FrameFormat {
     }
 }
 
-/// An A5 frame as an event: the frame, the stream it came from, and what a dissector made of it.
+/// A frame as an event: the frame, the stream it came from, and what a dissector made of it.
 /// A class, built whole and never changed: every consumer of the event (stats, renderers, the
 /// report) reads it through one reference instead of copying a dozen fields.
-public final class A5FrameInfo: Sendable {
-    public let frame: A5Frame
+public final class FrameInfo: Sendable {
+    public let frame: Frame
     public let transport: Transport
     /// The characteristic value handle (ATT).
     public let attHandle: UInt16?
@@ -149,7 +149,7 @@ public final class A5FrameInfo: Sendable {
         @usableFromInline var pairing: PairedResponse?
     }
 
-    public convenience init(frame: A5Frame, transport: Transport, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
+    public convenience init(frame: Frame, transport: Transport, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
                             protocolName: String? = nil, rfcommChannel: UInt8? = nil, framing: String? = FrameFormat.a5Name,
                             hasCommand: Bool = true, dissector: String? = nil, decoded: DecodedMessage? = nil,
                             pairing: PairedResponse? = nil) {
@@ -158,7 +158,7 @@ public final class A5FrameInfo: Sendable {
                   Naming(framing: framing, hasCommand: hasCommand, dissector: dissector, decoded: decoded, pairing: pairing))
     }
 
-    init(frame: consuming A5Frame, transport: Transport, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
+    init(frame: consuming Frame, transport: Transport, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
          eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: consuming Naming) {
         self.frame = frame
         self.transport = transport

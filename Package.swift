@@ -5,8 +5,12 @@ let package = Package(
     name: "btlens",
     products: [
         .executable(name: "btlens", targets: ["btlens"]),
-        .library(name: "BTLensKit", targets: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions",
-                                              "BTLensPipeline", "BTLensReport"]),
+        .library(
+            name: "BTLensKit",
+            targets: [
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions",
+                "BTLensPipeline", "BTLensReport",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -16,35 +20,59 @@ let package = Package(
     ],
     targets: [
         // libpcap, through the system's headers; only BTLensCapture imports it.
-        .systemLibrary(name: "CPcap", path: "Sources/CPcap",
-                       providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]),
+        .systemLibrary(
+            name: "CPcap", path: "Sources/CPcap",
+            providers: [.apt(["libpcap-dev"]), .brew(["libpcap"])]),
         // zlib, for the compressed btsnooz summary in Android bugreports.
-        .systemLibrary(name: "CBTLensZlib", path: "Sources/CBTLensZlib",
-                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
+            name: "CBTLensZlib", path: "Sources/CBTLensZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "BTLensCore"),
         // A FILE over a pipe whose ftell counts what was read: record offsets of followed pcap streams.
         .target(name: "CCountingFile"),
-        .target(name: "BTLensCapture", dependencies: ["BTLensCore", "CPcap", "CBTLensZlib", "CCountingFile",
-                                                      "ZIPFoundation"]),
+        .target(
+            name: "BTLensCapture",
+            dependencies: [
+                "BTLensCore", "CPcap", "CBTLensZlib", "CCountingFile",
+                "ZIPFoundation",
+            ]),
         .target(name: "BTLensDissect", dependencies: ["BTLensCore", "BTLensCapture"]),
         // Dissectors/*.yaml: vendor protocols described in files, turned into MessageDissectors.
-        .target(name: "BTLensDefinitions", dependencies: ["BTLensCore", "BTLensDissect",
-                                                          .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "BTLensDefinitions",
+            dependencies: [
+                "BTLensCore", "BTLensDissect",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         // Threads, relays, live input, folder runs and the output sink: how a capture flows through the analyzer.
         .target(name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
-        .target(name: "BTLensReport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline",
-                                                     .product(name: "Histogram", package: "hdrhistogram-swift")]),
-        .executableTarget(name: "btlens", dependencies: [
-            "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "BTLensReport",
+            dependencies: [
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
+        .executableTarget(
+            name: "btlens",
+            dependencies: [
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Builds captures byte by byte for the tests and for Captures/.
-        .target(name: "BTLensTestSupport", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "CBTLensZlib",
-                                                          "ZIPFoundation"]),
+        .target(
+            name: "BTLensTestSupport",
+            dependencies: [
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "CBTLensZlib",
+                "ZIPFoundation",
+            ]),
         .executableTarget(name: "btlens-samples", dependencies: ["BTLensTestSupport"]),
         // Fuzz targets: every entry point fed arbitrary bytes (Fuzz/README.md, scripts/fuzz).
-        .target(name: "BTLensFuzz", dependencies: ["BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-                                                   "BTLensTestSupport"]),
+        .target(
+            name: "BTLensFuzz",
+            dependencies: [
+                "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
+                "BTLensTestSupport",
+            ]),
         .executableTarget(name: "btlens-fuzz", dependencies: ["BTLensFuzz"]),
         .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),
@@ -54,8 +82,12 @@ let package = Package(
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
         // The heap in use (glibc), for the tests that bound memory.
         .target(name: "CHeapUsage"),
-        .testTarget(name: "EndToEndTests", dependencies: ["btlens", "BTLensPipeline", "BTLensReport",
-                                                          "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "btlens", "BTLensPipeline", "BTLensReport",
+                "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage",
+            ]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz", "BTLensTestSupport"]),
     ]
 )

@@ -55,7 +55,8 @@ public struct BTSnoopReader: CaptureReader {
         }
         guard let datalink = Datalink(rawValue: code) else {
             let known = [1003: "BCSP", 1004: "H5 (3-wire)", 2002: "BlueZ simulator"][code].map { " (\($0))" } ?? ""
-            throw .unsupported(format: "btsnoop", detail: "datalink \(code)\(known) at offset 12 is not an HCI log btlens reads")
+            throw .unsupported(
+                format: "btsnoop", detail: "datalink \(code)\(known) at offset 12 is not an HCI log btlens reads")
         }
         self.datalink = datalink
         self.info = CaptureInfo(format: "btsnoop", linkType: code, linkTypeName: datalink.name)
@@ -64,8 +65,9 @@ public struct BTSnoopReader: CaptureReader {
         self.h4Layout = datalink == .h1 ? try BTSnoopReader.firstRecordIsH4(&input) : datalink == .h4
         self.input = input
         if h4Layout && datalink == .h1 {
-            let d = Diagnostic(CaptureDiagnostics.h4InH1File,
-                               "datalink 1001 says no H4 byte, but the first record starts with one; reading the file as H4")
+            let d = Diagnostic(
+                CaptureDiagnostics.h4InH1File,
+                "datalink 1001 says no H4 byte, but the first record starts with one; reading the file as H4")
             afterFirstRecord = .problem(CaptureProblem(diagnostic: d, recordNumber: 1, fileOffset: 16))
             info.notes.append("records hold H4 bytes despite datalink 1001")
         }
@@ -76,8 +78,9 @@ public struct BTSnoopReader: CaptureReader {
         guard try input.ensure(recordHeaderLength + 5) else { return false }
         var r = ByteReader(input.peek(recordHeaderLength + 5))
         guard (try? r.skip(4)) != nil, let included = try? r.u32be(), (try? r.skip(16)) != nil,
-              let b0 = try? r.u8(), let b1 = try? r.u8(), let b2 = try? r.u8(), let b3 = try? r.u8(),
-              let b4 = try? r.u8() else { return false }
+            let b0 = try? r.u8(), let b1 = try? r.u8(), let b2 = try? r.u8(), let b3 = try? r.u8(),
+            let b4 = try? r.u8()
+        else { return false }
         let n = Int(included)
         func h4Fits() -> Bool {
             switch b0 {
@@ -103,8 +106,9 @@ public struct BTSnoopReader: CaptureReader {
             finished = true
             guard input.available > 0 else { return nil }
             let have = input.available
-            return problem(CaptureDiagnostics.headerCut, number, offset,
-                           "record \(number) at offset \(offset): the file ends after \(have) of the 24 header bytes")
+            return problem(
+                CaptureDiagnostics.headerCut, number, offset,
+                "record \(number) at offset \(offset): the file ends after \(have) of the 24 header bytes")
         }
         // The header is known to be available, so these reads cannot fail.
         let original = Int(input.peekBigEndian(UInt32.self, at: 0) ?? 0)
@@ -114,11 +118,15 @@ public struct BTSnoopReader: CaptureReader {
         input.skip(Self.recordHeaderLength)
         guard included <= Self.maxRecordLength else {
             finished = true
-            var p = problem(CaptureDiagnostics.lengthAbsurd, number, offset,
-                            "record \(number) at offset \(offset) claims \(included) bytes; no record is longer than \(Self.maxRecordLength)",
-                            [("claimed", .int(included)), ("limit", .int(Self.maxRecordLength))])
+            var p = problem(
+                CaptureDiagnostics.lengthAbsurd, number, offset,
+                "record \(number) at offset \(offset) claims \(included) bytes; no record is longer than \(Self.maxRecordLength)",
+                [("claimed", .int(included)), ("limit", .int(Self.maxRecordLength))])
             // Its header was read; the rest of the file is not.
-            if case .problem(var d) = p { d.bytes = Self.recordHeaderLength; p = .problem(d) }
+            if case .problem(var d) = p {
+                d.bytes = Self.recordHeaderLength
+                p = .problem(d)
+            }
             return p
         }
         recordNumber = number
@@ -130,22 +138,25 @@ public struct BTSnoopReader: CaptureReader {
         if !complete {
             finished = true
             let have = bytes.count + (indicator == nil ? 0 : 1)
-            let d = Diagnostic(CaptureDiagnostics.recordPastEnd,
-                               "record \(number) at offset \(offset) claims \(included) bytes but the file ends after \(have)",
-                               fields: [("claimed", .int(included)), ("have", .int(have))])
+            let d = Diagnostic(
+                CaptureDiagnostics.recordPastEnd,
+                "record \(number) at offset \(offset) claims \(included) bytes but the file ends after \(have)",
+                fields: [("claimed", .int(included)), ("have", .int(have))])
             pending.append(.problem(CaptureProblem(diagnostic: d, recordNumber: number, fileOffset: offset)))
             originalLength = max(original, included)
         } else if included > original {
-            let d = Diagnostic(CaptureDiagnostics.lengthInconsistent,
-                               "record \(number) at offset \(offset): included length \(included) exceeds original length \(original)",
-                               fields: [("included", .int(included)), ("original", .int(original))])
+            let d = Diagnostic(
+                CaptureDiagnostics.lengthInconsistent,
+                "record \(number) at offset \(offset): included length \(included) exceeds original length \(original)",
+                fields: [("included", .int(included)), ("original", .int(original))])
             pending.append(.problem(CaptureProblem(diagnostic: d, recordNumber: number, fileOffset: offset)))
             originalLength = included
         }
         // Saturates like pcap's time: the analyzer says it is absurd (capture.time.absurd).
         let time = Timestamp(microseconds: raw.saturatingSubtracting(Self.epochDelta))
-        let item = makeRecord(number: number, offset: offset, time: time, flags: flags, indicator: indicator,
-                              bytes: consume bytes, originalLength: originalLength)
+        let item = makeRecord(
+            number: number, offset: offset, time: time, flags: flags, indicator: indicator,
+            bytes: consume bytes, originalLength: originalLength)
         if let note = afterFirstRecord {
             pending.insert(note, at: 0)
             afterFirstRecord = nil
@@ -155,27 +166,37 @@ public struct BTSnoopReader: CaptureReader {
         return pending.removeFirst()
     }
 
-    private func problem(_ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
-                         _ fields: [(String, FieldValue)] = []) -> CaptureItem {
-        .problem(CaptureProblem(diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
+    private func problem(
+        _ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
+        _ fields: [(String, FieldValue)] = []
+    ) -> CaptureItem {
+        .problem(
+            CaptureProblem(
+                diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
     }
 
-    private func makeRecord(number: Int, offset: Int64, time: Timestamp, flags: UInt32, indicator: UInt8?,
-                            bytes: consuming ArraySlice<UInt8>, originalLength: Int) -> CaptureItem {
-        var record = CaptureRecord(number: number, fileOffset: offset, timestamp: time, kind: .unknown,
-                                   direction: flags & 1 == 0 ? .sent : .received, payload: bytes,
-                                   originalLength: originalLength)
+    private func makeRecord(
+        number: Int, offset: Int64, time: Timestamp, flags: UInt32, indicator: UInt8?,
+        bytes: consuming ArraySlice<UInt8>, originalLength: Int
+    ) -> CaptureItem {
+        var record = CaptureRecord(
+            number: number, fileOffset: offset, timestamp: time, kind: .unknown,
+            direction: flags & 1 == 0 ? .sent : .received, payload: bytes,
+            originalLength: originalLength)
         record.headerLength = Self.recordHeaderLength
         switch datalink {
         case .monitor:
-            MonitorRecord.classify(&record, index: UInt16(truncatingIfNeeded: flags >> 16),
-                                   opcode: UInt16(truncatingIfNeeded: flags))
+            MonitorRecord.classify(
+                &record, index: UInt16(truncatingIfNeeded: flags >> 16),
+                opcode: UInt16(truncatingIfNeeded: flags))
         case .h1 where !h4Layout:
             // Flags bit 1 marks command/event; data records cannot say ACL from SCO, ACL is what they are in practice.
             record.kind = flags & 2 == 0 ? .aclData : (flags & 1 == 0 ? .command : .event)
         case .h1, .h4:
             record.originalLength = max(originalLength - 1, 0)
-            if let problem = H4.classify(&record, indicator: indicator, direction: record.direction) { return .problem(problem) }
+            if let problem = H4.classify(&record, indicator: indicator, direction: record.direction) {
+                return .problem(problem)
+            }
         }
         return .record(record)
     }

@@ -30,7 +30,8 @@ public struct BTSnoozReader: CaptureReader {
 
     /// True when the input looks like text: only then is it searched for a summary.
     static func looksLikeText(_ head: [UInt8]) -> Bool {
-        !head.isEmpty && head.allSatisfy { $0 == 0x09 || $0 == 0x0a || $0 == 0x0d || ($0 >= 0x20 && $0 < 0x7f) || $0 >= 0x80 }
+        !head.isEmpty
+            && head.allSatisfy { $0 == 0x09 || $0 == 0x0a || $0 == 0x0d || ($0 >= 0x20 && $0 < 0x7f) || $0 >= 0x80 }
     }
 
     /// Reads up to and through the summary block; nil when the text holds none.
@@ -51,7 +52,9 @@ public struct BTSnoozReader: CaptureReader {
         } catch {
             switch error {
             case .tooLarge(let limit):
-                throw .unsupported(format: "btsnooz", detail: "the summary inflates to more than \(limit) bytes; Android keeps at most 1 MiB")
+                throw .unsupported(
+                    format: "btsnooz",
+                    detail: "the summary inflates to more than \(limit) bytes; Android keeps at most 1 MiB")
             case .corrupt(let why):
                 throw .unsupported(format: "btsnooz", detail: "the summary's zlib stream is damaged: \(why)")
             }
@@ -64,7 +67,9 @@ public struct BTSnoozReader: CaptureReader {
     private static func decodeBase64(_ encoded: inout [UInt8]) -> [UInt8]? {
         let data = encoded.withUnsafeMutableBytes { raw in
             raw.baseAddress.flatMap {
-                Data(base64Encoded: Data(bytesNoCopy: $0, count: raw.count, deallocator: .none), options: .ignoreUnknownCharacters)
+                Data(
+                    base64Encoded: Data(bytesNoCopy: $0, count: raw.count, deallocator: .none),
+                    options: .ignoreUnknownCharacters)
             }
         }
         encoded = []
@@ -111,7 +116,7 @@ public struct BTSnoozReader: CaptureReader {
         guard haystack.count >= needle.count, let first = needle.first else { return nil }
         var i = 0
         while i <= haystack.count - needle.count {
-            if haystack[i] == first, haystack[i ..< i + needle.count].elementsEqual(needle) { return i }
+            if haystack[i] == first, haystack[i..<i + needle.count].elementsEqual(needle) { return i }
             i += 1
         }
         return nil
@@ -121,7 +126,8 @@ public struct BTSnoozReader: CaptureReader {
         self.blob = blob
         self.version = version
         offset = 0
-        info = CaptureInfo(format: "btsnooz", linkType: Int(version), linkTypeName: "Android btsnooz summary v\(version)")
+        info = CaptureInfo(
+            format: "btsnooz", linkType: Int(version), linkTypeName: "Android btsnooz summary v\(version)")
         info.notes.append("record offsets are within the decompressed summary")
         info.size = Int64(blob.count)
         self.last = last
@@ -153,11 +159,15 @@ public struct BTSnoozReader: CaptureReader {
         var r = ByteReader(blob[offset...])
         let number = recordNumber + 1
         guard let length = try? r.u16le(), let original = version == 2 ? try? r.u16le() : length,
-              let delta = try? r.u32le(), let type = try? r.u8(), length >= 1 else {
+            let delta = try? r.u32le(), let type = try? r.u8(), length >= 1
+        else {
             defer { offset = blob.count }
-            return .problem(CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.headerCut, "btsnooz record \(number) at summary offset \(offset): its header is cut or its length is 0"),
-                recordNumber: number, fileOffset: Int64(offset), bytes: blob.count - offset))
+            return .problem(
+                CaptureProblem(
+                    diagnostic: Diagnostic(
+                        CaptureDiagnostics.headerCut,
+                        "btsnooz record \(number) at summary offset \(offset): its header is cut or its length is 0"),
+                    recordNumber: number, fileOffset: Int64(offset), bytes: blob.count - offset))
         }
         let wanted = Int(length) - 1
         let payload = (try? r.bytes(wanted)) ?? r.rest()
@@ -166,14 +176,16 @@ public struct BTSnoozReader: CaptureReader {
         // The deltas of the records after this one; none for a record cut short, which is not in the sum.
         // A hostile last time minus them could pass Int64.min: it stays there (capture.time.absurd).
         let time = last.saturatingSubtracting(max(0, deltas - deltasSoFar))
-        var record = CaptureRecord(number: number, fileOffset: Int64(offset), timestamp: Timestamp(microseconds: time),
-                                   kind: .unknown, direction: type & 0xf0 == 0x10 ? .received : .sent,
-                                   payload: payload, originalLength: max(Int(original) - 1, payload.count))
+        var record = CaptureRecord(
+            number: number, fileOffset: Int64(offset), timestamp: Timestamp(microseconds: time),
+            kind: .unknown, direction: type & 0xf0 == 0x10 ? .received : .sent,
+            payload: payload, originalLength: max(Int(original) - 1, payload.count))
         record.headerLength = headerLength
         if payload.count < wanted {
             problem = CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd,
-                                       "btsnooz record \(number) claims \(wanted) bytes; the summary ends after \(payload.count)"),
+                diagnostic: Diagnostic(
+                    CaptureDiagnostics.recordPastEnd,
+                    "btsnooz record \(number) claims \(wanted) bytes; the summary ends after \(payload.count)"),
                 recordNumber: number, fileOffset: Int64(offset))
         }
         offset += headerLength + payload.count

@@ -1,5 +1,6 @@
 import Foundation
 import ZIPFoundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,14 +21,20 @@ public struct BugreportArchive {
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch Archive.ArchiveError.missingEndOfCentralDirectoryRecord {
-            throw .unsupported(format: "zip", detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
+            throw .unsupported(
+                format: "zip",
+                detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
         } catch {
             throw .unsupported(format: "zip", detail: "the archive cannot be read: \(error)")
         }
         let paths = archive.map(\.path)
         // ZIPFoundation stops listing at the first central directory entry it cannot read.
         if let declared = Self.declaredMemberCount(path), paths.count < declared {
-            throw .unsupported(format: "zip", detail: "the archive is damaged: its central directory lists \(declared) members, only \(paths.count) can be read")
+            throw .unsupported(
+                format: "zip",
+                detail:
+                    "the archive is damaged: its central directory lists \(declared) members, only \(paths.count) can be read"
+            )
         }
         candidates = Self.rank(paths)
     }
@@ -39,7 +46,9 @@ public struct BugreportArchive {
         defer { try? file.close() }
         guard let size = try? file.seekToEnd(), size >= 22 else { return nil }
         let start = size > 65_557 ? size - 65_557 : 0
-        guard (try? file.seek(toOffset: start)) != nil, let tail = try? file.readToEnd().map(Array.init), tail.count >= 22 else { return nil }
+        guard (try? file.seek(toOffset: start)) != nil, let tail = try? file.readToEnd().map(Array.init),
+            tail.count >= 22
+        else { return nil }
         for at in stride(from: tail.count - 22, through: 0, by: -1)
         where tail[at] == 0x50 && tail[at + 1] == 0x4b && tail[at + 2] == 0x05 && tail[at + 3] == 0x06 {
             let count = Int(tail[at + 10]) | Int(tail[at + 11]) << 8
@@ -77,38 +86,54 @@ public struct BugreportArchive {
     /// Inflates `member` (or the best candidate), at most `limit` bytes, into a temporary file that
     /// has no name from the start: nothing is left behind however btlens ends (even by a signal).
     /// A damaged member is read as far as it inflates; `damage` says what is wrong with it.
-    public func extract(member: String?, limit: Int64) throws(CaptureOpenError) -> (file: FileSource, member: String, damage: String?) {
+    public func extract(member: String?, limit: Int64) throws(CaptureOpenError) -> (
+        file: FileSource, member: String, damage: String?
+    ) {
         guard let name = member ?? candidates.first else {
-            throw .unsupported(format: "zip", detail: "no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)")
+            throw .unsupported(
+                format: "zip",
+                detail:
+                    "no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)"
+            )
         }
         guard let entry = archive[name] else {
             throw .unsupported(format: "zip", detail: "no member \(name) (candidates: \(Self.list(candidates)))")
         }
         let tooLarge = CaptureOpenError.unsupported(
-            format: "zip", detail: "member \(name) inflates to more than \(limit) bytes (--limit archive-bytes=\(limit)): not read; raise the limit to read it")
+            format: "zip",
+            detail:
+                "member \(name) inflates to more than \(limit) bytes (--limit archive-bytes=\(limit)): not read; raise the limit to read it"
+        )
         // The size the archive declares may be a lie: the inflated bytes are counted as well.
         guard entry.uncompressedSize <= UInt64(limit) else { throw tooLarge }
         let archiveFile = open(path, O_RDONLY)
         guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         defer { close(archiveFile) }
         let located: ZipMember
-        do { located = try ZipMember.locate(name, fd: archiveFile) } catch { throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)") }
+        do { located = try ZipMember.locate(name, fd: archiveFile) } catch {
+            throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)")
+        }
         var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else {
-            throw .cannotOpen(path: NSTemporaryDirectory(), reason: "cannot make a temporary file: \(String(cString: strerror(errno)))")
+            throw .cannotOpen(
+                path: NSTemporaryDirectory(),
+                reason: "cannot make a temporary file: \(String(cString: strerror(errno)))")
         }
         unlink(template)
         let file = FileSource(descriptor: fd, name: "\(path) member \(name)")
         let damage: String?
         do {
-            damage = try located.extract(from: archiveFile, name: name, limit: limit) { (piece: UnsafeRawBufferPointer) throws(CaptureOpenError) in
+            damage = try located.extract(from: archiveFile, name: name, limit: limit) {
+                (piece: UnsafeRawBufferPointer) throws(CaptureOpenError) in
                 guard let base = piece.baseAddress else { return }
                 var at = 0
                 while at < piece.count {
                     let n = write(fd, base + at, piece.count - at)
                     if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { throw .cannotOpen(path: "a temporary file", reason: String(cString: strerror(errno))) }
+                    guard n > 0 else {
+                        throw .cannotOpen(path: "a temporary file", reason: String(cString: strerror(errno)))
+                    }
                     at += n
                 }
             }

@@ -4,13 +4,15 @@ import BTLensCore
 public enum CaptureDiagnostics {
     public static let recordTruncated = DiagnosticKind(
         "capture.truncated", .note,
-        "The capture kept fewer bytes of the record than the packet had (snap length, filtered log); not a protocol error.")
+        "The capture kept fewer bytes of the record than the packet had (snap length, filtered log); not a protocol error."
+    )
     public static let recordPastEnd = DiagnosticKind(
         "capture.record.past_end", .error,
         "A record's length runs past the end of the file: the file was cut while being written or copied.")
     public static let followStopped = DiagnosticKind(
         "capture.follow.stopped_in_record", .note,
-        "follow was stopped (SIGINT, SIGTERM) while a record was arriving: the part that had arrived is not decoded; the capture is not cut.")
+        "follow was stopped (SIGINT, SIGTERM) while a record was arriving: the part that had arrived is not decoded; the capture is not cut."
+    )
     public static let headerCut = DiagnosticKind(
         "capture.record.header_cut", .error,
         "The file ends inside a record header.")
@@ -32,7 +34,8 @@ public enum CaptureDiagnostics {
 
     public static let androidFiltered = DiagnosticKind(
         "capture.android_filtered", .note,
-        "ACL packets cut to 14 bytes: an Android \"filtered\" snoop log. Payloads above the L2CAP header are not in the file; said once, not per record.")
+        "ACL packets cut to 14 bytes: an Android \"filtered\" snoop log. Payloads above the L2CAP header are not in the file; said once, not per record."
+    )
 
     /// Android's filtered mode keeps this many bytes of an ACL packet (MAX_HCI_ACL_LEN in snoop_logger.cc).
     public static let androidFilteredACLLength = 14
@@ -41,10 +44,12 @@ public enum CaptureDiagnostics {
         "A PacketLogger file changes byte order midway (two recordings joined): read on in the new order.")
     public static let timeBackwards = DiagnosticKind(
         "capture.time.backwards", .warning,
-        "A record's timestamp is more than a second before the record's before it: the clock was set back, or captures were joined out of order. Times between are as recorded.")
+        "A record's timestamp is more than a second before the record's before it: the clock was set back, or captures were joined out of order. Times between are as recorded."
+    )
     public static let timeFraction = DiagnosticKind(
         "capture.time.fraction_invalid", .warning,
-        "A record's microseconds field is 1,000,000 or more: the header is corrupt. The time is read as the field says (seconds plus that many microseconds).")
+        "A record's microseconds field is 1,000,000 or more: the header is corrupt. The time is read as the field says (seconds plus that many microseconds)."
+    )
     public static let timeAbsurd = DiagnosticKind(
         "capture.time.absurd", .note,
         "A timestamp before 2000 or after 2100: the phone's clock was not set, or the header is corrupt; said once.")
@@ -52,10 +57,11 @@ public enum CaptureDiagnostics {
     /// Steps back of less than this are left alone: loggers on several threads reorder records a little.
     public static let backwardsTolerance: Int64 = 1_000_000
     /// 2000-01-01 and 2100-01-01, in microseconds since 1970.
-    public static let plausibleTimes: ClosedRange<Int64> = 946_684_800_000_000 ... 4_102_444_800_000_000
+    public static let plausibleTimes: ClosedRange<Int64> = 946_684_800_000_000...4_102_444_800_000_000
 
     public static let all: [DiagnosticKind] = [
-        recordTruncated, androidFiltered, recordPastEnd, followStopped, headerCut, lengthAbsurd, lengthInconsistent, recordEmpty,
+        recordTruncated, androidFiltered, recordPastEnd, followStopped, headerCut, lengthAbsurd, lengthInconsistent,
+        recordEmpty,
         unknownPacketType, h4InH1File, byteOrderChanged, timeBackwards, timeFraction, timeAbsurd,
     ]
 }

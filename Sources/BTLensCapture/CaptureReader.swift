@@ -1,4 +1,5 @@
 import BTLensCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,33 +58,52 @@ public enum CaptureFormat {
     /// Opens whatever capture `source` holds. pcap and pcapng go through libpcap: from a path it
     /// reads the file itself; from any other source the bytes are handed to it in memory, or, with
     /// `streaming` (a live stream), through a pipe as they arrive.
-    public static func open(_ source: any ByteSource, path: String? = nil, streaming: Bool = false) throws(CaptureOpenError) -> any CaptureReader {
+    public static func open(_ source: any ByteSource, path: String? = nil, streaming: Bool = false)
+        throws(CaptureOpenError) -> any CaptureReader
+    {
         var input = ChunkedInput(source)
         _ = try input.ensure(16)
         let head = Array(input.peek(16))
         if head.starts(with: btsnoopMagic) { return try BTSnoopReader(input) }
-        let magic = head.count >= 4 ? UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3]) : 0
+        let magic =
+            head.count >= 4 ? UInt32(head[0]) << 24 | UInt32(head[1]) << 16 | UInt32(head[2]) << 8 | UInt32(head[3]) : 0
         switch magic {
         case 0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1:
-            return streaming ? try PipePump.open(input, format: "pcap") : try openWithLibpcap(&input, source, path: path, format: "pcap")
+            return streaming
+                ? try PipePump.open(input, format: "pcap")
+                : try openWithLibpcap(&input, source, path: path, format: "pcap")
         case 0x0a0d_0d0a:
-            return streaming ? try PipePump.open(input, format: "pcapng") : try openWithLibpcap(&input, source, path: path, format: "pcapng")
+            return streaming
+                ? try PipePump.open(input, format: "pcapng")
+                : try openWithLibpcap(&input, source, path: path, format: "pcapng")
         case 0x504b_0304:
             // Its members are found through the central directory at the end: only a file has one.
-            throw .unsupported(format: "zip", detail: "an archive is read from a file whole, it cannot be followed or read from a stream (run timeline or report on the .zip)")
+            throw .unsupported(
+                format: "zip",
+                detail:
+                    "an archive is read from a file whole, it cannot be followed or read from a stream (run timeline or report on the .zip)"
+            )
         default:
             if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }
             if BTSnoozReader.looksLikeText(head) {
                 if let reader = try BTSnoozReader.open(&input) { return reader }
-                throw .unsupported(format: "text", detail: "no BEGIN:BTSNOOP_LOG_SUMMARY block (an Android bugreport or dumpsys bluetooth_manager output holds one)")
+                throw .unsupported(
+                    format: "text",
+                    detail:
+                        "no BEGIN:BTSNOOP_LOG_SUMMARY block (an Android bugreport or dumpsys bluetooth_manager output holds one)"
+                )
             }
             throw .notACapture(firstBytes: Hex.spaced(head.prefix(8)))
         }
     }
 
-    private static func openWithLibpcap(_ input: inout ChunkedInput, _ source: any ByteSource, path: String?, format: String) throws(CaptureOpenError) -> any CaptureReader {
+    private static func openWithLibpcap(
+        _ input: inout ChunkedInput, _ source: any ByteSource, path: String?, format: String
+    ) throws(CaptureOpenError) -> any CaptureReader {
         if let path {
-            guard let file = fopen(path, "rb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+            guard let file = fopen(path, "rb") else {
+                throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            }
             return try PcapReader(file: file, format: format)
         }
         // A member extracted from a zip: a file without a name.
@@ -102,20 +122,25 @@ public enum CaptureFormat {
 
     /// Opens a capture file; a bugreport .zip opens its best member, or `member`, inflated to at most
     /// `archiveLimit` bytes.
-    public static func open(path: String, member: String? = nil, archiveLimit: Int64 = 256 << 20) throws(CaptureOpenError) -> any CaptureReader {
+    public static func open(path: String, member: String? = nil, archiveLimit: Int64 = 256 << 20)
+        throws(CaptureOpenError) -> any CaptureReader
+    {
         let source = try FileSource(path: path)
         var probe = ChunkedInput(source)
         _ = try probe.ensure(4)
         guard probe.peek(4).elementsEqual(BugreportArchive.magic) else {
-            guard member == nil else { throw .unsupported(format: "capture", detail: "--member applies to a bugreport .zip") }
+            guard member == nil else {
+                throw .unsupported(format: "capture", detail: "--member applies to a bugreport .zip")
+            }
             return try open(FileSource(path: path), path: path)
         }
         let archive = try BugreportArchive(path: path)
         let (extracted, name, damage) = try archive.extract(member: member, limit: archiveLimit)
         var reader = try open(extracted)
         let others = archive.candidates.filter { $0 != name }
-        reader.addNote("bugreport member \(name)" + (damage.map { " (damaged: \($0); read as far as it goes)" } ?? "")
-                       + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
+        reader.addNote(
+            "bugreport member \(name)" + (damage.map { " (damaged: \($0); read as far as it goes)" } ?? "")
+                + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
         return reader
     }
 }

@@ -51,8 +51,10 @@ public struct CaptureRecord: Sendable {
     /// Bytes of the record that hold no packet bytes (headers, H4 byte): for byte accounting.
     public var headerLength: Int = 0
 
-    public init(number: Int, fileOffset: Int64, timestamp: Timestamp, kind: RecordKind, direction: Direction?,
-                controllerIndex: UInt16 = 0, payload: ArraySlice<UInt8>, originalLength: Int) {
+    public init(
+        number: Int, fileOffset: Int64, timestamp: Timestamp, kind: RecordKind, direction: Direction?,
+        controllerIndex: UInt16 = 0, payload: ArraySlice<UInt8>, originalLength: Int
+    ) {
         self.number = number
         self.fileOffset = fileOffset
         self.timestamp = timestamp
@@ -95,5 +97,8 @@ public struct CaptureProblem: Sendable, Equatable {
 final class Note: Sendable {
     let category: String
     let text: String
-    init(category: String, text: String) { self.category = category; self.text = text }
+    init(category: String, text: String) {
+        self.category = category
+        self.text = text
+    }
 }

@@ -1,5 +1,6 @@
 import BTLensCore
 import CPcap
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -96,14 +97,18 @@ public final class CaptureWriter {
     }
 
     public func write(_ r: CaptureRecord) {
-        guard let (bytes, original, flags) = packet(r) else { skipped += 1; return }
+        guard let (bytes, original, flags) = packet(r) else {
+            skipped += 1
+            return
+        }
         written += 1
         switch format {
         case .btsnoop:
             let (raw, overflow) = r.timestamp.microseconds.addingReportingOverflow(BTSnoopReader.epochDelta)
             if overflow { clampedTimes += 1 }
-            put(be32(UInt32(clamping: original)) + be32(UInt32(clamping: bytes.count)) + be32(flags) + be32(0)
-                + be64(UInt64(bitPattern: overflow ? .max : raw)) + bytes)
+            put(
+                be32(UInt32(clamping: original)) + be32(UInt32(clamping: bytes.count)) + be32(flags) + be32(0)
+                    + be64(UInt64(bitPattern: overflow ? .max : raw)) + bytes)
         case .pcap, .pcapng:
             // 201 carries the direction in 4 big-endian bytes; 254 the index and opcode.
             let header = monitor ? be32(flags) : be32(flags & 1)
@@ -115,8 +120,9 @@ public final class CaptureWriter {
                 // The Enhanced Packet Block's timestamp is unsigned (pcapng §4.3).
                 if r.timestamp.microseconds < 0 { clampedTimes += 1 }
                 let t = UInt64(max(r.timestamp.microseconds, 0))
-                put(le32(6) + le32(length) + le32(0) + le32(UInt32(t >> 32)) + le32(UInt32(t & 0xffff_ffff))
-                    + le32(UInt32(clamping: data.count)) + le32(UInt32(clamping: full)) + padded + le32(length))
+                put(
+                    le32(6) + le32(length) + le32(0) + le32(UInt32(t >> 32)) + le32(UInt32(t & 0xffff_ffff))
+                        + le32(UInt32(clamping: data.count)) + le32(UInt32(clamping: full)) + padded + le32(length))
             } else if let dumper {
                 var h = pcap_pkthdr()
                 // A pcap record's seconds are 32 bits, which libpcap writes as its low 32 bits and

@@ -64,7 +64,10 @@ public final class FileSource: ByteSource {
     func rewoundStream() -> UnsafeMutablePointer<FILE>? {
         let copy = dup(fd)
         guard copy >= 0 else { return nil }
-        guard lseek(copy, 0, SEEK_SET) == 0, let stream = fdopen(copy, "rb") else { close(copy); return nil }
+        guard lseek(copy, 0, SEEK_SET) == 0, let stream = fdopen(copy, "rb") else {
+            close(copy)
+            return nil
+        }
         return stream
     }
 
@@ -86,7 +89,9 @@ public final class FileSource: ByteSource {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
-            if errno != EINTR { throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+            if errno != EINTR {
+                throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 }
@@ -126,14 +131,20 @@ public struct ChunkedInput {
                     _ = UnsafeMutableBufferPointer(rebasing: buffer[..<kept]).initialize(from: old)
                 }
                 do throws(CaptureOpenError) {
-                    initialized = kept + (try source.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[kept...]))))
+                    initialized =
+                        kept
+                        + (try source.read(
+                            into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[kept...]))))
                 } catch {
                     failure = error
                     initialized = kept
                 }
             }
             if let failure { throw failure }
-            if next.count == kept { reachedEnd = true; break }
+            if next.count == kept {
+                reachedEnd = true
+                break
+            }
             chunkStart += Int64(position)
             chunk = next
             position = 0
@@ -143,7 +154,7 @@ public struct ChunkedInput {
 
     /// The next `count` bytes without consuming them (at most what is available).
     public func peek(_ count: Int) -> ArraySlice<UInt8> {
-        chunk[position ..< position + min(count, available)]
+        chunk[position..<position + min(count, available)]
     }
 
     /// The big-endian integer `offset` bytes ahead of the cursor, read in place, or nil when fewer
@@ -170,6 +181,6 @@ public struct ChunkedInput {
     public mutating func take(_ count: Int) -> ArraySlice<UInt8> {
         let n = min(max(count, 0), available)
         defer { position += n }
-        return chunk[position ..< position + n]
+        return chunk[position..<position + n]
     }
 }

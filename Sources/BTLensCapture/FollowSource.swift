@@ -1,4 +1,5 @@
 import BTLensCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,7 +44,9 @@ public final class StopFlag: @unchecked Sendable {
     /// Waits until `fd` has `events` or the flag is set; true when `fd` is ready (or failed, which
     /// the next call on it says), false when stopped or after `timeout` milliseconds (-1: none).
     public func wait(for fd: Int32, _ events: Int16 = Int16(POLLIN), timeout: Int32 = -1) -> Bool {
-        var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+        ]
         while !isSet {
             let n = poll(&fds, 2, timeout)
             if n < 0 && errno == EINTR { continue }
@@ -145,7 +148,8 @@ public final class FollowSource: ByteSource {
 
     /// Compares the open file with what its name points to now.
     static func change(fd: Int32, path: String, position: Int64) -> Change? {
-        var open = stat(), named = stat()
+        var open = stat()
+        var named = stat()
         guard fstat(fd, &open) == 0 else { return .replaced }
         if stat(path, &named) != 0 || named.st_ino != open.st_ino || named.st_dev != open.st_dev { return .replaced }
         return Int64(open.st_size) < position ? .truncated : nil
@@ -164,7 +168,8 @@ extension CaptureProblem {
         } else {
             message += ", before the whole of it had arrived"
         }
-        return CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.followStopped, message, fields: fields),
-                              recordNumber: number, fileOffset: offset)
+        return CaptureProblem(
+            diagnostic: Diagnostic(CaptureDiagnostics.followStopped, message, fields: fields),
+            recordNumber: number, fileOffset: offset)
     }
 }

@@ -2,7 +2,10 @@ import CBTLensZlib
 
 /// zlib decompression with an output limit (a hostile stream cannot make btlens use unbounded memory).
 enum Inflate {
-    enum Failure: Error { case corrupt(String), tooLarge(Int) }
+    enum Failure: Error {
+        case corrupt(String)
+        case tooLarge(Int)
+    }
 
     static func zlib(_ input: ArraySlice<UInt8>, limit: Int) throws(Failure) -> [UInt8] {
         var stream = z_stream()
@@ -22,7 +25,7 @@ enum Inflate {
                     stream.next_out = out.baseAddress
                     stream.avail_out = UInt32(out.count)
                     status = inflate(&stream, Z_NO_FLUSH)
-                    output.append(contentsOf: out[0 ..< out.count - Int(stream.avail_out)])
+                    output.append(contentsOf: out[0..<out.count - Int(stream.avail_out)])
                 }
                 if output.count > limit { status = Z_MEM_ERROR }
                 if status == Z_BUF_ERROR && stream.avail_in == 0 { break }
@@ -30,7 +33,8 @@ enum Inflate {
         }
         if output.count > limit { throw .tooLarge(limit) }
         guard status == Z_STREAM_END else {
-            throw .corrupt(stream.msg.map { String(cString: $0) } ?? "zlib status \(status) after \(output.count) bytes")
+            throw .corrupt(
+                stream.msg.map { String(cString: $0) } ?? "zlib status \(status) after \(output.count) bytes")
         }
         return output
     }

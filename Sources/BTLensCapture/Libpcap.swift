@@ -9,7 +9,9 @@ public enum Libpcap {
         var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         var list: UnsafeMutablePointer<pcap_if_t>?
         guard pcap_findalldevs(&list, &errbuf) == 0 else {
-            throw .cannotOpen(path: "interfaces", reason: String(decoding: errbuf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .cannotOpen(
+                path: "interfaces",
+                reason: String(decoding: errbuf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { pcap_freealldevs(list) }
         var out: [(String, String, Bool)] = []

@@ -68,8 +68,9 @@ public enum MonitorRecord {
     /// direction each); notes go as System Note, the one whose payload is plain text.
     public static func opcode(_ kind: RecordKind, _ direction: Direction) -> UInt16? {
         if kind == .note { return opcodes.first { $0.payload == .note(.text) }?.opcode }
-        return (opcodes.first { $0.payload == .packet(kind, direction) }
-                ?? opcodes.first { if case .packet(kind, _) = $0.payload { true } else { false } })?.opcode
+        return
+            (opcodes.first { $0.payload == .packet(kind, direction) }
+            ?? opcodes.first { if case .packet(kind, _) = $0.payload { true } else { false } })?.opcode
     }
 
     static func text(_ format: NoteText, payload: ArraySlice<UInt8>) -> String {
@@ -77,7 +78,8 @@ public enum MonitorRecord {
         switch format {
         case .newIndex:
             guard let type = try? r.u8(), let bus = try? r.u8(), let address = try? BDAddr(&r),
-                  let name = try? r.bytes(8) else { return "\(payload.count) bytes" }
+                let name = try? r.bytes(8)
+            else { return "\(payload.count) bytes" }
             let busName = Int(bus) < busNames.count ? busNames[Int(bus)] : "bus \(bus)"
             let controller = type == 0 ? "Primary" : "AMP (\(type))"
             return "\(cString(name)) type \(controller) bus \(busName) address \(address)"
@@ -90,7 +92,8 @@ public enum MonitorRecord {
             return cString(payload)
         case .userLogging:
             guard let priority = try? r.u8(), let identLength = try? r.u8(),
-                  let ident = try? r.bytes(Int(identLength)) else {
+                let ident = try? r.bytes(Int(identLength))
+            else {
                 return cString(payload)
             }
             return "[\(priority)] \(cString(ident)): \(cString(r.rest()))"

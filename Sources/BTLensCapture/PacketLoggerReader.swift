@@ -10,7 +10,10 @@ public struct PacketLoggerReader: CaptureReader {
     /// A record longer than this is damage, not data (HCI packets and notes are far smaller).
     static let maxRecordLength = 1 << 20
 
-    public enum Layout: String, Sendable { case bigEndian = "big-endian", littleEndian = "little-endian" }
+    public enum Layout: String, Sendable {
+        case bigEndian = "big-endian"
+        case littleEndian = "little-endian"
+    }
 
     static let typeNames: [UInt8: String] = [
         0x00: "HCI command", 0x01: "HCI event", 0x02: "ACL sent", 0x03: "ACL received", 0x08: "SCO sent",
@@ -39,9 +42,11 @@ public struct PacketLoggerReader: CaptureReader {
 
     private static func plausible(_ input: inout ChunkedInput, _ layout: Layout) throws(CaptureOpenError) -> Bool {
         var offset = 0
-        for checked in 0 ..< recordsToValidate {
+        for checked in 0..<recordsToValidate {
             // The input ends: plausible if whole records came before and only a partial header is left.
-            guard try input.ensure(offset + headerLength) else { return checked > 0 && input.available - offset < headerLength }
+            guard try input.ensure(offset + headerLength) else {
+                return checked > 0 && input.available - offset < headerLength
+            }
             var r = ByteReader(input.peek(offset + headerLength).dropFirst(offset))
             guard let (length, micros, type) = try? header(&r, layout) else { return false }
             guard length >= 9, length < 65_536 || type == 0xfc, micros < 1_000_000, typeNames[type] != nil else {
@@ -83,8 +88,9 @@ public struct PacketLoggerReader: CaptureReader {
         guard try input.ensure(Self.headerLength) else {
             finished = true
             guard input.available > 0 else { return nil }
-            return problem(CaptureDiagnostics.headerCut, number, offset,
-                           "record \(number) at offset \(offset): the file ends after \(input.available) of the 13 header bytes")
+            return problem(
+                CaptureDiagnostics.headerCut, number, offset,
+                "record \(number) at offset \(offset): the file ends after \(input.available) of the 13 header bytes")
         }
         var (length, seconds, micros, type) = fields(layout)
         var flipped = false
@@ -100,38 +106,49 @@ public struct PacketLoggerReader: CaptureReader {
         }
         guard length >= 9, length <= Self.maxRecordLength else {
             finished = true
-            return problem(CaptureDiagnostics.lengthAbsurd, number, offset,
-                           "record \(number) at offset \(offset) claims length \(length); a PacketLogger record is 9 to \(Self.maxRecordLength) bytes",
-                           [("claimed", .int(length))])
+            return problem(
+                CaptureDiagnostics.lengthAbsurd, number, offset,
+                "record \(number) at offset \(offset) claims length \(length); a PacketLogger record is 9 to \(Self.maxRecordLength) bytes",
+                [("claimed", .int(length))])
         }
         _ = input.take(Self.headerLength)
         recordNumber = number
         let wanted = length - 9
         let complete = try input.ensure(wanted)
         let payload = input.take(wanted)
-        var record = CaptureRecord(number: number, fileOffset: offset,
-                                   timestamp: Timestamp(microseconds: seconds * 1_000_000 + micros),
-                                   kind: .unknown, direction: nil, payload: payload, originalLength: wanted)
+        var record = CaptureRecord(
+            number: number, fileOffset: offset,
+            timestamp: Timestamp(microseconds: seconds * 1_000_000 + micros),
+            kind: .unknown, direction: nil, payload: payload, originalLength: wanted)
         record.headerLength = Self.headerLength
         classify(&record, type: type)
         if flipped {
-            pending.append(.problem(CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.byteOrderChanged,
-                                       "record \(number) at offset \(offset) is \(layout.rawValue), the records before it were not: read on in \(layout.rawValue)"),
-                recordNumber: number, fileOffset: offset)))
+            pending.append(
+                .problem(
+                    CaptureProblem(
+                        diagnostic: Diagnostic(
+                            CaptureDiagnostics.byteOrderChanged,
+                            "record \(number) at offset \(offset) is \(layout.rawValue), the records before it were not: read on in \(layout.rawValue)"
+                        ),
+                        recordNumber: number, fileOffset: offset)))
         }
         if micros >= 1_000_000 {
-            pending.append(problem(CaptureDiagnostics.timeFraction, number, offset,
-                                   "record \(number) at offset \(offset): microseconds field \(micros), expected at most 999999",
-                                   [("microseconds", .int(micros))]))
+            pending.append(
+                problem(
+                    CaptureDiagnostics.timeFraction, number, offset,
+                    "record \(number) at offset \(offset): microseconds field \(micros), expected at most 999999",
+                    [("microseconds", .int(micros))]))
         }
         if !complete {
             finished = true
-            pending.append(.problem(CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd,
-                                       "record \(number) at offset \(offset) claims \(wanted) bytes but the file ends after \(payload.count)",
-                                       fields: [("claimed", .int(wanted)), ("have", .int(payload.count))]),
-                recordNumber: number, fileOffset: offset)))
+            pending.append(
+                .problem(
+                    CaptureProblem(
+                        diagnostic: Diagnostic(
+                            CaptureDiagnostics.recordPastEnd,
+                            "record \(number) at offset \(offset) claims \(wanted) bytes but the file ends after \(payload.count)",
+                            fields: [("claimed", .int(wanted)), ("have", .int(payload.count))]),
+                        recordNumber: number, fileOffset: offset)))
         }
         return .record(record)
     }
@@ -198,8 +215,12 @@ public struct PacketLoggerReader: CaptureReader {
         return s
     }
 
-    private func problem(_ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
-                         _ fields: [(String, FieldValue)] = []) -> CaptureItem {
-        .problem(CaptureProblem(diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
+    private func problem(
+        _ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
+        _ fields: [(String, FieldValue)] = []
+    ) -> CaptureItem {
+        .problem(
+            CaptureProblem(
+                diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
     }
 }

@@ -1,5 +1,6 @@
 import BTLensCore
 import CPcap
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,9 @@ public final class PcapReader: CaptureReader {
         187: "Bluetooth HCI H4", 201: "Bluetooth HCI H4 with direction", 254: "Linux Bluetooth monitor",
     ]
 
-    init(file: UnsafeMutablePointer<FILE>, format: String, memory: UnsafeMutableRawBufferPointer? = nil) throws(CaptureOpenError) {
+    init(file: UnsafeMutablePointer<FILE>, format: String, memory: UnsafeMutableRawBufferPointer? = nil)
+        throws(CaptureOpenError)
+    {
         var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         guard let p = pcap_fopen_offline(file, &errbuf) else {
             fclose(file)
@@ -79,9 +82,15 @@ public final class PcapReader: CaptureReader {
             case PCAP_ERROR_NO_SUCH_DEVICE:
                 throw .cannotOpen(path: name, reason: "no such interface (btlens interfaces lists the Bluetooth ones)")
             case PCAP_ERROR_PERM_DENIED:
-                throw .cannotOpen(path: name, reason: "permission denied: capturing needs root, or CAP_NET_RAW and CAP_NET_ADMIN on btlens (\(detail))")
+                throw .cannotOpen(
+                    path: name,
+                    reason:
+                        "permission denied: capturing needs root, or CAP_NET_RAW and CAP_NET_ADMIN on btlens (\(detail))"
+                )
             default:
-                let hint = detail.contains("Address family not supported") ? " (this kernel has no Bluetooth socket support)" : ""
+                let hint =
+                    detail.contains("Address family not supported")
+                    ? " (this kernel has no Bluetooth socket support)" : ""
                 throw .cannotOpen(path: name, reason: detail + hint)
             }
         }
@@ -105,10 +114,13 @@ public final class PcapReader: CaptureReader {
     private static func check(_ p: OpaquePointer, format: String) throws(CaptureOpenError) -> CaptureInfo {
         let linkType = pcap_datalink(p)
         if let air = airLinkTypes[linkType] {
-            throw .unsupported(format: format, detail: "link type \(linkType) (\(air)): this is an over-the-air link-layer capture, not an HCI log")
+            throw .unsupported(
+                format: format,
+                detail: "link type \(linkType) (\(air)): this is an over-the-air link-layer capture, not an HCI log")
         }
         guard let name = linkTypeNames[linkType] else {
-            throw .unsupported(format: format, detail: "link type \(linkType) is not a Bluetooth HCI link type (187, 201, 254)")
+            throw .unsupported(
+                format: format, detail: "link type \(linkType) is not a Bluetooth HCI link type (187, 201, 254)")
         }
         return CaptureInfo(format: format, linkType: Int(linkType), linkTypeName: name)
     }
@@ -134,13 +146,16 @@ public final class PcapReader: CaptureReader {
             finished = true
             // A followed stream ended by a stop: libpcap's error is that it was left with part of a record.
             if let streamStopped, streamStopped() {
-                return status == PCAP_ERROR ? .problem(.stopped(inside: recordNumber + 1, offset: offset, arrived: nil)) : nil
+                return status == PCAP_ERROR
+                    ? .problem(.stopped(inside: recordNumber + 1, offset: offset, arrived: nil)) : nil
             }
             guard status == PCAP_ERROR else { return nil }
             let message = String(cString: pcap_geterr(handle))
-            return .problem(CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.recordPastEnd, "record \(recordNumber + 1) at offset \(offset): \(message)"),
-                recordNumber: recordNumber + 1, fileOffset: offset))
+            return .problem(
+                CaptureProblem(
+                    diagnostic: Diagnostic(
+                        CaptureDiagnostics.recordPastEnd, "record \(recordNumber + 1) at offset \(offset): \(message)"),
+                    recordNumber: recordNumber + 1, fileOffset: offset))
         }
         recordNumber += 1
         if let f = pcap_file(handle) { lastOffset = Int64(ftell(f)) }
@@ -149,16 +164,19 @@ public final class PcapReader: CaptureReader {
         let framing = Int(lastOffset - offset) - count
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
         let micros = Self.microseconds(seconds: Int64(h.ts.tv_sec), micros: Int64(h.ts.tv_usec))
-        var record = CaptureRecord(number: recordNumber, fileOffset: offset, timestamp: Timestamp(microseconds: micros),
-                                   kind: .unknown, direction: nil, payload: bytes[...], originalLength: Int(h.len))
+        var record = CaptureRecord(
+            number: recordNumber, fileOffset: offset, timestamp: Timestamp(microseconds: micros),
+            kind: .unknown, direction: nil, payload: bytes[...], originalLength: Int(h.len))
         record.headerLength = max(framing, 0)
         // libpcap passes a pcap record's microseconds (or nanoseconds / 1000) field on as it is.
         if h.ts.tv_usec >= 1_000_000 {
-            pending = .problem(CaptureProblem(
-                diagnostic: Diagnostic(CaptureDiagnostics.timeFraction,
-                                       "record \(recordNumber) at offset \(offset): microseconds field \(h.ts.tv_usec), expected at most 999999",
-                                       fields: [("microseconds", .int(Int(h.ts.tv_usec)))]),
-                recordNumber: recordNumber, fileOffset: offset))
+            pending = .problem(
+                CaptureProblem(
+                    diagnostic: Diagnostic(
+                        CaptureDiagnostics.timeFraction,
+                        "record \(recordNumber) at offset \(offset): microseconds field \(h.ts.tv_usec), expected at most 999999",
+                        fields: [("microseconds", .int(Int(h.ts.tv_usec)))]),
+                    recordNumber: recordNumber, fileOffset: offset))
         }
         return classify(&record)
     }
@@ -186,16 +204,20 @@ public final class PcapReader: CaptureReader {
             r.payload = reader.rest()
             r.originalLength = max(full - 4, 0)
             r.headerLength += 4
-            return H4.classify(&r, direction: direction & 1 == 1 ? .received : .sent).map(CaptureItem.problem) ?? .record(r)
+            return H4.classify(&r, direction: direction & 1 == 1 ? .received : .sent).map(CaptureItem.problem)
+                ?? .record(r)
         default:
             return H4.classify(&r, direction: nil).map(CaptureItem.problem) ?? .record(r)
         }
     }
 
     private func short(_ r: CaptureRecord, need: Int) -> CaptureItem {
-        .problem(CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.recordEmpty,
-                                                       "record \(r.number) holds \(r.payload.count) bytes; its pseudo-header needs \(need)"),
-                                recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength + r.payload.count))
+        .problem(
+            CaptureProblem(
+                diagnostic: Diagnostic(
+                    CaptureDiagnostics.recordEmpty,
+                    "record \(r.number) holds \(r.payload.count) bytes; its pseudo-header needs \(need)"),
+                recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength + r.payload.count))
     }
 }
 
@@ -216,10 +238,14 @@ enum H4 {
         r.headerLength += 1
         r.direction = direction
         switch type {
-        case 0x01: r.kind = .command; r.direction = .sent
+        case 0x01:
+            r.kind = .command
+            r.direction = .sent
         case 0x02: r.kind = .aclData
         case 0x03: r.kind = .scoData
-        case 0x04: r.kind = .event; r.direction = .received
+        case 0x04:
+            r.kind = .event
+            r.direction = .received
         case 0x05: r.kind = .isoData
         default:
             r.kind = .unknown
@@ -229,7 +255,8 @@ enum H4 {
     }
 
     private static func empty(_ r: CaptureRecord) -> CaptureProblem {
-        CaptureProblem(diagnostic: Diagnostic(CaptureDiagnostics.recordEmpty, "record \(r.number) has no H4 packet type byte"),
-                       recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength)
+        CaptureProblem(
+            diagnostic: Diagnostic(CaptureDiagnostics.recordEmpty, "record \(r.number) has no H4 packet type byte"),
+            recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength)
     }
 }

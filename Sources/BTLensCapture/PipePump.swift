@@ -1,5 +1,6 @@
-import Foundation
 import CCountingFile
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +23,8 @@ final class PipePump: @unchecked Sendable {
         var fds: [Int32] = [0, 0]
         // libpcap's ftell gives each record's offset: on a plain pipe it is -1.
         guard pipe(&fds) == 0, let file = btlens_counting_fdopen(fds[0]) else {
-            throw .unsupported(format: format, detail: "cannot make a pipe for libpcap: \(String(cString: strerror(errno)))")
+            throw .unsupported(
+                format: format, detail: "cannot make a pipe for libpcap: \(String(cString: strerror(errno)))")
         }
         // A reader that stops early closes its end: the pump then sees EPIPE, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)

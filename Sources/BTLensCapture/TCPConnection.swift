@@ -19,8 +19,9 @@ public enum TCPConnection {
         var lastError = ECONNREFUSED
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let n = node {
-            let fd = socket(n.pointee.ai_family, n.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue),
-                            n.pointee.ai_protocol)
+            let fd = socket(
+                n.pointee.ai_family, n.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue),
+                n.pointee.ai_protocol)
             if fd >= 0 {
                 // Connecting in the background, so a host that never answers does not outlast a stop.
                 if Glibc.connect(fd, n.pointee.ai_addr, n.pointee.ai_addrlen) == 0 { return fd }

@@ -1,5 +1,6 @@
 import BTLensCore
 import CBTLensZlib
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,23 +30,30 @@ struct ZipMember {
         let wanted = Array(name.utf8)
         var at = 0
         while at + 46 <= directory.count, le(directory, at, 4) == 0x0201_4b50 {
-            let nameLength = Int(le(directory, at + 28, 2)), extraLength = Int(le(directory, at + 30, 2))
+            let nameLength = Int(le(directory, at + 28, 2))
+            let extraLength = Int(le(directory, at + 30, 2))
             let next = at + 46 + nameLength + extraLength + Int(le(directory, at + 32, 2))
             guard next <= directory.count else { break }
-            if Array(directory[at + 46 ..< at + 46 + nameLength]) == wanted {
-                var member = ZipMember(method: UInt16(le(directory, at + 10, 2)), checksum: UInt32(le(directory, at + 16, 4)),
-                                       compressedSize: le(directory, at + 20, 4), dataOffset: 0)
+            if Array(directory[at + 46..<at + 46 + nameLength]) == wanted {
+                var member = ZipMember(
+                    method: UInt16(le(directory, at + 10, 2)), checksum: UInt32(le(directory, at + 16, 4)),
+                    compressedSize: le(directory, at + 20, 4), dataOffset: 0)
                 var headerOffset = le(directory, at + 42, 4)
-                zip64(directory[at + 46 + nameLength ..< at + 46 + nameLength + extraLength],
-                      uncompressed: le(directory, at + 24, 4), &member.compressedSize, &headerOffset)
+                zip64(
+                    directory[at + 46 + nameLength..<at + 46 + nameLength + extraLength],
+                    uncompressed: le(directory, at + 24, 4), &member.compressedSize, &headerOffset)
                 let local = try read(fd, at: headerOffset, count: 30, size: size, "member \(name)'s local header")
                 guard le(local, 0, 4) == 0x0403_4b50 else {
                     throw Damaged(detail: "member \(name) has no local header at offset \(headerOffset)")
                 }
                 member.dataOffset = headerOffset + 30 + le(local, 26, 2) + le(local, 28, 2)
                 guard member.dataOffset.addingReportingOverflow(member.compressedSize).partialValue <= size,
-                      member.compressedSize <= size else {
-                    throw Damaged(detail: "member \(name)'s \(member.compressedSize) bytes at offset \(member.dataOffset) run past the end of the archive (\(size) bytes)")
+                    member.compressedSize <= size
+                else {
+                    throw Damaged(
+                        detail:
+                            "member \(name)'s \(member.compressedSize) bytes at offset \(member.dataOffset) run past the end of the archive (\(size) bytes)"
+                    )
                 }
                 return member
             }
@@ -54,16 +62,23 @@ struct ZipMember {
         throw Damaged(detail: "member \(name) is not in its central directory")
     }
 
-    enum Failure: Error { case unsupported(String), tooLarge, output(CaptureOpenError) }
+    enum Failure: Error {
+        case unsupported(String)
+        case tooLarge
+        case output(CaptureOpenError)
+    }
 
     /// Hands the member's bytes to `sink` in pieces of at most 64 KiB, at most `limit` of them:
     /// stored (method 0) as they are, deflated (method 8) through zlib. A damaged member is read as
     /// far as it inflates, and what is wrong is returned: a deflate stream that does not end within
     /// the member, or a CRC-32 other than the central directory's.
-    func extract(from fd: Int32, name: String, limit: Int64,
-                 into sink: (UnsafeRawBufferPointer) throws(CaptureOpenError) -> Void) throws(Failure) -> String? {
+    func extract(
+        from fd: Int32, name: String, limit: Int64,
+        into sink: (UnsafeRawBufferPointer) throws(CaptureOpenError) -> Void
+    ) throws(Failure) -> String? {
         guard method == 0 || method == 8 else {
-            throw .unsupported("member \(name) is compressed with method \(method); btlens reads stored (0) and deflated (8) members")
+            throw .unsupported(
+                "member \(name) is compressed with method \(method); btlens reads stored (0) and deflated (8) members")
         }
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
@@ -85,8 +100,11 @@ struct ZipMember {
         }
         while position < compressedSize && status != Z_STREAM_END {
             let want = Int(min(UInt64(input.count), compressedSize - position))
-            let got = Self.readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: input[..<want]), at: dataOffset + position)
-            guard got == want else { return "it cannot be read at offset \(dataOffset + position): \(String(cString: strerror(errno)))" }
+            let got = Self.readFully(
+                fd, into: UnsafeMutableRawBufferPointer(rebasing: input[..<want]), at: dataOffset + position)
+            guard got == want else {
+                return "it cannot be read at offset \(dataOffset + position): \(String(cString: strerror(errno)))"
+            }
             position += UInt64(got)
             if method == 0 {
                 try emit(UnsafeRawBufferPointer(rebasing: input[..<got]))
@@ -99,7 +117,8 @@ struct ZipMember {
                 stream.avail_out = UInt32(output.count)
                 status = inflate(&stream, Z_NO_FLUSH)
                 guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                    return "its deflate data is damaged after \(written) bytes: \(stream.msg.map { String(cString: $0) } ?? "zlib status \(status)")"
+                    return
+                        "its deflate data is damaged after \(written) bytes: \(stream.msg.map { String(cString: $0) } ?? "zlib status \(status)")"
                 }
                 try emit(UnsafeRawBufferPointer(rebasing: output[..<(output.count - Int(stream.avail_out))]))
             } while stream.avail_out == 0 && status == Z_OK
@@ -108,7 +127,8 @@ struct ZipMember {
             return "its \(compressedSize) bytes of deflate data end before the stream does, after \(written) bytes"
         }
         guard crc == UInt(checksum) else {
-            return "its CRC-32 is \(Hex.value(UInt32(truncatingIfNeeded: crc), width: 8)), the archive says \(Hex.value(checksum, width: 8))"
+            return
+                "its CRC-32 is \(Hex.value(UInt32(truncatingIfNeeded: crc), width: 8)), the archive says \(Hex.value(checksum, width: 8))"
         }
         return nil
     }
@@ -117,7 +137,9 @@ struct ZipMember {
     private static func centralDirectory(_ fd: Int32, size: UInt64) throws(Damaged) -> (UInt64, UInt64) {
         let tailStart = size > 65_557 ? size - 65_557 : 0
         let tail = try read(fd, at: tailStart, count: size - tailStart, size: size, "the end record")
-        guard let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { le(tail, $0, 4) == 0x0605_4b50 }) else {
+        guard
+            let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { le(tail, $0, 4) == 0x0605_4b50 })
+        else {
             throw Damaged(detail: "it has no end of central directory record (is it cut short?)")
         }
         var (offset, length) = (le(tail, end + 16, 4), le(tail, end + 12, 4))
@@ -127,14 +149,19 @@ struct ZipMember {
             (offset, length) = (le(record, 48, 8), le(record, 40, 8))
         }
         guard length <= centralDirectoryLimit else {
-            throw Damaged(detail: "its central directory of \(length) bytes is larger than btlens reads (\(centralDirectoryLimit >> 20) MiB)")
+            throw Damaged(
+                detail:
+                    "its central directory of \(length) bytes is larger than btlens reads (\(centralDirectoryLimit >> 20) MiB)"
+            )
         }
         return (offset, length)
     }
 
     /// The ZIP64 extended information (header 0x0001) holds, as 8 bytes each, the values whose 4-byte
     /// fields are all ones, in this order: uncompressed size, compressed size, local header offset.
-    private static func zip64(_ extra: ArraySlice<UInt8>, uncompressed: UInt64, _ compressed: inout UInt64, _ offset: inout UInt64) {
+    private static func zip64(
+        _ extra: ArraySlice<UInt8>, uncompressed: UInt64, _ compressed: inout UInt64, _ offset: inout UInt64
+    ) {
         let bytes = Array(extra)
         var at = 0
         while at + 4 <= bytes.count, le(bytes, at, 2) != 1 { at += 4 + Int(le(bytes, at + 2, 2)) }
@@ -150,13 +177,18 @@ struct ZipMember {
     }
 
     /// `count` bytes at `offset`, all of them inside the file.
-    static func read(_ fd: Int32, at offset: UInt64, count: UInt64, size: UInt64, _ what: String) throws(Damaged) -> [UInt8] {
+    static func read(_ fd: Int32, at offset: UInt64, count: UInt64, size: UInt64, _ what: String) throws(Damaged)
+        -> [UInt8]
+    {
         guard offset <= size, count <= size - offset else {
-            throw Damaged(detail: "\(what) (\(count) bytes at offset \(offset)) runs past the end of the archive (\(size) bytes)")
+            throw Damaged(
+                detail: "\(what) (\(count) bytes at offset \(offset)) runs past the end of the archive (\(size) bytes)")
         }
         var bytes = [UInt8](repeating: 0, count: Int(count))
         let done = bytes.withUnsafeMutableBytes { readFully(fd, into: $0, at: offset) }
-        guard done == bytes.count else { throw Damaged(detail: "\(what) cannot be read: \(String(cString: strerror(errno)))") }
+        guard done == bytes.count else {
+            throw Damaged(detail: "\(what) cannot be read: \(String(cString: strerror(errno)))")
+        }
         return bytes
     }
 
@@ -174,7 +206,8 @@ struct ZipMember {
     }
 
     /// A little-endian unsigned value of `width` bytes at `at` (the caller has checked the bounds).
-    static func le<C: RandomAccessCollection>(_ b: C, _ at: Int, _ width: Int) -> UInt64 where C.Element == UInt8, C.Index == Int {
-        (0 ..< width).reversed().reduce(0) { $0 << 8 | UInt64(b[b.startIndex + at + $1]) }
+    static func le<C: RandomAccessCollection>(_ b: C, _ at: Int, _ width: Int) -> UInt64
+    where C.Element == UInt8, C.Index == Int {
+        (0..<width).reversed().reduce(0) { $0 << 8 | UInt64(b[b.startIndex + at + $1]) }
     }
 }

@@ -5,7 +5,7 @@ public struct BDAddr: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let value: UInt64
 
     /// The six bytes in wire order (least significant first).
-    public var wire: [UInt8] { (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    public var wire: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
     public init(wire: some Collection<UInt8>) {
         value = wire.prefix(6).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }

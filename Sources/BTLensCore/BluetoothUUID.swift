@@ -14,13 +14,13 @@ public enum BluetoothUUID: Sendable, Hashable, CustomStringConvertible {
             let j = bytes.count - 16 + i
             return j >= 0 ? UInt64(bytes[j]) : 0
         }
-        func word(_ first: Int) -> UInt64 { (first ..< first + 8).reduce(UInt64(0)) { $0 << 8 | byte($1) } }
+        func word(_ first: Int) -> UInt64 { (first..<first + 8).reduce(UInt64(0)) { $0 << 8 | byte($1) } }
         return .bit128(high: word(0), low: word(8))
     }
 
     /// The 16 bytes of a 128-bit UUID, most significant first.
     static func bytes(high: UInt64, low: UInt64) -> [UInt8] {
-        (0 ..< 16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? high : low) >> (8 * (7 - i % 8))) }
+        (0..<16).map { i in UInt8(truncatingIfNeeded: (i < 8 ? high : low) >> (8 * (7 - i % 8))) }
     }
 
     /// Reads a UUID of `size` bytes (2, 4 or 16) in ATT's little-endian layout; nil for other sizes.

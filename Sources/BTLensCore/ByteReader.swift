@@ -78,7 +78,7 @@ public struct ByteReader: Sendable {
         try check(count)
         let b = bytes.startIndex + position
         position += count
-        return bytes[b ..< b + count]
+        return bytes[b..<b + count]
     }
 
     @inlinable public mutating func skip(_ count: Int) throws(ShortRead) {
@@ -96,7 +96,9 @@ public struct ByteReader: Sendable {
     }
 
     /// Where what is left lies in `bytes`: the indices of `rest()`, without making the slice.
-    @inlinable public var remainingIndices: Range<Int> { bytes.startIndex + min(position, bytes.count) ..< bytes.endIndex }
+    @inlinable public var remainingIndices: Range<Int> {
+        bytes.startIndex + min(position, bytes.count)..<bytes.endIndex
+    }
 
     /// Everything left; the reader is at its end afterwards.
     @inlinable public mutating func rest() -> ArraySlice<UInt8> {

@@ -56,7 +56,8 @@ public enum FieldValue: Sendable, Equatable {
         var power: Int64 = 1
         for _ in 0..<max(0, min(scale, 18)) { power *= 10 }
         let magnitude = units.magnitude
-        let whole = String(magnitude / UInt64(power)), fraction = String(magnitude % UInt64(power))
+        let whole = String(magnitude / UInt64(power))
+        let fraction = String(magnitude % UInt64(power))
         let sign = units < 0 ? "-" : ""
         guard power > 1 else { return sign + whole }
         return sign + whole + "." + String(repeating: "0", count: scale - fraction.count) + fraction
@@ -71,7 +72,10 @@ public enum FieldValue: Sendable, Equatable {
 public struct RecordPlace: Sendable, Equatable {
     public var record: Int
     public var time: Timestamp
-    public init(record: Int, time: Timestamp) { self.record = record; self.time = time }
+    public init(record: Int, time: Timestamp) {
+        self.record = record
+        self.time = time
+    }
 }
 
 /// One diagnostic raised while decoding: what was expected and what was found, and where.
@@ -87,7 +91,9 @@ public struct Diagnostic: Sendable, Equatable {
     /// Bytes of the capture that this problem left undecoded (for the byte accounting in stats).
     public var undecodedBytes = 0
 
-    public init(_ kind: DiagnosticKind, _ message: String, fields: [(String, FieldValue)] = [], packetOffset: Int? = nil) {
+    public init(
+        _ kind: DiagnosticKind, _ message: String, fields: [(String, FieldValue)] = [], packetOffset: Int? = nil
+    ) {
         self.kind = kind
         self.severity = kind.severity
         self.message = message
@@ -105,7 +111,9 @@ public struct Diagnostic: Sendable, Equatable {
     /// make every diagnostic larger, and a capture reader's every result has room for one.
     public var began: RecordPlace? {
         get {
-            guard case .int(let record)? = field(Self.beganRecord), case .int(let time)? = field(Self.beganTime) else { return nil }
+            guard case .int(let record)? = field(Self.beganRecord), case .int(let time)? = field(Self.beganTime) else {
+                return nil
+            }
             return RecordPlace(record: Int(record), time: Timestamp(microseconds: time))
         }
         set {

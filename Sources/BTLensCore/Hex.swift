@@ -13,24 +13,31 @@ public enum Hex {
     /// `encodedLength`. Returns how many bytes it wrote. The one hex encoder: the String forms below,
     /// the JSONL writer and the timeline's line builder all write through it.
     @inlinable @discardableResult
-    public static func write<C: Collection>(_ bytes: C, separator: UInt8? = nil, into out: UnsafeMutablePointer<UInt8>) -> Int
-        where C.Element == UInt8 {
-        if let written = bytes.withContiguousStorageIfAvailable({ write($0, separator: separator, into: out) }) { return written }
+    public static func write<C: Collection>(_ bytes: C, separator: UInt8? = nil, into out: UnsafeMutablePointer<UInt8>)
+        -> Int
+    where C.Element == UInt8 {
+        if let written = bytes.withContiguousStorageIfAvailable({ write($0, separator: separator, into: out) }) {
+            return written
+        }
         return Array(bytes).withUnsafeBufferPointer { write($0, separator: separator, into: out) }
     }
 
     /// Each byte's two digits, laid out in memory in the order they are written: one store a byte.
-    @usableFromInline static let pairs: [UInt16] = (0 ..< 256).map { b in
+    @usableFromInline static let pairs: [UInt16] = (0..<256).map { b in
         (UInt16(digit(UInt8(b >> 4))) | UInt16(digit(UInt8(b & 0x0f))) << 8).littleEndian
     }
 
     @inlinable
-    static func write(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func write(_ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8?, into out: UnsafeMutablePointer<UInt8>)
+        -> Int
+    {
         pairs.withUnsafeBufferPointer { pairs in
             let raw = UnsafeMutableRawPointer(out)
             guard let separator else {
                 let done = writeBlocks(bytes, into: raw)
-                for i in done ..< bytes.count { raw.storeBytes(of: pairs[Int(bytes[i])], toByteOffset: 2 * i, as: UInt16.self) }
+                for i in done..<bytes.count {
+                    raw.storeBytes(of: pairs[Int(bytes[i])], toByteOffset: 2 * i, as: UInt16.self)
+                }
                 return encodedLength(bytes.count, separated: false)
             }
             for (i, b) in bytes.enumerated() {
@@ -80,7 +87,9 @@ public enum Hex {
 
     /// How many digits `value(v, width:)` writes after its `0x`: all the significant ones, at least `width`.
     @inlinable
-    public static func digitCount(_ v: UInt64, width: Int) -> Int { max(max(1, (64 - v.leadingZeroBitCount + 3) / 4), width) }
+    public static func digitCount(_ v: UInt64, width: Int) -> Int {
+        max(max(1, (64 - v.leadingZeroBitCount + 3) / 4), width)
+    }
 
     /// The last `count` hex digits of `v` into `out`, most significant first: from the right, a
     /// byte's pair of digits at a time.
@@ -141,7 +150,12 @@ public enum Hex {
         for c in text.utf8 {
             if c == 0x20 || c == 0x0a || c == 0x09 { continue }
             guard let nibble = nibble(c) else { return nil }
-            if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
+            if let h = high {
+                out.append(h << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
         }
         return high == nil ? out : nil
     }

@@ -46,17 +46,19 @@ public struct StreamBuffer: Sendable {
 
     /// Bytes `range` (from the front); the range must lie within `count`.
     @inlinable public func bytes(_ range: Range<Int>) -> ArraySlice<UInt8> {
-        storage[start + range.lowerBound ..< start + range.upperBound]
+        storage[start + range.lowerBound..<start + range.upperBound]
     }
 
     /// Bytes `range` (from the front) as raw memory: a framer reads a frame in place.
     @inlinable public func withUnsafeBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start + range.lowerBound ..< start + range.upperBound])) }
+        storage.withUnsafeBytes {
+            body(UnsafeRawBufferPointer(rebasing: $0[start + range.lowerBound..<start + range.upperBound]))
+        }
     }
 
     /// Offset of the first `byte` at or after `from`, if any.
     @inlinable public func firstIndex(of byte: UInt8, from: Int = 0) -> Int? {
-        storage[(start + from) ..< end].firstIndex(of: byte).map { $0 - start }
+        storage[(start + from)..<end].firstIndex(of: byte).map { $0 - start }
     }
 
     @inlinable public mutating func consume(_ n: Int) { start += min(max(n, 0), count) }

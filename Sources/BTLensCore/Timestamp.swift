@@ -12,10 +12,17 @@ public struct Timestamp: Sendable, Hashable, Comparable {
         var days = secs / 86_400
         var rem = secs % 86_400
         var frac = micros
-        if frac < 0 { frac += 1_000_000; rem -= 1 }
-        if rem < 0 { rem += 86_400; days -= 1 }
+        if frac < 0 {
+            frac += 1_000_000
+            rem -= 1
+        }
+        if rem < 0 {
+            rem += 86_400
+            days -= 1
+        }
         let (y, m, d) = Timestamp.civil(fromDays: days)
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2)).\(pad(frac, 6))Z"
+        return
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2)).\(pad(frac, 6))Z"
     }
 
     /// Seconds relative to `origin`, with six decimals: `-0.000100`, `12.345678`.

@@ -1,6 +1,6 @@
-import Foundation
 import BTLensCore
 import BTLensDissect
+import Foundation
 
 /// A vendor protocol read from a definition file: a `MessageDissector` like any Swift one.
 public struct DefinitionDissector: MessageDissector {
@@ -38,9 +38,11 @@ public struct DefinitionDissector: MessageDissector {
     let valueMessages: [BluetoothUUID: Int]
     private let byCommand: [UInt16: [Int]]
 
-    init(name: String, title: String?, origin: String, bindings: [DissectorBinding], framing: Framing,
-         pairing: PairingRule?, examples: [Example], messages: [MessageDef], flagNames: [(UInt8, String)],
-         valueMessages: [BluetoothUUID: Int]) {
+    init(
+        name: String, title: String?, origin: String, bindings: [DissectorBinding], framing: Framing,
+        pairing: PairingRule?, examples: [Example], messages: [MessageDef], flagNames: [(UInt8, String)],
+        valueMessages: [BluetoothUUID: Int]
+    ) {
         self.name = name
         self.title = title
         self.origin = origin
@@ -77,7 +79,9 @@ public struct DefinitionDissector: MessageDissector {
             return message.characteristic.flatMap { valueMessages[$0] }.map { messages[$0] }
         }
         let candidates = byCommand[command] ?? []
-        return (candidates.first { messages[$0].from == message.direction } ?? candidates.first { messages[$0].from == nil })
+        return
+            (candidates.first { messages[$0].from == message.direction }
+            ?? candidates.first { messages[$0].from == nil })
             .map { messages[$0] }
     }
 }
@@ -113,7 +117,8 @@ public indirect enum YAMLExpectation: Sendable {
         case .int(let i): return YAMLValue.parseInteger(e) == i
         case .uint(let u): return YAMLValue.parseInteger(e).map { $0 >= 0 && UInt64($0) == u } ?? false
         case .bytes(let b): return Hex.bytes(e) == b
-        case .flags(let names, let unnamed): return unnamed == 0 && e.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } == names
+        case .flags(let names, let unnamed):
+            return unnamed == 0 && e.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } == names
         case .group, .list: return false
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import BTLensDissect
+import Foundation
 
 /// Finds definition files, reads them, and registers them next to the built-in dissectors.
 public enum DefinitionLoader {
@@ -13,8 +13,11 @@ public enum DefinitionLoader {
         public var warnings: [DefinitionError]
         public var leftOut: [String]
 
-        public init(table: DissectorTable, files: [String] = [], errors: [DefinitionError] = [], warnings: [DefinitionError] = [],
-                    leftOut: [String] = []) {
+        public init(
+            table: DissectorTable, files: [String] = [], errors: [DefinitionError] = [],
+            warnings: [DefinitionError] = [],
+            leftOut: [String] = []
+        ) {
             self.table = table
             self.files = files
             self.errors = errors
@@ -46,7 +49,8 @@ public enum DefinitionLoader {
     /// Folders searched when none is named: `$XDG_CONFIG_HOME/btlens/dissectors` (or
     /// `~/.config/btlens/dissectors`), then `./Dissectors`. Missing ones are skipped.
     public static func defaultFolders(environment: [String: String] = ProcessInfo.processInfo.environment) -> [Folder] {
-        let config = environment["XDG_CONFIG_HOME"].map { $0 + "/btlens/dissectors" }
+        let config =
+            environment["XDG_CONFIG_HOME"].map { $0 + "/btlens/dissectors" }
             ?? environment["HOME"].map { $0 + "/.config/btlens/dissectors" }
         return (config.map { [Folder($0, .user)] } ?? []) + [Folder("Dissectors", .currentFolder)]
     }
@@ -67,7 +71,9 @@ public enum DefinitionLoader {
 
     /// A definition file; every error in it, in line order.
     public static func load(file: String) throws(DefinitionErrors) -> DefinitionDissector {
-        guard let handle = FileHandle(forReadingAtPath: file) else { throw DefinitionErrors([DefinitionError(file: file, line: nil, "cannot read this file")]) }
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            throw DefinitionErrors([DefinitionError(file: file, line: nil, "cannot read this file")])
+        }
         defer { try? handle.close() }
         // One byte past the limit is enough to know the file is too large.
         let data = (try? handle.read(upToCount: DefinitionParser.maxFileBytes + 1)) ?? nil
@@ -114,13 +120,17 @@ public enum DefinitionLoader {
                 } catch let clashes as DissectorTable.Conflicts {
                     let conflicts = clashes.all
                     if folder.role == .currentFolder, Set(conflicts.map(\.owner)).isSubset(of: userFiles) {
-                        let clash = conflicts.map { $0.message.replacingOccurrences(of: "conflicting binding: ", with: "") }.joined(separator: "; ")
+                        let clash = conflicts.map {
+                            $0.message.replacingOccurrences(of: "conflicting binding: ", with: "")
+                        }.joined(separator: "; ")
                         let note = "\(file) is not loaded, as yours win over the current folder's: \(clash)"
                         loaded.leftOut.append(note)
                         loaded.table.sources.notes.append(note)
                     } else {
                         loaded.errors += conflicts.map { c in
-                            DefinitionError(file: file, line: c.source.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }, c.message)
+                            DefinitionError(
+                                file: file,
+                                line: c.source.flatMap { $0.split(separator: ":").last.flatMap { Int($0) } }, c.message)
                         }
                     }
                     continue
@@ -134,7 +144,9 @@ public enum DefinitionLoader {
                 let failed = ExampleReplay.check(d)
                 loaded.warnings += failed
                 if !failed.isEmpty {
-                    loaded.table.sources.notes.append("\(file): \(failed.count) of \(d.examples.count) examples do not hold (btlens dissectors check)")
+                    loaded.table.sources.notes.append(
+                        "\(file): \(failed.count) of \(d.examples.count) examples do not hold (btlens dissectors check)"
+                    )
                 }
             }
             loaded.table.sources.folders.append(source(folder, files: read, exists: true))
@@ -145,13 +157,15 @@ public enum DefinitionLoader {
     /// A folder as every output names it; a file given is named in its folder.
     private static func source(_ folder: Folder, files: [String], exists: Bool) -> DefinitionSources.Folder {
         var isDirectory: ObjCBool = false
-        let isFile = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        let isFile =
+            FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
         let path = isFile ? ((folder.path as NSString).deletingLastPathComponent).nonEmpty ?? "." : folder.path
-        return DefinitionSources.Folder(path: path, absolute: URL(fileURLWithPath: path).standardizedFileURL.path, role: folder.role.rawValue,
-                                        files: files.map { ($0 as NSString).lastPathComponent }, exists: exists)
+        return DefinitionSources.Folder(
+            path: path, absolute: URL(fileURLWithPath: path).standardizedFileURL.path, role: folder.role.rawValue,
+            files: files.map { ($0 as NSString).lastPathComponent }, exists: exists)
     }
 }
 
-private extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
 }

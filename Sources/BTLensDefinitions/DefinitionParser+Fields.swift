@@ -4,8 +4,10 @@ import BTLensDissect
 /// Message payload fields: `seq` lists, named `types`, switches.
 extension DefinitionParser.Parser {
     static let fieldKeys = ["id", "type", "size", "repeat", "enum", "flags", "unit", "scale", "offset", "valid", "doc"]
-    static let integerTypes = ["u1", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be", "u2", "u4", "u8",
-                               "s1", "s2le", "s2be", "s4le", "s4be", "s8le", "s8be", "s2", "s4", "s8"]
+    static let integerTypes = [
+        "u1", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be", "u2", "u4", "u8",
+        "s1", "s2le", "s2be", "s4le", "s4be", "s8le", "s8be", "s2", "s4", "s8",
+    ]
 
     /// A `seq` list; `known` holds the integer fields before it that sizes and switches may name.
     mutating func seq(_ v: YAMLValue, _ what: String, known: Set<String>) throws(DefinitionError) -> [FieldSpec] {
@@ -15,7 +17,9 @@ extension DefinitionParser.Parser {
         for item in try v.items(what) {
             guard let f = attempt({ p in try p.field(item, what, known: known) }) else {
                 // Its error is said; the fields after it that name it are not wrong for that.
-                if let id = (try? item.mapping("a field"))?.first(where: { $0.key == "id" }), let name = try? id.value.string("") {
+                if let id = (try? item.mapping("a field"))?.first(where: { $0.key == "id" }),
+                    let name = try? id.value.string("")
+                {
                     known.insert(name)
                 }
                 continue
@@ -38,7 +42,9 @@ extension DefinitionParser.Parser {
             let target = try r.string("\(here) \(key)")
             guard known.contains(target) else {
                 let earlier = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
-                throw r.error("\(here): \(key) refers to '\(target)', which is not an earlier integer field (earlier: \(earlier))")
+                throw r.error(
+                    "\(here): \(key) refers to '\(target)', which is not an earlier integer field (earlier: \(earlier))"
+                )
             }
             return target
         }
@@ -67,7 +73,9 @@ extension DefinitionParser.Parser {
             if text == "eos" {
                 spec.repeats = .eos
             } else if let n = YAMLValue.parseInteger(text) {
-                guard (0...Int64(FieldDecoder.repeatLimit)).contains(n) else { throw r.error("\(here): repeat \(n) is outside 0…\(FieldDecoder.repeatLimit)") }
+                guard (0...Int64(FieldDecoder.repeatLimit)).contains(n) else {
+                    throw r.error("\(here): repeat \(n) is outside 0…\(FieldDecoder.repeatLimit)")
+                }
                 spec.repeats = .count(Int(n))
             } else {
                 spec.repeats = .field(try reference(r, "repeat"))
@@ -83,16 +91,27 @@ extension DefinitionParser.Parser {
             if let values = enums[enumName] {
                 spec.enumeration = (enumName, values)
             } else if !broken.contains(enumName) {
-                throw e.error("\(here): enum '\(enumName)' is not defined under enums: (defined: \(enums.keys.sorted().joined(separator: ", ")))")
+                throw e.error(
+                    "\(here): enum '\(enumName)' is not defined under enums: (defined: \(enums.keys.sorted().joined(separator: ", ")))"
+                )
             }
         }
         if let f = m["flags"] {
             try integerOnly("flags", f)
             spec.flags = try flags(f, "\(here) flags")
         }
-        if let u = m["unit"] { try integerOnly("unit", u); spec.unit = try u.string("\(here) unit") }
-        if let s = m["scale"] { try integerOnly("scale", s); spec.scale = try s.double("\(here) scale") }
-        if let o = m["offset"] { try integerOnly("offset", o); spec.offset = try o.double("\(here) offset") }
+        if let u = m["unit"] {
+            try integerOnly("unit", u)
+            spec.unit = try u.string("\(here) unit")
+        }
+        if let s = m["scale"] {
+            try integerOnly("scale", s)
+            spec.scale = try s.double("\(here) scale")
+        }
+        if let o = m["offset"] {
+            try integerOnly("offset", o)
+            spec.offset = try o.double("\(here) offset")
+        }
         if let valid = m["valid"] {
             try integerOnly("valid", valid)
             spec.valid = try self.valid(valid, here)
@@ -105,18 +124,24 @@ extension DefinitionParser.Parser {
         let m = try v.fields("\(here) valid", allowed: ["min", "max", "any-of"])
         if let list = m["any-of"] {
             var values: [Int64] = []
-            for item in try list.items("\(here) valid any-of") { values.append(try item.integer("\(here) valid any-of")) }
+            for item in try list.items("\(here) valid any-of") {
+                values.append(try item.integer("\(here) valid any-of"))
+            }
             return .anyOf(values)
         }
         return .range(min: try m["min"]?.double("\(here) valid min"), max: try m["max"]?.double("\(here) valid max"))
     }
 
-    private mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>) throws(DefinitionError) -> FieldSpec.FieldType {
+    private mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>)
+        throws(DefinitionError) -> FieldSpec.FieldType
+    {
         if !t.isScalar {
             let m = try t.fields("\(here) type", allowed: ["switch-on", "cases"])
             let on = try m.required("switch-on", "\(here) type").string("\(here) switch-on")
             guard known.contains(on) else {
-                throw t.error("\(here): switch-on refers to '\(on)', which is not an earlier integer field (earlier: \(known.isEmpty ? "none" : known.sorted().joined(separator: ", ")))")
+                throw t.error(
+                    "\(here): switch-on refers to '\(on)', which is not an earlier integer field (earlier: \(known.isEmpty ? "none" : known.sorted().joined(separator: ", ")))"
+                )
             }
             var cases: [Int64: FieldSpec.FieldType] = [:]
             var fallback: FieldSpec.FieldType?
@@ -146,15 +171,18 @@ extension DefinitionParser.Parser {
         default:
             guard typeSources[name] != nil else {
                 let declared = typeSources.keys.sorted()
-                throw t.error("\(here): unknown type '\(name)'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str"
-                              + (declared.isEmpty ? "" : ", or a type from types: (\(declared.joined(separator: ", ")))"))
+                throw t.error(
+                    "\(here): unknown type '\(name)'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str"
+                        + (declared.isEmpty ? "" : ", or a type from types: (\(declared.joined(separator: ", ")))"))
             }
             return .group(try namedType(name, t, known: known))
         }
     }
 
     /// A named type, read once; a type that contains itself is an error, not a loop.
-    private mutating func namedType(_ name: String, _ at: YAMLValue, known: Set<String>) throws(DefinitionError) -> [FieldSpec] {
+    private mutating func namedType(_ name: String, _ at: YAMLValue, known: Set<String>) throws(DefinitionError)
+        -> [FieldSpec]
+    {
         if let done = types[name] { return done }
         guard !resolving.contains(name) else {
             throw at.error("type '\(name)' contains itself (\((resolving + [name]).joined(separator: " → ")))")

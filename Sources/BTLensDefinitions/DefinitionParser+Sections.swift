@@ -1,6 +1,6 @@
-import Foundation
 import BTLensCore
 import BTLensDissect
+import Foundation
 
 /// The sections around the fields: framing, messages, bindings, pairing, examples.
 extension DefinitionParser.Parser {
@@ -14,7 +14,10 @@ extension DefinitionParser.Parser {
             case "a5": return .frames(.a5)
             case "value": return .values(commandByte: false)
             case "event-byte": return .values(commandByte: true)
-            case let other: throw v.error("framing: unknown framing '\(other)'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum")
+            case let other:
+                throw v.error(
+                    "framing: unknown framing '\(other)'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum"
+                )
             }
         }
         let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum"])
@@ -30,7 +33,9 @@ extension DefinitionParser.Parser {
             attempt { _ in
                 let text = try c.string("framing length-counts")
                 guard let value = FrameFormat.LengthCounts(rawValue: text) else {
-                    throw c.error("framing length-counts: '\(text)'; expected \(FrameFormat.LengthCounts.allCases.map(\.rawValue).joined(separator: ", "))")
+                    throw c.error(
+                        "framing length-counts: '\(text)'; expected \(FrameFormat.LengthCounts.allCases.map(\.rawValue).joined(separator: ", "))"
+                    )
                 }
                 counts = value
             }
@@ -41,14 +46,18 @@ extension DefinitionParser.Parser {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
             let commands = header.filter { if case .command = $0 { return true } else { return false } }.count
             guard lengths == 1, commands == 1 else {
-                throw headerNode.error("framing header: expected exactly one command and one length field, found \(commands) and \(lengths)")
+                throw headerNode.error(
+                    "framing header: expected exactly one command and one length field, found \(commands) and \(lengths)"
+                )
             }
             let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
             if fragmentFields == 1 {
                 throw headerNode.error("framing header: fragment-count and fragment-index go together")
             }
             if fragmentFields == 2, let c = checksum, c.covers != .payload {
-                throw headerNode.error("framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload")
+                throw headerNode.error(
+                    "framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload"
+                )
             }
         }
         // An error kept above is thrown again for the caller, which says each error once.
@@ -61,19 +70,26 @@ extension DefinitionParser.Parser {
     private func magicBytes(_ v: YAMLValue) throws(DefinitionError) -> [UInt8] {
         var bytes: [UInt8] = []
         if v.isSequence {
-            for item in try v.items("framing magic") { bytes.append(UInt8(try integer(item, "framing magic", in: 0...255))) }
+            for item in try v.items("framing magic") {
+                bytes.append(UInt8(try integer(item, "framing magic", in: 0...255)))
+            }
         } else {
             let text = try v.string("framing magic").lowercased()
             let hex = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
-            guard let b = Hex.bytes(hex.count % 2 == 1 ? "0" + hex : hex) else { throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list)") }
+            guard let b = Hex.bytes(hex.count % 2 == 1 ? "0" + hex : hex) else {
+                throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list)")
+            }
             bytes = b
         }
-        guard (1...4).contains(bytes.count) else { throw v.error("framing magic: expected 1 to 4 bytes, found \(bytes.count)") }
+        guard (1...4).contains(bytes.count) else {
+            throw v.error("framing magic: expected 1 to 4 bytes, found \(bytes.count)")
+        }
         return bytes
     }
 
     private func headerField(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.HeaderField {
-        let expected = "expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be} or {reserved: N}"
+        let expected =
+            "expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be} or {reserved: N}"
         if v.isScalar {
             switch try v.string("framing header") {
             case "fragment-count": return .fragmentCount
@@ -108,7 +124,9 @@ extension DefinitionParser.Parser {
         func algorithm(_ a: YAMLValue) throws(DefinitionError) -> ChecksumAlgorithm? {
             let text = try a.string("framing checksum")
             if text == "none" { return nil }
-            guard let alg = ChecksumAlgorithm(rawValue: text) else { throw a.error("framing checksum: unknown algorithm '\(text)'; expected \(algorithms) or none") }
+            guard let alg = ChecksumAlgorithm(rawValue: text) else {
+                throw a.error("framing checksum: unknown algorithm '\(text)'; expected \(algorithms) or none")
+            }
             return alg
         }
         if v.isScalar { return try algorithm(v).map { FrameFormat.Checksum($0) } }
@@ -118,7 +136,9 @@ extension DefinitionParser.Parser {
         if let cov = m["covers"] {
             let text = try cov.string("framing checksum covers")
             guard let value = FrameFormat.ChecksumCoverage(rawValue: text) else {
-                throw cov.error("framing checksum covers: '\(text)'; expected \(FrameFormat.ChecksumCoverage.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw cov.error(
+                    "framing checksum covers: '\(text)'; expected \(FrameFormat.ChecksumCoverage.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             c.covers = value
         }
@@ -135,10 +155,13 @@ extension DefinitionParser.Parser {
     // MARK: messages
 
     mutating func message(_ v: YAMLValue, existing: [DefinitionDissector.MessageDef]) throws(DefinitionError)
-        -> (DefinitionDissector.MessageDef, response: YAMLValue?) {
+        -> (DefinitionDissector.MessageDef, response: YAMLValue?)
+    {
         let m = try v.fields("a message", allowed: ["id", "name", "from", "kind", "response", "seq", "doc"])
         let msgName = try identifier(m.required("name", "a message"), "message name")
-        let id = try m["id"].map { i throws(DefinitionError) in UInt16(try integer(i, "message \(msgName) id", in: 0...0xffff)) }
+        let id = try m["id"].map { i throws(DefinitionError) in
+            UInt16(try integer(i, "message \(msgName) id", in: 0...0xffff))
+        }
         var from: Direction?
         if let f = m["from"] {
             switch try f.string("message \(msgName) from") {
@@ -150,20 +173,28 @@ extension DefinitionParser.Parser {
         var kind: MessageKind?
         if let k = m["kind"] {
             let text = try k.string("message \(msgName) kind")
-            guard let value = MessageKind(rawValue: text) else { throw k.error("message \(msgName) kind: '\(text)'; expected request, response or event") }
+            guard let value = MessageKind(rawValue: text) else {
+                throw k.error("message \(msgName) kind: '\(text)'; expected request, response or event")
+            }
             kind = value
         }
         let nameClash = existing.first(where: { $0.name == msgName })
             .map { v.error("message name '\(msgName)' is already used at line \($0.line ?? 0)") }
-        if let id, let other = existing.first(where: { $0.id == id && ($0.from == nil || from == nil || $0.from == from) }) {
+        if let id,
+            let other = existing.first(where: { $0.id == id && ($0.from == nil || from == nil || $0.from == from) })
+        {
             // Both are said: the name clash is kept, the id clash thrown.
             if let nameClash, !errors.contains(nameClash) { errors.append(nameClash) }
-            throw v.error("duplicate command id \(Hex.value(id, width: 2)): '\(msgName)' and '\(other.name)' (line \(other.line ?? 0))"
-                          + " both decode it; give them different 'from:' if the id means different things each way")
+            throw v.error(
+                "duplicate command id \(Hex.value(id, width: 2)): '\(msgName)' and '\(other.name)' (line \(other.line ?? 0))"
+                    + " both decode it; give them different 'from:' if the id means different things each way")
         }
         if let nameClash { throw nameClash }
         let fields = try m["seq"].map { s throws(DefinitionError) in try seq(s, "message \(msgName)", known: []) } ?? []
-        return (DefinitionDissector.MessageDef(id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line), m["response"])
+        return (
+            DefinitionDissector.MessageDef(id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line),
+            m["response"]
+        )
     }
 
     /// The response's command id; nil when it names a message whose own error is already said.
@@ -181,8 +212,12 @@ extension DefinitionParser.Parser {
 
     /// The bindings; with `devices:`, the characteristic bindings hold on those devices only.
     mutating func bind(_ v: YAMLValue?, messages: [DefinitionDissector.MessageDef], defaultFraming: Framing)
-        -> ([DissectorBinding], [BluetoothUUID: Int]) {
-        guard let v, let m = attempt({ _ in try v.fields("bind", allowed: ["characteristics", "ea-protocols", "rfcomm-services", "devices"]) })
+        -> ([DissectorBinding], [BluetoothUUID: Int])
+    {
+        guard let v,
+            let m = attempt({ _ in
+                try v.fields("bind", allowed: ["characteristics", "ea-protocols", "rfcomm-services", "devices"])
+            })
         else { return ([], [:]) }
         var out: [DissectorBinding] = []
         var valueMessages: [BluetoothUUID: Int] = [:]
@@ -196,14 +231,20 @@ extension DefinitionParser.Parser {
         for c in m["characteristics"].flatMap({ c in attempt { _ in try c.items("bind characteristics") } }) ?? [] {
             attempt { p in
                 if c.isScalar {
-                    return try add(DissectorBinding(.characteristic(try Self.uuid(c, "characteristic")), source: source(c), devices: devices), c)
+                    return try add(
+                        DissectorBinding(
+                            .characteristic(try Self.uuid(c, "characteristic")), source: source(c), devices: devices), c
+                    )
                 }
-                let f = try c.fields("a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
+                let f = try c.fields(
+                    "a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
                 let uuid = try Self.uuid(f.required("uuid", "a characteristic binding"), "characteristic uuid")
                 var role = DissectorBinding.Role.value
                 if let r = f["role"] {
                     let text = try r.string("role")
-                    guard let value = DissectorBinding.Role(rawValue: text) else { throw r.error("role: '\(text)'; expected command, event or value") }
+                    guard let value = DissectorBinding.Role(rawValue: text) else {
+                        throw r.error("role: '\(text)'; expected command, event or value")
+                    }
                     role = value
                 }
                 let framing = try f["framing"].map { fr throws(DefinitionError) in try p.framing(fr) }
@@ -217,20 +258,29 @@ extension DefinitionParser.Parser {
                 } else if (framing ?? defaultFraming) == .values(commandByte: false) {
                     throw c.error("characteristic \(uuid): framing 'value' needs 'message:' (the message its value is)")
                 }
-                try add(DissectorBinding(.characteristic(uuid), role: role, framing: framing,
-                                         overrides: try f["override"]?.bool("override") ?? false, source: source(c), devices: devices), c)
+                try add(
+                    DissectorBinding(
+                        .characteristic(uuid), role: role, framing: framing,
+                        overrides: try f["override"]?.bool("override") ?? false, source: source(c), devices: devices), c
+                )
             }
         }
         for p in m["ea-protocols"].flatMap({ e in attempt { _ in try e.items("bind ea-protocols") } }) ?? [] {
             attempt { _ in try add(DissectorBinding(.eaProtocol(try p.string("EA protocol")), source: source(p)), p) }
         }
         for r in m["rfcomm-services"].flatMap({ e in attempt { _ in try e.items("bind rfcomm-services") } }) ?? [] {
-            attempt { _ in try add(DissectorBinding(.rfcommService(try Self.uuid(r, "RFCOMM service")), source: source(r)), r) }
+            attempt { _ in
+                try add(DissectorBinding(.rfcommService(try Self.uuid(r, "RFCOMM service")), source: source(r)), r)
+            }
         }
         if let d = m["devices"], let devices {
             // Detected A5 streams on these devices (captures that begin after discovery) are this protocol's too.
-            for prefix in devices.addressPrefixes { attempt { _ in try add(DissectorBinding(.addressPrefix(prefix), source: source(d)), d) } }
-            for name in devices.names { attempt { _ in try add(DissectorBinding(.advertisedName(name), source: source(d)), d) } }
+            for prefix in devices.addressPrefixes {
+                attempt { _ in try add(DissectorBinding(.addressPrefix(prefix), source: source(d)), d) }
+            }
+            for name in devices.names {
+                attempt { _ in try add(DissectorBinding(.advertisedName(name), source: source(d)), d) }
+            }
         }
         return (out, valueMessages)
     }
@@ -254,12 +304,15 @@ extension DefinitionParser.Parser {
         for a in addresses {
             let prefix = try a.string("device address prefix").uppercased()
             let octets = prefix.split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...6).contains(octets.count), octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+            guard (1...6).contains(octets.count), octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil })
+            else {
                 throw a.error("devices: '\(prefix)' is not an address prefix (AA:BB:CC)")
             }
             prefixes.append(prefix)
         }
-        guard !prefixes.isEmpty || !names.isEmpty else { throw d.error("devices: expected address prefixes or names, found none") }
+        guard !prefixes.isEmpty || !names.isEmpty else {
+            throw d.error("devices: expected address prefixes or names, found none")
+        }
         return DeviceMatch(addressPrefixes: prefixes, names: names)
     }
 
@@ -270,29 +323,43 @@ extension DefinitionParser.Parser {
         var match = PairingRule.Match.oldest
         if let x = m["match"] {
             let text = try x.string("pairing match")
-            guard let value = PairingRule.Match(rawValue: text) else { throw x.error("pairing match: '\(text)'; expected sequence or oldest") }
+            guard let value = PairingRule.Match(rawValue: text) else {
+                throw x.error("pairing match: '\(text)'; expected sequence or oldest")
+            }
             match = value
         }
         var response: PairingRule.ResponseCommand = table.isEmpty ? .same : .table(table)
         if let r = m["response-command"] { response = try responseCommand(r, table: table) }
-        let timeout = try m["timeout-ms"].map { t throws(DefinitionError) in try integer(t, "pairing timeout-ms", in: 1...3_600_000) } ?? 1000
+        let timeout =
+            try m["timeout-ms"].map { t throws(DefinitionError) in
+                try integer(t, "pairing timeout-ms", in: 1...3_600_000)
+            } ?? 1000
         return PairingRule(match: match, responseCommand: response, timeoutMicroseconds: timeout * 1000)
     }
 
     /// `same`, `any`, `table`, `request | 0x80`, `request + 1`.
-    private func responseCommand(_ v: YAMLValue, table: [UInt16: UInt16]) throws(DefinitionError) -> PairingRule.ResponseCommand {
+    private func responseCommand(_ v: YAMLValue, table: [UInt16: UInt16]) throws(DefinitionError)
+        -> PairingRule.ResponseCommand
+    {
         let text = try v.string("pairing response-command").replacingOccurrences(of: " ", with: "")
         switch text {
         case "same": return .same
         case "any": return .any
         case "table":
-            guard !table.isEmpty else { throw v.error("pairing response-command: table, but no message names a 'response:'") }
+            guard !table.isEmpty else {
+                throw v.error("pairing response-command: table, but no message names a 'response:'")
+            }
             return .table(table)
         default:
-            for (op, make) in [("request|", PairingRule.ResponseCommand.or), ("request+", PairingRule.ResponseCommand.plus)] where text.hasPrefix(op) {
-                if let n = YAMLValue.parseInteger(String(text.dropFirst(op.count))), (1...0xffff).contains(n) { return make(UInt16(n)) }
+            for (op, make) in [
+                ("request|", PairingRule.ResponseCommand.or), ("request+", PairingRule.ResponseCommand.plus),
+            ] where text.hasPrefix(op) {
+                if let n = YAMLValue.parseInteger(String(text.dropFirst(op.count))), (1...0xffff).contains(n) {
+                    return make(UInt16(n))
+                }
             }
-            throw v.error("pairing response-command: '\(text)'; expected same, any, table, 'request | 0x80' or 'request + 1'")
+            throw v.error(
+                "pairing response-command: '\(text)'; expected same, any, table, 'request | 0x80' or 'request + 1'")
         }
     }
 
@@ -305,7 +372,9 @@ extension DefinitionParser.Parser {
     private func example(_ item: YAMLValue) throws(DefinitionError) -> DefinitionDissector.Example {
         let m = try item.fields("an example", allowed: ["hex", "from", "characteristic", "expect"])
         let hexNode = try m.required("hex", "an example")
-        guard let bytes = Hex.bytes(try hexNode.string("example hex")) else { throw hexNode.error("example hex: not hex bytes") }
+        guard let bytes = Hex.bytes(try hexNode.string("example hex")) else {
+            throw hexNode.error("example hex: not hex bytes")
+        }
         var direction = Direction.sent
         if let f = m["from"] {
             switch try f.string("example from") {
@@ -314,9 +383,12 @@ extension DefinitionParser.Parser {
             case let other: throw f.error("example from: '\(other)'; expected phone or accessory")
             }
         }
-        let characteristic = try m["characteristic"].map { c throws(DefinitionError) in try Self.uuid(c, "example characteristic") }
-        var example = DefinitionDissector.Example(bytes: bytes, direction: direction, characteristic: characteristic,
-                                                  expectedName: nil, expectedFields: [], expectedFlags: nil, line: item.line)
+        let characteristic = try m["characteristic"].map { c throws(DefinitionError) in
+            try Self.uuid(c, "example characteristic")
+        }
+        var example = DefinitionDissector.Example(
+            bytes: bytes, direction: direction, characteristic: characteristic,
+            expectedName: nil, expectedFields: [], expectedFlags: nil, line: item.line)
         if let e = m["expect"] {
             let x = try e.fields("example expect", allowed: ["name", "fields", "flags"])
             example.expectedName = try x["name"]?.string("example expect name")
@@ -333,7 +405,9 @@ extension DefinitionParser.Parser {
     private func expectations(_ v: YAMLValue) throws(DefinitionError) -> [(String, YAMLExpectation)] {
         var out: [(String, YAMLExpectation)] = []
         for (k, value) in try v.mapping("example fields") {
-            out.append((k, value.isMapping ? .group(try expectations(value)) : .scalar(try value.string("example field \(k)"))))
+            out.append(
+                (k, value.isMapping ? .group(try expectations(value)) : .scalar(try value.string("example field \(k)")))
+            )
         }
         return out
     }

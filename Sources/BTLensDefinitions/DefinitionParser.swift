@@ -1,6 +1,6 @@
-import Foundation
 import BTLensCore
 import BTLensDissect
+import Foundation
 import Yams
 
 /// Reads one definition file (the schema is in Dissectors/README.md). Every error names the file,
@@ -13,7 +13,9 @@ enum DefinitionParser {
     /// nested aliases ("billion laughs") could otherwise take hours to walk.
     static let maxNodes = 100_000
 
-    static let topKeys = ["protocol", "title", "endian", "bind", "framing", "flags", "enums", "types", "messages", "pairing", "examples"]
+    static let topKeys = [
+        "protocol", "title", "endian", "bind", "framing", "flags", "enums", "types", "messages", "pairing", "examples",
+    ]
 
     /// The definition, or every error of the file in line order.
     static func parse(text: String, file: String) throws(DefinitionErrors) -> DefinitionDissector {
@@ -30,20 +32,25 @@ enum DefinitionParser {
         } catch {
             p.errors.append(error)
         }
-        throw DefinitionErrors(p.errors.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(\.element))
+        throw DefinitionErrors(
+            p.errors.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }.map(
+                \.element))
     }
 
     /// The YAML of a definition file, within the bounds on size, nesting and expansion.
     private static func compose(text: String, file: String) throws(DefinitionError) -> Node {
         guard text.utf8.count <= maxFileBytes else {
-            throw DefinitionError(file: file, line: nil, "file of \(text.utf8.count) bytes; definitions are limited to \(maxFileBytes)")
+            throw DefinitionError(
+                file: file, line: nil, "file of \(text.utf8.count) bytes; definitions are limited to \(maxFileBytes)")
         }
         try checkNesting(text, file: file)
         let root: Node
         do {
             // Scalars are read as text and parsed here, so no tag is resolved: the default
             // resolver's regular expressions cost more than the rest of a small capture's run.
-            guard let node = try Yams.compose(yaml: text, .basic) else { throw DefinitionError(file: file, line: nil, "empty file; expected a mapping with 'protocol:'") }
+            guard let node = try Yams.compose(yaml: text, .basic) else {
+                throw DefinitionError(file: file, line: nil, "empty file; expected a mapping with 'protocol:'")
+            }
             root = node
         } catch let e as DefinitionError {
             throw e
@@ -54,7 +61,8 @@ enum DefinitionParser {
         }
         var budget = maxNodes
         guard fits(root, &budget) else {
-            throw DefinitionError(file: file, line: nil, "the file expands to more than \(maxNodes) YAML nodes (nested aliases?)")
+            throw DefinitionError(
+                file: file, line: nil, "the file expands to more than \(maxNodes) YAML nodes (nested aliases?)")
         }
         return root
     }
@@ -72,17 +80,25 @@ enum DefinitionParser {
 
     /// Flow collections nested past `maxNesting`, before the YAML parser recurses into them.
     private static func checkNesting(_ text: String, file: String) throws(DefinitionError) {
-        var depth = 0, line = 1, quote: UInt8? = nil, comment = false
+        var depth = 0
+        var line = 1
+        var quote: UInt8? = nil
+        var comment = false
         for c in text.utf8 {
             switch c {
-            case UInt8(ascii: "\n"): line += 1; comment = false; quote = nil
+            case UInt8(ascii: "\n"):
+                line += 1
+                comment = false
+                quote = nil
             case _ where comment: break
             case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = quote == nil ? c : (quote == c ? nil : quote)
             case _ where quote != nil: break
             case UInt8(ascii: "#"): comment = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
-                if depth > maxNesting { throw DefinitionError(file: file, line: line, "brackets nested deeper than \(maxNesting)") }
+                if depth > maxNesting {
+                    throw DefinitionError(file: file, line: line, "brackets nested deeper than \(maxNesting)")
+                }
             case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
             default: break
             }
@@ -91,10 +107,12 @@ enum DefinitionParser {
 
     private static func yamlError(_ e: YamlError, file: String) -> DefinitionError {
         switch e {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
             return DefinitionError(file: file, line: mark.line, "YAML: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
-            return DefinitionError(file: file, line: context.mark.line, "YAML: duplicate key \(duplicates.joined(separator: ", "))")
+            return DefinitionError(
+                file: file, line: context.mark.line, "YAML: duplicate key \(duplicates.joined(separator: ", "))")
         default:
             return DefinitionError(file: file, line: nil, "YAML: \(e)")
         }
@@ -131,7 +149,9 @@ enum DefinitionParser {
 
         mutating func definition(_ root: YAMLValue) throws(DefinitionError) -> DefinitionDissector {
             let top = try root.fields("the definition", allowed: DefinitionParser.topKeys, unknown: &errors)
-            name = attempt { p in try p.identifier(top.required("protocol", "the definition"), "protocol", allowDots: true) } ?? ""
+            name =
+                attempt { p in try p.identifier(top.required("protocol", "the definition"), "protocol", allowDots: true)
+                } ?? ""
             let title = attempt { _ in try top["title"]?.string("title") } ?? nil
             if let e = top["endian"] {
                 attempt { p in
@@ -142,12 +162,17 @@ enum DefinitionParser {
                     }
                 }
             }
-            let enumEntries: [(key: String, value: YAMLValue)] = top["enums"].flatMap { e in attempt { _ in try e.mapping("enums") } } ?? []
+            let enumEntries: [(key: String, value: YAMLValue)] =
+                top["enums"].flatMap { e in attempt { _ in try e.mapping("enums") } } ?? []
             for (enumName, values) in enumEntries {
-                guard let table = attempt({ _ in try Self.enumeration(enumName, values) }) else { broken.insert(enumName); continue }
+                guard let table = attempt({ _ in try Self.enumeration(enumName, values) }) else {
+                    broken.insert(enumName)
+                    continue
+                }
                 enums[enumName] = table
             }
-            let typeEntries: [(key: String, value: YAMLValue)] = top["types"].flatMap { t in attempt { _ in try t.mapping("types") } } ?? []
+            let typeEntries: [(key: String, value: YAMLValue)] =
+                top["types"].flatMap { t in attempt { _ in try t.mapping("types") } } ?? []
             for (typeName, v) in typeEntries { typeSources[typeName] = v }
             let flagNames = (top["flags"].flatMap { v in attempt { p in try p.flags(v, "flags") } } ?? [])
                 .map { (UInt8(truncatingIfNeeded: $0.mask), $0.name) }
@@ -156,7 +181,9 @@ enum DefinitionParser {
             var responses: [(index: Int, value: YAMLValue)] = []
             for item in (top["messages"].flatMap { m in attempt { _ in try m.items("messages") } } ?? []) {
                 guard let (def, response) = attempt({ p in try p.message(item, existing: messages) }) else {
-                    if let n = (try? item.mapping("a message"))?.first(where: { $0.key == "name" }), let text = try? n.value.string("") {
+                    if let n = (try? item.mapping("a message"))?.first(where: { $0.key == "name" }),
+                        let text = try? n.value.string("")
+                    {
                         broken.insert(text)
                     }
                     continue
@@ -167,23 +194,29 @@ enum DefinitionParser {
             var table: [UInt16: UInt16] = [:]
             for (i, v) in responses {
                 attempt { p in
-                    guard let request = messages[i].id else { throw v.error("message \(messages[i].name): 'response' needs the message to have an id") }
+                    guard let request = messages[i].id else {
+                        throw v.error("message \(messages[i].name): 'response' needs the message to have an id")
+                    }
                     if let id = try p.responseId(v, messages) { table[request] = id }
                 }
             }
             let (bindings, valueMessages) = bind(top["bind"], messages: messages, defaultFraming: defaultFraming)
-            let pairing = top["pairing"].map { v in attempt { p in try p.pairingRule(v, table: table) } }
+            let pairing =
+                top["pairing"].map { v in attempt { p in try p.pairingRule(v, table: table) } }
                 ?? (table.isEmpty ? nil : PairingRule(match: .oldest, responseCommand: .table(table)))
             let replayed = top["examples"].map { v in examples(v) } ?? []
-            return DefinitionDissector(name: name, title: title, origin: file, bindings: bindings, framing: defaultFraming,
-                                       pairing: pairing, examples: replayed, messages: messages, flagNames: flagNames,
-                                       valueMessages: valueMessages)
+            return DefinitionDissector(
+                name: name, title: title, origin: file, bindings: bindings, framing: defaultFraming,
+                pairing: pairing, examples: replayed, messages: messages, flagNames: flagNames,
+                valueMessages: valueMessages)
         }
 
         static func enumeration(_ name: String, _ values: YAMLValue) throws(DefinitionError) -> [Int64: String] {
             var table: [Int64: String] = [:]
             for (k, v) in try values.mapping("enum \(name)") {
-                guard let raw = YAMLValue.parseInteger(k) else { throw values.error("enum \(name): key '\(k)' is not an integer") }
+                guard let raw = YAMLValue.parseInteger(k) else {
+                    throw values.error("enum \(name): key '\(k)' is not an integer")
+                }
                 table[raw] = try v.string("enum \(name) value \(k)")
             }
             return table
@@ -193,24 +226,31 @@ enum DefinitionParser {
 
         func identifier(_ v: YAMLValue, _ what: String, allowDots: Bool = false) throws(DefinitionError) -> String {
             let s = try v.string(what)
-            let ok = !s.isEmpty && s.unicodeScalars.allSatisfy {
-                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || (allowDots && $0 == "."))
-                    && $0.isASCII
-            }
+            let ok =
+                !s.isEmpty
+                && s.unicodeScalars.allSatisfy {
+                    ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+                        || (allowDots && $0 == "."))
+                        && $0.isASCII
+                }
             guard ok else { throw v.error("\(what): '\(s)' is not a name (letters, digits, _ and -)") }
             return s
         }
 
         func integer(_ v: YAMLValue, _ what: String, in range: ClosedRange<Int64>) throws(DefinitionError) -> Int64 {
             let i = try v.integer(what)
-            guard range.contains(i) else { throw v.error("\(what): \(i) is outside \(range.lowerBound)…\(range.upperBound)") }
+            guard range.contains(i) else {
+                throw v.error("\(what): \(i) is outside \(range.lowerBound)…\(range.upperBound)")
+            }
             return i
         }
 
         func flags(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> [(mask: UInt64, name: String)] {
             var out: [(UInt64, String)] = []
             for (k, name) in try v.mapping(what) {
-                guard let mask = YAMLValue.parseUnsigned(k), mask > 0 else { throw v.error("\(what): key '\(k)' is not a bit mask (0x01, 0x80, …)") }
+                guard let mask = YAMLValue.parseUnsigned(k), mask > 0 else {
+                    throw v.error("\(what): key '\(k)' is not a bit mask (0x01, 0x80, …)")
+                }
                 out.append((mask, try name.string("\(what) \(k)")))
             }
             return out
@@ -219,10 +259,15 @@ enum DefinitionParser {
         static func uuid(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> BluetoothUUID {
             let text = try v.string(what).lowercased()
             let hex = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text.replacingOccurrences(of: "-", with: "")
-            guard let bytes = Hex.bytes(hex) else { throw v.error("\(what): '\(text)' is not a UUID (2a19, 0xfff3 or 128-bit)") }
+            guard let bytes = Hex.bytes(hex) else {
+                throw v.error("\(what): '\(text)' is not a UUID (2a19, 0xfff3 or 128-bit)")
+            }
             switch bytes.count {
             case 2: return .bit16(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
-            case 4: return BluetoothUUID(littleEndian128: (bytes + [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5f, 0x9b, 0x34, 0xfb]).reversed())
+            case 4:
+                return BluetoothUUID(
+                    littleEndian128: (bytes + [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5f, 0x9b, 0x34, 0xfb])
+                        .reversed())
             case 16: return BluetoothUUID(littleEndian128: bytes.reversed())
             default: throw v.error("\(what): '\(text)' is not a UUID (16, 32 or 128 bits)")
             }

@@ -5,11 +5,15 @@ import BTLensDissect
 /// and give the names and values the example expects.
 public enum ExampleReplay {
     public static func check(_ d: DefinitionDissector) -> [DefinitionError] {
-        d.examples.compactMap { e in mismatch(e, d).map { DefinitionError(file: d.origin, line: e.line, "example: \($0)") } }
+        d.examples.compactMap { e in
+            mismatch(e, d).map { DefinitionError(file: d.origin, line: e.line, "example: \($0)") }
+        }
     }
 
     private static func mismatch(_ e: DefinitionDissector.Example, _ d: DefinitionDissector) -> String? {
-        let framing = e.characteristic.flatMap { uuid in d.bindings.first { $0.key == .characteristic(uuid) }?.framing } ?? d.framing
+        let framing =
+            e.characteristic.flatMap { uuid in d.bindings.first { $0.key == .characteristic(uuid) }?.framing }
+            ?? d.framing
         let message: Message
         switch framing {
         case .frames(let format):
@@ -23,19 +27,25 @@ public enum ExampleReplay {
                 case .diagnostic(let d): return "\(d.id): \(d.message)"
                 }
             }
-            guard frames.count == 1, let frame = frames.first else { return "\(frames.count) \(format.name) frames; expected one message" }
-            message = Message(command: frame.command, flags: frame.flags, payload: frame.payload, direction: e.direction,
-                              characteristic: e.characteristic)
+            guard frames.count == 1, let frame = frames.first else {
+                return "\(frames.count) \(format.name) frames; expected one message"
+            }
+            message = Message(
+                command: frame.command, flags: frame.flags, payload: frame.payload, direction: e.direction,
+                characteristic: e.characteristic)
         case .values(let commandByte):
             var payload = e.bytes[...]
             let command = commandByte ? payload.popFirst().map(UInt16.init) : nil
             if commandByte && command == nil { return "no bytes: the event byte is missing" }
-            message = Message(command: command, flags: nil, payload: Array(payload), direction: e.direction,
-                              characteristic: e.characteristic)
+            message = Message(
+                command: command, flags: nil, payload: Array(payload), direction: e.direction,
+                characteristic: e.characteristic)
         }
         let decoded = d.decode(message)
         if let problem = decoded.problems.first { return "\(problem.id): \(problem.message)" }
-        if let name = e.expectedName, decoded.name != name { return "decoded as \(decoded.name ?? "no message"), expected \(name)" }
+        if let name = e.expectedName, decoded.name != name {
+            return "decoded as \(decoded.name ?? "no message"), expected \(name)"
+        }
         if let flags = e.expectedFlags, flags != decoded.flagNames {
             return "flags [\(decoded.flagNames.joined(separator: ","))], expected [\(flags.joined(separator: ","))]"
         }

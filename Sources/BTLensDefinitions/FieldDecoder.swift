@@ -23,9 +23,11 @@ struct FieldDecoder {
         let fields = (try? seq(specs, scope: &scope)) ?? partial
         if problems.isEmpty, reader.remaining > 0 {
             let n = reader.remaining
-            problems.append(Diagnostic(DissectorDiagnostics.payloadExtra,
-                                       "\(message): \(n) byte\(n == 1 ? "" : "s") after the last field (payload offset \(reader.offset))",
-                                       fields: [("extra_bytes", .int(n)), ("offset", .int(reader.offset))]))
+            problems.append(
+                Diagnostic(
+                    DissectorDiagnostics.payloadExtra,
+                    "\(message): \(n) byte\(n == 1 ? "" : "s") after the last field (payload offset \(reader.offset))",
+                    fields: [("extra_bytes", .int(n)), ("offset", .int(reader.offset))]))
         }
         return fields
     }
@@ -64,7 +66,9 @@ struct FieldDecoder {
         return .list(items)
     }
 
-    private mutating func single(_ spec: FieldSpec, _ type: FieldSpec.FieldType, scope: inout [String: Int64]) throws(Stop) -> MessageValue {
+    private mutating func single(_ spec: FieldSpec, _ type: FieldSpec.FieldType, scope: inout [String: Int64])
+        throws(Stop) -> MessageValue
+    {
         switch type {
         case .integer(let width, let signed, let bigEndian):
             let bytes = try read(spec.name, width)
@@ -105,10 +109,14 @@ struct FieldDecoder {
         do {
             return try reader.bytes(n)
         } catch {
-            problems.append(Diagnostic(DissectorDiagnostics.payloadShort,
-                                       "\(message): field \(name) needs \(error.needed) byte\(error.needed == 1 ? "" : "s") at payload offset \(error.offset), \(error.available) left",
-                                       fields: [("field", .string(name)), ("offset", .int(error.offset)),
-                                                ("needed", .int(error.needed)), ("available", .int(error.available))]))
+            problems.append(
+                Diagnostic(
+                    DissectorDiagnostics.payloadShort,
+                    "\(message): field \(name) needs \(error.needed) byte\(error.needed == 1 ? "" : "s") at payload offset \(error.offset), \(error.available) left",
+                    fields: [
+                        ("field", .string(name)), ("offset", .int(error.offset)),
+                        ("needed", .int(error.needed)), ("available", .int(error.available)),
+                    ]))
             throw Stop()
         }
     }
@@ -144,7 +152,9 @@ struct FieldDecoder {
             expected = "one of " + values.map(String.init).joined(separator: ", ")
         }
         guard !ok else { return }
-        problems.append(Diagnostic(DissectorDiagnostics.fieldInvalid, "\(message): \(spec.name) is \(value); expected \(expected)",
-                                   fields: [("field", .string(spec.name)), ("value", .int(value))]))
+        problems.append(
+            Diagnostic(
+                DissectorDiagnostics.fieldInvalid, "\(message): \(spec.name) is \(value); expected \(expected)",
+                fields: [("field", .string(spec.name)), ("value", .int(value))]))
     }
 }

@@ -22,7 +22,9 @@ struct YAMLValue {
 
     func integer(_ what: String) throws(DefinitionError) -> Int64 {
         let text = try string(what)
-        guard let v = Self.parseInteger(text) else { throw error("\(what): expected an integer (42, 0x2a or 0b101010), found '\(text)'") }
+        guard let v = Self.parseInteger(text) else {
+            throw error("\(what): expected an integer (42, 0x2a or 0b101010), found '\(text)'")
+        }
         return v
     }
 
@@ -46,13 +48,17 @@ struct YAMLValue {
     }
 
     /// The entries of a mapping, in file order, with text keys; `allowed` lists the keys it may have.
-    func mapping(_ what: String, allowed: [String]? = nil) throws(DefinitionError) -> [(key: String, value: YAMLValue)] {
-        guard case .mapping(let m) = node else { throw error("\(what): expected a mapping (key: value lines), found \(kind)") }
+    func mapping(_ what: String, allowed: [String]? = nil) throws(DefinitionError) -> [(key: String, value: YAMLValue)]
+    {
+        guard case .mapping(let m) = node else {
+            throw error("\(what): expected a mapping (key: value lines), found \(kind)")
+        }
         var out: [(String, YAMLValue)] = []
         for (k, v) in m {
             let key = try YAMLValue(node: k, file: file).string("a key of \(what)")
             if let allowed, !allowed.contains(key) {
-                throw YAMLValue(node: k, file: file).error("unknown key '\(key)' in \(what); expected one of: \(allowed.joined(separator: ", "))")
+                throw YAMLValue(node: k, file: file).error(
+                    "unknown key '\(key)' in \(what); expected one of: \(allowed.joined(separator: ", "))")
             }
             out.append((key, YAMLValue(node: v, file: file)))
         }
@@ -89,7 +95,9 @@ struct YAMLValue {
 
     private static func unsigned(_ t: Substring) -> UInt64? {
         let lower = t.lowercased()
-        let (digits, radix) = lower.hasPrefix("0x") ? (lower.dropFirst(2), 16)
+        let (digits, radix) =
+            lower.hasPrefix("0x")
+            ? (lower.dropFirst(2), 16)
             : lower.hasPrefix("0b") ? (lower.dropFirst(2), 2) : (Substring(lower), 10)
         // The integer parsers take a sign of their own ("--5", "0x-8"): a second sign is not an integer.
         guard let first = digits.first, first != "+", first != "-", digits.allSatisfy(\.isASCII) else { return nil }
@@ -116,14 +124,20 @@ extension YAMLValue {
     }
 
     /// The same, each unknown key added to `errors` and left out, so the known ones are still read.
-    func fields(_ what: String, allowed: [String], unknown errors: inout [DefinitionError]) throws(DefinitionError) -> YAMLFields {
-        guard case .mapping(let m) = node else { throw error("\(what): expected a mapping (key: value lines), found \(kind)") }
+    func fields(_ what: String, allowed: [String], unknown errors: inout [DefinitionError]) throws(DefinitionError)
+        -> YAMLFields
+    {
+        guard case .mapping(let m) = node else {
+            throw error("\(what): expected a mapping (key: value lines), found \(kind)")
+        }
         var entries: [(String, YAMLValue)] = []
         for (k, v) in m {
             let keyNode = YAMLValue(node: k, file: file)
             let key = try keyNode.string("a key of \(what)")
             guard allowed.contains(key) else {
-                errors.append(keyNode.error("unknown key '\(key)' in \(what); expected one of: \(allowed.joined(separator: ", "))"))
+                errors.append(
+                    keyNode.error(
+                        "unknown key '\(key)' in \(what); expected one of: \(allowed.joined(separator: ", "))"))
                 continue
             }
             entries.append((key, YAMLValue(node: v, file: file)))

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// Routes capture records through the layers, HCI → ACL → L2CAP → ATT or SDP/RFCOMM → iAP2 →
 /// framed streams, and emits events, one record at a time.
@@ -37,8 +37,9 @@ public final class Analyzer {
         let rfcomm = RFCOMMLayer(ctx, dissectors: streams)
         let iap2 = IAP2Layer(ctx, rfcomm: rfcomm, dissectors: streams, budget: budget)
         let sdp = SDPLayer(ctx, rfcomm: rfcomm, iap2: iap2)
-        let l2cap = L2CAPLayer(ctx, att: att, smp: SMPLayer(ctx, hci: hci), sdp: sdp, rfcomm: rfcomm, iap2: iap2,
-                               budget: budget)
+        let l2cap = L2CAPLayer(
+            ctx, att: att, smp: SMPLayer(ctx, hci: hci), sdp: sdp, rfcomm: rfcomm, iap2: iap2,
+            budget: budget)
         acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
         layers = [acl, att, l2cap, sdp, iap2, rfcomm, streams]
     }
@@ -71,8 +72,8 @@ public final class Analyzer {
     /// Every diagnostic kind the decoders can raise.
     public static let diagnosticKinds: [DiagnosticKind] =
         (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all
-         + IAP2Diagnostics.all
-         + ATTDiagnostics.all + FramingDiagnostics.all + DissectorDiagnostics.all + LifecycleDiagnostics.all)
+        + IAP2Diagnostics.all
+        + ATTDiagnostics.all + FramingDiagnostics.all + DissectorDiagnostics.all + LifecycleDiagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: borrowing CaptureItem) {
@@ -81,8 +82,10 @@ public final class Analyzer {
         case .problem(let p):
             var d = p.diagnostic
             if d.packetOffset == nil { d.fields.append(("offset", .int(p.fileOffset))) }
-            ctx.emit(Event(record: p.recordNumber, timestamp: checks.last.time, direction: nil, connection: nil,
-                           isTop: true, body: .diagnostic(d)))
+            ctx.emit(
+                Event(
+                    record: p.recordNumber, timestamp: checks.last.time, direction: nil, connection: nil,
+                    isTop: true, body: .diagnostic(d)))
         }
     }
 
@@ -90,8 +93,10 @@ public final class Analyzer {
         checks.check(r)
         switch r.kind {
         case .note:
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: nil, connection: nil, isTop: true,
-                           body: .note(category: r.noteCategory, text: r.noteText)))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: nil, connection: nil, isTop: true,
+                    body: .note(category: r.noteCategory, text: r.noteText)))
         case .command:
             if let effect = hci.command(r) { apply(effect, r) }
         case .event:
@@ -102,8 +107,9 @@ public final class Analyzer {
             if r.kind == .scoData { hci.scoLength(r) }
             ctx.undecoded(r, nil, r.kind == .scoData ? "SCO audio" : "ISO data", r.payload)
         case .unknown:
-            var d = Diagnostic(CaptureDiagnostics.unknownPacketType,
-                               "\(r.noteCategory): not an HCI packet type btlens knows")
+            var d = Diagnostic(
+                CaptureDiagnostics.unknownPacketType,
+                "\(r.noteCategory): not an HCI packet type btlens knows")
             d.undecodedBytes = r.payload.count
             ctx.say(r, nil, d)
         }
@@ -126,8 +132,9 @@ public final class Analyzer {
         case .roleChanged(let address, let role):
             for (key, info) in hci.connections.open where info.address == address { hci.connections.setRole(key, role) }
         case .completed(let status, let handle, let address, let type, let transport, let role, let parameters):
-            completed(status, ConnectionKey(index: r.controllerIndex, handle: handle), address, type, transport, role,
-                      parameters, r)
+            completed(
+                status, ConnectionKey(index: r.controllerIndex, handle: handle), address, type, transport, role,
+                parameters, r)
         case .disconnected(let status, let handle, let reason):
             guard status.isSuccess else { return }
             disconnected(ConnectionKey(index: r.controllerIndex, handle: handle), reason, r)
@@ -139,44 +146,59 @@ public final class Analyzer {
         }
     }
 
-    private func completed(_ status: HCIErrorCode, _ key: ConnectionKey, _ address: BDAddr, _ type: UInt8?,
-                           _ transport: Transport, _ role: Role, _ parameters: Lifecycle.Parameters?,
-                           _ r: CaptureRecord) {
+    private func completed(
+        _ status: HCIErrorCode, _ key: ConnectionKey, _ address: BDAddr, _ type: UInt8?,
+        _ transport: Transport, _ role: Role, _ parameters: Lifecycle.Parameters?,
+        _ r: CaptureRecord
+    ) {
         let cancelled = hci.connections.completesCancelledAttempt(index: r.controllerIndex, status: status)
         // A cancelled attempt's peer address is not valid (all zero for LE); nothing names a peer then.
-        let info = ConnectionInfo(key: key, address: cancelled ? nil : address, addressType: type, transport: transport,
-                                  role: role, openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil,
-                                  closedTime: nil, disconnectReason: nil, inferred: false)
+        let info = ConnectionInfo(
+            key: key, address: cancelled ? nil : address, addressType: type, transport: transport,
+            role: role, openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil,
+            closedTime: nil, disconnectReason: nil, inferred: false)
         guard status.isSuccess else {
             let change = ConnectionChange(change: cancelled ? .cancelled : .failed, info: info, code: status)
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
-                           isTop: true, body: .connection(change)))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
+                    isTop: true, body: .connection(change)))
             if !cancelled { hci.connectionFailed(info, status: status, r) }
             return
         }
         if hci.connections.isOpen(key) {
-            ctx.say(r, key.handle, Diagnostic(HCIDiagnostics.connectionReplaced,
-                                              "Connection Complete for handle \(Hex.value(key.handle, width: 4)), which was never disconnected",
-                                              fields: [("handle", .hex(key.handle))]))
+            ctx.say(
+                r, key.handle,
+                Diagnostic(
+                    HCIDiagnostics.connectionReplaced,
+                    "Connection Complete for handle \(Hex.value(key.handle, width: 4)), which was never disconnected",
+                    fields: [("handle", .hex(key.handle))]))
             release(key, r, reason: "a new connection on the same handle")
         }
         _ = hci.connections.opened(info)
         hci.connections.update(key) { $0.parameters = parameters }
         let change = ConnectionChange(change: .opened, info: hci.connections[key] ?? info, code: nil)
-        ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: key.handle,
-                       isTop: true, body: .connection(change)))
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: r.direction, connection: key.handle,
+                isTop: true, body: .connection(change)))
     }
 
     private func disconnected(_ key: ConnectionKey, _ reason: HCIErrorCode, _ r: CaptureRecord) {
         hci.closing(key, reason: reason, lastTraffic: acl.lastTraffic(key), hadATT: att.facts(key) != nil, r)
         release(key, r, reason: "disconnection")
         if let info = hci.connections.closed(key, record: r.number, time: r.timestamp, reason: reason) {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: key.handle,
-                           isTop: true, body: .connection(ConnectionChange(change: .closed, info: info, code: reason))))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: r.direction, connection: key.handle,
+                    isTop: true, body: .connection(ConnectionChange(change: .closed, info: info, code: reason))))
         } else {
-            ctx.say(r, key.handle, Diagnostic(HCIDiagnostics.unknownHandleClosed,
-                                              "Disconnection Complete for handle \(Hex.value(key.handle, width: 4)), never seen before",
-                                              fields: [("handle", .hex(key.handle))]))
+            ctx.say(
+                r, key.handle,
+                Diagnostic(
+                    HCIDiagnostics.unknownHandleClosed,
+                    "Disconnection Complete for handle \(Hex.value(key.handle, width: 4)), never seen before",
+                    fields: [("handle", .hex(key.handle))]))
         }
     }
 

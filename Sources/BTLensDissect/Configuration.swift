@@ -12,8 +12,10 @@ public struct Configuration: Sendable {
     /// The bounds on everything kept per capture (`--limit`).
     public var limits: Limits
 
-    public init(decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
-                detail: Analyzer.Detail = .full, limits: Limits = Limits()) {
+    public init(
+        decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,
+        detail: Analyzer.Detail = .full, limits: Limits = Limits()
+    ) {
         self.decodeAs = decodeAs
         self.dissectors = dissectors
         self.lowerLayers = lowerLayers

@@ -34,8 +34,10 @@ public struct Event: Sendable {
     public var isTop: Bool
     public var body: EventBody
 
-    public init(record: Int, timestamp: Timestamp, direction: Direction?, connection: UInt16?, isTop: Bool,
-                body: EventBody) {
+    public init(
+        record: Int, timestamp: Timestamp, direction: Direction?, connection: UInt16?, isTop: Bool,
+        body: EventBody
+    ) {
         self.record = record
         self.timestamp = timestamp
         self.direction = direction

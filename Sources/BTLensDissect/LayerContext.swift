@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// What every layer shares: the settings, and where events go.
 ///
@@ -38,8 +38,10 @@ final class LayerContext {
     }
 
     func say(_ r: CaptureRecord, _ handle: UInt16?, _ d: Diagnostic, _ direction: Direction? = nil) {
-        emit(Event(record: r.number, timestamp: r.timestamp, direction: direction ?? r.direction, connection: handle,
-                   isTop: true, body: .diagnostic(d)))
+        emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: direction ?? r.direction, connection: handle,
+                isTop: true, body: .diagnostic(d)))
     }
 
     func undecoded(_ r: CaptureRecord, _ handle: UInt16?, _ what: String, _ bytes: ArraySlice<UInt8>) {
@@ -47,11 +49,15 @@ final class LayerContext {
     }
 
     /// Bytes no decoder takes, the first `--limit undecoded-bytes` of them kept (none for `.counts`).
-    func undecoded(record: Int, time: Timestamp, direction: Direction?, _ handle: UInt16?, _ what: String,
-                   _ bytes: ArraySlice<UInt8>) {
+    func undecoded(
+        record: Int, time: Timestamp, direction: Direction?, _ handle: UInt16?, _ what: String,
+        _ bytes: ArraySlice<UInt8>
+    ) {
         let kept = Array(bytes.prefix(valueBytes ? limits.undecodedBytes : 0))
-        emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: true,
-                   body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: kept))))
+        emit(
+            Event(
+                record: record, timestamp: time, direction: direction, connection: handle, isTop: true,
+                body: .undecoded(UndecodedInfo(what: what, length: bytes.count, bytes: kept))))
     }
 
     /// The diagnostic with its undecoded bytes taken from one of its fields, unless it has them.

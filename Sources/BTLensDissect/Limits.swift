@@ -25,23 +25,25 @@ public struct Limits: Sendable, Equatable {
     public init() {}
 
     /// Every limit by its `--limit` name.
-    nonisolated(unsafe) public static let names: [(name: String, keyPath: WritableKeyPath<Limits, Int>, about: String)] = [
-        ("reassembly-bytes", \.reassemblyBytes, "bytes of L2CAP PDUs in reassembly, all links together"),
-        ("streams-per-connection", \.streamsPerConnection, "characteristic streams per connection"),
-        ("pending-requests", \.pendingRequests, "outstanding requests per dissector and connection"),
-        ("connection-history", \.connectionHistory, "closed connections remembered"),
-        ("gatt-databases", \.gattDatabases, "GATT databases learned from discovery"),
-        ("message-bytes", \.messageBytes, "bytes of a message joined from several frames"),
-        ("undecoded-bytes", \.undecodedBytes, "bytes of an undecoded packet shown"),
-        ("guess-bytes", \.guessBytes, "bytes held for channels whose guessed protocol is not yet confirmed"),
-        ("archive-bytes", \.archiveBytes, "bytes a bugreport .zip member may inflate to"),
-    ]
+    nonisolated(unsafe) public static let names:
+        [(name: String, keyPath: WritableKeyPath<Limits, Int>, about: String)] = [
+            ("reassembly-bytes", \.reassemblyBytes, "bytes of L2CAP PDUs in reassembly, all links together"),
+            ("streams-per-connection", \.streamsPerConnection, "characteristic streams per connection"),
+            ("pending-requests", \.pendingRequests, "outstanding requests per dissector and connection"),
+            ("connection-history", \.connectionHistory, "closed connections remembered"),
+            ("gatt-databases", \.gattDatabases, "GATT databases learned from discovery"),
+            ("message-bytes", \.messageBytes, "bytes of a message joined from several frames"),
+            ("undecoded-bytes", \.undecodedBytes, "bytes of an undecoded packet shown"),
+            ("guess-bytes", \.guessBytes, "bytes held for channels whose guessed protocol is not yet confirmed"),
+            ("archive-bytes", \.archiveBytes, "bytes a bugreport .zip member may inflate to"),
+        ]
 
     /// Applies `name=value`; nil when the name is unknown or the value is not a positive number.
     public func setting(_ text: String) -> Limits? {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let entry = Self.names.first(where: { $0.name == parts[0] }),
-              let value = Int(parts[1].replacingOccurrences(of: "_", with: "")), value > 0 else { return nil }
+            let value = Int(parts[1].replacingOccurrences(of: "_", with: "")), value > 0
+        else { return nil }
         var limits = self
         limits[keyPath: entry.keyPath] = value
         return limits

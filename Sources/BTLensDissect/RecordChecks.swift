@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// What a record says about the capture itself, before any layer reads it: time that runs
 /// backwards or lies outside any plausible date, and records the capture cut short.
@@ -25,26 +25,39 @@ final class RecordChecks {
     private func truncated(_ r: CaptureRecord) {
         let cut = CutCondition(kind: r.kind.name, kept: r.payload.count)
         if saidCuts.contains(cut) || saidCuts.count >= 16 {
-            var d = Diagnostic(CaptureDiagnostics.recordTruncated,
-                               "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
-                               fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))])
+            var d = Diagnostic(
+                CaptureDiagnostics.recordTruncated,
+                "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet",
+                fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))])
             d.undecodedBytes = 0
-            return ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
-                                  isTop: false, body: .diagnostic(d)))
+            return ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil,
+                    isTop: false, body: .diagnostic(d)))
         }
         saidCuts.insert(cut)
         if r.kind == .aclData && r.payload.count == CaptureDiagnostics.androidFilteredACLLength {
             androidFiltered = true
-            return ctx.say(r, nil, Diagnostic(CaptureDiagnostics.androidFiltered,
-                                              "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file, and what the cuts leave undecoded is shown with --verbose only. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"))
+            return ctx.say(
+                r, nil,
+                Diagnostic(
+                    CaptureDiagnostics.androidFiltered,
+                    "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file, and what the cuts leave undecoded is shown with --verbose only. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"
+                ))
         }
-        ctx.say(r, nil, Diagnostic(CaptureDiagnostics.recordTruncated,
-                                   "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet; other \(r.kind.name) packets cut to \(r.payload.count) bytes are shown with --verbose",
-                                   fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
+        ctx.say(
+            r, nil,
+            Diagnostic(
+                CaptureDiagnostics.recordTruncated,
+                "the capture kept \(r.payload.count) of \(r.originalLength) bytes of this \(r.kind.name) packet; other \(r.kind.name) packets cut to \(r.payload.count) bytes are shown with --verbose",
+                fields: [("have", .int(r.payload.count)), ("original", .int(r.originalLength))]))
     }
 
     /// A way the capture cuts records: their kind and the bytes it keeps.
-    private struct CutCondition: Hashable { var kind: String; var kept: Int }
+    private struct CutCondition: Hashable {
+        var kind: String
+        var kept: Int
+    }
     /// The cut conditions said so far (at most 16; past that every cut is detail).
     private var saidCuts: Set<CutCondition> = []
 
@@ -56,15 +69,21 @@ final class RecordChecks {
         // Hostile times can be anywhere in Int64: the difference saturates (and is absurd, said below).
         let back = last.time.elapsed(since: r.timestamp)
         if last.record > 0, back > CaptureDiagnostics.backwardsTolerance {
-            ctx.say(r, nil, Diagnostic(CaptureDiagnostics.timeBackwards,
-                                       "timestamp \(r.timestamp.iso8601) is \(last.time.offset(from: r.timestamp)) s before record #\(last.record)'s (\(last.time.iso8601))",
-                                       fields: [("back_us", .int(back)), ("previous_record", .int(last.record))]))
+            ctx.say(
+                r, nil,
+                Diagnostic(
+                    CaptureDiagnostics.timeBackwards,
+                    "timestamp \(r.timestamp.iso8601) is \(last.time.offset(from: r.timestamp)) s before record #\(last.record)'s (\(last.time.iso8601))",
+                    fields: [("back_us", .int(back)), ("previous_record", .int(last.record))]))
         }
         if !saidAbsurdTime, !CaptureDiagnostics.plausibleTimes.contains(t) {
             saidAbsurdTime = true
-            ctx.say(r, nil, Diagnostic(CaptureDiagnostics.timeAbsurd,
-                                       "timestamp \(r.timestamp.iso8601) is outside 2000–2100; times are shown as recorded",
-                                       fields: [("time_us", .int(t))]))
+            ctx.say(
+                r, nil,
+                Diagnostic(
+                    CaptureDiagnostics.timeAbsurd,
+                    "timestamp \(r.timestamp.iso8601) is outside 2000–2100; times are shown as recorded",
+                    fields: [("time_us", .int(t))]))
         }
     }
 }

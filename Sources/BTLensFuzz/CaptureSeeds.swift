@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensTestSupport
 
 /// The capture targets' seeds: every form of every format a user has, written by code.
@@ -21,11 +21,16 @@ enum CaptureSeeds {
         for link in PcapFileWriter.LinkType.allCases {
             for nanoseconds in [false, true] {
                 for bigEndian in [false, true] {
-                    out.append(write(records(link), link: link, layout: .pcap(nanoseconds: nanoseconds), bigEndian: bigEndian))
+                    out.append(
+                        write(records(link), link: link, layout: .pcap(nanoseconds: nanoseconds), bigEndian: bigEndian))
                 }
             }
         }
-        return out + [write(PcapFileWriter.records(of: SampleCaptures.session().bytes), link: .h4WithDirection, layout: .pcap(nanoseconds: false))]
+        return out + [
+            write(
+                PcapFileWriter.records(of: SampleCaptures.session().bytes), link: .h4WithDirection,
+                layout: .pcap(nanoseconds: false))
+        ]
     }
 
     /// Each link type, if_tsresol absent, 10^-6, 10^-9 and 2^-10, either byte order; a file of
@@ -35,7 +40,8 @@ enum CaptureSeeds {
         for link in PcapFileWriter.LinkType.allCases {
             for tsresol: UInt8? in [nil, 6, 9, 0x80 | 10] {
                 for bigEndian in [false, true] {
-                    out.append(write(records(link), link: link, layout: .pcapng(tsresol: tsresol), bigEndian: bigEndian))
+                    out.append(
+                        write(records(link), link: link, layout: .pcapng(tsresol: tsresol), bigEndian: bigEndian))
                 }
             }
         }
@@ -44,11 +50,17 @@ enum CaptureSeeds {
         simple.addSimple([0x01, 0x03, 0x0c, 0x00])
         simple.addStatistics(received: 5)
         out.append(simple.bytes)
-        return out + [write(PcapFileWriter.records(of: SampleCaptures.session().bytes), link: .h4WithDirection, layout: .pcapng(tsresol: 6))]
+        return out + [
+            write(
+                PcapFileWriter.records(of: SampleCaptures.session().bytes), link: .h4WithDirection,
+                layout: .pcapng(tsresol: 6))
+        ]
     }
 
-    static func write(_ records: [CaptureRecord], link: PcapFileWriter.LinkType, layout: PcapFileWriter.Layout,
-                      bigEndian: Bool = false) -> [UInt8] {
+    static func write(
+        _ records: [CaptureRecord], link: PcapFileWriter.LinkType, layout: PcapFileWriter.Layout,
+        bigEndian: Bool = false
+    ) -> [UInt8] {
         var w = PcapFileWriter(link: link, layout: layout, bigEndian: bigEndian)
         for r in records { w.add(r) }
         return w.bytes
@@ -58,20 +70,27 @@ enum CaptureSeeds {
     static var btsnooz: [BTSnoozWriter] {
         ([1, 2] as [UInt8]).map { version in
             var w = BTSnoozWriter(version: version, lastTimestamp: 0x00dc_d6c4_a2a0_0000)
-            w.records = [.init(type: 0x20, delta: 10, bytes: [0x03, 0x0c, 0x00]),
-                         .init(type: 0x10, delta: 20, bytes: [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),
-                         .init(type: 0x11, delta: 30, bytes: [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 1, 2, 3],
-                               original: version == 2 ? 20 : nil)]
+            w.records = [
+                .init(type: 0x20, delta: 10, bytes: [0x03, 0x0c, 0x00]),
+                .init(type: 0x10, delta: 20, bytes: [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),
+                .init(
+                    type: 0x11, delta: 30,
+                    bytes: [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 1, 2, 3],
+                    original: version == 2 ? 20 : nil),
+            ]
             return w
         }
     }
 
     /// The log where Android puts it, deflated and stored; a log's older copy beside it; the summary in bugreport text.
     static var bugreport: [[UInt8]] {
-        let log = SampleCaptures.midConnection().bytes, folder = "FS/data/misc/bluetooth/logs/"
-        return [BugreportZip.make([(folder + "btsnoop_hci.log", log, true)]),
-                BugreportZip.make([(folder + "btsnoop_hci.log", log, false), (folder + "btsnoop_hci.log.last", log, true)]),
-                BugreportZip.make([("bugreport-phone-2026-11-24.txt", Array(btsnooz[1].text().utf8), true)])]
+        let log = SampleCaptures.midConnection().bytes
+        let folder = "FS/data/misc/bluetooth/logs/"
+        return [
+            BugreportZip.make([(folder + "btsnoop_hci.log", log, true)]),
+            BugreportZip.make([(folder + "btsnoop_hci.log", log, false), (folder + "btsnoop_hci.log.last", log, true)]),
+            BugreportZip.make([("bugreport-phone-2026-11-24.txt", Array(btsnooz[1].text().utf8), true)]),
+        ]
     }
 
     /// Every form of every format, as a user hands btlens a file.
@@ -81,14 +100,17 @@ enum CaptureSeeds {
 
     /// A PacketLogger file of a few records: a note, a command, an event, ACL both ways.
     static func pklg(bigEndian: Bool) -> [UInt8] {
-        let records: [(UInt8, [UInt8])] = [(0xfc, Array("Product: iPhone".utf8)), (0x00, [0x03, 0x0c, 0x00]),
-                                           (0x01, [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),
-                                           (0x02, [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x52, 0x13, 0x00]),
-                                           (0x03, [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00])]
+        let records: [(UInt8, [UInt8])] = [
+            (0xfc, Array("Product: iPhone".utf8)), (0x00, [0x03, 0x0c, 0x00]),
+            (0x01, [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),
+            (0x02, [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x52, 0x13, 0x00]),
+            (0x03, [0x40, 0x20, 0x07, 0x00, 0x03, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00]),
+        ]
         var out: [UInt8] = []
         for (i, (type, payload)) in records.enumerated() {
             let length = UInt32(9 + payload.count)
-            let seconds = UInt32(1_700_000_000 + i), micros = UInt32(i * 1000)
+            let seconds = UInt32(1_700_000_000 + i)
+            let micros = UInt32(i * 1000)
             for v in [length, seconds, micros] {
                 let le = [UInt8(v & 0xff), UInt8(v >> 8 & 0xff), UInt8(v >> 16 & 0xff), UInt8(v >> 24)]
                 out += bigEndian ? le.reversed() : le

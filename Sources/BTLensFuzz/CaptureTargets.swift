@@ -1,40 +1,52 @@
-import Foundation
-import BTLensCore
 import BTLensCapture
-import BTLensDissect
+import BTLensCore
 import BTLensDefinitions
+import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
 
 /// The capture readers, and the whole pipeline from file bytes to rendered output.
 enum CaptureTargets {
     static let all = [
-        FuzzTarget(name: "btsnoop", summary: "a btsnoop file (its magic restored): datalinks 1001, 1002, 2001",
-                   seeds: { CaptureSeeds.btsnoop }, run: { read(CaptureFormat.btsnoopMagic + $0.dropFirst(CaptureFormat.btsnoopMagic.count)) }),
-        FuzzTarget(name: "pklg", summary: "a PacketLogger file, either byte order (other formats are skipped)",
-                   seeds: { CaptureSeeds.pklg }, run: { read($0, only: "pklg") }),
-        FuzzTarget(name: "pcap", summary: "a pcap file (its magics only), its record headers walked, read by libpcap",
-                   seeds: { CaptureSeeds.pcap }, run: { bytes in
-                       guard pcapMagics.contains(magic(bytes)) else { return }
-                       PcapFields.pcap(bytes)
-                       read(bytes)
-                   }),
-        FuzzTarget(name: "pcapng", summary: "a pcapng file (its magic only), its blocks walked, read by libpcap",
-                   seeds: { CaptureSeeds.pcapng }, run: { bytes in
-                       guard magic(bytes) == 0x0a0d_0d0a else { return }
-                       PcapFields.pcapng(bytes)
-                       read(bytes)
-                   }),
-        FuzzTarget(name: "btsnooz", summary: "an Android bugreport's BTSNOOP_LOG_SUMMARY text (base64, zlib)",
-                   seeds: { CaptureSeeds.btsnooz.map { Array($0.text().utf8) } }, run: { read($0, only: "btsnooz") }),
-        FuzzTarget(name: "btsnooz-log", summary: "a btsnooz summary's decoded bytes (version, last time, records), put in a bugreport's text",
-                   seeds: { CaptureSeeds.btsnooz.map { [$0.version] + le64($0.lastTimestamp) + $0.blob } },
-                   run: { read(btsnoozText($0)) }),
-        FuzzTarget(name: "bugreport", summary: "a bugreport .zip (its first magic restored), its best member read",
-                   seeds: { CaptureSeeds.bugreport }, run: { readArchive([0x50, 0x4b, 0x03, 0x04] + $0.dropFirst(4)) }),
-        FuzzTarget(name: "pipeline", summary: "any capture, through every decoder, the definitions and the renderers",
-                   seeds: { CaptureSeeds.pipeline }, run: { decode($0) }),
+        FuzzTarget(
+            name: "btsnoop", summary: "a btsnoop file (its magic restored): datalinks 1001, 1002, 2001",
+            seeds: { CaptureSeeds.btsnoop },
+            run: { read(CaptureFormat.btsnoopMagic + $0.dropFirst(CaptureFormat.btsnoopMagic.count)) }),
+        FuzzTarget(
+            name: "pklg", summary: "a PacketLogger file, either byte order (other formats are skipped)",
+            seeds: { CaptureSeeds.pklg }, run: { read($0, only: "pklg") }),
+        FuzzTarget(
+            name: "pcap", summary: "a pcap file (its magics only), its record headers walked, read by libpcap",
+            seeds: { CaptureSeeds.pcap },
+            run: { bytes in
+                guard pcapMagics.contains(magic(bytes)) else { return }
+                PcapFields.pcap(bytes)
+                read(bytes)
+            }),
+        FuzzTarget(
+            name: "pcapng", summary: "a pcapng file (its magic only), its blocks walked, read by libpcap",
+            seeds: { CaptureSeeds.pcapng },
+            run: { bytes in
+                guard magic(bytes) == 0x0a0d_0d0a else { return }
+                PcapFields.pcapng(bytes)
+                read(bytes)
+            }),
+        FuzzTarget(
+            name: "btsnooz", summary: "an Android bugreport's BTSNOOP_LOG_SUMMARY text (base64, zlib)",
+            seeds: { CaptureSeeds.btsnooz.map { Array($0.text().utf8) } }, run: { read($0, only: "btsnooz") }),
+        FuzzTarget(
+            name: "btsnooz-log",
+            summary: "a btsnooz summary's decoded bytes (version, last time, records), put in a bugreport's text",
+            seeds: { CaptureSeeds.btsnooz.map { [$0.version] + le64($0.lastTimestamp) + $0.blob } },
+            run: { read(btsnoozText($0)) }),
+        FuzzTarget(
+            name: "bugreport", summary: "a bugreport .zip (its first magic restored), its best member read",
+            seeds: { CaptureSeeds.bugreport }, run: { readArchive([0x50, 0x4b, 0x03, 0x04] + $0.dropFirst(4)) }),
+        FuzzTarget(
+            name: "pipeline", summary: "any capture, through every decoder, the definitions and the renderers",
+            seeds: { CaptureSeeds.pipeline }, run: { decode($0) }),
     ]
 
     static let pcapMagics: Set<UInt32> = [0xa1b2_c3d4, 0xd4c3_b2a1, 0xa1b2_3c4d, 0x4d3c_b2a1]
@@ -64,7 +76,9 @@ enum CaptureTargets {
     /// Reads every record; nothing is decoded.
     /// Reads every record; nothing is decoded. With `only`, other formats are opened but not read.
     static func read(_ bytes: [UInt8], only format: String? = nil) {
-        guard var reader = try? CaptureFormat.open(MemorySource(bytes)), format.map({ $0 == reader.info.format }) ?? true else { return }
+        guard var reader = try? CaptureFormat.open(MemorySource(bytes)),
+            format.map({ $0 == reader.info.format }) ?? true
+        else { return }
         while let item = try? reader.next() { _ = item }
     }
 

@@ -13,13 +13,18 @@ public struct FuzzTarget: Sendable {
     /// For the layer targets: the capture an input becomes, and the channels it forces.
     public let capture: (@Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [DecodeAs]))?
 
-    init(name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]], run: @escaping @Sendable ([UInt8]) -> Void) {
+    init(
+        name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]],
+        run: @escaping @Sendable ([UInt8]) -> Void
+    ) {
         (self.name, self.summary, self.seeds, self.run, self.capture) = (name, summary, seeds, run, nil)
     }
 
     /// A target whose input becomes a capture that the whole pipeline decodes.
-    init(name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]],
-         capture: @escaping @Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [DecodeAs])) {
+    init(
+        name: String, summary: String, seeds: @escaping @Sendable () -> [[UInt8]],
+        capture: @escaping @Sendable ([UInt8]) -> (bytes: [UInt8], decodeAs: [DecodeAs])
+    ) {
         (self.name, self.summary, self.seeds, self.capture) = (name, summary, seeds, capture)
         run = { bytes in
             let c = capture(bytes)
@@ -35,7 +40,8 @@ public struct FuzzTarget: Sendable {
     public static var dissectors: DissectorTable { CaptureTargets.shipped }
 
     /// The repository's Dissectors/ folder, found from this file's place in the checkout.
-    static let dissectorsFolder = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
+    static let dissectorsFolder =
+        String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
         .dropLast(3).joined(separator: "/") + "/Dissectors"
 }
 

@@ -42,13 +42,19 @@ enum PcapFields {
         case 0x4d3c_b2a1: (nanoseconds, f.bigEndian) = (true, false)
         default: return
         }
-        guard let major = f.u16(4), let minor = f.u16(6), let snaplen = f.u32(16), let link = f.u32(20) else { return seen &+= 1 }
+        guard let major = f.u16(4), let minor = f.u16(6), let snaplen = f.u32(16), let link = f.u32(20) else {
+            seen &+= 1
+            return
+        }
         if major != 2 { seen &+= 2 } else if minor != 4 { seen &+= 3 }
         lengthClass(snaplen, limit: 262_144)
         linkClass(UInt16(truncatingIfNeeded: link))
         if link >> 16 != 0 { seen &+= 4 }
-        var at = 24, count = 0
-        while count < 4096, let seconds = f.u32(at), let fraction = f.u32(at + 4), let caplen = f.u32(at + 8), let len = f.u32(at + 12) {
+        var at = 24
+        var count = 0
+        while count < 4096, let seconds = f.u32(at), let fraction = f.u32(at + 4), let caplen = f.u32(at + 8),
+            let len = f.u32(at + 12)
+        {
             if fraction >= (nanoseconds ? 1_000_000_000 : 1_000_000) { seen &+= 5 }
             timeClass(Int64(seconds))
             packetClass(caplen: caplen, len: len, snaplen: snaplen, room: bytes.count - at - 16)
@@ -63,30 +69,46 @@ enum PcapFields {
     static func pcapng(_ bytes: [UInt8]) {
         var f = Fields(bytes: bytes, bigEndian: false)
         var interfaces: [(link: UInt16, snaplen: UInt32, units: UInt64, offset: Int64)] = []
-        var at = 0, count = 0
+        var at = 0
+        var count = 0
         while count < 4096, let type = f.u32(at), let declared = f.u32(at + 4) {
             count += 1
             if type == 0x0a0d_0d0a {
                 switch f.u32(at + 8) {
                 case 0x1a2b_3c4d: break
                 case 0x4d3c_2b1a: f.bigEndian.toggle()
-                default: return seen &+= 10
+                default:
+                    seen &+= 10
+                    return
                 }
                 interfaces = []
             }
             guard let length = f.u32(at + 4) else { return }
             if declared != length { seen &+= 11 }
-            if length < 12 { return seen &+= 12 }
-            if length % 4 != 0 { return seen &+= 13 }
-            guard Int(length) <= bytes.count - at else { return seen &+= 14 }
+            if length < 12 {
+                seen &+= 12
+                return
+            }
+            if length % 4 != 0 {
+                seen &+= 13
+                return
+            }
+            guard Int(length) <= bytes.count - at else {
+                seen &+= 14
+                return
+            }
             if f.u32(at + Int(length) - 4) != length { seen &+= 15 }
-            let body = at + 8, end = at + Int(length) - 4
+            let body = at + 8
+            let end = at + Int(length) - 4
             switch type {
             case 0x0a0d_0d0a:
                 if f.u16(body + 4) != 1 { seen &+= 16 }
                 if let size = f.u64(body + 8), size != UInt64.max, size % 4 != 0 { seen &+= 17 }
             case 1:
-                guard let link = f.u16(body), let snaplen = f.u32(body + 4) else { return seen &+= 18 }
+                guard let link = f.u16(body), let snaplen = f.u32(body + 4) else {
+                    seen &+= 18
+                    return
+                }
                 linkClass(link)
                 lengthClass(snaplen, limit: 262_144)
                 let (units, offset) = options(f, from: body + 8, to: end)
@@ -95,14 +117,27 @@ enum PcapFields {
                 // Enhanced (and the obsolete Packet) block: interface, time, captured and original lengths.
                 let id = type == 6 ? f.u32(body) : f.u16(body).map(UInt32.init)
                 guard let id, let high = f.u32(body + 4), let low = f.u32(body + 8),
-                      let caplen = f.u32(body + 12), let len = f.u32(body + 16) else { return seen &+= 19 }
-                guard Int(id) < interfaces.count else { return seen &+= 20 }
+                    let caplen = f.u32(body + 12), let len = f.u32(body + 16)
+                else {
+                    seen &+= 19
+                    return
+                }
+                guard Int(id) < interfaces.count else {
+                    seen &+= 20
+                    return
+                }
                 let i = interfaces[Int(id)]
                 time(UInt64(high) << 32 | UInt64(low), units: i.units, offset: i.offset)
                 packetClass(caplen: caplen, len: len, snaplen: i.snaplen, room: end - body - 20)
             case 3:
-                guard let len = f.u32(body) else { return seen &+= 21 }
-                guard let first = interfaces.first else { return seen &+= 22 }
+                guard let len = f.u32(body) else {
+                    seen &+= 21
+                    return
+                }
+                guard let first = interfaces.first else {
+                    seen &+= 22
+                    return
+                }
                 packetClass(caplen: min(len, first.snaplen), len: len, snaplen: first.snaplen, room: end - body - 4)
             case 4, 5: seen &+= 23
             case 0x0000_0bad, 0x4000_0bad: seen &+= 24
@@ -122,7 +157,8 @@ enum PcapFields {
             if Int(length) > end - at - 4 { return (units, offset) }
             switch (code, length) {
             case (9, 1):
-                let v = f.bytes[at + 4], exponent = UInt64(v & 0x7f)
+                let v = f.bytes[at + 4]
+                let exponent = UInt64(v & 0x7f)
                 if v & 0x80 != 0 {
                     if exponent > 63 { seen &+= 30 } else { units = 1 << exponent }
                     if exponent == 0 { seen &+= 31 } else if exponent > 20 { seen &+= 32 }
@@ -146,31 +182,50 @@ enum PcapFields {
     /// A pcapng timestamp as libpcap splits it: seconds and a fraction in if_tsresol units, plus if_tsoffset.
     @_optimize(none)
     static func time(_ t: UInt64, units: UInt64, offset: Int64) {
-        let seconds = t / units, fraction = t % units
+        let seconds = t / units
+        let fraction = t % units
         if fraction >= 1_000_000 && units > 1_000_000 { seen &+= 40 }
-        if seconds > UInt64(Int64.max) { return seen &+= 41 }
+        if seconds > UInt64(Int64.max) {
+            seen &+= 41
+            return
+        }
         let (shifted, overflow) = Int64(seconds).addingReportingOverflow(offset)
-        if overflow { return seen &+= 42 }
+        if overflow {
+            seen &+= 42
+            return
+        }
         timeClass(shifted)
     }
 
     /// Seconds since 1970: negative, plausible, past 2100, too many to count in microseconds.
     @_optimize(none)
     static func timeClass(_ seconds: Int64) {
-        if seconds < 0 { seen &+= 50 }
-        else if seconds == 0 { seen &+= 51 }
-        else if seconds < 946_684_800 { seen &+= 52 }
-        else if seconds < 4_102_444_800 { seen &+= 53 }
-        else if seconds <= Int64.max / 1_000_000 { seen &+= 54 }
-        else { seen &+= 55 }
+        if seconds < 0 {
+            seen &+= 50
+        } else if seconds == 0 {
+            seen &+= 51
+        } else if seconds < 946_684_800 {
+            seen &+= 52
+        } else if seconds < 4_102_444_800 {
+            seen &+= 53
+        } else if seconds <= Int64.max / 1_000_000 {
+            seen &+= 54
+        } else {
+            seen &+= 55
+        }
     }
 
     @_optimize(none)
     static func lengthClass(_ value: UInt32, limit: UInt32) {
-        if value == 0 { seen &+= 60 }
-        else if value > limit { seen &+= 61 }
-        else if value >= 0x8000_0000 { seen &+= 62 }
-        else if value < 4 { seen &+= 63 }
+        if value == 0 {
+            seen &+= 60
+        } else if value > limit {
+            seen &+= 61
+        } else if value >= 0x8000_0000 {
+            seen &+= 62
+        } else if value < 4 {
+            seen &+= 63
+        }
     }
 
     @_optimize(none)

@@ -9,7 +9,8 @@ public enum FolderRun {
     public static func files(_ path: String) -> [String]? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+            let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+        else { return nil }
         let base = path.hasSuffix("/") ? path : path + "/"
         return names.filter { !$0.hasPrefix(".") }.sorted().map { base + $0 }.filter {
             var dir: ObjCBool = false
@@ -56,8 +57,10 @@ public enum FolderRun {
 
     /// Runs `work` on each file, in parallel; returns what each gave, in file order. `progress`
     /// hears (files done, files) as each finishes.
-    public static func run<Value>(_ files: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
-                                  _ work: @escaping @Sendable (String) -> Value) -> [Value] {
+    public static func run<Value>(
+        _ files: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+        _ work: @escaping @Sendable (String) -> Value
+    ) -> [Value] {
         let results = Results<Value>(count: files.count, progress: progress)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in results.set(i, work(files[i])) }
         return results.all

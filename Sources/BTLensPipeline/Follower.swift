@@ -1,6 +1,7 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,8 +38,10 @@ public final class Follower {
     private let keepPath: String?
     private let keepFormat: CaptureWriter.Format
 
-    public init(_ input: Input, stop: StopFlag, _ configuration: Configuration = Configuration(),
-                keep: (path: String, format: CaptureWriter.Format)? = nil) {
+    public init(
+        _ input: Input, stop: StopFlag, _ configuration: Configuration = Configuration(),
+        keep: (path: String, format: CaptureWriter.Format)? = nil
+    ) {
         self.input = input
         self.configuration = configuration
         keepPath = keep?.path
@@ -67,8 +70,10 @@ public final class Follower {
                     guard source.change != nil else { throw error }
                 }
                 guard let change = source.change else { return }
-                onNote(change == .truncated ? "\(path) was truncated: following it from the start"
-                                            : "\(path) was replaced: following the new file")
+                onNote(
+                    change == .truncated
+                        ? "\(path) was truncated: following it from the start"
+                        : "\(path) was replaced: following the new file")
             }
         case .descriptor(let fd):
             try segment(FollowSource(descriptor: fd, stop: stop))

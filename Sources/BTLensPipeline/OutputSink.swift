@@ -35,7 +35,10 @@ public final class OutputSink {
     public func write(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { write($0) } }
 
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let fd else { collected.append(contentsOf: bytes); return }
+        guard let fd else {
+            collected.append(contentsOf: bytes)
+            return
+        }
         guard let from = bytes.baseAddress else { return }
         if count + bytes.count > Self.capacity { flush() }
         if bytes.count > Self.capacity {

@@ -1,15 +1,17 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 /// Reads a capture to its end through the analyzer, handing every record and event to the callers.
 public enum Pipeline {
     /// Returns the analyzer (connections, GATT databases) once the capture is done.
     @discardableResult
-    public static func run(_ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
-                           onRecord: ((CaptureRecord) -> Void)? = nil,
-                           onProblem: (CaptureProblem) -> Void = { _ in },
-                           onEvent: @escaping (consuming Event) -> Void) throws(CaptureOpenError) -> Analyzer {
+    public static func run(
+        _ reader: inout any CaptureReader, _ configuration: Configuration = Configuration(),
+        onRecord: ((CaptureRecord) -> Void)? = nil,
+        onProblem: (CaptureProblem) -> Void = { _ in },
+        onEvent: @escaping (consuming Event) -> Void
+    ) throws(CaptureOpenError) -> Analyzer {
         let analyzer = Analyzer(configuration, emit: onEvent)
         while let item = try reader.next() {
             // A record is copied out of its item only for a caller that takes it.
@@ -77,7 +79,8 @@ public enum Pipeline {
     ) throws(CaptureOpenError) -> Analyzer {
         let relay = Relay<Item>(consume)
         defer { relay.finish() }
-        return try runReadingAhead(&reader, configuration, onRecord: { onRecord($0, relay) }, onProblem: onProblem,
-                                   onEvent: { e in onEvent(e, relay) })
+        return try runReadingAhead(
+            &reader, configuration, onRecord: { onRecord($0, relay) }, onProblem: onProblem,
+            onEvent: { e in onEvent(e, relay) })
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import BTLensDissect
+import Foundation
 
 /// Hands items (records from the reading thread, events from the decoding one) to a consumer on a
 /// thread of its own, in order, in batches: reading, decoding and rendering then run side by side.

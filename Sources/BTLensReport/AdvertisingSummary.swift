@@ -10,7 +10,8 @@ enum AdvertisingSummary {
     static func describe(_ a: Report.Advertiser) -> String {
         let name = a.name.map { " \"\(TerminalText.safe($0))\"" } ?? ""
         let services = a.services.isEmpty ? "" : ", services " + a.services.joined(separator: " ")
-        return "\(a.address)\(name): \(a.reports) report\(a.reports == 1 ? "" : "s") #\(a.firstRecord)–#\(a.lastRecord), RSSI \(rssi(a)) dBm\(services)"
+        return
+            "\(a.address)\(name): \(a.reports) report\(a.reports == 1 ? "" : "s") #\(a.firstRecord)–#\(a.lastRecord), RSSI \(rssi(a)) dBm\(services)"
     }
 
     static func rssi(_ a: Report.Advertiser) -> String {
@@ -20,7 +21,11 @@ enum AdvertisingSummary {
     static func text(_ t: AdvertisingTable) -> [String] {
         guard !t.devices.isEmpty else { return [] }
         let all = t.sorted.map(Report.Advertiser.init)
-        var lines = ["Advertisers: \(t.devices.count)" + (t.uncounted > 0 ? " (and \(t.uncounted) reports from devices past \(AdvertisingTable.deviceLimit))" : "")]
+        var lines = [
+            "Advertisers: \(t.devices.count)"
+                + (t.uncounted > 0
+                    ? " (and \(t.uncounted) reports from devices past \(AdvertisingTable.deviceLimit))" : "")
+        ]
         lines += all.prefix(textLimit).map { "  " + describe($0) }
         if all.count > textLimit { lines.append("  … \(all.count - textLimit) more (--format json lists them)") }
         return lines
@@ -37,7 +42,8 @@ enum AdvertisingSummary {
             w.field("last_record", a.lastRecord)
             w.field("rssi_min", a.rssi.lowerBound)
             w.field("rssi_max", a.rssi.upperBound)
-            w.key("service_uuids"); w.beginArray()
+            w.key("service_uuids")
+            w.beginArray()
             for s in a.services { w.string(s) }
             w.endArray()
             w.endObject()
@@ -48,7 +54,8 @@ enum AdvertisingSummary {
 
 extension Report.Advertiser {
     init(_ d: AdvertisingTable.Device) {
-        self.init(address: d.address.description, name: d.name, reports: d.reports, firstRecord: d.first.record,
-                  lastRecord: d.last.record, rssi: d.rssi, services: d.uuids.map(\.description))
+        self.init(
+            address: d.address.description, name: d.name, reports: d.reports, firstRecord: d.first.record,
+            lastRecord: d.last.record, rssi: d.rssi, services: d.uuids.map(\.description))
     }
 }

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 /// Where every byte of a capture went: file and record framing, packet bytes decoded, packet bytes
@@ -56,14 +56,24 @@ public struct ByteAccounting: Sendable, Equatable {
         func row(_ name: String, _ n: Int64, _ what: String) -> String {
             "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(String(repeating: " ", count: max(width - String(n).count, 0)))\(n)  \(what)"
         }
-        let records = undecodedRecords.map { "#\($0)" }.joined(separator: " ")
-            + (undecodedRecordCount > undecodedRecords.count ? " and \(undecodedRecordCount - undecodedRecords.count) more" : "")
-        var out = ["Bytes:       \(fileSize) " + (unaccounted == 0 ? "(every one accounted for)" : "(\(unaccounted) NOT accounted for)"),
-                   row("framing", framing, "file and record headers, H4 and pseudo-headers"),
-                   row("decoded", decoded, "packet bytes decoded"),
-                   row("undecoded", undecoded, undecodedRecordCount == 0 ? "reported undecoded" : "reported undecoded, in \(undecodedRecordCount) record\(undecodedRecordCount == 1 ? "" : "s"): \(records)"),
-                   row("truncated", truncated, "kept of records the capture cut short"),
-                   row("unread", unread, "after reading stopped")]
+        let records =
+            undecodedRecords.map { "#\($0)" }.joined(separator: " ")
+            + (undecodedRecordCount > undecodedRecords.count
+                ? " and \(undecodedRecordCount - undecodedRecords.count) more" : "")
+        var out = [
+            "Bytes:       \(fileSize) "
+                + (unaccounted == 0 ? "(every one accounted for)" : "(\(unaccounted) NOT accounted for)"),
+            row("framing", framing, "file and record headers, H4 and pseudo-headers"),
+            row("decoded", decoded, "packet bytes decoded"),
+            row(
+                "undecoded", undecoded,
+                undecodedRecordCount == 0
+                    ? "reported undecoded"
+                    : "reported undecoded, in \(undecodedRecordCount) record\(undecodedRecordCount == 1 ? "" : "s"): \(records)"
+            ),
+            row("truncated", truncated, "kept of records the capture cut short"),
+            row("unread", unread, "after reading stopped"),
+        ]
         if unaccounted != 0 { out.append(row("missing", unaccounted, "skipped by the reader without a word: a bug")) }
         return out
     }
@@ -74,7 +84,8 @@ public struct ByteAccounting: Sendable, Equatable {
         w.field("framing", Int(framing))
         w.field("decoded", Int(decoded))
         w.field("undecoded", Int(undecoded))
-        w.key("undecoded_records"); w.beginArray()
+        w.key("undecoded_records")
+        w.beginArray()
         for r in undecodedRecords { w.int(r) }
         w.endArray()
         w.field("undecoded_record_count", undecodedRecordCount)

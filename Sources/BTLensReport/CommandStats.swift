@@ -49,7 +49,9 @@ struct CommandStats {
     }
 
     mutating func unanswered(_ d: Diagnostic) {
-        guard case .string(let dissector)? = d.field("dissector"), case .int(let command)? = d.field("command") else { return }
+        guard case .string(let dissector)? = d.field("dissector"), case .int(let command)? = d.field("command") else {
+            return
+        }
         update(Key(dissector: dissector, command: UInt16(truncatingIfNeeded: command))) { $0.unanswered += 1 }
     }
 
@@ -66,7 +68,10 @@ struct CommandStats {
         let h = e.latency
         // Percentiles are clamped to the exact extremes: the histogram rounds within its 1 % buckets.
         let clamp = { (v: UInt64) in Swift.min(Swift.max(Int64(clamping: v), e.fastest), e.slowest) }
-        return [("min", e.fastest), ("median", clamp(h.median)), ("p95", clamp(h.valueAtPercentile(95))), ("max", e.slowest)]
-            .map { ($0.0, Double($0.1) / 1000) }
+        return [
+            ("min", e.fastest), ("median", clamp(h.median)), ("p95", clamp(h.valueAtPercentile(95))),
+            ("max", e.slowest),
+        ]
+        .map { ($0.0, Double($0.1) / 1000) }
     }
 }

@@ -13,25 +13,32 @@ public enum ConnectionSummary {
         let reason = c.disconnectReason.map { " (\($0.name))" } ?? ""
         var duration = ""
         if let a = c.openedTime, let b = c.closedTime { duration = ", \(b.offset(from: a)) s" }
-        return "\(Hex.value(c.key.handle, width: 4)) \(addr) \(c.transport.rawValue) \(c.role.rawValue): \(opened) → \(closed)\(reason)\(duration)"
+        return
+            "\(Hex.value(c.key.handle, width: 4)) \(addr) \(c.transport.rawValue) \(c.role.rawValue): \(opened) → \(closed)\(reason)\(duration)"
     }
 
     /// The steps of its life that the capture showed, one short clause each.
     public static func steps(_ c: ConnectionInfo) -> [String] {
         let l = c.lifecycle
         // Each step's record, and its time since the connection opened when the capture has it.
-        func at(_ s: Lifecycle.Step) -> String { "#\(s.record)" + (c.openedTime.map { " +\(s.time.offset(from: $0)) s" } ?? "") }
+        func at(_ s: Lifecycle.Step) -> String {
+            "#\(s.record)" + (c.openedTime.map { " +\(s.time.offset(from: $0)) s" } ?? "")
+        }
         var link: [String] = []
         if let p = l.parameters {
             let interval = MessageValue.number(Double(p.intervalMicroseconds) / 1000)
-            link.append("interval \(interval) ms, latency \(p.latency), timeout \(p.timeoutMilliseconds) ms"
-                        + (l.parameterUpdates > 0 ? " (\(l.parameterUpdates) update\(l.parameterUpdates == 1 ? "" : "s"))" : ""))
+            link.append(
+                "interval \(interval) ms, latency \(p.latency), timeout \(p.timeoutMilliseconds) ms"
+                    + (l.parameterUpdates > 0
+                        ? " (\(l.parameterUpdates) update\(l.parameterUpdates == 1 ? "" : "s"))" : ""))
         }
         if let p = l.phy { link.append("PHY \(phy(p.tx))/\(phy(p.rx))") }
         if let d = l.dataLength { link.append("data length \(d.tx)/\(d.rx)") }
         var security: [String] = []
         if let e = l.encryption {
-            security.append(e.status.isSuccess ? "encrypted at \(at(e.step))" : "encryption failed at \(at(e.step)): \(e.status.name)")
+            security.append(
+                e.status.isSuccess
+                    ? "encrypted at \(at(e.step))" : "encryption failed at \(at(e.step)): \(e.status.name)")
         }
         if let p = l.pairingStarted { security.append("pairing at \(at(p))") }
         if let p = l.pairingFailure { security.append("pairing failed at \(at(p.step)): \(p.reason.name)") }
@@ -42,9 +49,11 @@ public enum ConnectionSummary {
         if l.attErrors > 0 { gatt.append("\(l.attErrors) ATT error\(l.attErrors == 1 ? "" : "s")") }
         var lines = [link, security, gatt].filter { !$0.isEmpty }.map { $0.joined(separator: "; ") }
         if !l.subscriptions.isEmpty {
-            lines.append("subscribed: " + l.subscriptions.map { s in
-                "\(Hex.value(s.valueHandle, width: 4))\(s.uuid.map { " \($0)" } ?? "") \(s.kind.rawValue) (\(at(s.step)))"
-            }.joined(separator: ", "))
+            lines.append(
+                "subscribed: "
+                    + l.subscriptions.map { s in
+                        "\(Hex.value(s.valueHandle, width: 4))\(s.uuid.map { " \($0)" } ?? "") \(s.kind.rawValue) (\(at(s.step)))"
+                    }.joined(separator: ", "))
         }
         return lines
     }
@@ -60,16 +69,42 @@ public enum ConnectionSummary {
         w.beginObject()
         w.field("handle", c.key.handle)
         w.field("controller", c.key.index)
-        if let a = c.address { w.field("address", a.description) } else { w.key("address"); w.null() }
+        if let a = c.address {
+            w.field("address", a.description)
+        } else {
+            w.key("address")
+            w.null()
+        }
         w.field("transport", c.transport.rawValue)
         w.field("role", c.role.rawValue)
-        if let r = c.openedRecord { w.field("opened_record", r) } else { w.key("opened_record"); w.null() }
-        if let r = c.closedRecord { w.field("closed_record", r) } else { w.key("closed_record"); w.null() }
-        if let r = c.disconnectReason { w.field("disconnect_reason", r.name) } else { w.key("disconnect_reason"); w.null() }
+        if let r = c.openedRecord {
+            w.field("opened_record", r)
+        } else {
+            w.key("opened_record")
+            w.null()
+        }
+        if let r = c.closedRecord {
+            w.field("closed_record", r)
+        } else {
+            w.key("closed_record")
+            w.null()
+        }
+        if let r = c.disconnectReason {
+            w.field("disconnect_reason", r.name)
+        } else {
+            w.key("disconnect_reason")
+            w.null()
+        }
         w.field("inferred", c.inferred)
-        if let m = c.attMTU { w.field("att_mtu", m.value) } else { w.key("att_mtu"); w.null() }
+        if let m = c.attMTU {
+            w.field("att_mtu", m.value)
+        } else {
+            w.key("att_mtu")
+            w.null()
+        }
         w.field("att_mtu_default", c.attMTU?.isDefault ?? false)
-        w.key("subscriptions"); w.beginArray()
+        w.key("subscriptions")
+        w.beginArray()
         for s in l.subscriptions {
             w.beginObject()
             w.field("handle", s.valueHandle)
@@ -81,22 +116,38 @@ public enum ConnectionSummary {
         }
         w.endArray()
         if let p = l.parameters {
-            w.key("parameters"); w.beginObject()
-            w.key("interval_ms"); w.number(Double(p.intervalMicroseconds) / 1000)
+            w.key("parameters")
+            w.beginObject()
+            w.key("interval_ms")
+            w.number(Double(p.intervalMicroseconds) / 1000)
             w.field("latency", p.latency)
             w.field("timeout_ms", p.timeoutMilliseconds)
             w.field("updates", l.parameterUpdates)
             w.endObject()
         }
         if let p = l.phy { w.field("phy", "\(phy(p.tx))/\(phy(p.rx))") }
-        if let d = l.dataLength { w.key("data_length"); w.beginObject(); w.field("tx", d.tx); w.field("rx", d.rx); w.endObject() }
+        if let d = l.dataLength {
+            w.key("data_length")
+            w.beginObject()
+            w.field("tx", d.tx)
+            w.field("rx", d.rx)
+            w.endObject()
+        }
         if let e = l.encryption {
-            w.key("encryption"); w.beginObject(); w.field("record", e.step.record); w.field("status", e.status.name); w.endObject()
+            w.key("encryption")
+            w.beginObject()
+            w.field("record", e.step.record)
+            w.field("status", e.status.name)
+            w.endObject()
         }
         w.field("encrypted", l.encrypted)
         if let p = l.pairingStarted { w.field("pairing_record", p.record) }
         if let p = l.pairingFailure {
-            w.key("pairing_failure"); w.beginObject(); w.field("record", p.step.record); w.field("reason", p.reason.name); w.endObject()
+            w.key("pairing_failure")
+            w.beginObject()
+            w.field("record", p.step.record)
+            w.field("reason", p.reason.name)
+            w.endObject()
         }
         if let f = l.firstATT { w.field("first_att_record", f.record) }
         if let d = l.discovery { w.field("discovery_record", d.record) }

@@ -1,5 +1,5 @@
-import Foundation
 import BTLensDissect
+import Foundation
 
 extension JSONWriter {
     /// `definitions`: each folder searched (as named, absolute, why, whether it exists, the files
@@ -7,20 +7,23 @@ extension JSONWriter {
     mutating func definitions(_ s: DefinitionSources) {
         beginObject()
         field("disabled", s.disabled)
-        key("folders"); beginArray()
+        key("folders")
+        beginArray()
         for f in s.folders {
             beginObject()
             field("path", f.path)
             field("absolute", f.absolute)
             field("role", f.role)
             field("exists", f.exists)
-            key("files"); beginArray()
+            key("files")
+            beginArray()
             for name in f.files { string(name) }
             endArray()
             endObject()
         }
         endArray()
-        key("notes"); beginArray()
+        key("notes")
+        beginArray()
         for n in s.notes { string(n) }
         endArray()
         endObject()

@@ -94,7 +94,10 @@ public final class JSONLRenderer {
         }
         connection(&w, e)
         if let h = a.attHandle { w.field("att_handle", h) }
-        if let u = a.uuid { w.key("uuid"); w.string(encoded: recentUUIDs[recentUUID(u)].text.text) }
+        if let u = a.uuid {
+            w.key("uuid")
+            w.string(encoded: recentUUIDs[recentUUID(u)].text.text)
+        }
         if let s = a.eaSession { w.field("ea_session", s) }
         if let p = a.protocolName { w.field("protocol", p) }
         if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
@@ -103,7 +106,8 @@ public final class JSONLRenderer {
         if a.hasCommand { w.field("command", a.frame.command) }
         if let s = a.frame.sequence { w.field("sequence", s) }
         if let flags = a.frame.flags { w.field("flags", flags) }
-        w.key("payload"); w.hex(a.frame.payload)
+        w.key("payload")
+        w.hex(a.frame.payload)
         if a.frame.checksum != nil { w.field("checksum_ok", a.frame.checksumOK) }
         if let v = a.frame.version { w.field("version", v) }
         if let c = a.frame.checksum { w.field("checksum", c) }
@@ -116,7 +120,8 @@ public final class JSONLRenderer {
         w.field("id", d.id)
         w.field("severity", d.severity.name)
         w.field("record", e.record)
-        w.key("time"); w.time(e.timestamp)
+        w.key("time")
+        w.time(e.timestamp)
         direction(&w, e, always: true)
         w.field("message", d.message)
         connection(&w, e)
@@ -172,11 +177,15 @@ public final class JSONLRenderer {
         connection(&w, e)
         w.field("pdu", info.pdu)
         w.field("transaction", info.transaction)
-        w.key("services"); w.beginArray()
+        w.key("services")
+        w.beginArray()
         for s in info.services {
             w.beginObject()
             if let n = s.name { w.field("name", n) }
-            w.key("classes"); w.beginArray(); for c in s.classes { w.string(c) }; w.endArray()
+            w.key("classes")
+            w.beginArray()
+            for c in s.classes { w.string(c) }
+            w.endArray()
             if let ch = s.rfcommChannel { w.field("rfcomm_channel", ch) }
             w.field("iap2", s.isIAP2)
             w.endObject()
@@ -211,7 +220,10 @@ public final class JSONLRenderer {
         opcodeName(&w, a.opcode)
         if let h = a.handle { w.field("att_handle", h) }
         uuid(&w, a.uuid)
-        if let v = a.value { w.key("value"); w.hex(v) }
+        if let v = a.value {
+            w.key("value")
+            w.hex(v)
+        }
         if a.truncated { w.field("truncated", true) }
         for (k, v) in a.fields { w.field(named: k, v) }
     }
@@ -221,7 +233,8 @@ public final class JSONLRenderer {
         connection(&w, e)
         w.field("att_handle", g.handle)
         uuid(&w, g.uuid)
-        w.key("value"); w.hex(g.value)
+        w.key("value")
+        w.hex(g.value)
         if let t = g.text { w.field("text", t) }
         w.field("first_record", g.firstRecord)
     }
@@ -231,7 +244,8 @@ public final class JSONLRenderer {
         connection(&w, e)
         w.field("what", u.what)
         w.field("length", u.length)
-        w.key("bytes"); w.hex(u.bytes)
+        w.key("bytes")
+        w.hex(u.bytes)
         w.field("bytes_cut", u.bytesCut)
     }
 
@@ -241,18 +255,25 @@ public final class JSONLRenderer {
         w.field("dissector", name)
         if let n = d.name { w.field("command_name", n) }
         if let k = d.kind { w.field("kind", k.rawValue) }
-        w.key("fields"); MessageFormat.json(&w, d.fields)
-        w.key("flags_names"); w.beginArray(); for n in d.flagNames { w.string(n) }; w.endArray()
+        w.key("fields")
+        MessageFormat.json(&w, d.fields)
+        w.key("flags_names")
+        w.beginArray()
+        for n in d.flagNames { w.string(n) }
+        w.endArray()
         if let p = a.pairing {
             w.field("response_to", p.requestRecord)
-            w.key("latency_ms"); w.number(Double(p.latencyMicroseconds) / 1000)
+            w.key("latency_ms")
+            w.number(Double(p.latencyMicroseconds) / 1000)
         }
     }
 
     @inline(__always) private func head(_ w: inout JSONWriter, _ type: StaticString, _ e: Event) {
-        w.key("type"); w.string(literal: type)
+        w.key("type")
+        w.string(literal: type)
         w.field("record", e.record)
-        w.key("time"); w.time(e.timestamp)
+        w.key("time")
+        w.time(e.timestamp)
         direction(&w, e, always: false)
     }
 
@@ -282,8 +303,12 @@ public final class JSONLRenderer {
     private func uuid(_ w: inout JSONWriter, _ u: BluetoothUUID?) {
         guard let u else { return }
         let i = recentUUID(u)
-        w.key("uuid"); w.string(encoded: recentUUIDs[i].text.text)
-        if let name = recentUUIDs[i].text.name { w.key("uuid_name"); w.string(encoded: name) }
+        w.key("uuid")
+        w.string(encoded: recentUUIDs[i].text.text)
+        if let name = recentUUIDs[i].text.name {
+            w.key("uuid_name")
+            w.string(encoded: name)
+        }
     }
 
     /// Where `u`'s texts are among the recent ones, put there if they were not. Lines alternate
@@ -307,6 +332,7 @@ public final class JSONLRenderer {
     private func opcodeName(_ w: inout JSONWriter, _ opcode: ATTOpcode) {
         let i = Int(opcode.rawValue)
         if opcodeNames[i] == nil { opcodeNames[i] = JSONWriter.encode(opcode.name) }
-        w.key("name"); w.string(encoded: opcodeNames[i] ?? [])
+        w.key("name")
+        w.string(encoded: opcodeNames[i] ?? [])
     }
 }

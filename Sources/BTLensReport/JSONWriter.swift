@@ -77,7 +77,10 @@ public struct JSONWriter: ~Copyable {
     /// `,"name":`
     @inline(__always) private mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
         reserve(name.count + 4)
-        if needsComma { base[count] = UInt8(ascii: ","); count += 1 }
+        if needsComma {
+            base[count] = UInt8(ascii: ",")
+            count += 1
+        }
         base[count] = UInt8(ascii: "\"")
         ShortCopy.copy(name, to: base + count + 1)
         base[count + name.count + 1] = UInt8(ascii: "\"")
@@ -183,15 +186,32 @@ public struct JSONWriter: ~Copyable {
         case .string(let s): string(s)
         case .bool(let b): bool(b)
         case .bytes(let b): hex(b)
-        case .decimal(let units, let scale): beginValue(); appendRaw(FieldValue.decimalText(units, scale: scale))
+        case .decimal(let units, let scale):
+            beginValue()
+            appendRaw(FieldValue.decimalText(units, scale: scale))
         }
     }
 
-    public mutating func field(_ k: StaticString, _ s: String) { key(k); string(s) }
-    public mutating func field<T: BinaryInteger>(_ k: StaticString, _ v: T) { key(k); int(v) }
-    public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
-    public mutating func field<T: BinaryInteger>(named k: String, _ v: T) { key(named: k); int(v) }
-    public mutating func field(named k: String, _ s: String) { key(named: k); string(s) }
+    public mutating func field(_ k: StaticString, _ s: String) {
+        key(k)
+        string(s)
+    }
+    public mutating func field<T: BinaryInteger>(_ k: StaticString, _ v: T) {
+        key(k)
+        int(v)
+    }
+    public mutating func field(_ k: StaticString, _ v: Bool) {
+        key(k)
+        bool(v)
+    }
+    public mutating func field<T: BinaryInteger>(named k: String, _ v: T) {
+        key(named: k)
+        int(v)
+    }
+    public mutating func field(named k: String, _ s: String) {
+        key(named: k)
+        string(s)
+    }
 
     // MARK: the buffer
 
@@ -262,7 +282,10 @@ public struct JSONWriter: ~Copyable {
 
     private mutating func appendDigits(_ v: Int64) {
         reserve(21)
-        if v < 0 { base[count] = UInt8(ascii: "-"); count += 1 }
+        if v < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
+        }
         let digits = DecimalDigits.count(v.magnitude)
         DecimalDigits.write(v.magnitude, count: digits, into: base + count)
         count += digits
@@ -302,11 +325,17 @@ public struct JSONWriter: ~Copyable {
 extension JSONWriter {
     /// An iAP2 accessory as IdentificationInformation describes it: the same fields in JSONL and stats.
     mutating func identification(_ i: IAP2Identification) {
-        for (k, v) in [("name", i.name), ("model", i.model), ("manufacturer", i.manufacturer), ("serial", i.serial),
-                       ("firmware", i.firmware), ("hardware", i.hardware)] { field(named: k, v) }
-        key("protocols"); beginArray()
+        for (k, v) in [
+            ("name", i.name), ("model", i.model), ("manufacturer", i.manufacturer), ("serial", i.serial),
+            ("firmware", i.firmware), ("hardware", i.hardware),
+        ] { field(named: k, v) }
+        key("protocols")
+        beginArray()
         for p in i.protocols {
-            beginObject(); field("id", p.id); field("name", p.name); endObject()
+            beginObject()
+            field("id", p.id)
+            field("name", p.name)
+            endObject()
         }
         endArray()
     }

@@ -21,7 +21,11 @@ enum MessageFormat {
         case .uint(let u): w.int(u)
         case .measure(let d, let unit):
             guard let unit else { return w.number(d) }
-            w.beginObject(); w.key("value"); w.number(d); w.field("unit", unit); w.endObject()
+            w.beginObject()
+            w.key("value")
+            w.number(d)
+            w.field("unit", unit)
+            w.endObject()
         case .string(let s): w.string(s)
         case .bytes(let b): w.hex(b)
         case .enumerated(let name, let raw): if let name { w.string(name) } else { w.int(raw) }

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 /// Counts for `btlens stats`, gathered while the capture streams past.
@@ -17,7 +17,10 @@ public final class StatsCollector {
     private var opcodeCounts = [Int](repeating: 0, count: 256)
     @exclusivity(unchecked) private var a5Counts = [0, 0]
     public var recordsByKind: [RecordKind: Int] {
-        Dictionary(uniqueKeysWithValues: RecordKind.allCases.compactMap { k in kindCounts[Int(k.rawValue)] > 0 ? (k, kindCounts[Int(k.rawValue)]) : nil })
+        Dictionary(
+            uniqueKeysWithValues: RecordKind.allCases.compactMap { k in
+                kindCounts[Int(k.rawValue)] > 0 ? (k, kindCounts[Int(k.rawValue)]) : nil
+            })
     }
     public private(set) var truncatedRecords = 0
     @exclusivity(unchecked) public private(set) var firstTime: Timestamp?
@@ -26,7 +29,10 @@ public final class StatsCollector {
         Dictionary(uniqueKeysWithValues: opcodeCounts.enumerated().compactMap { $1 > 0 ? (UInt8($0), $1) : nil })
     }
     public var a5Frames: [Direction: Int] {
-        Dictionary(uniqueKeysWithValues: Direction.allCases.compactMap { a5Counts[Int($0.rawValue)] > 0 ? ($0, a5Counts[Int($0.rawValue)]) : nil })
+        Dictionary(
+            uniqueKeysWithValues: Direction.allCases.compactMap {
+                a5Counts[Int($0.rawValue)] > 0 ? ($0, a5Counts[Int($0.rawValue)]) : nil
+            })
     }
     public private(set) var a5BadChecksum = 0
     public private(set) var diagnostics: [String: (Severity, Int)] = [:]
@@ -42,8 +48,10 @@ public final class StatsCollector {
     /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
     public private(set) var captureNotes: [String] = []
     static let captureNoteLimit = 32
-    static let captureNotePrefixes = ["Product:", "Firmware Version:", "Chipset:", "Transport:", "Address:",
-                                      "Bluetooth Host:", "Software:", "Firmware Filename:"]
+    static let captureNotePrefixes = [
+        "Product:", "Firmware Version:", "Chipset:", "Transport:", "Address:",
+        "Bluetooth Host:", "Software:", "Firmware Filename:",
+    ]
 
     public init(file: String, info: CaptureInfo) {
         self.file = file
@@ -57,7 +65,8 @@ public final class StatsCollector {
         kindCounts[Int(r.kind.rawValue)] += 1
         if r.isTruncated { truncatedRecords += 1 }
         if r.kind == .note, captureNotes.count < Self.captureNoteLimit,
-           Self.captureNotePrefixes.contains(where: { r.noteText.hasPrefix($0) }) {
+            Self.captureNotePrefixes.contains(where: { r.noteText.hasPrefix($0) })
+        {
             captureNotes.append(r.noteText)
         }
         if firstTime == nil { firstTime = r.timestamp }
@@ -110,8 +119,9 @@ public final class StatsCollector {
     /// Per-command counts and latency, sorted by dissector and command.
     var commandRows: [Report.Command] {
         commands.sorted.map { key, e in
-            Report.Command(dissector: key.dissector, command: key.command, name: e.name, sent: e.sent, received: e.received,
-                           answered: e.answered, unanswered: e.unanswered, latency: CommandStats.latency(e))
+            Report.Command(
+                dissector: key.dissector, command: key.command, name: e.name, sent: e.sent, received: e.received,
+                answered: e.answered, unanswered: e.unanswered, latency: CommandStats.latency(e))
         }
     }
 
@@ -129,34 +139,41 @@ public final class StatsCollector {
         w.field("link_type", info.linkType)
         w.field("link_type_name", info.linkTypeName)
         w.field("records", records)
-        w.key("records_by_kind"); w.beginObject()
+        w.key("records_by_kind")
+        w.beginObject()
         for kind in RecordKind.allCases { if let n = recordsByKind[kind] { w.field(named: kind.name, n) } }
         w.endObject()
         w.field("truncated_records", truncatedRecords)
         if let t = firstTime { w.field("first_time", t.iso8601) }
         if let t = lastTime { w.field("last_time", t.iso8601) }
         if connectionsDropped > 0 { w.field("connections_not_listed", connectionsDropped) }
-        w.key("connections"); w.beginArray()
+        w.key("connections")
+        w.beginArray()
         for c in connections { ConnectionSummary.json(&w, c) }
         w.endArray()
-        w.key("advertisers"); AdvertisingSummary.json(&w, advertisers.sorted.map(Report.Advertiser.init))
-        w.key("accessories"); w.beginArray()
+        w.key("advertisers")
+        AdvertisingSummary.json(&w, advertisers.sorted.map(Report.Advertiser.init))
+        w.key("accessories")
+        w.beginArray()
         for a in accessories {
             w.beginObject()
             w.identification(a)
             w.endObject()
         }
         w.endArray()
-        w.key("att_pdus"); w.beginObject()
+        w.key("att_pdus")
+        w.beginObject()
         for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) { w.field(named: ATTOpcode(rawValue: op).name, n) }
         w.endObject()
-        w.key("a5_frames"); w.beginObject()
+        w.key("a5_frames")
+        w.beginObject()
         w.field("total", a5Total)
         w.field("sent", a5Frames[.sent] ?? 0)
         w.field("received", a5Frames[.received] ?? 0)
         w.field("checksum_bad", a5BadChecksum)
         w.endObject()
-        w.key("commands"); w.beginArray()
+        w.key("commands")
+        w.beginArray()
         for (key, e) in commands.sorted {
             w.beginObject()
             w.field("dissector", key.dissector)
@@ -167,25 +184,36 @@ public final class StatsCollector {
             w.field("answered", e.answered)
             w.field("unanswered", e.unanswered)
             if let latency = CommandStats.latency(e) {
-                w.key("latency_ms"); w.beginObject()
-                for (k, v) in latency { w.key(named: k); w.number(v) }
+                w.key("latency_ms")
+                w.beginObject()
+                for (k, v) in latency {
+                    w.key(named: k)
+                    w.number(v)
+                }
                 w.endObject()
             }
             w.endObject()
         }
         w.endArray()
-        w.key("diagnostics"); w.beginObject()
+        w.key("diagnostics")
+        w.beginObject()
         for (id, (_, n)) in diagnostics.sorted(by: { $0.key < $1.key }) { w.field(named: id, n) }
         w.endObject()
         w.field("undecoded_bytes", undecodedBytes)
-        w.key("bytes"); bytes.json(&w)
-        w.key("undecoded_by_channel"); w.beginObject()
+        w.key("bytes")
+        bytes.json(&w)
+        w.key("undecoded_by_channel")
+        w.beginObject()
         for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { w.field(named: what, n) }
         w.endObject()
-        w.key("capture_information"); w.beginArray()
+        w.key("capture_information")
+        w.beginArray()
         for n in info.notes + captureNotes { w.string(n) }
         w.endArray()
-        if let definitions { w.key("definitions"); w.definitions(definitions) }
+        if let definitions {
+            w.key("definitions")
+            w.definitions(definitions)
+        }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self) + "\n"
     }
@@ -202,25 +230,37 @@ public final class StatsCollector {
         if let f = firstTime, let l = lastTime {
             lines.append("Time:        \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
         }
-        lines.append("Connections: \(connections.count)"
-                     + (connectionsDropped > 0 ? " listed, and \(connectionsDropped) earlier ones past --limit connection-history" : ""))
+        lines.append(
+            "Connections: \(connections.count)"
+                + (connectionsDropped > 0
+                    ? " listed, and \(connectionsDropped) earlier ones past --limit connection-history" : ""))
         for c in connections { lines += ConnectionSummary.text(c) }
         lines += AdvertisingSummary.text(advertisers)
         for a in accessories {
             let protocols = a.protocols.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
-            lines.append(TerminalText.safe("Accessory:   \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware), hardware \(a.hardware); EA \(protocols)"))
+            lines.append(
+                TerminalText.safe(
+                    "Accessory:   \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware), hardware \(a.hardware); EA \(protocols)"
+                ))
         }
         lines.append("ATT PDUs:    \(attByOpcode.values.reduce(0, +))")
         for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(pad(String(n), 7)) \(ATTOpcode(rawValue: op).name)")
         }
-        lines.append("A5 frames:   \(a5Total) (sent \(a5Frames[.sent] ?? 0), received \(a5Frames[.received] ?? 0), bad checksum \(a5BadChecksum))")
-        if !commands.entries.isEmpty { lines.append("Commands:    sent received answered unanswered  latency ms (min median p95 max)") }
+        lines.append(
+            "A5 frames:   \(a5Total) (sent \(a5Frames[.sent] ?? 0), received \(a5Frames[.received] ?? 0), bad checksum \(a5BadChecksum))"
+        )
+        if !commands.entries.isEmpty {
+            lines.append("Commands:    sent received answered unanswered  latency ms (min median p95 max)")
+        }
         for (key, e) in commands.sorted {
-            let latency = CommandStats.latency(e).map { $0.map { MessageValue.number($0.1) }.joined(separator: " ") } ?? "-"
+            let latency =
+                CommandStats.latency(e).map { $0.map { MessageValue.number($0.1) }.joined(separator: " ") } ?? "-"
             let name = TerminalText.safe(e.name ?? "command")
-            lines.append("  \(pad(String(e.sent), 7)) \(pad(String(e.received), 8)) \(pad(String(e.answered), 8)) \(pad(String(e.unanswered), 10))  "
-                         + "\(pad(latency, 19))  \(name) (\(Hex.value(key.command, width: 2))) [\(TerminalText.safe(key.dissector))]")
+            lines.append(
+                "  \(pad(String(e.sent), 7)) \(pad(String(e.received), 8)) \(pad(String(e.answered), 8)) \(pad(String(e.unanswered), 10))  "
+                    + "\(pad(latency, 19))  \(name) (\(Hex.value(key.command, width: 2))) [\(TerminalText.safe(key.dissector))]"
+            )
         }
         let total = diagnostics.values.reduce(0) { $0 + $1.1 }
         lines.append("Diagnostics: \(total)")
@@ -228,10 +268,14 @@ public final class StatsCollector {
             lines.append("  \(pad(String(n), 7)) \(pad(severity.name, 8)) \(id)")
         }
         lines.append("Undecoded:   \(undecodedBytes) bytes")
-        for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) { lines.append("  \(pad(String(n), 9)) \(what)") }
+        for (what, n) in undecodedByWhat.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(pad(String(n), 9)) \(what)")
+        }
         lines += bytes.lines
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
+    private func pad(_ s: String, _ n: Int) -> String {
+        s.count >= n ? s : String(repeating: " ", count: n - s.count) + s
+    }
 }

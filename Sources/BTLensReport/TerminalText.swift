@@ -39,11 +39,13 @@ public enum TerminalText {
     static func width(_ c: Character) -> Int {
         guard let first = c.unicodeScalars.first, !c.isASCII else { return 1 }
         let p = first.properties
-        if p.generalCategory == .format || p.generalCategory == .nonspacingMark || p.generalCategory == .enclosingMark { return 0 }
+        if p.generalCategory == .format || p.generalCategory == .nonspacingMark || p.generalCategory == .enclosingMark {
+            return 0
+        }
         if p.isEmojiPresentation { return 2 }
         switch first.value {
         case 0x1100...0x115f, 0x2e80...0x303e, 0x3041...0x33ff, 0x3400...0x4dbf, 0x4e00...0x9fff, 0xa000...0xa4cf,
-             0xac00...0xd7a3, 0xf900...0xfaff, 0xfe30...0xfe4f, 0xff00...0xff60, 0xffe0...0xffe6, 0x20000...0x3fffd:
+            0xac00...0xd7a3, 0xf900...0xfaff, 0xfe30...0xfe4f, 0xff00...0xff60, 0xffe0...0xffe6, 0x20000...0x3fffd:
             return 2
         default:
             return 1

@@ -20,7 +20,9 @@ struct TextLine {
     /// at `n`.
     @inline(__always) private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         guard n > 0 else { return }
-        if count + n > storage.count { storage += repeatElement(0, count: max(storage.count, count + n - storage.count)) }
+        if count + n > storage.count {
+            storage += repeatElement(0, count: max(storage.count, count + n - storage.count))
+        }
         let end = count
         count += storage.withUnsafeMutableBufferPointer { room in
             guard let base = room.baseAddress else { return 0 }
@@ -49,7 +51,9 @@ struct TextLine {
         s.withUTF8 { add($0) }
     }
 
-    mutating func add(_ line: TextLine) { line.storage.withUnsafeBufferPointer { add(UnsafeBufferPointer(rebasing: $0[..<line.count])) } }
+    mutating func add(_ line: TextLine) {
+        line.storage.withUnsafeBufferPointer { add(UnsafeBufferPointer(rebasing: $0[..<line.count])) }
+    }
 
     mutating func spaces(_ n: Int) {
         write(n) { out in

@@ -19,8 +19,12 @@ public struct TextRenderer {
     }
 
     enum Style: String {
-        case red = "\u{1b}[31m", yellow = "\u{1b}[33m", cyan = "\u{1b}[36m", green = "\u{1b}[32m"
-        case magenta = "\u{1b}[35m", dim = "\u{1b}[2m"
+        case red = "\u{1b}[31m"
+        case yellow = "\u{1b}[33m"
+        case cyan = "\u{1b}[36m"
+        case green = "\u{1b}[32m"
+        case magenta = "\u{1b}[35m"
+        case dim = "\u{1b}[2m"
     }
 
     /// The line being built, and the summary written before it (the layer column comes first).
@@ -72,7 +76,9 @@ public struct TextRenderer {
         return true
     }
 
-    private static func isDiagnostic(_ e: Event) -> Bool { if case .diagnostic = e.body { return true } else { return false } }
+    private static func isDiagnostic(_ e: Event) -> Bool {
+        if case .diagnostic = e.body { return true } else { return false }
+    }
 
     /// The layer column, the summary and its colour: shared with the reports.
     func describe(_ e: Event) -> (String, String, Style?) {
@@ -133,7 +139,10 @@ public struct TextRenderer {
             if l.truncated { s += ", cut short by the capture" }
             return ("L2CAP", s, nil)
         case .l2capSignaling(let c):
-            return ("L2CAP", "\(c.code.name) (\(Hex.value(c.code.rawValue, width: 2))) id \(c.identifier)\(fields(c.fields))", nil)
+            return (
+                "L2CAP",
+                "\(c.code.name) (\(Hex.value(c.code.rawValue, width: 2))) id \(c.identifier)\(fields(c.fields))", nil
+            )
         case .rfcomm(let f):
             var s = "\(f.frame) DLCI \(f.dlci)"
             if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
@@ -149,11 +158,17 @@ public struct TextRenderer {
                 if let ch = s.rfcommChannel { t += " on RFCOMM channel \(ch)" }
                 return t
             }
-            return ("SDP", "\(info.pdu) tid \(info.transaction)" + (services.isEmpty ? "" : ": " + services.joined(separator: "; ")), nil)
+            return (
+                "SDP",
+                "\(info.pdu) tid \(info.transaction)"
+                    + (services.isEmpty ? "" : ": " + services.joined(separator: "; ")), nil
+            )
         case .iap2(let p):
             var s = p.kind
             if let psn = p.psn, let pan = p.pan { s += " psn \(psn) pan \(pan)" }
-            if let session = p.session, session != 0 { s += " session \(session)" + (p.sessionType.map { " (\($0))" } ?? "") }
+            if let session = p.session, session != 0 {
+                s += " session \(session)" + (p.sessionType.map { " (\($0))" } ?? "")
+            }
             if p.payloadLength > 0 { s += " len \(p.payloadLength)" }
             if let d = p.detail { s += ": \(d)" }
             return ("IAP2", s, nil)
@@ -161,12 +176,24 @@ public struct TextRenderer {
             return ("IAP2", "\(c.name) (\(Hex.value(c.id, width: 4)))\(fields(c.fields))", nil)
         case .iap2Identification(let i):
             let protocols = i.protocols.map { "\($0.id)=\(safe($0.name))" }.joined(separator: " ")
-            return ("IAP2", "Accessory \"\(safe(i.name))\" model \"\(safe(i.model))\" by \"\(safe(i.manufacturer))\" serial \(safe(i.serial)) firmware \(safe(i.firmware)) hardware \(safe(i.hardware)); EA protocols \(protocols)", .magenta)
+            return (
+                "IAP2",
+                "Accessory \"\(safe(i.name))\" model \"\(safe(i.model))\" by \"\(safe(i.manufacturer))\" serial \(safe(i.serial)) firmware \(safe(i.firmware)) hardware \(safe(i.hardware)); EA protocols \(protocols)",
+                .magenta
+            )
         case .gattValue(let g):
-            let what = ["long_read": "Long read", "long_write": "Long write",
-                        "long_write_cancelled": "Long write cancelled"][g.kind.rawValue] ?? g.kind.rawValue
-            var s = "\(what) \(Hex.value(g.handle, width: 4))\(label(g.uuid)): \(g.value.count) bytes from #\(g.firstRecord)"
-            if let t = g.text { s += " \"\(safe(t))\"" } else if !g.value.isEmpty { s += " " + Hex.spaced(g.value.prefix(64)) }
+            let what =
+                [
+                    "long_read": "Long read", "long_write": "Long write",
+                    "long_write_cancelled": "Long write cancelled",
+                ][g.kind.rawValue] ?? g.kind.rawValue
+            var s =
+                "\(what) \(Hex.value(g.handle, width: 4))\(label(g.uuid)): \(g.value.count) bytes from #\(g.firstRecord)"
+            if let t = g.text {
+                s += " \"\(safe(t))\""
+            } else if !g.value.isEmpty {
+                s += " " + Hex.spaced(g.value.prefix(64))
+            }
             return ("GATT", s, nil)
         case .frame, .att:
             // Written piece by piece (`describe(_:into:)` does not come here for them).
@@ -177,11 +204,16 @@ public struct TextRenderer {
             // The first 64 bytes, as for ATT values; what is not shown is counted.
             let shown = u.bytes.prefix(64)
             let cut = u.length - shown.count
-            return ("L2CAP", "not decoded: \(u.what), \(u.length) bytes" + (shown.isEmpty ? "" : ": " + Hex.spaced(shown))
-                        + (cut > 0 ? " … (+\(cut) bytes)" : ""), .dim)
+            return (
+                "L2CAP",
+                "not decoded: \(u.what), \(u.length) bytes" + (shown.isEmpty ? "" : ": " + Hex.spaced(shown))
+                    + (cut > 0 ? " … (+\(cut) bytes)" : ""), .dim
+            )
         case .diagnostic(let d):
             let style: Style = d.severity == .error ? .red : d.severity == .warning ? .yellow : .cyan
-            let detected = d.field("detected_record").map { v in if case .int(let n) = v { " (detected at #\(n))" } else { "" } } ?? ""
+            let detected =
+                d.field("detected_record").map { v in if case .int(let n) = v { " (detected at #\(n))" } else { "" } }
+                ?? ""
             return ("!" + d.severity.name.prefix(4).uppercased(), "\(d.id): \(safe(d.message))\(detected)", style)
         }
     }
@@ -235,7 +267,9 @@ public struct TextRenderer {
                 s.spacedHex(f.payload)
             }
         }
-        if let p = a.pairing { s.add(text: " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms") }
+        if let p = a.pairing {
+            s.add(text: " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms")
+        }
         if f.isPartOfMessage, let part = f.fragment { s.add(text: " [\(part.count) frames]") }
         if !f.checksumOK { s.add(" [bad checksum]") }
     }
@@ -244,12 +278,14 @@ public struct TextRenderer {
         let who = c.info.address.map { " \($0)" } ?? ""
         switch c.change {
         case .opened:
-            return "Connected\(who) (\(c.info.transport.rawValue), we are \(c.info.role.rawValue)) handle \(Hex.value(c.info.key.handle, width: 4))"
+            return
+                "Connected\(who) (\(c.info.transport.rawValue), we are \(c.info.role.rawValue)) handle \(Hex.value(c.info.key.handle, width: 4))"
         case .closed:
             let opened = c.info.openedRecord.map { ", opened at #\($0)" } ?? ""
             return "Disconnected\(who): \(c.code?.name ?? "unknown reason")\(opened)"
         case .inferred:
-            return "Connection \(Hex.value(c.info.key.handle, width: 4)) (\(c.info.transport.rawValue)) was open before the capture began"
+            return
+                "Connection \(Hex.value(c.info.key.handle, width: 4)) (\(c.info.transport.rawValue)) was open before the capture began"
         case .failed:
             return "Connection to\(who) failed: \(c.code?.name ?? "unknown status")"
         case .cancelled:

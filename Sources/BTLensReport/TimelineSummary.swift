@@ -35,7 +35,8 @@ public final class TimelineSummary {
         lines += diagnosticLines()
         lines.append("Findings:    \(findingCount)")
         for (record, d) in findings {
-            lines.append("  #\(pad(String(record), 7)) \(pad(d.severity.name, 8)) \(d.id): \(TerminalText.safe(d.message))")
+            lines.append(
+                "  #\(pad(String(record), 7)) \(pad(d.severity.name, 8)) \(d.id): \(TerminalText.safe(d.message))")
         }
         if findingCount > findings.count { lines.append("  … \(findingCount - findings.count) more in the timeline") }
         return lines.joined(separator: "\n") + "\n\n"
@@ -53,7 +54,9 @@ public final class TimelineSummary {
         let idWidth = rows.map(\.key.count).max() ?? 0
         let countWidth = rows.map { String($0.value.count).count }.max() ?? 0
         for (id, v) in rows {
-            lines.append("  \(pad(v.severity.name, 8)) \(pad(id, idWidth)) \(pad(String(v.count), countWidth, right: true))  first #\(v.first)")
+            lines.append(
+                "  \(pad(v.severity.name, 8)) \(pad(id, idWidth)) \(pad(String(v.count), countWidth, right: true))  first #\(v.first)"
+            )
         }
         return lines
     }

@@ -1,10 +1,12 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 /// Runs the whole pipeline over bytes in memory and collects every event.
-public func analyze(_ bytes: [UInt8], chunk: Int? = nil, dissectors: DissectorTable = .builtIn,
-                    decodeAs: [DecodeAs] = []) throws -> [Event] {
+public func analyze(
+    _ bytes: [UInt8], chunk: Int? = nil, dissectors: DissectorTable = .builtIn,
+    decodeAs: [DecodeAs] = []
+) throws -> [Event] {
     var events: [Event] = []
     let source: any ByteSource = chunk.map { DribbleSource(bytes, size: $0) } ?? MemorySource(bytes)
     var reader = try CaptureFormat.open(source)
@@ -18,7 +20,10 @@ public func analyze(_ bytes: [UInt8], chunk: Int? = nil, dissectors: DissectorTa
 public struct DribbleSource: ByteSource {
     var inner: MemorySource
     let size: Int
-    public init(_ bytes: [UInt8], size: Int) { inner = MemorySource(bytes); self.size = size }
+    public init(_ bytes: [UInt8], size: Int) {
+        inner = MemorySource(bytes)
+        self.size = size
+    }
     public mutating func read(maxCount: Int) -> [UInt8] { inner.read(maxCount: min(maxCount, size)) }
 }
 
@@ -26,9 +31,10 @@ extension Event {
     /// The A5 frame of this event in the shape the scripts expect.
     public var expectedFrame: LESession.ExpectedFrame? {
         guard case .frame(let a) = body, a.isA5, let d = direction else { return nil }
-        return LESession.ExpectedFrame(record: record, direction: d, attHandle: a.attHandle ?? a.eaSession ?? 0,
-                                       command: UInt8(truncatingIfNeeded: a.frame.command), sequence: a.frame.sequence ?? 0,
-                                       payload: a.frame.payload, checksumOK: a.frame.checksumOK)
+        return LESession.ExpectedFrame(
+            record: record, direction: d, attHandle: a.attHandle ?? a.eaSession ?? 0,
+            command: UInt8(truncatingIfNeeded: a.frame.command), sequence: a.frame.sequence ?? 0,
+            payload: a.frame.payload, checksumOK: a.frame.checksumOK)
     }
 
     public var diagnostic: Diagnostic? {

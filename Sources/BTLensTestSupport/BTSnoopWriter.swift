@@ -1,10 +1,14 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// Writes btsnoop files byte by byte, as Android (1002), BlueZ (2001) or H1 writers (1001) do.
 public struct BTSnoopWriter {
     public enum PacketType: UInt8 {
-        case command = 1, acl = 2, sco = 3, event = 4, iso = 5
+        case command = 1
+        case acl = 2
+        case sco = 3
+        case event = 4
+        case iso = 5
 
         var kind: RecordKind {
             switch self {
@@ -33,8 +37,10 @@ public struct BTSnoopWriter {
     /// Adds a record; `cutTo` keeps only that many bytes of the packet (a capture truncation).
     /// Returns the record's 1-based number.
     @discardableResult
-    public mutating func add(_ type: PacketType, _ direction: Direction, _ packet: [UInt8], time: Int64,
-                             cutTo: Int? = nil) -> Int {
+    public mutating func add(
+        _ type: PacketType, _ direction: Direction, _ packet: [UInt8], time: Int64,
+        cutTo: Int? = nil
+    ) -> Int {
         var data = packet
         var flags: UInt32 = direction == .received ? 1 : 0
         if type == .command || type == .event { flags |= 2 }
@@ -52,8 +58,10 @@ public struct BTSnoopWriter {
     }
 
     @discardableResult
-    public mutating func addRaw(_ data: [UInt8], flags: UInt32, time: Int64, cutTo: Int?,
-                                includedOverride: UInt32? = nil, originalOverride: UInt32? = nil) -> Int {
+    public mutating func addRaw(
+        _ data: [UInt8], flags: UInt32, time: Int64, cutTo: Int?,
+        includedOverride: UInt32? = nil, originalOverride: UInt32? = nil
+    ) -> Int {
         let kept = cutTo.map { Array(data.prefix($0)) } ?? data
         bytes += be32(originalOverride ?? UInt32(data.count)) + be32(includedOverride ?? UInt32(kept.count))
         bytes += be32(flags) + be32(0)

@@ -31,7 +31,9 @@ public struct BTSnoozWriter {
         for r in records {
             out += le16(r.bytes.count + 1)
             if version == 2 { out += le16((r.original ?? r.bytes.count) + 1) }
-            out += [UInt8(r.delta & 0xff), UInt8(r.delta >> 8 & 0xff), UInt8(r.delta >> 16 & 0xff), UInt8(r.delta >> 24)]
+            out += [
+                UInt8(r.delta & 0xff), UInt8(r.delta >> 8 & 0xff), UInt8(r.delta >> 16 & 0xff), UInt8(r.delta >> 24),
+            ]
             out.append(r.type)
             out += r.bytes
         }
@@ -43,7 +45,10 @@ public struct BTSnoozWriter {
         var preamble = [version]
         for i in 0..<8 { preamble.append(UInt8(lastTimestamp >> (8 * UInt64(i)) & 0xff)) }
         let encoded = Data(preamble + (compressed ?? Self.deflate(blob))).base64EncodedString()
-        var lines = ["== dumpsys bluetooth_manager ==", "Bluetooth Status", "--- BEGIN:BTSNOOP_LOG_SUMMARY (\(blob.count) bytes in) ---"]
+        var lines = [
+            "== dumpsys bluetooth_manager ==", "Bluetooth Status",
+            "--- BEGIN:BTSNOOP_LOG_SUMMARY (\(blob.count) bytes in) ---",
+        ]
         var rest = Substring(encoded)
         while !rest.isEmpty {
             lines.append(String(rest.prefix(128)))

@@ -42,19 +42,21 @@ public enum BenchmarkCapture {
         s.att(handle: h, .sent, [0x02, 0xf7, 0x00])
         s.att(handle: h, .received, [0x03, 0xf7, 0x00])
         s.att(handle: h, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: h, .received, [0x09, 0x07, 0x12, 0x00, 0x04, 0x13, 0x00, 0xe1, 0xfe, 0x14, 0x00, 0x10, 0x15, 0x00, 0xe2, 0xfe])
+        s.att(
+            handle: h, .received,
+            [0x09, 0x07, 0x12, 0x00, 0x04, 0x13, 0x00, 0xe1, 0xfe, 0x14, 0x00, 0x10, 0x15, 0x00, 0xe2, 0xfe])
         let faulty = number % 50 == 0
         var sequence: [Direction: UInt8] = [.sent: 0, .received: 0x80]
         for i in 0..<400 {
             let direction: Direction = i % 2 == 0 ? .sent : .received
-            let payload = (0 ..< Int(rng.next() % 256)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let payload = (0..<Int(rng.next() % 256)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             var seq = sequence[direction] ?? 0
-            if faulty && i == 101 { seq &+= 1 }      // a gap
-            if faulty && i == 202 { seq &-= 1 }      // a duplicate
+            if faulty && i == 101 { seq &+= 1 }  // a gap
+            if faulty && i == 202 { seq &-= 1 }  // a duplicate
             var frame = Frame.encode(command: direction == .sent ? 0x20 : 0xa0, sequence: seq, payload: payload)
             sequence[direction] = seq &+ 1
-            if faulty && i == 300 { frame[frame.count - 1] &+= 1 }   // a bad checksum
-            if faulty && i == 350 { frame = [0x11, 0x22, 0x33] + frame }   // junk before a frame
+            if faulty && i == 300 { frame[frame.count - 1] &+= 1 }  // a bad checksum
+            if faulty && i == 350 { frame = [0x11, 0x22, 0x33] + frame }  // junk before a frame
             // Apps mostly write a frame in one value (at most MTU - 3 = 244 bytes); every eighth is cut at random points.
             var sizes: [Int] = []
             var left = frame.count
@@ -67,8 +69,10 @@ public enum BenchmarkCapture {
         }
         if faulty {
             // A notification the capture cut short.
-            s.acl(handle: h, .received, boundary: 0b10, [0x0c, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 0xa5, 0x01, 0xa0, 0x00, 0x00, 0x01, 0x00],
-                  cutTo: 9)
+            s.acl(
+                handle: h, .received, boundary: 0b10,
+                [0x0c, 0x00, 0x04, 0x00, 0x1b, 0x15, 0x00, 0xa5, 0x01, 0xa0, 0x00, 0x00, 0x01, 0x00],
+                cutTo: 9)
         }
         s.disconnect(handle: h)
     }

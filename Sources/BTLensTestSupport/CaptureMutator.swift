@@ -32,8 +32,10 @@ public enum CaptureMutator {
     }
 
     /// How often each operation is drawn.
-    static let draws: [Operation] = [.lengthField, .lengthField, .lengthField, .timeField, .otherField, .splice, .splice,
-                                     .flips, .flips, .flips, .run, .run, .blindSplice, .truncate]
+    static let draws: [Operation] = [
+        .lengthField, .lengthField, .lengthField, .timeField, .otherField, .splice, .splice,
+        .flips, .flips, .flips, .run, .run, .blindSplice, .truncate,
+    ]
 
     public static func mutant(_ form: MutantForm, bases: [MutantBase], seed: UInt64, index: Int) -> Mutant {
         // FNV-1a of the form's name, so that forms given one seed are not mutated alike.
@@ -60,13 +62,18 @@ public enum CaptureMutator {
             outer.bytes[at] ^= 1
             steps.append("flip bits 0x\(hex(at)).0")
         }
-        return Mutant(form: form, seed: seed, index: index, base: base.name, steps: steps,
-                      bytes: outer.render?(outer.bytes) ?? outer.bytes)
+        return Mutant(
+            form: form, seed: seed, index: index, base: base.name, steps: steps,
+            bytes: outer.render?(outer.bytes) ?? outer.bytes)
     }
 
-    static func mutate(_ base: MutantBase, others: [MutantBase], _ rng: inout SplitMix, _ steps: inout [String]) -> [UInt8] {
+    static func mutate(_ base: MutantBase, others: [MutantBase], _ rng: inout SplitMix, _ steps: inout [String])
+        -> [UInt8]
+    {
         var bytes = base.bytes
-        let operations = (0 ..< 1 + rng.below(3)).map { _ in draws[rng.below(draws.count)] }.sorted { $0.phase < $1.phase }
+        let operations = (0..<1 + rng.below(3)).map { _ in draws[rng.below(draws.count)] }.sorted {
+            $0.phase < $1.phase
+        }
         var layoutHolds = true
         for op in operations {
             switch op {
@@ -84,7 +91,7 @@ public enum CaptureMutator {
                 layoutHolds = false
             case .flips:
                 guard !bytes.isEmpty else { continue }
-                let at = (0 ..< 1 + rng.below(8)).map { _ in (rng.below(bytes.count), rng.below(8)) }
+                let at = (0..<1 + rng.below(8)).map { _ in (rng.below(bytes.count), rng.below(8)) }
                 for (o, bit) in at { bytes[o] ^= 1 << bit }
                 steps.append("flip bits " + at.map { "0x\(hex($0.0)).\($0.1)" }.joined(separator: ","))
             case .run:
@@ -100,18 +107,25 @@ public enum CaptureMutator {
                 }
                 // Overwritten, inserted or deleted.
                 switch rng.below(4) {
-                case 0: bytes.insert(contentsOf: fill, at: start); steps.append("insert \(length) bytes at 0x\(hex(start))")
-                case 1: bytes.removeSubrange(start ..< start + length); steps.append("delete \(length) bytes at 0x\(hex(start))")
+                case 0:
+                    bytes.insert(contentsOf: fill, at: start)
+                    steps.append("insert \(length) bytes at 0x\(hex(start))")
+                case 1:
+                    bytes.removeSubrange(start..<start + length)
+                    steps.append("delete \(length) bytes at 0x\(hex(start))")
                 default:
-                    bytes.replaceSubrange(start ..< start + length, with: fill)
-                    steps.append("bytes 0x\(hex(start))+\(length) := \(fill.prefix(4).map { hex(Int($0)) }.joined(separator: " "))…")
+                    bytes.replaceSubrange(start..<start + length, with: fill)
+                    steps.append(
+                        "bytes 0x\(hex(start))+\(length) := \(fill.prefix(4).map { hex(Int($0)) }.joined(separator: " "))…"
+                    )
                 }
                 layoutHolds = false
             case .blindSplice:
                 guard bytes.count >= 2 else { continue }
-                let from = rng.below(bytes.count), length = 1 + rng.below(min(256, bytes.count - from))
+                let from = rng.below(bytes.count)
+                let length = 1 + rng.below(min(256, bytes.count - from))
                 let to = rng.below(bytes.count)
-                bytes.insert(contentsOf: Array(bytes[from ..< from + length]), at: to)
+                bytes.insert(contentsOf: Array(bytes[from..<from + length]), at: to)
                 steps.append("copy 0x\(hex(from))+\(length) to 0x\(hex(to))")
                 layoutHolds = false
             case .truncate:
@@ -136,25 +150,30 @@ public enum CaptureMutator {
         var choices: [UInt64] = [0, all, top, top - 1, current &+ 1, current &- 1, rng.next()]
         switch f.kind {
         case .length: choices += [0x7fff, 0xffff, 0x8000_0000, 0x1_0000, current &* 2]
-        case .time: choices += [current | 0x80 << (bits - 8), current | top, current ^ (1 << UInt64(rng.below(Int(bits))))]
+        case .time:
+            choices += [current | 0x80 << (bits - 8), current | top, current ^ (1 << UInt64(rng.below(Int(bits))))]
         case .other: break
         }
         return choices[rng.below(choices.count)] & all
     }
 
     static func put(_ value: UInt64, _ f: MutantBase.Field, _ bytes: inout [UInt8]) {
-        for i in 0 ..< f.width {
+        for i in 0..<f.width {
             let shift = UInt64(f.bigEndian ? f.width - 1 - i : i) * 8
             bytes[f.offset + i] = UInt8(truncatingIfNeeded: value >> shift)
         }
     }
 
     /// Records duplicated, dropped, swapped, or taken from another capture of the form.
-    static func splice(_ base: MutantBase, others: [MutantBase], _ rng: inout SplitMix, _ steps: inout [String]) -> [UInt8] {
+    static func splice(_ base: MutantBase, others: [MutantBase], _ rng: inout SplitMix, _ steps: inout [String])
+        -> [UInt8]
+    {
         let records = base.records
-        let head = Array(base.bytes[..<records[0].lowerBound]), tail = Array(base.bytes[records[records.count - 1].upperBound...])
+        let head = Array(base.bytes[..<records[0].lowerBound])
+        let tail = Array(base.bytes[records[records.count - 1].upperBound...])
         var parts = records.map { Array(base.bytes[$0]) }
-        let i = rng.below(parts.count), j = rng.below(parts.count)
+        let i = rng.below(parts.count)
+        let j = rng.below(parts.count)
         switch rng.below(4) {
         case 0:
             parts.insert(parts[i], at: j)

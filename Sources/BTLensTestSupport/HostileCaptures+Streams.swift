@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 extension HostileCaptures {
@@ -8,7 +8,9 @@ extension HostileCaptures {
         var s = LESession()
         s.connectBREDR(handle: 0x0c, address: address)
         s.l2cap(handle: 0x0c, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
-        s.l2cap(handle: 0x0c, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(
+            handle: 0x0c, .received, cid: 0x0001,
+            [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
         for dlci: UInt8 in [0, 6] {
             s.rfcomm(handle: 0x0c, .sent, cid: 0x71, dlci: dlci, control: 0x3f)
             s.rfcomm(handle: 0x0c, .received, cid: 0x40, dlci: dlci, control: 0x73)
@@ -16,8 +18,12 @@ extension HostileCaptures {
         let lsp: [UInt8] = [1, 8, 0x04, 0x00, 0x03, 0xe8, 0x00, 0x32, 0x1e, 0x04, 1, 0, 1, 2, 2, 1]
         s.rfcommStream(handle: 0x0c, .received, cid: 0x40, dlci: 6, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
         s.rfcommStream(handle: 0x0c, .sent, cid: 0x71, dlci: 6, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
-        s.rfcommStream(handle: 0x0c, .received, cid: 0x40, dlci: 6, IAP2LinkPacket.encode(control: 0x80, psn: 0x20, pan: 0, session: 0, payload: lsp))
-        s.rfcommStream(handle: 0x0c, .sent, cid: 0x71, dlci: 6, IAP2LinkPacket.encode(control: 0xc0, psn: 0x70, pan: 0x20, session: 0, payload: lsp))
+        s.rfcommStream(
+            handle: 0x0c, .received, cid: 0x40, dlci: 6,
+            IAP2LinkPacket.encode(control: 0x80, psn: 0x20, pan: 0, session: 0, payload: lsp))
+        s.rfcommStream(
+            handle: 0x0c, .sent, cid: 0x71, dlci: 6,
+            IAP2LinkPacket.encode(control: 0xc0, psn: 0x70, pan: 0x20, session: 0, payload: lsp))
         return s
     }
 
@@ -34,7 +40,8 @@ extension HostileCaptures {
         // The bad header's bytes are said skipped once the next packet is found.
         let nine = s.rfcommStream(handle: 0x0c, .sent, cid: 0x71, dlci: 6, header(9, psn: 0x71))
         s.expect("iap2.resync", at: nine[0])
-        s.rfcommStream(handle: 0x0c, .sent, cid: 0x71, dlci: 6, header(65_535, psn: 0x72) + [UInt8](repeating: 0x11, count: 100))
+        s.rfcommStream(
+            handle: 0x0c, .sent, cid: 0x71, dlci: 6, header(65_535, psn: 0x72) + [UInt8](repeating: 0x11, count: 100))
         s.disconnect(handle: 0x0c)
         s.expect("iap2.truncated", at: s.lastRecord)
         return make("iap2_lengths.btsnoop", "iAP2 packets with lengths 0, 9 and 65,535", s)
@@ -51,7 +58,9 @@ extension HostileCaptures {
         // Claims 40 payload bytes, carries 2; the next two frames (18 bytes) and 23 of a third fill it.
         s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 0xa5, 0x01, 0x05, 0x02, 0x00, 0x28, 7, 7])
         var frames: [[UInt8]] = []
-        for seq in UInt8(3)...5 { frames.append(Frame.encode(command: 0x05, sequence: seq, payload: [UInt8](repeating: seq, count: 20))) }
+        for seq in UInt8(3)...5 {
+            frames.append(Frame.encode(command: 0x05, sequence: seq, payload: [UInt8](repeating: seq, count: 20)))
+        }
         let r = s.stream(handle: 0x40, attHandle: 0x15, .received, frames.flatMap { $0 }, values: [27, 27, 27])
         s.expect("a5.checksum.bad", at: r[1])
         s.expect("a5.resync", at: r[1])
@@ -82,11 +91,13 @@ extension HostileCaptures {
     static func zeroLength(_ count: Int) -> Case {
         var w = BTSnoopWriter()
         var expected: [String] = []
-        for i in 0 ..< count {
+        for i in 0..<count {
             let n = w.addRaw([], flags: 0, time: 1_700_000_000_000_000 + Int64(i), cutTo: nil)
             if expected.count < 1_000_000 { expected.append("capture.record.empty #\(n)") }
         }
-        return Case(file: "zero_length_records.btsnoop", about: "\(count) records of length 0", bytes: w.bytes, expected: expected.sorted())
+        return Case(
+            file: "zero_length_records.btsnoop", about: "\(count) records of length 0", bytes: w.bytes,
+            expected: expected.sorted())
     }
 
     /// Timestamps that go back an hour, jump to the year 2300, and come back.
@@ -100,9 +111,13 @@ extension HostileCaptures {
         let future = w.add(.command, .sent, reset, time: 10_413_792_000_000_000)
         w.add(.command, .sent, reset, time: 10_413_792_000_000_001)
         let again = w.add(.command, .sent, reset, time: t0)
-        return Case(file: "time_travel.btsnoop", about: "timestamps going back an hour, to 2300 and back",
-                    bytes: w.bytes, expected: ["capture.time.backwards #\(back)", "capture.time.absurd #\(future)",
-                                               "capture.time.backwards #\(again)"].sorted())
+        return Case(
+            file: "time_travel.btsnoop", about: "timestamps going back an hour, to 2300 and back",
+            bytes: w.bytes,
+            expected: [
+                "capture.time.backwards #\(back)", "capture.time.absurd #\(future)",
+                "capture.time.backwards #\(again)",
+            ].sorted())
     }
 
     /// A PacketLogger file whose byte order flips from little- to big-endian after three records.
@@ -115,11 +130,13 @@ extension HostileCaptures {
         }
         var bytes: [UInt8] = []
         for (i, big) in [false, false, false, true, true, true].enumerated() {
-            bytes += record(i % 2 == 0 ? 0x00 : 0x01, i % 2 == 0 ? [0x03, 0x0c, 0x00] : [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00],
-                            big: big, second: 1_700_000_000 + UInt32(i))
+            bytes += record(
+                i % 2 == 0 ? 0x00 : 0x01, i % 2 == 0 ? [0x03, 0x0c, 0x00] : [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00],
+                big: big, second: 1_700_000_000 + UInt32(i))
         }
-        return Case(file: "pklg_byte_order_flip.pklg", about: "a PacketLogger file that changes byte order after three records",
-                    bytes: bytes, expected: ["capture.pklg.byte_order_changed #4"])
+        return Case(
+            file: "pklg_byte_order_flip.pklg", about: "a PacketLogger file that changes byte order after three records",
+            bytes: bytes, expected: ["capture.pklg.byte_order_changed #4"])
     }
 }
 
@@ -133,18 +150,26 @@ extension HostileCaptures {
     }
 
     public static var definitions: [Definition] {
-        let laughs = (1...9).map { i in "l\(i): &l\(i) [" + Array(repeating: "*l\(i - 1)", count: 9).joined(separator: ",") + "]" }
+        let laughs = (1...9).map { i in
+            "l\(i): &l\(i) [" + Array(repeating: "*l\(i - 1)", count: 9).joined(separator: ",") + "]"
+        }
         return [
-            Definition(file: "deep_flow.yaml", about: "flow collections nested 100,000 deep", text: String(repeating: "[", count: 100_000),
-                       error: "deep_flow.yaml:1: brackets nested deeper than 32"),
-            Definition(file: "deep_block.yaml", about: "block sequences nested 300,000 deep on one line",
-                       text: String(repeating: "- ", count: 300_000) + "x\n", error: "deep_block.yaml:1: YAML: Maximum nesting level reached"),
-            Definition(file: "huge.yaml", about: "a file one byte over 1 MiB",
-                       text: "protocol: huge\n#" + String(repeating: "x", count: (1 << 20) - 16) + "\n",
-                       error: "huge.yaml:-: file of 1048577 bytes; definitions are limited to 1048576"),
-            Definition(file: "billion_laughs.yaml", about: "nine levels of nine aliases each (387 million nodes)",
-                       text: "protocol: laughs\nl0: &l0 \"lol\"\n" + laughs.joined(separator: "\n") + "\n",
-                       error: "billion_laughs.yaml:-: the file expands to more than 100000 YAML nodes (nested aliases?)"),
+            Definition(
+                file: "deep_flow.yaml", about: "flow collections nested 100,000 deep",
+                text: String(repeating: "[", count: 100_000),
+                error: "deep_flow.yaml:1: brackets nested deeper than 32"),
+            Definition(
+                file: "deep_block.yaml", about: "block sequences nested 300,000 deep on one line",
+                text: String(repeating: "- ", count: 300_000) + "x\n",
+                error: "deep_block.yaml:1: YAML: Maximum nesting level reached"),
+            Definition(
+                file: "huge.yaml", about: "a file one byte over 1 MiB",
+                text: "protocol: huge\n#" + String(repeating: "x", count: (1 << 20) - 16) + "\n",
+                error: "huge.yaml:-: file of 1048577 bytes; definitions are limited to 1048576"),
+            Definition(
+                file: "billion_laughs.yaml", about: "nine levels of nine aliases each (387 million nodes)",
+                text: "protocol: laughs\nl0: &l0 \"lol\"\n" + laughs.joined(separator: "\n") + "\n",
+                error: "billion_laughs.yaml:-: the file expands to more than 100000 YAML nodes (nested aliases?)"),
         ]
     }
 }
@@ -155,9 +180,11 @@ extension HostileCaptures {
     public static func reassemblyFlood(handles: Int) -> [UInt8] {
         var s = LESession()
         let fragment = [UInt8](repeating: 0x5a, count: 251)
-        for h in 0 ..< handles { s.acl(handle: UInt16(0x40 + h), .received, boundary: 0b10, [0xff, 0xff, 0x04, 0x00] + fragment.dropLast(4)) }
-        for _ in 0 ..< 65_535 / 251 {
-            for h in 0 ..< handles { s.acl(handle: UInt16(0x40 + h), .received, boundary: 0b01, fragment) }
+        for h in 0..<handles {
+            s.acl(handle: UInt16(0x40 + h), .received, boundary: 0b10, [0xff, 0xff, 0x04, 0x00] + fragment.dropLast(4))
+        }
+        for _ in 0..<65_535 / 251 {
+            for h in 0..<handles { s.acl(handle: UInt16(0x40 + h), .received, boundary: 0b01, fragment) }
         }
         return s.bytes
     }

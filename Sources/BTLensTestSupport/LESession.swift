@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 /// Scripts a BLE exchange record by record: HCI connection events, ATT PDUs split into ACL
@@ -24,7 +24,10 @@ public struct LESession {
     public struct ExpectedDiagnostic: Equatable, CustomStringConvertible {
         public var id: String
         public var record: Int
-        public init(id: String, record: Int) { self.id = id; self.record = record }
+        public init(id: String, record: Int) {
+            self.id = id
+            self.record = record
+        }
         public var description: String { "#\(record) \(id)" }
     }
 
@@ -43,7 +46,10 @@ public struct LESession {
     public var bytes: [UInt8] { writer.bytes }
     public var lastRecord: Int { writer.count }
 
-    public mutating func tick() -> Int64 { time += 1_250; return time }
+    public mutating func tick() -> Int64 {
+        time += 1_250
+        return time
+    }
 
     @discardableResult
     public mutating func command(_ opcode: UInt16, _ params: [UInt8]) -> Int {
@@ -57,9 +63,15 @@ public struct LESession {
 
     /// LE Create Connection, Command Status, LE Connection Complete (we are central).
     public mutating func connect(handle: UInt16, address: [UInt8]) {
-        command(0x200d, [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00])
+        command(
+            0x200d,
+            [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [
+                0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00,
+            ])
         event(0x0f, [0x00, 0x01, 0x0d, 0x20])
-        event(0x3e, [0x01, 0x00] + le16(Int(handle)) + [0x00, 0x00] + address + [0x18, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00])
+        event(
+            0x3e,
+            [0x01, 0x00] + le16(Int(handle)) + [0x00, 0x00] + address + [0x18, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00])
     }
 
     /// Create Connection, Command Status, Connection Complete (BR/EDR ACL, we are central).
@@ -71,11 +83,14 @@ public struct LESession {
 
     /// An RFCOMM frame with a correct FCS (or a wrong one), as one L2CAP PDU on `cid`.
     @discardableResult
-    public mutating func rfcomm(handle: UInt16, _ direction: Direction, cid: UInt16, dlci: UInt8, control: UInt8,
-                                commandResponse: Bool = true, credits: UInt8? = nil, _ info: [UInt8] = [],
-                                corruptFCS: Bool = false) -> Int {
+    public mutating func rfcomm(
+        handle: UInt16, _ direction: Direction, cid: UInt16, dlci: UInt8, control: UInt8,
+        commandResponse: Bool = true, credits: UInt8? = nil, _ info: [UInt8] = [],
+        corruptFCS: Bool = false
+    ) -> Int {
         let address = dlci << 2 | (commandResponse ? 0x02 : 0) | 0x01
-        let length: [UInt8] = info.count < 128 ? [UInt8(info.count << 1 | 1)] : [UInt8(info.count << 1 & 0xfe), UInt8(info.count >> 7)]
+        let length: [UInt8] =
+            info.count < 128 ? [UInt8(info.count << 1 | 1)] : [UInt8(info.count << 1 & 0xfe), UInt8(info.count >> 7)]
         let header = [address, control] + length
         var fcs = RFCOMMFrame.fcs(control & ~0x10 == 0xef ? Array(header.prefix(2)) : header)
         if corruptFCS { fcs &+= 1 }
@@ -84,12 +99,14 @@ public struct LESession {
 
     /// A byte stream on an RFCOMM channel as UIH frames of the given sizes; returns their records.
     @discardableResult
-    public mutating func rfcommStream(handle: UInt16, _ direction: Direction, cid: UInt16, dlci: UInt8, _ bytes: [UInt8],
-                                      frames sizes: [Int]? = nil) -> [Int] {
+    public mutating func rfcommStream(
+        handle: UInt16, _ direction: Direction, cid: UInt16, dlci: UInt8, _ bytes: [UInt8],
+        frames sizes: [Int]? = nil
+    ) -> [Int] {
         var records: [Int] = []
         var offset = 0
         for size in sizes ?? [bytes.count] where offset < bytes.count {
-            let piece = Array(bytes[offset ..< min(bytes.count, offset + size)])
+            let piece = Array(bytes[offset..<min(bytes.count, offset + size)])
             offset += size
             records.append(rfcomm(handle: handle, direction, cid: cid, dlci: dlci, control: 0xef, piece))
         }
@@ -104,14 +121,16 @@ public struct LESession {
 
     /// One L2CAP PDU on `cid`, as ACL fragments of `aclFragment` bytes. Returns the last record.
     @discardableResult
-    public mutating func l2cap(handle: UInt16, _ direction: Direction, cid: UInt16 = 0x0004, _ payload: [UInt8],
-                               fragment: Int? = nil) -> Int {
+    public mutating func l2cap(
+        handle: UInt16, _ direction: Direction, cid: UInt16 = 0x0004, _ payload: [UInt8],
+        fragment: Int? = nil
+    ) -> Int {
         let pdu = le16(payload.count) + le16(Int(cid)) + payload
         let size = max(1, fragment ?? aclFragment)
         var offset = 0
         var last = 0
         repeat {
-            let chunk = Array(pdu[offset ..< min(pdu.count, offset + size)])
+            let chunk = Array(pdu[offset..<min(pdu.count, offset + size)])
             last = acl(handle: handle, direction, boundary: offset == 0 ? 0b10 : 0b01, chunk)
             offset += size
         } while offset < pdu.count
@@ -120,8 +139,10 @@ public struct LESession {
 
     /// One raw ACL packet with the given packet-boundary flag.
     @discardableResult
-    public mutating func acl(handle: UInt16, _ direction: Direction, boundary: UInt8, _ data: [UInt8],
-                             cutTo: Int? = nil) -> Int {
+    public mutating func acl(
+        handle: UInt16, _ direction: Direction, boundary: UInt8, _ data: [UInt8],
+        cutTo: Int? = nil
+    ) -> Int {
         let header = le16(Int(handle) | Int(boundary) << 12) + le16(data.count)
         return writer.add(.acl, direction, header + data, time: tick(), cutTo: cutTo.map { $0 + 4 })
     }
@@ -134,12 +155,14 @@ public struct LESession {
     /// Sends `frame` to `attHandle` as Write Commands (sent) or Notifications (received), cut into
     /// values of the given sizes; the last value may also carry `trailing` bytes (the next frame's start).
     @discardableResult
-    public mutating func stream(handle: UInt16, attHandle: UInt16, _ direction: Direction, _ bytes: [UInt8],
-                                values sizes: [Int]) -> [Int] {
+    public mutating func stream(
+        handle: UInt16, attHandle: UInt16, _ direction: Direction, _ bytes: [UInt8],
+        values sizes: [Int]
+    ) -> [Int] {
         var records: [Int] = []
         var offset = 0
         for size in sizes where offset < bytes.count {
-            let value = Array(bytes[offset ..< min(bytes.count, offset + size)])
+            let value = Array(bytes[offset..<min(bytes.count, offset + size)])
             offset += size
             let opcode: UInt8 = direction == .sent ? 0x52 : 0x1b
             records.append(att(handle: handle, direction, [opcode] + le16(Int(attHandle)) + value))
@@ -148,19 +171,26 @@ public struct LESession {
     }
 
     /// An A5 frame sent whole or in pieces; its expected record is that of its last byte.
-    public mutating func frame(handle: UInt16, attHandle: UInt16, _ direction: Direction, command: UInt8,
-                               sequence: UInt8, payload: [UInt8], values: [Int]? = nil, corruptChecksum: Bool = false) {
+    public mutating func frame(
+        handle: UInt16, attHandle: UInt16, _ direction: Direction, command: UInt8,
+        sequence: UInt8, payload: [UInt8], values: [Int]? = nil, corruptChecksum: Bool = false
+    ) {
         var bytes = Frame.encode(command: command, sequence: sequence, payload: payload)
         if corruptChecksum { bytes[bytes.count - 1] &+= 1 }
         let records = stream(handle: handle, attHandle: attHandle, direction, bytes, values: values ?? [bytes.count])
-        expectFrame(records.last ?? 0, direction, attHandle, command: command, sequence: sequence, payload: payload,
-                    ok: !corruptChecksum)
+        expectFrame(
+            records.last ?? 0, direction, attHandle, command: command, sequence: sequence, payload: payload,
+            ok: !corruptChecksum)
     }
 
-    public mutating func expectFrame(_ record: Int, _ direction: Direction, _ attHandle: UInt16, command: UInt8,
-                                     sequence: UInt8, payload: [UInt8], ok: Bool = true) {
-        expectedFrames.append(ExpectedFrame(record: record, direction: direction, attHandle: attHandle,
-                                            command: command, sequence: sequence, payload: payload, checksumOK: ok))
+    public mutating func expectFrame(
+        _ record: Int, _ direction: Direction, _ attHandle: UInt16, command: UInt8,
+        sequence: UInt8, payload: [UInt8], ok: Bool = true
+    ) {
+        expectedFrames.append(
+            ExpectedFrame(
+                record: record, direction: direction, attHandle: attHandle,
+                command: command, sequence: sequence, payload: payload, checksumOK: ok))
     }
 
     public mutating func expect(_ id: String, at record: Int) {

@@ -6,7 +6,8 @@ extension MutantBases {
     /// An Android bugreport summary of the sample's records (BTSnoozWriter), whose compressed
     /// records are the inner capture: length (u16), original length (v2), delta (u32), type.
     static func btsnooz(_ name: String, _ records: [CaptureRecord], version: UInt8) -> MutantBase {
-        var writer = BTSnoozWriter(version: version, lastTimestamp: UInt64(bitPattern: records.last?.timestamp.microseconds ?? 0))
+        var writer = BTSnoozWriter(
+            version: version, lastTimestamp: UInt64(bitPattern: records.last?.timestamp.microseconds ?? 0))
         var previous = records.first?.timestamp.microseconds ?? 0
         for r in records {
             let received = r.direction == .received
@@ -34,22 +35,28 @@ extension MutantBases {
             blob.field(at + header - 5, 4, bigEndian: false, .time, "record \(n) delta")
             blob.field(at + header - 1, 1, bigEndian: false, .other, "record \(n) type")
             blob.hciFields(at + header, type: [0x20: 1, 0x10: 4, 0x11: 2, 0x21: 2][blob.bytes[at + header - 1]] ?? 0)
-            blob.records.append(at ..< min(at + header - 1 + length, blob.bytes.count))
+            blob.records.append(at..<min(at + header - 1 + length, blob.bytes.count))
             at = blob.records.last!.upperBound
         }
         let last = writer.lastTimestamp
         let wrap = { (records: [UInt8]) -> MutantBase in
             // The decoded summary: version, last timestamp (u64 LE), the zlib stream; written as
             // the bugreport's base64 text.
-            var b = MutantBase(name: name + "-v\(version)", bytes: [version] + (0 ..< 8).map { UInt8(last >> (8 * $0) & 0xff) }
-                                + BTSnoozWriter.deflate(records))
+            var b = MutantBase(
+                name: name + "-v\(version)",
+                bytes: [version] + (0..<8).map { UInt8(last >> (8 * $0) & 0xff) }
+                    + BTSnoozWriter.deflate(records))
             b.field(0, 1, bigEndian: false, .other, "summary version")
             b.field(1, 8, bigEndian: false, .time, "summary last timestamp")
-            b.records = [9 ..< b.bytes.count]
+            b.records = [9..<b.bytes.count]
             b.render = { bytes in
                 let encoded = Array(Data(bytes).base64EncodedString().utf8)
-                let lines = stride(from: 0, to: encoded.count, by: 128).map { encoded[$0 ..< min($0 + 128, encoded.count)] + [0x0a] }
-                return Array("== dumpsys bluetooth_manager ==\n--- BEGIN:BTSNOOP_LOG_SUMMARY (\(records.count) bytes in) ---\n".utf8)
+                let lines = stride(from: 0, to: encoded.count, by: 128).map {
+                    encoded[$0..<min($0 + 128, encoded.count)] + [0x0a]
+                }
+                return Array(
+                    "== dumpsys bluetooth_manager ==\n--- BEGIN:BTSNOOP_LOG_SUMMARY (\(records.count) bytes in) ---\n"
+                        .utf8)
                     + lines.joined() + Array("--- END:BTSNOOP_LOG_SUMMARY (\(encoded.count) bytes out) ---\n".utf8)
             }
             return b
@@ -73,8 +80,10 @@ extension MutantBases {
     }
 
     static func zip(_ bytes: [UInt8]) -> [UInt8] {
-        BugreportZip.make([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", bytes, true),
-                           ("bugreport-device-2026-01-01.txt", Array("hello".utf8), false)])
+        BugreportZip.make([
+            ("FS/data/misc/bluetooth/logs/btsnoop_hci.log", bytes, true),
+            ("bugreport-device-2026-01-01.txt", Array("hello".utf8), false),
+        ])
     }
 
 }
@@ -85,13 +94,15 @@ extension MutantBase {
     mutating func zipFields() {
         var at = 0
         let whole = self
-        func v(_ o: Int, _ w: Int) -> Int { Int(whole.value(Field(offset: at + o, width: w, bigEndian: false, kind: .other, name: ""))) }
+        func v(_ o: Int, _ w: Int) -> Int {
+            Int(whole.value(Field(offset: at + o, width: w, bigEndian: false, kind: .other, name: "")))
+        }
         while at + 4 <= bytes.count {
             let sig = MutantBases.le32(bytes, at)
             let start = at
             switch sig {
             case 0x0403_4b50 where at + 30 <= bytes.count:
-                                field(at + 8, 2, bigEndian: false, .other, "local method")
+                field(at + 8, 2, bigEndian: false, .other, "local method")
                 field(at + 14, 4, bigEndian: false, .other, "local CRC")
                 field(at + 18, 4, bigEndian: false, .length, "local compressed size")
                 field(at + 22, 4, bigEndian: false, .length, "local size")
@@ -99,7 +110,7 @@ extension MutantBase {
                 field(at + 28, 2, bigEndian: false, .length, "local extra length")
                 at += 30 + v(26, 2) + v(28, 2) + v(18, 4)
             case 0x0201_4b50 where at + 46 <= bytes.count:
-                                field(at + 10, 2, bigEndian: false, .other, "central method")
+                field(at + 10, 2, bigEndian: false, .other, "central method")
                 field(at + 20, 4, bigEndian: false, .length, "central compressed size")
                 field(at + 24, 4, bigEndian: false, .length, "central size")
                 field(at + 28, 2, bigEndian: false, .length, "central name length")
@@ -117,7 +128,7 @@ extension MutantBase {
             default:
                 at = bytes.count
             }
-            if at > start { records.append(start ..< min(at, bytes.count)) }
+            if at > start { records.append(start..<min(at, bytes.count)) }
         }
     }
 }

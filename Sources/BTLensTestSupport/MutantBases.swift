@@ -31,7 +31,10 @@ public struct MutantBase {
     public final class Inner {
         public let base: MutantBase
         public let wrap: ([UInt8]) -> MutantBase
-        init(_ base: MutantBase, _ wrap: @escaping ([UInt8]) -> MutantBase) { self.base = base; self.wrap = wrap }
+        init(_ base: MutantBase, _ wrap: @escaping ([UInt8]) -> MutantBase) {
+            self.base = base
+            self.wrap = wrap
+        }
     }
 
     init(name: String, bytes: [UInt8]) {
@@ -45,7 +48,7 @@ public struct MutantBase {
     }
 
     func value(_ f: Field) -> UInt64 {
-        let part = bytes[f.offset ..< f.offset + f.width]
+        let part = bytes[f.offset..<f.offset + f.width]
         return (f.bigEndian ? Array(part) : part.reversed()).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
@@ -67,8 +70,11 @@ public struct MutantBase {
 
 /// The forms of capture the mutation test makes: every one btlens reads, each from the samples.
 public enum MutantForm: String, CaseIterable, Sendable {
-    case btsnoop1001 = "btsnoop-1001", btsnoop1002 = "btsnoop-1002", btsnoop2001 = "btsnoop-2001"
-    case pklgBigEndian = "pklg-be", pklgLittleEndian = "pklg-le"
+    case btsnoop1001 = "btsnoop-1001"
+    case btsnoop1002 = "btsnoop-1002"
+    case btsnoop2001 = "btsnoop-2001"
+    case pklgBigEndian = "pklg-be"
+    case pklgLittleEndian = "pklg-le"
     case pcap, pcapng, btsnooz, zip
 
     public var fileExtension: String {
@@ -91,12 +97,17 @@ public enum MutantForm: String, CaseIterable, Sendable {
             let link = Int(rawValue.suffix(4))!
             return samples.filter { datalink($0.bytes) == link }.map { MutantBases.btsnoop($0.name, $0.bytes) }
         case .pklgBigEndian, .pklgLittleEndian:
-            return samples.map { MutantBases.pklg($0.name, MutantBases.records($0.bytes), bigEndian: self == .pklgBigEndian) }
+            return samples.map {
+                MutantBases.pklg($0.name, MutantBases.records($0.bytes), bigEndian: self == .pklgBigEndian)
+            }
         case .pcap, .pcapng:
             return samples.flatMap { s in
-                let plain = MutantBases.converted(s.name, s.bytes, self == .pcap ? .pcap : .pcapng, monitor: datalink(s.bytes) == 2001)
+                let plain = MutantBases.converted(
+                    s.name, s.bytes, self == .pcap ? .pcap : .pcapng, monitor: datalink(s.bytes) == 2001)
                 // Nanosecond timestamps too: pcap's other magic, pcapng's if_tsresol option.
-                return [plain, self == .pcap ? MutantBases.pcapNanoseconds(plain) : MutantBases.pcapngNanoseconds(plain)]
+                return [
+                    plain, self == .pcap ? MutantBases.pcapNanoseconds(plain) : MutantBases.pcapngNanoseconds(plain),
+                ]
             }
         case .btsnooz:
             return samples.filter { datalink($0.bytes) != 2001 }.flatMap { s in
@@ -128,7 +139,7 @@ enum MutantBases {
         while at + 24 <= bytes.count {
             let length = Int(b.value(.init(offset: at + 4, width: 4, bigEndian: true, kind: .length, name: "")))
             let end = min(at + 24 + length, bytes.count)
-            b.records.append(at ..< end)
+            b.records.append(at..<end)
             b.field(at, 4, bigEndian: true, .length, "record \(n) original length")
             b.field(at + 4, 4, bigEndian: true, .length, "record \(n) included length")
             b.field(at + 8, 4, bigEndian: true, .other, "record \(n) flags")
@@ -156,9 +167,10 @@ enum MutantBases {
             }
             let (seconds, micros) = r.timestamp.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
             let at = b.bytes.count
-            b.bytes += u32(UInt32(9 + payload.count), bigEndian) + u32(UInt32(truncatingIfNeeded: seconds), bigEndian)
+            b.bytes +=
+                u32(UInt32(9 + payload.count), bigEndian) + u32(UInt32(truncatingIfNeeded: seconds), bigEndian)
                 + u32(UInt32(truncatingIfNeeded: micros), bigEndian) + [type] + payload
-            b.records.append(at ..< b.bytes.count)
+            b.records.append(at..<b.bytes.count)
             let n = b.records.count
             b.field(at, 4, bigEndian: bigEndian, .length, "record \(n) length")
             b.field(at + 4, 4, bigEndian: bigEndian, .time, "record \(n) seconds")
@@ -170,8 +182,11 @@ enum MutantBases {
     }
 
     /// The sample converted as `btlens convert` does (CaptureWriter), with its fields found.
-    static func converted(_ name: String, _ bytes: [UInt8], _ format: CaptureWriter.Format, monitor: Bool) -> MutantBase {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-base-\(getpid())-\(UUID().uuidString)").path
+    static func converted(_ name: String, _ bytes: [UInt8], _ format: CaptureWriter.Format, monitor: Bool) -> MutantBase
+    {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "btlens-base-\(getpid())-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             let writer = try CaptureWriter(path: path, format: format, monitor: monitor)
@@ -200,7 +215,7 @@ enum MutantBases {
             b.field(at + 12, 4, bigEndian: big, .length, "record \(n) original length")
             let length = Int(b.value(b.fields[b.fields.count - 2]))
             if !monitor { b.hciFields(at + 20, type: nil) }
-            b.records.append(at ..< min(at + 16 + length, bytes.count))
+            b.records.append(at..<min(at + 16 + length, bytes.count))
             at = b.records.last!.upperBound
         }
         return b
@@ -218,7 +233,7 @@ enum MutantBases {
             let type = b.value(.init(offset: at, width: 4, bigEndian: false, kind: .other, name: ""))
             let length = Int(b.value(.init(offset: at + 4, width: 4, bigEndian: false, kind: .length, name: "")))
             guard length >= 12, at + length <= bytes.count else { break }
-            b.records.append(at ..< at + length)
+            b.records.append(at..<at + length)
             b.field(at, 4, bigEndian: false, .other, "block \(n) type")
             b.field(at + 4, 4, bigEndian: false, .length, "block \(n) length")
             b.field(at + length - 4, 4, bigEndian: false, .length, "block \(n) trailing length")
@@ -257,9 +272,10 @@ enum MutantBases {
         var bytes = base.bytes
         guard bytes.count >= 24 else { return base }
         let big = bytes[0] == 0xa1
-        bytes.replaceSubrange(0 ..< 4, with: u32(0xa1b2_3c4d, big))
+        bytes.replaceSubrange(0..<4, with: u32(0xa1b2_3c4d, big))
         for f in base.fields where f.name.hasSuffix("fraction") {
-            bytes.replaceSubrange(f.offset ..< f.offset + 4, with: u32(UInt32(truncatingIfNeeded: base.value(f) * 1000), big))
+            bytes.replaceSubrange(
+                f.offset..<f.offset + 4, with: u32(UInt32(truncatingIfNeeded: base.value(f) * 1000), big))
         }
         return pcap(base.name + "-ns", bytes)
     }
@@ -272,11 +288,12 @@ enum MutantBases {
             let type = UInt32(block[0]) | UInt32(block[1]) << 8
             if type == 1, block.count == 20 {
                 // if_tsresol (code 9, length 1, value 9, padded), then opt_endofopt.
-                block = Array(block[0 ..< 16]) + [9, 0, 1, 0, 9, 0, 0, 0, 0, 0, 0, 0] + u32(32, false)
-                block.replaceSubrange(4 ..< 8, with: u32(32, false))
+                block = Array(block[0..<16]) + [9, 0, 1, 0, 9, 0, 0, 0, 0, 0, 0, 0] + u32(32, false)
+                block.replaceSubrange(4..<8, with: u32(32, false))
             } else if type == 6, block.count >= 20 {
                 let t = (UInt64(le32(block, 12)) << 32 | UInt64(le32(block, 16))) &* 1000
-                block.replaceSubrange(12 ..< 20, with: u32(UInt32(t >> 32), false) + u32(UInt32(truncatingIfNeeded: t), false))
+                block.replaceSubrange(
+                    12..<20, with: u32(UInt32(t >> 32), false) + u32(UInt32(truncatingIfNeeded: t), false))
             }
             out += block
         }

@@ -1,12 +1,16 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// Writes pcap and pcapng files byte by byte in every form btlens reads: each HCI link type (187 H4,
 /// 201 H4 with a direction, 254 Linux monitor), either byte order, pcap's microsecond and nanosecond
 /// magics, and pcapng's if_tsresol in powers of ten or of two. Layouts: pcap as libpcap's savefile.c
 /// reads it; pcapng from draft-ietf-opsawg-pcapng (SHB 4.1, IDB 4.2, EPB 4.3, SPB 4.4, ISB 4.6).
 public struct PcapFileWriter {
-    public enum LinkType: UInt16, CaseIterable, Sendable { case h4 = 187, h4WithDirection = 201, monitor = 254 }
+    public enum LinkType: UInt16, CaseIterable, Sendable {
+        case h4 = 187
+        case h4WithDirection = 201
+        case monitor = 254
+    }
 
     public enum Layout: Sendable, Equatable {
         case pcap(nanoseconds: Bool)
@@ -23,12 +27,18 @@ public struct PcapFileWriter {
         (self.link, self.layout, self.bigEndian) = (link, layout, bigEndian)
         switch layout {
         case .pcap(let nanoseconds):
-            bytes = u32(nanoseconds ? 0xa1b2_3c4d : 0xa1b2_c3d4) + u16(2) + u16(4) + u32(0) + u32(0) + u32(262_144) + u32(UInt32(link.rawValue))
+            bytes =
+                u32(nanoseconds ? 0xa1b2_3c4d : 0xa1b2_c3d4) + u16(2) + u16(4) + u32(0) + u32(0) + u32(262_144)
+                + u32(UInt32(link.rawValue))
         case .pcapng(let tsresol):
-            block(0x0a0d_0d0a, u32(0x1a2b_3c4d) + u16(1) + u16(0) + u32(0xffff_ffff) + u32(0xffff_ffff)
-                  + option(4, Array("btlens-fuzz".utf8)) + u32(0))
+            block(
+                0x0a0d_0d0a,
+                u32(0x1a2b_3c4d) + u16(1) + u16(0) + u32(0xffff_ffff) + u32(0xffff_ffff)
+                    + option(4, Array("btlens-fuzz".utf8)) + u32(0))
             let resolution = tsresol.map { option(9, [$0]) } ?? []
-            block(1, u16(link.rawValue) + u16(0) + u32(262_144) + option(2, Array("bluetooth0".utf8)) + resolution + u32(0))
+            block(
+                1,
+                u16(link.rawValue) + u16(0) + u32(262_144) + option(2, Array("bluetooth0".utf8)) + resolution + u32(0))
         }
     }
 
@@ -40,7 +50,8 @@ public struct PcapFileWriter {
         let (seconds, fraction) = (UInt64(micros / 1_000_000), UInt64(micros % 1_000_000))
         switch layout {
         case .pcap(let nanoseconds):
-            bytes += u32(UInt32(truncatingIfNeeded: seconds)) + u32(UInt32(fraction) * (nanoseconds ? 1000 : 1))
+            bytes +=
+                u32(UInt32(truncatingIfNeeded: seconds)) + u32(UInt32(fraction) * (nanoseconds ? 1000 : 1))
                 + u32(UInt32(packet.count)) + u32(UInt32(packet.count)) + packet
         case .pcapng(let tsresol):
             let code = tsresol ?? 6
@@ -48,8 +59,10 @@ public struct PcapFileWriter {
             let t = seconds * units + fraction * units / 1_000_000
             // epb_flags: inbound (1) or outbound (2), as Wireshark writes it.
             let flags = option(2, u32(r.direction == .received ? 1 : r.direction == .sent ? 2 : 0))
-            block(6, u32(0) + u32(UInt32(t >> 32)) + u32(UInt32(t & 0xffff_ffff)) + u32(UInt32(packet.count))
-                  + u32(UInt32(packet.count)) + padded(packet) + flags + u32(0))
+            block(
+                6,
+                u32(0) + u32(UInt32(t >> 32)) + u32(UInt32(t & 0xffff_ffff)) + u32(UInt32(packet.count))
+                    + u32(UInt32(packet.count)) + padded(packet) + flags + u32(0))
         }
         return true
     }
@@ -82,11 +95,14 @@ public struct PcapFileWriter {
             guard let type = types[r.kind] else { return nil }
             return (link == .h4 ? [] : be32(received ? 1 : 0)) + [type] + Array(r.payload)
         case .monitor:
-            let opcodes: [RecordKind: UInt16] = [.command: 2, .event: 3, .aclData: received ? 5 : 4,
-                                                         .scoData: received ? 7 : 6, .isoData: received ? 19 : 18, .note: 12]
+            let opcodes: [RecordKind: UInt16] = [
+                .command: 2, .event: 3, .aclData: received ? 5 : 4,
+                .scoData: received ? 7 : 6, .isoData: received ? 19 : 18, .note: 12,
+            ]
             guard let opcode = opcodes[r.kind] else { return nil }
             let note = r.kind == .note
-            return be16(note ? 0xffff : r.controllerIndex) + be16(opcode) + (note ? Array(r.noteText.utf8) + [0] : Array(r.payload))
+            return be16(note ? 0xffff : r.controllerIndex) + be16(opcode)
+                + (note ? Array(r.noteText.utf8) + [0] : Array(r.payload))
         }
     }
 
@@ -95,7 +111,9 @@ public struct PcapFileWriter {
         bytes += u32(type) + length + body + length
     }
 
-    private func option(_ code: UInt16, _ value: [UInt8]) -> [UInt8] { u16(code) + u16(UInt16(value.count)) + padded(value) }
+    private func option(_ code: UInt16, _ value: [UInt8]) -> [UInt8] {
+        u16(code) + u16(UInt16(value.count)) + padded(value)
+    }
     private func padded(_ b: [UInt8]) -> [UInt8] { b + Array(repeating: 0, count: (4 - b.count % 4) % 4) }
     private func u16(_ v: UInt16) -> [UInt8] { bigEndian ? be16(v) : [UInt8(v & 0xff), UInt8(v >> 8)] }
     private func u32(_ v: UInt32) -> [UInt8] { bigEndian ? be32(v) : be32(v).reversed() }

@@ -10,16 +10,18 @@ public enum SampleCaptures {
     }
 
     public static var all: [Sample] {
-        [Sample(file: "ble_a5_session.btsnoop", session: session()),
-         Sample(file: "ble_a5_faults.btsnoop", session: faults()),
-         Sample(file: "ble_mid_connection.btsnoop", session: midConnection()),
-         Sample(file: "btmon_monitor.btsnoop", session: monitor()),
-         Sample(file: "h1_datalink_1001.btsnoop", session: exchange(LESession(datalink: 1001))),
-         Sample(file: "h4_labelled_1001.btsnoop", session: h4In1001()),
-         Sample(file: "cut_in_record.btsnoop", session: cutInRecord()),
-         Sample(file: "bredr_rfcomm.btsnoop", session: bredrRFCOMM()),
-         Sample(file: "bredr_iap2_ea.btsnoop", session: bredrIAP2()),
-         Sample(file: "bredr_spp_iap2_class.btsnoop", session: sppWithIAP2Class())]
+        [
+            Sample(file: "ble_a5_session.btsnoop", session: session()),
+            Sample(file: "ble_a5_faults.btsnoop", session: faults()),
+            Sample(file: "ble_mid_connection.btsnoop", session: midConnection()),
+            Sample(file: "btmon_monitor.btsnoop", session: monitor()),
+            Sample(file: "h1_datalink_1001.btsnoop", session: exchange(LESession(datalink: 1001))),
+            Sample(file: "h4_labelled_1001.btsnoop", session: h4In1001()),
+            Sample(file: "cut_in_record.btsnoop", session: cutInRecord()),
+            Sample(file: "bredr_rfcomm.btsnoop", session: bredrRFCOMM()),
+            Sample(file: "bredr_iap2_ea.btsnoop", session: bredrIAP2()),
+            Sample(file: "bredr_spp_iap2_class.btsnoop", session: sppWithIAP2Class()),
+        ]
     }
 
     static let peer: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]
@@ -36,14 +38,19 @@ public enum SampleCaptures {
         s.att(handle: h, .received, [0x03] + le16(64))
         // Primary services: GAP, Device Information, Battery, vendor 0xFFF0.
         s.att(handle: h, .sent, [0x10, 0x01, 0x00, 0xff, 0xff, 0x00, 0x28])
-        s.att(handle: h, .received, [0x11, 0x06] + svc(0x0001, 0x0003, 0x1800) + svc(0x0004, 0x0008, 0x180a)
-              + svc(0x0009, 0x000c, 0x180f) + svc(0x000d, 0x0016, 0xfff0))
+        s.att(
+            handle: h, .received,
+            [0x11, 0x06] + svc(0x0001, 0x0003, 0x1800) + svc(0x0004, 0x0008, 0x180a)
+                + svc(0x0009, 0x000c, 0x180f) + svc(0x000d, 0x0016, 0xfff0))
         s.att(handle: h, .sent, [0x10, 0x17, 0x00, 0xff, 0xff, 0x00, 0x28])
         s.att(handle: h, .received, [0x01, 0x10, 0x17, 0x00, 0x0a])
         s.att(handle: h, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: h, .received, [0x09, 0x07] + chr(0x0002, 0x02, 0x0003, 0x2a00) + chr(0x0005, 0x02, 0x0006, 0x2a26)
-              + chr(0x0007, 0x02, 0x0008, 0x2a24) + chr(0x000a, 0x12, 0x000b, 0x2a19) + chr(0x000e, 0x0a, 0x000f, 0xfff1)
-              + chr(0x0012, 0x04, 0x0013, 0xfff3) + chr(0x0014, 0x10, 0x0015, 0xfff4))
+        s.att(
+            handle: h, .received,
+            [0x09, 0x07] + chr(0x0002, 0x02, 0x0003, 0x2a00) + chr(0x0005, 0x02, 0x0006, 0x2a26)
+                + chr(0x0007, 0x02, 0x0008, 0x2a24) + chr(0x000a, 0x12, 0x000b, 0x2a19)
+                + chr(0x000e, 0x0a, 0x000f, 0xfff1)
+                + chr(0x0012, 0x04, 0x0013, 0xfff3) + chr(0x0014, 0x10, 0x0015, 0xfff4))
         s.att(handle: h, .sent, [0x04, 0x16, 0x00, 0x16, 0x00])
         s.att(handle: h, .received, [0x05, 0x01, 0x16, 0x00, 0x02, 0x29])
         // Firmware revision (short read) and model number (long read: 63 + 7 bytes with MTU 64).
@@ -62,7 +69,8 @@ public enum SampleCaptures {
 
         s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x20, sequence: 7, payload: [0x01])
         s.frame(handle: h, attHandle: 0x0015, .received, command: 0xa0, sequence: 0x10, payload: [0x00])
-        s.frame(handle: h, attHandle: 0x0013, .sent, command: 0x21, sequence: 8, payload: Array(0..<30), values: [20, 17])
+        s.frame(
+            handle: h, attHandle: 0x0013, .sent, command: 0x21, sequence: 8, payload: Array(0..<30), values: [20, 17])
         // Two frames in one notification.
         let a = Frame.encode(command: 0xa1, sequence: 0x11, payload: [0x00, 0x30])
         let b = Frame.encode(command: 0x05, sequence: 0x12, payload: [0x02, 0x5a, 0x64])
@@ -78,7 +86,8 @@ public enum SampleCaptures {
         let c = Frame.encode(command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
         let d = Frame.encode(command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
         let r2 = s.stream(handle: h, attHandle: 0x0015, .received, c + d, values: [15, 10, 5])
-        s.expectFrame(r2[1], .received, 0x0015, command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
+        s.expectFrame(
+            r2[1], .received, 0x0015, command: 0xa2, sequence: 0x13, payload: Array(repeating: 0x42, count: 12))
         s.expectFrame(r2[2], .received, 0x0015, command: 0x06, sequence: 0x14, payload: [9, 8, 7, 6])
         // A long write: Prepare Write ×2, Execute Write; the frame belongs to the Execute record.
         let f = Frame.encode(command: 0x30, sequence: 10, payload: Array(repeating: 0x5c, count: 80))
@@ -167,10 +176,12 @@ public enum SampleCaptures {
     public static func monitor() -> LESession {
         var s = LESession(datalink: 2001)
         s.writer.addMonitor(opcode: 12, index: 0xffff, text("Linux version 6.6.31 (x86_64)") + [0], time: s.tick())
-        s.writer.addMonitor(opcode: 0, index: 0, [0x00, 0x03] + peer.reversed() + text("hci0") + [0, 0, 0, 0], time: s.tick())
+        s.writer.addMonitor(
+            opcode: 0, index: 0, [0x00, 0x03] + peer.reversed() + text("hci0") + [0, 0, 0, 0], time: s.tick())
         s.writer.addMonitor(opcode: 8, index: 0, [], time: s.tick())
         s.writer.addMonitor(opcode: 10, index: 0, Array(peer.reversed()) + le16(2), time: s.tick())
-        s.writer.addMonitor(opcode: 13, index: 0xffff, [6, 11] + text("bluetoothd") + [0] + text("Starting discovery"), time: s.tick())
+        s.writer.addMonitor(
+            opcode: 13, index: 0xffff, [6, 11] + text("bluetoothd") + [0] + text("Starting discovery"), time: s.tick())
         return exchange(s)
     }
 
@@ -185,8 +196,9 @@ public enum SampleCaptures {
     /// A file whose last record runs past the end of the file.
     static func cutInRecord() -> LESession {
         var s = exchange(LESession())
-        s.writer.addRaw([0x02, 0x40, 0x20, 0x09, 0x00, 0x05, 0x00, 0x04, 0x00, 0x1b], flags: 1, time: s.tick(), cutTo: nil,
-                        includedOverride: 40)
+        s.writer.addRaw(
+            [0x02, 0x40, 0x20, 0x09, 0x00, 0x05, 0x00, 0x04, 0x00, 0x1b], flags: 1, time: s.tick(), cutTo: nil,
+            includedOverride: 40)
         s.expect("capture.truncated", at: s.lastRecord)
         s.expect("hci.connection.inferred", at: s.lastRecord)
         s.expect("capture.record.past_end", at: s.lastRecord)
@@ -201,21 +213,28 @@ public enum SampleCaptures {
         s.connectBREDR(handle: h, address: peer)
         // Connection Request (PSM 3, our CID 0x0040) and Response (their CID 0x0071), both configured.
         s.l2cap(handle: h, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
-        s.l2cap(handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(
+            handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
         s.l2cap(handle: h, .sent, cid: 0x0001, [0x04, 0x02, 0x04, 0x00, 0x71, 0x00, 0x00, 0x00])
         s.l2cap(handle: h, .received, cid: 0x0001, [0x05, 0x02, 0x06, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
         s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 0, control: 0x3f)
         s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 0, control: 0x73)
         // PN for DLCI 6 (channel 3) with credit-based flow control, then SABM/UA on DLCI 6.
-        s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 0, control: 0xef, [0x83, 0x11, 0x06, 0xf0, 0x00, 0x00, 0xf4, 0x03, 0x00, 0x07])
+        s.rfcomm(
+            handle: h, .sent, cid: 0x0071, dlci: 0, control: 0xef,
+            [0x83, 0x11, 0x06, 0xf0, 0x00, 0x00, 0xf4, 0x03, 0x00, 0x07])
         s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 6, control: 0x3f)
         s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 6, control: 0x73)
-        s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 6, control: 0xff, credits: 7, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
-        s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 6, control: 0xef, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10], corruptFCS: true)
+        s.rfcomm(
+            handle: h, .sent, cid: 0x0071, dlci: 6, control: 0xff, credits: 7, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
+        s.rfcomm(
+            handle: h, .received, cid: 0x0040, dlci: 6, control: 0xef, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10],
+            corruptFCS: true)
         s.expect("rfcomm.fcs.bad", at: s.lastRecord)
         // A channel for another PSM (AVCTP, 0x17) is named, not decoded.
         s.l2cap(handle: h, .received, cid: 0x0001, [0x02, 0x03, 0x04, 0x00, 0x17, 0x00, 0x72, 0x00])
-        s.l2cap(handle: h, .sent, cid: 0x0001, [0x03, 0x03, 0x08, 0x00, 0x41, 0x00, 0x72, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(
+            handle: h, .sent, cid: 0x0001, [0x03, 0x03, 0x08, 0x00, 0x41, 0x00, 0x72, 0x00, 0x00, 0x00, 0x00, 0x00])
         s.l2cap(handle: h, .sent, cid: 0x0072, [0x00, 0x11, 0x0e])
         s.disconnect(handle: h)
         return s
@@ -230,7 +249,8 @@ public enum SampleCaptures {
         let (ours, theirs): (UInt16, UInt16) = (0x0040, 0x0071)
         s.connectBREDR(handle: h, address: peer)
         s.l2cap(handle: h, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
-        s.l2cap(handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(
+            handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
         s.rfcomm(handle: h, .sent, cid: theirs, dlci: 0, control: 0x3f)
         s.rfcomm(handle: h, .received, cid: ours, dlci: 0, control: 0x73)
         s.rfcomm(handle: h, .sent, cid: theirs, dlci: 6, control: 0x3f)
@@ -241,10 +261,13 @@ public enum SampleCaptures {
         func fromAccessory(_ b: [UInt8], _ sizes: [Int]? = nil) -> [Int] {
             s.rfcommStream(handle: h, .received, cid: ours, dlci: 6, b, frames: sizes)
         }
-        func packet(_ control: UInt8, _ psn: UInt8, _ pan: UInt8, _ session: UInt8, _ payload: [UInt8] = []) -> [UInt8] {
+        func packet(_ control: UInt8, _ psn: UInt8, _ pan: UInt8, _ session: UInt8, _ payload: [UInt8] = []) -> [UInt8]
+        {
             IAP2LinkPacket.encode(control: control, psn: psn, pan: pan, session: session, payload: payload)
         }
-        func param(_ id: UInt16, _ data: [UInt8]) -> [UInt8] { [0, UInt8(data.count + 4), UInt8(id >> 8), UInt8(id & 0xff)] + data }
+        func param(_ id: UInt16, _ data: [UInt8]) -> [UInt8] {
+            [0, UInt8(data.count + 4), UInt8(id >> 8), UInt8(id & 0xff)] + data
+        }
         func message(_ id: UInt16, _ params: [UInt8] = []) -> [UInt8] {
             [0x40, 0x40, 0, UInt8(params.count + 6), UInt8(id >> 8), UInt8(id & 0xff)] + params
         }
@@ -255,10 +278,12 @@ public enum SampleCaptures {
         _ = toAccessory(packet(0xc0, 0x70, 0x20, 0, lsp))
         _ = fromAccessory(packet(0x40, 0x20, 0x70, 0))
         _ = toAccessory(packet(0x40, 0x71, 0x20, 1, message(0x1d00)))
-        let ident = message(0x1d01, param(0, Array((accessoryName + "\0").utf8)) + param(1, Array("LL-2\0".utf8))
-                            + param(2, Array("Lawaken\0".utf8)) + param(3, Array("LW0001\0".utf8))
-                            + param(4, Array("2.1.0\0".utf8)) + param(5, Array("B\0".utf8))
-                            + param(10, param(0, [1]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))
+        let ident = message(
+            0x1d01,
+            param(0, Array((accessoryName + "\0").utf8)) + param(1, Array("LL-2\0".utf8))
+                + param(2, Array("Lawaken\0".utf8)) + param(3, Array("LW0001\0".utf8))
+                + param(4, Array("2.1.0\0".utf8)) + param(5, Array("B\0".utf8))
+                + param(10, param(0, [1]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))
         _ = fromAccessory(packet(0x40, 0x21, 0x71, 1, ident), [40, 200])
         _ = toAccessory(packet(0x40, 0x72, 0x21, 1, message(0x1d02)))
         _ = toAccessory(packet(0x40, 0x73, 0x21, 1, message(0xea00, param(0, [1]) + param(1, [0x00, 0x05]))))
@@ -270,15 +295,21 @@ public enum SampleCaptures {
         // The accessory answers with two frames in one EA packet, the second with a bad checksum.
         var f3 = Frame.encode(command: 0x05, sequence: 0x41, payload: [0x64])
         f3[f3.count - 1] &+= 1
-        let r2 = fromAccessory(packet(0x40, 0x22, 0x75, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
+        let r2 = fromAccessory(
+            packet(
+                0x40, 0x22, 0x75, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expectFrame(r2[0], .received, 5, command: 0xa0, sequence: 0x40, payload: [0x00])
         s.expectFrame(r2[0], .received, 5, command: 0x05, sequence: 0x41, payload: [0x64], ok: false)
         s.expect("a5.checksum.bad", at: r2[0])
         // The same packet resent with a refreshed PAN: a retransmission, its EA bytes not fed twice.
-        let r3 = fromAccessory(packet(0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
+        let r3 = fromAccessory(
+            packet(
+                0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expect("iap2.retransmission", at: r3[0])
         // And logged twice by the capture, byte for byte, 1.25 ms later: a duplicate.
-        let r4 = fromAccessory(packet(0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
+        let r4 = fromAccessory(
+            packet(
+                0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expect("iap2.duplicate", at: r4[0])
         s.disconnect(handle: h)
         return s

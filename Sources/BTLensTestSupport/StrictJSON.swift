@@ -41,15 +41,29 @@ public enum StrictJSON {
             switch bytes[i] {
             case UInt8(ascii: "{"): return try object()
             case UInt8(ascii: "["):
-                i += 1; skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return [] }
-                while true {
-                    skipSpace(); _ = try value(); skipSpace()
-                    if i < bytes.count, bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    try expect(UInt8(ascii: "]")); return []
+                i += 1
+                skipSpace()
+                if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+                    i += 1
+                    return []
                 }
-            case UInt8(ascii: "\""): _ = try string(); return []
-            default: try scalar(); return []
+                while true {
+                    skipSpace()
+                    _ = try value()
+                    skipSpace()
+                    if i < bytes.count, bytes[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
+                    try expect(UInt8(ascii: "]"))
+                    return []
+                }
+            case UInt8(ascii: "\""):
+                _ = try string()
+                return []
+            default:
+                try scalar()
+                return []
             }
         }
 
@@ -58,17 +72,25 @@ public enum StrictJSON {
             var keys: [String] = []
             var seen = Set<String>()
             skipSpace()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return keys }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                return keys
+            }
             while true {
                 skipSpace()
                 let at = i
                 let key = try string()
                 guard seen.insert(key).inserted else { throw Invalid(offset: at, reason: "duplicate key \"\(key)\"") }
                 keys.append(key)
-                skipSpace(); try expect(UInt8(ascii: ":")); skipSpace()
+                skipSpace()
+                try expect(UInt8(ascii: ":"))
+                skipSpace()
                 _ = try value()
                 skipSpace()
-                if i < bytes.count, bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if i < bytes.count, bytes[i] == UInt8(ascii: ",") {
+                    i += 1
+                    continue
+                }
                 try expect(UInt8(ascii: "}"))
                 return keys
             }
@@ -81,7 +103,9 @@ public enum StrictJSON {
                 guard bytes[i] >= 0x20 else { throw fail("control character in a string") }
                 if bytes[i] == UInt8(ascii: "\\") {
                     i += 1
-                    guard i < bytes.count, Array("\"\\/bfnrtu".utf8).contains(bytes[i]) else { throw fail("bad escape") }
+                    guard i < bytes.count, Array("\"\\/bfnrtu".utf8).contains(bytes[i]) else {
+                        throw fail("bad escape")
+                    }
                 }
                 i += 1
             }

@@ -1,18 +1,22 @@
+import BTLensFuzz
 // libFuzzer's driver for the targets of BTLensFuzz (built by scripts/fuzz with
 // -sanitize=fuzzer -DFUZZING; the target is named by BTLENS_FUZZ_TARGET), or, in a normal build,
 // a command that lists the targets, writes their seeds, and replays inputs through one.
 import Foundation
-import BTLensFuzz
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 #if FUZZING
 // libFuzzer's driver, started from this executable's own main (SwiftPM names the entry point).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
-                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32) -> Int32
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
 
 nonisolated(unsafe) private var target: FuzzTarget?
 
@@ -21,16 +25,19 @@ struct FuzzDriver {
     static func main() {
         let name = getenv("BTLENS_FUZZ_TARGET").map { String(cString: $0) } ?? ""
         guard let t = FuzzTarget.named(name) else {
-            FileHandle.standardError.write(Data("BTLENS_FUZZ_TARGET must name one of: \(FuzzTarget.all.map(\.name).joined(separator: " "))\n".utf8))
+            FileHandle.standardError.write(
+                Data("BTLENS_FUZZ_TARGET must name one of: \(FuzzTarget.all.map(\.name).joined(separator: " "))\n".utf8)
+            )
             exit(2)
         }
         target = t
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            target?.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-            return 0
-        })
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                target?.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                return 0
+            })
     }
 }
 #else
@@ -46,7 +53,9 @@ struct FuzzCommand {
         let args = Array(CommandLine.arguments.dropFirst())
         switch (args.first, args.count) {
         case ("list", 1):
-            for t in FuzzTarget.all { print("\(t.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(t.summary)") }
+            for t in FuzzTarget.all {
+                print("\(t.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(t.summary)")
+            }
         case ("seeds", 3):
             let t = target(args[1])
             for (i, seed) in t.seeds().enumerated() {

@@ -3,6 +3,7 @@
 // `--hostile DIR` the hostile captures (docs/hostile-captures.md), with
 // `--mutants FORM SEED FIRST COUNT DIR` seeded mutants of the samples in one form (scripts/mutate).
 import BTLensTestSupport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,9 @@ if arguments.first == "--hostile", arguments.count == 2 {
     let f = create(arguments[1] + "/reassembly_flood.btsnoop")
     _ = flood.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
     fclose(f)
-    print("\(arguments[1])/reassembly_flood.btsnoop: \(flood.count) bytes, 400 links each leaving a 65,535-byte PDU unfinished")
+    print(
+        "\(arguments[1])/reassembly_flood.btsnoop: \(flood.count) bytes, 400 links each leaving a 65,535-byte PDU unfinished"
+    )
     for d in HostileCaptures.definitions {
         let path = arguments[1] + "/" + d.file
         let f = create(path)
@@ -49,12 +52,15 @@ if arguments.first == "--hostile", arguments.count == 2 {
 }
 if arguments.first == "--mutants" {
     guard arguments.count == 6, let form = MutantForm(rawValue: arguments[1]), let seed = UInt64(arguments[2]),
-          let first = Int(arguments[3]), let count = Int(arguments[4]) else {
-        print("usage: btlens-samples --mutants FORM SEED FIRST COUNT DIR; forms: \(MutantForm.allCases.map(\.rawValue).joined(separator: " "))")
+        let first = Int(arguments[3]), let count = Int(arguments[4])
+    else {
+        print(
+            "usage: btlens-samples --mutants FORM SEED FIRST COUNT DIR; forms: \(MutantForm.allCases.map(\.rawValue).joined(separator: " "))"
+        )
         exit(2)
     }
     let bases = form.bases
-    for index in first ..< first + count {
+    for index in first..<first + count {
         let m = CaptureMutator.mutant(form, bases: bases, seed: seed, index: index)
         let f = create(arguments[5] + "/" + m.fileName)
         _ = m.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }

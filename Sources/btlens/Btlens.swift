@@ -1,23 +1,26 @@
 import ArgumentParser
-import Foundation
 import BTLensCapture
+import Foundation
 
 struct Btlens: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "btlens",
         abstract: "Annotated timelines of what a phone app and its Bluetooth accessory said to each other.",
         discussion: """
-        Reads Bluetooth HCI captures (btsnoop, PacketLogger, pcap/pcapng, Android btsnooz; see `btlens formats`) and decodes HCI → ACL → L2CAP → ATT/GATT or RFCOMM → iAP2 → A5 frames, with diagnostics for what does not add up. Vendor commands are named by dissectors: definition files in ./Dissectors or ~/.config/btlens/dissectors (see `btlens dissectors`). The format is recognised by content, never by file name. `btlens FILE` is `btlens timeline FILE`.
+            Reads Bluetooth HCI captures (btsnoop, PacketLogger, pcap/pcapng, Android btsnooz; see `btlens formats`) and decodes HCI → ACL → L2CAP → ATT/GATT or RFCOMM → iAP2 → A5 frames, with diagnostics for what does not add up. Vendor commands are named by dissectors: definition files in ./Dissectors or ~/.config/btlens/dissectors (see `btlens dissectors`). The format is recognised by content, never by file name. `btlens FILE` is `btlens timeline FILE`.
 
-        EXIT STATUS
-          0  the input was read as a capture (diagnostics may have been reported)
-          1  the input could not be read as a capture (not a capture, unreadable,
-             unsupported); for a folder, one of its files could not
-          2  usage error, unknown subcommand, or a definition that does not load
-          3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found
-        """,
+            EXIT STATUS
+              0  the input was read as a capture (diagnostics may have been reported)
+              1  the input could not be read as a capture (not a capture, unreadable,
+                 unsupported); for a folder, one of its files could not
+              2  usage error, unknown subcommand, or a definition that does not load
+              3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found
+            """,
         version: "0.1.0 (libpcap: \(Libpcap.version))",
-        subcommands: [Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self, Formats.self, DiagnosticsList.self],
+        subcommands: [
+            Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self,
+            Formats.self, DiagnosticsList.self,
+        ],
         defaultSubcommand: Timeline.self)
 }
 
@@ -31,7 +34,8 @@ extension Btlens {
         let near = names.filter { editDistance($0, word) <= 2 || (word.count >= 3 && $0.hasPrefix(word)) }
         // A lone word that looks like nothing is left to the shorthand, which says the file is missing.
         guard !near.isEmpty || (arguments.count > 1 && !word.contains("/") && !word.contains(".")) else { return nil }
-        return "unknown subcommand '\(word)'" + (near.isEmpty ? "" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?")
+        return "unknown subcommand '\(word)'"
+            + (near.isEmpty ? "" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?")
             + " (no file '\(word)' either; subcommands: \(names.joined(separator: ", ")))"
     }
 

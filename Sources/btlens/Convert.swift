@@ -5,12 +5,15 @@ struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Write any readable capture as btsnoop, pcap or pcapng, so one file opens everywhere.",
-        discussion: "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201).")
+        discussion:
+            "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201)."
+    )
 
     @Argument(help: "The capture to read.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The file to write; the format comes from its extension (.btsnoop, .pcap, .pcapng).")
+    @Option(
+        name: .shortAndLong, help: "The file to write; the format comes from its extension (.btsnoop, .pcap, .pcapng).")
     var output: String
 
     @Option(help: "The output format, when the extension does not say it: btsnoop, pcap, pcapng.")
@@ -21,7 +24,8 @@ struct Convert: ParsableCommand {
 
     func validate() throws {
         if format == nil && CaptureWriter.Format(rawValue: pathExtension(output)) == nil {
-            throw ValidationError("cannot tell the output format from '\(output)': use .btsnoop, .pcap or .pcapng, or --format")
+            throw ValidationError(
+                "cannot tell the output format from '\(output)': use .btsnoop, .pcap or .pcapng, or --format")
         }
     }
 
@@ -48,8 +52,12 @@ struct Convert: ParsableCommand {
         writer.flush()
         let skipped = writer.skipped > 0 ? "; \(writer.skipped) records with no place in this layout left out" : ""
         let n = writer.clampedTimes
-        let clamped = n > 0 ? "; \(n) timestamp\(n == 1 ? "" : "s") \(chosen.rawValue) cannot hold written as the nearest it can" : ""
-        print("\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)")
+        let clamped =
+            n > 0
+            ? "; \(n) timestamp\(n == 1 ? "" : "s") \(chosen.rawValue) cannot hold written as the nearest it can" : ""
+        print(
+            "\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)"
+        )
     }
 
 }

@@ -15,7 +15,8 @@ extension DecodeAs: ExpressibleByArgument {
             return
         }
         if parts[0].lowercased().hasPrefix("rfcomm:"), parts[1].lowercased() == "iap2",
-           let ch = UInt8(parts[0].dropFirst(7)) {
+            let ch = UInt8(parts[0].dropFirst(7))
+        {
             self = .rfcommIAP2(channel: ch)
             return
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTLensDefinitions
 import BTLensDissect
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,26 +10,32 @@ struct Dissectors: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dissectors",
         abstract: "Check and list dissectors: vendor protocols in definition files (Dissectors/*.yaml) and built in.",
-        discussion: "Definitions are read from ~/.config/btlens/dissectors (yours) and ./Dissectors, or from the folders given with --dissectors; a file of ./Dissectors that binds what one of yours binds is left out with a note. The format is described in Dissectors/README.md.",
+        discussion:
+            "Definitions are read from ~/.config/btlens/dissectors (yours) and ./Dissectors, or from the folders given with --dissectors; a file of ./Dissectors that binds what one of yours binds is left out with a note. The format is described in Dissectors/README.md.",
         subcommands: [Check.self, List.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
             abstract: "Validate definition files and replay their examples; exit 1 if any has an error.",
-            discussion: "Each error is printed as FILE:LINE: what was expected and what was found, every error of every file in one run. Bindings are checked against each other and against the built-in dissectors.")
+            discussion:
+                "Each error is printed as FILE:LINE: what was expected and what was found, every error of every file in one run. Bindings are checked against each other and against the built-in dissectors."
+        )
 
         @Argument(help: "Folders or files to check (default: ~/.config/btlens/dissectors and ./Dissectors).")
         var paths: [String] = []
 
         func run() throws {
-            let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
-                                       : DefinitionLoader.load(paths, required: true)
+            let loaded =
+                paths.isEmpty
+                ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
+                : DefinitionLoader.load(paths, required: true)
             for case let d as DefinitionDissector in loaded.table.dissectors {
                 let failed = loaded.warnings.filter { $0.file == d.origin }.count
                 let bindings = d.bindings.count
-                print("\(d.origin): \(d.name): \(d.messageCount) messages, \(bindings) binding\(bindings == 1 ? "" : "s"), "
-                      + "\(d.examples.count - failed) of \(d.examples.count) examples hold")
+                print(
+                    "\(d.origin): \(d.name): \(d.messageCount) messages, \(bindings) binding\(bindings == 1 ? "" : "s"), "
+                        + "\(d.examples.count - failed) of \(d.examples.count) examples hold")
             }
             // Every error of every file, in file order, then the examples that do not hold.
             let errors = loaded.errors + loaded.warnings
@@ -40,7 +47,8 @@ struct Dissectors: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the dissectors loaded and where each binds.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the dissectors loaded and where each binds.")
 
         @OptionGroup var definitions: DefinitionOptions
 
@@ -50,9 +58,13 @@ struct Dissectors: ParsableCommand {
                 let framing: String
                 switch d.framing {
                 case .frames(let f): framing = "\(f.name) frames"
-                case .values(let commandByte): framing = commandByte ? "one value per message, event byte first" : "one value per message"
+                case .values(let commandByte):
+                    framing = commandByte ? "one value per message, event byte first" : "one value per message"
                 }
-                let pairing = d.pairing.map { ", pairs responses (\($0.match.rawValue), timeout \($0.timeoutMicroseconds / 1000) ms)" } ?? ""
+                let pairing =
+                    d.pairing.map {
+                        ", pairs responses (\($0.match.rawValue), timeout \($0.timeoutMicroseconds / 1000) ms)"
+                    } ?? ""
                 print("\(d.name)  [\(d.origin)]  \(framing)\(pairing)")
             }
             print("")
@@ -65,7 +77,9 @@ struct Dissectors: ParsableCommand {
                 case nil: framing = ""
                 }
                 let devices = b.devices.map { " on devices \($0)" } ?? ""
-                print("  \(b.key)\(role)\(framing)\(devices) → \(d.name)\(b.overrides ? " (overrides the built-in there)" : "")")
+                print(
+                    "  \(b.key)\(role)\(framing)\(devices) → \(d.name)\(b.overrides ? " (overrides the built-in there)" : "")"
+                )
             }
         }
     }

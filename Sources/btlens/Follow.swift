@@ -1,9 +1,10 @@
 import ArgumentParser
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,20 +15,25 @@ let followStop = StopFlag()
 struct Follow: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
-        abstract: "Follow a live capture: a growing file, a stream on stdin, btsnoop_net over TCP, or a libpcap interface.",
+        abstract:
+            "Follow a live capture: a growing file, a stream on stdin, btsnoop_net over TCP, or a libpcap interface.",
         discussion: """
-        Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew; a file that does not exist yet is waited for. Ctrl-C (or SIGTERM) stops within a second, prints a summary and exits 0; a second Ctrl-C ends at once.
+            Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew; a file that does not exist yet is waited for. Ctrl-C (or SIGTERM) stops within a second, prints a summary and exits 0; a second Ctrl-C ends at once.
 
-          Android, file:        adb shell su -c 'tail -c +0 -f /data/misc/bluetooth/logs/btsnoop_hci.log' | btlens follow -
-          Android, btsnoop_net: adb forward tcp:8872 tcp:8872 && btlens follow --connect localhost:8872
-          iOS:                  idevicebtlogger - | btlens follow -
-          Linux:                btlens follow --interface bluetooth-monitor   (or: tcpdump -i bluetooth-monitor -w - | btlens follow -)
-        """)
+              Android, file:        adb shell su -c 'tail -c +0 -f /data/misc/bluetooth/logs/btsnoop_hci.log' | btlens follow -
+              Android, btsnoop_net: adb forward tcp:8872 tcp:8872 && btlens follow --connect localhost:8872
+              iOS:                  idevicebtlogger - | btlens follow -
+              Linux:                btlens follow --interface bluetooth-monitor   (or: tcpdump -i bluetooth-monitor -w - | btlens follow -)
+            """)
 
-    @Argument(help: "The capture file to follow, or - for stdin (btsnoop, pklg, pcap or pcapng, sniffed from the first bytes).")
+    @Argument(
+        help:
+            "The capture file to follow, or - for stdin (btsnoop, pklg, pcap or pcapng, sniffed from the first bytes).")
     var file: String?
 
-    @Option(help: "Read a btsnoop stream from TCP (Android's btsnoop_net), reconnecting when the peer goes away: HOST:PORT.")
+    @Option(
+        help: "Read a btsnoop stream from TCP (Android's btsnoop_net), reconnecting when the peer goes away: HOST:PORT."
+    )
     var connect: String?
 
     @Option(help: "Capture live from a libpcap interface (bluetooth-monitor, bluetooth0; see btlens interfaces).")
@@ -54,15 +60,20 @@ struct Follow: ParsableCommand {
 
     func validate() throws {
         let sources = [file != nil, connect != nil, interface != nil].filter { $0 }.count
-        guard sources == 1 else { throw ValidationError("name one input: a FILE, - for stdin, --connect HOST:PORT or --interface NAME") }
-        if let connect, Self.endpoint(connect) == nil { throw ValidationError("--connect \(connect): expected HOST:PORT") }
+        guard sources == 1 else {
+            throw ValidationError("name one input: a FILE, - for stdin, --connect HOST:PORT or --interface NAME")
+        }
+        if let connect, Self.endpoint(connect) == nil {
+            throw ValidationError("--connect \(connect): expected HOST:PORT")
+        }
         if let write, CaptureWriter.Format(rawValue: pathExtension(write)) == nil {
             throw ValidationError("--write \(write): use a .btsnoop, .pcap or .pcapng name")
         }
     }
 
     static func endpoint(_ s: String) -> (String, UInt16)? {
-        guard let colon = s.lastIndex(of: ":"), let port = UInt16(s[s.index(after: colon)...]), colon > s.startIndex else { return nil }
+        guard let colon = s.lastIndex(of: ":"), let port = UInt16(s[s.index(after: colon)...]), colon > s.startIndex
+        else { return nil }
         return (String(s[..<colon]), port)
     }
 
@@ -87,12 +98,14 @@ struct Follow: ParsableCommand {
             action.sa_flags = SA_RESTART | Int32(bitPattern: UInt32(SA_RESETHAND))
             sigaction(signal, &action, nil)
         }
-        let live = LiveOutput(format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0)
+        let live = LiveOutput(
+            format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0)
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }
-        let configuration = Configuration(decodeAs: decodeAs, dissectors: table, lowerLayers: verbose,
-                                          limits: try limitOptions.limits())
+        let configuration = Configuration(
+            decodeAs: decodeAs, dissectors: table, lowerLayers: verbose,
+            limits: try limitOptions.limits())
         let follower = Follower(input, stop: followStop, configuration, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         follower.onRecord = { live.record($0) }
@@ -112,7 +125,7 @@ struct Follow: ParsableCommand {
         } catch {
             throw InputFailure(message: "\(name): \(error)")
         }
-        live.finish(stopped: followStop.isSet, written: follower.writer.map { "\($0.written) records kept in \(write ?? "")" })
+        live.finish(
+            stopped: followStop.isSet, written: follower.writer.map { "\($0.written) records kept in \(write ?? "")" })
     }
 }
-

@@ -3,7 +3,8 @@ import BTLensCapture
 import BTLensReport
 
 struct Formats: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "formats", abstract: "List the capture formats btlens reads (recognised by content).")
+    static let configuration = CommandConfiguration(
+        commandName: "formats", abstract: "List the capture formats btlens reads (recognised by content).")
 
     func run() {
         for f in CaptureFormat.supported {

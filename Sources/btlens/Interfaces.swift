@@ -15,7 +15,9 @@ struct Interfaces: ParsableCommand {
         }
         let bluetooth = all.filter(\.bluetooth)
         if bluetooth.isEmpty {
-            print("no Bluetooth interface: on Linux, bluetooth-monitor appears when the kernel has Bluetooth and a controller (or hci_vhci); capturing needs root or CAP_NET_RAW")
+            print(
+                "no Bluetooth interface: on Linux, bluetooth-monitor appears when the kernel has Bluetooth and a controller (or hci_vhci); capturing needs root or CAP_NET_RAW"
+            )
         }
         for i in all { print("\(i.name.padding(24)) \(i.bluetooth ? "Bluetooth  " : "           ")\(i.detail)") }
     }

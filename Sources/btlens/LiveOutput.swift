@@ -1,8 +1,9 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +42,11 @@ final class LiveOutput {
         case .diagnostic(let d):
             diagnostics += 1
             if d.severity == .error { errors += 1 }
-            if followStop.isSet && ["a5.truncated", "l2cap.incomplete", "iap2.truncated", "a5.fragment.missing"].contains(d.id) { partial += 1 }
+            if followStop.isSet
+                && ["a5.truncated", "l2cap.incomplete", "iap2.truncated", "a5.fragment.missing"].contains(d.id)
+            {
+                partial += 1
+            }
         default: break
         }
         let bytes: [UInt8]?
@@ -62,7 +67,8 @@ final class LiveOutput {
     func finish(stopped: Bool, written: String?) {
         sink.flush()
         clearStatus()
-        var summary = "\(stopped ? "stopped" : "input ended") after \(records) records: \(frames) frames, \(diagnostics) diagnostics (\(errors) errors)"
+        var summary =
+            "\(stopped ? "stopped" : "input ended") after \(records) records: \(frames) frames, \(diagnostics) diagnostics (\(errors) errors)"
         if stopped { summary += "; \(partial) partial frames or packets left in buffers (reported above)" }
         if let written { summary += "; \(written)" }
         FileHandleStderr.write("btlens: \(summary)\n")
@@ -74,7 +80,9 @@ final class LiveOutput {
         guard force || now - drawn > 0.25 else { return }
         drawn = now
         let rate = Double(records) / max(now - started, 0.001)
-        FileHandleStderr.write("\r\u{1b}[2K\u{1b}[2m\(records) records · \(frames) frames · \(diagnostics) diagnostics · \(Int(rate)) records/s\u{1b}[0m")
+        FileHandleStderr.write(
+            "\r\u{1b}[2K\u{1b}[2m\(records) records · \(frames) frames · \(diagnostics) diagnostics · \(Int(rate)) records/s\u{1b}[0m"
+        )
         shown = true
     }
 

@@ -1,32 +1,37 @@
 import ArgumentParser
-import Foundation
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
+import Foundation
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write a report for a bug ticket: self-contained HTML, Markdown, text or JSON.",
         discussion: """
-        The HTML page needs no network (everything inline, remote loads forbidden) and holds the summary, the diagnostics (each linking to its place in the timeline), a message sequence chart, charts, and a timeline with filters and expandable rows. Markdown and text hold the summary, the diagnostics and the timeline around each diagnostic, short enough to paste. JSON holds what the HTML shows (docs/report.md).
+            The HTML page needs no network (everything inline, remote loads forbidden) and holds the summary, the diagnostics (each linking to its place in the timeline), a message sequence chart, charts, and a timeline with filters and expandable rows. Markdown and text hold the summary, the diagnostics and the timeline around each diagnostic, short enough to paste. JSON holds what the HTML shows (docs/report.md).
 
-        On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events and 20 on each side of every diagnostic, and says what it left out. With --from/--to it keeps only that range.
-        """)
+            On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events and 20 on each side of every diagnostic, and says what it left out. With --from/--to it keeps only that range.
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case html, md, txt, json }
 
     @OptionGroup var input: CaptureInput
 
-    @Option(name: .shortAndLong, help: "The report to write; the format comes from its extension (.html, .md, .txt, .json).")
+    @Option(
+        name: .shortAndLong, help: "The report to write; the format comes from its extension (.html, .md, .txt, .json)."
+    )
     var output: String
 
     @Option(help: "The format, when the extension does not say it: html, md, txt, json.")
     var format: Format?
 
-    @Flag(help: "Replace Bluetooth addresses, serial numbers, device names and Wi-Fi credentials with stable placeholders, and name the input by its file name only.")
+    @Flag(
+        help:
+            "Replace Bluetooth addresses, serial numbers, device names and Wi-Fi credentials with stable placeholders, and name the input by its file name only."
+    )
     var redact = false
 
     @Option(help: "Keep the timeline from this record (123) or time in seconds since the first record (12.5s).")
@@ -41,12 +46,16 @@ struct ReportCommand: ParsableCommand {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
             if Format(rawValue: pathExtension(output)) != nil && !(exists && isDirectory.boolValue) {
-                throw ValidationError("'\(input.file)' is a folder: its reports go into a folder; give -o a folder name, not '\(output)' (--format chooses their format)")
+                throw ValidationError(
+                    "'\(input.file)' is a folder: its reports go into a folder; give -o a folder name, not '\(output)' (--format chooses their format)"
+                )
             }
-            return _ = try range()
+            _ = try range()
+            return
         }
         if format == nil && Format(rawValue: pathExtension(output)) == nil {
-            throw ValidationError("cannot tell the report format from '\(output)': use .html, .md, .txt or .json, or --format")
+            throw ValidationError(
+                "cannot tell the report format from '\(output)': use .html, .md, .txt or .json, or --format")
         }
         _ = try range()
     }
@@ -62,12 +71,16 @@ struct ReportCommand: ParsableCommand {
             }
             return (v, time)
         }
-        let lo = try parse(from, "from"), hi = try parse(to, "to")
-        if let lo, let hi, lo.1 != hi.1 { throw ValidationError("--from and --to must both be records or both be times") }
+        let lo = try parse(from, "from")
+        let hi = try parse(to, "to")
+        if let lo, let hi, lo.1 != hi.1 {
+            throw ValidationError("--from and --to must both be records or both be times")
+        }
         let time = lo?.1 ?? hi?.1 ?? false
-        let a = lo?.0 ?? 0, b = hi?.0 ?? .greatestFiniteMagnitude
+        let a = lo?.0 ?? 0
+        let b = hi?.0 ?? .greatestFiniteMagnitude
         guard a <= b else { throw ValidationError("--from is after --to") }
-        return (a ... b, time)
+        return (a...b, time)
     }
 
     func run() throws {
@@ -79,14 +92,17 @@ struct ReportCommand: ParsableCommand {
             let (options, member, out) = (try self.options(dissectors.sources), input.member, output)
             let configuration = try input.configuration(dissectors, lowerLayers: false)
             // Each file's line: what was written (stdout), or why not (stderr).
-            let results = FolderRun.run(files, progress: Progress.bar) { file -> (line: String, failed: Bool, worst: Severity?) in
+            let results = FolderRun.run(files, progress: Progress.bar) {
+                file -> (line: String, failed: Bool, worst: Severity?) in
                 let name = file.split(separator: "/").last.map(String.init) ?? file
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
-                    var reader = try openCapture(file, member: member, inFolder: true,
-                                                 archiveBytes: configuration.limits.archiveBytes)
-                    let (summary, worst) = try Self.render(&reader, file: file, configuration, options: options,
-                                                           format: chosen, to: target)
+                    var reader = try openCapture(
+                        file, member: member, inFolder: true,
+                        archiveBytes: configuration.limits.archiveBytes)
+                    let (summary, worst) = try Self.render(
+                        &reader, file: file, configuration, options: options,
+                        format: chosen, to: target)
                     return ("\(target): \(summary)", false, worst)
                 } catch {
                     return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
@@ -101,9 +117,10 @@ struct ReportCommand: ParsableCommand {
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let configuration = try input.configuration(dissectors, lowerLayers: false)
-        let (summary, worst) = try Self.render(&reader, file: input.file, configuration,
-                                               options: try options(dissectors.sources), format: chosen, to: output,
-                                               relayed: true)
+        let (summary, worst) = try Self.render(
+            &reader, file: input.file, configuration,
+            options: try options(dissectors.sources), format: chosen, to: output,
+            relayed: true)
         print("\(output): \(summary)")
         try input.check([(input.file, worst)])
     }
@@ -121,7 +138,8 @@ struct ReportCommand: ParsableCommand {
 
     /// Writes a page to `path` as it is rendered, piece by piece (a report of 20,000 rows is
     /// megabytes, which need not all be in memory); the bytes written.
-    static func write(to path: String, _ render: ((UnsafeRawBufferPointer) -> Void) -> Void) throws(InputFailure) -> Int {
+    static func write(to path: String, _ render: ((UnsafeRawBufferPointer) -> Void) -> Void) throws(InputFailure) -> Int
+    {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
         var written = 0
@@ -142,7 +160,9 @@ struct ReportCommand: ParsableCommand {
             }
         }
         if close(fd) != 0, failure == 0 { failure = errno }
-        guard failure == 0 else { throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(failure)))") }
+        guard failure == 0 else {
+            throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(failure)))")
+        }
         return written
     }
 
@@ -155,24 +175,29 @@ struct ReportCommand: ParsableCommand {
 
     /// Writes one capture's report in `format` to `path`; a line saying what it holds, and the
     /// capture's worst diagnostic.
-    static func render(_ reader: inout any CaptureReader, file: String, _ configuration: Configuration,
-                       options: ReportBuilder.Options, format: Format, to path: String,
-                       relayed: Bool = false) throws -> (String, Severity?) {
+    static func render(
+        _ reader: inout any CaptureReader, file: String, _ configuration: Configuration,
+        options: ReportBuilder.Options, format: Format, to path: String,
+        relayed: Bool = false
+    ) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         let analyzer: Analyzer
         if relayed {
             // One capture: reading, decoding and the builder each on a thread, fed in order; the builder's
             // thread is done with it before anything else reads it, even on a failed read.
-            analyzer = try Pipeline.runRelayed(&reader, configuration,
-                                               onRecord: { r, relay in relay.send(.record(r), bytes: r.payload.count) },
-                                               onProblem: { reportProblem(file, $0) },
-                                               onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
-                                               consume: builder.take)
+            analyzer = try Pipeline.runRelayed(
+                &reader, configuration,
+                onRecord: { r, relay in relay.send(.record(r), bytes: r.payload.count) },
+                onProblem: { reportProblem(file, $0) },
+                onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
+                consume: builder.take)
         } else {
-            analyzer = try Pipeline.run(&reader, configuration, onRecord: builder.record,
-                                        onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
+            analyzer = try Pipeline.run(
+                &reader, configuration, onRecord: builder.record,
+                onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
-        let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
+        let report = builder.finish(
+            connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let written: Int
         switch format {
         case .html:
@@ -184,12 +209,15 @@ struct ReportCommand: ParsableCommand {
             }
         case .md: written = try write(ReportText.render(report, markdown: true), to: path)
         case .txt: written = try write(ReportText.render(report, markdown: false), to: path)
-        case .json: written = try write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
+        case .json:
+            written = try write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
         }
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
-        return ("\(format.rawValue) report, \(written) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
-                analyzer.worstSeverity)
+        return (
+            "\(format.rawValue) report, \(written) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
+            analyzer.worstSeverity
+        )
     }
 
 }

@@ -1,15 +1,17 @@
 import ArgumentParser
-import Foundation
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
+import Foundation
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Count what a capture holds: records by kind, connections, ATT PDUs, A5 frames, diagnostics, undecoded bytes.")
+        abstract:
+            "Count what a capture holds: records by kind, connections, ATT PDUs, A5 frames, diagnostics, undecoded bytes."
+    )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
@@ -39,32 +41,47 @@ struct Stats: ParsableCommand {
                 FileHandleStderr.write("btlens: \(message)\n")
                 guard json else { return ("File:        \(file)\nError:       \(message)\n", nil, true) }
                 var w = JSONWriter()
-                w.beginObject(); w.field("file", file); w.field("error", message); w.endObject()
+                w.beginObject()
+                w.field("file", file)
+                w.field("error", message)
+                w.endObject()
                 return (String(decoding: w.bytes, as: UTF8.self), nil, true)
             }
         }
         let outputs = results.map(\.0)
-        print(json ? "[" + outputs.map { $0.trimmingCharacters(in: .newlines) }.joined(separator: ",\n") + "]"
-                   : outputs.joined(separator: "\n"))
+        print(
+            json
+                ? "[" + outputs.map { $0.trimmingCharacters(in: .newlines) }.joined(separator: ",\n") + "]"
+                : outputs.joined(separator: "\n"))
         try FolderRun.unreadable(zip(files, results).filter(\.1.failed).map(\.0), of: files.count)
         try input.check(zip(files, results).map { ($0, $1.1) })
     }
 
     /// One capture's stats as text or JSON, and its worst diagnostic.
-    static func stats(_ file: String, member: String?, _ configuration: Configuration, json: Bool,
-                      inFolder: Bool = false) throws -> (String, Severity?) {
-        var reader = try openCapture(file, member: member, inFolder: inFolder,
-                                     archiveBytes: configuration.limits.archiveBytes)
+    static func stats(
+        _ file: String, member: String?, _ configuration: Configuration, json: Bool,
+        inFolder: Bool = false
+    ) throws -> (String, Severity?) {
+        var reader = try openCapture(
+            file, member: member, inFolder: inFolder,
+            archiveBytes: configuration.limits.archiveBytes)
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = configuration.dissectors.sources
-        let analyzer = try Pipeline.runReadingAhead(&reader, configuration, onRecord: stats.record,
-                                                    onProblem: { reportProblem(file, $0); stats.problem($0) },
-                                                    onEvent: stats.event)
+        let analyzer = try Pipeline.runReadingAhead(
+            &reader, configuration, onRecord: stats.record,
+            onProblem: {
+                reportProblem(file, $0)
+                stats.problem($0)
+            },
+            onEvent: stats.event)
         stats.add(analyzer.tally)
         stats.finish(bytesRead: reader.bytesRead)
         stats.connectionsDropped = analyzer.connections.historyDropped
         let (connections, advertisers) = (analyzer.connectionSummaries, analyzer.advertisers)
-        return (json ? stats.json(connections: connections, advertisers: advertisers)
-                     : stats.text(connections: connections, advertisers: advertisers), analyzer.worstSeverity)
+        return (
+            json
+                ? stats.json(connections: connections, advertisers: advertisers)
+                : stats.text(connections: connections, advertisers: advertisers), analyzer.worstSeverity
+        )
     }
 }

@@ -1,10 +1,11 @@
 import ArgumentParser
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDefinitions
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,8 +62,10 @@ func terminalWidth(verbose: Bool) -> Int? {
 }
 
 /// `inFolder`: one of a folder's entries, which must be a regular file (`FolderRun.notRegularFile`).
-func openCapture(_ path: String, member: String? = nil, inFolder: Bool = false,
-                 archiveBytes: Int = Limits().archiveBytes) throws -> any CaptureReader {
+func openCapture(
+    _ path: String, member: String? = nil, inFolder: Bool = false,
+    archiveBytes: Int = Limits().archiveBytes
+) throws -> any CaptureReader {
     if inFolder, let why = FolderRun.notRegularFile(path) { throw InputFailure(message: "cannot open \(path): \(why)") }
     do {
         return try CaptureFormat.open(path: path, member: member, archiveLimit: Int64(archiveBytes))
@@ -92,15 +95,20 @@ struct CaptureInput: ParsableArguments {
     @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
     var member: String?
 
-    @Option(help: "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), rfcomm:N=iap2 for RFCOMM server channel N, or att:HANDLE=DISSECTOR for the values of an ATT handle. Repeatable.")
+    @Option(
+        help:
+            "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp (e.g. 0x0041=rfcomm), rfcomm:N=iap2 for RFCOMM server channel N, or att:HANDLE=DISSECTOR for the values of an ATT handle. Repeatable."
+    )
     var decodeAs: [DecodeAs] = []
 
     @OptionGroup var definitions: DefinitionOptions
 
     @OptionGroup var limitOptions: LimitOptions
 
-    @Option(help: ArgumentHelp("Exit with status 3 when a diagnostic of this severity or worse is found: note, warning or error (for CI).",
-                               valueName: "severity"))
+    @Option(
+        help: ArgumentHelp(
+            "Exit with status 3 when a diagnostic of this severity or worse is found: note, warning or error (for CI).",
+            valueName: "severity"))
     var failOn: Severity?
 
     func open() throws -> any CaptureReader {
@@ -117,10 +125,13 @@ struct CaptureInput: ParsableArguments {
     }
 
     /// The analyzer's settings: these options, the tables `dissectors()` loaded, and what the command shows.
-    func configuration(_ dissectors: DissectorTable, lowerLayers: Bool,
-                       detail: Analyzer.Detail = .full) throws -> Configuration {
-        Configuration(decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
-                      limits: try limitOptions.limits())
+    func configuration(
+        _ dissectors: DissectorTable, lowerLayers: Bool,
+        detail: Analyzer.Detail = .full
+    ) throws -> Configuration {
+        Configuration(
+            decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
+            limits: try limitOptions.limits())
     }
 
     /// The dissector tables; a `--decode-as` naming no loaded dissector is a usage error.
@@ -128,7 +139,9 @@ struct CaptureInput: ParsableArguments {
         let table = try definitions.load().table
         for case .attHandle(let handle, let name) in decodeAs where table.dissector(named: name) == nil {
             let known = table.dissectors.map(\.name).joined(separator: ", ")
-            throw ValidationError("--decode-as att:\(Hex.value(handle, width: 4))=\(name): no dissector named '\(name)' is loaded (loaded: \(known))")
+            throw ValidationError(
+                "--decode-as att:\(Hex.value(handle, width: 4))=\(name): no dissector named '\(name)' is loaded (loaded: \(known))"
+            )
         }
         return table
     }
@@ -136,9 +149,11 @@ struct CaptureInput: ParsableArguments {
 
 /// `--limit NAME=N`: the bounds on what one capture may make btlens keep (docs/limits.md).
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("limit"), help: ArgumentHelp(
-        "Change a bound on what btlens keeps per capture: \(Limits.names.map(\.name).joined(separator: ", ")). Repeatable; docs/limits.md lists them.",
-        valueName: "name=n"))
+    @Option(
+        name: .customLong("limit"),
+        help: ArgumentHelp(
+            "Change a bound on what btlens keeps per capture: \(Limits.names.map(\.name).joined(separator: ", ")). Repeatable; docs/limits.md lists them.",
+            valueName: "name=n"))
     var settings: [String] = []
 
     func validate() throws { _ = try limits() }
@@ -146,7 +161,9 @@ struct LimitOptions: ParsableArguments {
     func limits() throws -> Limits {
         try settings.reduce(Limits()) { limits, text in
             guard let next = limits.setting(text) else {
-                throw ValidationError("--limit \(text): expected NAME=N with N > 0 and NAME one of \(Limits.names.map(\.name).joined(separator: ", "))")
+                throw ValidationError(
+                    "--limit \(text): expected NAME=N with N > 0 and NAME one of \(Limits.names.map(\.name).joined(separator: ", "))"
+                )
             }
             return next
         }
@@ -155,9 +172,11 @@ struct LimitOptions: ParsableArguments {
 
 /// Where dissector definitions come from: shared by every command that loads them.
 struct DefinitionOptions: ParsableArguments {
-    @Option(name: .customLong("dissectors"), help: ArgumentHelp(
-        "A folder (or file) of dissector definitions, instead of ./Dissectors and ~/.config/btlens/dissectors. Repeatable.",
-        valueName: "dir"))
+    @Option(
+        name: .customLong("dissectors"),
+        help: ArgumentHelp(
+            "A folder (or file) of dissector definitions, instead of ./Dissectors and ~/.config/btlens/dissectors. Repeatable.",
+            valueName: "dir"))
     var paths: [String] = []
 
     @Flag(help: "Load no definition files: built-in dissectors only.")
@@ -171,8 +190,10 @@ struct DefinitionOptions: ParsableArguments {
             table.sources.disabled = true
             return DefinitionLoader.Loaded(table: table)
         }
-        let loaded = paths.isEmpty ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
-                                   : DefinitionLoader.load(paths, required: true)
+        let loaded =
+            paths.isEmpty
+            ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
+            : DefinitionLoader.load(paths, required: true)
         guard loaded.errors.isEmpty else { throw DefinitionFailure(errors: loaded.errors) }
         for w in loaded.warnings { FileHandleStderr.write("btlens: warning: \(w)\n") }
         return loaded
@@ -191,6 +212,7 @@ extension FolderRun {
     /// A folder in which some files could not be read exits 1 naming them, after the others' output.
     static func unreadable(_ failed: [String], of total: Int) throws {
         guard !failed.isEmpty else { return }
-        throw InputFailure(message: "\(failed.count) of \(total) files could not be read: \(failed.joined(separator: ", "))")
+        throw InputFailure(
+            message: "\(failed.count) of \(total) files could not be read: \(failed.joined(separator: ", "))")
     }
 }

@@ -10,8 +10,8 @@ struct Timeline: ParsableCommand {
         commandName: "timeline",
         abstract: "Print the annotated timeline of a capture.",
         discussion: """
-        One line per event: #record (Wireshark's frame number), seconds since the first record, direction (< phone to controller, > controller to phone, = note, ! problem in the file), connection handle, layer, summary. Diagnostics are marked !NOTE, !WARN, !ERRO in the layer column. --format jsonl prints one JSON object per event (the contract is in the README).
-        """)
+            One line per event: #record (Wireshark's frame number), seconds since the first record, direction (< phone to controller, > controller to phone, = note, ! problem in the file), connection handle, layer, summary. Diagnostics are marked !NOTE, !WARN, !ERRO in the layer column. --format jsonl prints one JSON object per event (the contract is in the README).
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
 
@@ -26,7 +26,10 @@ struct Timeline: ParsableCommand {
     @Option(help: "Colour: auto (only on a terminal), always, never.")
     var color: ColorChoice = .auto
 
-    @Flag(help: "Begin with a summary: each connection's life (parameters, encryption, MTU, discovery, subscriptions, how it ended) and the findings with their records. Reads the capture twice.")
+    @Flag(
+        help:
+            "Begin with a summary: each connection's life (parameters, encryption, MTU, discovery, subscriptions, how it ended) and the findings with their records. Reads the capture twice."
+    )
     var summary = false
 
     func run() throws {
@@ -36,9 +39,11 @@ struct Timeline: ParsableCommand {
         if summary && format == .text {
             var first = try input.open()
             let s = TimelineSummary()
-            let pass = try Pipeline.run(&first, input.configuration(dissectors, lowerLayers: false, detail: .counts),
-                                        onEvent: s.event)
-            var text = "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
+            let pass = try Pipeline.run(
+                &first, input.configuration(dissectors, lowerLayers: false, detail: .counts),
+                onEvent: s.event)
+            var text =
+                "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
                 + s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers)
             if let width = terminalWidth(verbose: verbose) {
                 // Cut at the end of each line, so the columns before stay aligned.

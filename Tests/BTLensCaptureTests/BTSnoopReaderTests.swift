@@ -1,7 +1,7 @@
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensTestSupport
+import XCTest
 
 final class BTSnoopReaderTests: XCTestCase {
     /// Header: "btsnoop\0", version 1, datalink (all big-endian).
@@ -30,11 +30,16 @@ final class BTSnoopReaderTests: XCTestCase {
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource([]))) {
             XCTAssertEqual($0 as? CaptureOpenError, .notACapture(firstBytes: ""))
         }
-        XCTAssertThrowsError(try CaptureFormat.open(MemorySource([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0]))) {
+        XCTAssertThrowsError(
+            try CaptureFormat.open(MemorySource([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0]))
+        ) {
             XCTAssertEqual($0 as? CaptureOpenError, .notACapture(firstBytes: "7f 45 4c 46 02 01 01 00"))
         }
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource(Array("hello world, not a capture".utf8)))) {
-            XCTAssertEqual("\($0)", "text: no BEGIN:BTSNOOP_LOG_SUMMARY block (an Android bugreport or dumpsys bluetooth_manager output holds one)")
+            XCTAssertEqual(
+                "\($0)",
+                "text: no BEGIN:BTSNOOP_LOG_SUMMARY block (an Android bugreport or dumpsys bluetooth_manager output holds one)"
+            )
         }
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource(Array("btsnoop\0".utf8) + [0, 0]))) {
             XCTAssertEqual($0 as? CaptureOpenError, .headerTooShort(format: "btsnoop", have: 10, need: 16))
@@ -138,7 +143,8 @@ final class BTSnoopReaderTests: XCTestCase {
         XCTAssertEqual(p.map(\.diagnostic.id), ["capture.record.header_cut"])
         XCTAssertEqual(p.first?.recordNumber, 2)
         XCTAssertEqual(p.first?.fileOffset, 44)
-        XCTAssertEqual(p.first?.diagnostic.message, "record 2 at offset 44: the file ends after 6 of the 24 header bytes")
+        XCTAssertEqual(
+            p.first?.diagnostic.message, "record 2 at offset 44: the file ends after 6 of the 24 header bytes")
 
         var absurd = w
         absurd.addRaw([1, 2, 3], flags: 0, time: 0, cutTo: nil, includedOverride: 0x7fff_ffff)
@@ -166,21 +172,26 @@ final class BTSnoopReaderTests: XCTestCase {
         cut.addRaw([0x02, 0x40, 0x20, 0x05, 0x00], flags: 0, time: 0, cutTo: nil, includedOverride: 10)
         let last = try records(cut.bytes).last
         XCTAssertEqual(last?.kind, .aclData)
-        XCTAssertEqual(last.map { Array($0.payload) }, [0x40, 0x20, 0x05, 0x00], "the indicator is not part of the packet")
+        XCTAssertEqual(
+            last.map { Array($0.payload) }, [0x40, 0x20, 0x05, 0x00], "the indicator is not part of the packet")
         XCTAssertEqual(last?.originalLength, 9)
-        XCTAssertEqual(try problems(cut.bytes).map(\.diagnostic.message),
-                       ["record 2 at offset 44 claims 10 bytes but the file ends after 5"])
+        XCTAssertEqual(
+            try problems(cut.bytes).map(\.diagnostic.message),
+            ["record 2 at offset 44 claims 10 bytes but the file ends after 5"])
         // The file ends right after the record's header: no indicator, so no packet.
         var bare = w
         bare.addRaw([], flags: 0, time: 0, cutTo: nil, includedOverride: 10)
-        XCTAssertEqual(try problems(bare.bytes).map(\.diagnostic.id), ["capture.record.empty", "capture.record.past_end"])
+        XCTAssertEqual(
+            try problems(bare.bytes).map(\.diagnostic.id), ["capture.record.empty", "capture.record.past_end"])
         XCTAssertEqual(try records(bare.bytes).count, 1)
     }
 
     func testEveryMonitorPacketOpcodeGivesItsKindAndDirection() throws {
         // BlueZ monitor opcodes (btsnoop datalink 2001): 2 command, 3 event, 4/5 ACL TX/RX, 6/7 SCO TX/RX, 18/19 ISO TX/RX.
         var w = BTSnoopWriter(datalink: 2001)
-        for opcode: UInt16 in [2, 3, 4, 5, 6, 7, 18, 19] { w.addMonitor(opcode: opcode, index: 0, [0x01, 0x00, 0x00], time: 0) }
+        for opcode: UInt16 in [2, 3, 4, 5, 6, 7, 18, 19] {
+            w.addMonitor(opcode: opcode, index: 0, [0x01, 0x00, 0x00], time: 0)
+        }
         let rs = try records(w.bytes)
         XCTAssertEqual(rs.map(\.kind), [.command, .event, .aclData, .aclData, .scoData, .scoData, .isoData, .isoData])
         XCTAssertEqual(rs.map(\.direction), [.sent, .received, .sent, .received, .sent, .received, .sent, .received])
@@ -191,9 +202,12 @@ final class BTSnoopReaderTests: XCTestCase {
         var a = try CaptureFormat.open(MemorySource(bytes))
         var b = try CaptureFormat.open(DribbleSource(bytes, size: 1))
         while true {
-            let x = try a.next(), y = try b.next()
+            let x = try a.next()
+            let y = try b.next()
             guard case .record(let r)? = x, case .record(let s)? = y else {
-                XCTAssertNil(x); XCTAssertNil(y); break
+                XCTAssertNil(x)
+                XCTAssertNil(y)
+                break
             }
             XCTAssertEqual(r.number, s.number)
             XCTAssertEqual(Array(r.payload), Array(s.payload))

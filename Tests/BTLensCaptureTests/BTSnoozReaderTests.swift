@@ -1,18 +1,20 @@
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensTestSupport
+import XCTest
 
 final class BTSnoozReaderTests: XCTestCase {
     func sample(version: UInt8) -> BTSnoozWriter {
         var w = BTSnoozWriter(version: version, lastTimestamp: 1_510_394_584_000_000)
         w.records = [
-            .init(type: 0x20, delta: 5, bytes: [0x03, 0x0c, 0x00]),                           // OUT_CMD
-            .init(type: 0x10, delta: 1_000, bytes: [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),     // IN_EVT
+            .init(type: 0x20, delta: 5, bytes: [0x03, 0x0c, 0x00]),  // OUT_CMD
+            .init(type: 0x10, delta: 1_000, bytes: [0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00]),  // IN_EVT
             // OUT_ACL cut to 14 bytes by the summary; the packet was 30.
-            .init(type: 0x21, delta: 250_000, bytes: [0x40, 0x20, 0x1a, 0x00, 0x16, 0x00, 0x04, 0x00, 0x52, 0x13, 0x00, 0xa5, 0x01, 0x20],
-                  original: version == 2 ? 30 : nil),
-            .init(type: 0x11, delta: 2, bytes: [0x40, 0x20, 0x00, 0x00]),                     // IN_ACL
+            .init(
+                type: 0x21, delta: 250_000,
+                bytes: [0x40, 0x20, 0x1a, 0x00, 0x16, 0x00, 0x04, 0x00, 0x52, 0x13, 0x00, 0xa5, 0x01, 0x20],
+                original: version == 2 ? 30 : nil),
+            .init(type: 0x11, delta: 2, bytes: [0x40, 0x20, 0x00, 0x00]),  // IN_ACL
         ]
         return w
     }
@@ -32,8 +34,9 @@ final class BTSnoozReaderTests: XCTestCase {
             XCTAssertEqual(rs.map(\.kind), [.command, .event, .aclData, .aclData])
             XCTAssertEqual(rs.map(\.direction), [.sent, .received, .sent, .received])
             // The last record is at the last timestamp; each earlier one its successor's delta before.
-            XCTAssertEqual(rs.map(\.timestamp.microseconds),
-                           [1_510_394_583_748_998, 1_510_394_583_749_998, 1_510_394_583_999_998, 1_510_394_584_000_000])
+            XCTAssertEqual(
+                rs.map(\.timestamp.microseconds),
+                [1_510_394_583_748_998, 1_510_394_583_749_998, 1_510_394_583_999_998, 1_510_394_584_000_000])
             XCTAssertEqual(Array(rs[0].payload), [0x03, 0x0c, 0x00])
         }
     }
@@ -76,7 +79,9 @@ final class BTSnoozReaderTests: XCTestCase {
         // Records of 8 bytes: 7 of header, one of payload (an HCI event code alone).
         w.records = Array(repeating: .init(type: 0x10, delta: 1, bytes: [0x0e]), count: (8 << 20) / 8 + 1)
         XCTAssertThrowsError(try read(w.text())) {
-            XCTAssertTrue("\($0)".contains("the summary inflates to more than 8388608 bytes; Android keeps at most 1 MiB"), "\($0)")
+            XCTAssertTrue(
+                "\($0)".contains("the summary inflates to more than 8388608 bytes; Android keeps at most 1 MiB"),
+                "\($0)")
         }
         w.records.removeLast(2)
         let (_, rs) = try read(w.text())

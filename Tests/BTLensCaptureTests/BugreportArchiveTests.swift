@@ -1,16 +1,18 @@
-import XCTest
-import Foundation
-import ZIPFoundation
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensTestSupport
+import Foundation
+import XCTest
+import ZIPFoundation
 
 final class BugreportArchiveTests: XCTestCase {
     func zip(_ members: [(String, [UInt8])]) throws -> String {
         let archive = try Archive(data: Data(), accessMode: .create)
         for (name, bytes) in members {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
-                Data(bytes[Int(position) ..< Int(position) + size])
+            try archive.addEntry(
+                with: name, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate
+            ) { position, size in
+                Data(bytes[Int(position)..<Int(position) + size])
             }
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-test-\(UUID().uuidString).zip")
@@ -37,7 +39,11 @@ final class BugreportArchiveTests: XCTestCase {
         ])
         var reader = try CaptureFormat.open(path: path)
         XCTAssertEqual(try count(&reader), main.lastRecord)
-        XCTAssertEqual(reader.info.notes, ["bugreport member FS/data/misc/bluetooth/logs/btsnoop_hci.log; also inside: FS/data/misc/bluetooth/logs/btsnoop_hci.log.last, bugreport-phone-2026-11-22.txt"])
+        XCTAssertEqual(
+            reader.info.notes,
+            [
+                "bugreport member FS/data/misc/bluetooth/logs/btsnoop_hci.log; also inside: FS/data/misc/bluetooth/logs/btsnoop_hci.log.last, bugreport-phone-2026-11-22.txt"
+            ])
         var other = try CaptureFormat.open(path: path, member: "FS/data/misc/bluetooth/logs/btsnoop_hci.log.last")
         XCTAssertEqual(try count(&other), last.lastRecord)
         var text = try CaptureFormat.open(path: path, member: "bugreport-phone-2026-11-22.txt")
@@ -51,24 +57,35 @@ final class BugreportArchiveTests: XCTestCase {
     func testAZipWithoutAnySnoopLogSaysSo() throws {
         let path = try zip([("FS/data/misc/other.txt", Array("x".utf8))])
         XCTAssertThrowsError(try CaptureFormat.open(path: path)) {
-            XCTAssertEqual("\($0)", "zip: no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)")
+            XCTAssertEqual(
+                "\($0)",
+                "zip: no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)"
+            )
         }
     }
 
     /// A stored (uncompressed) zip written byte by byte (APPNOTE 4.3.7, 4.3.12, 4.3.16): ZIPFoundation
     /// rewrites its central directory on each added member, too slow for thousands of them.
     func storedZip(_ members: [(String, [UInt8])]) throws -> [UInt8] {
-        func le(_ v: Int, _ n: Int) -> [UInt8] { (0 ..< n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        var out: [UInt8] = [], central: [UInt8] = []
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        var out: [UInt8] = []
+        var central: [UInt8] = []
         for (name, bytes) in members {
-            let crc = Int(Data(bytes).crc32(checksum: 0)), offset = out.count, nameBytes = Array(name.utf8)
-            let common = le(20, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0x21, 2) + le(crc, 4)
+            let crc = Int(Data(bytes).crc32(checksum: 0))
+            let offset = out.count
+            let nameBytes = Array(name.utf8)
+            let common =
+                le(20, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0x21, 2) + le(crc, 4)
                 + le(bytes.count, 4) + le(bytes.count, 4) + le(nameBytes.count, 2) + le(0, 2)
             out += le(0x0403_4b50, 4) + common + nameBytes + bytes
-            central += le(0x0201_4b50, 4) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4) + nameBytes
+            central +=
+                le(0x0201_4b50, 4) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4)
+                + nameBytes
         }
         let start = out.count
-        out += central + le(0x0605_4b50, 4) + le(0, 4) + le(members.count, 2) + le(members.count, 2) + le(central.count, 4) + le(start, 4) + le(0, 2)
+        out +=
+            central + le(0x0605_4b50, 4) + le(0, 4) + le(members.count, 2) + le(members.count, 2) + le(central.count, 4)
+            + le(start, 4) + le(0, 2)
         return out
     }
 
@@ -82,15 +99,20 @@ final class BugreportArchiveTests: XCTestCase {
     func testAMemberPastTheArchiveLimitIsNotExtractedAndTheMessageNamesIt() throws {
         let path = try zip([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", [UInt8](repeating: 0, count: 4 << 20))])
         XCTAssertThrowsError(try CaptureFormat.open(path: path, archiveLimit: 1 << 20)) {
-            XCTAssertEqual("\($0)", "zip: member FS/data/misc/bluetooth/logs/btsnoop_hci.log inflates to more than 1048576 bytes (--limit archive-bytes=1048576): not read; raise the limit to read it")
+            XCTAssertEqual(
+                "\($0)",
+                "zip: member FS/data/misc/bluetooth/logs/btsnoop_hci.log inflates to more than 1048576 bytes (--limit archive-bytes=1048576): not read; raise the limit to read it"
+            )
         }
     }
 
     func testAMemberThatInflatesPastTheSizeItDeclaresIsStoppedAtTheLimit() throws {
-        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: zip([("btsnoop_hci.log", [UInt8](repeating: 0, count: 4 << 20))]))))
+        var bytes = try Array(
+            Data(contentsOf: URL(fileURLWithPath: zip([("btsnoop_hci.log", [UInt8](repeating: 0, count: 4 << 20))]))))
         // Declares 100 bytes, in the local header (offset 22) and the central directory entry (offset 24).
-        let central = try XCTUnwrap((0 ..< bytes.count - 4).first { bytes[$0 ..< $0 + 4].elementsEqual([0x50, 0x4b, 0x01, 0x02]) })
-        for at in [22, central + 24] { bytes[at ..< at + 4] = [100, 0, 0, 0] }
+        let central = try XCTUnwrap(
+            (0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual([0x50, 0x4b, 0x01, 0x02]) })
+        for at in [22, central + 24] { bytes[at..<at + 4] = [100, 0, 0, 0] }
         XCTAssertThrowsError(try CaptureFormat.open(path: write(bytes), archiveLimit: 1 << 20)) {
             XCTAssertTrue("\($0)".contains("inflates to more than 1048576 bytes"), "\($0)")
         }
@@ -98,10 +120,12 @@ final class BugreportArchiveTests: XCTestCase {
 
     func testADamagedCentralDirectorySaysTheArchiveIsDamaged() throws {
         var bytes = try storedZip([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", SampleCaptures.session().bytes)])
-        let central = try XCTUnwrap((0 ..< bytes.count - 4).first { bytes[$0 ..< $0 + 4].elementsEqual([0x50, 0x4b, 0x01, 0x02]) })
+        let central = try XCTUnwrap(
+            (0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual([0x50, 0x4b, 0x01, 0x02]) })
         bytes[central + 3] = 0xff
         XCTAssertThrowsError(try CaptureFormat.open(path: write(bytes))) {
-            XCTAssertEqual("\($0)", "zip: the archive is damaged: its central directory lists 1 members, only 0 can be read")
+            XCTAssertEqual(
+                "\($0)", "zip: the archive is damaged: its central directory lists 1 members, only 0 can be read")
         }
     }
 
@@ -109,7 +133,8 @@ final class BugreportArchiveTests: XCTestCase {
     func testAZipCutBeforeItsEndRecordSaysSo() throws {
         let bytes = try storedZip([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", SampleCaptures.session().bytes)])
         XCTAssertThrowsError(try CaptureFormat.open(path: write(Array(bytes.dropLast(22))))) {
-            XCTAssertEqual("\($0)", "zip: the archive is damaged: it has no end of central directory record (is it cut short?)")
+            XCTAssertEqual(
+                "\($0)", "zip: the archive is damaged: it has no end of central directory record (is it cut short?)")
         }
     }
 
@@ -120,33 +145,43 @@ final class BugreportArchiveTests: XCTestCase {
         let capture = SampleCaptures.session()
         let deflated = BugreportZip.rawDeflate(capture.bytes)
         let cut = Array(deflated.prefix(deflated.count / 2))
-        let bytes = BugreportZip.single("btsnoop_hci.log", data: cut, method: 8, crc: BugreportZip.crc32(capture.bytes),
-                                        size: capture.bytes.count)
+        let bytes = BugreportZip.single(
+            "btsnoop_hci.log", data: cut, method: 8, crc: BugreportZip.crc32(capture.bytes),
+            size: capture.bytes.count)
         var reader = try CaptureFormat.open(path: write(bytes))
         let records = try count(&reader)
         XCTAssertTrue(records > 0 && records < capture.lastRecord, "\(records) records")
         let note = try XCTUnwrap(reader.info.notes.first)
-        XCTAssertTrue(note.hasPrefix("bugreport member btsnoop_hci.log (damaged: its \(cut.count) bytes of deflate data end before the stream does, after "), note)
+        XCTAssertTrue(
+            note.hasPrefix(
+                "bugreport member btsnoop_hci.log (damaged: its \(cut.count) bytes of deflate data end before the stream does, after "
+            ), note)
     }
 
     func testAMemberWhoseChecksumDisagreesIsReadAndSaidToBeDamaged() throws {
         let capture = SampleCaptures.session()
         let crc = BugreportZip.crc32(capture.bytes)
-        let bytes = BugreportZip.single("btsnoop_hci.log", data: capture.bytes, method: 0, crc: crc ^ 1, size: capture.bytes.count)
+        let bytes = BugreportZip.single(
+            "btsnoop_hci.log", data: capture.bytes, method: 0, crc: crc ^ 1, size: capture.bytes.count)
         var reader = try CaptureFormat.open(path: write(bytes))
         XCTAssertEqual(try count(&reader), capture.lastRecord)
-        XCTAssertEqual(reader.info.notes, ["bugreport member btsnoop_hci.log (damaged: its CRC-32 is \(Hex.value(crc, width: 8)), the archive says \(Hex.value(crc ^ 1, width: 8)); read as far as it goes)"])
+        XCTAssertEqual(
+            reader.info.notes,
+            [
+                "bugreport member btsnoop_hci.log (damaged: its CRC-32 is \(Hex.value(crc, width: 8)), the archive says \(Hex.value(crc ^ 1, width: 8)); read as far as it goes)"
+            ])
     }
 
     func testThousandsOfMembersAreListedByAFewNamesAndACount() throws {
         let main = SampleCaptures.session()
         let logs = "FS/data/misc/bluetooth/logs/"
-        let others = (0 ..< 9_999).map { ("\(logs)btsnoop_hci.log.\(10_000 + $0)", [UInt8]()) }
+        let others = (0..<9_999).map { ("\(logs)btsnoop_hci.log.\(10_000 + $0)", [UInt8]()) }
         let path = try write(storedZip([("\(logs)btsnoop_hci.log", main.bytes)] + others))
         var reader = try CaptureFormat.open(path: path)
         XCTAssertEqual(try count(&reader), main.lastRecord)
-        let shown = (10_000 ..< 10_005).map { "\(logs)btsnoop_hci.log.\($0)" }.joined(separator: ", ")
-        XCTAssertEqual(reader.info.notes, ["bugreport member \(logs)btsnoop_hci.log; also inside: \(shown) and 9994 more"])
+        let shown = (10_000..<10_005).map { "\(logs)btsnoop_hci.log.\($0)" }.joined(separator: ", ")
+        XCTAssertEqual(
+            reader.info.notes, ["bugreport member \(logs)btsnoop_hci.log; also inside: \(shown) and 9994 more"])
         XCTAssertThrowsError(try CaptureFormat.open(path: path, member: "nope")) {
             XCTAssertTrue("\($0)".hasSuffix("btsnoop_hci.log.10003 and 9995 more)"), "\($0)")
         }
@@ -155,7 +190,8 @@ final class BugreportArchiveTests: XCTestCase {
     /// libpcap reads the member through the extracted file's descriptor: the file has no name.
     func testAPcapngMemberIsReadThroughLibpcap() throws {
         let main = SampleCaptures.session()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-test-\(UUID().uuidString).pcapng")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "btlens-test-\(UUID().uuidString).pcapng")
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         do {
             var source = try CaptureFormat.open(MemorySource(main.bytes))

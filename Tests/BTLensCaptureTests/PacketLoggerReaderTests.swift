@@ -1,11 +1,13 @@
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
+import XCTest
 
 /// PacketLogger records: length (u32, excluding itself) = 8 + 1 + payload, seconds, microseconds, type, payload.
 final class PacketLoggerReaderTests: XCTestCase {
-    func record(_ type: UInt8, _ payload: [UInt8], seconds: UInt32 = 1_283_518_326, micros: UInt32 = 465_269,
-                bigEndian: Bool) -> [UInt8] {
+    func record(
+        _ type: UInt8, _ payload: [UInt8], seconds: UInt32 = 1_283_518_326, micros: UInt32 = 465_269,
+        bigEndian: Bool
+    ) -> [UInt8] {
         func u32(_ v: UInt32) -> [UInt8] {
             let be = [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)]
             return bigEndian ? be : be.reversed()
@@ -21,7 +23,9 @@ final class PacketLoggerReaderTests: XCTestCase {
             + record(0x03, [0x40, 0x20, 0x01, 0x00, 0xbb], bigEndian: bigEndian)
             + record(0x08, [0x01, 0x00, 0x00], bigEndian: bigEndian)
             + record(0x13, [0x01, 0x00, 0x00, 0x00], bigEndian: bigEndian)
-            + record(0xf7, [1, 0, 0, 0, 5] + Array("bluetoothd\0sender\0com.apple.bluetooth\0Server\0hello\0".utf8), bigEndian: bigEndian)
+            + record(
+                0xf7, [1, 0, 0, 0, 5] + Array("bluetoothd\0sender\0com.apple.bluetooth\0Server\0hello\0".utf8),
+                bigEndian: bigEndian)
             + record(0xfd, [0x01, 0xff, 0x00, 0x80], bigEndian: bigEndian)
     }
 
@@ -43,7 +47,8 @@ final class PacketLoggerReaderTests: XCTestCase {
             let (name, rs, ps) = try records(file(bigEndian: big))
             XCTAssertEqual(name, "Apple PacketLogger (\(big ? "big" : "little")-endian)")
             XCTAssertEqual(ps, [])
-            XCTAssertEqual(rs.map(\.kind), [.note, .command, .event, .aclData, .aclData, .scoData, .isoData, .note, .note])
+            XCTAssertEqual(
+                rs.map(\.kind), [.note, .command, .event, .aclData, .aclData, .scoData, .isoData, .note, .note])
             XCTAssertEqual(rs.map(\.direction), [nil, .sent, .received, .sent, .received, .sent, .received, nil, nil])
             XCTAssertEqual(rs[0].noteText, "Product: iPhone17,2")
             XCTAssertEqual(rs[1].timestamp.iso8601, "2010-09-03T12:52:06.465269Z")
@@ -90,11 +95,15 @@ final class PacketLoggerReaderTests: XCTestCase {
         XCTAssertEqual(rs.last?.timestamp.microseconds, 1_283_518_326 * 1_000_000 + 0xffff_ffff)
         XCTAssertEqual(ps.map(\.diagnostic.id), ["capture.time.fraction_invalid"])
         XCTAssertEqual(ps.first?.recordNumber, 10)
-        XCTAssertEqual(ps.first?.diagnostic.message, "record 10 at offset \(bytes.count - 16): microseconds field 4294967295, expected at most 999999")
+        XCTAssertEqual(
+            ps.first?.diagnostic.message,
+            "record 10 at offset \(bytes.count - 16): microseconds field 4294967295, expected at most 999999")
     }
 
     func testACutFinalRecordIsShownAndReported() throws {
-        let bytes = file(bigEndian: true) + Array(record(0x02, [0x40, 0x20, 0x04, 0x00, 1, 2, 3, 4], bigEndian: true).prefix(16))
+        let bytes =
+            file(bigEndian: true)
+            + Array(record(0x02, [0x40, 0x20, 0x04, 0x00, 1, 2, 3, 4], bigEndian: true).prefix(16))
         let (_, rs, ps) = try records(bytes)
         XCTAssertEqual(rs.count, 10)
         XCTAssertEqual(rs.last?.isTruncated, true)

@@ -1,5 +1,5 @@
-import XCTest
 import BTLensCore
+import XCTest
 
 final class ByteReaderTests: XCTestCase {
     func testReadsEachWidthInBothByteOrders() throws {
@@ -47,7 +47,7 @@ final class ByteReaderTests: XCTestCase {
             var r = ByteReader(base[1...])
             try r.skip(read)
             let indices = r.remainingIndices
-            XCTAssertEqual(indices, 1 + read ..< 5)
+            XCTAssertEqual(indices, 1 + read..<5)
             XCTAssertEqual(Array(base[indices]), Array(r.rest()))
         }
     }
@@ -61,7 +61,10 @@ final class ByteReaderTests: XCTestCase {
         XCTAssertEqual(ByteReader.u16le(in: header, at: 2), 0x0007)
         for offset in -1...5 {
             var r = ByteReader(header)
-            let read = try? { () throws(ShortRead) -> UInt16 in try r.skip(offset); return try r.u16le() }()
+            let read = try? { () throws(ShortRead) -> UInt16 in
+                try r.skip(offset)
+                return try r.u16le()
+            }()
             XCTAssertEqual(ByteReader.u16le(in: header, at: offset), offset < 0 ? nil : read, "offset \(offset)")
         }
         XCTAssertNil(ByteReader.u16le(in: base[6...], at: 0))
@@ -93,7 +96,9 @@ final class ValueTests: XCTestCase {
     /// against digits spelled out; and the decimal digit writer.
     func testHexAndDecimalWriters() {
         let all = Array(UInt8.min...UInt8.max)
-        let spelled = all.map { b in String("0123456789abcdef".map { $0 }[Int(b >> 4)]) + String("0123456789abcdef".map { $0 }[Int(b & 0x0f)]) }
+        let spelled = all.map { b in
+            String("0123456789abcdef".map { $0 }[Int(b >> 4)]) + String("0123456789abcdef".map { $0 }[Int(b & 0x0f)])
+        }
         XCTAssertEqual(Hex.string(all), spelled.joined())
         XCTAssertEqual(Hex.spaced(all[1...3]), "01 02 03")
         XCTAssertEqual(Hex.spaced(all.reversed().prefix(3)), "ff fe fd")
@@ -106,12 +111,13 @@ final class ValueTests: XCTestCase {
         XCTAssertEqual(Hex.value(UInt64(0xabc), width: 20), "0x" + String(repeating: "0", count: 17) + "abc")
         XCTAssertEqual(Hex.value(UInt64.max, width: 17), "0x0ffffffffffffffff")
         // Digits are counted against powers of ten: each one and the number below it, up to 10^19.
-        let powers = (1 ... 19).map { p in (0 ..< p).reduce(UInt64(1)) { power, _ in power * 10 } }
+        let powers = (1...19).map { p in (0..<p).reduce(UInt64(1)) { power, _ in power * 10 } }
         for n: UInt64 in [0, 12_345, UInt64.max] + powers.flatMap({ [$0 - 1, $0] }) {
             XCTAssertEqual(DecimalDigits.count(n), String(n).count)
             var out = [UInt8](repeating: 0, count: 24)
             out.withUnsafeMutableBufferPointer { DecimalDigits.write(n, count: 24, into: $0.baseAddress!) }
-            XCTAssertEqual(String(decoding: out, as: UTF8.self), String(repeating: "0", count: 24 - String(n).count) + String(n))
+            XCTAssertEqual(
+                String(decoding: out, as: UTF8.self), String(repeating: "0", count: 24 - String(n).count) + String(n))
         }
     }
 
@@ -120,10 +126,10 @@ final class ValueTests: XCTestCase {
     /// not a byte past the digits.
     func testHexOfEveryLengthAroundTheBlocks() {
         let digits = Array("0123456789abcdef")
-        let bytes = (0 ..< 90).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-        for start in 0 ..< 16 {
-            for count in 0 ... 70 {
-                let slice = bytes[start ..< start + count]
+        let bytes = (0..<90).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for start in 0..<16 {
+            for count in 0...70 {
+                let slice = bytes[start..<start + count]
                 let spelled = String(slice.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
                 XCTAssertEqual(Hex.string(slice), spelled, "\(count) bytes from \(start)")
                 var out = [UInt8](repeating: 0xee, count: 2 * count + 8)
@@ -136,13 +142,17 @@ final class ValueTests: XCTestCase {
 
     func testUUIDsOnTheBaseUUIDShrinkTo16Bits() throws {
         // 0000180f-0000-1000-8000-00805f9b34fb, little-endian as ATT carries it.
-        let battery: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x0f, 0x18, 0x00, 0x00]
+        let battery: [UInt8] = [
+            0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x0f, 0x18, 0x00, 0x00,
+        ]
         XCTAssertEqual(BluetoothUUID(littleEndian128: battery), .bit16(0x180f))
         let vendor: [UInt8] = Array(1...16)
         XCTAssertEqual(BluetoothUUID(littleEndian128: vendor).description, "100f0e0d-0c0b-0a09-0807-060504030201")
         // 128 bits are kept in two words: the same UUID from its bytes either way round, and its words.
         XCTAssertEqual(BluetoothUUID(littleEndian128: vendor), .bit128(Array(vendor.reversed())))
-        XCTAssertEqual(BluetoothUUID.bit128(Array(vendor.reversed())), .bit128(high: 0x100f_0e0d_0c0b_0a09, low: 0x0807_0605_0403_0201))
+        XCTAssertEqual(
+            BluetoothUUID.bit128(Array(vendor.reversed())),
+            .bit128(high: 0x100f_0e0d_0c0b_0a09, low: 0x0807_0605_0403_0201))
         XCTAssertNotEqual(BluetoothUUID.bit128(Array(vendor.reversed())), .bit128(Array(vendor)))
         XCTAssertEqual(BluetoothUUID.bit128([0xab, 0xcd]).description, "00000000-0000-0000-0000-00000000abcd")
         var r = ByteReader([0x19, 0x2a])
@@ -157,7 +167,8 @@ final class ValueTests: XCTestCase {
         // Held as one word: the wire bytes come back, and order is by the most significant byte first.
         let a = BDAddr(wire: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
         XCTAssertEqual(a.wire, [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
-        XCTAssertLessThan(BDAddr(wire: [0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), BDAddr(wire: [0x00, 0x00, 0x00, 0x00, 0x00, 0x02]))
+        XCTAssertLessThan(
+            BDAddr(wire: [0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), BDAddr(wire: [0x00, 0x00, 0x00, 0x00, 0x00, 0x02]))
         XCTAssertEqual(BDAddr(wire: [1, 2, 3, 4, 5, 6]), BDAddr(wire: [1, 2, 3, 4, 5, 6, 7]))
     }
 }
@@ -169,11 +180,11 @@ final class StreamBufferTests: XCTestCase {
         b.consume(3)
         XCTAssertEqual(b.count, 1)
         XCTAssertEqual(b[0], 4)
-        b.append([5, 6])                      // reclaims the 3 consumed bytes first
-        XCTAssertEqual(Array(b.bytes(0 ..< 3)), [4, 5, 6])
+        b.append([5, 6])  // reclaims the 3 consumed bytes first
+        XCTAssertEqual(Array(b.bytes(0..<3)), [4, 5, 6])
         XCTAssertEqual(b.firstIndex(of: 6), 2)
         XCTAssertEqual(b.firstIndex(of: 4, from: 1), nil)
-        b.consume(10)                         // never past the end
+        b.consume(10)  // never past the end
         XCTAssertTrue(b.isEmpty)
         b.append([7])
         b.removeAll()
@@ -186,13 +197,13 @@ final class StreamBufferTests: XCTestCase {
         var b = StreamBuffer()
         var model: [UInt8] = []
         var next: UInt8 = 0
-        for step in 0 ..< 400 {
+        for step in 0..<400 {
             let n = (step * 7) % 23
-            let chunk = (0 ..< n).map { i in next &+ UInt8(truncatingIfNeeded: i) }
+            let chunk = (0..<n).map { i in next &+ UInt8(truncatingIfNeeded: i) }
             next &+= UInt8(truncatingIfNeeded: n)
             switch step % 3 {
             case 0: b.append(chunk)
-            case 1: b.append(([0xee] + chunk + [0xee])[1 ..< n + 1])
+            case 1: b.append(([0xee] + chunk + [0xee])[1..<n + 1])
             default: b.append(chunk.lazy.map { $0 })
             }
             model += chunk
@@ -200,7 +211,7 @@ final class StreamBufferTests: XCTestCase {
             b.consume(eat)
             model.removeFirst(min(eat, model.count))
             XCTAssertEqual(b.count, model.count)
-            XCTAssertEqual(Array(b.bytes(0 ..< b.count)), model, "step \(step)")
+            XCTAssertEqual(Array(b.bytes(0..<b.count)), model, "step \(step)")
         }
     }
 }
@@ -222,7 +233,8 @@ final class SaturatingTests: XCTestCase {
     }
 
     func testElapsedTimeBetweenAnyTwoTimes() {
-        let early = Timestamp(microseconds: .min), late = Timestamp(microseconds: .max)
+        let early = Timestamp(microseconds: .min)
+        let late = Timestamp(microseconds: .max)
         XCTAssertEqual(late.elapsed(since: early), .max)
         XCTAssertEqual(early.elapsed(since: late), .min)
         XCTAssertEqual(Timestamp(microseconds: 10).elapsed(since: Timestamp(microseconds: 4)), 6)

@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 final class MessageFramerTests: XCTestCase {
@@ -23,7 +24,11 @@ final class MessageFramerTests: XCTestCase {
     /// A stream with junk, a bad-checksum frame in sync, junk that must be skipped out of sync,
     /// and frames of 0 and 255 payload bytes.
     var stream: [UInt8] {
-        let bad: [UInt8] = { var b = Frame.encode(command: 1, sequence: 2, payload: [9]); b[7] ^= 0xff; return b }()
+        let bad: [UInt8] = {
+            var b = Frame.encode(command: 1, sequence: 2, payload: [9])
+            b[7] ^= 0xff
+            return b
+        }()
         return Frame.encode(command: 1, sequence: 1, payload: []) + bad + [0x00, 0xa5, 0x13]
             + Frame.encode(command: 2, sequence: 3, payload: Array(repeating: 0xa5, count: 255))
             + Frame.encode(command: 3, sequence: 4, payload: [0xa5, 0x01])
@@ -89,7 +94,13 @@ final class MessageFramerTests: XCTestCase {
         bad[7] = 0
         f.append(bad + spec)
         let s = f.next()
-        XCTAssertEqual(s?.frame, MessageFramer.Step(frame: Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1], checksum: 0xcf, expectedChecksum: 0xcf), skipped: 8).frame)
+        XCTAssertEqual(
+            s?.frame,
+            MessageFramer.Step(
+                frame: Frame(
+                    version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1], checksum: 0xcf,
+                    expectedChecksum: 0xcf), skipped: 8
+            ).frame)
         XCTAssertEqual(s?.skipped, 8)
     }
 }
@@ -102,12 +113,15 @@ final class FramedStreamTests: XCTestCase {
             for o in s.push(v[...]) {
                 switch o {
                 case .frame(let f): out.append("frame \(f.sequence ?? 0)\(f.checksumOK ? "" : " bad")")
-                case .diagnostic(let d): out.append(d.id + " " + d.fields.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
+                case .diagnostic(let d):
+                    out.append(d.id + " " + d.fields.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
                 }
             }
         }
         for o in s.finish(reason: "test") {
-            if case .diagnostic(let d) = o { out.append(d.id + " " + d.fields.map { "\($0.0)=\($0.1)" }.joined(separator: ",")) }
+            if case .diagnostic(let d) = o {
+                out.append(d.id + " " + d.fields.map { "\($0.0)=\($0.1)" }.joined(separator: ","))
+            }
         }
         return out
     }
@@ -119,24 +133,30 @@ final class FramedStreamTests: XCTestCase {
     }
 
     func testSequenceTracking() {
-        XCTAssertEqual(run([frame(254), frame(255), frame(0), frame(0), frame(3)]), [
-            "frame 254", "frame 255", "frame 0", "frame 0", "a5.sequence.duplicate sequence=int(0)",
-            "frame 3", "a5.sequence.gap expected=int(1),actual=int(3),missing=int(2)",
-        ])
+        XCTAssertEqual(
+            run([frame(254), frame(255), frame(0), frame(0), frame(3)]),
+            [
+                "frame 254", "frame 255", "frame 0", "frame 0", "a5.sequence.duplicate sequence=int(0)",
+                "frame 3", "a5.sequence.gap expected=int(1),actual=int(3),missing=int(2)",
+            ])
     }
 
     func testABadChecksumFrameIsShownAndItsSequenceCounts() {
         // A5 01 20 02 00 01 02: 0xa5+0x01+0x20+0x02+0x00+0x01+0x02 = 0xcb (203); the frame carries 0xcc.
-        XCTAssertEqual(run([frame(1), frame(2, bad: true), frame(3)]), [
-            "frame 1", "frame 2 bad",
-            "a5.checksum.bad expected=int(203),actual=int(204),sequence=int(2),command=int(32)", "frame 3",
-        ])
+        XCTAssertEqual(
+            run([frame(1), frame(2, bad: true), frame(3)]),
+            [
+                "frame 1", "frame 2 bad",
+                "a5.checksum.bad expected=int(203),actual=int(204),sequence=int(2),command=int(32)", "frame 3",
+            ])
     }
 
     func testJunkBetweenFramesIsAResync() {
-        XCTAssertEqual(run([frame(1), [0x01, 0x02] + frame(2)]), [
-            "frame 1", "a5.resync skipped_bytes=int(2)", "frame 2",
-        ])
+        XCTAssertEqual(
+            run([frame(1), [0x01, 0x02] + frame(2)]),
+            [
+                "frame 1", "a5.resync skipped_bytes=int(2)", "frame 2",
+            ])
     }
 
     func testAStreamThatDoesNotStartWithAValidFrameIsNotA5() {
@@ -146,11 +166,13 @@ final class FramedStreamTests: XCTestCase {
 
     func testDetectionWaitsForALongFirstFrameAndCountsPreamble() {
         let long = Frame.encode(command: 1, sequence: 5, payload: Array(repeating: 7, count: 100))
-        let values = [[0x10, 0x11]] + stride(from: 0, to: long.count, by: 20).map { Array(long[$0 ..< min(long.count, $0 + 20)]) }
+        let values =
+            [[0x10, 0x11]] + stride(from: 0, to: long.count, by: 20).map { Array(long[$0..<min(long.count, $0 + 20)]) }
         XCTAssertEqual(run(values), ["a5.resync skipped_bytes=int(2)", "frame 5"])
     }
 
     func testTheEndInsideAFrameIsATruncation() {
-        XCTAssertEqual(run([frame(1), Array(frame(2).prefix(4))]), ["frame 1", "a5.truncated have=int(4),need=int(6)"])
+        XCTAssertEqual(
+            run([frame(1), Array(frame(2).prefix(4))]), ["frame 1", "a5.truncated have=int(4),need=int(6)"])
     }
 }

@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 final class ACLReassemblerTests: XCTestCase {
@@ -41,11 +42,13 @@ final class ACLReassemblerTests: XCTestCase {
     func testErrorBranches() {
         var r = ACLReassembler()
         // A continuation before any start: the capture began mid-PDU.
-        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: [1, 2][...], record: 1, cutByCapture: false).diagnostics.map(\.id),
-                       ["l2cap.continuation_at_capture_start"])
+        XCTAssertEqual(
+            r.push(key, boundary: 0b01, fragment: [1, 2][...], record: 1, cutByCapture: false).diagnostics.map(\.id),
+            ["l2cap.continuation_at_capture_start"])
         _ = r.push(key, boundary: 0b10, fragment: pdu[...], record: 2, cutByCapture: false)
-        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: [1][...], record: 3, cutByCapture: false).diagnostics.map(\.id),
-                       ["l2cap.unexpected_continuation"])
+        XCTAssertEqual(
+            r.push(key, boundary: 0b01, fragment: [1][...], record: 3, cutByCapture: false).diagnostics.map(\.id),
+            ["l2cap.unexpected_continuation"])
         _ = r.push(key, boundary: 0b10, fragment: pdu[..<5], record: 4, cutByCapture: false)
         let restart = r.push(key, boundary: 0b10, fragment: pdu[...], record: 5, cutByCapture: false)
         XCTAssertEqual(restart.diagnostics.map(\.id), ["l2cap.unexpected_start"])
@@ -57,8 +60,9 @@ final class ACLReassemblerTests: XCTestCase {
         // The capture cut a start fragment: what there is goes up marked truncated; its continuation is expected.
         let cut = r.push(key, boundary: 0b10, fragment: pdu[..<6], record: 7, cutByCapture: true)
         XCTAssertEqual(cut.pdu?.truncated, true)
-        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: [1][...], record: 8, cutByCapture: false).diagnostics.map(\.id),
-                       ["l2cap.continuation_after_cut"])
+        XCTAssertEqual(
+            r.push(key, boundary: 0b01, fragment: [1][...], record: 8, cutByCapture: false).diagnostics.map(\.id),
+            ["l2cap.continuation_after_cut"])
         _ = r.push(key, boundary: 0b10, fragment: pdu[..<2], record: 9, cutByCapture: false)
         XCTAssertEqual(r.finish().map(\.1.id), ["l2cap.header_cut"])
         _ = r.push(key, boundary: 0b10, fragment: pdu[..<6], record: 10, cutByCapture: false)
@@ -88,12 +92,19 @@ final class ACLReassemblerTests: XCTestCase {
         XCTAssertNil(r.push(back, boundary: 0b10, fragment: pdu[..<5], record: 2, cutByCapture: false).pdu)
         XCTAssertNil(r.push(other, boundary: 0b10, fragment: pdu[..<8], record: 3, cutByCapture: false).pdu)
         XCTAssertEqual(r.close(other.connection).map(\.1.id), ["l2cap.incomplete"])
-        XCTAssertEqual(r.push(key, boundary: 0b01, fragment: pdu[3...], record: 4, cutByCapture: false).pdu.map { Array($0.payload) },
-                       Array(pdu[4...]))
-        XCTAssertEqual(r.push(back, boundary: 0b01, fragment: pdu[5...], record: 5, cutByCapture: false).pdu.map { Array($0.payload) },
-                       Array(pdu[4...]))
-        XCTAssertEqual(r.push(other, boundary: 0b01, fragment: [1][...], record: 6, cutByCapture: false).diagnostics.map(\.id),
-                       ["l2cap.continuation_at_capture_start"])
+        XCTAssertEqual(
+            r.push(key, boundary: 0b01, fragment: pdu[3...], record: 4, cutByCapture: false).pdu.map {
+                Array($0.payload)
+            },
+            Array(pdu[4...]))
+        XCTAssertEqual(
+            r.push(back, boundary: 0b01, fragment: pdu[5...], record: 5, cutByCapture: false).pdu.map {
+                Array($0.payload)
+            },
+            Array(pdu[4...]))
+        XCTAssertEqual(
+            r.push(other, boundary: 0b01, fragment: [1][...], record: 6, cutByCapture: false).diagnostics.map(\.id),
+            ["l2cap.continuation_at_capture_start"])
         XCTAssertNotNil(r.push(other, boundary: 0b10, fragment: pdu[...], record: 7, cutByCapture: false).pdu)
         XCTAssertEqual(r.inProgress, 0)
     }
@@ -113,11 +124,16 @@ extension ACLReassemblerTests {
         let whole = [0x54, 0x02, 0x04, 0x00] + body
         for piece in 0..<6 {
             for (i, link) in links.enumerated() {
-                let fragment = whole[piece * 100 ..< piece * 100 + 100]
-                let out = r.push(link, boundary: piece == 0 ? 0b10 : 0b01, fragment: fragment, record: piece * 4 + i + 1, cutByCapture: false)
+                let fragment = whole[piece * 100..<piece * 100 + 100]
+                let out = r.push(
+                    link, boundary: piece == 0 ? 0b10 : 0b01, fragment: fragment, record: piece * 4 + i + 1,
+                    cutByCapture: false)
                 XCTAssertLessThanOrEqual(r.buffered, 1_000)
                 said[String(link.connection.handle, radix: 16), default: []] += out.diagnostics.map(\.id)
-                if let pdu = out.pdu { delivered.append(link.connection.handle); XCTAssertEqual(pdu.payload.count, 596) }
+                if let pdu = out.pdu {
+                    delivered.append(link.connection.handle)
+                    XCTAssertEqual(pdu.payload.count, 596)
+                }
             }
         }
         // 2,400 bytes cannot all be held: 0x42 grows past the bound first (round 3), then 0x41 (round 4);

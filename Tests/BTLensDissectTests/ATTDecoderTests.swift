@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 /// Hex vectors per ATT PDU (Core Specification, Vol 3, Part F, §3.4).
@@ -54,7 +55,9 @@ final class ATTDecoderTests: XCTestCase {
     func testErrorResponseNamesTheError() {
         let r = decode("01 0a 08 00 0f", .received)
         XCTAssertEqual(r.info.handle, 0x0008)
-        XCTAssertEqual(r.info.fields.map(\.1), [.string("Read Request"), .string("Insufficient Encryption"), .hex(0x0f, digits: 2)])
+        XCTAssertEqual(
+            r.info.fields.map(\.1),
+            [.string("Read Request"), .string("Insufficient Encryption"), .hex(0x0f, digits: 2)])
     }
 
     func testLongReadIsReassembled() {
@@ -89,7 +92,8 @@ final class ATTDecoderTests: XCTestCase {
         // Signed Write Command: the last 12 bytes are the signature, not the value.
         XCTAssertEqual(streamValues("d2 13 00 aa bb" + String(repeating: " 00", count: 12), .sent), [[0xaa, 0xbb]])
         // Multiple Handle Value Notification: (handle, length, value) pairs.
-        XCTAssertEqual(decode("23 15 00 01 00 07 16 00 02 00 08 09", .received).streamValues.map(\.handle), [0x15, 0x16])
+        XCTAssertEqual(
+            decode("23 15 00 01 00 07 16 00 02 00 08 09", .received).streamValues.map(\.handle), [0x15, 0x16])
         XCTAssertEqual(streamValues("23 15 00 01 00 07 16 00 02 00 08 09", .received), [[0x07], [0x08, 0x09]])
         // A value cut short by the capture is a hole in its stream, not a value.
         XCTAssertEqual(decode("1b 15 00 a5", .received, truncated: true).streamHoles, [0x15])
@@ -123,13 +127,13 @@ extension ATTDecoderTests {
     func testStreamValuesAreLentInOrder() {
         for n in [0, 1, 3] {
             var list = InlineList<(handle: UInt16, value: ArraySlice<UInt8>)>()
-            for i in 0 ..< n { list.append((UInt16(i), [UInt8(i)][...])) }
+            for i in 0..<n { list.append((UInt16(i), [UInt8(i)][...])) }
             var lent: [UInt16] = []
             list.forEachLent { handle, value in
                 lent.append(handle)
                 XCTAssertEqual(Array(value), [UInt8(handle)])
             }
-            XCTAssertEqual(lent, (0 ..< n).map(UInt16.init))
+            XCTAssertEqual(lent, (0..<n).map(UInt16.init))
             XCTAssertEqual(lent, list.map(\.handle))
         }
     }

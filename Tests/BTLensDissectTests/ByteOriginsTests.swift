@@ -1,11 +1,14 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 /// Diagnostics about bytes pushed earlier name the record where those bytes began (Wireshark's
 /// frame number), whatever the values they came in.
 final class ByteOriginsTests: XCTestCase {
-    func place(_ record: Int) -> RecordPlace { RecordPlace(record: record, time: Timestamp(microseconds: Int64(record))) }
+    func place(_ record: Int) -> RecordPlace {
+        RecordPlace(record: record, time: Timestamp(microseconds: Int64(record)))
+    }
 
     /// Each value gets the record of its index + 1; returns "id #began" for each diagnostic.
     func began(_ values: [[UInt8]], stream: FramedStream = FramedStream()) -> [String] {
@@ -24,10 +27,12 @@ final class ByteOriginsTests: XCTestCase {
 
     func testAResyncNamesTheRecordOfTheFirstSkippedByte() {
         // Detected stream: a frame, then junk over two values, then a frame.
-        XCTAssertEqual(began([frame, [0x11], [0x22, 0x33], Frame.encode(command: 0x20, sequence: 2, payload: [2])]),
-                       ["a5.resync #2"])
+        XCTAssertEqual(
+            began([frame, [0x11], [0x22, 0x33], Frame.encode(command: 0x20, sequence: 2, payload: [2])]),
+            ["a5.resync #2"])
         // Junk at the end of a value that also holds the frame before it.
-        XCTAssertEqual(began([frame + [0x11], Frame.encode(command: 0x20, sequence: 2, payload: [2])]), ["a5.resync #1"])
+        XCTAssertEqual(
+            began([frame + [0x11], Frame.encode(command: 0x20, sequence: 2, payload: [2])]), ["a5.resync #1"])
         // Before detection, the preamble runs from the stream's first byte.
         XCTAssertEqual(began([[0x07, 0x00], [0x3c], frame]), ["a5.resync #1"])
     }
@@ -40,8 +45,10 @@ final class ByteOriginsTests: XCTestCase {
         // The junk begins in the second value; the cut frame (from byte 10 of the rest) in whichever holds its first byte.
         let rest = [0x11, 0x22] + Frame.encode(command: 0x20, sequence: 2, payload: [2]) + Array(frame.prefix(5))
         for cut in 1..<rest.count {
-            XCTAssertEqual(began([frame, Array(rest[..<cut]), Array(rest[cut...])]), ["a5.resync #2", "a5.truncated #\(cut <= 10 ? 3 : 2)"],
-                           "split at \(cut)")
+            XCTAssertEqual(
+                began([frame, Array(rest[..<cut]), Array(rest[cut...])]),
+                ["a5.resync #2", "a5.truncated #\(cut <= 10 ? 3 : 2)"],
+                "split at \(cut)")
         }
     }
 

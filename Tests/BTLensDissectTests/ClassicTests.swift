@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 final class RFCOMMFrameTests: XCTestCase {
@@ -45,18 +46,24 @@ final class L2CAPSignalingTests: XCTestCase {
     func testConnectionResponsesMapChannelsBothWays() {
         var map = L2CAPChannelMap()
         // We ask for PSM 3 from CID 0x0040; they answer with their CID 0x0071, result 0.
-        let req = map.decode([0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00][...], connection: connection, direction: .sent)
+        let req = map.decode(
+            [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00][...], connection: connection, direction: .sent)
         XCTAssertEqual(req.commands.map(\.code.name), ["Connection Request"])
-        _ = map.decode([0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: connection, direction: .received)
+        _ = map.decode(
+            [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: connection,
+            direction: .received)
         XCTAssertEqual(map.psm(connection, .sent, 0x0071), 3)
         XCTAssertEqual(map.psm(connection, .received, 0x0040), 3)
         XCTAssertNil(map.psm(connection, .sent, 0x0040))
         // A refused request maps nothing.
         _ = map.decode([0x02, 0x02, 0x04, 0x00, 0x19, 0x00, 0x41, 0x00][...], connection: connection, direction: .sent)
-        _ = map.decode([0x03, 0x02, 0x08, 0x00, 0x00, 0x00, 0x41, 0x00, 0x04, 0x00, 0x00, 0x00][...], connection: connection, direction: .received)
+        _ = map.decode(
+            [0x03, 0x02, 0x08, 0x00, 0x00, 0x00, 0x41, 0x00, 0x04, 0x00, 0x00, 0x00][...], connection: connection,
+            direction: .received)
         XCTAssertNil(map.psm(connection, .received, 0x0041))
         // Disconnection Response frees the channel.
-        _ = map.decode([0x07, 0x03, 0x04, 0x00, 0x71, 0x00, 0x40, 0x00][...], connection: connection, direction: .received)
+        _ = map.decode(
+            [0x07, 0x03, 0x04, 0x00, 0x71, 0x00, 0x40, 0x00][...], connection: connection, direction: .received)
         XCTAssertNil(map.psm(connection, .received, 0x0071))
         map.close(connection)
         XCTAssertNil(map.psm(connection, .received, 0x0040))
@@ -79,9 +86,13 @@ final class L2CAPPendingTests: XCTestCase {
         let c = ConnectionKey(index: 0, handle: 2)
         _ = map.decode([0x02, 0x07, 0x04, 0x00, 0x03, 0x00, 0x41, 0x00][...], connection: c, direction: .sent)
         // Connection Response, result 1 (pending), then result 0 (success) with their CID 0x0400.
-        _ = map.decode([0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x01, 0x00, 0x02, 0x00][...], connection: c, direction: .received)
+        _ = map.decode(
+            [0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x01, 0x00, 0x02, 0x00][...], connection: c,
+            direction: .received)
         XCTAssertNil(map.psm(c, .sent, 0x0400))
-        _ = map.decode([0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: c, direction: .received)
+        _ = map.decode(
+            [0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: c,
+            direction: .received)
         XCTAssertEqual(map.psm(c, .sent, 0x0400), 3)
     }
 }
@@ -90,9 +101,13 @@ final class SDPTests: XCTestCase {
     /// A Service Search Attribute Response with one record: ServiceClassIDList {…CAFF},
     /// ProtocolDescriptorList {{L2CAP}, {RFCOMM, channel 3}}, ServiceName "Wireless iAP".
     func response(split: Int? = nil) -> [[UInt8]] {
-        let uuid128: [UInt8] = [0x1c, 0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff]
+        let uuid128: [UInt8] = [
+            0x1c, 0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff,
+        ]
         let classes: [UInt8] = [0x09, 0x00, 0x01, 0x35, UInt8(uuid128.count)] + uuid128
-        let protocols: [UInt8] = [0x09, 0x00, 0x04, 0x35, 0x0c, 0x35, 0x03, 0x19, 0x01, 0x00, 0x35, 0x05, 0x19, 0x00, 0x03, 0x08, 0x03]
+        let protocols: [UInt8] = [
+            0x09, 0x00, 0x04, 0x35, 0x0c, 0x35, 0x03, 0x19, 0x01, 0x00, 0x35, 0x05, 0x19, 0x00, 0x03, 0x08, 0x03,
+        ]
         let name: [UInt8] = [0x09, 0x01, 0x00, 0x25, 0x0c] + Array("Wireless iAP".utf8)
         let record = classes + protocols + name
         let lists: [UInt8] = [0x35, UInt8(record.count + 2), 0x35, UInt8(record.count)] + record
@@ -108,9 +123,16 @@ final class SDPTests: XCTestCase {
         var d = SDPDecoder()
         let (info, diagnostics) = d.decode(response()[0][...])
         XCTAssertEqual(diagnostics.count, 0)
-        let uuid = BluetoothUUID.bit128([0x00, 0x00, 0x00, 0x00, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff])
-        XCTAssertEqual(info?.services, [SDPService(name: "Wireless iAP", classes: ["iAP2 (caff)"], classUUIDs: [uuid], rfcommChannel: 3,
-                                                   isIAP2: true)])
+        let uuid = BluetoothUUID.bit128([
+            0x00, 0x00, 0x00, 0x00, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff,
+        ])
+        XCTAssertEqual(
+            info?.services,
+            [
+                SDPService(
+                    name: "Wireless iAP", classes: ["iAP2 (caff)"], classUUIDs: [uuid], rfcommChannel: 3,
+                    isIAP2: true)
+            ])
     }
 
     func testContinuationJoinsTheListAtEverySplit() {
@@ -144,7 +166,10 @@ final class SDPTests: XCTestCase {
         XCTAssertEqual(channel([0x09, 0x00, 0x04] + protocols([0x09, 0x01, 0x03])), [nil])
         // Channel 130: its DLCI, 130 << 1 in a byte, is 4, channel 2's.
         XCTAssertEqual(channel([0x09, 0x00, 0x04] + protocols([0x08, 0x82])), [nil])
-        XCTAssertEqual(channel([0x0c] + [UInt8](repeating: 0xff, count: 8) + [UInt8](repeating: 0, count: 6) + [0x00, 0x04] + protocols([0x08, 0x03])), [nil])
+        XCTAssertEqual(
+            channel(
+                [0x0c] + [UInt8](repeating: 0xff, count: 8) + [UInt8](repeating: 0, count: 6) + [0x00, 0x04]
+                    + protocols([0x08, 0x03])), [nil])
     }
 
     func testHostileNestingIsADiagnostic() {
@@ -152,7 +177,8 @@ final class SDPTests: XCTestCase {
         for _ in 0..<40 { nested = [0x35, UInt8(truncatingIfNeeded: nested.count)] + nested }
         let params = [UInt8(nested.count >> 8), UInt8(nested.count & 0xff)] + nested + [0x00]
         var d = SDPDecoder()
-        let (_, diagnostics) = d.decode(([0x07, 0x00, 0x01, UInt8(params.count >> 8), UInt8(params.count & 0xff)] + params)[...])
+        let (_, diagnostics) = d.decode(
+            ([0x07, 0x00, 0x01, UInt8(params.count >> 8), UInt8(params.count & 0xff)] + params)[...])
         XCTAssertEqual(diagnostics.map(\.id), ["sdp.malformed"])
     }
 }

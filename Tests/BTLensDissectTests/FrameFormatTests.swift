@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 /// Checksum algorithms against their catalogue check values, and frame variants through the framer.
@@ -22,9 +23,10 @@ final class ChecksumTests: XCTestCase {
 final class FrameFormatTests: XCTestCase {
     /// 55 AA, command u2be, sequence, length u2le (payload), payload, CRC-16/CCITT over everything
     /// after the magic, big-endian.
-    let variant = FrameFormat(name: "variant", magic: [0x55, 0xaa],
-                              header: [.command(width: 2, bigEndian: true), .sequence, .length(width: 2, bigEndian: false)],
-                              checksum: FrameFormat.Checksum(.crc16CCITT, covers: .afterMagic, bigEndian: true))
+    let variant = FrameFormat(
+        name: "variant", magic: [0x55, 0xaa],
+        header: [.command(width: 2, bigEndian: true), .sequence, .length(width: 2, bigEndian: false)],
+        checksum: FrameFormat.Checksum(.crc16CCITT, covers: .afterMagic, bigEndian: true))
     // Computed by hand: CRC-16/CCITT-FALSE of 01 02 05 03 00 0a 0b 0c is 0x616a.
     let variantBytes: [UInt8] = [0x55, 0xaa, 0x01, 0x02, 0x05, 0x03, 0x00, 0x0a, 0x0b, 0x0c, 0x61, 0x6a]
 
@@ -41,8 +43,9 @@ final class FrameFormatTests: XCTestCase {
     /// The definition parser insists on a length field; a format built in Swift without one frames
     /// nothing and skips its bytes, rather than reading a length from nowhere.
     func testAFormatWithoutALengthFieldFramesNothing() {
-        let noLength = FrameFormat(name: "no-length", magic: [0x55], header: [.command(width: 1, bigEndian: true), .sequence],
-                                   checksum: nil)
+        let noLength = FrameFormat(
+            name: "no-length", magic: [0x55], header: [.command(width: 1, bigEndian: true), .sequence],
+            checksum: nil)
         var framer = MessageFramer(format: noLength)
         framer.append([0x55, 0x01, 0x02, 0x03, 0x55, 0x04, 0x05])
         XCTAssertNil(framer.next())
@@ -52,8 +55,13 @@ final class FrameFormatTests: XCTestCase {
     func testTheA5ExampleOfTheSpec() {
         // docs/protocols/a5-frame.md: "set EQ preset to bass boost", A5 01 20 07 00 01 01 CF.
         let steps = frames(.a5, [[0xa5, 0x01, 0x20, 0x07, 0x00, 0x01, 0x01, 0xcf]])
-        XCTAssertEqual(steps.map(\.frame), [Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1],
-                                                    checksum: 0xcf, expectedChecksum: 0xcf)])
+        XCTAssertEqual(
+            steps.map(\.frame),
+            [
+                Frame(
+                    version: 1, command: 0x20, sequence: 7, flags: 0, payload: [1],
+                    checksum: 0xcf, expectedChecksum: 0xcf)
+            ])
     }
 
     func testVariantVectorDecodes() {
@@ -76,15 +84,18 @@ final class FrameFormatTests: XCTestCase {
         let whole = frames(variant, [two]).map(\.frame)
         XCTAssertEqual(whole.count, 2)
         for cut in 1..<two.count {
-            XCTAssertEqual(frames(variant, [Array(two[..<cut]), Array(two[cut...])]).map(\.frame), whole, "cut at \(cut)")
+            XCTAssertEqual(
+                frames(variant, [Array(two[..<cut]), Array(two[cut...])]).map(\.frame), whole, "cut at \(cut)")
         }
         XCTAssertEqual(frames(variant, two.map { [$0] }).map(\.frame), whole)
     }
 
     func testLengthCountingTheWholeFrame() {
         // 7E, command, length = whole frame (6), payload 11 22, xor8 over the payload (0x33).
-        let format = FrameFormat(name: "f", magic: [0x7e], header: [.command(width: 1, bigEndian: true), .length(width: 1, bigEndian: true)],
-                                 lengthCounts: .frame, checksum: FrameFormat.Checksum(.xor8, covers: .payload))
+        let format = FrameFormat(
+            name: "f", magic: [0x7e],
+            header: [.command(width: 1, bigEndian: true), .length(width: 1, bigEndian: true)],
+            lengthCounts: .frame, checksum: FrameFormat.Checksum(.xor8, covers: .payload))
         let bytes: [UInt8] = [0x7e, 0x09, 0x06, 0x11, 0x22, 0x33]
         let f = frames(format, [bytes]).first?.frame
         XCTAssertEqual(f?.payload, [0x11, 0x22])
@@ -95,8 +106,10 @@ final class FrameFormatTests: XCTestCase {
     func testLengthCountingWhatFollowsIt() {
         // F0, length = bytes after it (command, payload, checksum: 3), command 42, payload 99,
         // two's complement of the sum of the frame (0x32).
-        let format = FrameFormat(name: "g", magic: [0xf0], header: [.length(width: 1, bigEndian: true), .command(width: 1, bigEndian: true)],
-                                 lengthCounts: .rest, checksum: FrameFormat.Checksum(.twosComplement8))
+        let format = FrameFormat(
+            name: "g", magic: [0xf0],
+            header: [.length(width: 1, bigEndian: true), .command(width: 1, bigEndian: true)],
+            lengthCounts: .rest, checksum: FrameFormat.Checksum(.twosComplement8))
         let bytes: [UInt8] = [0xf0, 0x03, 0x42, 0x99, 0x32]
         let f = frames(format, [bytes]).first?.frame
         XCTAssertEqual(f?.command, 0x42)
@@ -106,8 +119,10 @@ final class FrameFormatTests: XCTestCase {
     }
 
     func testALengthTooSmallForTheHeaderIsJunkNotAFrame() {
-        let format = FrameFormat(name: "f", magic: [0x7e], header: [.command(width: 1, bigEndian: true), .length(width: 1, bigEndian: true)],
-                                 lengthCounts: .frame, checksum: nil)
+        let format = FrameFormat(
+            name: "f", magic: [0x7e],
+            header: [.command(width: 1, bigEndian: true), .length(width: 1, bigEndian: true)],
+            lengthCounts: .frame, checksum: nil)
         // Length 2 cannot hold magic, command and length: the 7E is skipped; the next frame is found.
         let steps = frames(format, [[0x7e, 0x01, 0x02] + format.encode(command: 5, payload: [1])])
         XCTAssertEqual(steps.map(\.frame.command), [5])
@@ -147,8 +162,10 @@ final class FrameFormatTests: XCTestCase {
     }
 
     func testAFormatWithoutSequenceTracksNone() {
-        let format = FrameFormat(name: "n", magic: [0x7e], header: [.command(width: 1, bigEndian: true), .length(width: 1, bigEndian: true)],
-                                 checksum: FrameFormat.Checksum(.crc8))
+        let format = FrameFormat(
+            name: "n", magic: [0x7e],
+            header: [.command(width: 1, bigEndian: true), .length(width: 1, bigEndian: true)],
+            checksum: FrameFormat.Checksum(.crc8))
         var s = FramedStream(format: format, detect: false)
         let frame = format.encode(command: 3, payload: [1, 2])
         let out = s.push((frame + frame)[...])

@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 /// Hex vectors for HCI packets (Core Specification, Vol 4, Part E, §7).
@@ -22,7 +23,10 @@ final class HCIDecoderTests: XCTestCase {
         // LE Meta (0x3e), subevent 0x01: status 0, handle 0x0040, role 0 (central), peer type 0,
         // peer AA:BB:CC:11:22:33, interval 0x0018 (30 ms), latency 0, timeout 0x01f4, accuracy 0.
         let d = event("3e 13 01 00 40 00 00 00 33 22 11 cc bb aa 18 00 00 00 f4 01 00")
-        guard case .completed(let status, let handle, let address, _, let transport, let role, let parameters)? = d?.effect else {
+        guard
+            case .completed(let status, let handle, let address, _, let transport, let role, let parameters)? = d?
+                .effect
+        else {
             return XCTFail("no connection")
         }
         XCTAssertEqual(parameters, Lifecycle.Parameters(interval: 0x18, latency: 0, timeout: 0x1f4))
@@ -37,7 +41,9 @@ final class HCIDecoderTests: XCTestCase {
 
     func testBREDRConnectionAndDisconnection() {
         // Connection Complete: status 0, handle 0x000b, address, link type 1 (ACL), encryption 0.
-        guard case .completed(_, 0x000b, _, _, .bredr, _, nil)? = event("03 0b 00 0b 00 a5 bc 64 6b 18 00 01 00")?.effect else {
+        guard
+            case .completed(_, 0x000b, _, _, .bredr, _, nil)? = event("03 0b 00 0b 00 a5 bc 64 6b 18 00 01 00")?.effect
+        else {
             return XCTFail("no BR/EDR connection")
         }
         // Link type 0 (SCO) opens no ACL connection.
@@ -60,7 +66,8 @@ final class HCIDecoderTests: XCTestCase {
         XCTAssertEqual(event("05 02 00 0b 00")?.diagnostics.map(\.id), ["hci.length_mismatch", "hci.malformed"])
         XCTAssertEqual(event("05 04 00 0b", truncated: true)?.diagnostics.map(\.id), ["hci.malformed"])
         XCTAssertNil(HCIDecoder.command([0x03, 0x0c][...], truncated: false))
-        XCTAssertEqual(HCIDecoder.command([0x06, 0x04, 0x03, 0x40, 0x00, 0x13][...], truncated: false)?.info.fields.map(\.0),
-                       ["handle", "reason"])
+        XCTAssertEqual(
+            HCIDecoder.command([0x06, 0x04, 0x03, 0x40, 0x00, 0x13][...], truncated: false)?.info.fields.map(\.0),
+            ["handle", "reason"])
     }
 }

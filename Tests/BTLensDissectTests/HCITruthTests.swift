@@ -1,11 +1,14 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 /// What the HCI layer says must be true: no failure invented for a cancelled attempt or a failed
 /// command's short return parameters, numbers as numbers, every opcode named.
 final class HCITruthTests: XCTestCase {
-    func event(_ hex: String) -> HCIDecoded<HCIEventInfo>? { HCIDecoder.event((Hex.bytes(hex) ?? [])[...], truncated: false) }
+    func event(_ hex: String) -> HCIDecoded<HCIEventInfo>? {
+        HCIDecoder.event((Hex.bytes(hex) ?? [])[...], truncated: false)
+    }
 
     func testAFailedCommandsMissingReturnParametersAreNormalForEveryOpcode() {
         // Command Complete (0x0e), 1 slot, LE Read Buffer Size (0x2002), status 0x01 and nothing else:
@@ -45,7 +48,8 @@ final class HCITruthTests: XCTestCase {
 
     func testCancelCommandsAreTheirEffect() {
         for opcode in ["08 04 06 33 22 11 cc bb aa", "0e 20 00"] {
-            guard case .hostCancels? = HCIDecoder.command((Hex.bytes(opcode) ?? [])[...], truncated: false)?.effect else {
+            guard case .hostCancels? = HCIDecoder.command((Hex.bytes(opcode) ?? [])[...], truncated: false)?.effect
+            else {
                 return XCTFail(opcode)
             }
         }

@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 final class IAP2FramerTests: XCTestCase {
@@ -34,8 +35,9 @@ final class IAP2FramerTests: XCTestCase {
         XCTAssertEqual(data.payload, [0x40, 0x40, 0x00, 0x06, 0x1d, 0x00])
         guard case .packet(let ack)? = items([boyaACK]).first else { return XCTFail("no ACK") }
         XCTAssertEqual(ack.kind, "ACK")
-        XCTAssertEqual(IAP2LinkPacket.encode(control: 0x40, psn: 0x1e, pan: 0xe8, session: 1, payload: Array(data.payload)),
-                       hyuStartIdentification)
+        XCTAssertEqual(
+            IAP2LinkPacket.encode(control: 0x40, psn: 0x1e, pan: 0xe8, session: 1, payload: Array(data.payload)),
+            hyuStartIdentification)
     }
 
     func testSplitAtEveryOffsetWithJunkAndDetect() {
@@ -58,7 +60,9 @@ final class IAP2FramerTests: XCTestCase {
         var badHeader = boyaACK
         badHeader[8] ^= 0xff
         XCTAssertEqual(items([badHeader + boyaACK]).first, .badHeader)
-        XCTAssertEqual(items([[0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08]]), [.iap1([0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08])])
+        XCTAssertEqual(
+            items([[0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08]]),
+            [.iap1([0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08])])
         XCTAssertTrue(IAP2Framer.looksLikeIAP2(hyuSYN[...]))
         XCTAssertFalse(IAP2Framer.looksLikeIAP2([0x01, 0xfe, 0x00, 0x00][...]))
     }
@@ -74,7 +78,10 @@ final class IAP2LinkTests: XCTestCase {
     }
 
     func message(_ id: UInt16, _ params: [UInt8]) -> [UInt8] {
-        [0x40, 0x40, UInt8((params.count + 6) >> 8), UInt8((params.count + 6) & 0xff), UInt8(id >> 8), UInt8(id & 0xff)] + params
+        [
+            0x40, 0x40, UInt8((params.count + 6) >> 8), UInt8((params.count + 6) & 0xff), UInt8(id >> 8),
+            UInt8(id & 0xff),
+        ] + params
     }
 
     func testSessionsIdentificationAndEA() {
@@ -83,17 +90,24 @@ final class IAP2LinkTests: XCTestCase {
         // SYN: version 1 … ; sessions (1, control, v1), (2, external accessory, v1).
         let syn: [UInt8] = [1, 4, 0x10, 0x00, 0x03, 0xe8, 0x00, 0x32, 0x1e, 0x02, 1, 0, 1, 2, 2, 1]
         out += link.push(packet(0x80, 10, 0, syn)[...], direction: .received, time: Timestamp(microseconds: 0))
-        let ident = message(0x1d01, param(0, Array("Lamp\0".utf8)) + param(3, Array("SN1\0".utf8))
-                            + param(10, param(0, [7]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))
+        let ident = message(
+            0x1d01,
+            param(0, Array("Lamp\0".utf8)) + param(3, Array("SN1\0".utf8))
+                + param(10, param(0, [7]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))
         out += link.push(packet(0x40, 11, 1, ident)[...], direction: .received, time: Timestamp(microseconds: 0))
-        out += link.push(packet(0x40, 1, 1, message(0xea00, param(0, [7]) + param(1, [0x00, 0x05])))[...], direction: .sent, time: Timestamp(microseconds: 0))
-        out += link.push(packet(0x40, 2, 2, [0x00, 0x05, 0xa5, 0x01])[...], direction: .sent, time: Timestamp(microseconds: 0))
+        out += link.push(
+            packet(0x40, 1, 1, message(0xea00, param(0, [7]) + param(1, [0x00, 0x05])))[...], direction: .sent,
+            time: Timestamp(microseconds: 0))
+        out += link.push(
+            packet(0x40, 2, 2, [0x00, 0x05, 0xa5, 0x01])[...], direction: .sent, time: Timestamp(microseconds: 0))
         // The same PSN and payload resent with a new PAN 2 s later: a retransmission; then the same
         // bytes again at once: a capture duplicate; then a gap of one.
-        let resent = IAP2LinkPacket.encode(control: 0x40, psn: 2, pan: 1, session: 2, payload: [0x00, 0x05, 0xa5, 0x01])
+        let resent = IAP2LinkPacket.encode(
+            control: 0x40, psn: 2, pan: 1, session: 2, payload: [0x00, 0x05, 0xa5, 0x01])
         out += link.push(resent[...], direction: .sent, time: Timestamp(microseconds: 2_000_000))
         out += link.push(resent[...], direction: .sent, time: Timestamp(microseconds: 2_000_100))
-        out += link.push(packet(0x40, 4, 2, [0x00, 0x05, 0x02])[...], direction: .sent, time: Timestamp(microseconds: 0))
+        out += link.push(
+            packet(0x40, 4, 2, [0x00, 0x05, 0x02])[...], direction: .sent, time: Timestamp(microseconds: 0))
         var identification: IAP2Identification?
         var ea: [(UInt16, String?, [UInt8])] = []
         var ids: [String] = []
@@ -112,8 +126,9 @@ final class IAP2LinkTests: XCTestCase {
         XCTAssertEqual(ea.map(\.1), ["com.lawaken.iap2", "com.lawaken.iap2"])
         XCTAssertEqual(ea.map(\.2), [[0xa5, 0x01], [0x02]])
         XCTAssertEqual(ids, ["iap2.retransmission", "iap2.duplicate", "iap2.sequence.gap"])
-        let eak = link.push(IAP2LinkPacket.encode(control: 0x60, psn: 11, pan: 2, session: 0, payload: [5, 6])[...],
-                            direction: .received, time: Timestamp(microseconds: 3_000_000))
+        let eak = link.push(
+            IAP2LinkPacket.encode(control: 0x60, psn: 11, pan: 2, session: 0, payload: [5, 6])[...],
+            direction: .received, time: Timestamp(microseconds: 3_000_000))
         guard case .packet(let p)? = eak.first else { return XCTFail("no EAK") }
         XCTAssertEqual(p.kind, "EAK")
         XCTAssertEqual(p.detail, "out-of-sequence PSNs (Apple semantics): 5 6")

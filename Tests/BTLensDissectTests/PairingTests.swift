@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensDissect
 
 final class PairingTests: XCTestCase {
@@ -14,8 +15,9 @@ final class PairingTests: XCTestCase {
         XCTAssertNil(p.request(request(2, 0x21, at: 1)))
         XCTAssertNil(p.request(request(3, 0x20, at: 2)))
         // 0xa1 answers 0x21 even though an older 0x20 is waiting; 0xa0 answers the oldest 0x20.
-        XCTAssertEqual(p.response(command: 0xa1, sequence: nil, time: t(5))?.1,
-                       PairedResponse(requestRecord: 2, requestCommand: 0x21, latencyMicroseconds: 4000))
+        XCTAssertEqual(
+            p.response(command: 0xa1, sequence: nil, time: t(5))?.1,
+            PairedResponse(requestRecord: 2, requestCommand: 0x21, latencyMicroseconds: 4000))
         XCTAssertEqual(p.response(command: 0xa0, sequence: nil, time: t(6))?.1.requestRecord, 1)
         XCTAssertEqual(p.response(command: 0xa0, sequence: nil, time: t(7))?.1.requestRecord, 3)
         XCTAssertNil(p.response(command: 0xa0, sequence: nil, time: t(8)))
@@ -54,16 +56,23 @@ final class PairingTests: XCTestCase {
     /// difference wrapped, so a request from the far past looked 9e15 ms *after* its response and
     /// was paired. The elapsed time saturates: the request is long expired.
     func testTimesFarApartAreNeitherWrappedNorPaired() {
-        var p = PairingTracker(rule: PairingRule(match: .oldest, responseCommand: .plus(1), timeoutMicroseconds: 100_000))
-        _ = p.request(PairingTracker.Request(record: 1, time: Timestamp(microseconds: .min), command: 0x10, name: nil, sequence: nil))
+        var p = PairingTracker(
+            rule: PairingRule(match: .oldest, responseCommand: .plus(1), timeoutMicroseconds: 100_000))
+        _ = p.request(
+            PairingTracker.Request(
+                record: 1, time: Timestamp(microseconds: .min), command: 0x10, name: nil, sequence: nil))
         let now = Timestamp(microseconds: 1_700_000_000_000_000)
         XCTAssertEqual(p.expire(now: now).map(\.record), [1])
-        _ = p.request(PairingTracker.Request(record: 2, time: Timestamp(microseconds: .max), command: 0x10, name: nil, sequence: nil))
-        XCTAssertEqual(p.response(command: 0x11, sequence: nil, time: Timestamp(microseconds: .min))?.1.latencyMicroseconds, .min)
+        _ = p.request(
+            PairingTracker.Request(
+                record: 2, time: Timestamp(microseconds: .max), command: 0x10, name: nil, sequence: nil))
+        XCTAssertEqual(
+            p.response(command: 0x11, sequence: nil, time: Timestamp(microseconds: .min))?.1.latencyMicroseconds, .min)
     }
 
     func testRequestsExpireAfterTheTimeout() {
-        var p = PairingTracker(rule: PairingRule(match: .oldest, responseCommand: .plus(1), timeoutMicroseconds: 100_000))
+        var p = PairingTracker(
+            rule: PairingRule(match: .oldest, responseCommand: .plus(1), timeoutMicroseconds: 100_000))
         _ = p.request(request(1, 0x10, at: 0))
         _ = p.request(request(2, 0x10, at: 50))
         XCTAssertEqual(p.expire(now: t(100)).map(\.record), [], "exactly the timeout is not past it")

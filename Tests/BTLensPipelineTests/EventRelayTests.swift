@@ -1,7 +1,7 @@
-import XCTest
 import BTLensCore
 import BTLensDissect
 import BTLensPipeline
+import XCTest
 
 /// The relay between the decoding and rendering threads: every event arrives, in order, and
 /// `finish` returns only once the consumer has seen the last.
@@ -11,8 +11,10 @@ final class EventRelayTests: XCTestCase {
         var seen: [Int] = []
         let relay = EventRelay { e in seen.append(e.record) }
         for i in 1...count {
-            relay.send(Event(record: i, timestamp: Timestamp(microseconds: Int64(i)), direction: nil, connection: nil,
-                             isTop: true, body: .note(category: "n", text: "")))
+            relay.send(
+                Event(
+                    record: i, timestamp: Timestamp(microseconds: Int64(i)), direction: nil, connection: nil,
+                    isTop: true, body: .note(category: "n", text: "")))
         }
         relay.finish()
         XCTAssertEqual(seen, Array(1...count))
@@ -30,8 +32,10 @@ extension EventRelayTests {
     func testFinishingTwiceIsHarmless() {
         var seen = 0
         let relay = EventRelay { _ in seen += 1 }
-        relay.send(Event(record: 1, timestamp: Timestamp(microseconds: 1), direction: nil, connection: nil, isTop: true,
-                         body: .note(category: "n", text: "")))
+        relay.send(
+            Event(
+                record: 1, timestamp: Timestamp(microseconds: 1), direction: nil, connection: nil, isTop: true,
+                body: .note(category: "n", text: "")))
         relay.finish()
         relay.finish()
         XCTAssertEqual(seen, 1)
@@ -80,7 +84,10 @@ private final class ReleaseLog: @unchecked Sendable {
 private final class Tracked: @unchecked Sendable {
     let id: Int
     let log: ReleaseLog
-    init(_ id: Int, _ log: ReleaseLog) { self.id = id; self.log = log }
+    init(_ id: Int, _ log: ReleaseLog) {
+        self.id = id
+        self.log = log
+    }
     deinit { log.release(id) }
 }
 

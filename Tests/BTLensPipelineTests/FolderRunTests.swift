@@ -1,5 +1,6 @@
-import XCTest
 import Foundation
+import XCTest
+
 @testable import BTLensPipeline
 
 final class FolderRunTests: XCTestCase {
@@ -7,7 +8,9 @@ final class FolderRunTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "folder-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        for name in ["b.log", "a.pklg", ".hidden"] { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data()) }
+        for name in ["b.log", "a.pklg", ".hidden"] {
+            _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
+        }
         XCTAssertEqual(FolderRun.files(dir), [dir + "/a.pklg", dir + "/b.log"])
         XCTAssertNil(FolderRun.files(dir + "/a.pklg"), "a file is not a folder")
     }
@@ -27,6 +30,10 @@ final class FolderRunTests: XCTestCase {
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var last = 0
-        func note(_ done: Int, _ total: Int) { lock.lock(); last = max(last, done); lock.unlock() }
+        func note(_ done: Int, _ total: Int) {
+            lock.lock()
+            last = max(last, done)
+            lock.unlock()
+        }
     }
 }

@@ -1,17 +1,21 @@
 import XCTest
+
 @testable import BTLensReport
 
 /// The Markdown and text reports' one escaping point: a value is shown as text, never as markup.
 final class ReportLineTests: XCTestCase {
     func testMarkdownEscapesHTMLAndItsOwnSyntax() {
         XCTAssertEqual(ReportLine.markdown("<b>&amp;</b>"), "&lt;b&gt;&amp;amp;&lt;/b&gt;")
-        XCTAssertEqual(ReportLine.markdown(#"a_b*c `d` [e](f) g|h ~i~ @j $k$ \l"#),
-                       #"a\_b\*c \`d\` \[e\](f) g\|h \~i\~ \@j \$k\$ \\l"#)
+        XCTAssertEqual(
+            ReportLine.markdown(#"a_b*c `d` [e](f) g|h ~i~ @j $k$ \l"#),
+            #"a\_b\*c \`d\` \[e\](f) g\|h \~i\~ \@j \$k\$ \\l"#)
         // GitHub's extended autolinks need `://` or `www.`: neither is left whole.
-        XCTAssertEqual(ReportLine.markdown("https://x.example WWW.y.example 12:30 v1.2"),
-                       #"https\://x.example WWW\.y.example 12:30 v1.2"#)
+        XCTAssertEqual(
+            ReportLine.markdown("https://x.example WWW.y.example 12:30 v1.2"),
+            #"https\://x.example WWW\.y.example 12:30 v1.2"#)
         XCTAssertEqual(ReportLine.markdown("plain (0x20) #4: ok"), "plain (0x20) #4: ok")
-        XCTAssertEqual(ReportLine.markdown("\u{1b}[31m"), #"\\u{1b}\[31m"#, "terminal escapes first, their backslash escaped")
+        XCTAssertEqual(
+            ReportLine.markdown("\u{1b}[31m"), #"\\u{1b}\[31m"#, "terminal escapes first, their backslash escaped")
     }
 
     func testAValueBeginningALineBeginsNoBlock() {

@@ -1,6 +1,7 @@
-import XCTest
 import BTLensCore
 import BTLensDissect
+import XCTest
+
 @testable import BTLensReport
 
 /// Lines fitted to a terminal: cut with `…` to at most its columns, wide characters counted as two.
@@ -23,9 +24,11 @@ final class TerminalTextTests: XCTestCase {
     }
 
     func testTheTimelineSummaryIsCutToTheWidthAndTheColumnsStay() {
-        let frame = Frame(version: 1, command: 0x20, sequence: 7, flags: 0, payload: Array(0..<40), checksum: 0, expectedChecksum: 0)
-        let e = Event(record: 12, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: 0x40, isTop: true,
-                      body: .frame(FrameInfo(frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3))))
+        let frame = Frame(
+            version: 1, command: 0x20, sequence: 7, flags: 0, payload: Array(0..<40), checksum: 0, expectedChecksum: 0)
+        let e = Event(
+            record: 12, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: 0x40, isTop: true,
+            body: .frame(FrameInfo(frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3))))
         var whole = TextRenderer()
         let line = whole.render(e) ?? ""
         XCTAssertEqual(line.count, 205)
@@ -35,7 +38,8 @@ final class TerminalTextTests: XCTestCase {
         // Colour codes take no column, and the reset still ends the line.
         var colored = TextRenderer(color: true)
         colored.width = 60
-        XCTAssertEqual(colored.render(e), "\u{1b}[32m#12          0.000000 < 0x0040 A5    0x0013 (fff3) cmd 0x20…\u{1b}[0m\n")
+        XCTAssertEqual(
+            colored.render(e), "\u{1b}[32m#12          0.000000 < 0x0040 A5    0x0013 (fff3) cmd 0x20…\u{1b}[0m\n")
         // Narrower than the fixed columns: they stay whole, the summary is `…`.
         var narrow = TextRenderer()
         narrow.width = 20

@@ -1,5 +1,6 @@
-import XCTest
 import BTLensCore
+import XCTest
+
 @testable import BTLensReport
 
 /// The timeline's byte builder writes each piece exactly as the String forms the rest of btlens
@@ -40,8 +41,9 @@ final class TextLineTests: XCTestCase {
         for delta: Int64 in [0, 1, 999_999, 1_000_000, 1_234_567, -1, -2_500_000, 86_400_000_000, 99_999_999_999_999] {
             let t = Timestamp(microseconds: origin.microseconds + delta)
             let text = t.offset(from: origin)
-            XCTAssertEqual(piece { $0.offset(t, from: origin, width: 12) },
-                           String(repeating: " ", count: max(0, 12 - text.count)) + text)
+            XCTAssertEqual(
+                piece { $0.offset(t, from: origin, width: 12) },
+                String(repeating: " ", count: max(0, 12 - text.count)) + text)
         }
         let far = Timestamp(microseconds: .min)
         XCTAssertEqual(piece { $0.offset(far, from: Timestamp(microseconds: .max), width: 12) }, "           ?")
@@ -53,7 +55,7 @@ final class TextLineTests: XCTestCase {
     func testLinesGrowPastTheirRoomAndNest() {
         var inner = TextLine()
         var expected = ""
-        for i in 0 ..< 120 {
+        for i in 0..<120 {
             inner.decimal(i)
             inner.add(" ")
             expected += "\(i) "

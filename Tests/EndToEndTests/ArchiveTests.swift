@@ -1,7 +1,7 @@
-import XCTest
-import Foundation
-import ZIPFoundation
 import BTLensTestSupport
+import Foundation
+import XCTest
+import ZIPFoundation
 
 /// A bugreport .zip is hostile input too: a member that inflates without bound is refused past
 /// `--limit archive-bytes`, nothing is left in the temporary folder however btlens ends, and an
@@ -11,10 +11,12 @@ final class ArchiveTests: XCTestCase {
     func bomb(size: Int) throws -> String {
         let header = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xea]
         let archive = try Archive(data: Data(), accessMode: .create)
-        try archive.addEntry(with: "FS/data/misc/bluetooth/logs/btsnoop_hci.log", type: .file, uncompressedSize: Int64(size),
-                             compressionMethod: .deflate, bufferSize: 1 << 20) { position, count in
+        try archive.addEntry(
+            with: "FS/data/misc/bluetooth/logs/btsnoop_hci.log", type: .file, uncompressedSize: Int64(size),
+            compressionMethod: .deflate, bufferSize: 1 << 20
+        ) { position, count in
             var chunk = Data(count: count)
-            if position == 0 { chunk.replaceSubrange(0 ..< header.count, with: header) }
+            if position == 0 { chunk.replaceSubrange(0..<header.count, with: header) }
             return chunk
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-bomb-\(UUID().uuidString).zip")
@@ -35,12 +37,16 @@ final class ArchiveTests: XCTestCase {
         let tmp = try freshFolder()
         for command in ["timeline", "stats", "report"] {
             let out = tmp.appendingPathComponent("r.html").path
-            let run = try runCLI([command, path, "--limit", "archive-bytes=1000000"] + (command == "report" ? ["-o", out] : []),
-                                 environment: ["TMPDIR": tmp.path], timeout: 30)
+            let run = try runCLI(
+                [command, path, "--limit", "archive-bytes=1000000"] + (command == "report" ? ["-o", out] : []),
+                environment: ["TMPDIR": tmp.path], timeout: 30)
             XCTAssertEqual(run.status, 1, command)
             XCTAssertEqual(run.stdout, "", command)
-            XCTAssertTrue(run.stderr.contains("member FS/data/misc/bluetooth/logs/btsnoop_hci.log inflates to more than 1000000 bytes (--limit archive-bytes=1000000)"),
-                          "\(command): \(run.stderr)")
+            XCTAssertTrue(
+                run.stderr.contains(
+                    "member FS/data/misc/bluetooth/logs/btsnoop_hci.log inflates to more than 1000000 bytes (--limit archive-bytes=1000000)"
+                ),
+                "\(command): \(run.stderr)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [])
     }
@@ -48,8 +54,11 @@ final class ArchiveTests: XCTestCase {
     /// The member is inflated into a file unlinked as soon as it is made: a signal in the middle of
     /// the extraction leaves nothing behind.
     func testNothingIsLeftInTheTemporaryFolderWhenInterruptedDuringExtraction() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "btlens")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("btlens is not built beside the tests")
+        }
         let path = try bomb(size: 64 << 20)
         for signal in [SIGINT, SIGTERM] {
             let tmp = try freshFolder()
@@ -63,7 +72,9 @@ final class ArchiveTests: XCTestCase {
             // Signalled once the extraction has begun (a file appears, with a name before this fix),
             // or after half a second.
             let deadline = Date().addingTimeInterval(0.5)
-            while process.isRunning, Date() < deadline, (try FileManager.default.contentsOfDirectory(atPath: tmp.path)).isEmpty {
+            while process.isRunning, Date() < deadline,
+                (try FileManager.default.contentsOfDirectory(atPath: tmp.path)).isEmpty
+            {
                 usleep(2_000)
             }
             kill(process.processIdentifier, signal)
@@ -76,6 +87,7 @@ final class ArchiveTests: XCTestCase {
         let path = try bomb(size: 1000)
         let run = try runCLI(["follow", path], timeout: 10)
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("zip: an archive is read from a file whole, it cannot be followed"), run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("zip: an archive is read from a file whole, it cannot be followed"), run.stderr)
     }
 }

@@ -1,11 +1,11 @@
-import Foundation
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
 
 /// `stats` accounts for every byte: framing, decoded, undecoded, truncated and unread add up to the
 /// file's size for every capture, and each part is what the file's layout says.
@@ -21,14 +21,16 @@ final class ByteAccountingTests: XCTestCase {
     func collect(_ bytes: [UInt8]) throws -> StatsCollector {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let stats = StatsCollector(file: "capture", info: reader.info)
-        try Pipeline.run(&reader, Configuration(detail: .counts),
-                         onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+        try Pipeline.run(
+            &reader, Configuration(detail: .counts),
+            onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
         return stats
     }
 
     /// `stats`' undecoded breakdown lists every byte of its total: channels, and diagnostics by id.
     func testTheUndecodedBreakdownAddsUpToItsTotal() throws {
-        let captures = SampleCaptures.all.map { ($0.file, $0.session.bytes) }
+        let captures =
+            SampleCaptures.all.map { ($0.file, $0.session.bytes) }
             + HostileCaptures.all(zeroLengthRecords: 10).map { ($0.file, $0.bytes) }
         for (name, bytes) in captures {
             let stats = try collect(bytes)
@@ -37,18 +39,26 @@ final class ByteAccountingTests: XCTestCase {
         // The faults capture has no undecoded event: every byte of its total is a diagnostic's.
         let faults = try collect(SampleCaptures.faults().bytes)
         XCTAssertEqual(faults.undecodedBytes, 40)
-        XCTAssertEqual(faults.undecodedByWhat, ["a5.resync": 3, "a5.truncated": 15, "l2cap.incomplete": 10, "l2cap.overlength": 2,
-                                                "l2cap.unexpected_continuation": 3, "l2cap.unexpected_start": 7])
+        XCTAssertEqual(
+            faults.undecodedByWhat,
+            [
+                "a5.resync": 3, "a5.truncated": 15, "l2cap.incomplete": 10, "l2cap.overlength": 2,
+                "l2cap.unexpected_continuation": 3, "l2cap.unexpected_start": 7,
+            ])
         XCTAssertTrue(faults.text(connections: []).contains("        3 a5.resync\n"))
     }
 
     func testTheRealCapturesUndecodedBreakdownAddsUp() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { throw XCTSkip("../shared/captures is absent") }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw XCTSkip("../shared/captures is absent")
+        }
         var checked = 0
         for name in names.sorted() {
-            guard let data = FileManager.default.contents(atPath: folder + "/" + name), let stats = try? collect(Array(data)) else { continue }
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name),
+                let stats = try? collect(Array(data))
+            else { continue }
             XCTAssertEqual(stats.undecodedByWhat.values.reduce(0, +), stats.undecodedBytes, name)
             checked += 1
         }
@@ -72,11 +82,14 @@ final class ByteAccountingTests: XCTestCase {
     func testTheRealCapturesAddUpToTheirSizes() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { throw XCTSkip("../shared/captures is absent") }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            throw XCTSkip("../shared/captures is absent")
+        }
         var checked = 0
         for name in names.sorted() {
             guard let data = FileManager.default.contents(atPath: folder + "/" + name),
-                  let (a, _) = try? account(Array(data)) else { continue }
+                let (a, _) = try? account(Array(data))
+            else { continue }
             XCTAssertEqual(a.fileSize, Int64(data.count), name)
             XCTAssertEqual(a.unaccounted, 0, name)
             XCTAssertEqual(a.unread, 0, name)
@@ -98,7 +111,9 @@ final class ByteAccountingTests: XCTestCase {
         _ = w.add(.command, .sent, [0x03, 0x0c, 0x00], time: 1)
         let good = w.bytes
         // A record header claiming 2^31 bytes, then 100 bytes the reader never reaches.
-        var absurd = good + [0x80, 0, 0, 0, 0x80, 0, 0, 0] + [UInt8](repeating: 0, count: 16) + [UInt8](repeating: 0xee, count: 100)
+        var absurd =
+            good + [0x80, 0, 0, 0, 0x80, 0, 0, 0] + [UInt8](repeating: 0, count: 16)
+            + [UInt8](repeating: 0xee, count: 100)
         var (a, _) = try account(absurd)
         XCTAssertEqual(a.unread, 100)
         XCTAssertEqual(a.framing, 16 + 25 + 24, "the absurd record's header was read")

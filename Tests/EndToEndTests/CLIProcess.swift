@@ -2,22 +2,30 @@ import Foundation
 import XCTest
 
 /// What the built CLI did when run as a separate process.
-struct CLIRun { var status: Int32; var stdout: String; var stderr: String }
+struct CLIRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
 
 /// Runs the btlens built beside this test bundle, as a user's shell would. A run past `timeout`
 /// seconds is killed (SIGKILL), so a hang fails its test instead of stalling the suite.
 func runCLI(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) throws -> CLIRun {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
-    guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+        "btlens")
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+        throw XCTSkip("btlens is not built beside the tests")
+    }
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     // stderr goes to a file: two pipes read one after the other could block on the second filling up.
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-stderr-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errURL) }
-    let out = Pipe(), err = try FileHandle(forWritingTo: errURL)
+    let out = Pipe()
+    let err = try FileHandle(forWritingTo: errURL)
     process.standardOutput = out
     process.standardError = err
     try process.run()
@@ -29,6 +37,7 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], timeout:
     process.waitUntilExit()
     try err.close()
     let stderr = try Data(contentsOf: errURL)
-    return CLIRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                  stderr: String(decoding: stderr, as: UTF8.self))
+    return CLIRun(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
 }

@@ -1,10 +1,10 @@
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import XCTest
 
 final class ClassicEndToEndTests: XCTestCase {
     func packet(_ control: UInt8, _ psn: UInt8, _ session: UInt8, _ payload: [UInt8] = []) -> [UInt8] {
@@ -16,8 +16,11 @@ final class ClassicEndToEndTests: XCTestCase {
     var accessoryStream: [UInt8] {
         let lsp: [UInt8] = [1, 8, 0x04, 0x00, 0x03, 0xe8, 0x00, 0x32, 0x1e, 0x04, 1, 0, 1, 2, 2, 1]
         let group: [UInt8] = [0, 5, 0, 0, 1] + [0, 8, 0, 1] + Array("com.x\0".utf8).prefix(4)
-        let ident: [UInt8] = [0x40, 0x40, 0, UInt8(6 + 4 + group.count), 0x1d, 0x01, 0, UInt8(4 + group.count), 0, 10] + group
-        let frames = Frame.encode(command: 0x90, sequence: 1, payload: [1, 2, 3]) + Frame.encode(command: 0x91, sequence: 2, payload: [])
+        let ident: [UInt8] =
+            [0x40, 0x40, 0, UInt8(6 + 4 + group.count), 0x1d, 0x01, 0, UInt8(4 + group.count), 0, 10] + group
+        let frames =
+            Frame.encode(command: 0x90, sequence: 1, payload: [1, 2, 3])
+            + Frame.encode(command: 0x91, sequence: 2, payload: [])
         return packet(0x80, 1, 0, lsp) + packet(0x40, 2, 1, ident) + packet(0x40, 3, 2, [0x00, 0x09] + frames)
     }
 
@@ -26,7 +29,9 @@ final class ClassicEndToEndTests: XCTestCase {
         s.connectBREDR(handle: 0x0d, address: [1, 2, 3, 4, 5, 6])
         if setup {
             s.l2cap(handle: 0x0d, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
-            s.l2cap(handle: 0x0d, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+            s.l2cap(
+                handle: 0x0d, .received, cid: 0x0001,
+                [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
         }
         let bytes = setup ? accessoryStream : Array(accessoryStream.dropFirst(5))
         let sizes = split.map { [$0, bytes.count] } ?? [bytes.count]
@@ -40,7 +45,9 @@ final class ClassicEndToEndTests: XCTestCase {
         var diagnostics: [String] = []
         try Pipeline.run(&reader, Configuration(decodeAs: decodeAs)) { e in
             if case .frame(let a) = e.body {
-                frames.append("ea \(a.eaSession ?? 0) \(a.protocolName ?? "-") cmd \(a.frame.command) seq \(a.frame.sequence ?? 0)")
+                frames.append(
+                    "ea \(a.eaSession ?? 0) \(a.protocolName ?? "-") cmd \(a.frame.command) seq \(a.frame.sequence ?? 0)"
+                )
             }
             if let d = e.diagnostic { diagnostics.append(d.id) }
         }
@@ -75,8 +82,12 @@ final class AccessoryStatsTests: XCTestCase {
         let stats = StatsCollector(file: "iap2", info: reader.info)
         let analyzer = try Pipeline.run(&reader, onRecord: stats.record, onEvent: stats.event)
         let json = stats.json(connections: analyzer.connectionSummaries)
-        XCTAssertTrue(json.contains(#""accessories":[{"name":"Lumen Lamp","model":"LL-2","manufacturer":"Lawaken","serial":"LW0001","firmware":"2.1.0","hardware":"B","protocols":[{"id":1,"name":"com.lawaken.iap2"}]}]"#), json)
+        XCTAssertTrue(
+            json.contains(
+                #""accessories":[{"name":"Lumen Lamp","model":"LL-2","manufacturer":"Lawaken","serial":"LW0001","firmware":"2.1.0","hardware":"B","protocols":[{"id":1,"name":"com.lawaken.iap2"}]}]"#
+            ), json)
         XCTAssertTrue(json.contains(#""a5_frames":{"total":3,"sent":1,"received":2,"checksum_bad":1}"#), json)
-        XCTAssertTrue(stats.text(connections: analyzer.connectionSummaries).contains("Accessory:   Lumen Lamp, LL-2 by Lawaken"))
+        XCTAssertTrue(
+            stats.text(connections: analyzer.connectionSummaries).contains("Accessory:   Lumen Lamp, LL-2 by Lawaken"))
     }
 }

@@ -1,11 +1,11 @@
-import XCTest
-import Foundation
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
 
 /// Every sample capture written as btsnoop, pcap and pcapng reads back with the same records,
 /// A5 frames and diagnostics; where tshark is installed, it opens them with the same record count.
@@ -13,7 +13,8 @@ final class ConvertTests: XCTestCase {
     func convert(_ bytes: [UInt8], to format: CaptureWriter.Format) throws -> String {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let monitor = reader.info.linkType == 2001
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-\(UUID().uuidString).\(format.rawValue)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "btlens-\(UUID().uuidString).\(format.rawValue)")
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         do {
             let writer = try CaptureWriter(path: url.path, format: format, monitor: monitor)
@@ -50,7 +51,9 @@ final class ConvertTests: XCTestCase {
     }
 
     func testTsharkOpensTheConvertedFiles() throws {
-        let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let tshark = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         try XCTSkipUnless(tshark != nil, "tshark is not installed")
         let sample = SampleCaptures.session()
         for format in CaptureWriter.Format.allCases {
@@ -80,7 +83,8 @@ final class AbsurdValueTests: XCTestCase {
         bytes.replaceSubrange(16..<20, with: [0xff, 0xff, 0xff, 0xff])
         for format in CaptureWriter.Format.allCases {
             var reader = try CaptureFormat.open(MemorySource(bytes))
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-\(UUID().uuidString).\(format.rawValue)")
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "btlens-\(UUID().uuidString).\(format.rawValue)")
             defer { try? FileManager.default.removeItem(at: url) }
             let writer = try CaptureWriter(path: url.path, format: format, monitor: false)
             while let item = try reader.next() { if case .record(let r) = item { writer.write(r) } }
@@ -90,7 +94,10 @@ final class AbsurdValueTests: XCTestCase {
 
     func testAbsurdBTSnoozTimestampsDoNotTrap() throws {
         var w = BTSnoozWriter(version: 1, lastTimestamp: UInt64(bitPattern: Int64.min) &+ 5)
-        w.records = [.init(type: 0x20, delta: .max, bytes: [0x03, 0x0c, 0x00]), .init(type: 0x20, delta: .max, bytes: [0x03, 0x0c, 0x00])]
+        w.records = [
+            .init(type: 0x20, delta: .max, bytes: [0x03, 0x0c, 0x00]),
+            .init(type: 0x20, delta: .max, bytes: [0x03, 0x0c, 0x00]),
+        ]
         var reader = try CaptureFormat.open(MemorySource(Array(w.text().utf8)))
         var n = 0
         try Pipeline.run(&reader, onRecord: { _ in n += 1 }) { _ in }

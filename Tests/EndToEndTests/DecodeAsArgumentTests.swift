@@ -1,5 +1,6 @@
-import XCTest
 import BTLensDissect
+import XCTest
+
 @testable import btlens
 
 /// `--decode-as` is parsed by the CLI.

@@ -1,17 +1,19 @@
-import XCTest
-import Foundation
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
-@testable import BTLensDefinitions
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
+
+@testable import BTLensDefinitions
 
 /// Definitions end to end: the shipped ones on the sample captures, and one written only from
 /// Dissectors/README.md for a protocol btlens has never seen.
 final class DissectorEndToEndTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let shipped = repo.appendingPathComponent("Dissectors").path
 
     func shippedTable() throws -> DissectorTable {
@@ -44,104 +46,148 @@ final class DissectorEndToEndTests: XCTestCase {
         }
         let examples = DefinitionLoader.load([Self.shipped + "/examples"], required: true)
         XCTAssertEqual(examples.errors, [])
-        for case let d as DefinitionDissector in examples.table.dissectors { XCTAssertEqual(ExampleReplay.check(d), [], d.name) }
+        for case let d as DefinitionDissector in examples.table.dissectors {
+            XCTAssertEqual(ExampleReplay.check(d), [], d.name)
+        }
     }
 
     /// The worked example in Dissectors/README.md loads and its example holds, so the README stays true.
     func testTheReadmeWorkedExampleHolds() throws {
         let readme = try String(contentsOfFile: Self.shipped + "/README.md", encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        guard let worked = blocks.first(where: { $0.hasPrefix("protocol: acme-band") }) else { return XCTFail("no worked example") }
+        let blocks = readme.components(separatedBy: "```yaml\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        guard let worked = blocks.first(where: { $0.hasPrefix("protocol: acme-band") }) else {
+            return XCTFail("no worked example")
+        }
         let d = try DefinitionParser.parse(text: worked, file: "README.md")
         XCTAssertEqual(d.examples.count, 1)
         XCTAssertEqual(ExampleReplay.check(d), [])
     }
 
     func testTheSessionSampleIsNamedAndPaired() throws {
-        XCTAssertEqual(try lines(SampleCaptures.session().bytes, shippedTable()), [
-            #"#18 > 0x0040 MSG 0x0006 (Firmware Revision String) FirmwareRevision revision="1.4.2""#,
-            "#28 > 0x0040 MSG 0x000f (fff1) AncModeValue mode=noiseCancelling",
-            "#29 < 0x0040 A5 0x0013 (fff3) SetEQPreset (0x20) seq 7 preset=bassBoost",
-            "#30 > 0x0040 A5 0x0015 (fff4) SetEQPresetResponse (0xa0) seq 16 status=ok ← #29 in 1.25 ms",
-            "#32 < 0x0040 A5 0x0013 (fff3) WriteSettings (0x21) seq 8 block=0 data=0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d",
-            "#33 > 0x0040 A5 0x0015 (fff4) WriteSettingsResponse (0xa1) seq 17 status=ok next_block=48 ← #32 in 1.25 ms",
-            "#33 > 0x0040 A5 0x0015 (fff4) BatteryStatus (0x05) seq 18 state=full left=90% right=100%",
-            "#38 < 0x0040 A5 0x0013 (fff3) SetAncMode (0x22) seq 9 mode=transparency",
-            "#41 > 0x0040 A5 0x0015 (fff4) SetAncModeResponse (0xa2) seq 19 band_levels=[66 66 66 66 66 66 66 66 66 66 66 66] ← #38 in 3.75 ms",
-            "#42 > 0x0040 A5 0x0015 (fff4) ErrorCounters (0x06) seq 20 counters=[9 8 7 6]",
-            "#53 < 0x0040 A5 0x0013 (fff3) OtaData (0x30) seq 10 chunk=" + String(repeating: "5c", count: 80),
-            "#55 > 0x0040 A5 0x0015 (fff4) OtaDataResponse (0xb0) seq 21 status=ok ← #53 in 2.5 ms",
-        ])
+        XCTAssertEqual(
+            try lines(SampleCaptures.session().bytes, shippedTable()),
+            [
+                #"#18 > 0x0040 MSG 0x0006 (Firmware Revision String) FirmwareRevision revision="1.4.2""#,
+                "#28 > 0x0040 MSG 0x000f (fff1) AncModeValue mode=noiseCancelling",
+                "#29 < 0x0040 A5 0x0013 (fff3) SetEQPreset (0x20) seq 7 preset=bassBoost",
+                "#30 > 0x0040 A5 0x0015 (fff4) SetEQPresetResponse (0xa0) seq 16 status=ok ← #29 in 1.25 ms",
+                "#32 < 0x0040 A5 0x0013 (fff3) WriteSettings (0x21) seq 8 block=0 data=0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d",
+                "#33 > 0x0040 A5 0x0015 (fff4) WriteSettingsResponse (0xa1) seq 17 status=ok next_block=48 ← #32 in 1.25 ms",
+                "#33 > 0x0040 A5 0x0015 (fff4) BatteryStatus (0x05) seq 18 state=full left=90% right=100%",
+                "#38 < 0x0040 A5 0x0013 (fff3) SetAncMode (0x22) seq 9 mode=transparency",
+                "#41 > 0x0040 A5 0x0015 (fff4) SetAncModeResponse (0xa2) seq 19 band_levels=[66 66 66 66 66 66 66 66 66 66 66 66] ← #38 in 3.75 ms",
+                "#42 > 0x0040 A5 0x0015 (fff4) ErrorCounters (0x06) seq 20 counters=[9 8 7 6]",
+                "#53 < 0x0040 A5 0x0013 (fff3) OtaData (0x30) seq 10 chunk=" + String(repeating: "5c", count: 80),
+                "#55 > 0x0040 A5 0x0015 (fff4) OtaDataResponse (0xb0) seq 21 status=ok ← #53 in 2.5 ms",
+            ])
     }
 
     func testTheFaultsSampleAddsPayloadAndPairingFindings() throws {
         let added = try lines(SampleCaptures.faults().bytes, shippedTable()).filter {
             $0.contains("a5.payload") || $0.contains("a5.request") || $0.contains("a5.response")
         }
-        XCTAssertEqual(added, [
-            "#10 < 0x0041 !WARN a5.payload.short: WriteSettings: field block needs 1 byte at payload offset 0, 0 left",
-        ] + [(1, 4), (2, 5), (3, 6), (3, 7), (6, 8)].map { seq, record in
-            "#25 < 0x0041 !WARN a5.request.unanswered: SetEQPreset (0x20) sequence \(seq) sent at #\(record): no response before the end of the capture"
-        } + [
-            "#25 < 0x0041 !WARN a5.request.unanswered: WriteSettings (0x21) sequence 7 sent at #10: no response before the end of the capture",
-            "#25 < 0x0041 !WARN a5.request.unanswered: SetEQPreset (0x20) sequence 9 sent at #17: no response before the end of the capture",
-        ])
+        XCTAssertEqual(
+            added,
+            [
+                "#10 < 0x0041 !WARN a5.payload.short: WriteSettings: field block needs 1 byte at payload offset 0, 0 left"
+            ]
+                + [(1, 4), (2, 5), (3, 6), (3, 7), (6, 8)].map { seq, record in
+                    "#25 < 0x0041 !WARN a5.request.unanswered: SetEQPreset (0x20) sequence \(seq) sent at #\(record): no response before the end of the capture"
+                } + [
+                    "#25 < 0x0041 !WARN a5.request.unanswered: WriteSettings (0x21) sequence 7 sent at #10: no response before the end of the capture",
+                    "#25 < 0x0041 !WARN a5.request.unanswered: SetEQPreset (0x20) sequence 9 sent at #17: no response before the end of the capture",
+                ])
     }
 
     func testEverySampleCaptureIsDecodedWithNames() throws {
         let table = try shippedTable()
         for sample in SampleCaptures.all {
             // The mid-connection capture has neither discovery nor an address: bound by hand, as a user would.
-            let decodeAs: [DecodeAs] = sample.file == "ble_mid_connection.btsnoop"
-                ? [.attHandle(0x0022, dissector: "aurora-headphones"), .attHandle(0x0025, dissector: "aurora-headphones")] : []
-            let frames = try analyze(sample.session.bytes, dissectors: table, decodeAs: decodeAs).compactMap { e -> FrameInfo? in
+            let decodeAs: [DecodeAs] =
+                sample.file == "ble_mid_connection.btsnoop"
+                ? [
+                    .attHandle(0x0022, dissector: "aurora-headphones"),
+                    .attHandle(0x0025, dissector: "aurora-headphones"),
+                ] : []
+            let frames = try analyze(sample.session.bytes, dissectors: table, decodeAs: decodeAs).compactMap {
+                e -> FrameInfo? in
                 if case .frame(let a) = e.body, a.isA5 { return a }
                 return nil
             }
             XCTAssertEqual(frames.filter { $0.decoded?.name == nil }.map(\.frame.command), [], sample.file)
         }
-        XCTAssertEqual(try lines(SampleCaptures.midConnection().bytes, table,
-                                 decodeAs: [.attHandle(0x0022, dissector: "aurora-headphones"), .attHandle(0x0025, dissector: "aurora-headphones")]), [
-            "#1 > 0x0042 !NOTE hci.connection.inferred: traffic on handle 0x0042 with no Connection Complete in the capture: the capture began mid-connection",
-            "#1 > 0x0042 !NOTE l2cap.continuation_at_capture_start: continuation of 4 bytes before any start fragment: the capture began mid-PDU",
-            "#2 > 0x0042 !WARN a5.resync: skipped 3 bytes that do not form a frame, before the frame with sequence 40 (detected at #3)",
-            "#3 > 0x0042 A5 0x0025 GetBatteryResponse (0x81) seq 40 left=1% right=2%",
-            "#3 > 0x0042 !WARN a5.response.unsolicited: GetBatteryResponse (0x81) sequence 40: no outstanding request it answers",
-            "#5 < 0x0042 A5 0x0022 GetBattery (0x01) seq 200",
-            "#6 > 0x0042 A5 0x0025 GetBatteryResponse (0x81) seq 41 left=3% right=4% ← #5 in 1.25 ms",
-        ])
+        XCTAssertEqual(
+            try lines(
+                SampleCaptures.midConnection().bytes, table,
+                decodeAs: [
+                    .attHandle(0x0022, dissector: "aurora-headphones"),
+                    .attHandle(0x0025, dissector: "aurora-headphones"),
+                ]),
+            [
+                "#1 > 0x0042 !NOTE hci.connection.inferred: traffic on handle 0x0042 with no Connection Complete in the capture: the capture began mid-connection",
+                "#1 > 0x0042 !NOTE l2cap.continuation_at_capture_start: continuation of 4 bytes before any start fragment: the capture began mid-PDU",
+                "#2 > 0x0042 !WARN a5.resync: skipped 3 bytes that do not form a frame, before the frame with sequence 40 (detected at #3)",
+                "#3 > 0x0042 A5 0x0025 GetBatteryResponse (0x81) seq 40 left=1% right=2%",
+                "#3 > 0x0042 !WARN a5.response.unsolicited: GetBatteryResponse (0x81) sequence 40: no outstanding request it answers",
+                "#5 < 0x0042 A5 0x0022 GetBattery (0x01) seq 200",
+                "#6 > 0x0042 A5 0x0025 GetBatteryResponse (0x81) seq 41 left=3% right=4% ← #5 in 1.25 ms",
+            ])
     }
 
     func testTheIAP2SampleIsNamedThroughItsEAProtocol() throws {
         let named = try lines(SampleCaptures.bredrIAP2().bytes, shippedTable()).filter { $0.contains(" A5 ") }
-        XCTAssertEqual(named, [
-            "#29 < 0x000c A5 EA 5 (com.lawaken.iap2) SetColor (0x20) seq 1 red=1 green=2 blue=3",
-            "#31 > 0x000c A5 EA 5 (com.lawaken.iap2) SetColorResponse (0xa0) seq 64 status=ok ← #29 in 2.5 ms",
-            "#31 > 0x000c A5 EA 5 (com.lawaken.iap2) Brightness (0x05) seq 65 level=100% [bad checksum]",
-        ])
+        XCTAssertEqual(
+            named,
+            [
+                "#29 < 0x000c A5 EA 5 (com.lawaken.iap2) SetColor (0x20) seq 1 red=1 green=2 blue=3",
+                "#31 > 0x000c A5 EA 5 (com.lawaken.iap2) SetColorResponse (0xa0) seq 64 status=ok ← #29 in 2.5 ms",
+                "#31 > 0x000c A5 EA 5 (com.lawaken.iap2) Brightness (0x05) seq 65 level=100% [bad checksum]",
+            ])
     }
 
     func testJSONLCarriesNamesFieldsAndPairing() throws {
         let events = try analyze(SampleCaptures.session().bytes, dissectors: shippedTable())
         let r = JSONLRenderer()
-        let json = events.filter { $0.record == 30 || $0.record == 28 }.compactMap { r.render($0) }.map { String(decoding: $0, as: UTF8.self) }
-        XCTAssertTrue(json.contains { $0.contains(#""type":"message","record":28"#) && $0.contains(#""framing":"value""#)
-                && $0.contains(#""dissector":"aurora-headphones","command_name":"AncModeValue","fields":{"mode":"noiseCancelling"},"flags_names":[]"#)
-                && !$0.contains(#""command":"#) }, json.joined())
-        XCTAssertTrue(json.contains { $0.contains(#""type":"a5","record":30"#)
-                && $0.contains(#""dissector":"aurora-headphones","command_name":"SetEQPresetResponse","fields":{"status":"ok"},"flags_names":[],"response_to":29,"latency_ms":1.25}"#) },
-                      json.joined())
+        let json = events.filter { $0.record == 30 || $0.record == 28 }.compactMap { r.render($0) }.map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        XCTAssertTrue(
+            json.contains {
+                $0.contains(#""type":"message","record":28"#) && $0.contains(#""framing":"value""#)
+                    && $0.contains(
+                        #""dissector":"aurora-headphones","command_name":"AncModeValue","fields":{"mode":"noiseCancelling"},"flags_names":[]"#
+                    )
+                    && !$0.contains(#""command":"#)
+            }, json.joined())
+        XCTAssertTrue(
+            json.contains {
+                $0.contains(#""type":"a5","record":30"#)
+                    && $0.contains(
+                        #""dissector":"aurora-headphones","command_name":"SetEQPresetResponse","fields":{"status":"ok"},"flags_names":[],"response_to":29,"latency_ms":1.25}"#
+                    )
+            },
+            json.joined())
     }
 
     func testStatsCountCommandsWithLatency() throws {
         var reader = try CaptureFormat.open(MemorySource(SampleCaptures.session().bytes))
         let stats = StatsCollector(file: "s", info: reader.info)
-        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: shippedTable()),
-                                        onRecord: stats.record, onEvent: stats.event)
+        let analyzer = try Pipeline.run(
+            &reader, Configuration(dissectors: shippedTable()),
+            onRecord: stats.record, onEvent: stats.event)
         let json = stats.json(connections: analyzer.connectionSummaries)
-        XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":32,"name":"SetEQPreset","sent":1,"received":0,"answered":1,"unanswered":0,"latency_ms":{"min":1.25,"median":1.25,"p95":1.25,"max":1.25}}"#), json)
-        XCTAssertTrue(json.contains(#"{"dissector":"aurora-headphones","command":160,"name":"SetEQPresetResponse","sent":0,"received":1,"answered":0,"unanswered":0}"#), json)
-        XCTAssertTrue(stats.text(connections: []).contains("1.25 1.25 1.25 1.25  SetEQPreset (0x20) [aurora-headphones]"))
+        XCTAssertTrue(
+            json.contains(
+                #"{"dissector":"aurora-headphones","command":32,"name":"SetEQPreset","sent":1,"received":0,"answered":1,"unanswered":0,"latency_ms":{"min":1.25,"median":1.25,"p95":1.25,"max":1.25}}"#
+            ), json)
+        XCTAssertTrue(
+            json.contains(
+                #"{"dissector":"aurora-headphones","command":160,"name":"SetEQPresetResponse","sent":0,"received":1,"answered":0,"unanswered":0}"#
+            ), json)
+        XCTAssertTrue(
+            stats.text(connections: []).contains("1.25 1.25 1.25 1.25  SetEQPreset (0x20) [aurora-headphones]"))
     }
 
     /// Another vendor's device ("AX-200", 12:34:56:78:9A:BC) on the generic 0xFFF3/0xFFF4 with a
@@ -159,10 +205,15 @@ final class DissectorEndToEndTests: XCTestCase {
         s.connect(handle: h, address: address)
         // Read By Group Type (services) and Read By Type (characteristics): Battery, vendor 0xFFF0.
         s.att(handle: h, .sent, [0x10, 0x01, 0x00, 0xff, 0xff, 0x00, 0x28])
-        s.att(handle: h, .received, [0x11, 0x06] + le16(0x0001) + le16(0x0008) + le16(0x180f) + le16(0x0010) + le16(0x0020) + le16(0xfff0))
+        s.att(
+            handle: h, .received,
+            [0x11, 0x06] + le16(0x0001) + le16(0x0008) + le16(0x180f) + le16(0x0010) + le16(0x0020) + le16(0xfff0))
         s.att(handle: h, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: h, .received, [0x09, 0x07] + le16(0x0002) + [0x12] + le16(0x0003) + le16(0x2a19)
-              + le16(0x0011) + [0x0c] + le16(0x0012) + le16(0xfff3) + le16(0x0013) + [0x10] + le16(0x0014) + le16(0xfff4))
+        s.att(
+            handle: h, .received,
+            [0x09, 0x07] + le16(0x0002) + [0x12] + le16(0x0003) + le16(0x2a19)
+                + le16(0x0011) + [0x0c] + le16(0x0012) + le16(0xfff3) + le16(0x0013) + [0x10] + le16(0x0014)
+                + le16(0xfff4))
         s.att(handle: h, .sent, [0x0a, 0x03, 0x00])
         s.att(handle: h, .received, [0x0b, 99])
         for i in 0..<20 {

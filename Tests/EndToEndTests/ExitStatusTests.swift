@@ -1,7 +1,10 @@
+import BTLensCapture
+import BTLensDissect
+import BTLensPipeline
+import BTLensReport
+import BTLensTestSupport
 import Foundation
 import XCTest
-import BTLensTestSupport
-import BTLensPipeline
 
 /// The command line's contract with scripts and CI: exit statuses, and errors on stderr only.
 /// 0 decoded (diagnostics or not), 1 not readable as a capture, 2 usage, 3 `--fail-on` reached.
@@ -9,26 +12,36 @@ final class ExitStatusTests: XCTestCase {
     static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Captures").path
 
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
 
     /// Runs the btlens built beside this test bundle, in `directory` and with `environment` when given.
-    func btlens(_ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil) throws -> Run {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
+    func btlens(_ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil) throws -> Run
+    {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "btlens")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("btlens is not built beside the tests")
+        }
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     func testAHealthyCaptureExitsZeroWithNothingOnStderr() throws {
@@ -49,11 +62,14 @@ final class ExitStatusTests: XCTestCase {
         for level in ["warning", "error"] {
             let run = try btlens(["stats", file, "--fail-on", level])
             XCTAssertEqual(run.status, 3)
-            XCTAssertEqual(run.stderr, "btlens: --fail-on \(level): diagnostics at that level or worse in \(file) (worst: error)\n")
+            XCTAssertEqual(
+                run.stderr, "btlens: --fail-on \(level): diagnostics at that level or worse in \(file) (worst: error)\n"
+            )
             XCTAssertTrue(run.stdout.hasPrefix("File:"), "the output is still written")
         }
-        XCTAssertEqual(try btlens(["timeline", Self.captures + "/ble_mid_connection.btsnoop", "--fail-on", "error"]).status, 0,
-                       "notes and warnings do not reach --fail-on error")
+        XCTAssertEqual(
+            try btlens(["timeline", Self.captures + "/ble_mid_connection.btsnoop", "--fail-on", "error"]).status, 0,
+            "notes and warnings do not reach --fail-on error")
     }
 
     func testAFileThatIsNoCaptureExitsOneWithTheReasonOnStderr() throws {
@@ -70,20 +86,20 @@ final class ExitStatusTests: XCTestCase {
     func testUsageErrorsExitTwo() throws {
         XCTAssertEqual(try btlens(["timeline"]).status, 2)
         XCTAssertEqual(try btlens(["stats", Self.captures + "/ble_a5_session.btsnoop", "--fail-on", "loud"]).status, 2)
-        XCTAssertEqual(try btlens(["timeline", Self.captures + "/ble_a5_session.btsnoop", "--no-such-option"]).status, 2)
+        XCTAssertEqual(
+            try btlens(["timeline", Self.captures + "/ble_a5_session.btsnoop", "--no-such-option"]).status, 2)
     }
 
     func testACaptureCutShortPrintsEverythingBeforeAndNamesRecordAndOffsetOnStderr() throws {
         let run = try btlens(["timeline", Self.captures + "/cut_in_record.btsnoop", "--color", "never"])
         XCTAssertEqual(run.status, 0)
-        XCTAssertEqual(run.stderr, "btlens: \(Self.captures)/cut_in_record.btsnoop: record 10 at offset 363 claims 40 bytes but the file ends after 10\n")
+        XCTAssertEqual(
+            run.stderr,
+            "btlens: \(Self.captures)/cut_in_record.btsnoop: record 10 at offset 363 claims 40 bytes but the file ends after 10\n"
+        )
         XCTAssertTrue(run.stdout.contains("#9 "), "the records before the damage are printed")
     }
 }
-
-import BTLensCapture
-import BTLensDissect
-import BTLensReport
 
 extension ExitStatusTests {
     /// The command renders on a second thread: its output is byte for byte what rendering in order gives.
@@ -102,11 +118,15 @@ extension ExitStatusTests {
                 expectedJSONL += jsonl.render(e) ?? []
             }
         }
-        XCTAssertTrue(expectedText.hasPrefix("#1           0.000000 =      - NOTE  dissectors.loaded: none (--no-dissectors): built-in dissectors only\n#1 "),
-                      expectedText)
+        XCTAssertTrue(
+            expectedText.hasPrefix(
+                "#1           0.000000 =      - NOTE  dissectors.loaded: none (--no-dissectors): built-in dissectors only\n#1 "
+            ),
+            expectedText)
         XCTAssertEqual(try btlens(["timeline", file, "--no-dissectors", "--color", "never"]).stdout, expectedText)
-        XCTAssertEqual(try btlens(["timeline", file, "--no-dissectors", "--format", "jsonl"]).stdout,
-                       String(decoding: expectedJSONL, as: UTF8.self))
+        XCTAssertEqual(
+            try btlens(["timeline", file, "--no-dissectors", "--format", "jsonl"]).stdout,
+            String(decoding: expectedJSONL, as: UTF8.self))
     }
 }
 
@@ -119,8 +139,9 @@ extension ExitStatusTests {
         options.definitions = DefinitionSources()
         options.definitions?.disabled = true
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
-        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false),
-                                        onRecord: builder.record, onEvent: builder.event)
+        let analyzer = try Pipeline.run(
+            &reader, Configuration(lowerLayers: false),
+            onRecord: builder.record, onEvent: builder.event)
         let expected = ReportJSON.render(builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt))
         let out = NSTemporaryDirectory() + "btlens-report-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: out) }
@@ -145,8 +166,9 @@ extension ExitStatusTests {
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = DefinitionSources()
         stats.definitions?.disabled = true
-        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false),
-                                        onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+        let analyzer = try Pipeline.run(
+            &reader, Configuration(lowerLayers: false),
+            onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
         stats.finish(bytesRead: reader.bytesRead)
         let expected = stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         XCTAssertEqual(try btlens(["stats", file, "--no-dissectors", "--format", "json"]).stdout, expected)
@@ -165,7 +187,9 @@ extension ExitStatusTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(s.bytes)))
         let run = try btlens(["stats", path, "--limit", "connection-history=1"])
-        XCTAssertTrue(run.stdout.contains("Connections: 1 listed, and 2 earlier ones past --limit connection-history\n"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.contains("Connections: 1 listed, and 2 earlier ones past --limit connection-history\n"),
+            run.stdout)
     }
 }
 
@@ -188,7 +212,8 @@ extension ExitStatusTests {
         XCTAssertTrue(run.stderr.hasPrefix("btlens: unknown subcommand 'stat'; did you mean 'stats'?"), run.stderr)
         // A file is still the timeline's, and a missing one is said as such.
         XCTAssertEqual(try btlens([Self.captures + "/ble_a5_session.btsnoop"]).status, 0)
-        XCTAssertEqual(try btlens(["missing.log"]).stderr, "btlens: cannot open missing.log: No such file or directory\n")
+        XCTAssertEqual(
+            try btlens(["missing.log"]).stderr, "btlens: cannot open missing.log: No such file or directory\n")
     }
 
     func testHelpListsEveryExitStatus() throws {
@@ -200,22 +225,30 @@ extension ExitStatusTests {
 
     func testStatsOverAFolderExitsOneNamingTheFilesThatCouldNotBeRead() throws {
         let folder = try temporaryFolder()
-        try FileManager.default.copyItem(atPath: Self.captures + "/ble_a5_session.btsnoop", toPath: folder + "/a.btsnoop")
+        try FileManager.default.copyItem(
+            atPath: Self.captures + "/ble_a5_session.btsnoop", toPath: folder + "/a.btsnoop")
         try Data("not a capture\n".utf8).write(to: URL(fileURLWithPath: folder + "/b.log"))
         let run = try btlens(["stats", folder])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stdout.contains("File:        \(folder)/a.btsnoop\n"), "the readable file's stats are printed")
+        XCTAssertTrue(
+            run.stdout.contains("File:        \(folder)/a.btsnoop\n"), "the readable file's stats are printed")
         XCTAssertTrue(run.stderr.hasSuffix("btlens: 1 of 2 files could not be read: \(folder)/b.log\n"), run.stderr)
         let report = try btlens(["report", folder, "-o", folder + "/out", "--format", "txt"])
         XCTAssertEqual(report.status, 1)
-        XCTAssertTrue(report.stderr.hasSuffix("btlens: 1 of 2 files could not be read: \(folder)/b.log\n"), report.stderr)
+        XCTAssertTrue(
+            report.stderr.hasSuffix("btlens: 1 of 2 files could not be read: \(folder)/b.log\n"), report.stderr)
     }
 
     func testAReportWithARangeSaysItKeptOnlyTheRange() throws {
         let out = try temporaryFolder() + "/r.txt"
-        let run = try btlens(["report", Self.captures + "/ble_a5_faults.btsnoop", "-o", out, "--from", "5", "--to", "10"])
+        let run = try btlens([
+            "report", Self.captures + "/ble_a5_faults.btsnoop", "-o", out, "--from", "5", "--to", "10",
+        ])
         XCTAssertEqual(run.status, 0)
-        XCTAssertTrue(run.stdout.hasSuffix("timeline: 16 of 57 events: only records #5 to #10 (--from/--to); 41 outside it left out\n"), run.stdout)
+        XCTAssertTrue(
+            run.stdout.hasSuffix(
+                "timeline: 16 of 57 events: only records #5 to #10 (--from/--to); 41 outside it left out\n"), run.stdout
+        )
         XCTAssertFalse(try String(contentsOfFile: out, encoding: .utf8).contains("on each side of every diagnostic"))
     }
 }
@@ -224,25 +257,36 @@ extension ExitStatusTests {
 extension ExitStatusTests {
     func testDissectorsCheckSaysEveryErrorOfAFile() throws {
         let file = try temporaryFolder() + "/broken.yaml"
-        try Data("protocol: t\ntitel: x\nmessages:\n  - {id: 1, name: A, from: watch}\n  - {id: 2, name: B, seq: [{id: a, type: u3}]}\n".utf8)
-            .write(to: URL(fileURLWithPath: file))
+        try Data(
+            "protocol: t\ntitel: x\nmessages:\n  - {id: 1, name: A, from: watch}\n  - {id: 2, name: B, seq: [{id: a, type: u3}]}\n"
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: file))
         let run = try btlens(["dissectors", "check", file])
         XCTAssertEqual(run.status, 1)
-        XCTAssertEqual(run.stdout, """
-        \(file):2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
-        \(file):4: message A from: 'watch'; expected phone or accessory
-        \(file):5: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str
+        XCTAssertEqual(
+            run.stdout,
+            """
+            \(file):2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
+            \(file):4: message A from: 'watch'; expected phone or accessory
+            \(file):5: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str
 
-        """)
+            """)
     }
 
     func testADefinitionWhoseExampleFailsLoadsWithAWarning() throws {
         let file = try temporaryFolder() + "/loose.yaml"
-        try Data("protocol: loose\nmessages: [{id: 1, name: M}]\nexamples:\n  - hex: a5 01 01 00 00 00 00\n".utf8).write(to: URL(fileURLWithPath: file))
+        try Data("protocol: loose\nmessages: [{id: 1, name: M}]\nexamples:\n  - hex: a5 01 01 00 00 00 00\n".utf8)
+            .write(to: URL(fileURLWithPath: file))
         let run = try btlens(["timeline", Self.captures + "/ble_a5_session.btsnoop", "--dissectors", file])
         XCTAssertEqual(run.status, 0)
-        XCTAssertEqual(run.stderr, "btlens: warning: \(file):4: example: a5.checksum.bad: command 0x01 sequence 0: checksum 0x00, expected 0xa7\n")
-        XCTAssertTrue((run.stdout.split(separator: "\n").first ?? "").hasSuffix("loose.yaml; \(file): 1 of 1 examples do not hold (btlens dissectors check)"), run.stdout)
+        XCTAssertEqual(
+            run.stderr,
+            "btlens: warning: \(file):4: example: a5.checksum.bad: command 0x01 sequence 0: checksum 0x00, expected 0xa7\n"
+        )
+        XCTAssertTrue(
+            (run.stdout.split(separator: "\n").first ?? "").hasSuffix(
+                "loose.yaml; \(file): 1 of 1 examples do not hold (btlens dissectors check)"), run.stdout)
     }
 
     /// Run from the repository with no definitions of the user's: ./Dissectors is loaded, says so,
@@ -255,12 +299,16 @@ extension ExitStatusTests {
         let run = try btlens(["timeline", capture, "--format", "jsonl"], in: Self.repository, environment: env)
         XCTAssertEqual(run.status, 0)
         let lines = run.stdout.split(separator: "\n")
-        XCTAssertEqual(lines.first.map(String.init), #"{"type":"note","record":1,"time":"2023-11-14T22:13:20.001250Z","category":"dissectors.loaded","text":""#
-                       + "\(home)/.config/btlens/dissectors (yours): no such folder; Dissectors (current folder, \(Self.repository)/Dissectors): "
-                       + #"aurora-headphones.yaml, lawaken-lamp.yaml"}"#)
+        XCTAssertEqual(
+            lines.first.map(String.init),
+            #"{"type":"note","record":1,"time":"2023-11-14T22:13:20.001250Z","category":"dissectors.loaded","text":""#
+                + "\(home)/.config/btlens/dissectors (yours): no such folder; Dissectors (current folder, \(Self.repository)/Dissectors): "
+                + #"aurora-headphones.yaml, lawaken-lamp.yaml"}"#)
         XCTAssertFalse(run.stdout.contains("aurora-headphones\""), run.stdout)
         let bare = try btlens(["timeline", capture, "--format", "jsonl", "--no-dissectors"], environment: env)
-        XCTAssertEqual(lines.filter { $0.contains(#""type":"diagnostic""#) }, bare.stdout.split(separator: "\n").filter { $0.contains(#""type":"diagnostic""#) })
+        XCTAssertEqual(
+            lines.filter { $0.contains(#""type":"diagnostic""#) },
+            bare.stdout.split(separator: "\n").filter { $0.contains(#""type":"diagnostic""#) })
     }
 
     /// A user's definition of 0xFFF3 and a folder's: the user's names the frames, the folder's is
@@ -282,16 +330,25 @@ extension ExitStatusTests {
         XCTAssertEqual(run.stderr, "")
         XCTAssertTrue(run.stdout.contains(" MySet (0x20) "), run.stdout)
         XCTAssertFalse(run.stdout.contains("TheirSet"))
-        let said = "Dissectors/example.yaml is not loaded, as yours win over the current folder's: characteristic fff3 is already bound to 'mine' (\(root)/config/btlens/dissectors/mine.yaml:3)"
+        let said =
+            "Dissectors/example.yaml is not loaded, as yours win over the current folder's: characteristic fff3 is already bound to 'mine' (\(root)/config/btlens/dissectors/mine.yaml:3)"
         XCTAssertTrue((run.stdout.split(separator: "\n").first ?? "").hasSuffix(said), run.stdout)
         // Every output says it: stats (text and JSON), the summary, reports.
-        XCTAssertTrue(try btlens(["stats", capture], in: root + "/work", environment: env).stdout.contains("Dissectors:  \(root)/config/btlens/dissectors (yours): mine.yaml; Dissectors (current folder, "))
+        XCTAssertTrue(
+            try btlens(["stats", capture], in: root + "/work", environment: env).stdout.contains(
+                "Dissectors:  \(root)/config/btlens/dissectors (yours): mine.yaml; Dissectors (current folder, "))
         let json = try btlens(["stats", capture, "--format", "json"], in: root + "/work", environment: env).stdout
-        XCTAssertTrue(json.contains(#""definitions":{"disabled":false,"folders":[{"path":""# + "\(root)/config/btlens/dissectors"), json)
+        XCTAssertTrue(
+            json.contains(
+                #""definitions":{"disabled":false,"folders":[{"path":""# + "\(root)/config/btlens/dissectors"), json)
         XCTAssertTrue(json.contains(#""files":["mine.yaml"]"#) && json.contains(said), json)
-        XCTAssertTrue(try btlens(["timeline", capture, "--summary"], in: root + "/work", environment: env).stdout.hasPrefix("Dissectors:  \(root)/config/btlens/dissectors (yours): mine.yaml;"))
+        XCTAssertTrue(
+            try btlens(["timeline", capture, "--summary"], in: root + "/work", environment: env).stdout.hasPrefix(
+                "Dissectors:  \(root)/config/btlens/dissectors (yours): mine.yaml;"))
         let out = root + "/r.txt"
         XCTAssertEqual(try btlens(["report", capture, "-o", out], in: root + "/work", environment: env).status, 0)
-        XCTAssertTrue(try String(contentsOfFile: out, encoding: .utf8).contains("  Dissectors: \(root)/config/btlens/dissectors (yours): mine.yaml;"))
+        XCTAssertTrue(
+            try String(contentsOfFile: out, encoding: .utf8).contains(
+                "  Dissectors: \(root)/config/btlens/dissectors (yours): mine.yaml;"))
     }
 }

@@ -1,12 +1,12 @@
-import Foundation
-import XCTest
-import BTLensCore
 import BTLensCapture
-import BTLensDissect
+import BTLensCore
 import BTLensDefinitions
+import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
 
 /// The paths that skip work (no lower-layer events when nothing shows them, counts instead of
 /// events and no value bytes when only counts are read) give exactly what the full path gives.
@@ -94,8 +94,9 @@ final class FastPathTests: XCTestCase {
         func stats(_ detail: Analyzer.Detail) throws -> String {
             var reader = try open()
             let stats = StatsCollector(file: name, info: reader.info)
-            let analyzer = try Pipeline.run(&reader, Configuration(dissectors: table, detail: detail),
-                                            onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
+            let analyzer = try Pipeline.run(
+                &reader, Configuration(dissectors: table, detail: detail),
+                onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
             stats.add(analyzer.tally)
             return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         }

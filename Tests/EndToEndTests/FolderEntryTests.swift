@@ -10,13 +10,17 @@ final class FolderEntryTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
         let captures = JSONContractTests.root.appendingPathComponent("Captures")
-        try FileManager.default.copyItem(at: captures.appendingPathComponent("ble_a5_session.btsnoop"),
-                                         to: folder.appendingPathComponent("a.btsnoop"))
+        try FileManager.default.copyItem(
+            at: captures.appendingPathComponent("ble_a5_session.btsnoop"),
+            to: folder.appendingPathComponent("a.btsnoop"))
         XCTAssertEqual(mkfifo(folder.appendingPathComponent("b.fifo").path, 0o600), 0)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("c.btsnoop").path,
-                                                   withDestinationPath: "/nonexistent/capture.btsnoop")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("c.btsnoop").path,
+            withDestinationPath: "/nonexistent/capture.btsnoop")
         for command in ["stats", "report"] {
-            let arguments = command == "stats" ? ["stats", folder.path]
+            let arguments =
+                command == "stats"
+                ? ["stats", folder.path]
                 : ["report", folder.path, "-o", folder.appendingPathComponent("out").path, "--format", "txt"]
             let started = Date()
             let run = try runCLI(arguments, timeout: 20)
@@ -42,7 +46,9 @@ final class ReportRangeTests: XCTestCase {
             let run = try runCLI(["report", capture, "--from", "23", "--to", "24", "-o", file])
             XCTAssertEqual(run.status, 0, run.stderr)
             let text = try String(contentsOfFile: file, encoding: .utf8)
-            XCTAssertTrue(text.contains("#23      0.027500 < 0x0040 ATT   Read Blob Request 0x0008 (Model Number String) offset=63"), text)
+            XCTAssertTrue(
+                text.contains(
+                    "#23      0.027500 < 0x0040 ATT   Read Blob Request 0x0008 (Model Number String) offset=63"), text)
             XCTAssertFalse(text.split(separator: "\n").contains { $0.hasPrefix("#25 ") }, text)
         }
         // A record bound past Int's range is said as given, not converted (which trapped).
@@ -57,17 +63,22 @@ final class ReportRangeTests: XCTestCase {
 final class EmptyFolderTests: XCTestCase {
     func testAnEmptyFolderExitsOneAndAFileNamedOutputIsRefused() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-empty-\(getpid())")
-        let empty = root.appendingPathComponent("empty"), one = root.appendingPathComponent("one")
+        let empty = root.appendingPathComponent("empty")
+        let one = root.appendingPathComponent("one")
         for f in [empty, one] { try FileManager.default.createDirectory(at: f, withIntermediateDirectories: true) }
         addTeardownBlock { try? FileManager.default.removeItem(at: root) }
-        for arguments in [["stats", empty.path], ["report", empty.path, "-o", root.appendingPathComponent("out").path]] {
+        for arguments in [
+            ["stats", empty.path], ["report", empty.path, "-o", root.appendingPathComponent("out").path],
+        ] {
             let run = try runCLI(arguments)
             XCTAssertEqual(run.status, 1, "\(arguments)")
             XCTAssertEqual(run.stderr, "btlens: \(empty.path): the folder holds no files to read\n")
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: root.appendingPathComponent("out").path), "no output folder made")
-        try FileManager.default.copyItem(at: JSONContractTests.root.appendingPathComponent("Captures/ble_a5_session.btsnoop"),
-                                         to: one.appendingPathComponent("a.btsnoop"))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: root.appendingPathComponent("out").path), "no output folder made")
+        try FileManager.default.copyItem(
+            at: JSONContractTests.root.appendingPathComponent("Captures/ble_a5_session.btsnoop"),
+            to: one.appendingPathComponent("a.btsnoop"))
         let html = root.appendingPathComponent("x.html").path
         let run = try runCLI(["report", one.path, "-o", html])
         XCTAssertEqual(run.status, 2, run.stderr)

@@ -1,7 +1,8 @@
-import XCTest
-import Foundation
 import BTLensCapture
 import BTLensTestSupport
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,7 +17,8 @@ final class FollowSignalTests: XCTestCase {
     /// The session sample: 58 records, no diagnostics.
     let capture = SampleCaptures.session().bytes
 
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens").path
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("btlens").path
 
     /// A btlens started in its own process; stdout is read as it comes, so a test waits for a line,
     /// never for a time.
@@ -63,9 +65,10 @@ final class FollowSignalTests: XCTestCase {
         /// must reach it. False when it does not within 30 s.
         func waitUntilWaiting() -> Bool {
             let path = "/proc/\(process.processIdentifier)/stat"
-            for _ in 0 ..< 30_000 {
+            for _ in 0..<30_000 {
                 // "pid (name) S ...": the state follows the name, which may itself hold ") ".
-                guard let stat = try? String(contentsOfFile: path, encoding: .utf8), let end = stat.lastIndex(of: ")") else { return false }
+                guard let stat = try? String(contentsOfFile: path, encoding: .utf8), let end = stat.lastIndex(of: ")")
+                else { return false }
                 if stat[end...].hasPrefix(") S") { return true }
                 usleep(1_000)
             }
@@ -102,31 +105,46 @@ final class FollowSignalTests: XCTestCase {
     static let signals: [(Int32, String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
 
     /// A btsnoop record header and the first byte of its payload: record 59 of the sample, cut.
-    var cutRecord: [UInt8] { Array(capture[16 ..< 16 + 24 + 1]) }
+    var cutRecord: [UInt8] { Array(capture[16..<16 + 24 + 1]) }
 
     /// Stops `run` with `signal` once record 58's events are out, and checks the exit and the words.
-    func checkStop(_ run: Running, _ signal: (Int32, String), cutInside: Int?, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(run.waitForOutput("#58 "), "\(signal.1): record 58 is shown before the stop\n\(run.stderr)", file: file, line: line)
+    func checkStop(
+        _ run: Running, _ signal: (Int32, String), cutInside: Int?, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertTrue(
+            run.waitForOutput("#58 "), "\(signal.1): record 58 is shown before the stop\n\(run.stderr)", file: file,
+            line: line)
         XCTAssertTrue(run.waitUntilWaiting(), "\(signal.1): waits for more", file: file, line: line)
         let took = run.stop(signal.0, within: Self.stopDeadline)
-        XCTAssertNotNil(took, "\(signal.1): still running \(Self.stopDeadline) s after the signal\n\(run.stderr)", file: file, line: line)
-        XCTAssertEqual(run.process.terminationReason, .exit, "\(signal.1): exits, is not killed", file: file, line: line)
+        XCTAssertNotNil(
+            took, "\(signal.1): still running \(Self.stopDeadline) s after the signal\n\(run.stderr)", file: file,
+            line: line)
+        XCTAssertEqual(
+            run.process.terminationReason, .exit, "\(signal.1): exits, is not killed", file: file, line: line)
         XCTAssertEqual(run.process.terminationStatus, 0, "\(signal.1)\n\(run.stderr)", file: file, line: line)
         let summary = cutInside == nil ? "0 diagnostics (0 errors)" : "1 diagnostics (0 errors)"
         let last = run.stderr.split(separator: "\n").last ?? ""
-        XCTAssertTrue(last.hasPrefix("btlens: stopped after 58 records: ") && last.hasSuffix(", \(summary); 0 partial frames or packets left in buffers (reported above)"),
-                      "\(signal.1): the summary on stderr\n\(run.stderr)", file: file, line: line)
+        XCTAssertTrue(
+            last.hasPrefix("btlens: stopped after 58 records: ")
+                && last.hasSuffix(", \(summary); 0 partial frames or packets left in buffers (reported above)"),
+            "\(signal.1): the summary on stderr\n\(run.stderr)", file: file, line: line)
         for wrong in ["claims", "ends after", "Interrupted", "error reading", "truncated dump"] {
-            XCTAssertFalse(run.stderr.contains(wrong) || run.stdout.contains(wrong), "\(signal.1): a stop is not \"\(wrong)\"", file: file, line: line)
+            XCTAssertFalse(
+                run.stderr.contains(wrong) || run.stdout.contains(wrong), "\(signal.1): a stop is not \"\(wrong)\"",
+                file: file, line: line)
         }
         let lines = run.stdout.split(separator: "\n")
         let stopped = lines.filter { $0.contains("capture.follow.stopped_in_record") }
         if let cutInside {
             // One line for the cut record: the note, nothing decoded from its part.
             let cut = lines.filter { $0.hasPrefix("#\(cutInside) ") }
-            XCTAssertEqual(stopped, cut, "\(signal.1): nothing more is said of the cut record\n\(run.stdout)", file: file, line: line)
+            XCTAssertEqual(
+                stopped, cut, "\(signal.1): nothing more is said of the cut record\n\(run.stdout)", file: file,
+                line: line)
             XCTAssertEqual(stopped.count, 1, "\(signal.1): one note\n\(run.stdout)", file: file, line: line)
-            XCTAssertTrue(stopped.first?.contains("following stopped inside record \(cutInside)") == true, "\(signal.1): \(stopped)", file: file, line: line)
+            XCTAssertTrue(
+                stopped.first?.contains("following stopped inside record \(cutInside)") == true,
+                "\(signal.1): \(stopped)", file: file, line: line)
         } else {
             XCTAssertEqual(stopped, [], "\(signal.1): stopped between records", file: file, line: line)
         }
@@ -150,8 +168,12 @@ final class FollowSignalTests: XCTestCase {
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(server, $0, length) } }
-            withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) } }
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(server, $0, length) }
+            }
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) }
+            }
             XCTAssertEqual(listen(server, 1), 0)
             let port = UInt16(bigEndian: address.sin_port)
             let run = try Running(["follow", "--connect", "127.0.0.1:\(port)", "--color", "never"])
@@ -189,10 +211,11 @@ final class FollowSignalTests: XCTestCase {
             writer.flush()
             var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             // pcap: a 16-byte record header after the 24-byte file header, and one byte of its packet.
-            if format == .pcap { bytes += bytes[24 ..< 24 + 16 + 1] }
+            if format == .pcap { bytes += bytes[24..<24 + 16 + 1] }
             XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
             for signal in Self.signals {
-                checkStop(try Running(["follow", path, "--color", "never"]), signal, cutInside: format == .pcap ? 59 : nil)
+                checkStop(
+                    try Running(["follow", path, "--color", "never"]), signal, cutInside: format == .pcap ? 59 : nil)
             }
         }
     }
@@ -204,7 +227,9 @@ final class FollowSignalTests: XCTestCase {
         XCTAssertEqual(mkdir(dir, 0o755), 0)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let plain = dir + "/plain.btsnoop"
-        XCTAssertTrue(FileManager.default.createFile(atPath: plain, contents: Data(capture), attributes: [.posixPermissions: 0o000]))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: plain, contents: Data(capture), attributes: [.posixPermissions: 0o000]))
         var cases: [(path: String, user: [String], reason: String)] = [
             (plain + "/capture.btsnoop", [], "Not a directory"),
             (dir, [], "Is a directory"),

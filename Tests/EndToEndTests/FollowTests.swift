@@ -1,11 +1,12 @@
-import XCTest
-import Foundation
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,8 +20,16 @@ final class FollowTests: XCTestCase {
     final class Shared: @unchecked Sendable {
         let lock = NSLock()
         private var _records = 0
-        var records: Int { lock.lock(); defer { lock.unlock() }; return _records }
-        func add() { lock.lock(); _records += 1; lock.unlock() }
+        var records: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return _records
+        }
+        func add() {
+            lock.lock()
+            _records += 1
+            lock.unlock()
+        }
     }
 
     let capture = SampleCaptures.session().bytes
@@ -38,15 +47,17 @@ final class FollowTests: XCTestCase {
         var i = 0
         while i < bytes.count {
             let n = Int(rng.next() % 97) + 1
-            out.append(Array(bytes[i ..< min(bytes.count, i + n)]))
+            out.append(Array(bytes[i..<min(bytes.count, i + n)]))
             i += n
         }
         return out
     }
 
     /// Runs the follower; `writer` runs on its own thread with the stop flag and the records seen so far.
-    func follow(_ input: Follower.Input, keep: String? = nil,
-                writer: @escaping @Sendable (StopFlag, Shared) -> Void) throws -> (events: [Event], notes: [String]) {
+    func follow(
+        _ input: Follower.Input, keep: String? = nil,
+        writer: @escaping @Sendable (StopFlag, Shared) -> Void
+    ) throws -> (events: [Event], notes: [String]) {
         let stop = StopFlag()
         let shared = Shared()
         var events: [Event] = []
@@ -89,7 +100,8 @@ final class FollowTests: XCTestCase {
     }
 
     func testAGrowingFileWrittenInRandomPieces() throws {
-        XCTAssertEqual(jsonl(try followGrowing(capture, records: 58, suffix: "btsnoop", seed: 7)), try expected(capture))
+        XCTAssertEqual(
+            jsonl(try followGrowing(capture, records: 58, suffix: "btsnoop", seed: 7)), try expected(capture))
     }
 
     /// A real PacketLogger capture (../shared; skipped without it).
@@ -97,21 +109,26 @@ final class FollowTests: XCTestCase {
         let source = RealCaptureConformanceTests.shared.appendingPathComponent("isap_hci_dump.pklg").path
         try XCTSkipUnless(FileManager.default.fileExists(atPath: source), "../shared/captures is absent")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))
-        XCTAssertEqual(jsonl(try followGrowing(bytes, records: 161, suffix: "pklg", seed: 19)), try jsonl(analyze(bytes)))
+        XCTAssertEqual(
+            jsonl(try followGrowing(bytes, records: 161, suffix: "pklg", seed: 19)), try jsonl(analyze(bytes)))
     }
 
     /// pcap goes to libpcap through a pipe fed as the file grows.
     func testAGrowingPcapFile() throws {
         let btsnoop = NSTemporaryDirectory() + "src-\(UUID().uuidString).btsnoop"
         let pcap = NSTemporaryDirectory() + "src-\(UUID().uuidString).pcap"
-        defer { unlink(btsnoop); unlink(pcap) }
+        defer {
+            unlink(btsnoop)
+            unlink(pcap)
+        }
         _ = FileManager.default.createFile(atPath: btsnoop, contents: Data(capture))
         var reader = try CaptureFormat.open(path: btsnoop)
         let converter = try CaptureWriter(path: pcap, format: .pcap, monitor: false)
         while let item = try reader.next() { if case .record(let r) = item { converter.write(r) } }
         converter.flush()
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: pcap)))
-        XCTAssertEqual(jsonl(try followGrowing(bytes, records: 58, suffix: "pcap", seed: 17)), try jsonl(analyze(bytes)))
+        XCTAssertEqual(
+            jsonl(try followGrowing(bytes, records: 58, suffix: "pcap", seed: 17)), try jsonl(analyze(bytes)))
     }
 
     /// A stream on a pipe, kept with --write: the file kept holds every record, and reads back to the same events.
@@ -141,8 +158,12 @@ final class FollowTests: XCTestCase {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(server, $0, length) } }
-        withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) } }
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(server, $0, length) }
+        }
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) }
+        }
         listen(server, 1)
         let port = UInt16(bigEndian: address.sin_port)
         let parts = pieces(capture, seed: 13)
@@ -159,13 +180,20 @@ final class FollowTests: XCTestCase {
         }
         let once = try expected(capture)
         XCTAssertEqual(jsonl(events), once + once)
-        XCTAssertEqual(Array(notes.prefix(3)), ["connected to 127.0.0.1:\(port)", "127.0.0.1:\(port) closed the connection; reconnecting",
-                                                "connected to 127.0.0.1:\(port)"])
+        XCTAssertEqual(
+            Array(notes.prefix(3)),
+            [
+                "connected to 127.0.0.1:\(port)", "127.0.0.1:\(port) closed the connection; reconnecting",
+                "connected to 127.0.0.1:\(port)",
+            ])
     }
 
     func testAFileReplacedOrTruncatedIsFollowedAnew() throws {
         let path = NSTemporaryDirectory() + "follow-\(UUID().uuidString).btsnoop"
-        defer { unlink(path); unlink(path + ".last") }
+        defer {
+            unlink(path)
+            unlink(path + ".last")
+        }
         let other = SampleCaptures.faults().bytes
         let first = capture
         _ = FileManager.default.createFile(atPath: path, contents: Data(capture))
@@ -186,7 +214,11 @@ final class FollowTests: XCTestCase {
             stop.set()
         }
         XCTAssertEqual(jsonl(events), try expected(capture) + expected(other) + expected(capture))
-        XCTAssertEqual(notes.filter { !$0.hasPrefix("waiting") }, ["\(path) was replaced: following the new file",
-                                                                  "\(path) was truncated: following it from the start"])
+        XCTAssertEqual(
+            notes.filter { !$0.hasPrefix("waiting") },
+            [
+                "\(path) was replaced: following the new file",
+                "\(path) was truncated: following it from the start",
+            ])
     }
 }

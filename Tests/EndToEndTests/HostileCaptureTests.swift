@@ -1,11 +1,11 @@
-import Foundation
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
+import BTLensDefinitions
 import BTLensDissect
 import BTLensReport
-import BTLensDefinitions
 import BTLensTestSupport
+import Foundation
+import XCTest
 
 /// The hostile captures (docs/hostile-captures.md): each gives exactly the diagnostics its script
 /// expects (built-in dissectors only), still yields the frames it carries, and renders everywhere.
@@ -27,7 +27,8 @@ final class HostileCaptureTests: XCTestCase {
     }
 
     func testTheGeneratorIsDeterministic() {
-        let a = HostileCaptures.all(zeroLengthRecords: 100), b = HostileCaptures.all(zeroLengthRecords: 100)
+        let a = HostileCaptures.all(zeroLengthRecords: 100)
+        let b = HostileCaptures.all(zeroLengthRecords: 100)
         XCTAssertEqual(a.map(\.bytes), b.map(\.bytes))
         XCTAssertEqual(Set(a.map(\.file)).count, a.count, "file names are unique")
     }
@@ -53,7 +54,8 @@ extension HostileCaptureTests {
     func testTheDocsNameEveryHostileCaptureAndEveryLimit() throws {
         let hostile = try String(contentsOfFile: Self.docs + "/hostile-captures.md", encoding: .utf8)
         for name in HostileCaptures.all(zeroLengthRecords: 1).map(\.file) + HostileCaptures.definitions.map(\.file)
-            + ["reassembly_flood.btsnoop"] {
+            + ["reassembly_flood.btsnoop"]
+        {
             XCTAssertTrue(hostile.contains("`\(name)`"), name)
         }
         let limits = try String(contentsOfFile: Self.docs + "/limits.md", encoding: .utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import BTLensCapture
 
 /// A pcapng block whose 64-bit timestamp is large (a few bit flips) gave libpcap seconds whose
@@ -37,11 +38,14 @@ final class FollowedPcapOffsetTests: XCTestCase {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: pcapng))
         var offset = 0
         for _ in 0..<4 { offset += Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 }
-        bytes.replaceSubrange(offset + 4 ..< offset + 8, with: [0xf0, 0xff, 0xff, 0x7f])
+        bytes.replaceSubrange(offset + 4..<offset + 8, with: [0xf0, 0xff, 0xff, 0x7f])
         let bad = folder.appendingPathComponent("bad.pcapng")
         try bytes.write(to: bad)
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("btlens")
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else { throw XCTSkip("btlens is not built beside the tests") }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "btlens")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw XCTSkip("btlens is not built beside the tests")
+        }
         let process = Process()
         process.executableURL = binary
         process.arguments = ["follow", "-", "--color", "never"]

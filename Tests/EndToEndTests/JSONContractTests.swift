@@ -1,6 +1,6 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
-import BTLensTestSupport
 
 /// The JSON contract, checked on what the built CLI writes: every JSONL line is one object with
 /// unique keys whose first key is `type`, and `stats` and `report` JSON have unique keys throughout.
@@ -12,7 +12,8 @@ final class JSONContractTests: XCTestCase {
     /// The sample captures, the hostile ones, and the real ones in ../shared/captures when present.
     func captures() throws -> [String] {
         let samples = Self.root.appendingPathComponent("Captures")
-        var files = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { $0 != "README.md" }.sorted()
+        var files = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { $0 != "README.md" }
+            .sorted()
             .map { samples.appendingPathComponent($0).path }
         let hostile = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-json-\(getpid())")
         try FileManager.default.createDirectory(at: hostile, withIntermediateDirectories: true)
@@ -33,7 +34,8 @@ final class JSONContractTests: XCTestCase {
         var lines = 0
         for file in try captures() {
             for verbose in [false, true] {
-                let run = try runCLI(["timeline", file, "--format", "jsonl", "--no-dissectors"] + (verbose ? ["--verbose"] : []))
+                let run = try runCLI(
+                    ["timeline", file, "--format", "jsonl", "--no-dissectors"] + (verbose ? ["--verbose"] : []))
                 for (n, line) in run.stdout.split(separator: "\n").enumerated() {
                     lines += 1
                     do {
@@ -56,7 +58,9 @@ final class JSONContractTests: XCTestCase {
             if stats.status == 0 { XCTAssertNoThrow(try StrictJSON.check(stats.stdout), "stats of \(file)") }
             let report = try runCLI(["report", file, "-o", out.path])
             if report.status == 0 {
-                XCTAssertNoThrow(try StrictJSON.check(String(decoding: try Data(contentsOf: out), as: UTF8.self)), "report of \(file)")
+                XCTAssertNoThrow(
+                    try StrictJSON.check(String(decoding: try Data(contentsOf: out), as: UTF8.self)),
+                    "report of \(file)")
             }
         }
     }
@@ -64,6 +68,7 @@ final class JSONContractTests: XCTestCase {
     func testTheCheckerRefusesADuplicateKey() {
         XCTAssertThrowsError(try StrictJSON.check(#"{"type":"att","record":1,"type":"Primary Service (2800)"}"#))
         XCTAssertThrowsError(try StrictJSON.check(#"{"a":{"b":1,"b":2}}"#))
-        XCTAssertEqual(try StrictJSON.check(#"{"type":"att","fields":{"type":1},"x":[{"type":2}]}"#), ["type", "fields", "x"])
+        XCTAssertEqual(
+            try StrictJSON.check(#"{"type":"att","fields":{"type":1},"x":[{"type":2}]}"#), ["type", "fields", "x"])
     }
 }

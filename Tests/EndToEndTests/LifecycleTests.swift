@@ -1,11 +1,11 @@
-import Foundation
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
 
 /// Findings about a connection's life, each from a capture built to show it, with the records
 /// that show it; and the lifecycle facts a summary is made of.
@@ -14,7 +14,9 @@ final class LifecycleTests: XCTestCase {
 
     /// The findings are also checked to be the same in `.counts` detail (as `stats` runs).
     func run(_ s: LESession) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
-        func run(_ detail: Analyzer.Detail) throws -> (findings: [String], connections: [ConnectionInfo], messages: [String: String]) {
+        func run(_ detail: Analyzer.Detail) throws -> (
+            findings: [String], connections: [ConnectionInfo], messages: [String: String]
+        ) {
             var reader = try CaptureFormat.open(MemorySource(s.bytes))
             var found: [String] = []
             var messages: [String: String] = [:]
@@ -29,7 +31,8 @@ final class LifecycleTests: XCTestCase {
         let counted = try run(.counts)
         XCTAssertEqual(counted.findings, full.findings)
         XCTAssertEqual(counted.messages, full.messages)
-        XCTAssertEqual(counted.connections.map(\.lifecycle.subscriptions), full.connections.map(\.lifecycle.subscriptions))
+        XCTAssertEqual(
+            counted.connections.map(\.lifecycle.subscriptions), full.connections.map(\.lifecycle.subscriptions))
         return full
     }
 
@@ -39,17 +42,28 @@ final class LifecycleTests: XCTestCase {
 
     func testAFailedConnectionIsNamedAndExplained() throws {
         var s = LESession()
-        s.command(0x200d, [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00])
-        let failed = s.event(0x3e, [0x01, 0x3e, 0x40, 0x00, 0x00, 0x00] + address + [0x18, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00])
+        s.command(
+            0x200d,
+            [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [
+                0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00,
+            ])
+        let failed = s.event(
+            0x3e, [0x01, 0x3e, 0x40, 0x00, 0x00, 0x00] + address + [0x18, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00])
         let r = try run(s)
         XCTAssertEqual(r.findings, ["hci.connection.failed #\(failed)"])
-        XCTAssertEqual(r.messages["hci.connection.failed"],
-                       "connecting to AA:BB:CC:11:22:33 failed: Connection Failed to be Established; the connection was never established: the peer stopped advertising or is out of range")
+        XCTAssertEqual(
+            r.messages["hci.connection.failed"],
+            "connecting to AA:BB:CC:11:22:33 failed: Connection Failed to be Established; the connection was never established: the peer stopped advertising or is out of range"
+        )
     }
 
     func testACancelledAttemptIsNoFailure() throws {
         var s = LESession()
-        s.command(0x200d, [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00])
+        s.command(
+            0x200d,
+            [0x60, 0x00, 0x30, 0x00, 0x00, 0x00] + address + [
+                0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xf4, 0x01, 0x00, 0x00, 0x00, 0x00,
+            ])
         s.command(0x200e, [])
         s.event(0x0e, [0x01, 0x0e, 0x20, 0x00])
         // After a successful cancel the controller ends the attempt: status 0x02, every other field zero.
@@ -65,8 +79,10 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(changes.map(\.change), [.cancelled])
         XCTAssertNil(changes.first?.info.address, "the zero address of a cancelled attempt names no peer")
         var text = TextRenderer()
-        let line = text.render(Event(record: end, timestamp: Timestamp(microseconds: 0), direction: .received,
-                                               connection: nil, isTop: true, body: .connection(changes[0])))
+        let line = text.render(
+            Event(
+                record: end, timestamp: Timestamp(microseconds: 0), direction: .received,
+                connection: nil, isTop: true, body: .connection(changes[0])))
         XCTAssertTrue(line?.contains("Connection attempt cancelled by the host") == true, line ?? "")
         // Without a cancel, or after one the controller refused, the same status is a failure.
         var t = LESession()
@@ -104,8 +120,10 @@ final class LifecycleTests: XCTestCase {
         let lost = disconnected(&s, 0x40, reason: 0x08)
         let r = try run(s)
         XCTAssertEqual(r.findings, ["hci.disconnect.timeout #\(lost)"])
-        XCTAssertEqual(r.messages["hci.disconnect.timeout"],
-                       "0x0040 lost: Connection Timeout; the last traffic was #\(last), 4.001250 s before; the supervision timeout was 5000 ms")
+        XCTAssertEqual(
+            r.messages["hci.disconnect.timeout"],
+            "0x0040 lost: Connection Timeout; the last traffic was #\(last), 4.001250 s before; the supervision timeout was 5000 ms"
+        )
     }
 
     func testMICFailureEncryptionFailureAndPairingFailure() throws {
@@ -117,10 +135,17 @@ final class LifecycleTests: XCTestCase {
         s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
         let mic = disconnected(&s, 0x40, reason: 0x3d)
         let r = try run(s)
-        XCTAssertEqual(r.findings, ["smp.pairing.failed #\(smp)", "hci.encryption.failed #\(encryption)", "hci.disconnect.mic_failure #\(mic)"])
+        XCTAssertEqual(
+            r.findings,
+            [
+                "smp.pairing.failed #\(smp)", "hci.encryption.failed #\(encryption)",
+                "hci.disconnect.mic_failure #\(mic)",
+            ])
         XCTAssertEqual(r.messages["smp.pairing.failed"], "the device failed pairing: Authentication Requirements")
-        XCTAssertEqual(r.messages["hci.encryption.failed"],
-                       "starting encryption on 0x0040 failed: PIN or Key Missing; the bond is gone on one side: forget the device on the phone and pair again")
+        XCTAssertEqual(
+            r.messages["hci.encryption.failed"],
+            "starting encryption on 0x0040 failed: PIN or Key Missing; the bond is gone on one side: forget the device on the phone and pair again"
+        )
         XCTAssertEqual(r.connections.first?.lifecycle.pairingFailure?.reason.rawValue, 0x03)
         XCTAssertEqual(r.connections.first?.lifecycle.pairingStarted?.record, request)
         XCTAssertEqual(r.connections.first?.lifecycle.encryption?.status.rawValue, 0x06)
@@ -135,8 +160,10 @@ final class LifecycleTests: XCTestCase {
         let refused = s.att(handle: 0x40, .received, [0x01, 0x0a, 0x03, 0x00, 0x0f])
         let r = try run(s)
         XCTAssertEqual(r.findings, ["att.error #\(refused)"])
-        XCTAssertEqual(r.messages["att.error"],
-                       "Read Request on 0x0003 refused: Insufficient Encryption; encrypt the link first: bond, or reconnect so the stored keys are used")
+        XCTAssertEqual(
+            r.messages["att.error"],
+            "Read Request on 0x0003 refused: Insufficient Encryption; encrypt the link first: bond, or reconnect so the stored keys are used"
+        )
         XCTAssertEqual(r.connections.first?.lifecycle.attErrors, 1, "the discovery's end is not counted")
     }
 
@@ -148,14 +175,17 @@ final class LifecycleTests: XCTestCase {
         s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00] + [UInt8](repeating: 1, count: 20))
         let r = try run(s)
         XCTAssertEqual(r.findings, ["att.value.too_long #\(long)"])
-        XCTAssertEqual(r.messages["att.value.too_long"], "a Write Command of 21 bytes to 0x0013; ATT_MTU is 23, so at most 20 fit")
+        XCTAssertEqual(
+            r.messages["att.value.too_long"], "a Write Command of 21 bytes to 0x0013; ATT_MTU is 23, so at most 20 fit")
     }
 
     /// Discovery of two notifying characteristics (0x0015 with CCCD 0x0016, 0x0018 with CCCD 0x0019).
     func discovered(_ s: inout LESession) {
         s.connect(handle: 0x40, address: address)
         s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
-        s.att(handle: 0x40, .received, [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff, 0x17, 0x00, 0x10, 0x18, 0x00, 0xf5, 0xff])
+        s.att(
+            handle: 0x40, .received,
+            [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff, 0x17, 0x00, 0x10, 0x18, 0x00, 0xf5, 0xff])
         s.att(handle: 0x40, .sent, [0x04, 0x16, 0x00, 0x19, 0x00])
         s.att(handle: 0x40, .received, [0x05, 0x01, 0x16, 0x00, 0x02, 0x29, 0x19, 0x00, 0x02, 0x29])
     }
@@ -172,12 +202,18 @@ final class LifecycleTests: XCTestCase {
         s.att(handle: 0x40, .received, [0x1b, 0x18, 0x00, 2])
         s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, 2])
         let r = try run(s)
-        XCTAssertEqual(r.findings, ["gatt.notification.unsubscribed #\(first)", "gatt.notification.unsubscribed #\(early)"])
-        XCTAssertEqual(r.messages["gatt.notification.unsubscribed"],
-                       "Handle Value Notification from 0x0018 (fff5), whose CCCD (0x0019) this connection did not enable before it, on a link that is not encrypted")
+        XCTAssertEqual(
+            r.findings, ["gatt.notification.unsubscribed #\(first)", "gatt.notification.unsubscribed #\(early)"])
+        XCTAssertEqual(
+            r.messages["gatt.notification.unsubscribed"],
+            "Handle Value Notification from 0x0018 (fff5), whose CCCD (0x0019) this connection did not enable before it, on a link that is not encrypted"
+        )
         let subs = try XCTUnwrap(r.connections.first?.lifecycle.subscriptions)
-        XCTAssertEqual(subs.map { "\(Hex.value($0.valueHandle, width: 4)) \($0.cccdHandle) \($0.uuid?.description ?? "?") \($0.kind) #\($0.step.record)" },
-                       ["0x0018 25 fff5 notify #\(write)"])
+        XCTAssertEqual(
+            subs.map {
+                "\(Hex.value($0.valueHandle, width: 4)) \($0.cccdHandle) \($0.uuid?.description ?? "?") \($0.kind) #\($0.step.record)"
+            },
+            ["0x0018 25 fff5 notify #\(write)"])
     }
 
     func testAnUndiscoveredHandleIsSaidOnce() throws {
@@ -200,8 +236,10 @@ final class LifecycleTests: XCTestCase {
         }
         let r = try run(s)
         XCTAssertEqual(r.findings, closes.map { "gatt.discovery.none #\($0)" } + ["hci.connection.loop #\(closes[2])"])
-        XCTAssertEqual(r.messages["hci.connection.loop"],
-                       "3 connections to AA:BB:CC:11:22:33 ended within 60 s, each under 10 s (closed at #\(closes[0]), #\(closes[1]), #\(closes[2]))")
+        XCTAssertEqual(
+            r.messages["hci.connection.loop"],
+            "3 connections to AA:BB:CC:11:22:33 ended within 60 s, each under 10 s (closed at #\(closes[0]), #\(closes[1]), #\(closes[2]))"
+        )
     }
 
     func testAFlowControlStall() throws {
@@ -221,8 +259,10 @@ final class LifecycleTests: XCTestCase {
         s.event(0x13, [0x01, 0x40, 0x00, 0x02, 0x00])
         let r = try run(s)
         XCTAssertEqual(r.findings, ["hci.flow.stall #\(freed)"])
-        XCTAssertEqual(r.messages["hci.flow.stall"],
-                       "all 2 controller ACL buffers were in use from #\(full) until this Number Of Completed Packets: 0.301250 s with no credit to send")
+        XCTAssertEqual(
+            r.messages["hci.flow.stall"],
+            "all 2 controller ACL buffers were in use from #\(full) until this Number Of Completed Packets: 0.301250 s with no credit to send"
+        )
     }
 
     func testTheLifecycleFactsOfAHealthySession() throws {
@@ -253,11 +293,16 @@ extension LifecycleTests {
         // LE Advertising Report: 1 report, ADV_IND, public address, AD: flags, 16-bit UUIDs 180d and fff0,
         // complete name "Aurora"; RSSI -60.
         let ad: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x03, 0x0d, 0x18, 0xf0, 0xff, 0x07, 0x09] + Array("Aurora".utf8)
-        let first = s.event(0x3e, [0x02, 0x01, 0x00, 0x00] + address + [UInt8(ad.count)] + ad + [UInt8(bitPattern: -60)])
+        let first = s.event(
+            0x3e, [0x02, 0x01, 0x00, 0x00] + address + [UInt8(ad.count)] + ad + [UInt8(bitPattern: -60)])
         // LE Extended Advertising Report: the same device at RSSI -48, a scan response with the shortened name.
         let rsp: [UInt8] = [0x04, 0x08] + Array("Aur".utf8)
-        let ext = s.event(0x3e, [0x0d, 0x01, 0x1b, 0x00, 0x00] + address + [0x01, 0x00, 0xff, 0x7f, UInt8(bitPattern: -48), 0x00, 0x00, 0x00,
-                                                                          0, 0, 0, 0, 0, 0, UInt8(rsp.count)] + rsp)
+        let ext = s.event(
+            0x3e,
+            [0x0d, 0x01, 0x1b, 0x00, 0x00] + address + [
+                0x01, 0x00, 0xff, 0x7f, UInt8(bitPattern: -48), 0x00, 0x00, 0x00,
+                0, 0, 0, 0, 0, 0, UInt8(rsp.count),
+            ] + rsp)
         // Another device, no data.
         s.event(0x3e, [0x02, 0x01, 0x00, 0x01, 1, 2, 3, 4, 5, 6, 0x00, UInt8(bitPattern: -90)])
         var reader = try CaptureFormat.open(MemorySource(s.bytes))
@@ -271,8 +316,10 @@ extension LifecycleTests {
         XCTAssertEqual(aurora.name, "Aur", "the latest name said")
         XCTAssertEqual(aurora.uuids.map(\.description), ["180d", "fff0"])
         let stats = StatsCollector(file: "x", info: reader.info)
-        XCTAssertTrue(stats.text(connections: [], advertisers: analyzer.advertisers)
-            .contains("  AA:BB:CC:11:22:33 \"Aur\": 2 reports #\(first)–#\(ext), RSSI -60…-48 dBm, services 180d fff0\n"))
+        XCTAssertTrue(
+            stats.text(connections: [], advertisers: analyzer.advertisers)
+                .contains(
+                    "  AA:BB:CC:11:22:33 \"Aur\": 2 reports #\(first)–#\(ext), RSSI -60…-48 dBm, services 180d fff0\n"))
     }
 }
 
@@ -280,12 +327,14 @@ extension LifecycleTests {
     func testTheSummaryOfTheHealthySample() throws {
         let r = try run(SampleCaptures.session())
         XCTAssertEqual(r.findings, [])
-        XCTAssertEqual(r.connections.flatMap(ConnectionSummary.text), [
-            "  0x0040 AA:BB:CC:11:22:33 LE central: #3 → #58 (Connection Terminated By Local Host), 0.068750 s",
-            "         interval 30 ms, latency 0, timeout 5000 ms",
-            "         first ATT #4 +0.001250 s; MTU 64; discovery at #8 +0.006250 s",
-            "         subscribed: 0x0015 fff4 notify (#25 +0.027500 s)",
-        ])
+        XCTAssertEqual(
+            r.connections.flatMap(ConnectionSummary.text),
+            [
+                "  0x0040 AA:BB:CC:11:22:33 LE central: #3 → #58 (Connection Terminated By Local Host), 0.068750 s",
+                "         interval 30 ms, latency 0, timeout 5000 ms",
+                "         first ATT #4 +0.001250 s; MTU 64; discovery at #8 +0.006250 s",
+                "         subscribed: 0x0015 fff4 notify (#25 +0.027500 s)",
+            ])
     }
 }
 

@@ -1,7 +1,7 @@
-import Foundation
-import XCTest
 import BTLensCapture
 import BTLensTestSupport
+import Foundation
+import XCTest
 
 /// Seeded mutants of the samples in every form a user has (btsnoop 1001/1002/2001, pklg both byte
 /// orders, pcap, pcapng, btsnooz, bugreport zip), and the mutants in Fuzz/mutants that once found
@@ -21,7 +21,7 @@ final class MutantCLITests: XCTestCase {
         var inputs: [String] = []
         for form in MutantForm.allCases {
             let bases = form.bases
-            for index in 0 ..< Self.perForm {
+            for index in 0..<Self.perForm {
                 let m = CaptureMutator.mutant(form, bases: bases, seed: Self.seed, index: index)
                 let path = folder.appendingPathComponent(m.fileName).path
                 XCTAssert(FileManager.default.createFile(atPath: path, contents: Data(m.bytes)))
@@ -29,10 +29,13 @@ final class MutantCLITests: XCTestCase {
             }
         }
         let regressions = (try? FileManager.default.contentsOfDirectory(atPath: Self.committed.path)) ?? []
-        inputs += regressions.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted().map { Self.committed.appendingPathComponent($0).path }
+        inputs += regressions.filter { !$0.hasPrefix(".") && !$0.hasSuffix(".md") }.sorted().map {
+            Self.committed.appendingPathComponent($0).path
+        }
 
         // Two at a time: one per core.
-        let paths = inputs, failures = Failures()
+        let paths = inputs
+        let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: paths.count) { i in
             failures.add(Self.failures(paths[i], scratch: folder.appendingPathComponent("out-\(i)")))
         }
@@ -43,16 +46,24 @@ final class MutantCLITests: XCTestCase {
     static func failures(_ input: String, scratch: URL) -> [String] {
         let name = (input as NSString).lastPathComponent
         let runs: [([String], ((String) throws -> Void)?)] = [
-            (["timeline", "--format", "jsonl", input], { out in
-                for line in out.split(separator: "\n") {
-                    guard try StrictJSON.check(String(line)).first == "type" else { throw NotAnEvent(line: String(line)) }
-                    try checkTimes(String(line), ["time"])
+            (
+                ["timeline", "--format", "jsonl", input],
+                { out in
+                    for line in out.split(separator: "\n") {
+                        guard try StrictJSON.check(String(line)).first == "type" else {
+                            throw NotAnEvent(line: String(line))
+                        }
+                        try checkTimes(String(line), ["time"])
+                    }
                 }
-            }),
-            (["stats", "--format", "json", input], { out in
-                try StrictJSON.check(out)
-                try checkTimes(out, ["first_time", "last_time"])
-            }),
+            ),
+            (
+                ["stats", "--format", "json", input],
+                { out in
+                    try StrictJSON.check(out)
+                    try checkTimes(out, ["first_time", "last_time"])
+                }
+            ),
             (["report", input, "-o", scratch.path + ".html"], nil),
             (["convert", input, "-o", scratch.path + ".pcapng"], nil),
         ]
@@ -60,9 +71,10 @@ final class MutantCLITests: XCTestCase {
         for (arguments, check) in runs {
             // A run killed at the limit is run again: a stall of a busy machine is not a hang.
             var run: CLIRun?
-            for _ in 0 ..< 2 where run == nil {
+            for _ in 0..<2 where run == nil {
                 let started = Date()
-                guard let done = try? runCLI(arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], timeout: 10) else {
+                guard let done = try? runCLI(arguments, environment: ["SWIFT_BACKTRACE": "enable=no"], timeout: 10)
+                else {
                     return ["\(name): btlens is not built"]
                 }
                 if Date().timeIntervalSince(started) < 10 { run = done }
@@ -72,7 +84,9 @@ final class MutantCLITests: XCTestCase {
                 continue
             }
             if ![0, 1].contains(run.status) {
-                found.append("\(name) \(arguments[0]): status \(run.status) (a signal, or a status the README does not give): \(run.stderr.suffix(500))")
+                found.append(
+                    "\(name) \(arguments[0]): status \(run.status) (a signal, or a status the README does not give): \(run.stderr.suffix(500))"
+                )
             } else if run.status == 0, let check {
                 do { try check(run.stdout) } catch { found.append("\(name) \(arguments[0]): invalid JSON: \(error)") }
             }
@@ -87,7 +101,9 @@ final class MutantCLITests: XCTestCase {
         for key in keys {
             guard let value = object[key], !(value is NSNull) else { continue }
             guard let time = value as? String,
-                  time.range(of: #"^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"#, options: .regularExpression) != nil
+                time.range(
+                    of: #"^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$"#,
+                    options: .regularExpression) != nil
             else { throw NotISO8601(key: key, value: "\(value)") }
         }
     }
@@ -98,7 +114,8 @@ final class MutantCLITests: XCTestCase {
             let bases = form.bases
             let a = CaptureMutator.mutant(form, bases: bases, seed: 7, index: 3)
             XCTAssertEqual(a.bytes, CaptureMutator.mutant(form, bases: bases, seed: 7, index: 3).bytes, form.rawValue)
-            XCTAssertNotEqual(a.bytes, CaptureMutator.mutant(form, bases: bases, seed: 7, index: 4).bytes, form.rawValue)
+            XCTAssertNotEqual(
+                a.bytes, CaptureMutator.mutant(form, bases: bases, seed: 7, index: 4).bytes, form.rawValue)
             XCTAssertFalse(a.steps.isEmpty, form.rawValue)
         }
     }
@@ -109,28 +126,36 @@ final class MutantCLITests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-bases-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let formats: [MutantForm: String] = [.btsnoop1001: "btsnoop", .btsnoop1002: "btsnoop", .btsnoop2001: "btsnoop",
-                                             .pklgBigEndian: "pklg", .pklgLittleEndian: "pklg", .pcap: "pcap",
-                                             .pcapng: "pcapng", .btsnooz: "btsnooz", .zip: "btsnoop"]
+        let formats: [MutantForm: String] = [
+            .btsnoop1001: "btsnoop", .btsnoop1002: "btsnoop", .btsnoop2001: "btsnoop",
+            .pklgBigEndian: "pklg", .pklgLittleEndian: "pklg", .pcap: "pcap",
+            .pcapng: "pcapng", .btsnooz: "btsnooz", .zip: "btsnoop",
+        ]
         for form in MutantForm.allCases {
             let bases = form.bases
             XCTAssertFalse(bases.isEmpty, form.rawValue)
             for base in bases {
                 let path = folder.appendingPathComponent("\(form.rawValue)-\(base.name)").path
-                XCTAssert(FileManager.default.createFile(atPath: path, contents: Data(base.render?(base.bytes) ?? base.bytes)))
+                XCTAssert(
+                    FileManager.default.createFile(atPath: path, contents: Data(base.render?(base.bytes) ?? base.bytes))
+                )
                 var reader = try CaptureFormat.open(path: path)
                 XCTAssertEqual(reader.info.format, formats[form], "\(form.rawValue) \(base.name)")
                 var records = 0
                 while let item = try reader.next() { if case .record = item { records += 1 } }
                 XCTAssertGreaterThanOrEqual(records, 9, "\(form.rawValue) \(base.name)")
-                XCTAssertFalse(base.fields.isEmpty || base.records.isEmpty && base.inner == nil, "\(form.rawValue) \(base.name)")
+                XCTAssertFalse(
+                    base.fields.isEmpty || base.records.isEmpty && base.inner == nil, "\(form.rawValue) \(base.name)")
             }
         }
     }
 }
 
 private struct NotAnEvent: Error { var line: String }
-private struct NotISO8601: Error { var key: String; var value: String }
+private struct NotISO8601: Error {
+    var key: String
+    var value: String
+}
 
 private final class Failures: @unchecked Sendable {
     private let lock = NSLock()

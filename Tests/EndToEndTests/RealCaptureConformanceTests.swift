@@ -1,9 +1,9 @@
-import XCTest
 import BTLensCapture
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import XCTest
 
 /// Real phone captures from ../shared/captures (not redistributable, so never copied here).
 /// Skipped when that folder is absent.
@@ -38,7 +38,8 @@ final class RealCaptureConformanceTests: XCTestCase {
 
     func testA2DPCaptureReassemblesItsContinuationFragments() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
-        var reader = try CaptureFormat.open(path: Self.shared.appendingPathComponent("a2dp_motog2013_lghbs730_btsnoop_hci.log").path)
+        var reader = try CaptureFormat.open(
+            path: Self.shared.appendingPathComponent("a2dp_motog2013_lghbs730_btsnoop_hci.log").path)
         var reassembled = 0
         var diagnostics: [String] = []
         let analyzer = try Pipeline.run(&reader) { e in
@@ -92,7 +93,11 @@ final class RealCaptureConformanceTests: XCTestCase {
         var reader = try CaptureFormat.open(path: path)
         let stats = StatsCollector(file: path, info: reader.info)
         try Pipeline.run(&reader, onRecord: stats.record, onEvent: stats.event)
-        XCTAssertEqual(Array(stats.captureNotes.prefix(3)), ["Product: iPhone17,2", "Firmware Version: 24.1.233.1342",
-                                                            "Chipset: BCM_4399, Revision: s=C2"])
+        XCTAssertEqual(
+            Array(stats.captureNotes.prefix(3)),
+            [
+                "Product: iPhone17,2", "Firmware Version: 24.1.233.1342",
+                "Chipset: BCM_4399, Revision: s=C2",
+            ])
     }
 }

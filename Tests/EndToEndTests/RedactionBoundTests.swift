@@ -1,7 +1,8 @@
-import XCTest
 import BTLensCapture
-import BTLensTestSupport
 import BTLensPipeline
+import BTLensTestSupport
+import XCTest
+
 @testable import BTLensReport
 
 /// `--redact` looks for every known name and address inside every string of a report: a capture of
@@ -13,7 +14,9 @@ final class RedactionBoundTests: XCTestCase {
             let name = Array("Device \(i)".utf8)
             let ad: [UInt8] = [UInt8(name.count + 1), 0x09] + name
             // LE Advertising Report (Core Vol 4 Part E 7.7.65.2): one report, address 02:00:00:00:HI:LO, least significant byte first.
-            s.event(0x3e, [0x02, 0x01, 0x00, 0x00, UInt8(i & 0xff), UInt8(i >> 8), 0, 0, 0, 0x02, UInt8(ad.count)] + ad
+            s.event(
+                0x3e,
+                [0x02, 0x01, 0x00, 0x00, UInt8(i & 0xff), UInt8(i >> 8), 0, 0, 0, 0x02, UInt8(ad.count)] + ad
                     + [UInt8(bitPattern: -50)])
         }
         func report(redact: Bool) throws -> Report {
@@ -22,7 +25,8 @@ final class RedactionBoundTests: XCTestCase {
             var reader = try CaptureFormat.open(MemorySource(s.bytes))
             let builder = ReportBuilder(file: "many", info: reader.info, options: options)
             let analyzer = try Pipeline.run(&reader, onRecord: builder.record, onEvent: builder.event)
-            return builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
+            return builder.finish(
+                connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         }
         let plain = try report(redact: false)
         // The advertisers table keeps 256; the rows name all 600 addresses, and GAP reads can name

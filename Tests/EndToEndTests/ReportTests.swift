@@ -1,12 +1,12 @@
-import XCTest
-import Foundation
-import BTLensCore
 import BTLensCapture
-import BTLensDissect
+import BTLensCore
 import BTLensDefinitions
+import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
 
 /// `btlens report`: what each format holds, redaction, escaping, the timeline window, and the HTML
 /// in a real browser (skipped where Chromium is not installed).
@@ -15,8 +15,9 @@ final class ReportTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let builder = ReportBuilder(file: "capture.btsnoop", info: reader.info, options: options)
         let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
-        let analyzer = try Pipeline.run(&reader, Configuration(dissectors: table),
-                                        onRecord: builder.record, onEvent: builder.event)
+        let analyzer = try Pipeline.run(
+            &reader, Configuration(dissectors: table),
+            onRecord: builder.record, onEvent: builder.event)
         return builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
     }
 
@@ -41,27 +42,41 @@ final class ReportTests: XCTestCase {
     }
 
     func all(_ r: Report) -> [String] {
-        [ReportHTML.render(r, generator: "test"), ReportText.render(r, markdown: true), ReportText.render(r, markdown: false),
-         String(decoding: ReportJSON.render(r), as: UTF8.self)]
+        [
+            ReportHTML.render(r, generator: "test"), ReportText.render(r, markdown: true),
+            ReportText.render(r, markdown: false),
+            String(decoding: ReportJSON.render(r), as: UTF8.self),
+        ]
     }
 
     func testDiagnosticsAreListedWithTheirRecordsInEveryFormat() throws {
         let r = try report(SampleCaptures.faults().bytes)
-        XCTAssertEqual(r.diagnostics.map { "\($0.id) \($0.records)" }.sorted(), [
-            "a5.checksum.bad [5]", "a5.payload.short [10]", "a5.request.unanswered [25]", "a5.resync [9]",
-            "a5.sequence.duplicate [7]", "a5.sequence.gap [8, 14, 17]", "a5.truncated [15, 24]", "att.malformed [23]",
-            "att.opcode.unknown [22]", "capture.truncated [16]", "l2cap.incomplete [25]", "l2cap.overlength [21]",
-            "l2cap.unexpected_continuation [18]", "l2cap.unexpected_start [20]",
-        ])
+        XCTAssertEqual(
+            r.diagnostics.map { "\($0.id) \($0.records)" }.sorted(),
+            [
+                "a5.checksum.bad [5]", "a5.payload.short [10]", "a5.request.unanswered [25]", "a5.resync [9]",
+                "a5.sequence.duplicate [7]", "a5.sequence.gap [8, 14, 17]", "a5.truncated [15, 24]",
+                "att.malformed [23]",
+                "att.opcode.unknown [22]", "capture.truncated [16]", "l2cap.incomplete [25]", "l2cap.overlength [21]",
+                "l2cap.unexpected_continuation [18]", "l2cap.unexpected_start [20]",
+            ])
         let json = String(decoding: ReportJSON.render(r), as: UTF8.self)
         XCTAssertTrue(json.hasPrefix(#"{"schema":"btlens-report","version":1,"#))
-        XCTAssertTrue(json.contains(#"{"id":"a5.request.unanswered","severity":"warning","count":7,"records":[25],"#), json)
+        XCTAssertTrue(
+            json.contains(#"{"id":"a5.request.unanswered","severity":"warning","count":7,"records":[25],"#), json)
         let md = ReportText.render(r, markdown: true)
-        XCTAssertTrue(md.contains("| error | `a5.checksum.bad` | 1 | #5 | command 0x20 sequence 2: checksum 0xcc, expected 0xcb |"), md)
-        XCTAssertTrue(md.contains("#5       0.005000 < 0x0041 !ERRO a5.checksum.bad: command 0x20 sequence 2: checksum 0xcc, expected 0xcb"), md)
+        XCTAssertTrue(
+            md.contains(
+                "| error | `a5.checksum.bad` | 1 | #5 | command 0x20 sequence 2: checksum 0xcc, expected 0xcb |"), md)
+        XCTAssertTrue(
+            md.contains(
+                "#5       0.005000 < 0x0041 !ERRO a5.checksum.bad: command 0x20 sequence 2: checksum 0xcc, expected 0xcb"
+            ), md)
         // In the HTML each record links to its row, and that row is the diagnostic's.
         let html = ReportHTML.render(r, generator: "test")
-        guard let link = html.range(of: ##"<a href="#r(\d+)">#5</a>"##, options: .regularExpression) else { return XCTFail("no link to #5") }
+        guard let link = html.range(of: ##"<a href="#r(\d+)">#5</a>"##, options: .regularExpression) else {
+            return XCTFail("no link to #5")
+        }
         let anchor = html[link].dropFirst(11).prefix { $0 != "\"" }
         XCTAssertTrue(html.contains(#"<tr id="r\#(anchor)" data-record="5" data-layer="DIAG""#), String(anchor))
     }
@@ -74,7 +89,10 @@ final class ReportTests: XCTestCase {
             XCTAssertTrue(r.redacted)
             for text in all(r) {
                 let lower = text.lowercased()
-                for leak in ["aa:bb:cc:11:22:33", "aa bb cc 11 22 33", "33 22 11 cc bb aa", "aabbcc112233", "332211ccbbaa", "lw0001"] {
+                for leak in [
+                    "aa:bb:cc:11:22:33", "aa bb cc 11 22 33", "33 22 11 cc bb aa", "aabbcc112233", "332211ccbbaa",
+                    "lw0001",
+                ] {
                     XCTAssertFalse(lower.contains(leak), "\(leak) in \(text.prefix(80))")
                 }
                 // Markdown escapes the brackets: the placeholder is text, not a link.
@@ -106,7 +124,8 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(html.contains("text=" + escaped), "in the timeline")
         XCTAssertEqual(html.components(separatedBy: "<script>").count, 2, "one script: the report's own")
         for text in all(r) {
-            XCTAssertFalse(text.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{202e}" }, "raw control or bidi character")
+            XCTAssertFalse(
+                text.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{202e}" }, "raw control or bidi character")
         }
         let json = String(decoding: ReportJSON.render(r), as: UTF8.self)
         XCTAssertTrue(json.contains(#"\u001b[31mRED\u202eevil"#), json)
@@ -123,9 +142,14 @@ final class ReportTests: XCTestCase {
         // Every diagnostic row is kept, with 2 rows on each side.
         let kept = Set(r.rows.map(\.index))
         for row in r.rows where row.diagnosticId != nil {
-            for i in row.index - 2 ... row.index where i > 0 { XCTAssertTrue(kept.contains(i), "row \(i) before \(row.index)") }
+            for i in row.index - 2...row.index where i > 0 {
+                XCTAssertTrue(kept.contains(i), "row \(i) before \(row.index)")
+            }
         }
-        XCTAssertEqual(r.window, "\(r.rows.count) of 57 events: the first 5, 2 on each side of every diagnostic; \(r.omittedEvents) left out")
+        XCTAssertEqual(
+            r.window,
+            "\(r.rows.count) of 57 events: the first 5, 2 on each side of every diagnostic; \(r.omittedEvents) left out"
+        )
         XCTAssertEqual(r.diagnostics.reduce(0) { $0 + $1.count }, 23, "counts stay complete")
     }
 
@@ -139,7 +163,9 @@ final class ReportTests: XCTestCase {
         let r = try report(SampleCaptures.faults().bytes, options)
         XCTAssertEqual(r.rows.count, 12)
         XCTAssertEqual(r.rows.count + r.omittedEvents, 57)
-        XCTAssertEqual(r.window, "12 of 57 events: the first 5, 2 on each side of every diagnostic, at most 12; \(r.omittedEvents) left out")
+        XCTAssertEqual(
+            r.window,
+            "12 of 57 events: the first 5, 2 on each side of every diagnostic, at most 12; \(r.omittedEvents) left out")
     }
 
     /// A note may be a megabyte (PacketLogger, btmon): a row keeps 1,024 bytes of its text and
@@ -165,10 +191,10 @@ final class ReportTests: XCTestCase {
 
     func testARangeByRecordOrTime() throws {
         var options = ReportBuilder.Options()
-        options.range = 10 ... 12
+        options.range = 10...12
         let byRecord = try report(SampleCaptures.faults().bytes, options)
         XCTAssertEqual(Set(byRecord.rows.map(\.record)), [10, 11, 12])
-        options.range = 0 ... 0.004
+        options.range = 0...0.004
         options.rangeIsTime = true
         let byTime = try report(SampleCaptures.faults().bytes, options)
         XCTAssertEqual(Set(byTime.rows.map(\.record)), [1, 2, 3, 4])
@@ -176,7 +202,10 @@ final class ReportTests: XCTestCase {
 
     func testTheHTMLNeedsNothingFromTheNetwork() throws {
         let html = ReportHTML.render(try report(SampleCaptures.session().bytes), generator: "test")
-        XCTAssertTrue(html.contains(#"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">"#))
+        XCTAssertTrue(
+            html.contains(
+                #"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">"#
+            ))
         XCTAssertNil(html.range(of: #"(src|href)="(https?:)?//"#, options: .regularExpression))
         XCTAssertTrue(html.contains("<svg viewBox"), "the sequence chart and charts are inline SVG")
     }
@@ -184,26 +213,34 @@ final class ReportTests: XCTestCase {
     /// Chromium renders the page and runs its self-test, which drives every filter and writes what
     /// stayed visible; the console must stay free of errors.
     func testFiltersWorkInHeadlessChromium() throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         guard let chromium else { throw XCTSkip("Chromium is not installed") }
         let file = NSTemporaryDirectory() + "btlens-report-\(UUID().uuidString).html"
         defer { try? FileManager.default.removeItem(atPath: file) }
-        try ReportHTML.render(try report(SampleCaptures.faults().bytes), generator: "test").write(toFile: file, atomically: true, encoding: .utf8)
+        try ReportHTML.render(try report(SampleCaptures.faults().bytes), generator: "test").write(
+            toFile: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--enable-logging=stderr",
-                             "--v=0", "--dump-dom", "file://\(file)#selftest"]
-        let out = Pipe(), err = Pipe()
+        process.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--enable-logging=stderr",
+            "--v=0", "--dump-dom", "file://\(file)#selftest",
+        ]
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let console = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard let start = dom.range(of: #"<pre id="selftest" hidden="">"#), let end = dom.range(of: "</pre>", range: start.upperBound ..< dom.endIndex) else {
+        guard let start = dom.range(of: #"<pre id="selftest" hidden="">"#),
+            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+        else {
             return XCTFail("no self-test output:\n\(dom.suffix(500))")
         }
-        let lines = dom[start.upperBound ..< end.lowerBound].split(separator: "\n").map(String.init)
+        let lines = dom[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "all=57")
         XCTAssertTrue(lines.contains("severity=error 3 [5,21,23]"), lines.joined(separator: "\n"))
         XCTAssertTrue(lines.contains("stream=0x0015 4 [11,12,13,14]"), lines.joined(separator: "\n"))
@@ -219,16 +256,22 @@ extension ReportTests {
     func testAdvertisersAreListedAndRedacted() throws {
         var s = LESession()
         let ad: [UInt8] = [0x07, 0x09] + Array("Aurora".utf8)
-        s.event(0x3e, [0x02, 0x01, 0x00, 0x00, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, UInt8(ad.count)] + ad + [UInt8(bitPattern: -60)])
+        s.event(
+            0x3e,
+            [0x02, 0x01, 0x00, 0x00, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, UInt8(ad.count)] + ad + [
+                UInt8(bitPattern: -60)
+            ])
         for redact in [false, true] {
             var options = ReportBuilder.Options()
             options.redact = redact
             var reader = try CaptureFormat.open(MemorySource(s.bytes))
             let builder = ReportBuilder(file: "capture", info: reader.info, options: options)
             let analyzer = try Pipeline.run(&reader, onRecord: builder.record, onEvent: builder.event)
-            let r = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
-            XCTAssertEqual(r.advertisers.map { "\($0.address) \($0.name ?? "") \($0.reports) \($0.rssi)" },
-                           [redact ? "[address 1] [name 1] 1 -60...-60" : "AA:BB:CC:11:22:33 Aurora 1 -60...-60"])
+            let r = builder.finish(
+                connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
+            XCTAssertEqual(
+                r.advertisers.map { "\($0.address) \($0.name ?? "") \($0.reports) \($0.rssi)" },
+                [redact ? "[address 1] [name 1] 1 -60...-60" : "AA:BB:CC:11:22:33 Aurora 1 -60...-60"])
             let html = ReportHTML.render(r, generator: "test")
             XCTAssertTrue(html.contains("<h3>Devices seen advertising</h3>"))
             XCTAssertEqual(html.contains("AA:BB:CC:11:22:33"), !redact)
@@ -242,7 +285,11 @@ extension ReportTests {
     static func namedDevices() -> LESession {
         var s = LESession()
         let ad: [UInt8] = [16, 0x09] + Array("Garden Sensor 7".utf8)
-        s.event(0x3e, [0x02, 0x01, 0x00, 0x00, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, UInt8(ad.count)] + ad + [UInt8(bitPattern: -60)])
+        s.event(
+            0x3e,
+            [0x02, 0x01, 0x00, 0x00, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, UInt8(ad.count)] + ad + [
+                UInt8(bitPattern: -60)
+            ])
         for (handle, last) in [(UInt16(0x40), UInt8(0x40)), (0x41, 0x41), (0x42, 0x42)] {
             s.connect(handle: handle, address: [last, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
         }
@@ -270,8 +317,14 @@ extension ReportTests {
         let folder = base.appendingPathComponent("jdoe-private").appendingPathComponent("bt-logs-2024")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: base) }
-        let captures = [("names.btsnoop", Self.namedDevices()), ("iap2.btsnoop", SampleCaptures.bredrIAP2(accessoryName: "Lucy's Bedside Lamp"))]
-        let names = ["Garden Sensor 7", "Kitchen Speaker", "Office Lamp Mini", "Living Room Soundbar Max 2000", "Lucy's Bedside Lamp"]
+        let captures = [
+            ("names.btsnoop", Self.namedDevices()),
+            ("iap2.btsnoop", SampleCaptures.bredrIAP2(accessoryName: "Lucy's Bedside Lamp")),
+        ]
+        let names = [
+            "Garden Sensor 7", "Kitchen Speaker", "Office Lamp Mini", "Living Room Soundbar Max 2000",
+            "Lucy's Bedside Lamp",
+        ]
         var placeholders = Set<String>()
         for (file, session) in captures {
             let input = folder.appendingPathComponent(file).path
@@ -286,20 +339,28 @@ extension ReportTests {
                 }
                 XCTAssertTrue(report.contains(file), "the \(format) report names its input \(file)")
                 for name in names {
-                    let forms = [name, name.replacingOccurrences(of: "'", with: "&#39;"), Hex.spaced(Array(name.utf8)),
-                                 Hex.string(Array(name.utf8))]
-                    for form in forms { XCTAssertFalse(report.contains(form), "\(form) in the \(format) report of \(file)") }
+                    let forms = [
+                        name, name.replacingOccurrences(of: "'", with: "&#39;"), Hex.spaced(Array(name.utf8)),
+                        Hex.string(Array(name.utf8)),
+                    ]
+                    for form in forms {
+                        XCTAssertFalse(report.contains(form), "\(form) in the \(format) report of \(file)")
+                    }
                 }
                 if format == "json", let data = report.data(using: .utf8),
-                   let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                    let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                {
                     XCTAssertEqual(json["file"] as? String, file)
                     for key in ["connections", "advertisers", "accessories"] {
-                        for item in json[key] as? [[String: Any]] ?? [] { if let n = item["name"] as? String { placeholders.insert(n) } }
+                        for item in json[key] as? [[String: Any]] ?? [] {
+                            if let n = item["name"] as? String { placeholders.insert(n) }
+                        }
                     }
                 }
             }
         }
         // GAP names by Read, Read By Type and long read; the advertised name; the accessory's name.
-        XCTAssertEqual(placeholders, ["[name 1]", "[name 2]", "[name 3]", "[name 4]"], "one placeholder per distinct name")
+        XCTAssertEqual(
+            placeholders, ["[name 1]", "[name 2]", "[name 3]", "[name 4]"], "one placeholder per distinct name")
     }
 }

@@ -1,11 +1,11 @@
-import Foundation
-import XCTest
 import BTLensCapture
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
 import CHeapUsage
+import Foundation
+import XCTest
 
 /// A hostile file cannot make btlens use unbounded memory: 400 links that each leave a 64 KiB PDU
 /// unfinished would hold 26 MB without the reassembly bound. The heap in use (glibc's mallinfo2, mmapped blocks included)
@@ -18,11 +18,13 @@ final class ResourceBoundTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let stats = StatsCollector(file: "flood", info: reader.info)
         var records = 0
-        try Pipeline.run(&reader, Configuration(lowerLayers: false, limits: limits), onRecord: { r in
-            stats.record(r)
-            records += 1
-            if records % 256 == 0 { peak = max(peak, btlens_heap_in_use()) }
-        }, onEvent: stats.event)
+        try Pipeline.run(
+            &reader, Configuration(lowerLayers: false, limits: limits),
+            onRecord: { r in
+                stats.record(r)
+                records += 1
+                if records % 256 == 0 { peak = max(peak, btlens_heap_in_use()) }
+            }, onEvent: stats.event)
         return Double(peak - before) / 1_048_576
     }
 

@@ -1,10 +1,10 @@
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import XCTest
 
 /// End to end over Captures/: the files are what their scripts build, and decoding them yields
 /// exactly the frames and diagnostics the scripts put in.
@@ -16,8 +16,9 @@ final class SampleCaptureTests: XCTestCase {
         for sample in SampleCaptures.all {
             let url = Self.captures.appendingPathComponent(sample.file)
             let committed = try [UInt8](Data(contentsOf: url))
-            XCTAssertEqual(committed, sample.session.bytes,
-                           "\(sample.file) differs from its script: run `swift run btlens-samples Captures`")
+            XCTAssertEqual(
+                committed, sample.session.bytes,
+                "\(sample.file) differs from its script: run `swift run btlens-samples Captures`")
         }
     }
 
@@ -30,7 +31,9 @@ final class SampleCaptureTests: XCTestCase {
         for sample in SampleCaptures.all {
             let events = try analyze(sample.session.bytes)
             XCTAssertEqual(events.compactMap(\.expectedFrame), sample.session.expectedFrames, sample.file)
-            let diagnostics = events.compactMap { e in e.diagnostic.map { LESession.ExpectedDiagnostic(id: $0.id, record: e.record) } }
+            let diagnostics = events.compactMap { e in
+                e.diagnostic.map { LESession.ExpectedDiagnostic(id: $0.id, record: e.record) }
+            }
             XCTAssertEqual(diagnostics, sample.session.expectedDiagnostics, sample.file)
         }
     }
@@ -39,7 +42,9 @@ final class SampleCaptureTests: XCTestCase {
         for sample in SampleCaptures.all {
             let whole = try jsonl(analyze(sample.session.bytes))
             for size in [1, 7, 25] {
-                XCTAssertEqual(try jsonl(analyze(sample.session.bytes, chunk: size)), whole, "\(sample.file) read \(size) at a time")
+                XCTAssertEqual(
+                    try jsonl(analyze(sample.session.bytes, chunk: size)), whole,
+                    "\(sample.file) read \(size) at a time")
             }
         }
     }
@@ -53,7 +58,9 @@ final class SampleCaptureTests: XCTestCase {
         let events = try analyze(SampleCaptures.session().bytes)
         let texts = events.compactMap { e -> String? in
             if case .gattValue(let g) = e.body { return g.text }
-            if case .att(let a) = e.body, case .string(let t)? = a.fields.first(where: { $0.0 == "text" })?.1 { return t }
+            if case .att(let a) = e.body, case .string(let t)? = a.fields.first(where: { $0.0 == "text" })?.1 {
+                return t
+            }
             return nil
         }
         XCTAssertEqual(texts, ["1.4.2", "Aurora ANC Headphones, model AH-2024, hardware revision C, rev 0007"])
@@ -105,8 +112,9 @@ final class AndroidFilteredTests: XCTestCase {
         let ids = events.filter(\.isTop).compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id)" } }
         XCTAssertEqual(ids, ["#4 capture.android_filtered"])
         XCTAssertEqual(events.compactMap(\.expectedFrame), [])
-        XCTAssertEqual(events.filter { !$0.isTop && $0.diagnostic?.id == "capture.truncated" }.map(\.record), [5, 6],
-                       "the later cuts are detail, for --verbose")
+        XCTAssertEqual(
+            events.filter { !$0.isTop && $0.diagnostic?.id == "capture.truncated" }.map(\.record), [5, 6],
+            "the later cuts are detail, for --verbose")
     }
 
     /// Only received packets cut, each PDU sent in several ACL fragments: the filter and the
@@ -131,7 +139,10 @@ final class AndroidFilteredTests: XCTestCase {
         var reader = try CaptureFormat.open(MemorySource(s.bytes))
         let stats = StatsCollector(file: "filtered", info: reader.info)
         let summary = TimelineSummary()
-        let analyzer = try Pipeline.run(&reader, onRecord: stats.record) { stats.event($0); summary.event($0) }
+        let analyzer = try Pipeline.run(&reader, onRecord: stats.record) {
+            stats.event($0)
+            summary.event($0)
+        }
         let text = stats.text(connections: analyzer.connectionSummaries)
         XCTAssertTrue(text.contains("Diagnostics: 1\n        1     note capture.android_filtered\nUndecoded:"), text)
         XCTAssertEqual(Set(summary.diagnostics.keys), ["capture.android_filtered"])

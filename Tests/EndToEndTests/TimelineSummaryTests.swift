@@ -1,11 +1,11 @@
-import XCTest
-import BTLensCore
 import BTLensCapture
+import BTLensCore
+import BTLensDefinitions
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
-import BTLensDefinitions
 import BTLensTestSupport
+import XCTest
 
 /// `timeline --summary` counts every diagnostic, not only the findings.
 final class TimelineSummaryTests: XCTestCase {
@@ -30,8 +30,11 @@ final class TimelineSummaryTests: XCTestCase {
         // A diagnostic put where its bytes began arrives after a later record's.
         let summary = TimelineSummary()
         for record in [12, 9, 15] {
-            summary.event(Event(record: record, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: nil, isTop: true,
-                                body: .diagnostic(Diagnostic(FramingDiagnostics.resync, "skipped"))))
+            summary.event(
+                Event(
+                    record: record, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: nil,
+                    isTop: true,
+                    body: .diagnostic(Diagnostic(FramingDiagnostics.resync, "skipped"))))
         }
         XCTAssertEqual(summary.diagnostics["a5.resync"]?.first, 9)
         XCTAssertEqual(summary.diagnostics["a5.resync"]?.count, 3)

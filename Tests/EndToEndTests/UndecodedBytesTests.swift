@@ -1,11 +1,12 @@
-import Foundation
-import XCTest
-import BTLensCore
 import BTLensCapture
-@testable import BTLensDissect
+import BTLensCore
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
+import Foundation
+import XCTest
+
+@testable import BTLensDissect
 
 /// `undecoded` events keep a packet's bytes up to `--limit undecoded-bytes`, and every output says
 /// when bytes were cut: JSONL (`bytes_cut`), the text timeline and the report (`… (+N bytes)`).
@@ -14,7 +15,8 @@ final class UndecodedBytesTests: XCTestCase {
     /// RFCOMM channel 2 (DLCI 4), after L2CAP signalling for PSM 3 and SABM/UA, then an empty frame whose
     /// FCS is wrong.
     static let cind: [UInt8] = {
-        let text = "\r\n+CIND: (\"service\",(0,1)),(\"call\",(0,1)),(\"callsetup\",(0-3)),(\"callheld\",(0-2)),(\"signal\",(0-5)),(\"roam\",(0,1)),(\"battchg\",(0-5))\r\n"
+        let text =
+            "\r\n+CIND: (\"service\",(0,1)),(\"call\",(0,1)),(\"callsetup\",(0-3)),(\"callheld\",(0-2)),(\"signal\",(0-5)),(\"roam\",(0,1)),(\"battchg\",(0-5))\r\n"
         return Array(text.utf8)
     }()
 
@@ -23,7 +25,8 @@ final class UndecodedBytesTests: XCTestCase {
         let h: UInt16 = 0x000b
         s.connectBREDR(handle: h, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
         s.l2cap(handle: h, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
-        s.l2cap(handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(
+            handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
         s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 4, control: 0x3f)
         s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 4, control: 0x73)
         s.aclFragment = 1021
@@ -65,33 +68,44 @@ final class UndecodedBytesTests: XCTestCase {
     func testJSONLSaysHowManyBytesWereCut() throws {
         let jsonl = JSONLRenderer()
         let whole = String(decoding: jsonl.render(try undecoded()[0]) ?? [], as: UTF8.self)
-        XCTAssertTrue(whole.hasSuffix(#""what":"RFCOMM channel 2","length":132,"bytes":"\#(Hex.string(Self.cind))","bytes_cut":0}"# + "\n"), whole)
+        XCTAssertTrue(
+            whole.hasSuffix(
+                #""what":"RFCOMM channel 2","length":132,"bytes":"\#(Hex.string(Self.cind))","bytes_cut":0}"# + "\n"),
+            whole)
         let cut = String(decoding: jsonl.render(try undecoded(limited(64))[0]) ?? [], as: UTF8.self)
-        XCTAssertTrue(cut.hasSuffix(#""length":132,"bytes":"\#(Hex.string(Self.cind.prefix(64)))","bytes_cut":68}"# + "\n"), cut)
+        XCTAssertTrue(
+            cut.hasSuffix(#""length":132,"bytes":"\#(Hex.string(Self.cind.prefix(64)))","bytes_cut":68}"# + "\n"), cut)
     }
 
     func testTheTextTimelineShowsTheFirstBytesAndCountsTheRest() throws {
         var text = TextRenderer()
         let line = text.render(try undecoded()[0]) ?? ""
-        XCTAssertTrue(line.hasSuffix("L2CAP not decoded: RFCOMM channel 2, 132 bytes: \(Hex.spaced(Self.cind.prefix(64))) … (+68 bytes)\n"), line)
+        XCTAssertTrue(
+            line.hasSuffix(
+                "L2CAP not decoded: RFCOMM channel 2, 132 bytes: \(Hex.spaced(Self.cind.prefix(64))) … (+68 bytes)\n"),
+            line)
         // A packet of 64 bytes or fewer is shown whole, with nothing said about a cut.
-        let short = Event(record: 1, timestamp: Timestamp(microseconds: 0), direction: .received, connection: 1, isTop: true,
-                          body: .undecoded(UndecodedInfo(what: "SCO audio", length: 3, bytes: [1, 2, 3])))
+        let short = Event(
+            record: 1, timestamp: Timestamp(microseconds: 0), direction: .received, connection: 1, isTop: true,
+            body: .undecoded(UndecodedInfo(what: "SCO audio", length: 3, bytes: [1, 2, 3])))
         XCTAssertTrue(text.render(short)?.hasSuffix("not decoded: SCO audio, 3 bytes: 01 02 03\n") ?? false)
     }
 
     func testTheReportShowsTheCutInEveryFormat() throws {
         var reader = try CaptureFormat.open(MemorySource(Self.capture))
         let builder = ReportBuilder(file: "hfp.btsnoop", info: reader.info)
-        let analyzer = try Pipeline.run(&reader, Configuration(lowerLayers: false, limits: limited(100)),
-                                        onRecord: builder.record, onEvent: builder.event)
+        let analyzer = try Pipeline.run(
+            &reader, Configuration(lowerLayers: false, limits: limited(100)),
+            onRecord: builder.record, onEvent: builder.event)
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
         let row = try XCTUnwrap(report.rows.first { $0.text.hasPrefix("not decoded") })
         // A row shows 64 bytes, as the text timeline does, and says how many it does not.
         XCTAssertEqual(row.hex, Hex.spaced(Self.cind.prefix(64)) + " … (+68 bytes)")
         XCTAssertTrue(row.text.hasSuffix("… (+68 bytes)"), row.text)
-        for output in [ReportText.render(report, markdown: true), ReportText.render(report, markdown: false),
-                       ReportHTML.render(report, generator: "test"), String(decoding: ReportJSON.render(report), as: UTF8.self)] {
+        for output in [
+            ReportText.render(report, markdown: true), ReportText.render(report, markdown: false),
+            ReportHTML.render(report, generator: "test"), String(decoding: ReportJSON.render(report), as: UTF8.self),
+        ] {
             XCTAssertTrue(output.contains("(+68 bytes)"), output)
         }
     }
@@ -104,9 +118,16 @@ extension ExitStatusTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(UndecodedBytesTests.capture)))
         let whole = try btlens(["timeline", path, "--format", "jsonl", "--no-dissectors"])
-        XCTAssertTrue(whole.stdout.contains(#""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.cind))","bytes_cut":0}"#), whole.stdout)
-        let cut = try btlens(["timeline", path, "--format", "jsonl", "--no-dissectors", "--limit", "undecoded-bytes=64"])
-        XCTAssertTrue(cut.stdout.contains(#""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.cind.prefix(64)))","bytes_cut":68}"#), cut.stdout)
+        XCTAssertTrue(
+            whole.stdout.contains(#""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.cind))","bytes_cut":0}"#),
+            whole.stdout)
+        let cut = try btlens([
+            "timeline", path, "--format", "jsonl", "--no-dissectors", "--limit", "undecoded-bytes=64",
+        ])
+        XCTAssertTrue(
+            cut.stdout.contains(
+                #""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.cind.prefix(64)))","bytes_cut":68}"#),
+            cut.stdout)
         let text = try btlens(["timeline", path, "--no-dissectors", "--color", "never"])
         XCTAssertTrue(text.stdout.contains("132 bytes: 0d 0a 2b 43 49 4e 44"), text.stdout)
         XCTAssertTrue(text.stdout.contains(" … (+68 bytes)\n"), text.stdout)

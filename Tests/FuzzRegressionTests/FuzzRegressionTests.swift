@@ -1,6 +1,9 @@
+import BTLensCapture
+import BTLensDissect
+import BTLensFuzz
+import BTLensTestSupport
 import Foundation
 import XCTest
-import BTLensFuzz
 
 /// Replays what fuzzing found (Fuzz/regressions/TARGET/*) and every target's seeds: each must
 /// return. A trap here is a crash a capture could cause.
@@ -9,7 +12,9 @@ final class FuzzRegressionTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/regressions").path
 
     func testRegressionInputsReplay() throws {
-        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.regressions).filter { !$0.hasPrefix(".") }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: Self.regressions).filter {
+            !$0.hasPrefix(".")
+        }
         for folder in folders.sorted() {
             let target = try XCTUnwrap(FuzzTarget.named(folder), "Fuzz/regressions/\(folder) names no fuzz target")
             let dir = Self.regressions + "/" + folder
@@ -28,14 +33,13 @@ final class FuzzRegressionTests: XCTestCase {
             XCTAssert(!seeds.isEmpty, "\(target.name) has no seeds")
             for seed in seeds {
                 // Every cut of a seed: lengths that run past the end at every layer.
-                for end in stride(from: 0, through: seed.count, by: max(1, seed.count / 64)) { target.run(Array(seed.prefix(end))) }
+                for end in stride(from: 0, through: seed.count, by: max(1, seed.count / 64)) {
+                    target.run(Array(seed.prefix(end)))
+                }
             }
         }
     }
 }
-
-import BTLensDissect
-import BTLensTestSupport
 
 extension FuzzRegressionTests {
     /// A layer target's seed becomes a capture that reaches that layer: fuzzing starts where it should.
@@ -49,7 +53,9 @@ extension FuzzRegressionTests {
             "sdp": { if case .sdp = $0.body { return true } else { return false } },
             "iap2-link": { if case .iap2 = $0.body { return true } else { return false } },
             "iap2-control": { if case .iap2Identification = $0.body { return true } else { return false } },
-            "dissector": { if case .frame(let a) = $0.body { return a.decoded?.name == "SetEQPreset" } else { return false } },
+            "dissector": {
+                if case .frame(let a) = $0.body { return a.decoded?.name == "SetEQPreset" } else { return false }
+            },
         ]
         let table = FuzzTarget.dissectors
         for target in FuzzTarget.all {
@@ -63,8 +69,6 @@ extension FuzzRegressionTests {
         }
     }
 }
-
-import BTLensCapture
 
 extension FuzzRegressionTests {
     /// The capture targets start from every form a user has, each read whole: pcap and pcapng with
@@ -82,10 +86,17 @@ extension FuzzRegressionTests {
                 XCTAssertEqual(reader.info.format, name)
                 XCTAssertFalse(times.isEmpty, name)
                 // 2^-10 s units keep the time to within a millisecond (the Simple Packet Block has none).
-                if name.hasPrefix("pcap"), let first = times.first { XCTAssertEqual(Double(first), 1_700_000_000_001_250, accuracy: 1000) }
+                if name.hasPrefix("pcap"), let first = times.first {
+                    XCTAssertEqual(Double(first), 1_700_000_000_001_250, accuracy: 1000)
+                }
                 forms.insert("\(reader.info.format) \(reader.info.linkType)")
             }
         }
-        XCTAssertEqual(forms, ["pklg 0", "btsnooz 1", "btsnooz 2", "pcap 187", "pcap 201", "pcap 254", "pcapng 187", "pcapng 201", "pcapng 254"])
+        XCTAssertEqual(
+            forms,
+            [
+                "pklg 0", "btsnooz 1", "btsnooz 2", "pcap 187", "pcap 201", "pcap 254", "pcapng 187", "pcapng 201",
+                "pcapng 254",
+            ])
     }
 }

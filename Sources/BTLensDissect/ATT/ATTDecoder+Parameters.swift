@@ -24,13 +24,16 @@ enum ATTParameters {
 
 /// The parameters of each PDU, after its opcode (Core Specification, Vol 3, Part F, §3.4).
 extension ATTDecoder {
-    mutating func decodeParameters(_ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
-                                   db: GATTStore.Key, direction: Direction, client: Direction, record: Int,
-                                   truncated: Bool) throws(ShortRead) {
+    mutating func decodeParameters(
+        _ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
+        db: GATTStore.Key, direction: Direction, client: Direction, record: Int,
+        truncated: Bool
+    ) throws(ShortRead) {
         let c = Int(client.rawValue)
         // A new request from a client ends any long read it had in progress.
         if !opcode.isFromServer, opcode != .readBlobRequest, opcode != .writeCommand, opcode != .signedWriteCommand,
-           opcode != .handleValueConfirmation {
+            opcode != .handleValueConfirmation
+        {
             finishLongRead(c, db: db, &out)
         }
         guard let parameters = opcode.parameters else { return unknown(opcode, &r, &out) }
@@ -89,21 +92,27 @@ extension ATTDecoder {
         }
     }
 
-    private mutating func errorResponse(_ r: inout ByteReader, _ out: inout ATTResult, db: GATTStore.Key,
-                                        client c: Int) throws(ShortRead) {
+    private mutating func errorResponse(
+        _ r: inout ByteReader, _ out: inout ATTResult, db: GATTStore.Key,
+        client c: Int
+    ) throws(ShortRead) {
         let request = ATTOpcode(rawValue: try r.u8())
         let handle = try r.u16le()
         let error = ATTErrorCode(rawValue: try r.u8())
         out.info.handle = handle
-        out.info.fields = [("request", .string(request.name)), ("error", .string(error.name)),
-                           ("error_code", .hex(error.rawValue))]
+        out.info.fields = [
+            ("request", .string(request.name)), ("error", .string(error.name)),
+            ("error_code", .hex(error.rawValue)),
+        ]
         if request == .readBlobRequest { finishLongRead(c, db: db, &out) }
         bearer.pending[c] = nil
     }
 
     /// Find Information, Find By Type Value, Read By Type and Read By Group Type requests.
-    private mutating func rangeRequest(_ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
-                                       client c: Int) throws(ShortRead) {
+    private mutating func rangeRequest(
+        _ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
+        client c: Int
+    ) throws(ShortRead) {
         let start = try r.u16le()
         let end = try r.u16le()
         var request = ATTBearer.Request(opcode: opcode)
@@ -112,7 +121,9 @@ extension ATTDecoder {
             let type = BluetoothUUID.bit16(try r.u16le())
             let value = r.rest()
             request.type = BluetoothUUID.read(value)
-            out.info.fields += [("attribute_type", .string(uuidLabel(type))), ("attribute_value", .bytes(Array(value)))]
+            out.info.fields += [
+                ("attribute_type", .string(uuidLabel(type))), ("attribute_value", .bytes(Array(value))),
+            ]
         } else if opcode != .findInformationRequest {
             let type = try BluetoothUUID.read(&r, size: r.remaining)
             request.type = type
@@ -121,8 +132,10 @@ extension ATTDecoder {
         bearer.pending[c] = request
     }
 
-    private mutating func findByTypeValue(_ r: inout ByteReader, _ out: inout ATTResult, db: GATTStore.Key,
-                                          client c: Int) throws(ShortRead) {
+    private mutating func findByTypeValue(
+        _ r: inout ByteReader, _ out: inout ATTResult, db: GATTStore.Key,
+        client c: Int
+    ) throws(ShortRead) {
         var ranges: [String] = []
         let type = bearer.pending[c]?.type
         while !r.isAtEnd {
@@ -135,8 +148,10 @@ extension ATTDecoder {
         bearer.pending[c] = nil
     }
 
-    private mutating func readBlobRequest(_ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
-                                          db: GATTStore.Key, client c: Int) throws(ShortRead) {
+    private mutating func readBlobRequest(
+        _ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
+        db: GATTStore.Key, client c: Int
+    ) throws(ShortRead) {
         let handle = try r.u16le()
         let offset = Int(try r.u16le())
         out.info.handle = handle
@@ -148,8 +163,10 @@ extension ATTDecoder {
     }
 
     /// Write Request, Write Command, Handle Value Notification and Indication: the input of streams.
-    private mutating func handleValue(_ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
-                                      client c: Int, truncated: Bool) throws(ShortRead) {
+    private mutating func handleValue(
+        _ opcode: ATTOpcode, _ r: inout ByteReader, _ out: inout ATTResult,
+        client c: Int, truncated: Bool
+    ) throws(ShortRead) {
         let handle = try r.u16le()
         out.info.handle = handle
         if opcode == .writeRequest { bearer.pending[c] = ATTBearer.Request(opcode: opcode, handle: handle) }
@@ -173,8 +190,10 @@ extension ATTDecoder {
         if truncated { out.streamHoles.append(handle) } else { out.streamValues.append((handle, StreamValue(value))) }
     }
 
-    private mutating func prepareWrite(_ r: inout ByteReader, _ out: inout ATTResult, client c: Int, record: Int,
-                                       truncated: Bool) throws(ShortRead) {
+    private mutating func prepareWrite(
+        _ r: inout ByteReader, _ out: inout ATTResult, client c: Int, record: Int,
+        truncated: Bool
+    ) throws(ShortRead) {
         let handle = try r.u16le()
         let offset = Int(try r.u16le())
         let value = r.rest()
@@ -198,18 +217,21 @@ extension ATTDecoder {
         let rest = r.rest()
         out.info.value = rest
         out.undecodedBytes += rest.count
-        out.diagnostics.append(Diagnostic(
-            ATTDiagnostics.unknownOpcode,
-            "ATT opcode \(Hex.value(opcode.rawValue, width: 2)) is not defined; \(rest.count) bytes not decoded",
-            fields: [("opcode", .hex(opcode.rawValue))]))
+        out.diagnostics.append(
+            Diagnostic(
+                ATTDiagnostics.unknownOpcode,
+                "ATT opcode \(Hex.value(opcode.rawValue, width: 2)) is not defined; \(rest.count) bytes not decoded",
+                fields: [("opcode", .hex(opcode.rawValue))]))
     }
 
     private func uuidLabel(_ uuid: BluetoothUUID) -> String {
         GATTNames.name(uuid).map { "\($0) (\(uuid))" } ?? uuid.description
     }
 
-    private mutating func findInformation(_ r: inout ByteReader, _ out: inout ATTResult,
-                                          db: GATTStore.Key) throws(ShortRead) {
+    private mutating func findInformation(
+        _ r: inout ByteReader, _ out: inout ATTResult,
+        db: GATTStore.Key
+    ) throws(ShortRead) {
         let format = try r.u8()
         let size = format == 1 ? 2 : 16
         var items: [String] = []
@@ -222,8 +244,10 @@ extension ATTDecoder {
         out.info.fields = [("attributes", .string(items.joined(separator: ", ")))]
     }
 
-    private mutating func readByType(_ r: inout ByteReader, _ out: inout ATTResult, db: GATTStore.Key,
-                                     request: ATTBearer.Request?) throws(ShortRead) {
+    private mutating func readByType(
+        _ r: inout ByteReader, _ out: inout ATTResult, db: GATTStore.Key,
+        request: ATTBearer.Request?
+    ) throws(ShortRead) {
         let length = Int(try r.u8())
         guard length >= 2 else { throw ShortRead(offset: 1, needed: 2, available: length) }
         var items: [String] = []
@@ -238,8 +262,10 @@ extension ATTDecoder {
                 let props = Hex.value(properties, width: 2)
                 items.append("\(Hex.value(valueHandle, width: 4)) \(uuidLabel(uuid)) props \(props)")
                 gatt.update(db) {
-                    $0.addCharacteristic(.init(declaration: handle, valueHandle: valueHandle, properties: properties,
-                                               uuid: uuid))
+                    $0.addCharacteristic(
+                        .init(
+                            declaration: handle, valueHandle: valueHandle, properties: properties,
+                            uuid: uuid))
                 }
             } else {
                 let value = item.rest()
@@ -253,8 +279,10 @@ extension ATTDecoder {
         out.info.fields = [(isCharacteristic ? "characteristics" : "values", .string(items.joined(separator: ", ")))]
     }
 
-    private mutating func readByGroupType(_ r: inout ByteReader, _ out: inout ATTResult,
-                                          db: GATTStore.Key) throws(ShortRead) {
+    private mutating func readByGroupType(
+        _ r: inout ByteReader, _ out: inout ATTResult,
+        db: GATTStore.Key
+    ) throws(ShortRead) {
         let length = Int(try r.u8())
         guard length >= 6 else { throw ShortRead(offset: 1, needed: 6, available: length) }
         var items: [String] = []
@@ -269,8 +297,10 @@ extension ATTDecoder {
         out.info.fields = [("services", .string(items.joined(separator: ", ")))]
     }
 
-    private mutating func readValue(_ opcode: ATTOpcode, _ value: ArraySlice<UInt8>, _ out: inout ATTResult,
-                                    db: GATTStore.Key, client c: Int, record: Int, truncated: Bool) {
+    private mutating func readValue(
+        _ opcode: ATTOpcode, _ value: ArraySlice<UInt8>, _ out: inout ATTResult,
+        db: GATTStore.Key, client c: Int, record: Int, truncated: Bool
+    ) {
         let request = bearer.pending[c]
         bearer.pending[c] = nil
         out.info.value = value
@@ -296,19 +326,28 @@ extension ATTDecoder {
         guard let lr = bearer.longRead[c] else { return }
         bearer.longRead[c] = nil
         let uuid = gatt.uuid(db, lr.handle)
-        out.gattValues.append(GATTValue(kind: .longRead, handle: lr.handle, uuid: uuid, value: lr.value,
-                                        firstRecord: lr.firstRecord, text: Self.text(uuid, lr.value[...])))
+        out.gattValues.append(
+            GATTValue(
+                kind: .longRead, handle: lr.handle, uuid: uuid, value: lr.value,
+                firstRecord: lr.firstRecord, text: Self.text(uuid, lr.value[...])))
     }
 
-    private mutating func prepare(_ c: Int, handle: UInt16, offset: Int, value: ArraySlice<UInt8>, record: Int,
-                                  truncated: Bool, _ out: inout ATTResult) {
-        if truncated { out.streamHoles.append(handle); return }
+    private mutating func prepare(
+        _ c: Int, handle: UInt16, offset: Int, value: ArraySlice<UInt8>, record: Int,
+        truncated: Bool, _ out: inout ATTResult
+    ) {
+        if truncated {
+            out.streamHoles.append(handle)
+            return
+        }
         guard bearer.preparedBytes[c] + value.count <= ATTBearer.prepareQueueLimit else {
             out.undecodedBytes += value.count
             let limit = ATTBearer.prepareQueueLimit
-            out.diagnostics.append(Diagnostic(ATTDiagnostics.queueFull,
-                                              "prepared writes exceed \(limit) bytes; \(value.count) bytes not kept",
-                                              fields: [("limit", .int(limit))]))
+            out.diagnostics.append(
+                Diagnostic(
+                    ATTDiagnostics.queueFull,
+                    "prepared writes exceed \(limit) bytes; \(value.count) bytes not kept",
+                    fields: [("limit", .int(limit))]))
             return
         }
         bearer.preparedBytes[c] += value.count
@@ -321,9 +360,10 @@ extension ATTDecoder {
         bearer.preparedBytes[c] = 0
         guard !queue.isEmpty else {
             if write {
-                out.diagnostics.append(Diagnostic(
-                    ATTDiagnostics.executeWithoutPrepare,
-                    "Execute Write Request but no Prepare Write Request was captured before it"))
+                out.diagnostics.append(
+                    Diagnostic(
+                        ATTDiagnostics.executeWithoutPrepare,
+                        "Execute Write Request but no Prepare Write Request was captured before it"))
             }
             return
         }
@@ -336,16 +376,19 @@ extension ATTDecoder {
             for part in parts {
                 if part.offset != value.count {
                     let at = "at offset \(part.offset), expected offset \(value.count)"
-                    out.diagnostics.append(Diagnostic(
-                        ATTDiagnostics.prepareGap, "prepared write for \(Hex.value(handle, width: 4)) \(at)",
-                        fields: [("expected", .int(value.count)), ("actual", .int(part.offset))]))
+                    out.diagnostics.append(
+                        Diagnostic(
+                            ATTDiagnostics.prepareGap, "prepared write for \(Hex.value(handle, width: 4)) \(at)",
+                            fields: [("expected", .int(value.count)), ("actual", .int(part.offset))]))
                 }
                 value.append(contentsOf: part.value)
             }
             let uuid = gatt.uuid(db, handle)
-            out.gattValues.append(GATTValue(kind: write ? .longWrite : .longWriteCancelled, handle: handle, uuid: uuid,
-                                            value: value, firstRecord: parts.first?.record ?? record,
-                                            text: write ? Self.text(uuid, value[...]) : nil))
+            out.gattValues.append(
+                GATTValue(
+                    kind: write ? .longWrite : .longWriteCancelled, handle: handle, uuid: uuid,
+                    value: value, firstRecord: parts.first?.record ?? record,
+                    text: write ? Self.text(uuid, value[...]) : nil))
             if write { out.streamValues.append((handle, .joined(value))) }
         }
     }

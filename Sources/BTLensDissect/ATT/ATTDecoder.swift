@@ -27,8 +27,10 @@ enum StreamValue {
     }
 
     /// The same with the PDU's bytes at hand, `startIndex` being the index of the first.
-    func withBytes<R>(in pdu: UnsafeBufferPointer<UInt8>, startIndex: Int,
-                      _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withBytes<R>(
+        in pdu: UnsafeBufferPointer<UInt8>, startIndex: Int,
+        _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) -> R {
         switch self {
         case .joined(let bytes):
             return bytes.withUnsafeBufferPointer(body)
@@ -86,8 +88,10 @@ struct ATTDecoder {
     /// Decodes one PDU into `out`, an empty result the caller owns (filled in place, not returned:
     /// a result is large).
     /// `r` reads the PDU from its first byte; the caller keeps it, and with it the PDU's bytes.
-    mutating func decode(_ r: inout ByteReader, direction: Direction, record: Int,
-                         time: Timestamp = Timestamp(microseconds: 0), truncated: Bool, into out: inout ATTResult) {
+    mutating func decode(
+        _ r: inout ByteReader, direction: Direction, record: Int,
+        time: Timestamp = Timestamp(microseconds: 0), truncated: Bool, into out: inout ATTResult
+    ) {
         guard let raw = try? r.u8() else {
             out.diagnostics.append(Diagnostic(ATTDiagnostics.empty, "ATT PDU of 0 bytes: expected at least an opcode"))
             return
@@ -102,18 +106,22 @@ struct ATTDecoder {
         let db = key(serverIsPeer)
         let client = fromServer ? direction.opposite : direction
         do {
-            try decodeParameters(opcode, &r, &out, db: db, direction: direction, client: client, record: record,
-                                 truncated: truncated)
+            try decodeParameters(
+                opcode, &r, &out, db: db, direction: direction, client: client, record: record,
+                truncated: truncated)
         } catch {
             if truncated {
                 out.streamHoles += out.info.handle.map { [$0] } ?? []
             } else {
                 let needs = "needs \(error.needed) bytes at ATT offset \(error.offset), only \(error.available) left"
-                out.diagnostics.append(Diagnostic(
-                    ATTDiagnostics.malformed, "\(opcode.name): \(needs)",
-                    fields: [("offset", .int(error.offset)), ("needed", .int(error.needed)),
-                             ("available", .int(error.available))],
-                    packetOffset: error.offset))
+                out.diagnostics.append(
+                    Diagnostic(
+                        ATTDiagnostics.malformed, "\(opcode.name): \(needs)",
+                        fields: [
+                            ("offset", .int(error.offset)), ("needed", .int(error.needed)),
+                            ("available", .int(error.available)),
+                        ],
+                        packetOffset: error.offset))
                 out.undecodedBytes += error.available
             }
         }

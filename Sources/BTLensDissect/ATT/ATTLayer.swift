@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// ATT and GATT: a bearer per connection (its decoder and characteristic streams, in an
 /// `ATTLink`), and the GATT databases, kept per peer beyond its connections.
@@ -26,8 +26,10 @@ final class ATTLayer: ConnectionLayer {
     }
 
     /// The PDU is taken: its bytes move into the ATT decoder's reader, not copied.
-    func pdu(_ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord,
-             fixedChannel: Bool = false) {
+    func pdu(
+        _ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord,
+        fixedChannel: Bool = false
+    ) {
         let truncated = pdu.truncated
         var reader = ByteReader(pdu.takePayload())
         links.lend(key, orAdd: { newLink(key, le: fixedChannel) }) {
@@ -67,32 +69,41 @@ final class ATTLayer: ConnectionLayer {
     private func endStreams(_ link: ATTLink, _ key: ConnectionKey, at place: RecordPlace, reason: String) {
         for s in link.finishStreams(reason: reason) {
             for o in s.outputs {
-                a5(o, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
-                   record: place.record, time: place.time)
+                a5(
+                    o, key: StreamKey(connection: key, handle: s.handle, direction: s.direction), stream: s.label,
+                    record: place.record, time: place.time)
             }
         }
     }
 
-    private func decode(_ reader: inout ByteReader, _ truncated: Bool, _ key: ConnectionKey, _ direction: Direction,
-                        _ r: CaptureRecord, _ link: ATTLink) {
+    private func decode(
+        _ reader: inout ByteReader, _ truncated: Bool, _ key: ConnectionKey, _ direction: Direction,
+        _ r: CaptureRecord, _ link: ATTLink
+    ) {
         var result = ATTResult()
-        link.decoder.decode(&reader, direction: direction, record: r.number, time: r.timestamp, truncated: truncated,
-                            into: &result)
+        link.decoder.decode(
+            &reader, direction: direction, record: r.number, time: r.timestamp, truncated: truncated,
+            into: &result)
 
         // What is read of the info later is read now: the info itself moves into its event.
         let fromServer = result.info.opcode.isFromServer
-        let readResponse = result.info.opcode == .readResponse && !result.info.truncated
+        let readResponse =
+            result.info.opcode == .readResponse && !result.info.truncated
             ? result.info.handle.flatMap { h in result.info.value.map { (h, result.info.uuid, $0) } } : nil
         if ctx.detail == .full {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
-                           isTop: true, body: .att(result.takeInfo())))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                    isTop: true, body: .att(result.takeInfo())))
         } else {
             ctx.tally.attOpcodes[Int(result.info.opcode.rawValue)] += 1
         }
         for d in result.diagnostics { ctx.say(r, key.handle, d, direction) }
         for v in result.gattValues {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
-                           isTop: true, body: .gattValue(v)))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                    isTop: true, body: .gattValue(v)))
             if v.kind == .longRead { readValue(v.handle, v.uuid, v.value[...], key, direction, r) }
         }
         if let (handle, uuid, value) = readResponse { readValue(handle, uuid, value, key, direction, r) }
@@ -100,8 +111,9 @@ final class ATTLayer: ConnectionLayer {
             guard let slot = link.slot(handle, direction) else { continue }
             let (outs, label) = link.hole(slot)
             for o in outs {
-                a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-                   record: r.number, time: r.timestamp)
+                a5(
+                    o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                    record: r.number, time: r.timestamp)
             }
         }
         // The closures take what they need of the record, not a copy of it; the PDU's bytes are
@@ -114,15 +126,17 @@ final class ATTLayer: ConnectionLayer {
                     // The characteristic's UUID is looked up once, when its stream starts.
                     let serverIsPeer = fromServer ? direction == .received : direction == .sent
                     let uuid = gatt.uuid(GATTStore.Key(peer: hci.peer(key), serverIsPeer: serverIsPeer), handle)
-                    let stream = dissectors.boundStream(handle: handle, uuid: uuid, connection: key,
-                                                        direction: direction)
+                    let stream = dissectors.boundStream(
+                        handle: handle, uuid: uuid, connection: key,
+                        direction: direction)
                     slot = link.add(stream, handle: handle, direction: direction)
                 }
                 guard let slot else { return }
                 value.withBytes(in: pdu, startIndex: start) { bytes in
                     link.push(slot, bytes, at: RecordPlace(record: number, time: time)) { o, label in
-                        a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-                           record: number, time: time)
+                        a5(
+                            o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                            record: number, time: time)
                     }
                 }
             }
@@ -131,8 +145,10 @@ final class ATTLayer: ConnectionLayer {
 
     /// A value read whole (Read Response, long read): one message when a value-per-message dissector
     /// is bound.
-    private func readValue(_ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
-                           _ direction: Direction, _ r: CaptureRecord) {
+    private func readValue(
+        _ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
+        _ direction: Direction, _ r: CaptureRecord
+    ) {
         let forced = ctx.decodeAs.contains { if case .attHandle(handle, _) = $0 { return true } else { return false } }
         guard forced || uuid.flatMap({ ctx.dissectors.lookup(.characteristic($0), on: hci.device(key)) }) != nil
         else { return }
@@ -140,17 +156,22 @@ final class ATTLayer: ConnectionLayer {
         guard s.dissector != nil, s.framing == nil else { return }
         let (number, time) = (r.number, r.timestamp)
         s.push(value, at: RecordPlace(record: number, time: time)) { o, label in
-            a5(o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-               record: number, time: time)
+            a5(
+                o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
+                record: number, time: time)
         }
     }
 
-    private func a5(_ output: consuming FramedStream.Output, key: StreamKey, stream: BoundStream.Label, record: Int,
-                    time: Timestamp) {
+    private func a5(
+        _ output: consuming FramedStream.Output, key: StreamKey, stream: BoundStream.Label, record: Int,
+        time: Timestamp
+    ) {
         let pairKey = stream.dissectorName.map { DissectorLayer.PairKey(connection: key.connection, dissector: $0) }
-        dissectors.a5Event(output, stream: ("att_handle", .hex(key.handle)), bound: stream, pairKey: pairKey,
-                           direction: key.direction, connection: key.connection.handle, record: record,
-                           time: time) { f, naming in
+        dissectors.a5Event(
+            output, stream: ("att_handle", .hex(key.handle)), bound: stream, pairKey: pairKey,
+            direction: key.direction, connection: key.connection.handle, record: record,
+            time: time
+        ) { f, naming in
             FrameInfo(frame: f, transport: .att, attHandle: key.handle, uuid: stream.uuid, naming)
         }
     }

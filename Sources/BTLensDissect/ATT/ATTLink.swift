@@ -13,8 +13,11 @@ import BTLensCore
 final class ATTLink {
     @exclusivity(unchecked) var decoder: ATTDecoder
     /// Streams in the order they began; a stream is never removed on its own, so a slot stays valid.
-    @exclusivity(unchecked) private(set) var streams: [(handle: UInt16, direction: Direction,
-                                                        stream: BoundStream)] = []
+    @exclusivity(unchecked) private(set) var streams:
+        [(
+            handle: UInt16, direction: Direction,
+            stream: BoundStream
+        )] = []
     @exclusivity(unchecked) private var slots: [UInt32: Int] = [:]
     /// The last two streams found: a run of PDUs goes to one characteristic, or to a command
     /// characteristic and the one that answers.
@@ -48,8 +51,10 @@ final class ATTLink {
     }
 
     /// Feeds a stream in place (its buffer is not copied), handing its outputs and label to `out`.
-    func push(_ slot: Int, _ value: some Collection<UInt8>, at place: RecordPlace,
-              _ out: (consuming FramedStream.Output, BoundStream.Label) -> Void) {
+    func push(
+        _ slot: Int, _ value: some Collection<UInt8>, at place: RecordPlace,
+        _ out: (consuming FramedStream.Output, BoundStream.Label) -> Void
+    ) {
         streams[slot].stream.push(value, at: place, out)
     }
 
@@ -59,7 +64,8 @@ final class ATTLink {
 
     /// Ends every stream, in handle and direction order: what each left unfinished, with its label.
     func finishStreams(reason: String)
-        -> [(handle: UInt16, direction: Direction, outputs: [FramedStream.Output], label: BoundStream.Label)] {
+        -> [(handle: UInt16, direction: Direction, outputs: [FramedStream.Output], label: BoundStream.Label)]
+    {
         let order = streams.indices.sorted {
             (streams[$0].handle, streams[$0].direction.rawValue) < (streams[$1].handle, streams[$1].direction.rawValue)
         }

@@ -62,11 +62,15 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable {
         (.exchangeMTURequest, .init(name: "Exchange MTU Request", sender: .client, parameters: .mtuRequest)),
         (.exchangeMTUResponse, .init(name: "Exchange MTU Response", sender: .server, parameters: .mtuResponse)),
         (.findInformationRequest, .init(name: "Find Information Request", sender: .client, parameters: .range)),
-        (.findInformationResponse,
-         .init(name: "Find Information Response", sender: .server, parameters: .findInformationResponse)),
+        (
+            .findInformationResponse,
+            .init(name: "Find Information Response", sender: .server, parameters: .findInformationResponse)
+        ),
         (.findByTypeValueRequest, .init(name: "Find By Type Value Request", sender: .client, parameters: .range)),
-        (.findByTypeValueResponse,
-         .init(name: "Find By Type Value Response", sender: .server, parameters: .findByTypeValueResponse)),
+        (
+            .findByTypeValueResponse,
+            .init(name: "Find By Type Value Response", sender: .server, parameters: .findByTypeValueResponse)
+        ),
         (.readByTypeRequest, .init(name: "Read By Type Request", sender: .client, parameters: .range)),
         (.readByTypeResponse, .init(name: "Read By Type Response", sender: .server, parameters: .readByTypeResponse)),
         (.readRequest, .init(name: "Read Request", sender: .client, parameters: .readRequest)),
@@ -76,24 +80,34 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable {
         (.readMultipleRequest, .init(name: "Read Multiple Request", sender: .client, parameters: .handles)),
         (.readMultipleResponse, .init(name: "Read Multiple Response", sender: .server, parameters: .values)),
         (.readByGroupTypeRequest, .init(name: "Read By Group Type Request", sender: .client, parameters: .range)),
-        (.readByGroupTypeResponse,
-         .init(name: "Read By Group Type Response", sender: .server, parameters: .readByGroupTypeResponse)),
+        (
+            .readByGroupTypeResponse,
+            .init(name: "Read By Group Type Response", sender: .server, parameters: .readByGroupTypeResponse)
+        ),
         (.writeRequest, .init(name: "Write Request", sender: .client, parameters: .handleValue)),
         (.writeResponse, .init(name: "Write Response", sender: .server, parameters: .writeResponse)),
         (.prepareWriteRequest, .init(name: "Prepare Write Request", sender: .client, parameters: .prepareWriteRequest)),
-        (.prepareWriteResponse,
-         .init(name: "Prepare Write Response", sender: .server, parameters: .prepareWriteResponse)),
+        (
+            .prepareWriteResponse,
+            .init(name: "Prepare Write Response", sender: .server, parameters: .prepareWriteResponse)
+        ),
         (.executeWriteRequest, .init(name: "Execute Write Request", sender: .client, parameters: .executeWriteRequest)),
         (.executeWriteResponse, .init(name: "Execute Write Response", sender: .server, parameters: .writeResponse)),
         (.handleValueNotification, .init(name: "Handle Value Notification", sender: .server, parameters: .handleValue)),
         (.handleValueIndication, .init(name: "Handle Value Indication", sender: .server, parameters: .handleValue)),
         (.handleValueConfirmation, .init(name: "Handle Value Confirmation", sender: .client, parameters: .none)),
-        (.readMultipleVariableRequest,
-         .init(name: "Read Multiple Variable Request", sender: .client, parameters: .handles)),
-        (.readMultipleVariableResponse,
-         .init(name: "Read Multiple Variable Response", sender: .server, parameters: .values)),
-        (.multipleHandleValueNotification,
-         .init(name: "Multiple Handle Value Notification", sender: .server, parameters: .multipleHandleValues)),
+        (
+            .readMultipleVariableRequest,
+            .init(name: "Read Multiple Variable Request", sender: .client, parameters: .handles)
+        ),
+        (
+            .readMultipleVariableResponse,
+            .init(name: "Read Multiple Variable Response", sender: .server, parameters: .values)
+        ),
+        (
+            .multipleHandleValueNotification,
+            .init(name: "Multiple Handle Value Notification", sender: .server, parameters: .multipleHandleValues)
+        ),
         (.writeCommand, .init(name: "Write Command", sender: .client, parameters: .handleValue)),
         (.signedWriteCommand, .init(name: "Signed Write Command", sender: .client, parameters: .signedWrite)),
     ]

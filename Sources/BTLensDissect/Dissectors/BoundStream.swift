@@ -39,16 +39,19 @@ struct BoundStream {
     }
 
     /// `keepsPayloads`: false where no consumer reads the payloads of the stream's frames (it has no dissector).
-    init(_ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction,
-         messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true) {
+    init(
+        _ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction,
+        messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true
+    ) {
         switch framing {
         case .values(let commandByte)?:
             framed = nil
             label = Label(dissector: dissector, framing: nil, commandByte: commandByte)
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
-            framed = FramedStream(format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
-                              keepsPayloads: keepsPayloads)
+            framed = FramedStream(
+                format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
+                keepsPayloads: keepsPayloads)
             label = Label(dissector: dissector, framing: format.name, commandByte: false)
         case nil:
             framed = FramedStream(keepsPayloads: keepsPayloads)
@@ -58,18 +61,26 @@ struct BoundStream {
 
     /// Feeds one value, handing each frame and diagnostic to `out` with the label to name it by
     /// (read while the stream is at hand: a stream kept in a table is not copied to get it).
-    mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace, _ out: (consuming FramedStream.Output, Label) -> Void) {
+    mutating func push(
+        _ value: some Collection<UInt8>, at place: RecordPlace, _ out: (consuming FramedStream.Output, Label) -> Void
+    ) {
         let label = label
         guard framed != nil else {
             let command = label.commandByte ? value.first.map(UInt16.init) : 0
             guard let command else {
-                return out(.diagnostic(Diagnostic(DissectorDiagnostics.payloadShort,
-                                                  "an empty value where an event byte and its payload were expected",
-                                                  fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))])), label)
+                return out(
+                    .diagnostic(
+                        Diagnostic(
+                            DissectorDiagnostics.payloadShort,
+                            "an empty value where an event byte and its payload were expected",
+                            fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))])), label)
             }
-            return out(.frame(Frame(version: nil, command: command, sequence: nil, flags: nil,
-                                      payload: Array(value.dropFirst(label.commandByte ? 1 : 0)),
-                                      checksum: nil, expectedChecksum: nil, length: value.count)), label)
+            return out(
+                .frame(
+                    Frame(
+                        version: nil, command: command, sequence: nil, flags: nil,
+                        payload: Array(value.dropFirst(label.commandByte ? 1 : 0)),
+                        checksum: nil, expectedChecksum: nil, length: value.count)), label)
         }
         framed?.push(value, at: place) { out($0, label) }
     }

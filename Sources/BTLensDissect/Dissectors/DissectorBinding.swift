@@ -47,8 +47,10 @@ public struct DissectorBinding: Sendable, Equatable {
     /// The devices it applies to; nil: every device.
     public var devices: DeviceMatch?
 
-    public init(_ key: Key, role: Role = .value, framing: Framing? = nil, overrides: Bool = false, source: String? = nil,
-                devices: DeviceMatch? = nil) {
+    public init(
+        _ key: Key, role: Role = .value, framing: Framing? = nil, overrides: Bool = false, source: String? = nil,
+        devices: DeviceMatch? = nil
+    ) {
         self.key = key
         self.role = role
         self.framing = framing
@@ -73,12 +75,15 @@ public struct DeviceMatch: Sendable, Hashable, CustomStringConvertible {
 
     public func matches(_ device: DissectorTable.Device) -> Bool {
         let address = device.address?.description.uppercased()
-        return addressPrefixes.contains { address?.hasPrefix($0) == true } || names.contains { device.name?.hasPrefix($0) == true }
+        return addressPrefixes.contains { address?.hasPrefix($0) == true }
+            || names.contains { device.name?.hasPrefix($0) == true }
     }
 
     /// Some device could match both: a prefix of one starts with a prefix of the other.
     func overlaps(_ other: DeviceMatch) -> Bool {
-        func meet(_ a: [String], _ b: [String]) -> Bool { a.contains { x in b.contains { x.hasPrefix($0) || $0.hasPrefix(x) } } }
+        func meet(_ a: [String], _ b: [String]) -> Bool {
+            a.contains { x in b.contains { x.hasPrefix($0) || $0.hasPrefix(x) } }
+        }
         return meet(addressPrefixes, other.addressPrefixes) || meet(names, other.names)
     }
 
@@ -138,8 +143,10 @@ public struct DissectorTable: Sendable {
     public mutating func register(_ dissector: any MessageDissector) throws(Conflicts) {
         var conflicts: [Conflict] = []
         if let clash = dissectors.first(where: { $0.name == dissector.name }) {
-            conflicts.append(Conflict(source: nil, message: "dissector name '\(dissector.name)' is already used by \(clash.origin)",
-                                      owner: clash.origin))
+            conflicts.append(
+                Conflict(
+                    source: nil, message: "dissector name '\(dissector.name)' is already used by \(clash.origin)",
+                    owner: clash.origin))
         }
         for b in dissector.bindings {
             for (i, existing) in table[b.key] ?? [] {
@@ -147,10 +154,15 @@ public struct DissectorTable: Sendable {
                 let there = existing.source ?? owner.origin
                 if owner.origin == "built-in" {
                     if b.overrides && b.devices != nil { continue }
-                    let advice = b.overrides ? "; `override: true` takes a built-in binding over only on the definition's own devices: add bind: devices:"
-                                             : "; add `override: true` (and bind: devices:) to replace the built-in binding on your devices"
-                    conflicts.append(Conflict(source: b.source, message: "conflicting binding: \(b.key) is already bound to '\(owner.name)' (\(there))"
-                                              + advice, owner: owner.origin))
+                    let advice =
+                        b.overrides
+                        ? "; `override: true` takes a built-in binding over only on the definition's own devices: add bind: devices:"
+                        : "; add `override: true` (and bind: devices:) to replace the built-in binding on your devices"
+                    conflicts.append(
+                        Conflict(
+                            source: b.source,
+                            message: "conflicting binding: \(b.key) is already bound to '\(owner.name)' (\(there))"
+                                + advice, owner: owner.origin))
                     continue
                 }
                 switch (b.devices, existing.devices) {
@@ -159,8 +171,11 @@ public struct DissectorTable: Sendable {
                 default: break
                 }
                 let whose = existing.devices.map { " for devices \($0)" } ?? ""
-                conflicts.append(Conflict(source: b.source, message: "conflicting binding: \(b.key) is already bound to '\(owner.name)'\(whose) (\(there))",
-                                          owner: owner.origin))
+                conflicts.append(
+                    Conflict(
+                        source: b.source,
+                        message: "conflicting binding: \(b.key) is already bound to '\(owner.name)'\(whose) (\(there))",
+                        owner: owner.origin))
             }
         }
         guard conflicts.isEmpty else { throw Conflicts(all: conflicts) }
@@ -174,14 +189,20 @@ public struct DissectorTable: Sendable {
             default: break
             }
         }
-        deviceKeys.sort { ($0.match.description.count, $0.match.description) > ($1.match.description.count, $1.match.description) }
+        deviceKeys.sort {
+            ($0.match.description.count, $0.match.description) > ($1.match.description.count, $1.match.description)
+        }
     }
 
     /// The dissector bound to `key` on `device`: one bound for that device, else one for every device.
-    public func lookup(_ key: DissectorBinding.Key, on device: Device = Device()) -> (dissector: any MessageDissector, framing: Framing)? {
+    public func lookup(_ key: DissectorBinding.Key, on device: Device = Device()) -> (
+        dissector: any MessageDissector, framing: Framing
+    )? {
         let entries = table[key] ?? []
-        guard let (i, b) = entries.first(where: { $0.binding.devices?.matches(device) == true })
-                ?? entries.first(where: { $0.binding.devices == nil }) else { return nil }
+        guard
+            let (i, b) = entries.first(where: { $0.binding.devices?.matches(device) == true })
+                ?? entries.first(where: { $0.binding.devices == nil })
+        else { return nil }
         return (dissectors[i], b.framing ?? dissectors[i].framing)
     }
 
@@ -234,7 +255,9 @@ public struct DefinitionSources: Sendable, Equatable {
     public var summary: String {
         if disabled { return "none (--no-dissectors): built-in dissectors only" }
         let parts = folders.map { f -> String in
-            let place = f.path.isEmpty ? "(\(f.role))" : "\(f.path) (\(f.role)" + (f.path == f.absolute ? ")" : ", \(f.absolute))")
+            let place =
+                f.path.isEmpty
+                ? "(\(f.role))" : "\(f.path) (\(f.role)" + (f.path == f.absolute ? ")" : ", \(f.absolute))")
             let what = !f.exists ? "no such folder" : f.files.isEmpty ? "none loaded" : f.files.joined(separator: ", ")
             return "\(place): \(what)"
         }
@@ -246,7 +269,8 @@ extension DefinitionSources {
     /// The timeline's first event, at the record and time of what follows it: which definition
     /// files were loaded from where.
     public func note(record: Int, timestamp: Timestamp) -> Event {
-        Event(record: record, timestamp: timestamp, direction: nil, connection: nil, isTop: true,
-              body: .note(category: Self.noteCategory, text: summary))
+        Event(
+            record: record, timestamp: timestamp, direction: nil, connection: nil, isTop: true,
+            body: .note(category: Self.noteCategory, text: summary))
     }
 }

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// Framed streams and their dissectors: which dissector a stream is bound to, frames named and
 /// decoded, responses paired with requests (outstanding requests per dissector and connection, EA
@@ -45,15 +45,19 @@ final class DissectorLayer: ConnectionLayer {
 
     /// The stream for a characteristic: bound by `--decode-as`, by its UUID, else (detected A5
     /// streams) by the device's vendor, else plain A5 detection.
-    func boundStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
-                     direction: Direction) -> BoundStream {
+    func boundStream(
+        handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
+        direction: Direction
+    ) -> BoundStream {
         var s = unnamedStream(handle: handle, uuid: uuid, connection: connection, direction: direction)
         s.uuid = uuid
         return s
     }
 
-    private func unnamedStream(handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
-                               direction: Direction) -> BoundStream {
+    private func unnamedStream(
+        handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
+        direction: Direction
+    ) -> BoundStream {
         let limit = ctx.limits.messageBytes
         for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
             if let d = ctx.dissectors.dissector(named: name) {
@@ -62,24 +66,30 @@ final class DissectorLayer: ConnectionLayer {
         }
         let device = hci.device(connection)
         if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {
-            return BoundStream(bound.dissector, framing: bound.framing, detect: false, direction: direction,
-                               messageLimit: limit)
+            return BoundStream(
+                bound.dissector, framing: bound.framing, detect: false, direction: direction,
+                messageLimit: limit)
         }
         if let d = ctx.dissectors.forDevice(device), case .frames = d.framing {
             return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limit)
         }
-        return BoundStream(nil, framing: nil, detect: true, direction: direction, messageLimit: limit,
-                           keepsPayloads: ctx.valueBytes)
+        return BoundStream(
+            nil, framing: nil, detect: true, direction: direction, messageLimit: limit,
+            keepsPayloads: ctx.valueBytes)
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.
     /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
-    func dissect(_ f: Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
-                 dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
-                 time: Timestamp) -> (before: [Diagnostic], after: [Diagnostic]) {
-        let decoded = dissector.decode(Message(command: naming.hasCommand ? f.command : nil,
-                                               flags: f.flags, payload: f.payload, direction: direction,
-                                               characteristic: uuid))
+    func dissect(
+        _ f: Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
+        dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
+        time: Timestamp
+    ) -> (before: [Diagnostic], after: [Diagnostic]) {
+        let decoded = dissector.decode(
+            Message(
+                command: naming.hasCommand ? f.command : nil,
+                flags: f.flags, payload: f.payload, direction: direction,
+                characteristic: uuid))
         naming.dissector = dissector.name
         naming.decoded = decoded
         var before: [Diagnostic] = []
@@ -91,12 +101,16 @@ final class DissectorLayer: ConnectionLayer {
         before = tracker.expire(now: time).map {
             unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
-        let kind = decoded.kind ?? (direction == .sent ? .request
-                                    : rule.responseCommand.couldRespond(f.command) ? .response : .event)
+        let kind =
+            decoded.kind
+            ?? (direction == .sent
+                ? .request
+                : rule.responseCommand.couldRespond(f.command) ? .response : .event)
         switch kind {
         case .request:
-            let r = PairingTracker.Request(record: record, time: time, command: f.command, name: decoded.name,
-                                           sequence: f.sequence)
+            let r = PairingTracker.Request(
+                record: record, time: time, command: f.command, name: decoded.name,
+                sequence: f.sequence)
             if let dropped = tracker.request(r) {
                 after.append(unanswered(dropped, dissector.name, rule, why: "before \(pending) newer requests"))
             }
@@ -107,9 +121,11 @@ final class DissectorLayer: ConnectionLayer {
                 var fields: [(String, FieldValue)] = [("command", .int(f.command))]
                 if let s = f.sequence { fields.append(("sequence", .int(s))) }
                 fields.append(("dissector", .string(dissector.name)))
-                after.append(Diagnostic(DissectorDiagnostics.unsolicited,
-                                        "\(label(f.command, decoded.name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
-                                        fields: fields))
+                after.append(
+                    Diagnostic(
+                        DissectorDiagnostics.unsolicited,
+                        "\(label(f.command, decoded.name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
+                        fields: fields))
             }
         case .event:
             break
@@ -123,21 +139,28 @@ final class DissectorLayer: ConnectionLayer {
             guard var tracker = pairings.removeValue(forKey: key) else { continue }
             for r in tracker.drain() {
                 let d = unanswered(r, key.dissector, tracker.rule, why: "before \(reason)")
-                ctx.emit(Event(record: record, timestamp: time, direction: .sent, connection: connection.handle,
-                               isTop: true, body: .diagnostic(d)))
+                ctx.emit(
+                    Event(
+                        record: record, timestamp: time, direction: .sent, connection: connection.handle,
+                        isTop: true, body: .diagnostic(d)))
             }
         }
     }
 
-    private func unanswered(_ r: PairingTracker.Request, _ dissector: String, _ rule: PairingRule,
-                            why: String) -> Diagnostic {
+    private func unanswered(
+        _ r: PairingTracker.Request, _ dissector: String, _ rule: PairingRule,
+        why: String
+    ) -> Diagnostic {
         var fields: [(String, FieldValue)] = [("command", .int(r.command))]
         if let s = r.sequence { fields.append(("sequence", .int(s))) }
-        fields += [("request_record", .int(r.record)), ("timeout_ms", .int(Int(rule.timeoutMicroseconds / 1000))),
-                   ("dissector", .string(dissector))]
-        return Diagnostic(DissectorDiagnostics.unanswered,
-                          "\(label(r.command, r.name))\(r.sequence.map { " sequence \($0)" } ?? "") sent at #\(r.record): no response \(why)",
-                          fields: fields)
+        fields += [
+            ("request_record", .int(r.record)), ("timeout_ms", .int(Int(rule.timeoutMicroseconds / 1000))),
+            ("dissector", .string(dissector)),
+        ]
+        return Diagnostic(
+            DissectorDiagnostics.unanswered,
+            "\(label(r.command, r.name))\(r.sequence.map { " sequence \($0)" } ?? "") sent at #\(r.record): no response \(why)",
+            fields: fields)
     }
 
     private func label(_ command: UInt16, _ name: String?) -> String {
@@ -146,12 +169,16 @@ final class DissectorLayer: ConnectionLayer {
 
     /// A stream's output as events, whatever carried the stream: a frame labelled by `info` and
     /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
-    func a5Event(_ output: consuming FramedStream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
-                 pairKey: PairKey?, direction: Direction, connection: UInt16, record: Int, time: Timestamp,
-                 info: (consuming Frame, consuming FrameInfo.Naming) -> FrameInfo) {
+    func a5Event(
+        _ output: consuming FramedStream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
+        pairKey: PairKey?, direction: Direction, connection: UInt16, record: Int, time: Timestamp,
+        info: (consuming Frame, consuming FrameInfo.Naming) -> FrameInfo
+    ) {
         func send(_ body: consuming EventBody, _ from: Direction? = nil) {
-            ctx.emit(Event(record: record, timestamp: time, direction: from ?? direction, connection: connection,
-                           isTop: true, body: body))
+            ctx.emit(
+                Event(
+                    record: record, timestamp: time, direction: from ?? direction, connection: connection,
+                    isTop: true, body: body))
         }
         func tagged(_ d: Diagnostic) -> EventBody {
             var d = d
@@ -166,8 +193,9 @@ final class DissectorLayer: ConnectionLayer {
                 return send(.frame(info(consume f, FrameInfo.Naming(bound))))
             }
             var naming = FrameInfo.Naming(bound)
-            let (before, after) = dissect(f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey,
-                                          direction: direction, record: record, time: time)
+            let (before, after) = dissect(
+                f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey,
+                direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
             send(.frame(info(consume f, consume naming)))
@@ -178,8 +206,10 @@ final class DissectorLayer: ConnectionLayer {
             guard let began, began.record != record else { return send(tagged(d)) }
             // Put where the problem began; where it showed is kept beside it.
             d.fields.append(("detected_record", .int(record)))
-            ctx.emit(Event(record: began.record, timestamp: began.time, direction: direction, connection: connection,
-                           isTop: true, body: tagged(d)))
+            ctx.emit(
+                Event(
+                    record: began.record, timestamp: began.time, direction: direction, connection: connection,
+                    isTop: true, body: tagged(d)))
         }
     }
 

@@ -32,7 +32,8 @@ public struct Message: Sendable {
     /// The characteristic it travelled on, when known.
     public var characteristic: BluetoothUUID?
 
-    public init(command: UInt16?, flags: UInt8?, payload: [UInt8], direction: Direction, characteristic: BluetoothUUID?) {
+    public init(command: UInt16?, flags: UInt8?, payload: [UInt8], direction: Direction, characteristic: BluetoothUUID?)
+    {
         self.command = command
         self.flags = flags
         self.payload = payload
@@ -55,8 +56,10 @@ public struct DecodedMessage: Sendable, Equatable {
     /// Payload the fields did not account for, or fields the payload was too short for.
     public var problems: [Diagnostic]
 
-    public init(name: String? = nil, kind: MessageKind? = nil, fields: [MessageField] = [], flagNames: [String] = [],
-                problems: [Diagnostic] = []) {
+    public init(
+        name: String? = nil, kind: MessageKind? = nil, fields: [MessageField] = [], flagNames: [String] = [],
+        problems: [Diagnostic] = []
+    ) {
         self.name = name
         self.kind = kind
         self.fields = fields
@@ -93,7 +96,8 @@ public indirect enum MessageValue: Sendable, Equatable {
 
 public enum DissectorDiagnostics {
     public static let unanswered = DiagnosticKind(
-        "a5.request.unanswered", .warning, "A request got no response within the dissector's timeout (or before the connection or capture ended).")
+        "a5.request.unanswered", .warning,
+        "A request got no response within the dissector's timeout (or before the connection or capture ended).")
     public static let unsolicited = DiagnosticKind(
         "a5.response.unsolicited", .warning, "A response that matches no outstanding request.")
     public static let payloadShort = DiagnosticKind(

@@ -109,8 +109,12 @@ public struct PairingTracker: Sendable {
         }
         guard let i = index else { return nil }
         let r = outstanding.remove(at: i)
-        return (r, PairedResponse(requestRecord: r.record, requestCommand: r.command,
-                                  latencyMicroseconds: time.elapsed(since: r.time)))
+        return (
+            r,
+            PairedResponse(
+                requestRecord: r.record, requestCommand: r.command,
+                latencyMicroseconds: time.elapsed(since: r.time))
+        )
     }
 
     /// Everything still outstanding, removed (disconnection, end of capture).

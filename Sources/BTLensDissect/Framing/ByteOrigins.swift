@@ -47,7 +47,10 @@ struct ByteOrigins: Sendable {
     mutating func consumed(upTo position: Int) {
         guard head < entries.count else { return }
         while head < entries.count, entries[head].end <= position { head += 1 }
-        if head == entries.count { entries.removeAll(keepingCapacity: true); head = 0 }
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        }
     }
 
     private mutating func remember(end: Int, _ place: RecordPlace?) {
@@ -60,6 +63,9 @@ struct ByteOrigins: Sendable {
             entries[head + 1].place = entries[head].place
             head += 1
         }
-        if head > Self.limit { entries.removeFirst(head); head = 0 }
+        if head > Self.limit {
+            entries.removeFirst(head)
+            head = 0
+        }
     }
 }

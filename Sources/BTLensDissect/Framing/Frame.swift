@@ -33,8 +33,10 @@ public struct Frame: Sendable, Equatable {
     /// One frame of several: its checksum (last frame only) can be checked once the message is joined.
     public var isPartOfMessage: Bool { (fragment?.count ?? 1) > 1 }
 
-    public init(version: UInt8?, command: UInt16, sequence: UInt8?, flags: UInt8?, payload: [UInt8],
-                checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil, fragment: Fragment? = nil) {
+    public init(
+        version: UInt8?, command: UInt16, sequence: UInt8?, flags: UInt8?, payload: [UInt8],
+        checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil, fragment: Fragment? = nil
+    ) {
         self.version = version
         self.command = command
         self.sequence = sequence
@@ -49,9 +51,12 @@ public struct Frame: Sendable, Equatable {
     public var checksumOK: Bool { checksum == expectedChecksum }
 
     /// The wire bytes of an A5 frame, checksum included (for tests and capture builders).
-    public static func encode(command: UInt8, sequence: UInt8, flags: UInt8 = 0, payload: [UInt8],
-                              version: UInt8 = 1) -> [UInt8] {
-        FrameFormat.a5.encode(command: UInt16(command), sequence: sequence, flags: flags, version: version, payload: payload)
+    public static func encode(
+        command: UInt8, sequence: UInt8, flags: UInt8 = 0, payload: [UInt8],
+        version: UInt8 = 1
+    ) -> [UInt8] {
+        FrameFormat.a5.encode(
+            command: UInt16(command), sequence: sequence, flags: flags, version: version, payload: payload)
     }
 }
 
@@ -59,8 +64,10 @@ extension FrameFormat {
     /// The wire bytes of a frame in this format (for tests, examples and capture builders).
     /// With `fragment`, one frame of a message sent in several: only the last carries a checksum,
     /// given as `messageChecksum` (over the joined payload).
-    public func encode(command: UInt16, sequence: UInt8 = 0, flags: UInt8 = 0, version: UInt8 = 1, payload: [UInt8],
-                       fragment: Frame.Fragment? = nil, messageChecksum: UInt16? = nil) -> [UInt8] {
+    public func encode(
+        command: UInt16, sequence: UInt8 = 0, flags: UInt8 = 0, version: UInt8 = 1, payload: [UInt8],
+        fragment: Frame.Fragment? = nil, messageChecksum: UInt16? = nil
+    ) -> [UInt8] {
         var bytes = magic
         let last = fragment.map { $0.index >= $0.count } ?? true
         let trailer = last ? trailerLength : 0
@@ -149,17 +156,22 @@ public final class FrameInfo: Sendable {
         @usableFromInline var pairing: PairedResponse?
     }
 
-    public convenience init(frame: Frame, transport: Transport, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
-                            protocolName: String? = nil, rfcommChannel: UInt8? = nil, framing: String? = FrameFormat.a5Name,
-                            hasCommand: Bool = true, dissector: String? = nil, decoded: DecodedMessage? = nil,
-                            pairing: PairedResponse? = nil) {
-        self.init(frame: frame, transport: transport, attHandle: attHandle, uuid: uuid, eaSession: eaSession,
-                  protocolName: protocolName, rfcommChannel: rfcommChannel,
-                  Naming(framing: framing, hasCommand: hasCommand, dissector: dissector, decoded: decoded, pairing: pairing))
+    public convenience init(
+        frame: Frame, transport: Transport, attHandle: UInt16?, uuid: BluetoothUUID?, eaSession: UInt16? = nil,
+        protocolName: String? = nil, rfcommChannel: UInt8? = nil, framing: String? = FrameFormat.a5Name,
+        hasCommand: Bool = true, dissector: String? = nil, decoded: DecodedMessage? = nil,
+        pairing: PairedResponse? = nil
+    ) {
+        self.init(
+            frame: frame, transport: transport, attHandle: attHandle, uuid: uuid, eaSession: eaSession,
+            protocolName: protocolName, rfcommChannel: rfcommChannel,
+            Naming(framing: framing, hasCommand: hasCommand, dissector: dissector, decoded: decoded, pairing: pairing))
     }
 
-    init(frame: consuming Frame, transport: Transport, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
-         eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: consuming Naming) {
+    init(
+        frame: consuming Frame, transport: Transport, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
+        eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: consuming Naming
+    ) {
         self.frame = frame
         self.transport = transport
         self.attHandle = attHandle

@@ -69,8 +69,10 @@ public struct FrameFormat: Sendable, Equatable {
     public let trailerLength: Int
     public let hasFragments: Bool
 
-    public init(name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
-                checksum: Checksum?) {
+    public init(
+        name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
+        checksum: Checksum?
+    ) {
         self.name = name
         self.magic = magic
         self.header = header
@@ -82,10 +84,13 @@ public struct FrameFormat: Sendable, Equatable {
     }
 
     /// A5 01 cmd seq flags len payload sum8 (docs/protocols/a5-frame.md).
-    public static let a5 = FrameFormat(name: a5Name, magic: [0xa5],
-                                       header: [.version, .command(width: 1, bigEndian: true), .sequence, .flags,
-                                                .length(width: 1, bigEndian: true)],
-                                       checksum: Checksum(.sum8))
+    public static let a5 = FrameFormat(
+        name: a5Name, magic: [0xa5],
+        header: [
+            .version, .command(width: 1, bigEndian: true), .sequence, .flags,
+            .length(width: 1, bigEndian: true),
+        ],
+        checksum: Checksum(.sum8))
     /// The A5 frame's name, without reaching for the format (a global, initialized on first use).
     public static var a5Name: String { "a5" }
 

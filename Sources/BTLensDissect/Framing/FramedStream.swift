@@ -14,7 +14,10 @@ public struct FramedStream: Sendable {
         case diagnostic(Diagnostic)
     }
 
-    enum State { case undecided(values: Int, preamble: Int), framed, notFramed }
+    enum State {
+        case undecided(values: Int, preamble: Int)
+        case framed, notFramed
+    }
 
     private var state: State
     private var framer: MessageFramer
@@ -32,8 +35,10 @@ public struct FramedStream: Sendable {
     private var origins = ByteOrigins()
 
     /// `keepsPayloads`: see `MessageFramer`.
-    public init(format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
-                messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true) {
+    public init(
+        format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
+        messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true
+    ) {
         self.messageLimit = messageLimit
         framer = MessageFramer(format: format, keepsPayloads: keepsPayloads)
         state = detect ? .undecided(values: 0, preamble: 0) : .framed
@@ -56,7 +61,9 @@ public struct FramedStream: Sendable {
 
     /// Feeds one ATT value (or EA chunk) of record `place`, handing each frame and diagnostic to `out`
     /// in order: a frame is moved to its consumer, not copied into an array and out of it.
-    public mutating func push(_ value: some Collection<UInt8>, at place: RecordPlace?, _ out: (consuming Output) -> Void) {
+    public mutating func push(
+        _ value: some Collection<UInt8>, at place: RecordPlace?, _ out: (consuming Output) -> Void
+    ) {
         if case .notFramed = state { return }
         origins.begin(value.count, place)
         push(value, out)
@@ -140,9 +147,10 @@ public struct FramedStream: Sendable {
             framer.clearSkipped()
         }
         if let p = framer.partial {
-            var d = Diagnostic(FramingDiagnostics.truncated,
-                               "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
-                               fields: [("have", .int(p.have)), ("need", .int(p.need))])
+            var d = Diagnostic(
+                FramingDiagnostics.truncated,
+                "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
+                fields: [("have", .int(p.have)), ("need", .int(p.need))])
             d.began = origins.place(at: unconsumed)
             out(.diagnostic(d))
         }
@@ -170,15 +178,22 @@ public struct FramedStream: Sendable {
             joining = (frame, frame.payload, 2, frame.length)
             return
         }
-        guard var j = joining, part.index == j.next, part.count == j.first.fragment?.count, frame.sequence == j.first.sequence else {
+        guard var j = joining, part.index == j.next, part.count == j.first.fragment?.count,
+            frame.sequence == j.first.sequence
+        else {
             abandon("frame \(part.index) of \(part.count)", out)
-            return out(missing(frame, "frame \(part.index) of \(part.count) with no earlier frames of its message", frames: 1, bytes: frame.length))
+            return out(
+                missing(
+                    frame, "frame \(part.index) of \(part.count) with no earlier frames of its message", frames: 1,
+                    bytes: frame.length))
         }
         j.payload += frame.payload
         j.length += frame.length
         j.next = part.index &+ 1
         joining = j
-        guard j.payload.count <= messageLimit else { return abandon("its joined payload passed \(messageLimit) bytes", out) }
+        guard j.payload.count <= messageLimit else {
+            return abandon("its joined payload passed \(messageLimit) bytes", out)
+        }
         guard part.index == part.count else { return }
         joining = nil
         var whole = j.first
@@ -196,16 +211,20 @@ public struct FramedStream: Sendable {
         joining = nil
         // The index after frame 255 wraps to 0 (a one-byte field): 0 - 1 wraps back to 255.
         let have = Int(j.next &- 1)
-        out(missing(j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length))
+        out(
+            missing(
+                j.first, "\(have) of \(j.first.fragment?.count ?? 0) frames, then \(why)", frames: have, bytes: j.length
+            ))
     }
 
     private func missing(_ first: Frame, _ what: String, frames: Int, bytes: Int) -> Output {
         var fields: [(String, FieldValue)] = [("command", .int(first.command))]
         if let s = first.sequence { fields.append(("sequence", .int(s))) }
         fields += [("have", .int(frames)), ("count", .int(first.fragment?.count ?? 0))]
-        var d = Diagnostic(FramingDiagnostics.fragmentMissing,
-                           "message \(Hex.value(first.command, width: 2))\(first.sequence.map { " sequence \($0)" } ?? ""): \(what); \(bytes) bytes dropped",
-                           fields: fields)
+        var d = Diagnostic(
+            FramingDiagnostics.fragmentMissing,
+            "message \(Hex.value(first.command, width: 2))\(first.sequence.map { " sequence \($0)" } ?? ""): \(what); \(bytes) bytes dropped",
+            fields: fields)
         d.undecodedBytes = bytes
         return .diagnostic(d)
     }
@@ -216,33 +235,46 @@ public struct FramedStream: Sendable {
         let (actual, expected) = (frame.checksum, frame.expectedChecksum)
         out(.frame(consume frame))
         if isA5Format, let version, version != 1 {
-            out(.diagnostic(Diagnostic(FramingDiagnostics.versionUnknown,
-                                       "version \(Hex.value(version, width: 2)); expected 0x01",
-                                       fields: [("version", .int(version))])))
+            out(
+                .diagnostic(
+                    Diagnostic(
+                        FramingDiagnostics.versionUnknown,
+                        "version \(Hex.value(version, width: 2)); expected 0x01",
+                        fields: [("version", .int(version))])))
         }
         if actual != expected, let actual, let expected {
             let width = 2 * (framer.format.checksum?.algorithm.width ?? 1)
             var fields: [(String, FieldValue)] = [("expected", .int(expected)), ("actual", .int(actual))]
             if let sequence { fields.append(("sequence", .int(sequence))) }
             fields.append(("command", .int(command)))
-            out(.diagnostic(Diagnostic(
-                FramingDiagnostics.checksumBad,
-                "command \(Hex.value(command, width: 2))\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
-                fields: fields)))
+            out(
+                .diagnostic(
+                    Diagnostic(
+                        FramingDiagnostics.checksumBad,
+                        "command \(Hex.value(command, width: 2))\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
+                        fields: fields)))
         }
         guard tracksSequence, let sequence else { return }
         if let last = lastSequence {
             let expected = last &+ 1
             if sequence == last {
-                out(.diagnostic(Diagnostic(FramingDiagnostics.sequenceDuplicate,
-                                           "sequence \(sequence) again (command \(Hex.value(command, width: 2)))",
-                                           fields: [("sequence", .int(sequence))])))
+                out(
+                    .diagnostic(
+                        Diagnostic(
+                            FramingDiagnostics.sequenceDuplicate,
+                            "sequence \(sequence) again (command \(Hex.value(command, width: 2)))",
+                            fields: [("sequence", .int(sequence))])))
             } else if sequence != expected {
                 let missing = sequence &- expected
-                out(.diagnostic(Diagnostic(FramingDiagnostics.sequenceGap,
-                                           "expected sequence \(expected), got \(sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
-                                           fields: [("expected", .int(expected)), ("actual", .int(sequence)),
-                                                    ("missing", .int(missing))])))
+                out(
+                    .diagnostic(
+                        Diagnostic(
+                            FramingDiagnostics.sequenceGap,
+                            "expected sequence \(expected), got \(sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
+                            fields: [
+                                ("expected", .int(expected)), ("actual", .int(sequence)),
+                                ("missing", .int(missing)),
+                            ])))
             }
         }
         lastSequence = sequence
@@ -250,10 +282,16 @@ public struct FramedStream: Sendable {
 
     /// `start`: the stream position of the first byte skipped, whose record the diagnostic names.
     private func resync(_ skipped: Int, before frame: Frame?, from start: Int) -> Diagnostic {
-        let whereTo = frame.map { f in f.sequence.map { "before the frame with sequence \($0)" } ?? "before the frame with command \(Hex.value(f.command, width: 2))" }
+        let whereTo =
+            frame.map { f in
+                f.sequence.map { "before the frame with sequence \($0)" }
+                    ?? "before the frame with command \(Hex.value(f.command, width: 2))"
+            }
             ?? "with no frame after them"
-        var d = Diagnostic(FramingDiagnostics.resync, "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
-                           fields: [("skipped_bytes", .int(skipped))])
+        var d = Diagnostic(
+            FramingDiagnostics.resync,
+            "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
+            fields: [("skipped_bytes", .int(skipped))])
         d.began = origins.place(at: start)
         return d
     }

@@ -4,7 +4,8 @@ import BTLensCore
 /// `a5.` prefix they were published with (the JSONL contract).
 public enum FramingDiagnostics {
     public static let checksumBad = DiagnosticKind(
-        "a5.checksum.bad", .error, "A frame's checksum byte differs from the sum of its bytes; the frame is still shown.")
+        "a5.checksum.bad", .error,
+        "A frame's checksum byte differs from the sum of its bytes; the frame is still shown.")
     public static let sequenceGap = DiagnosticKind(
         "a5.sequence.gap", .warning, "A frame's sequence number skips ahead of the one expected: frames are missing.")
     public static let sequenceDuplicate = DiagnosticKind(
@@ -17,7 +18,11 @@ public enum FramingDiagnostics {
         "a5.version.unknown", .note, "A frame with a version other than 0x01; it is decoded as version 1.")
 
     public static let fragmentMissing = DiagnosticKind(
-        "a5.fragment.missing", .warning, "A message sent in several frames lost some of them (out of order, missing, too large, or the stream ended); its frames are dropped.")
+        "a5.fragment.missing", .warning,
+        "A message sent in several frames lost some of them (out of order, missing, too large, or the stream ended); its frames are dropped."
+    )
 
-    public static let all = [checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown, fragmentMissing]
+    public static let all = [
+        checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown, fragmentMissing,
+    ]
 }

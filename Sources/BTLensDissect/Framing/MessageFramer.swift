@@ -45,7 +45,9 @@ public struct MessageFramer: Sendable {
                 continue
             }
             // The rest of a multi-byte magic.
-            if format.magic.count > 1, (1..<min(format.magic.count, buffer.count)).contains(where: { buffer[$0] != format.magic[$0] }) {
+            if format.magic.count > 1,
+                (1..<min(format.magic.count, buffer.count)).contains(where: { buffer[$0] != format.magic[$0] })
+            {
                 skip(1)
                 continue
             }
@@ -80,7 +82,8 @@ public struct MessageFramer: Sendable {
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
     private func frameLength(trailer: Int) -> Int? {
         guard let field = layout.length,
-              let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer) else { return nil }
+            let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer)
+        else { return nil }
         return format.headerLength + payload + trailer
     }
 
@@ -88,7 +91,8 @@ public struct MessageFramer: Sendable {
     /// checksum: frames before the last of a message sent in several carry none.
     private var fragmentAndTrailer: (fragment: Frame.Fragment?, trailer: Int) {
         guard format.hasFragments else { return (nil, format.trailerLength) }
-        let f = Frame.Fragment(index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
+        let f = Frame.Fragment(
+            index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
         return (f, f.index >= f.count ? format.trailerLength : 0)
     }
 
@@ -99,19 +103,23 @@ public struct MessageFramer: Sendable {
         var checksum: UInt16?
         var expected: UInt16?
         if let c = format.checksum, trailer > 0 {
-            checksum = UInt16(truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
+            checksum = UInt16(
+                truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
             // The last frame of several carries its message's checksum: the stream checks it once
             // the payload is joined, so none is computed for the frame alone.
             if (fragment?.count ?? 1) <= 1 {
-                expected = buffer.withUnsafeBytes(0 ..< payloadEnd) { c.algorithm.compute(format.checksummed($0, payloadStart: format.headerLength)) }
+                expected = buffer.withUnsafeBytes(0..<payloadEnd) {
+                    c.algorithm.compute(format.checksummed($0, payloadStart: format.headerLength))
+                }
             }
         }
-        return Frame(version: byte(at: layout.version),
-                       command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
-                       sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
-                       payload: keepsPayloads || (fragment?.count ?? 1) > 1
-                           ? buffer.withUnsafeBytes(format.headerLength ..< payloadEnd) { Array($0) } : [],
-                       checksum: checksum, expectedChecksum: expected, length: total, fragment: fragment)
+        return Frame(
+            version: byte(at: layout.version),
+            command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
+            sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
+            payload: keepsPayloads || (fragment?.count ?? 1) > 1
+                ? buffer.withUnsafeBytes(format.headerLength..<payloadEnd) { Array($0) } : [],
+            checksum: checksum, expectedChecksum: expected, length: total, fragment: fragment)
     }
 
     private func byte(at offset: Int?) -> UInt8? {
@@ -132,7 +140,9 @@ public struct MessageFramer: Sendable {
     /// The bytes of a frame begun but not finished: (have, need).
     public var partial: (have: Int, need: Int)? {
         guard buffered > 0 else { return nil }
-        let need = buffered >= format.headerLength ? (frameLength(trailer: fragmentAndTrailer.trailer) ?? format.headerLength) : format.headerLength
+        let need =
+            buffered >= format.headerLength
+            ? (frameLength(trailer: fragmentAndTrailer.trailer) ?? format.headerLength) : format.headerLength
         return (buffered, need)
     }
 

@@ -1,12 +1,19 @@
 import BTLensCore
 
-public enum Transport: String, Sendable { case le = "LE", bredr = "BR/EDR", unknown = "unknown" }
+public enum Transport: String, Sendable {
+    case le = "LE"
+    case bredr = "BR/EDR"
+    case unknown = "unknown"
+}
 public enum Role: String, Sendable { case central, peripheral, unknown }
 
 public struct ConnectionKey: Hashable, Sendable, Comparable {
     public var index: UInt16
     public var handle: UInt16
-    public init(index: UInt16, handle: UInt16) { self.index = index; self.handle = handle }
+    public init(index: UInt16, handle: UInt16) {
+        self.index = index
+        self.handle = handle
+    }
     public static func < (a: ConnectionKey, b: ConnectionKey) -> Bool { (a.index, a.handle) < (b.index, b.handle) }
 }
 
@@ -80,8 +87,11 @@ public struct ConnectionTable: Sendable {
     mutating func opened(_ info: ConnectionInfo) -> ConnectionInfo? {
         var info = info
         if info.role == .unknown, let a = info.address {
-            if pendingCentral.remove(a) != nil { info.role = .central }
-            else if pendingPeripheral.remove(a) != nil { info.role = .peripheral }
+            if pendingCentral.remove(a) != nil {
+                info.role = .central
+            } else if pendingPeripheral.remove(a) != nil {
+                info.role = .peripheral
+            }
         }
         let previous = open.updateValue(info, forKey: info.key)
         if let p = previous { remember(p) }
@@ -99,9 +109,10 @@ public struct ConnectionTable: Sendable {
 
     /// Traffic on a handle with no Connection Complete: the capture began mid-connection.
     mutating func infer(_ key: ConnectionKey, record: Int, time: Timestamp, transport: Transport) -> ConnectionInfo {
-        let info = ConnectionInfo(key: key, address: nil, addressType: nil, transport: transport, role: .unknown,
-                                  openedRecord: nil, openedTime: nil, closedRecord: nil, closedTime: nil,
-                                  disconnectReason: nil, inferred: true)
+        let info = ConnectionInfo(
+            key: key, address: nil, addressType: nil, transport: transport, role: .unknown,
+            openedRecord: nil, openedTime: nil, closedRecord: nil, closedTime: nil,
+            disconnectReason: nil, inferred: true)
         open[key] = info
         return info
     }

@@ -25,8 +25,9 @@ enum HCIConnectionEffect {
     case hostCancels
     /// The controller refused the cancel (no attempt pending): no completion will say cancelled.
     case cancelRefused
-    case completed(status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport,
-                   role: Role, parameters: Lifecycle.Parameters?)
+    case completed(
+        status: HCIErrorCode, handle: UInt16, address: BDAddr, addressType: UInt8?, transport: Transport,
+        role: Role, parameters: Lifecycle.Parameters?)
     case disconnected(status: HCIErrorCode, handle: UInt16, reason: HCIErrorCode)
     case roleChanged(address: BDAddr, role: Role)
     case parametersUpdated(status: HCIErrorCode, handle: UInt16, Lifecycle.Parameters)
@@ -113,8 +114,9 @@ enum HCIDecoder {
         var r = ByteReader(payload)
         guard let raw = try? r.u8(), let plen = try? r.u8() else { return nil }
         let code = HCIEventCode(rawValue: raw)
-        var out = HCIDecoded(info: HCIEventInfo(code: code, subevent: nil, parameterLength: Int(plen), fields: []),
-                             effect: nil)
+        var out = HCIDecoded(
+            info: HCIEventInfo(code: code, subevent: nil, parameterLength: Int(plen), fields: []),
+            effect: nil)
         out.diagnostics += lengthCheck(code.name, declared: Int(plen), present: r.remaining, truncated: truncated)
         var p = ByteReader(r.rest().prefix(Int(plen)))
         do {
@@ -125,16 +127,20 @@ enum HCIDecoder {
         return out
     }
 
-    private static func decodeEvent(_ code: HCIEventCode, _ p: inout ByteReader,
-                                    _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+    private static func decodeEvent(
+        _ code: HCIEventCode, _ p: inout ByteReader,
+        _ out: inout HCIDecoded<HCIEventInfo>
+    ) throws(ShortRead) {
         switch code.parameters ?? .none {
         case .commandComplete: try commandComplete(&p, &out)
         case .commandStatus:
             let status = HCIErrorCode(rawValue: try p.u8())
             _ = try p.u8()
             let opcode = HCIOpcode(rawValue: try p.u16le())
-            out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue)),
-                               ("status", .string(status.name))]
+            out.info.fields = [
+                ("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue)),
+                ("status", .string(status.name)),
+            ]
         case .connectionComplete: try connectionComplete(&p, &out)
         case .connectionRequest:
             let address = try BDAddr(&p)
@@ -144,15 +150,19 @@ enum HCIDecoder {
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
             let reason = HCIErrorCode(rawValue: try p.u8())
-            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                               ("reason", .string(reason.name))]
+            out.info.fields = [
+                ("status", .string(status.name)), ("handle", .hex(handle)),
+                ("reason", .string(reason.name)),
+            ]
             out.effect = .disconnected(status: status, handle: handle, reason: reason)
         case .encryptionChange:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
             let enabled = try p.u8()
-            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                               ("encryption", .int(enabled))]
+            out.info.fields = [
+                ("status", .string(status.name)), ("handle", .hex(handle)),
+                ("encryption", .int(enabled)),
+            ]
             out.effect = .encryption(status: status, handle: handle, enabled: enabled != 0)
         case .encryptionKeyRefreshComplete:
             let status = HCIErrorCode(rawValue: try p.u8())
@@ -169,8 +179,10 @@ enum HCIDecoder {
         }
     }
 
-    private static func commandComplete(_ p: inout ByteReader,
-                                        _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+    private static func commandComplete(
+        _ p: inout ByteReader,
+        _ out: inout HCIDecoded<HCIEventInfo>
+    ) throws(ShortRead) {
         _ = try p.u8()
         let opcode = HCIOpcode(rawValue: try p.u16le())
         out.info.fields = [("command", .string(opcode.name)), ("opcode", .hex(opcode.rawValue))]
@@ -187,18 +199,23 @@ enum HCIDecoder {
         out.effect = try bufferCount(opcode, &p)
     }
 
-    private static func connectionComplete(_ p: inout ByteReader,
-                                           _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+    private static func connectionComplete(
+        _ p: inout ByteReader,
+        _ out: inout HCIDecoded<HCIEventInfo>
+    ) throws(ShortRead) {
         let status = HCIErrorCode(rawValue: try p.u8())
         let handle = try p.u16le() & 0x0fff
         let address = try BDAddr(&p)
         let linkType = try p.u8()
-        out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                           ("address", .string(address.description)), ("link_type", .int(linkType))]
+        out.info.fields = [
+            ("status", .string(status.name)), ("handle", .hex(handle)),
+            ("address", .string(address.description)), ("link_type", .int(linkType)),
+        ]
         // Link type 1 is ACL; 0 and 2 are (e)SCO and open no ACL connection.
         if linkType == 1 {
-            out.effect = .completed(status: status, handle: handle, address: address, addressType: nil,
-                                    transport: .bredr, role: .unknown, parameters: nil)
+            out.effect = .completed(
+                status: status, handle: handle, address: address, addressType: nil,
+                transport: .bredr, role: .unknown, parameters: nil)
         }
     }
 
@@ -206,13 +223,17 @@ enum HCIDecoder {
         let status = HCIErrorCode(rawValue: try p.u8())
         let address = try BDAddr(&p)
         let role = try p.u8()
-        out.info.fields = [("status", .string(status.name)), ("address", .string(address.description)),
-                           ("role", .string(role == 0 ? "central" : "peripheral"))]
+        out.info.fields = [
+            ("status", .string(status.name)), ("address", .string(address.description)),
+            ("role", .string(role == 0 ? "central" : "peripheral")),
+        ]
         if status.isSuccess { out.effect = .roleChanged(address: address, role: role == 0 ? .central : .peripheral) }
     }
 
-    private static func numberOfCompletedPackets(_ p: inout ByteReader,
-                                                 _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
+    private static func numberOfCompletedPackets(
+        _ p: inout ByteReader,
+        _ out: inout HCIDecoded<HCIEventInfo>
+    ) throws(ShortRead) {
         let n = try p.u8()
         var parts: [String] = []
         var freed: [(handle: UInt16, count: Int)] = []
@@ -260,9 +281,11 @@ enum HCIDecoder {
             let interval = try p.u16le()
             let latency = try p.u16le()
             let timeout = try p.u16le()
-            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                               ("interval_ms", .decimal(Int64(interval) * 125, scale: 2)),
-                               ("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
+            out.info.fields = [
+                ("status", .string(status.name)), ("handle", .hex(handle)),
+                ("interval_ms", .decimal(Int64(interval) * 125, scale: 2)),
+                ("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10)),
+            ]
             let parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
             out.effect = .parametersUpdated(status: status, handle: handle, parameters)
         case .dataLengthChange:
@@ -277,8 +300,10 @@ enum HCIDecoder {
             let handle = try p.u16le() & 0x0fff
             let tx = try p.u8()
             let rx = try p.u8()
-            out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                               ("tx_phy", .int(tx)), ("rx_phy", .int(rx))]
+            out.info.fields = [
+                ("status", .string(status.name)), ("handle", .hex(handle)),
+                ("tx_phy", .int(tx)), ("rx_phy", .int(rx)),
+            ]
             out.effect = .phyUpdated(status: status, handle: handle, tx: tx, rx: rx)
         case .none:
             break
@@ -286,16 +311,20 @@ enum HCIDecoder {
     }
 
     /// LE Connection Complete, and the enhanced ones, which add 12 bytes of resolvable addresses.
-    private static func leConnectionComplete(_ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>,
-                                             enhanced: Bool) throws(ShortRead) {
+    private static func leConnectionComplete(
+        _ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>,
+        enhanced: Bool
+    ) throws(ShortRead) {
         let status = HCIErrorCode(rawValue: try p.u8())
         let handle = try p.u16le() & 0x0fff
         let role = try p.u8()
         let addressType = try p.u8()
         let address = try BDAddr(&p)
-        out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle)),
-                           ("role", .string(role == 0 ? "central" : "peripheral")),
-                           ("address", .string(address.description)), ("address_type", .int(addressType))]
+        out.info.fields = [
+            ("status", .string(status.name)), ("handle", .hex(handle)),
+            ("role", .string(role == 0 ? "central" : "peripheral")),
+            ("address", .string(address.description)), ("address_type", .int(addressType)),
+        ]
         if enhanced { try p.skip(12) }
         var parameters: Lifecycle.Parameters?
         if let interval = try? p.u16le() {
@@ -305,8 +334,9 @@ enum HCIDecoder {
                 out.info.fields += [("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
             }
         }
-        out.effect = .completed(status: status, handle: handle, address: address, addressType: addressType,
-                                transport: .le, role: role == 0 ? .central : .peripheral, parameters: parameters)
+        out.effect = .completed(
+            status: status, handle: handle, address: address, addressType: addressType,
+            transport: .le, role: role == 0 ? .central : .peripheral, parameters: parameters)
     }
 
     private static func advertising(_ n: UInt8, _ reports: [AdvertisingReport], _ out: inout HCIDecoded<HCIEventInfo>) {
@@ -316,8 +346,10 @@ enum HCIDecoder {
     }
 
     /// The ACL buffer count a Read Buffer Size completion reports (Core Vol 4, Part E, §7.4.5, §7.8.2, §7.8.93).
-    private static func bufferCount(_ opcode: HCIOpcode,
-                                    _ p: inout ByteReader) throws(ShortRead) -> HCIConnectionEffect? {
+    private static func bufferCount(
+        _ opcode: HCIOpcode,
+        _ p: inout ByteReader
+    ) throws(ShortRead) -> HCIConnectionEffect? {
         switch opcode.parameters {
         case .readBufferSize:
             try p.skip(3)
@@ -333,15 +365,19 @@ enum HCIDecoder {
 
     private static func lengthCheck(_ name: String, declared: Int, present: Int, truncated: Bool) -> [Diagnostic] {
         guard declared != present, !(truncated && present < declared) else { return [] }
-        return [Diagnostic(HCIDiagnostics.lengthMismatch,
-                           "\(name): parameter length says \(declared) bytes, the record holds \(present)",
-                           fields: [("declared", .int(declared)), ("present", .int(present))])]
+        return [
+            Diagnostic(
+                HCIDiagnostics.lengthMismatch,
+                "\(name): parameter length says \(declared) bytes, the record holds \(present)",
+                fields: [("declared", .int(declared)), ("present", .int(present))])
+        ]
     }
 
     private static func malformed(_ name: String, _ e: ShortRead) -> Diagnostic {
-        Diagnostic(HCIDiagnostics.malformed,
-                   "\(name): needs \(e.needed) more bytes at parameter offset \(e.offset), only \(e.available) left",
-                   fields: [("offset", .int(e.offset)), ("needed", .int(e.needed)), ("available", .int(e.available))],
-                   packetOffset: e.offset)
+        Diagnostic(
+            HCIDiagnostics.malformed,
+            "\(name): needs \(e.needed) more bytes at parameter offset \(e.offset), only \(e.available) left",
+            fields: [("offset", .int(e.offset)), ("needed", .int(e.needed)), ("available", .int(e.available))],
+            packetOffset: e.offset)
     }
 }

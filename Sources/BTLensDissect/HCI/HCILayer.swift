@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// HCI: commands and events decoded, and what they say about connections: the connection table,
 /// controller buffer credits, recent short connections, and the devices seen advertising.
@@ -31,8 +31,10 @@ final class HCILayer {
             malformedHeader(r, "HCI command", need: 3)
             return nil
         }
-        ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
-                       body: .hciCommand(decoded.info)))
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
+                body: .hciCommand(decoded.info)))
         for d in decoded.diagnostics { ctx.say(r, nil, d) }
         return decoded.effect
     }
@@ -44,15 +46,18 @@ final class HCILayer {
             malformedHeader(r, "HCI event", need: 2)
             return nil
         }
-        ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
-                       body: .hciEvent(decoded.info)))
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: r.direction, connection: nil, isTop: true,
+                body: .hciEvent(decoded.info)))
         for d in decoded.diagnostics { ctx.say(r, nil, d) }
         return decoded.effect
     }
 
     func malformedHeader(_ r: CaptureRecord, _ what: String, need: Int) {
-        var d = Diagnostic(HCIDiagnostics.malformed, "\(what) of \(r.payload.count) bytes: its header needs \(need)",
-                           fields: [("have", .int(r.payload.count)), ("need", .int(need))], packetOffset: 0)
+        var d = Diagnostic(
+            HCIDiagnostics.malformed, "\(what) of \(r.payload.count) bytes: its header needs \(need)",
+            fields: [("have", .int(r.payload.count)), ("need", .int(need))], packetOffset: 0)
         d.undecodedBytes = r.payload.count
         ctx.say(r, nil, d)
     }
@@ -61,11 +66,15 @@ final class HCILayer {
     /// a length that disagrees is said (the audio bytes stay undecoded either way).
     func scoLength(_ r: CaptureRecord) {
         guard r.payload.count >= 3 else { return malformedHeader(r, "SCO packet", need: 3) }
-        let declared = Int(r.payload[r.payload.startIndex + 2]), present = r.payload.count - 3
+        let declared = Int(r.payload[r.payload.startIndex + 2])
+        let present = r.payload.count - 3
         guard declared != present, !(r.isTruncated && present < declared) else { return }
-        ctx.say(r, nil, Diagnostic(HCIDiagnostics.lengthMismatch,
-                                   "SCO packet: parameter length says \(declared) bytes, the record holds \(present)",
-                                   fields: [("declared", .int(declared)), ("present", .int(present))]))
+        ctx.say(
+            r, nil,
+            Diagnostic(
+                HCIDiagnostics.lengthMismatch,
+                "SCO packet: parameter length says \(declared) bytes, the record holds \(present)",
+                fields: [("declared", .int(declared)), ("present", .int(present))]))
     }
 
     /// An ACL packet's connection: one with no Connection Complete in the capture is inferred.
@@ -75,20 +84,29 @@ final class HCILayer {
         lastOpen = key
     }
 
-    private func inferConnection(_ key: ConnectionKey, boundary: UInt8, fragment: ArraySlice<UInt8>,
-                                 _ r: CaptureRecord) {
+    private func inferConnection(
+        _ key: ConnectionKey, boundary: UInt8, fragment: ArraySlice<UInt8>,
+        _ r: CaptureRecord
+    ) {
         var transport = Transport.unknown
         if boundary != 0b01, fragment.count >= 4 {
             let cid = UInt16(fragment[fragment.startIndex + 2]) | UInt16(fragment[fragment.startIndex + 3]) << 8
-            transport = [0x0004, 0x0005, 0x0006].contains(cid) ? .le
+            transport =
+                [0x0004, 0x0005, 0x0006].contains(cid)
+                ? .le
                 : (cid == 0x0001 || cid >= 0x0040 ? .bredr : .unknown)
         }
         let info = connections.infer(key, record: r.number, time: r.timestamp, transport: transport)
-        ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: nil, connection: key.handle, isTop: true,
-                       body: .connection(ConnectionChange(change: .inferred, info: info, code: nil))))
-        ctx.say(r, key.handle, Diagnostic(HCIDiagnostics.connectionInferred,
-                                          "traffic on handle \(Hex.value(key.handle, width: 4)) with no Connection Complete in the capture: the capture began mid-connection",
-                                          fields: [("handle", .hex(key.handle))]))
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: nil, connection: key.handle, isTop: true,
+                body: .connection(ConnectionChange(change: .inferred, info: info, code: nil))))
+        ctx.say(
+            r, key.handle,
+            Diagnostic(
+                HCIDiagnostics.connectionInferred,
+                "traffic on handle \(Hex.value(key.handle, width: 4)) with no Connection Complete in the capture: the capture began mid-connection",
+                fields: [("handle", .hex(key.handle))]))
     }
 
     /// Whose GATT database a connection sees: its peer's, by address when the capture has it.

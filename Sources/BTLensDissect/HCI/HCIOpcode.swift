@@ -31,7 +31,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     }
 
     private var definition: Definition? {
-        let ogf = Int(ogf), ocf = Int(ocf)
+        let ogf = Int(ogf)
+        let ocf = Int(ocf)
         return ogf < Self.table.count && ocf < Self.table[ogf].count ? Self.table[ogf][ocf] : nil
     }
 
@@ -150,7 +151,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     private static let table: [[Definition?]] = {
         var table = [[Definition?]](repeating: [], count: 64)
         for (opcode, name, parameters) in definitions {
-            let ogf = Int(opcode >> 10), ocf = Int(opcode & 0x3ff)
+            let ogf = Int(opcode >> 10)
+            let ocf = Int(opcode & 0x3ff)
             if table[ogf].count <= ocf {
                 table[ogf] += [Definition?](repeating: nil, count: ocf + 1 - table[ogf].count)
             }

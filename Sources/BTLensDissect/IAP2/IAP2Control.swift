@@ -31,7 +31,8 @@ public struct IAP2ControlMessage: Sendable {
     static let names: [UInt16: String] = [
         0xaa00: "RequestAuthenticationCertificate", 0xaa01: "AuthenticationCertificate",
         0xaa02: "RequestAuthenticationChallengeResponse", 0xaa03: "AuthenticationResponse",
-        0xaa04: "AuthenticationFailed", 0xaa05: "AuthenticationSucceeded", 0xaa06: "AccessoryAuthenticationSerialNumber",
+        0xaa04: "AuthenticationFailed", 0xaa05: "AuthenticationSucceeded",
+        0xaa06: "AccessoryAuthenticationSerialNumber",
         0x1d00: "StartIdentification", 0x1d01: "IdentificationInformation", 0x1d02: "IdentificationAccepted",
         0x1d03: "IdentificationRejected", 0x1d05: "CancelIdentification", 0x1d06: "IdentificationInformationUpdate",
         0xea00: "StartExternalAccessoryProtocolSession", 0xea01: "StopExternalAccessoryProtocolSession",
@@ -70,7 +71,9 @@ public struct IAP2Identification: Sendable, Equatable {
     public var protocols: [(id: UInt8, name: String)] = []
 
     public static func == (a: IAP2Identification, b: IAP2Identification) -> Bool {
-        (a.name, a.model, a.manufacturer, a.serial, a.firmware, a.hardware) == (b.name, b.model, b.manufacturer, b.serial, b.firmware, b.hardware)
+        (a.name, a.model, a.manufacturer, a.serial, a.firmware, a.hardware) == (
+            b.name, b.model, b.manufacturer, b.serial, b.firmware, b.hardware
+        )
             && a.protocols.elementsEqual(b.protocols) { $0.id == $1.id && $0.name == $1.name }
     }
 

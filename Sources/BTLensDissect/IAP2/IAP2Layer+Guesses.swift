@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// Bytes that arrived while a guess about their channel stood unconfirmed: kept (within
 /// `--limit guess-bytes`, all channels together) so that a guess the data contradicts can show the
@@ -45,8 +45,9 @@ extension IAP2Layer {
         budget.heldBytes += piece.bytes.count
         guess.held.append(piece)
         guard budget.heldBytes <= ctx.limits.guessBytes else {
-            return withdraw(ck, guess, piece, made: links.removeValue(forKey: ck) != nil,
-                            found: "it has sent \(guess.held.count) bytes and no iAP2 packet yet, past --limit guess-bytes")
+            return withdraw(
+                ck, guess, piece, made: links.removeValue(forKey: ck) != nil,
+                found: "it has sent \(guess.held.count) bytes and no iAP2 packet yet, past --limit guess-bytes")
         }
         if links[ck] != nil { return feed(ck, guess, guess.held.pieces.suffix(1)) }
         if !guess.fromSDP, !serverChannels.contains(ck) {
@@ -73,7 +74,11 @@ extension IAP2Layer {
                 continue
             case .contradicted(let c)?:
                 let start = guess.held.start(p.direction, 8)
-                return withdraw(ck, guess, p, made: true, found: "its \(p.direction.name) data begins \(Hex.spaced(start))\(start.count == 8 ? " …" : ""): \(c.found)")
+                return withdraw(
+                    ck, guess, p, made: true,
+                    found:
+                        "its \(p.direction.name) data begins \(Hex.spaced(start))\(start.count == 8 ? " …" : ""): \(c.found)"
+                )
             case .confirmed?:
                 budget.heldBytes -= guess.held.count
                 links[ck] = link
@@ -93,13 +98,21 @@ extension IAP2Layer {
         notIAP2.insert(ck)
         let channel = ck.dlci >> 1
         if made {
-            let basis = guess.fromSDP || serverChannels.contains(ck) ? "its SDP record lists the iAP2 service class" : "its first bytes looked like iAP2"
-            ctx.emit(Event(record: at.record, timestamp: at.time, direction: at.direction,
-                           connection: ck.connection.handle, isTop: true,
-                           body: .diagnostic(Diagnostic(RFCOMMDiagnostics.guessWithdrawn,
-                                                        "RFCOMM channel \(channel) was taken for iAP2 (\(basis)), but \(found), where the detect bytes FF 55 02 00 EE 10 or a link packet FF 5A were expected. Its \(guess.held.count) bytes so far, and all that follow, are shown as RFCOMM data (--decode-as rfcomm:\(channel)=iap2 overrides)",
-                                                        fields: [("channel", .int(channel)),
-                                                                 ("held_bytes", .int(guess.held.count))]))))
+            let basis =
+                guess.fromSDP || serverChannels.contains(ck)
+                ? "its SDP record lists the iAP2 service class" : "its first bytes looked like iAP2"
+            ctx.emit(
+                Event(
+                    record: at.record, timestamp: at.time, direction: at.direction,
+                    connection: ck.connection.handle, isTop: true,
+                    body: .diagnostic(
+                        Diagnostic(
+                            RFCOMMDiagnostics.guessWithdrawn,
+                            "RFCOMM channel \(channel) was taken for iAP2 (\(basis)), but \(found), where the detect bytes FF 55 02 00 EE 10 or a link packet FF 5A were expected. Its \(guess.held.count) bytes so far, and all that follow, are shown as RFCOMM data (--decode-as rfcomm:\(channel)=iap2 overrides)",
+                            fields: [
+                                ("channel", .int(channel)),
+                                ("held_bytes", .int(guess.held.count)),
+                            ]))))
         }
         for p in guess.held.pieces { plain(ck, p) }
     }
@@ -110,8 +123,9 @@ extension IAP2Layer {
         if let bound = rfcomm.bindings[ck] {
             return rfcomm.messages(p.bytes[...], ck, bound, p.direction, p.record, p.time)
         }
-        ctx.undecoded(record: p.record, time: p.time, direction: p.direction, ck.connection.handle,
-                      "RFCOMM channel \(ck.dlci >> 1)", p.bytes[...])
+        ctx.undecoded(
+            record: p.record, time: p.time, direction: p.direction, ck.connection.handle,
+            "RFCOMM channel \(ck.dlci >> 1)", p.bytes[...])
     }
 
     /// A connection (nil: every one) ends with iAP2 guesses unconfirmed: nothing contradicted them, so

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// iAP2 on RFCOMM channels: which channels carry it (`--decode-as`, SDP, or their first bytes, a
 /// guess until the link's first packet confirms it), their links, and the External Accessory
@@ -75,15 +75,20 @@ final class IAP2Layer: ConnectionLayer {
             }
         }
         if guesses[ck] != nil {
-            return guessIAP2(ck, HeldData.Piece(record: r.number, time: r.timestamp, direction: direction,
-                                                bytes: Array(frame.information)))
+            return guessIAP2(
+                ck,
+                HeldData.Piece(
+                    record: r.number, time: r.timestamp, direction: direction,
+                    bytes: Array(frame.information)))
         }
         push(frame.information, ck, direction, r.number, r.timestamp)
     }
 
     /// Bytes for a channel's iAP2 link, its outputs as events.
-    func push(_ bytes: ArraySlice<UInt8>, _ ck: RFCOMMChannelKey, _ direction: Direction, _ record: Int,
-              _ time: Timestamp) {
+    func push(
+        _ bytes: ArraySlice<UInt8>, _ ck: RFCOMMChannelKey, _ direction: Direction, _ record: Int,
+        _ time: Timestamp
+    ) {
         guard var link = links.removeValue(forKey: ck) else { return }
         let outputs = link.push(bytes, direction: direction, time: time)
         links[ck] = link
@@ -93,8 +98,10 @@ final class IAP2Layer: ConnectionLayer {
     func iap2(_ o: IAP2Link.Output, _ ck: RFCOMMChannelKey, _ direction: Direction, _ record: Int, _ time: Timestamp) {
         let handle = ck.connection.handle
         func event(_ body: EventBody, top: Bool = true) {
-            ctx.emit(Event(record: record, timestamp: time, direction: direction, connection: handle, isTop: top,
-                           body: body))
+            ctx.emit(
+                Event(
+                    record: record, timestamp: time, direction: direction, connection: handle, isTop: top,
+                    body: body))
         }
         switch o {
         // DATA and bare ACK packets are link detail; what DATA carries is shown as its own event.
@@ -105,9 +112,11 @@ final class IAP2Layer: ConnectionLayer {
         case .ea(let session, let protocolName, let bytes):
             let key = EAKey(connection: ck.connection, session: session, direction: direction)
             let bound = protocolName.flatMap { ctx.dissectors.lookup(.eaProtocol($0)) }
-            var s = eaStreams.removeValue(forKey: key)
-                ?? BoundStream(bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
-                               messageLimit: ctx.limits.messageBytes, keepsPayloads: bound != nil || ctx.valueBytes)
+            var s =
+                eaStreams.removeValue(forKey: key)
+                ?? BoundStream(
+                    bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
+                    messageLimit: ctx.limits.messageBytes, keepsPayloads: bound != nil || ctx.valueBytes)
             s.push(bytes, at: RecordPlace(record: record, time: time)) { o, label in
                 ea(o, key, label, protocolName, record, time)
             }
@@ -115,14 +124,18 @@ final class IAP2Layer: ConnectionLayer {
         }
     }
 
-    private func ea(_ output: consuming FramedStream.Output, _ key: EAKey, _ stream: BoundStream.Label,
-                    _ protocolName: String?, _ record: Int, _ time: Timestamp) {
+    private func ea(
+        _ output: consuming FramedStream.Output, _ key: EAKey, _ stream: BoundStream.Label,
+        _ protocolName: String?, _ record: Int, _ time: Timestamp
+    ) {
         let pairKey = stream.dissectorName.map {
             DissectorLayer.PairKey(connection: key.connection, dissector: $0, scope: .eaSession(key.session))
         }
-        dissectors.a5Event(output, stream: ("ea_session", .int(key.session)), bound: stream, pairKey: pairKey,
-                           direction: key.direction, connection: key.connection.handle, record: record,
-                           time: time) { f, naming in
+        dissectors.a5Event(
+            output, stream: ("ea_session", .int(key.session)), bound: stream, pairKey: pairKey,
+            direction: key.direction, connection: key.connection.handle, record: record,
+            time: time
+        ) { f, naming in
             FrameInfo(frame: f, transport: .iap2, eaSession: key.session, protocolName: protocolName, naming)
         }
     }
@@ -133,22 +146,26 @@ final class IAP2Layer: ConnectionLayer {
         for (direction, skipped, partial) in link.leftovers() {
             var ds: [Diagnostic] = []
             if skipped > 0 {
-                var d = Diagnostic(IAP2Diagnostics.resync,
-                                   "skipped \(skipped) bytes that form no iAP2 packet before \(reason)",
-                                   fields: [("skipped_bytes", .int(skipped))])
+                var d = Diagnostic(
+                    IAP2Diagnostics.resync,
+                    "skipped \(skipped) bytes that form no iAP2 packet before \(reason)",
+                    fields: [("skipped_bytes", .int(skipped))])
                 d.undecodedBytes = skipped
                 ds.append(d)
             }
             if let (have, need) = partial {
-                var d = Diagnostic(IAP2Diagnostics.truncated,
-                                   "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
-                                   fields: [("have", .int(have)), ("need", .int(need))])
+                var d = Diagnostic(
+                    IAP2Diagnostics.truncated,
+                    "stream ended by \(reason) inside an iAP2 packet: \(have) of \(need) bytes",
+                    fields: [("have", .int(have)), ("need", .int(need))])
                 d.undecodedBytes = have
                 ds.append(d)
             }
             for d in ds {
-                ctx.emit(Event(record: record, timestamp: time, direction: direction, connection: ck.connection.handle,
-                               isTop: true, body: .diagnostic(d)))
+                ctx.emit(
+                    Event(
+                        record: record, timestamp: time, direction: direction, connection: ck.connection.handle,
+                        isTop: true, body: .diagnostic(d)))
             }
         }
         for key in eaStreams.keys.filter({ $0.connection == ck.connection }).sorted() {

@@ -63,7 +63,11 @@ struct IAP2Link {
     private var synSeen = false
     private var now: Int64 = 0
     private var lastPSN: [UInt8?] = [nil, nil]
-    struct Sent { var payload: [UInt8]; var pan: UInt8; var time: Int64 }
+    struct Sent {
+        var payload: [UInt8]
+        var pan: UInt8
+        var time: Int64
+    }
     private var recent: [[UInt8: Sent]] = [[:], [:]]
     /// RetransmissionTimeout from the SYN (ms): a byte-identical copy sooner than this is a capture duplicate.
     private var retransmissionTimeout: Int64 = 0
@@ -84,19 +88,28 @@ struct IAP2Link {
             if verdict == nil { verdict = Self.verdict(item) }
             switch item {
             case .detect:
-                out.append(.packet(IAP2PacketInfo(kind: "detect", payloadLength: 0, detail: "FF 55 02 00 EE 10: iAP2 supported")))
+                out.append(
+                    .packet(
+                        IAP2PacketInfo(kind: "detect", payloadLength: 0, detail: "FF 55 02 00 EE 10: iAP2 supported")))
             case .iap1(let frame):
-                let what = frame == [0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08] ? "iAP1 NAK of the iAP2 detect: iAP1 only"
-                    : frame == [0xff, 0x55, 0x02, 0x00, 0x00, 0xfe] ? "iAP1 RequestIdentify: iAP1 only" : "iAP1 frame \(Hex.spaced(frame))"
+                let what =
+                    frame == [0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08]
+                    ? "iAP1 NAK of the iAP2 detect: iAP1 only"
+                    : frame == [0xff, 0x55, 0x02, 0x00, 0x00, 0xfe]
+                        ? "iAP1 RequestIdentify: iAP1 only" : "iAP1 frame \(Hex.spaced(frame))"
                 out.append(.packet(IAP2PacketInfo(kind: "iAP1", payloadLength: frame.count, detail: what)))
             case .skipped(let n):
-                var diag = Diagnostic(IAP2Diagnostics.resync, "skipped \(n) bytes that form no iAP2 packet",
-                                      fields: [("skipped_bytes", .int(n))])
+                var diag = Diagnostic(
+                    IAP2Diagnostics.resync, "skipped \(n) bytes that form no iAP2 packet",
+                    fields: [("skipped_bytes", .int(n))])
                 diag.undecodedBytes = n
                 out.append(.diagnostic(diag))
             case .badHeader:
-                out.append(.diagnostic(Diagnostic(IAP2Diagnostics.headerChecksum,
-                                                  "FF 5A header whose checksum fails; resyncing on the next byte")))
+                out.append(
+                    .diagnostic(
+                        Diagnostic(
+                            IAP2Diagnostics.headerChecksum,
+                            "FF 5A header whose checksum fails; resyncing on the next byte")))
             case .packet(let p):
                 out += packet(p, d)
             }
@@ -118,15 +131,24 @@ struct IAP2Link {
 
     private mutating func packet(_ p: IAP2LinkPacket, _ d: Int) -> [Output] {
         var out: [Output] = []
-        var info = IAP2PacketInfo(kind: p.kind, psn: p.psn, pan: p.pan, session: p.session,
-                                  sessionType: sessions[p.session].map(Self.sessionTypeName), payloadLength: p.payload.count)
+        var info = IAP2PacketInfo(
+            kind: p.kind, psn: p.psn, pan: p.pan, session: p.session,
+            sessionType: sessions[p.session].map(Self.sessionTypeName), payloadLength: p.payload.count)
         if info.sessionType == nil, !synSeen, p.session != 0, !p.payload.isEmpty {
-            info.sessionType = p.payload.starts(with: [0x40, 0x40]) ? "control (guessed: no SYN captured)" : "external accessory (guessed: no SYN captured)"
+            info.sessionType =
+                p.payload.starts(with: [0x40, 0x40])
+                ? "control (guessed: no SYN captured)" : "external accessory (guessed: no SYN captured)"
         }
         if !p.payloadChecksumOK {
-            out.append(.diagnostic(Diagnostic(IAP2Diagnostics.payloadChecksum,
-                                              "PSN \(p.psn): payload checksum \(Hex.value(p.payloadChecksum ?? 0, width: 2)), expected \(Hex.value(p.expectedPayloadChecksum ?? 0, width: 2))",
-                                              fields: [("expected", .int(p.expectedPayloadChecksum ?? 0)), ("actual", .int(p.payloadChecksum ?? 0))])))
+            out.append(
+                .diagnostic(
+                    Diagnostic(
+                        IAP2Diagnostics.payloadChecksum,
+                        "PSN \(p.psn): payload checksum \(Hex.value(p.payloadChecksum ?? 0, width: 2)), expected \(Hex.value(p.expectedPayloadChecksum ?? 0, width: 2))",
+                        fields: [
+                            ("expected", .int(p.expectedPayloadChecksum ?? 0)),
+                            ("actual", .int(p.payloadChecksum ?? 0)),
+                        ])))
         }
         if p.control & 0x80 != 0 {
             syn(p, &info)
@@ -135,7 +157,10 @@ struct IAP2Link {
             out.insert(.packet(info), at: 0)
             return out
         }
-        if p.control & 0x10 != 0 { lastPSN = [nil, nil]; recent = [[:], [:]] }
+        if p.control & 0x10 != 0 {
+            lastPSN = [nil, nil]
+            recent = [[:], [:]]
+        }
         if p.control == 0x60 {
             // Apple's stack lists the PSNs received out of order; others list the missing ones.
             info.detail = "out-of-sequence PSNs (Apple semantics): " + p.payload.map(String.init).joined(separator: " ")
@@ -156,19 +181,34 @@ struct IAP2Link {
                     recent[d][p.psn] = Sent(payload: p.payload, pan: p.pan, time: now)
                     info.detail = duplicate ? "duplicate" : "retransmission"
                     out.insert(.packet(info), at: 0)
-                    out.append(.diagnostic(duplicate
-                        ? Diagnostic(IAP2Diagnostics.duplicate, "PSN \(p.psn) captured twice, byte for byte, \(apart) µs apart (retransmission timeout \(retransmissionTimeout) ms)",
-                                     fields: [("psn", .int(p.psn))])
-                        : Diagnostic(IAP2Diagnostics.retransmission, "PSN \(p.psn) sent again with the same payload (PAN \(earlier.pan) → \(p.pan))",
-                                     fields: [("psn", .int(p.psn))])))
+                    out.append(
+                        .diagnostic(
+                            duplicate
+                                ? Diagnostic(
+                                    IAP2Diagnostics.duplicate,
+                                    "PSN \(p.psn) captured twice, byte for byte, \(apart) µs apart (retransmission timeout \(retransmissionTimeout) ms)",
+                                    fields: [("psn", .int(p.psn))])
+                                : Diagnostic(
+                                    IAP2Diagnostics.retransmission,
+                                    "PSN \(p.psn) sent again with the same payload (PAN \(earlier.pan) → \(p.pan))",
+                                    fields: [("psn", .int(p.psn))])))
                     return out
                 }
-                out.append(.diagnostic(Diagnostic(IAP2Diagnostics.psnReuse, "PSN \(p.psn) again with a different payload (last new PSN \(last))",
-                                                  fields: [("psn", .int(p.psn)), ("last", .int(last))])))
+                out.append(
+                    .diagnostic(
+                        Diagnostic(
+                            IAP2Diagnostics.psnReuse,
+                            "PSN \(p.psn) again with a different payload (last new PSN \(last))",
+                            fields: [("psn", .int(p.psn)), ("last", .int(last))])))
             } else if gap > 1 {
-                out.append(.diagnostic(Diagnostic(IAP2Diagnostics.sequenceGap,
-                                                  "expected PSN \(last &+ 1), got \(p.psn): \(gap - 1) packet\(gap == 2 ? "" : "s") not seen",
-                                                  fields: [("expected", .int(last &+ 1)), ("actual", .int(p.psn)), ("missing", .int(gap - 1))])))
+                out.append(
+                    .diagnostic(
+                        Diagnostic(
+                            IAP2Diagnostics.sequenceGap,
+                            "expected PSN \(last &+ 1), got \(p.psn): \(gap - 1) packet\(gap == 2 ? "" : "s") not seen",
+                            fields: [
+                                ("expected", .int(last &+ 1)), ("actual", .int(p.psn)), ("missing", .int(gap - 1)),
+                            ])))
             }
         }
         lastPSN[d] = p.psn
@@ -183,7 +223,8 @@ struct IAP2Link {
     private mutating func syn(_ p: IAP2LinkPacket, _ info: inout IAP2PacketInfo) {
         var r = ByteReader(p.payload)
         guard let version = try? r.u8(), let outstanding = try? r.u8(), let maxLength = try? r.u16be(),
-              let rto = try? r.u16be(), let ackTimeout = try? r.u16be(), let retries = try? r.u8(), let acks = try? r.u8() else {
+            let rto = try? r.u16be(), let ackTimeout = try? r.u16be(), let retries = try? r.u8(), let acks = try? r.u8()
+        else {
             info.detail = "link parameters cut short"
             return
         }
@@ -195,7 +236,8 @@ struct IAP2Link {
             sessions[id] = type
             list.append("\(id)=\(Self.sessionTypeName(type)) v\(v)")
         }
-        info.detail = "version \(version), \(outstanding) outstanding, max \(maxLength) bytes, retransmit \(rto) ms, ack \(ackTimeout) ms, \(retries) retries, \(acks) acks; sessions \(list.joined(separator: ", "))"
+        info.detail =
+            "version \(version), \(outstanding) outstanding, max \(maxLength) bytes, retransmit \(rto) ms, ack \(ackTimeout) ms, \(retries) retries, \(acks) acks; sessions \(list.joined(separator: ", "))"
     }
 
     private mutating func sessionPayload(_ p: IAP2LinkPacket) -> [Output] {
@@ -221,7 +263,9 @@ struct IAP2Link {
     static func fileTransfer(_ payload: [UInt8]) -> IAP2PacketInfo {
         let types = ["Data", "Start", "Cancel", "Pause", "Setup", "Success", "Failure"]
         guard payload.count >= 2 else {
-            return IAP2PacketInfo(kind: "file transfer", payloadLength: payload.count, detail: "datagram of \(payload.count) bytes: too short")
+            return IAP2PacketInfo(
+                kind: "file transfer", payloadLength: payload.count,
+                detail: "datagram of \(payload.count) bytes: too short")
         }
         let control = payload[1]
         let type = Int(control & 0x0f)
@@ -242,14 +286,26 @@ struct IAP2Link {
         do {
             message = try IAP2ControlMessage.parse(payload[...])
         } catch {
-            var d = Diagnostic(IAP2Diagnostics.controlMalformed,
-                               "control message of \(payload.count) bytes: needs \(error.needed) bytes at offset \(error.offset), \(error.available) left")
+            var d = Diagnostic(
+                IAP2Diagnostics.controlMalformed,
+                "control message of \(payload.count) bytes: needs \(error.needed) bytes at offset \(error.offset), \(error.available) left"
+            )
             d.undecodedBytes = payload.count
             return [.diagnostic(d)]
         }
         // Parameters as id:hex, so nothing a message carries is hidden; known messages say more below.
-        var fields: [(String, FieldValue)] = message.parameters.isEmpty ? [] : [("parameters", .string(
-            message.parameters.map { "\($0.id):\(Hex.string($0.data.prefix(32)))\($0.data.count > 32 ? "…" : "")" }.joined(separator: " ")))]
+        var fields: [(String, FieldValue)] =
+            message.parameters.isEmpty
+            ? []
+            : [
+                (
+                    "parameters",
+                    .string(
+                        message.parameters.map {
+                            "\($0.id):\(Hex.string($0.data.prefix(32)))\($0.data.count > 32 ? "…" : "")"
+                        }.joined(separator: " "))
+                )
+            ]
         var out: [Output] = []
         switch message.id {
         case 0x1d01:
@@ -260,7 +316,10 @@ struct IAP2Link {
         case 0xea00:
             let pid = message.parameters.first { $0.id == 0 }.flatMap { $0.data.first }
             var sid: UInt16?
-            if let data = message.parameters.first(where: { $0.id == 1 })?.data { var r = ByteReader(data); sid = try? r.u16be() }
+            if let data = message.parameters.first(where: { $0.id == 1 })?.data {
+                var r = ByteReader(data)
+                sid = try? r.u16be()
+            }
             if let pid, let sid {
                 let name = protocols[pid] ?? "protocol \(pid)"
                 eaSessions[sid] = name

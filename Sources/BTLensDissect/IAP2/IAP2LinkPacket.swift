@@ -2,7 +2,8 @@ import BTLensCore
 
 public enum IAP2Diagnostics {
     public static let headerChecksum = DiagnosticKind(
-        "iap2.checksum.header", .error, "An iAP2 packet header whose checksum fails; its length cannot be trusted, so the framer resyncs.")
+        "iap2.checksum.header", .error,
+        "An iAP2 packet header whose checksum fails; its length cannot be trusted, so the framer resyncs.")
     public static let payloadChecksum = DiagnosticKind(
         "iap2.checksum.payload", .error, "An iAP2 packet payload whose checksum fails; the packet is still decoded.")
     public static let resync = DiagnosticKind(
@@ -14,14 +15,18 @@ public enum IAP2Diagnostics {
     public static let retransmission = DiagnosticKind(
         "iap2.retransmission", .note, "A packet with the PSN, session and payload of an earlier one: a retransmission.")
     public static let duplicate = DiagnosticKind(
-        "iap2.duplicate", .note, "A packet captured twice, byte for byte, sooner than the retransmission timeout: a capture-level duplicate.")
+        "iap2.duplicate", .note,
+        "A packet captured twice, byte for byte, sooner than the retransmission timeout: a capture-level duplicate.")
     public static let psnReuse = DiagnosticKind(
-        "iap2.sequence.reuse", .warning, "A PSN seen before with a different payload: a new link without a captured SYN, or a long capture gap.")
+        "iap2.sequence.reuse", .warning,
+        "A PSN seen before with a different payload: a new link without a captured SYN, or a long capture gap.")
     public static let controlMalformed = DiagnosticKind(
         "iap2.control.malformed", .error, "A control-session message whose length or parameters do not add up.")
 
-    public static let all = [headerChecksum, payloadChecksum, resync, truncated, sequenceGap, retransmission, duplicate, psnReuse,
-                             controlMalformed]
+    public static let all = [
+        headerChecksum, payloadChecksum, resync, truncated, sequenceGap, retransmission, duplicate, psnReuse,
+        controlMalformed,
+    ]
 }
 
 /// An iAP2 link-layer packet: FF 5A, length (u16 BE, whole packet), control, PSN, PAN, session,
@@ -61,7 +66,10 @@ public struct IAP2LinkPacket: Sendable, Equatable {
     /// Wire bytes of a packet (for tests and capture builders).
     public static func encode(control: UInt8, psn: UInt8, pan: UInt8, session: UInt8, payload: [UInt8]) -> [UInt8] {
         let length = headerLength + (payload.isEmpty ? 0 : payload.count + 1)
-        var header: [UInt8] = [0xff, 0x5a, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length), control, psn, pan, session]
+        var header: [UInt8] = [
+            0xff, 0x5a, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length), control, psn, pan,
+            session,
+        ]
         header.append(checksum(header))
         return payload.isEmpty ? header : header + payload + [checksum(payload)]
     }
@@ -102,7 +110,8 @@ public struct IAP2Framer: Sendable {
 
     /// True when `bytes` are too few to judge by `looksLikeIAP2` but may yet begin like iAP2.
     public static func mayLookLikeIAP2(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.count < IAP2LinkPacket.headerLength && (detectBytes.starts(with: bytes) || [0xff, 0x5a].starts(with: bytes.prefix(2)))
+        bytes.count < IAP2LinkPacket.headerLength
+            && (detectBytes.starts(with: bytes) || [0xff, 0x5a].starts(with: bytes.prefix(2)))
     }
 
     public mutating func next() -> Item? {
@@ -120,7 +129,7 @@ public struct IAP2Framer: Sendable {
                 let total = Int(buffer[2]) + 4
                 guard buffer.count >= total else { return nil }
                 if let s = flushSkipped() { return s }
-                let frame = Array(buffer.bytes(0 ..< total))
+                let frame = Array(buffer.bytes(0..<total))
                 buffer.consume(total)
                 return frame == Self.detectBytes ? .detect : .iap1(frame)
             }
@@ -130,7 +139,7 @@ public struct IAP2Framer: Sendable {
                 continue
             }
             guard buffer.count >= IAP2LinkPacket.headerLength else { return nil }
-            guard IAP2LinkPacket.checksum(buffer.bytes(0 ..< 8)) == buffer[8] else {
+            guard IAP2LinkPacket.checksum(buffer.bytes(0..<8)) == buffer[8] else {
                 if let s = flushSkipped() { return s }
                 buffer.consume(1)
                 skipped += 1
@@ -144,10 +153,11 @@ public struct IAP2Framer: Sendable {
             }
             guard buffer.count >= length else { return nil }
             if let s = flushSkipped() { return s }
-            var packet = IAP2LinkPacket(control: buffer[4], psn: buffer[5], pan: buffer[6], session: buffer[7],
-                                        payload: [], payloadChecksum: nil, expectedPayloadChecksum: nil)
+            var packet = IAP2LinkPacket(
+                control: buffer[4], psn: buffer[5], pan: buffer[6], session: buffer[7],
+                payload: [], payloadChecksum: nil, expectedPayloadChecksum: nil)
             if length > IAP2LinkPacket.headerLength {
-                let payload = Array(buffer.bytes(9 ..< length - 1))
+                let payload = Array(buffer.bytes(9..<length - 1))
                 packet.payload = payload
                 packet.payloadChecksum = buffer[length - 1]
                 packet.expectedPayloadChecksum = IAP2LinkPacket.checksum(payload)

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// ACL data packets: their header read, their connection made known to HCI, their fragments
 /// reassembled into L2CAP PDUs for the L2CAP layer.
@@ -26,9 +26,10 @@ final class ACLLayer: ConnectionLayer {
         let direction = r.direction ?? .sent
         var fragment = r.payload.dropFirst(4)
         if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
-            var d = Diagnostic(HCIDiagnostics.lengthMismatch,
-                               "ACL data length says \(length) bytes, the record holds \(fragment.count)",
-                               fields: [("declared", .int(length)), ("present", .int(fragment.count))], packetOffset: 2)
+            var d = Diagnostic(
+                HCIDiagnostics.lengthMismatch,
+                "ACL data length says \(length) bytes, the record holds \(fragment.count)",
+                fields: [("declared", .int(length)), ("present", .int(fragment.count))], packetOffset: 2)
             d.undecodedBytes = max(0, fragment.count - Int(length))
             ctx.say(r, handle, d)
             fragment = fragment.prefix(Int(length))
@@ -37,18 +38,24 @@ final class ACLLayer: ConnectionLayer {
         hci.aclPacket(key, boundary: boundary, fragment: fragment, r)
         if direction == .sent, !hci.flow.isEmpty { hci.sentACL(r) }
         if ctx.lowerLayers {
-            let info = ACLFragmentInfo(handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
-                                       length: Int(length))
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: handle,
-                           isTop: false, body: .acl(info)))
+            let info = ACLFragmentInfo(
+                handle: handle, boundary: boundary, broadcast: UInt8(word >> 14),
+                length: Int(length))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: direction, connection: handle,
+                    isTop: false, body: .acl(info)))
         }
-        var out = reassembler.push(ACLKey(key, direction), boundary: boundary, fragment: consume fragment,
-                                   record: r.number, time: r.timestamp, cutByCapture: r.isTruncated)
+        var out = reassembler.push(
+            ACLKey(key, direction), boundary: boundary, fragment: consume fragment,
+            record: r.number, time: r.timestamp, cutByCapture: r.isTruncated)
         for d in out.diagnostics {
             let d = ctx.with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))
             // The cut that left a PDU's continuation without its start was said already.
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle,
-                           isTop: d.kind != L2CAPDiagnostics.continuationAfterCut, body: .diagnostic(d)))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle,
+                    isTop: d.kind != L2CAPDiagnostics.continuationAfterCut, body: .diagnostic(d)))
         }
         if let pdu = out.pdu.take() { l2cap.pdu(consume pdu, key, direction, r) }
     }
@@ -58,18 +65,22 @@ final class ACLLayer: ConnectionLayer {
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
         for (direction, d, _) in reassembler.close(connection) {
-            ctx.emit(Event(record: place.record, timestamp: place.time, direction: direction,
-                           connection: connection.handle, isTop: true,
-                           body: .diagnostic(ctx.with(d, undecoded: d.field("have")))))
+            ctx.emit(
+                Event(
+                    record: place.record, timestamp: place.time, direction: direction,
+                    connection: connection.handle, isTop: true,
+                    body: .diagnostic(ctx.with(d, undecoded: d.field("have")))))
         }
     }
 
     /// Whatever is still being reassembled is reported, not dropped.
     func finish(at place: RecordPlace) {
         for (key, d, _) in reassembler.finish() {
-            ctx.emit(Event(record: place.record, timestamp: place.time, direction: key.direction,
-                           connection: key.connection.handle, isTop: true,
-                           body: .diagnostic(ctx.with(d, undecoded: d.field("have")))))
+            ctx.emit(
+                Event(
+                    record: place.record, timestamp: place.time, direction: key.direction,
+                    connection: key.connection.handle, isTop: true,
+                    body: .diagnostic(ctx.with(d, undecoded: d.field("have")))))
         }
     }
 }

@@ -3,9 +3,11 @@ import BTLensCore
 public enum L2CAPDiagnostics {
     public static let unexpectedStart = DiagnosticKind(
         "l2cap.unexpected_start", .warning,
-        "A start fragment arrived while an earlier PDU on the same handle and direction was incomplete; the earlier one is dropped.")
+        "A start fragment arrived while an earlier PDU on the same handle and direction was incomplete; the earlier one is dropped."
+    )
     public static let unexpectedContinuation = DiagnosticKind(
-        "l2cap.unexpected_continuation", .warning, "A continuation fragment with no PDU in progress; its bytes are dropped.")
+        "l2cap.unexpected_continuation", .warning,
+        "A continuation fragment with no PDU in progress; its bytes are dropped.")
     public static let continuationAtCaptureStart = DiagnosticKind(
         "l2cap.continuation_at_capture_start", .note,
         "The capture began in the middle of a PDU; its first fragments are not decoded.")
@@ -13,7 +15,8 @@ public enum L2CAPDiagnostics {
         "l2cap.continuation_after_cut", .note,
         "A continuation of a PDU whose start the capture cut short; it cannot be reassembled.")
     public static let overLength = DiagnosticKind(
-        "l2cap.overlength", .error, "Fragments carry more bytes than the L2CAP length field; the excess is not decoded.")
+        "l2cap.overlength", .error, "Fragments carry more bytes than the L2CAP length field; the excess is not decoded."
+    )
     public static let incomplete = DiagnosticKind(
         "l2cap.incomplete", .warning,
         "A PDU was still incomplete at disconnection or at the end of the capture.")
@@ -25,25 +28,34 @@ public enum L2CAPDiagnostics {
 
     public static let guessed = DiagnosticKind(
         "l2cap.channel.guessed", .note,
-        "A dynamic channel whose setup is not in the capture is decoded by a guess (its frames fit the protocol); said once per channel.")
+        "A dynamic channel whose setup is not in the capture is decoded by a guess (its frames fit the protocol); said once per channel."
+    )
 
     public static let guessWithdrawn = DiagnosticKind(
         "l2cap.channel.guess_withdrawn", .note,
-        "A PDU after the first on a channel guessed to carry RFCOMM is no RFCOMM frame: the guess is withdrawn and the channel's PDUs, from its first, are shown undecoded.")
+        "A PDU after the first on a channel guessed to carry RFCOMM is no RFCOMM frame: the guess is withdrawn and the channel's PDUs, from its first, are shown undecoded."
+    )
 
     public static let reassemblyLimit = DiagnosticKind(
         "l2cap.reassembly_limit", .warning,
-        "PDUs being reassembled on all links together would pass btlens' bound (--limit reassembly-bytes); the one that grew past it is dropped.")
+        "PDUs being reassembled on all links together would pass btlens' bound (--limit reassembly-bytes); the one that grew past it is dropped."
+    )
 
-    public static let all = [guessed, guessWithdrawn, reassemblyLimit, signalingMalformed, unexpectedStart, unexpectedContinuation, continuationAtCaptureStart, continuationAfterCut,
-                             overLength, incomplete, shortHeader]
+    public static let all = [
+        guessed, guessWithdrawn, reassemblyLimit, signalingMalformed, unexpectedStart, unexpectedContinuation,
+        continuationAtCaptureStart, continuationAfterCut,
+        overLength, incomplete, shortHeader,
+    ]
 }
 
 /// Reassembly is per controller, connection handle and direction: fragments of two links never mix.
 public struct ACLKey: Hashable, Sendable, Comparable {
     public var connection: ConnectionKey
     public var direction: Direction
-    public init(_ connection: ConnectionKey, _ direction: Direction) { self.connection = connection; self.direction = direction }
+    public init(_ connection: ConnectionKey, _ direction: Direction) {
+        self.connection = connection
+        self.direction = direction
+    }
     public static func < (a: ACLKey, b: ACLKey) -> Bool {
         (a.connection, a.direction.rawValue) < (b.connection, b.direction.rawValue)
     }
@@ -116,17 +128,22 @@ public struct ACLReassembler: Sendable {
     public var inProgress: Int { slots.values.reduce(0) { $0 + ($1.partial == nil ? 0 : 1) } }
 
     /// The fragment is taken, not copied: a PDU in one fragment is handed on as its storage.
-    public mutating func push(_ key: ACLKey, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
-                              time: Timestamp = Timestamp(microseconds: 0), cutByCapture: Bool) -> Output {
+    public mutating func push(
+        _ key: ACLKey, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
+        time: Timestamp = Timestamp(microseconds: 0), cutByCapture: Bool
+    ) -> Output {
         var out = Output()
-        buffered += Self.push(&slots.values[index(key)], boundary: boundary, fragment: fragment, record: record, time: time,
-                              cutByCapture: cutByCapture, room: limit - buffered, limit: limit, &out)
+        buffered += Self.push(
+            &slots.values[index(key)], boundary: boundary, fragment: fragment, record: record, time: time,
+            cutByCapture: cutByCapture, room: limit - buffered, limit: limit, &out)
         return out
     }
 
     /// One fragment into its slot, bounded: returns how the bytes in progress changed.
-    private static func push(_ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
-                             time: Timestamp, cutByCapture: Bool, room: Int, limit: Int, _ out: inout Output) -> Int {
+    private static func push(
+        _ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
+        time: Timestamp, cutByCapture: Bool, room: Int, limit: Int, _ out: inout Output
+    ) -> Int {
         let before = slot.partial?.bytes.count ?? 0
         slot.last = Lifecycle.Step(record: record, time: time)
         push(&slot, boundary: boundary, fragment: fragment, record: record, cutByCapture: cutByCapture, &out)
@@ -153,18 +170,21 @@ public struct ACLReassembler: Sendable {
         if after - before > room, let p = slot.partial {
             slot.skipping = Skipping(firstRecord: p.firstRecord, left: (p.need ?? after) - after)
             out.dropped += after
-            out.diagnostics.append(Diagnostic(
-                L2CAPDiagnostics.reassemblyLimit,
-                "the PDU begun at #\(p.firstRecord) (\(after) of \(p.need.map(String.init) ?? "?") bytes) would take reassembly on all links past \(limit) bytes; it is dropped",
-                fields: [("have", .int(after)), ("limit", .int(limit)), ("first_record", .int(p.firstRecord))]))
+            out.diagnostics.append(
+                Diagnostic(
+                    L2CAPDiagnostics.reassemblyLimit,
+                    "the PDU begun at #\(p.firstRecord) (\(after) of \(p.need.map(String.init) ?? "?") bytes) would take reassembly on all links past \(limit) bytes; it is dropped",
+                    fields: [("have", .int(after)), ("limit", .int(limit)), ("first_record", .int(p.firstRecord))]))
             slot.partial = nil
             after = 0
         }
         return after - before
     }
 
-    private static func push(_ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
-                             cutByCapture: Bool, _ out: inout Output) {
+    private static func push(
+        _ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
+        cutByCapture: Bool, _ out: inout Output
+    ) {
         if boundary == 0b01 {
             continuation(&slot, fragment, record, cutByCapture, &out)
             return
@@ -173,10 +193,14 @@ public struct ACLReassembler: Sendable {
         if let old = slot.partial {
             slot.partial = nil
             out.dropped += old.bytes.count
-            out.diagnostics.append(Diagnostic(
-                L2CAPDiagnostics.unexpectedStart,
-                "start fragment while the PDU begun at #\(old.firstRecord) has \(old.bytes.count) of \(old.need.map(String.init) ?? "?") bytes; that PDU is dropped",
-                fields: [("have", .int(old.bytes.count)), ("need", .int(old.need ?? 0)), ("first_record", .int(old.firstRecord))]))
+            out.diagnostics.append(
+                Diagnostic(
+                    L2CAPDiagnostics.unexpectedStart,
+                    "start fragment while the PDU begun at #\(old.firstRecord) has \(old.bytes.count) of \(old.need.map(String.init) ?? "?") bytes; that PDU is dropped",
+                    fields: [
+                        ("have", .int(old.bytes.count)), ("need", .int(old.need ?? 0)),
+                        ("first_record", .int(old.firstRecord)),
+                    ]))
         }
         slot.started = true
         slot.afterCut = false
@@ -194,8 +218,10 @@ public struct ACLReassembler: Sendable {
         settle(&slot, &partial, cutByCapture, &out)
     }
 
-    private static func continuation(_ slot: inout Slot, _ fragment: ArraySlice<UInt8>, _ record: Int, _ cut: Bool,
-                                     _ out: inout Output) {
+    private static func continuation(
+        _ slot: inout Slot, _ fragment: ArraySlice<UInt8>, _ record: Int, _ cut: Bool,
+        _ out: inout Output
+    ) {
         if var skip = slot.skipping {
             skip.bytes += fragment.count
             skip.fragments += 1
@@ -236,7 +262,10 @@ public struct ACLReassembler: Sendable {
         var d = Diagnostic(
             L2CAPDiagnostics.reassemblyLimit,
             "\(skip.bytes) more bytes in \(skip.fragments) continuations of the PDU begun at #\(skip.firstRecord), dropped at the reassembly limit, were not decoded",
-            fields: [("bytes", .int(skip.bytes)), ("fragments", .int(skip.fragments)), ("first_record", .int(skip.firstRecord))])
+            fields: [
+                ("bytes", .int(skip.bytes)), ("fragments", .int(skip.fragments)),
+                ("first_record", .int(skip.firstRecord)),
+            ])
         d.undecodedBytes = skip.bytes
         out.diagnostics.append(d)
     }
@@ -250,10 +279,11 @@ public struct ACLReassembler: Sendable {
             let extra = partial.bytes.count - need
             if extra > 0 {
                 out.dropped += extra
-                out.diagnostics.append(Diagnostic(
-                    L2CAPDiagnostics.overLength,
-                    "fragments carry \(partial.bytes.count) bytes; the L2CAP header says \(need): \(extra) extra bytes",
-                    fields: [("have", .int(partial.bytes.count)), ("need", .int(need)), ("extra", .int(extra))]))
+                out.diagnostics.append(
+                    Diagnostic(
+                        L2CAPDiagnostics.overLength,
+                        "fragments carry \(partial.bytes.count) bytes; the L2CAP header says \(need): \(extra) extra bytes",
+                        fields: [("have", .int(partial.bytes.count)), ("need", .int(need)), ("extra", .int(extra))]))
             }
             out.pdu = makePDU(partial.bytes[0..<need], firstRecord: partial.firstRecord, truncated: false)
             return
@@ -274,7 +304,8 @@ public struct ACLReassembler: Sendable {
         var r = ByteReader(consume bytes)
         let length = Int((try? r.u16le()) ?? 0)
         let cid = (try? r.u16le()) ?? 0
-        return L2CAPPDU(cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
+        return L2CAPPDU(
+            cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
     }
 
     /// The last fragment either way on a connection.
@@ -304,7 +335,9 @@ public struct ACLReassembler: Sendable {
         var out: [(ACLKey, Diagnostic, Int)] = []
         for key in slots.keys.sorted() {
             guard var slot = slots[key] else { continue }
-            if let p = slot.partial { out.append((key, Self.incomplete(p, when: "at the end of the capture"), p.bytes.count)) }
+            if let p = slot.partial {
+                out.append((key, Self.incomplete(p, when: "at the end of the capture"), p.bytes.count))
+            }
             var skipped = Output()
             Self.endSkipping(&slot, &skipped)
             out += skipped.diagnostics.map { (key, $0, $0.undecodedBytes) }
@@ -317,12 +350,14 @@ public struct ACLReassembler: Sendable {
 
     private static func incomplete(_ p: Partial, when: String) -> Diagnostic {
         if let need = p.need {
-            return Diagnostic(L2CAPDiagnostics.incomplete,
-                              "PDU begun at #\(p.firstRecord) incomplete \(when): \(p.bytes.count) of \(need) bytes",
-                              fields: [("have", .int(p.bytes.count)), ("need", .int(need)), ("first_record", .int(p.firstRecord))])
+            return Diagnostic(
+                L2CAPDiagnostics.incomplete,
+                "PDU begun at #\(p.firstRecord) incomplete \(when): \(p.bytes.count) of \(need) bytes",
+                fields: [("have", .int(p.bytes.count)), ("need", .int(need)), ("first_record", .int(p.firstRecord))])
         }
-        return Diagnostic(L2CAPDiagnostics.shortHeader,
-                          "PDU begun at #\(p.firstRecord) ended \(when) inside its header: \(p.bytes.count) of 4 bytes",
-                          fields: [("have", .int(p.bytes.count)), ("need", .int(4)), ("first_record", .int(p.firstRecord))])
+        return Diagnostic(
+            L2CAPDiagnostics.shortHeader,
+            "PDU begun at #\(p.firstRecord) ended \(when) inside its header: \(p.bytes.count) of 4 bytes",
+            fields: [("have", .int(p.bytes.count)), ("need", .int(4)), ("first_record", .int(p.firstRecord))])
     }
 }

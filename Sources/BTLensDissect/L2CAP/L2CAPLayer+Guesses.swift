@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// A dynamic channel with no captured setup whose first PDU fit RFCOMM.
 enum L2CAPGuess {
@@ -15,8 +15,10 @@ enum L2CAPGuess {
 extension L2CAPLayer {
     /// A dynamic channel with no captured setup: the PSM `--decode-as` gives, or RFCOMM while the
     /// guess that it carries RFCOMM stands. nil when the PDU was held or shown undecoded here.
-    func unsignalledPSM(_ pdu: borrowing L2CAPPDU, _ key: ConnectionKey, _ direction: Direction,
-                        _ r: CaptureRecord) -> UInt16? {
+    func unsignalledPSM(
+        _ pdu: borrowing L2CAPPDU, _ key: ConnectionKey, _ direction: Direction,
+        _ r: CaptureRecord
+    ) -> UInt16? {
         for case .cid(let cid, let psm) in ctx.decodeAs where cid == pdu.cid { return psm }
         let channel = L2CAPChannelMap.Key(connection: key, direction: direction, cid: pdu.cid)
         let name = L2CAPChannel.name(pdu.cid)
@@ -31,11 +33,16 @@ extension L2CAPLayer {
             // A PDU the capture cut short proves nothing either way: the guess stands.
             if !pdu.truncated, let misfit = RFCOMMFrame.misfit(pdu.payload) {
                 guessed[channel] = .withdrawn
-                ctx.say(r, key.handle, Diagnostic(L2CAPDiagnostics.guessWithdrawn,
-                                                  "channel \(Hex.value(pdu.cid, width: 4)) was taken for RFCOMM from its first frame (#\(first.number)), but this PDU of \(pdu.payload.count) bytes is no RFCOMM frame: \(misfit). Its PDUs from the first are shown undecoded (--decode-as \(Hex.value(pdu.cid, width: 4))=rfcomm overrides)",
-                                                  fields: [("cid", .hex(pdu.cid)),
-                                                           ("first_record", .int(first.number))]),
-                        direction)
+                ctx.say(
+                    r, key.handle,
+                    Diagnostic(
+                        L2CAPDiagnostics.guessWithdrawn,
+                        "channel \(Hex.value(pdu.cid, width: 4)) was taken for RFCOMM from its first frame (#\(first.number)), but this PDU of \(pdu.payload.count) bytes is no RFCOMM frame: \(misfit). Its PDUs from the first are shown undecoded (--decode-as \(Hex.value(pdu.cid, width: 4))=rfcomm overrides)",
+                        fields: [
+                            ("cid", .hex(pdu.cid)),
+                            ("first_record", .int(first.number)),
+                        ]),
+                    direction)
                 ctx.undecoded(first, key.handle, name, first.payload)
                 ctx.undecoded(r, key.handle, name, pdu.payload)
                 return nil
@@ -45,14 +52,17 @@ extension L2CAPLayer {
             return PSM.rfcomm
         case nil:
             guard !pdu.truncated, RFCOMMFrame.misfit(pdu.payload) == nil,
-                  budget.heldBytes + pdu.payload.count <= ctx.limits.guessBytes
+                budget.heldBytes + pdu.payload.count <= ctx.limits.guessBytes
             else {
                 ctx.undecoded(r, key.handle, name, pdu.payload)
                 return nil
             }
-            ctx.say(r, key.handle, Diagnostic(L2CAPDiagnostics.guessed,
-                                              "no captured signalling says what channel \(Hex.value(pdu.cid, width: 4)) carries; its frames parse as RFCOMM with a valid FCS, so it is decoded as RFCOMM (a guess, withdrawn if a later frame does not fit; --decode-as overrides)",
-                                              fields: [("cid", .hex(pdu.cid)), ("psm", .hex(PSM.rfcomm))]), direction)
+            ctx.say(
+                r, key.handle,
+                Diagnostic(
+                    L2CAPDiagnostics.guessed,
+                    "no captured signalling says what channel \(Hex.value(pdu.cid, width: 4)) carries; its frames parse as RFCOMM with a valid FCS, so it is decoded as RFCOMM (a guess, withdrawn if a later frame does not fit; --decode-as overrides)",
+                    fields: [("cid", .hex(pdu.cid)), ("psm", .hex(PSM.rfcomm))]), direction)
             // The frame waits for the next: decoded if that one fits too, shown undecoded if not.
             var first = r
             first.payload = ArraySlice(Array(pdu.payload))

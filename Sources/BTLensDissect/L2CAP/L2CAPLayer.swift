@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// L2CAP: PDUs handed to the layer their channel carries, by fixed CID or by the PSM signalling
 /// (or `--decode-as`, or a guess) gave a dynamic channel. Keeps the channels of each connection and
@@ -16,8 +16,10 @@ final class L2CAPLayer: ConnectionLayer {
     /// Dynamic channels guessed to carry RFCOMM, said once each.
     var guessed: [L2CAPChannelMap.Key: L2CAPGuess] = [:]
 
-    init(_ ctx: LayerContext, att: ATTLayer, smp: SMPLayer, sdp: SDPLayer, rfcomm: RFCOMMLayer, iap2: IAP2Layer,
-         budget: GuessBudget) {
+    init(
+        _ ctx: LayerContext, att: ATTLayer, smp: SMPLayer, sdp: SDPLayer, rfcomm: RFCOMMLayer, iap2: IAP2Layer,
+        budget: GuessBudget
+    ) {
         self.ctx = ctx
         self.att = att
         self.smp = smp
@@ -30,10 +32,13 @@ final class L2CAPLayer: ConnectionLayer {
     /// A whole PDU, to the layer its channel carries.
     func pdu(_ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         if ctx.lowerLayers {
-            let info = L2CAPInfo(cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
-                                 truncated: pdu.truncated)
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
-                           isTop: false, body: .l2cap(info)))
+            let info = L2CAPInfo(
+                cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
+                truncated: pdu.truncated)
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                    isTop: false, body: .l2cap(info)))
         }
         switch pdu.cid {
         case L2CAPChannel.att:
@@ -59,8 +64,10 @@ final class L2CAPLayer: ConnectionLayer {
     private func signaling(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
         let (commands, diagnostics) = channels.decode(pdu.payload, connection: key, direction: direction)
         for c in commands {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
-                           isTop: true, body: .l2capSignaling(c)))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
+                    isTop: true, body: .l2capSignaling(c)))
         }
         for d in diagnostics { ctx.say(r, key.handle, d, direction) }
     }

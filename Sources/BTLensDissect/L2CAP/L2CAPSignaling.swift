@@ -42,12 +42,20 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable {
         (0x09, .init(name: "Echo Response", parameters: .none, minimumSize: 0)),
         (0x0a, .init(name: "Information Request", parameters: .none, minimumSize: 0)),
         (0x0b, .init(name: "Information Response", parameters: .none, minimumSize: 0)),
-        (0x12, .init(name: "Connection Parameter Update Request", parameters: .connectionParameterUpdate,
-                     minimumSize: 8)),
+        (
+            0x12,
+            .init(
+                name: "Connection Parameter Update Request", parameters: .connectionParameterUpdate,
+                minimumSize: 8)
+        ),
         (0x13, .init(name: "Connection Parameter Update Response", parameters: .none, minimumSize: 0)),
         (0x14, .init(name: "LE Credit Based Connection Request", parameters: .connectionRequest, minimumSize: 4)),
-        (0x15, .init(name: "LE Credit Based Connection Response", parameters: .leCreditBasedConnectionResponse,
-                     minimumSize: 0)),
+        (
+            0x15,
+            .init(
+                name: "LE Credit Based Connection Response", parameters: .leCreditBasedConnectionResponse,
+                minimumSize: 0)
+        ),
         (0x16, .init(name: "Flow Control Credit Indication", parameters: .none, minimumSize: 0)),
         (0x17, .init(name: "Credit Based Connection Request", parameters: .connectionRequest, minimumSize: 4)),
         (0x18, .init(name: "Credit Based Connection Response", parameters: .none, minimumSize: 0)),
@@ -110,12 +118,14 @@ struct L2CAPChannelMap {
 
     /// Decodes one signalling PDU (several commands may share it) and updates the map.
     mutating func decode(_ payload: ArraySlice<UInt8>, connection: ConnectionKey, direction: Direction)
-        -> (commands: [L2CAPSignalingInfo], diagnostics: [Diagnostic]) {
+        -> (commands: [L2CAPSignalingInfo], diagnostics: [Diagnostic])
+    {
         var r = ByteReader(payload)
         var commands: [L2CAPSignalingInfo] = []
         while !r.isAtEnd {
             guard let code = try? r.u8(), let id = try? r.u8(), let length = try? r.u16le(),
-                  let data = try? r.bytes(Int(length)) else {
+                let data = try? r.bytes(Int(length))
+            else {
                 let d = Diagnostic(
                     L2CAPDiagnostics.signalingMalformed,
                     "signalling command at offset \(r.offset) runs past the end of its PDU (\(r.remaining) bytes left)",
@@ -133,8 +143,10 @@ struct L2CAPChannelMap {
     }
 
     /// The fields of one command whose data is at least its minimum size, and what it changes in the map.
-    private mutating func parameters(_ parameters: L2CAPSignalingCode.Parameters, _ id: UInt8, _ p: inout ByteReader,
-                                     connection: ConnectionKey, direction: Direction) -> [(String, FieldValue)] {
+    private mutating func parameters(
+        _ parameters: L2CAPSignalingCode.Parameters, _ id: UInt8, _ p: inout ByteReader,
+        connection: ConnectionKey, direction: Direction
+    ) -> [(String, FieldValue)] {
         switch parameters {
         case .connectionRequest:
             let psm = (try? p.u16le()) ?? 0
@@ -171,16 +183,20 @@ struct L2CAPChannelMap {
             let max = (try? p.u16le()) ?? 0
             let latency = (try? p.u16le()) ?? 0
             let timeout = (try? p.u16le()) ?? 0
-            return [("interval_min", .int(min)), ("interval_max", .int(max)), ("latency", .int(latency)),
-                    ("timeout_ms", .int(Int(timeout) * 10))]
+            return [
+                ("interval_min", .int(min)), ("interval_max", .int(max)), ("latency", .int(latency)),
+                ("timeout_ms", .int(Int(timeout) * 10)),
+            ]
         case .none:
             return []
         }
     }
 
     /// A successful response: data from the requester goes to the responder's CID, and back to the requester's.
-    private mutating func connected(_ connection: ConnectionKey, _ id: UInt8, requester: Direction,
-                                    responderCID: UInt16, ok: Bool) {
+    private mutating func connected(
+        _ connection: ConnectionKey, _ id: UInt8, requester: Direction,
+        responderCID: UInt16, ok: Bool
+    ) {
         let key = PendingKey(connection: connection, identifier: id, requester: requester)
         guard let (psm, requesterCID) = pending.removeValue(forKey: key), ok else { return }
         channels[Key(connection: connection, direction: requester, cid: responderCID)] = psm

@@ -22,8 +22,10 @@ extension ATTDecoder {
     /// Requests whose Attribute Not Found is how a discovery ends, not an error.
     static let discoveryRequests: Set<UInt8> = [0x04, 0x06, 0x08, 0x10]
 
-    mutating func lifecycle(_ pdu: ArraySlice<UInt8>, _ out: inout ATTResult, direction: Direction, step: Lifecycle.Step,
-                            db key: GATTStore.Key) {
+    mutating func lifecycle(
+        _ pdu: ArraySlice<UInt8>, _ out: inout ATTResult, direction: Direction, step: Lifecycle.Step,
+        db key: GATTStore.Key
+    ) {
         let opcode = out.info.opcode
         if facts.first == nil { facts.first = step }
         switch opcode {
@@ -40,31 +42,40 @@ extension ATTDecoder {
             let length = pdu.count - 3
             // The MTU is known when it was exchanged in the capture, or the link began in it (23 until exchanged).
             if length > bearer.mtu - 3, facts.mtu != nil || !facts.inferred {
-                out.diagnostics.append(Diagnostic(LifecycleDiagnostics.valueTooLong,
-                                                  "a \(opcode.name) of \(length) bytes to \(Hex.value(handle, width: 4)); ATT_MTU is \(bearer.mtu), so at most \(bearer.mtu - 3) fit",
-                                                  fields: [("length", .int(length)), ("mtu", .int(bearer.mtu))]))
+                out.diagnostics.append(
+                    Diagnostic(
+                        LifecycleDiagnostics.valueTooLong,
+                        "a \(opcode.name) of \(length) bytes to \(Hex.value(handle, width: 4)); ATT_MTU is \(bearer.mtu), so at most \(bearer.mtu - 3) fit",
+                        fields: [("length", .int(length)), ("mtu", .int(bearer.mtu))]))
             }
             if out.info.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration, length > 0 {
                 let bits = pdu[pdu.startIndex + 3]
                 let owner = gatt[key]?.characteristic(owning: handle)
-                let kind: Lifecycle.Subscription.Kind = bits & 3 == 3 ? .both : bits & 1 == 1 ? .notify : bits & 2 == 2 ? .indicate : .off
-                let s = Lifecycle.Subscription(valueHandle: owner?.valueHandle ?? handle &- 1, cccdHandle: handle, uuid: owner?.uuid,
-                                               kind: kind, step: step)
+                let kind: Lifecycle.Subscription.Kind =
+                    bits & 3 == 3 ? .both : bits & 1 == 1 ? .notify : bits & 2 == 2 ? .indicate : .off
+                let s = Lifecycle.Subscription(
+                    valueHandle: owner?.valueHandle ?? handle &- 1, cccdHandle: handle, uuid: owner?.uuid,
+                    kind: kind, step: step)
                 facts.subscriptions.removeAll { $0.valueHandle == s.valueHandle }
                 if facts.subscriptions.count < Lifecycle.subscriptionLimit { facts.subscriptions.append(s) }
             }
         case .handleValueNotification, .handleValueIndication:
             // Judged at a characteristic's first notification: on a link without a bond (a bonded server
             // remembers subscriptions), where this capture discovered its CCCD and no write enabled it.
-            guard let handle = out.info.handle, !facts.inferred, !facts.encrypted, handle != facts.lastNotifying else { break }
+            guard let handle = out.info.handle, !facts.inferred, !facts.encrypted, handle != facts.lastNotifying else {
+                break
+            }
             facts.lastNotifying = handle
             guard facts.said.insert(UInt32(handle) | 0x1_0000).inserted,
-                  facts.subscriptions.last(where: { $0.valueHandle == handle }).map({ $0.kind == .off }) ?? true,
-                  let cccd = gatt[key]?.cccd(of: handle) else { break }
+                facts.subscriptions.last(where: { $0.valueHandle == handle }).map({ $0.kind == .off }) ?? true,
+                let cccd = gatt[key]?.cccd(of: handle)
+            else { break }
             let uuid = out.info.uuid.map { " (\($0))" } ?? ""
-            out.diagnostics.append(Diagnostic(LifecycleDiagnostics.notSubscribed,
-                                              "\(opcode.name) from \(Hex.value(handle, width: 4))\(uuid), whose CCCD (\(Hex.value(cccd, width: 4))) this connection did not enable before it, on a link that is not encrypted",
-                                              fields: [("att_handle", .hex(handle))]))
+            out.diagnostics.append(
+                Diagnostic(
+                    LifecycleDiagnostics.notSubscribed,
+                    "\(opcode.name) from \(Hex.value(handle, width: 4))\(uuid), whose CCCD (\(Hex.value(cccd, width: 4))) this connection did not enable before it, on a link that is not encrypted",
+                    fields: [("att_handle", .hex(handle))]))
         default:
             break
         }
@@ -73,23 +84,29 @@ extension ATTDecoder {
         default: return
         }
         guard facts.discovery != nil, let handle = out.info.handle, out.info.uuid == nil, let db = gatt[key],
-              !db.services.contains(where: { $0.start == handle }), facts.said.insert(UInt32(handle)).inserted else { return }
-        out.diagnostics.append(Diagnostic(LifecycleDiagnostics.undiscoveredHandle,
-                                          "\(opcode.name) to \(Hex.value(handle, width: 4)), which the discovery in this capture did not find",
-                                          fields: [("att_handle", .hex(handle))]))
+            !db.services.contains(where: { $0.start == handle }), facts.said.insert(UInt32(handle)).inserted
+        else { return }
+        out.diagnostics.append(
+            Diagnostic(
+                LifecycleDiagnostics.undiscoveredHandle,
+                "\(opcode.name) to \(Hex.value(handle, width: 4)), which the discovery in this capture did not find",
+                fields: [("att_handle", .hex(handle))]))
     }
 
     /// An Error Response in words: what was refused, why, and what the app should do.
     private mutating func explain(_ pdu: ArraySlice<UInt8>, _ out: inout ATTResult) {
         var reader = ByteReader(pdu)
         guard (try? reader.u8()) != nil, let request = try? reader.u8(), let handle = try? reader.u16le(),
-              let raw = try? reader.u8() else { return }
+            let raw = try? reader.u8()
+        else { return }
         if raw == 0x0a, Self.discoveryRequests.contains(request) { return }
         facts.errors += 1
         let error = ATTErrorCode(rawValue: raw)
-        out.diagnostics.append(Diagnostic(LifecycleDiagnostics.attError,
-                                          "\(ATTOpcode(rawValue: request).name) on \(Hex.value(handle, width: 4)) refused: \(error.name)\(error.advice.map { "; \($0)" } ?? "")",
-                                          fields: [("error_code", .hex(raw)), ("att_handle", .hex(handle))]))
+        out.diagnostics.append(
+            Diagnostic(
+                LifecycleDiagnostics.attError,
+                "\(ATTOpcode(rawValue: request).name) on \(Hex.value(handle, width: 4)) refused: \(error.name)\(error.advice.map { "; \($0)" } ?? "")",
+                fields: [("error_code", .hex(raw)), ("att_handle", .hex(handle))]))
     }
 }
 

@@ -51,8 +51,13 @@ public struct AdvertisingTable: Sendable {
     public init() {}
 
     mutating func add(_ report: AdvertisingReport, _ step: Lifecycle.Step) {
-        guard devices[report.address] != nil || devices.count < Self.deviceLimit else { uncounted += 1; return }
-        var d = devices[report.address] ?? Device(address: report.address, first: step, last: step, rssi: Int(report.rssi)...Int(report.rssi))
+        guard devices[report.address] != nil || devices.count < Self.deviceLimit else {
+            uncounted += 1
+            return
+        }
+        var d =
+            devices[report.address]
+            ?? Device(address: report.address, first: step, last: step, rssi: Int(report.rssi)...Int(report.rssi))
         d.reports += 1
         d.last = step
         d.rssi = min(d.rssi.lowerBound, Int(report.rssi))...max(d.rssi.upperBound, Int(report.rssi))

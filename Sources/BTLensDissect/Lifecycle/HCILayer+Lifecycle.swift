@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// Connection lifecycle: the steps HCI reports, and the findings drawn from them.
 extension HCILayer {
@@ -32,9 +32,12 @@ extension HCILayer {
                 if status.isSuccess, let enabled { $0.encrypted = enabled }
             }
             if !status.isSuccess {
-                ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.encryptionFailed,
-                                              "\(enabled == nil ? "refreshing" : "starting") encryption on \(Hex.value(handle, width: 4)) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
-                                              fields: [("status", .hex(status.rawValue))]))
+                ctx.say(
+                    r, handle,
+                    Diagnostic(
+                        LifecycleDiagnostics.encryptionFailed,
+                        "\(enabled == nil ? "refreshing" : "starting") encryption on \(Hex.value(handle, width: 4)) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
+                        fields: [("status", .hex(status.rawValue))]))
             }
         case .advertising(let reports):
             let step = step(r)
@@ -49,10 +52,15 @@ extension HCILayer {
                 f.fullSince = nil
                 let stalled = r.timestamp.elapsed(since: since.time)
                 if stalled > Self.stallTolerance {
-                    ctx.say(r, nil, Diagnostic(LifecycleDiagnostics.flowStall,
-                                               "all \(f.buffers) controller ACL buffers were in use from #\(since.record) until this Number Of Completed Packets: \(Timestamp(microseconds: stalled).offset(from: Timestamp(microseconds: 0))) s with no credit to send",
-                                               fields: [("since_record", .int(since.record)),
-                                                        ("stalled_us", .int(stalled)), ("buffers", .int(f.buffers))]))
+                    ctx.say(
+                        r, nil,
+                        Diagnostic(
+                            LifecycleDiagnostics.flowStall,
+                            "all \(f.buffers) controller ACL buffers were in use from #\(since.record) until this Number Of Completed Packets: \(Timestamp(microseconds: stalled).offset(from: Timestamp(microseconds: 0))) s with no credit to send",
+                            fields: [
+                                ("since_record", .int(since.record)),
+                                ("stalled_us", .int(stalled)), ("buffers", .int(f.buffers)),
+                            ]))
                 }
             }
             flow[index] = f
@@ -72,44 +80,65 @@ extension HCILayer {
     /// A failed connection attempt, with its status explained.
     func connectionFailed(_ info: ConnectionInfo, status: HCIErrorCode, _ r: CaptureRecord) {
         let peer = info.address?.description ?? "a device"
-        ctx.say(r, nil, Diagnostic(LifecycleDiagnostics.connectionFailed,
-                                   "connecting to \(peer) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
-                                   fields: [("status", .hex(status.rawValue))]))
+        ctx.say(
+            r, nil,
+            Diagnostic(
+                LifecycleDiagnostics.connectionFailed,
+                "connecting to \(peer) failed: \(status.name)\(status.advice.map { "; \($0)" } ?? "")",
+                fields: [("status", .hex(status.rawValue))]))
     }
 
     /// Findings when a connection closes: how it ended, what it never did (`hadATT`: an ATT PDU),
     /// whether it is one of a loop.
-    func closing(_ key: ConnectionKey, reason: HCIErrorCode, lastTraffic: Lifecycle.Step?, hadATT: Bool,
-                 _ r: CaptureRecord) {
+    func closing(
+        _ key: ConnectionKey, reason: HCIErrorCode, lastTraffic: Lifecycle.Step?, hadATT: Bool,
+        _ r: CaptureRecord
+    ) {
         guard let info = connections[key] else { return }
         let handle = key.handle
         if reason.rawValue == 0x08 {
-            let last = lastTraffic.map {
-                "the last traffic was #\($0.record), \(r.timestamp.offset(from: $0.time)) s before"
-            } ?? "no traffic was captured on it"
-            let timeout = info.lifecycle.parameters.map {
-                "; the supervision timeout was \($0.timeoutMilliseconds) ms"
-            } ?? ""
-            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.supervisionTimeout,
-                                          "\(Hex.value(handle, width: 4)) lost: Connection Timeout; \(last)\(timeout)",
-                                          fields: [("last_record", .int(lastTraffic?.record ?? 0))]))
+            let last =
+                lastTraffic.map {
+                    "the last traffic was #\($0.record), \(r.timestamp.offset(from: $0.time)) s before"
+                } ?? "no traffic was captured on it"
+            let timeout =
+                info.lifecycle.parameters.map {
+                    "; the supervision timeout was \($0.timeoutMilliseconds) ms"
+                } ?? ""
+            ctx.say(
+                r, handle,
+                Diagnostic(
+                    LifecycleDiagnostics.supervisionTimeout,
+                    "\(Hex.value(handle, width: 4)) lost: Connection Timeout; \(last)\(timeout)",
+                    fields: [("last_record", .int(lastTraffic?.record ?? 0))]))
         }
         if reason.rawValue == 0x3d {
-            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.micFailure,
-                                          "\(Hex.value(handle, width: 4)) dropped: MIC Failure; \(reason.advice ?? "")"))
+            ctx.say(
+                r, handle,
+                Diagnostic(
+                    LifecycleDiagnostics.micFailure,
+                    "\(Hex.value(handle, width: 4)) dropped: MIC Failure; \(reason.advice ?? "")"))
         }
         if info.transport == .le, !info.inferred, !hadATT {
-            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.noDiscovery,
-                                          "\(Hex.value(handle, width: 4)) closed (\(reason.name)) before any ATT PDU: the app never reached discovery"))
+            ctx.say(
+                r, handle,
+                Diagnostic(
+                    LifecycleDiagnostics.noDiscovery,
+                    "\(Hex.value(handle, width: 4)) closed (\(reason.name)) before any ATT PDU: the app never reached discovery"
+                ))
         }
         guard let address = info.address, let opened = info.openedTime,
-              r.timestamp.elapsed(since: opened) < Self.shortConnection else { return }
+            r.timestamp.elapsed(since: opened) < Self.shortConnection
+        else { return }
         var recent = (shortConnections[address] ?? []).filter { r.timestamp.elapsed(since: $0.time) < Self.loopWindow }
         recent.append(step(r))
         if recent.count == Self.loopCount {
-            ctx.say(r, handle, Diagnostic(LifecycleDiagnostics.reconnectLoop,
-                                          "\(recent.count) connections to \(address) ended within \(Self.loopWindow / 1_000_000) s, each under \(Self.shortConnection / 1_000_000) s (closed at \(recent.map { "#\($0.record)" }.joined(separator: ", ")))",
-                                          fields: [("address", .string(address.description))]))
+            ctx.say(
+                r, handle,
+                Diagnostic(
+                    LifecycleDiagnostics.reconnectLoop,
+                    "\(recent.count) connections to \(address) ended within \(Self.loopWindow / 1_000_000) s, each under \(Self.shortConnection / 1_000_000) s (closed at \(recent.map { "#\($0.record)" }.joined(separator: ", ")))",
+                    fields: [("address", .string(address.description))]))
         }
         if shortConnections[address] == nil, shortConnections.count >= Self.loopAddressLimit {
             shortConnections.removeAll()

@@ -6,34 +6,43 @@ public enum LifecycleDiagnostics {
         "hci.connection.failed", .warning, "A connection attempt failed; the status says why.")
     public static let supervisionTimeout = DiagnosticKind(
         "hci.disconnect.timeout", .warning,
-        "The link was lost (Connection Timeout): the peer stopped answering. Said with the last traffic before it and the silence after.")
+        "The link was lost (Connection Timeout): the peer stopped answering. Said with the last traffic before it and the silence after."
+    )
     public static let micFailure = DiagnosticKind(
         "hci.disconnect.mic_failure", .error,
         "The link dropped on a MIC failure: a packet failed its integrity check (keys differ, or radio corruption).")
     public static let encryptionFailed = DiagnosticKind(
-        "hci.encryption.failed", .error, "Starting or refreshing encryption failed; the status says why (a missing key means a lost bond).")
+        "hci.encryption.failed", .error,
+        "Starting or refreshing encryption failed; the status says why (a missing key means a lost bond).")
     public static let pairingFailed = DiagnosticKind(
         "smp.pairing.failed", .error, "SMP pairing failed; the reason is named.")
     public static let attError = DiagnosticKind(
         "att.error", .warning,
-        "An ATT request was refused, with what the app should do. The Attribute Not Found that ends a discovery is not a finding.")
+        "An ATT request was refused, with what the app should do. The Attribute Not Found that ends a discovery is not a finding."
+    )
     public static let valueTooLong = DiagnosticKind(
         "att.value.too_long", .error, "A write carries more than ATT_MTU − 3 bytes of value: no server accepts it.")
     public static let notSubscribed = DiagnosticKind(
         "gatt.notification.unsubscribed", .warning,
-        "Notifications or indications from a characteristic whose CCCD was not enabled first, on a link without a bond (where the server must forget subscriptions). Said once per characteristic.")
+        "Notifications or indications from a characteristic whose CCCD was not enabled first, on a link without a bond (where the server must forget subscriptions). Said once per characteristic."
+    )
     public static let undiscoveredHandle = DiagnosticKind(
         "att.handle.undiscovered", .note,
-        "A read or write to a handle the discovery in this capture did not find (a cached or guessed handle). Said once per handle.")
+        "A read or write to a handle the discovery in this capture did not find (a cached or guessed handle). Said once per handle."
+    )
     public static let noDiscovery = DiagnosticKind(
         "gatt.discovery.none", .note, "An LE connection closed before any ATT traffic: it never reached discovery.")
     public static let reconnectLoop = DiagnosticKind(
         "hci.connection.loop", .warning,
-        "The phone connected to the same device three or more times within a minute, each time briefly: a reconnect loop.")
+        "The phone connected to the same device three or more times within a minute, each time briefly: a reconnect loop."
+    )
     public static let flowStall = DiagnosticKind(
         "hci.flow.stall", .warning,
-        "Every controller ACL buffer was in use and no Number Of Completed Packets freed one for longer than 100 ms: writes were stalled by flow control.")
+        "Every controller ACL buffer was in use and no Number Of Completed Packets freed one for longer than 100 ms: writes were stalled by flow control."
+    )
 
-    public static let all = [connectionFailed, supervisionTimeout, micFailure, encryptionFailed, pairingFailed, attError,
-                             valueTooLong, notSubscribed, undiscoveredHandle, noDiscovery, reconnectLoop, flowStall]
+    public static let all = [
+        connectionFailed, supervisionTimeout, micFailure, encryptionFailed, pairingFailed, attError,
+        valueTooLong, notSubscribed, undiscoveredHandle, noDiscovery, reconnectLoop, flowStall,
+    ]
 }

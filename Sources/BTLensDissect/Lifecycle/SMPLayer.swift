@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// SMP on its fixed channels: shown undecoded, and read for the steps of pairing. It keeps no state
 /// of its own (pairing steps go into the connection's lifecycle), so it is not in the analyzer's
@@ -25,7 +25,10 @@ final class SMPLayer {
         let reason = SMPFailureReason(rawValue: raw)
         hci.connections.update(key) { $0.pairingFailure = (step, reason) }
         let who = direction == .sent ? "the phone" : "the device"
-        ctx.say(r, key.handle, Diagnostic(LifecycleDiagnostics.pairingFailed, "\(who) failed pairing: \(reason.name)",
-                                          fields: [("reason", .hex(raw))]), direction)
+        ctx.say(
+            r, key.handle,
+            Diagnostic(
+                LifecycleDiagnostics.pairingFailed, "\(who) failed pairing: \(reason.name)",
+                fields: [("reason", .hex(raw))]), direction)
     }
 }

@@ -2,13 +2,15 @@ import BTLensCore
 
 public enum RFCOMMDiagnostics {
     public static let fcsBad = DiagnosticKind(
-        "rfcomm.fcs.bad", .error, "An RFCOMM frame's FCS differs from the CRC of its header; its data is still passed on.")
+        "rfcomm.fcs.bad", .error,
+        "An RFCOMM frame's FCS differs from the CRC of its header; its data is still passed on.")
     public static let malformed = DiagnosticKind(
         "rfcomm.malformed", .error, "An RFCOMM frame is shorter than its header and length field say.")
 
     public static let guessWithdrawn = DiagnosticKind(
         "rfcomm.channel.guess_withdrawn", .note,
-        "A channel taken for iAP2 (by its SDP record or its first bytes) whose data is not iAP2: the guess is withdrawn and the channel's bytes, from its start, are shown as RFCOMM data.")
+        "A channel taken for iAP2 (by its SDP record or its first bytes) whose data is not iAP2: the guess is withdrawn and the channel's bytes, from its start, are shown as RFCOMM data."
+    )
 
     public static let all = [fcsBad, malformed, guessWithdrawn]
 }
@@ -17,7 +19,11 @@ public enum RFCOMMDiagnostics {
 /// length (1 or 2 bytes), an optional credit byte, information, FCS.
 public struct RFCOMMFrame: Sendable {
     public enum FrameType: UInt8, Sendable {
-        case sabm = 0x2f, ua = 0x63, dm = 0x0f, disc = 0x43, uih = 0xef
+        case sabm = 0x2f
+        case ua = 0x63
+        case dm = 0x0f
+        case disc = 0x43
+        case uih = 0xef
 
         public var name: String {
             switch self {
@@ -62,9 +68,10 @@ public struct RFCOMMFrame: Sendable {
         let fcs = try r.u8()
         // The FCS covers address and control, and the length too for every frame but UIH.
         let covered = bytes.prefix(type == .uih ? 2 : headerLength)
-        return RFCOMMFrame(dlci: dlci, commandResponse: address & 0x02 != 0, type: type, control: control,
-                           pollFinal: pollFinal, credits: credits, information: information, fcs: fcs,
-                           expectedFCS: Self.fcs(covered))
+        return RFCOMMFrame(
+            dlci: dlci, commandResponse: address & 0x02 != 0, type: type, control: control,
+            pollFinal: pollFinal, credits: credits, information: information, fcs: fcs,
+            expectedFCS: Self.fcs(covered))
     }
 
     /// Why `bytes` are not exactly one RFCOMM frame of a known type with a valid FCS; nil when they are.
@@ -75,7 +82,9 @@ public struct RFCOMMFrame: Sendable {
         } catch {
             return "it needs \(error.needed) more bytes at offset \(error.offset)"
         }
-        guard frame.type != nil else { return "its control byte \(Hex.value(frame.control, width: 2)) is no RFCOMM frame type" }
+        guard frame.type != nil else {
+            return "its control byte \(Hex.value(frame.control, width: 2)) is no RFCOMM frame type"
+        }
         guard frame.fcs == frame.expectedFCS else {
             return "its FCS is \(Hex.value(frame.fcs, width: 2)), expected \(Hex.value(frame.expectedFCS, width: 2))"
         }

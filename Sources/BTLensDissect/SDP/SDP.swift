@@ -71,8 +71,12 @@ public struct SDPInfo: Sendable {
 struct SDPDecoder {
     /// An attribute list longer than this, even split by continuation, is not kept.
     static let listLimit = 65_536
-    static let iap2Accessory: [UInt8] = [0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff]
-    static let iap2Device: [UInt8] = [0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xfe]
+    static let iap2Accessory: [UInt8] = [
+        0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff,
+    ]
+    static let iap2Device: [UInt8] = [
+        0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xfe,
+    ]
 
     static let pduNames: [UInt8: String] = [
         0x01: "Error Response", 0x02: "Service Search Request", 0x03: "Service Search Response",
@@ -85,10 +89,18 @@ struct SDPDecoder {
     mutating func decode(_ payload: ArraySlice<UInt8>) -> (SDPInfo?, [Diagnostic]) {
         var r = ByteReader(payload)
         guard let id = try? r.u8(), let transaction = try? r.u16be(), let length = try? r.u16be(),
-              let params = try? r.bytes(Int(length)) else {
-            return (nil, [Diagnostic(SDPDiagnostics.malformed, "SDP PDU of \(payload.count) bytes is shorter than its header says")])
+            let params = try? r.bytes(Int(length))
+        else {
+            return (
+                nil,
+                [
+                    Diagnostic(
+                        SDPDiagnostics.malformed, "SDP PDU of \(payload.count) bytes is shorter than its header says")
+                ]
+            )
         }
-        var info = SDPInfo(pdu: Self.pduNames[id] ?? "Unknown (\(Hex.value(id, width: 2)))", transaction: transaction, services: [])
+        var info = SDPInfo(
+            pdu: Self.pduNames[id] ?? "Unknown (\(Hex.value(id, width: 2)))", transaction: transaction, services: [])
         guard id == 0x05 || id == 0x07 else { return (info, []) }
         var p = ByteReader(params)
         guard let count = try? p.u16be(), let list = try? p.bytes(Int(count)), let more = try? p.u8() else {
@@ -106,7 +118,13 @@ struct SDPDecoder {
             info.services = records.map(Self.service)
             return (info, [])
         } catch {
-            return (info, [Diagnostic(SDPDiagnostics.malformed, "\(info.pdu): attribute list malformed at offset \(error.offset)")])
+            return (
+                info,
+                [
+                    Diagnostic(
+                        SDPDiagnostics.malformed, "\(info.pdu): attribute list malformed at offset \(error.offset)")
+                ]
+            )
         }
     }
 
@@ -116,7 +134,10 @@ struct SDPDecoder {
         let items = record.items
         var i = 0
         while i + 1 < items.count {
-            guard case .uint(let attribute) = items[i] else { i += 1; continue }
+            guard case .uint(let attribute) = items[i] else {
+                i += 1
+                continue
+            }
             let value = items[i + 1]
             switch attribute {
             case 0x0001:
@@ -129,8 +150,10 @@ struct SDPDecoder {
                     let parts = proto.items
                     // A server channel is 1 to 30 (RFCOMM §5.4): another value names none. Not its low
                     // byte, and not 130, whose DLCI (channel << 1) would wrap to channel 2's.
-                    if case .uuid(let u)? = parts.first, u == [0x00, 0x03], case .uint(let ch)? = parts.dropFirst().first,
-                       let channel = UInt8(exactly: ch), (1...30).contains(channel) {
+                    if case .uuid(let u)? = parts.first, u == [0x00, 0x03],
+                        case .uint(let ch)? = parts.dropFirst().first,
+                        let channel = UInt8(exactly: ch), (1...30).contains(channel)
+                    {
                         s.rfcommChannel = channel
                     }
                 }
@@ -156,10 +179,12 @@ struct SDPDecoder {
 
     static func describe(_ uuid: [UInt8]) -> String {
         if uuid == iap2Accessory || uuid == iap2Device { return "iAP2 (\(Hex.string(uuid.suffix(2))))" }
-        let names: [UInt16: String] = [0x1101: "Serial Port", 0x110a: "Audio Source", 0x110b: "Audio Sink",
-                                       0x110c: "A/V Remote Control Target", 0x110e: "A/V Remote Control", 0x111e: "Handsfree",
-                                       0x111f: "Handsfree Audio Gateway", 0x1112: "Headset Audio Gateway", 0x1108: "Headset",
-                                       0x112f: "Phonebook Access Server", 0x1132: "Message Access Server", 0x1200: "PnP Information"]
+        let names: [UInt16: String] = [
+            0x1101: "Serial Port", 0x110a: "Audio Source", 0x110b: "Audio Sink",
+            0x110c: "A/V Remote Control Target", 0x110e: "A/V Remote Control", 0x111e: "Handsfree",
+            0x111f: "Handsfree Audio Gateway", 0x1112: "Headset Audio Gateway", 0x1108: "Headset",
+            0x112f: "Phonebook Access Server", 0x1132: "Message Access Server", 0x1200: "PnP Information",
+        ]
         if uuid.count == 2 {
             let v = UInt16(uuid[0]) << 8 | UInt16(uuid[1])
             return names[v] ?? Hex.value(v, width: 4)
@@ -169,6 +194,7 @@ struct SDPDecoder {
 }
 
 public enum SDPDiagnostics {
-    public static let malformed = DiagnosticKind("sdp.malformed", .warning, "An SDP PDU or attribute list does not parse.")
+    public static let malformed = DiagnosticKind(
+        "sdp.malformed", .warning, "An SDP PDU or attribute list does not parse.")
     public static let all = [malformed]
 }

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 
 /// SDP: a decoder per ACL link and direction (a response may span PDUs), and what its records say
 /// about RFCOMM server channels: the dissector their service class binds, or iAP2.
@@ -20,8 +20,10 @@ final class SDPLayer: ConnectionLayer {
         let (info, diagnostics) = decoder.decode(payload)
         decoders[key] = decoder
         if let info {
-            ctx.emit(Event(record: r.number, timestamp: r.timestamp, direction: key.direction,
-                           connection: key.connection.handle, isTop: true, body: .sdp(info)))
+            ctx.emit(
+                Event(
+                    record: r.number, timestamp: r.timestamp, direction: key.direction,
+                    connection: key.connection.handle, isTop: true, body: .sdp(info)))
             for s in info.services {
                 guard let ch = s.rfcommChannel else { continue }
                 let channels = [ch << 1, ch << 1 | 1].map { RFCOMMChannelKey(connection: key.connection, dlci: $0) }

@@ -8,7 +8,8 @@ import BTLensDissect
 /// placeholder. The input is named by its file name only: its folders name the user's machine.
 final class Redactor {
     /// What the report says was redacted.
-    static let what = "Bluetooth addresses, serial numbers, device names and Wi-Fi credentials are placeholders;"
+    static let what =
+        "Bluetooth addresses, serial numbers, device names and Wi-Fi credentials are placeholders;"
         + " the input is named by its file name only"
 
     private var addresses: [String: String] = [:]
@@ -23,13 +24,16 @@ final class Redactor {
 
     init(_ report: Report, deviceNames: Set<String> = []) {
         path = (report.file, report.file.split(separator: "/").last.map(String.init) ?? report.file)
-        let found = report.connections.compactMap(\.name) + report.advertisers.compactMap(\.name) + report.accessories.map(\.name)
+        let found =
+            report.connections.compactMap(\.name) + report.advertisers.compactMap(\.name)
+            + report.accessories.map(\.name)
         for n in found + deviceNames.sorted() where !n.isEmpty { _ = name(n) }
         nameForms.sort { $0.form.count > $1.form.count }
         for c in report.connections { if let a = c.address { _ = address(a) } }
         for a in report.advertisers { _ = address(a.address) }
         // Every address anywhere first, so hex dumps earlier in the report than an address's text are caught too.
-        let texts = report.captureInformation + report.services.map(\.server)
+        let texts =
+            report.captureInformation + report.services.map(\.server)
             + report.rows.flatMap { [$0.text] + $0.fields.map(\.1) } + report.diagnostics.map(\.firstMessage)
         for t in texts where t.utf8.count >= 17 {
             for m in t.matches(of: pattern) { _ = address(String(t[m.range])) }
@@ -60,7 +64,8 @@ final class Redactor {
         for i in r.rows.indices {
             if r.rows[i].layer == "IAP2", r.rows[i].text.contains("WiFi") {
                 // Wi-Fi information messages carry the SSID and passphrase as parameters.
-                r.rows[i].text = (r.rows[i].text.components(separatedBy: ")").first ?? "") + ") [Wi-Fi parameters redacted]"
+                r.rows[i].text =
+                    (r.rows[i].text.components(separatedBy: ")").first ?? "") + ") [Wi-Fi parameters redacted]"
                 r.rows[i].fields = []
                 r.rows[i].hex = nil
             }
@@ -81,7 +86,9 @@ final class Redactor {
     func text(_ s: String) -> String {
         var out = s
         if path.full != path.name { out = out.replacingOccurrences(of: path.full, with: path.name) }
-        for (form, placeholder) in nameForms where out.contains(form) { out = out.replacingOccurrences(of: form, with: placeholder) }
+        for (form, placeholder) in nameForms where out.contains(form) {
+            out = out.replacingOccurrences(of: form, with: placeholder)
+        }
         for (bytes, placeholder) in addressBytes { out = out.replacingOccurrences(of: bytes, with: placeholder) }
         for (serial, placeholder) in serials { out = out.replacingOccurrences(of: serial, with: placeholder) }
         guard out.utf8.count >= 17 else { return out }
@@ -94,7 +101,6 @@ final class Redactor {
         }
         return result + rest
     }
-
 
     private let pattern = /[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}/
 

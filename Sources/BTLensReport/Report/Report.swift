@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 /// Everything a report shows, built while the capture streams past (`ReportBuilder`) and rendered

@@ -1,5 +1,5 @@
-import BTLensCore
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 
 /// Builds a `Report` while the capture streams past, in bounded memory: counts and diagnostics are
@@ -58,7 +58,9 @@ public final class ReportBuilder {
 
         init(_ a: FrameInfo, connection: UInt16) {
             self.connection = connection
-            (attHandle, uuid, rfcommChannel, eaSession, protocolName) = (a.attHandle, a.uuid, a.rfcommChannel, a.eaSession, a.protocolName)
+            (attHandle, uuid, rfcommChannel, eaSession, protocolName) = (
+                a.attHandle, a.uuid, a.rfcommChannel, a.eaSession, a.protocolName
+            )
         }
     }
 
@@ -109,7 +111,11 @@ public final class ReportBuilder {
         if let c = e.connection { deviceName(e.body, c) }
         if case .frame(let a) = e.body { count(a, e, seconds) }
         let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
-        guard inRange else { outsideRange += 1; return omitted += 1 }
+        guard inRange else {
+            outsideRange += 1
+            omitted += 1
+            return
+        }
         if rows.count < options.headRows || isDiagnostic || after > 0 {
             if isDiagnostic {
                 for (index, held) in ring {
@@ -130,7 +136,10 @@ public final class ReportBuilder {
             } else {
                 ring.append((events, .event(e.detached())))
             }
-            if ring.count > options.context { ring.removeFirst(); omitted += 1 }
+            if ring.count > options.context {
+                ring.removeFirst()
+                omitted += 1
+            }
         }
     }
 
@@ -140,15 +149,18 @@ public final class ReportBuilder {
         var name: String?
         switch body {
         case .att(let a) where a.opcode == .readByTypeRequest:
-            if case .string(let type)? = a.fields.first(where: { $0.0 == "attribute_type" })?.1, type.hasSuffix("(2a00)") {
+            if case .string(let type)? = a.fields.first(where: { $0.0 == "attribute_type" })?.1,
+                type.hasSuffix("(2a00)")
+            {
                 nameByType.insert(c)
             } else {
                 nameByType.remove(c)
             }
         case .att(let a) where a.opcode == .readByTypeResponse && nameByType.contains(c):
             if case .string(let values)? = a.fields.first(where: { $0.0 == "values" })?.1,
-               let open = values.firstIndex(of: "\""), let close = values.lastIndex(of: "\""), open < close {
-                name = String(values[values.index(after: open) ..< close])
+                let open = values.firstIndex(of: "\""), let close = values.lastIndex(of: "\""), open < close
+            {
+                name = String(values[values.index(after: open)..<close])
             }
         case .att(let a) where a.uuid == .bit16(0x2a00):
             if case .string(let text)? = a.fields.first(where: { $0.0 == "text" })?.1 { name = text }
@@ -179,11 +191,15 @@ public final class ReportBuilder {
         case .frame(let a) where messages.count < options.messageLimit:
             let f = a.frame
             let name = a.decoded?.name ?? (a.hasCommand ? "cmd \(Hex.value(f.command, width: 2))" : "value")
-            messages.append(Report.Message(row: row.index, record: e.record, sent: e.direction == .sent, label: name,
-                                           detail: row.text, responseTo: a.pairing?.requestRecord,
-                                           latencyMs: a.pairing.map { Double($0.latencyMicroseconds) / 1000 }))
+            messages.append(
+                Report.Message(
+                    row: row.index, record: e.record, sent: e.direction == .sent, label: name,
+                    detail: row.text, responseTo: a.pairing?.requestRecord,
+                    latencyMs: a.pairing.map { Double($0.latencyMicroseconds) / 1000 }))
         case .diagnostic(let d):
-            if let last = messages.indices.last, messages[last].record == e.record { messages[last].diagnostics.append(d.id) }
+            if let last = messages.indices.last, messages[last].record == e.record {
+                messages[last].diagnostics.append(d.id)
+            }
         default:
             break
         }
@@ -192,9 +208,10 @@ public final class ReportBuilder {
     private func row(_ e: Event, index: Int) -> Report.Row {
         let (layer, described, _) = text.describe(e)
         let summary = Self.cut(described)
-        var row = Report.Row(index: index, record: e.record, offset: e.timestamp.offset(from: origin ?? e.timestamp),
-                             arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
-                             connection: e.connection, layer: layer, text: summary)
+        var row = Report.Row(
+            index: index, record: e.record, offset: e.timestamp.offset(from: origin ?? e.timestamp),
+            arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
+            connection: e.connection, layer: layer, text: summary)
         switch e.body {
         case .diagnostic(let d):
             row.severity = d.severity
@@ -228,14 +245,19 @@ public final class ReportBuilder {
 
     /// `0x0013 (fff3)`, `EA 5 (com.x)`, `RFCOMM 2`.
     static func stream(_ a: FrameInfo) -> String {
-        if let h = a.attHandle { return Hex.value(h, width: 4) + (a.uuid.map { " (\(GATTNames.name($0) ?? $0.description))" } ?? "") }
+        if let h = a.attHandle {
+            return Hex.value(h, width: 4) + (a.uuid.map { " (\(GATTNames.name($0) ?? $0.description))" } ?? "")
+        }
         if let c = a.rfcommChannel { return "RFCOMM \(c)" }
         return "EA \(a.eaSession.map(String.init) ?? "?")" + (a.protocolName.map { " (\($0))" } ?? "")
     }
 
     private func group(_ d: Diagnostic, _ record: Int) {
-        var g = groups[d.id] ?? Report.DiagnosticGroup(id: d.id, severity: d.severity, summary: d.kind.summary, count: 0,
-                                                       records: [], firstMessage: d.message)
+        var g =
+            groups[d.id]
+            ?? Report.DiagnosticGroup(
+                id: d.id, severity: d.severity, summary: d.kind.summary, count: 0,
+                records: [], firstMessage: d.message)
         g.count += 1
         if g.records.count < Self.recordsPerDiagnostic, g.records.last != record { g.records.append(record) }
         groups[d.id] = g
@@ -245,7 +267,8 @@ public final class ReportBuilder {
         let key = StreamID(a, connection: e.connection ?? 0)
         if streams[key] == nil {
             guard streams.count < Self.streamLimit else { return }
-            streams[key] = Report.Stream(label: Self.stream(a), connection: e.connection ?? 0, dissector: a.dissector, sent: 0, received: 0)
+            streams[key] = Report.Stream(
+                label: Self.stream(a), connection: e.connection ?? 0, dissector: a.dissector, sent: 0, received: 0)
             streamOrder.append(key)
         }
         if e.direction == .received { streams[key]?.received += 1 } else { streams[key]?.sent += 1 }
@@ -255,14 +278,18 @@ public final class ReportBuilder {
             // Twice as wide buckets: neighbours merge, so the series stays bounded however long the capture.
             bucketSeconds *= 2
             for (k, counts) in series {
-                series[k] = stride(from: 0, to: Self.buckets, by: 2).map { counts[$0] + counts[$0 + 1] } + Array(repeating: 0, count: Self.buckets / 2)
+                series[k] =
+                    stride(from: 0, to: Self.buckets, by: 2).map { counts[$0] + counts[$0 + 1] }
+                    + Array(repeating: 0, count: Self.buckets / 2)
             }
             bucket = Int(max(0, seconds) / bucketSeconds)
         }
         series[key, default: Array(repeating: 0, count: Self.buckets)][bucket] += 1
     }
 
-    public func finish(connections: [ConnectionInfo], gatt: GATTStore, advertisers: AdvertisingTable = AdvertisingTable()) -> Report {
+    public func finish(
+        connections: [ConnectionInfo], gatt: GATTStore, advertisers: AdvertisingTable = AdvertisingTable()
+    ) -> Report {
         omitted += ring.count
         let info = stats.info
         let kept = rows.count
@@ -270,7 +297,8 @@ public final class ReportBuilder {
         let range = options.range.map { Self.describe($0, time: options.rangeIsTime) }
         if omitted > outsideRange {
             // Too many events even in the range: a window of it.
-            window = "\(kept) of \(events) events: " + (range.map { "in \($0), " } ?? "")
+            window =
+                "\(kept) of \(events) events: " + (range.map { "in \($0), " } ?? "")
                 + "the first \(min(options.headRows, kept)), \(options.context) on each side of every diagnostic"
                 + (kept >= options.rowLimit ? ", at most \(options.rowLimit)" : "") + "; \(omitted) left out"
         } else if let range, omitted > 0 {
@@ -325,7 +353,9 @@ public final class ReportBuilder {
     static func describe(_ range: ClosedRange<Double>, time: Bool) -> String {
         // A bound past Int's range (--to 1e19) is said as given: converting it would trap.
         func bound(_ v: Double) -> String {
-            time ? "\(MessageValue.number(v)) s" : Int(exactly: v.rounded(.down)).map { "#\($0)" } ?? "#\(MessageValue.number(v))"
+            time
+                ? "\(MessageValue.number(v)) s"
+                : Int(exactly: v.rounded(.down)).map { "#\($0)" } ?? "#\(MessageValue.number(v))"
         }
         let what = time ? "the events" : "records"
         switch (range.lowerBound > 0, range.upperBound < .greatestFiniteMagnitude) {
@@ -337,11 +367,12 @@ public final class ReportBuilder {
 
     private func connection(_ c: ConnectionInfo) -> Report.Connection {
         let at = { (t: Timestamp?) in t.map { $0.offset(from: self.origin ?? $0) } }
-        return Report.Connection(handle: c.key.handle, address: c.address?.description, name: names[c.key.handle],
-                                 transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
-                                 closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
-                                 reason: c.disconnectReason?.name, inferred: c.inferred,
-                                 steps: ConnectionSummary.steps(c), attMTU: c.attMTU?.value, attMTUDefault: c.attMTU?.isDefault ?? false)
+        return Report.Connection(
+            handle: c.key.handle, address: c.address?.description, name: names[c.key.handle],
+            transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
+            closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
+            reason: c.disconnectReason?.name, inferred: c.inferred,
+            steps: ConnectionSummary.steps(c), attMTU: c.attMTU?.value, attMTUDefault: c.attMTU?.isDefault ?? false)
     }
 
     static func services(_ gatt: GATTStore) -> [Report.Service] {
@@ -355,7 +386,8 @@ public final class ReportBuilder {
                 let chars = db.characteristics.values.filter { $0.valueHandle >= s.start && $0.valueHandle <= s.end }
                     .sorted { $0.valueHandle < $1.valueHandle }
                     .map { (handle: $0.valueHandle, uuid: $0.uuid.description, name: GATTNames.name($0.uuid)) }
-                return Report.Service(server: server, uuid: s.uuid.description, name: GATTNames.name(s.uuid), characteristics: chars)
+                return Report.Service(
+                    server: server, uuid: s.uuid.description, name: GATTNames.name(s.uuid), characteristics: chars)
             }
         }
     }

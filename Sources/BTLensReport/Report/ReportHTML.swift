@@ -22,7 +22,8 @@ public enum ReportHTML {
         h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         h += "<title>btlens report: \(e(r.file))</title>\n<style>\(ReportHTMLAssets.css)</style></head>\n<body>\n"
         h += header(r)
-        h += "<nav><a href=\"#diagnostics\">Diagnostics</a><a href=\"#summary\">Summary</a><a href=\"#sequence\">Sequence</a>"
+        h +=
+            "<nav><a href=\"#diagnostics\">Diagnostics</a><a href=\"#summary\">Summary</a><a href=\"#sequence\">Sequence</a>"
         h += "<a href=\"#charts\">Charts</a><a href=\"#timeline-section\">Timeline</a></nav>\n"
         h += diagnostics(r)
         h += summary(r)
@@ -37,7 +38,11 @@ public enum ReportHTML {
     /// HTML-escaped, with control characters and bidi overrides shown as escapes.
     static func e(_ s: String) -> String {
         // Most strings are plain ASCII with nothing to escape: returned as they are.
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != 0x26 && $0 != 0x3c && $0 != 0x3e && $0 != 0x22 && $0 != 0x27 }) { return s }
+        if s.utf8.allSatisfy({
+            $0 >= 0x20 && $0 < 0x7f && $0 != 0x26 && $0 != 0x3c && $0 != 0x3e && $0 != 0x22 && $0 != 0x27
+        }) {
+            return s
+        }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in TerminalText.safe(s).unicodeScalars {
@@ -59,9 +64,11 @@ public enum ReportHTML {
         let warnings = r.diagnostics.filter { $0.severity == .warning }.reduce(0) { $0 + $1.count }
         var span = "-"
         if let f = r.firstTime, let l = r.lastTime { span = l.offset(from: f) + " s" }
-        for (value, label) in [(String(r.records), "records"), (span, "time span"), (String(r.connections.count), "connections"),
-                               (String(r.streams.reduce(0) { $0 + $1.sent + $1.received }), "A5 frames and messages"),
-                               (String(errors), "errors"), (String(warnings), "warnings")] {
+        for (value, label) in [
+            (String(r.records), "records"), (span, "time span"), (String(r.connections.count), "connections"),
+            (String(r.streams.reduce(0) { $0 + $1.sent + $1.received }), "A5 frames and messages"),
+            (String(errors), "errors"), (String(warnings), "warnings"),
+        ] {
             h += "<div class=\"card\"><b>\(e(value))</b><span>\(label)</span></div>"
         }
         h += "</div>"
@@ -71,16 +78,25 @@ public enum ReportHTML {
 
     private static func diagnostics(_ r: Report) -> String {
         var h = "<section id=\"diagnostics\"><h2>Diagnostics</h2>\n"
-        guard !r.diagnostics.isEmpty else { return h + "<p class=\"empty\">No diagnostics: every byte decoded as expected.</p></section>\n" }
+        guard !r.diagnostics.isEmpty else {
+            return h + "<p class=\"empty\">No diagnostics: every byte decoded as expected.</p></section>\n"
+        }
         // A diagnostic's record links to its row when the timeline window kept it.
         var rowOf: [String: Int] = [:]
-        for row in r.rows { if let id = row.diagnosticId, rowOf["\(id)#\(row.record)"] == nil { rowOf["\(id)#\(row.record)"] = row.index } }
-        h += "<table><thead><tr><th>severity</th><th>id</th><th>count</th><th>records</th><th>first</th></tr></thead><tbody>\n"
+        for row in r.rows {
+            if let id = row.diagnosticId, rowOf["\(id)#\(row.record)"] == nil {
+                rowOf["\(id)#\(row.record)"] = row.index
+            }
+        }
+        h +=
+            "<table><thead><tr><th>severity</th><th>id</th><th>count</th><th>records</th><th>first</th></tr></thead><tbody>\n"
         for d in r.diagnostics {
-            let links = d.records.prefix(30).map { rec -> String in
-                rowOf["\(d.id)#\(rec)"].map { "<a href=\"#r\($0)\">#\(rec)</a>" } ?? "#\(rec)"
-            }.joined(separator: " ") + (d.count > 30 ? " …" : "")
-            h += "<tr><td class=\"sev-\(d.severity.name)\">\(d.severity.name)</td><td><code title=\"\(e(d.summary))\">\(e(d.id))</code></td>"
+            let links =
+                d.records.prefix(30).map { rec -> String in
+                    rowOf["\(d.id)#\(rec)"].map { "<a href=\"#r\($0)\">#\(rec)</a>" } ?? "#\(rec)"
+                }.joined(separator: " ") + (d.count > 30 ? " …" : "")
+            h +=
+                "<tr><td class=\"sev-\(d.severity.name)\">\(d.severity.name)</td><td><code title=\"\(e(d.summary))\">\(e(d.id))</code></td>"
             h += "<td>\(d.count)</td><td class=\"mono\">\(links)</td><td>\(e(d.firstMessage))</td></tr>\n"
         }
         return h + "</tbody></table></section>\n"
@@ -90,51 +106,84 @@ public enum ReportHTML {
         var h = "<section id=\"summary\"><h2>Summary</h2>\n<table>"
         h += "<tr><th>format</th><td>\(e(r.format)), link type \(e(r.linkType))</td></tr>"
         if let f = r.firstTime, let l = r.lastTime { h += "<tr><th>time</th><td>\(f.iso8601) … \(l.iso8601)</td></tr>" }
-        h += "<tr><th>records</th><td>\(r.records): " + e(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
+        h +=
+            "<tr><th>records</th><td>\(r.records): "
+            + e(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         if r.truncatedRecords > 0 { h += "; \(r.truncatedRecords) cut short by the capture" }
         h += "</td></tr><tr><th>undecoded</th><td>\(r.undecodedBytes) bytes</td></tr>"
         for n in r.captureInformation { h += "<tr><th>capture</th><td>\(e(n))</td></tr>" }
         if let d = r.definitions { h += "<tr><th>dissectors</th><td>\(e(d.summary))</td></tr>" }
         h += "</table>\n<h3>Connections</h3>"
-        h += table(["handle", "address", "name", "transport", "role", "opened", "closed", "reason", "life"], r.connections.prefix(connectionLimit).map { c in
-            [Hex.value(c.handle, width: 4), c.address ?? "unknown", c.name ?? "", c.transport, c.role,
-             c.opened.map { "#\($0) at \(c.openedAt ?? "?") s" } ?? (c.inferred ? "before the capture" : "-"),
-             c.closed.map { "#\($0) at \(c.closedAt ?? "?") s" } ?? "still open", c.reason ?? "", c.steps.joined(separator: "; ")]
-        })
+        h += table(
+            ["handle", "address", "name", "transport", "role", "opened", "closed", "reason", "life"],
+            r.connections.prefix(connectionLimit).map { c in
+                [
+                    Hex.value(c.handle, width: 4), c.address ?? "unknown", c.name ?? "", c.transport, c.role,
+                    c.opened.map { "#\($0) at \(c.openedAt ?? "?") s" } ?? (c.inferred ? "before the capture" : "-"),
+                    c.closed.map { "#\($0) at \(c.closedAt ?? "?") s" } ?? "still open", c.reason ?? "",
+                    c.steps.joined(separator: "; "),
+                ]
+            })
         if r.connections.count > connectionLimit {
-            h += "<p class=\"note\">\(r.connections.count - connectionLimit) more connections: the JSON report lists them all.</p>"
+            h +=
+                "<p class=\"note\">\(r.connections.count - connectionLimit) more connections: the JSON report lists them all.</p>"
         }
         if !r.advertisers.isEmpty {
             h += "<h3>Devices seen advertising</h3>"
-            h += table(["address", "name", "reports", "records", "RSSI dBm", "services"], r.advertisers.prefix(connectionLimit).map { a in
-                [a.address, a.name ?? "", String(a.reports), "#\(a.firstRecord)–#\(a.lastRecord)",
-                 AdvertisingSummary.rssi(a),
-                 a.services.joined(separator: " ")]
-            })
+            h += table(
+                ["address", "name", "reports", "records", "RSSI dBm", "services"],
+                r.advertisers.prefix(connectionLimit).map { a in
+                    [
+                        a.address, a.name ?? "", String(a.reports), "#\(a.firstRecord)–#\(a.lastRecord)",
+                        AdvertisingSummary.rssi(a),
+                        a.services.joined(separator: " "),
+                    ]
+                })
         }
         if !r.accessories.isEmpty {
             h += "<h3>iAP2 accessories</h3>"
-            h += table(["name", "model", "manufacturer", "serial", "firmware", "hardware", "EA protocols"], r.accessories.map { a in
-                [a.name, a.model, a.manufacturer, a.serial, a.firmware, a.hardware, a.protocols.map { "\($0.id)=\($0.name)" }.joined(separator: " ")]
-            })
+            h += table(
+                ["name", "model", "manufacturer", "serial", "firmware", "hardware", "EA protocols"],
+                r.accessories.map { a in
+                    [
+                        a.name, a.model, a.manufacturer, a.serial, a.firmware, a.hardware,
+                        a.protocols.map { "\($0.id)=\($0.name)" }.joined(separator: " "),
+                    ]
+                })
         }
         if !r.services.isEmpty {
             h += "<h3>GATT services and characteristics seen</h3>"
-            h += table(["server", "service", "characteristics"], r.services.map { s in
-                [s.server, s.name.map { "\($0) (\(s.uuid))" } ?? s.uuid,
-                 s.characteristics.map { "\(Hex.value($0.handle, width: 4)) \($0.name ?? $0.uuid)" }.joined(separator: ", ")]
-            })
+            h += table(
+                ["server", "service", "characteristics"],
+                r.services.map { s in
+                    [
+                        s.server, s.name.map { "\($0) (\(s.uuid))" } ?? s.uuid,
+                        s.characteristics.map { "\(Hex.value($0.handle, width: 4)) \($0.name ?? $0.uuid)" }.joined(
+                            separator: ", "),
+                    ]
+                })
         }
         h += "<h3>A5 streams and messages</h3>"
-        h += table(["connection", "stream", "dissector", "sent", "received"], r.streams.map { s in
-            [Hex.value(s.connection, width: 4), s.label, s.dissector ?? "-", String(s.sent), String(s.received)]
-        })
+        h += table(
+            ["connection", "stream", "dissector", "sent", "received"],
+            r.streams.map { s in
+                [Hex.value(s.connection, width: 4), s.label, s.dissector ?? "-", String(s.sent), String(s.received)]
+            })
         if !r.commands.isEmpty {
             h += "<h3>Commands</h3>"
-            h += table(["dissector", "command", "sent", "received", "answered", "unanswered", "latency ms (min median p95 max)"], r.commands.map { c in
-                [c.dissector, (c.name ?? "command") + " (" + Hex.value(c.command, width: 2) + ")", String(c.sent), String(c.received),
-                 String(c.answered), String(c.unanswered), c.latency.map { $0.map { MessageValue.number($0.1) }.joined(separator: " ") } ?? "-"]
-            })
+            h += table(
+                [
+                    "dissector", "command", "sent", "received", "answered", "unanswered",
+                    "latency ms (min median p95 max)",
+                ],
+                r.commands.map { c in
+                    [
+                        c.dissector, (c.name ?? "command") + " (" + Hex.value(c.command, width: 2) + ")",
+                        String(c.sent), String(c.received),
+                        String(c.answered), String(c.unanswered),
+                        c.latency.map { $0.map { MessageValue.number($0.1) }.joined(separator: " ") } ?? "-",
+                    ]
+                })
         }
         return h + "</section>\n"
     }
@@ -148,7 +197,8 @@ public enum ReportHTML {
 
     private static func timeline(_ r: Report, into h: inout String, _ out: (String) -> Void) {
         h += "<section id=\"timeline-section\"><h2>Timeline</h2>\n<p class=\"note\">\(e(r.window)).</p>\n"
-        func options(_ id: String, _ label: String, _ values: [String], display: (String) -> String = { $0 }) -> String {
+        func options(_ id: String, _ label: String, _ values: [String], display: (String) -> String = { $0 }) -> String
+        {
             "<label>\(label) <select id=\"f-\(id)\"><option value=\"\">all</option>"
                 + values.map { "<option value=\"\(e($0))\">\(e(display($0)))</option>" }.joined() + "</select></label>"
         }
@@ -160,8 +210,10 @@ public enum ReportHTML {
         h += options("stream", "stream", streams) + options("command", "command", commands)
         h += options("severity", "severity", ["note", "warning", "error"]) { $0 == "note" ? "diagnostics" : "≥ \($0)" }
         h += "<label>text <input id=\"f-text\" type=\"search\" placeholder=\"filter\"></label>"
-        h += "<button id=\"f-reset\" type=\"button\">reset</button> <span><span id=\"shown\">\(r.rows.count)</span> shown</span></div>\n"
-        h += "<table id=\"timeline\"><thead><tr><th>#</th><th>time</th><th></th><th>conn</th><th>layer</th><th>summary</th></tr></thead><tbody>\n"
+        h +=
+            "<button id=\"f-reset\" type=\"button\">reset</button> <span><span id=\"shown\">\(r.rows.count)</span> shown</span></div>\n"
+        h +=
+            "<table id=\"timeline\"><thead><tr><th>#</th><th>time</th><th></th><th>conn</th><th>layer</th><th>summary</th></tr></thead><tbody>\n"
         for row in r.rows {
             let layer = row.diagnosticId != nil ? "DIAG" : row.layer
             var attrs = "id=\"r\(row.index)\" data-record=\"\(row.record)\" data-layer=\"\(e(layer))\""
@@ -173,14 +225,17 @@ public enum ReportHTML {
                 attrs += " data-severity=\"\(s.name)\""
                 cls += " diag-\(s.name)"
             }
-            h += "<tr \(attrs) class=\"\(cls)\"><td><a href=\"#r\(row.index)\">#\(row.record)</a></td><td>\(row.offset)</td><td>\(e(row.arrow))</td>"
+            h +=
+                "<tr \(attrs) class=\"\(cls)\"><td><a href=\"#r\(row.index)\">#\(row.record)</a></td><td>\(row.offset)</td><td>\(e(row.arrow))</td>"
             h += "<td>\(row.connection.map { Hex.value($0, width: 4) } ?? "-")</td><td>\(e(row.layer))</td><td>"
             if row.fields.isEmpty && row.hex == nil {
                 h += e(row.text)
             } else {
                 h += "<details><summary>\(e(row.text))</summary>"
                 if !row.fields.isEmpty {
-                    h += "<table>" + row.fields.map { "<tr><th>\(e($0.0))</th><td>\(e($0.1))</td></tr>" }.joined() + "</table>"
+                    h +=
+                        "<table>" + row.fields.map { "<tr><th>\(e($0.0))</th><td>\(e($0.1))</td></tr>" }.joined()
+                        + "</table>"
                 }
                 if let hex = row.hex, !hex.isEmpty { h += "<div class=\"hex\">\(e(hex))</div>" }
                 h += "</details>"

@@ -15,18 +15,32 @@ public enum ReportJSON {
         var w = JSONWriter()
         w.beginObject()
         header(&w, r)
-        w.key("connections"); connections(&w, r.connections, out)
-        w.key("advertisers"); AdvertisingSummary.json(&w, r.advertisers)
-        w.key("accessories"); w.beginArray()
-        for a in r.accessories { w.beginObject(); w.identification(a); w.endObject() }
+        w.key("connections")
+        connections(&w, r.connections, out)
+        w.key("advertisers")
+        AdvertisingSummary.json(&w, r.advertisers)
+        w.key("accessories")
+        w.beginArray()
+        for a in r.accessories {
+            w.beginObject()
+            w.identification(a)
+            w.endObject()
+        }
         w.endArray()
-        w.key("gatt"); services(&w, r.services, out)
-        w.key("streams"); streams(&w, r.streams)
-        w.key("diagnostics"); diagnostics(&w, r.diagnostics)
-        w.key("commands"); commands(&w, r.commands)
-        w.key("timeline"); timeline(&w, r, out)
-        w.key("sequence"); sequence(&w, r.messages)
-        w.key("series"); series(&w, r)
+        w.key("gatt")
+        services(&w, r.services, out)
+        w.key("streams")
+        streams(&w, r.streams)
+        w.key("diagnostics")
+        diagnostics(&w, r.diagnostics)
+        w.key("commands")
+        commands(&w, r.commands)
+        w.key("timeline")
+        timeline(&w, r, out)
+        w.key("sequence")
+        sequence(&w, r.messages)
+        w.key("series")
+        series(&w, r)
         w.endObject()
         w.newline()
         w.drain(out)
@@ -40,18 +54,26 @@ public enum ReportJSON {
         w.field("format", r.format)
         w.field("link_type", r.linkType)
         w.field("records", r.records)
-        w.key("records_by_kind"); w.beginObject(); for (k, n) in r.recordsByKind { w.field(named: k, n) }; w.endObject()
+        w.key("records_by_kind")
+        w.beginObject()
+        for (k, n) in r.recordsByKind { w.field(named: k, n) }
+        w.endObject()
         w.field("truncated_records", r.truncatedRecords)
         if let t = r.firstTime { w.field("first_time", t.iso8601) }
         if let t = r.lastTime { w.field("last_time", t.iso8601) }
         strings(&w, "capture_information", r.captureInformation)
         w.field("redacted", r.redacted)
-        if let d = r.definitions { w.key("definitions"); w.definitions(d) }
+        if let d = r.definitions {
+            w.key("definitions")
+            w.definitions(d)
+        }
         w.field("undecoded_bytes", r.undecodedBytes)
     }
 
-    private static func connections(_ w: inout JSONWriter, _ connections: [Report.Connection],
-                                     _ out: (UnsafeBufferPointer<UInt8>) -> Void) {
+    private static func connections(
+        _ w: inout JSONWriter, _ connections: [Report.Connection],
+        _ out: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         w.beginArray()
         for c in connections {
             if w.count >= Report.piece { w.drain(out) }
@@ -69,7 +91,8 @@ public enum ReportJSON {
             w.field("inferred", c.inferred)
             optional(&w, "att_mtu", c.attMTU)
             w.field("att_mtu_default", c.attMTUDefault)
-            w.key("life"); w.beginArray()
+            w.key("life")
+            w.beginArray()
             for s in c.steps { w.string(s) }
             w.endArray()
             w.endObject()
@@ -77,8 +100,10 @@ public enum ReportJSON {
         w.endArray()
     }
 
-    private static func services(_ w: inout JSONWriter, _ services: [Report.Service],
-                                 _ out: (UnsafeBufferPointer<UInt8>) -> Void) {
+    private static func services(
+        _ w: inout JSONWriter, _ services: [Report.Service],
+        _ out: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
         w.beginArray()
         for s in services {
             if w.count >= Report.piece { w.drain(out) }
@@ -86,9 +111,13 @@ public enum ReportJSON {
             w.field("server", s.server)
             w.field("uuid", s.uuid)
             optional(&w, "name", s.name)
-            w.key("characteristics"); w.beginArray()
+            w.key("characteristics")
+            w.beginArray()
             for c in s.characteristics {
-                w.beginObject(); w.field("handle", c.handle); w.field("uuid", c.uuid); optional(&w, "name", c.name)
+                w.beginObject()
+                w.field("handle", c.handle)
+                w.field("uuid", c.uuid)
+                optional(&w, "name", c.name)
                 w.endObject()
             }
             w.endArray()
@@ -118,7 +147,10 @@ public enum ReportJSON {
             w.field("id", d.id)
             w.field("severity", d.severity.name)
             w.field("count", d.count)
-            w.key("records"); w.beginArray(); for rec in d.records { w.int(rec) }; w.endArray()
+            w.key("records")
+            w.beginArray()
+            for rec in d.records { w.int(rec) }
+            w.endArray()
             w.field("first_message", d.firstMessage)
             w.field("summary", d.summary)
             w.endObject()
@@ -133,10 +165,18 @@ public enum ReportJSON {
             w.field("dissector", c.dissector)
             w.field("command", c.command)
             optional(&w, "name", c.name)
-            w.field("sent", c.sent); w.field("received", c.received)
-            w.field("answered", c.answered); w.field("unanswered", c.unanswered)
+            w.field("sent", c.sent)
+            w.field("received", c.received)
+            w.field("answered", c.answered)
+            w.field("unanswered", c.unanswered)
             if let l = c.latency {
-                w.key("latency_ms"); w.beginObject(); for (k, v) in l { w.key(named: k); w.number(v) }; w.endObject()
+                w.key("latency_ms")
+                w.beginObject()
+                for (k, v) in l {
+                    w.key(named: k)
+                    w.number(v)
+                }
+                w.endObject()
             }
             w.endObject()
         }
@@ -149,7 +189,8 @@ public enum ReportJSON {
         w.field("shown", r.rows.count)
         w.field("omitted", r.omittedEvents)
         w.field("window", r.window)
-        w.key("rows"); w.beginArray()
+        w.key("rows")
+        w.beginArray()
         for row in r.rows {
             self.row(&w, row)
             if w.count >= Report.piece { w.drain(out) }
@@ -167,7 +208,10 @@ public enum ReportJSON {
             w.field("direction", m.sent ? "sent" : "received")
             w.field("label", m.label)
             optional(&w, "response_to", m.responseTo)
-            if let l = m.latencyMs { w.key("latency_ms"); w.number(l) }
+            if let l = m.latencyMs {
+                w.key("latency_ms")
+                w.number(l)
+            }
             strings(&w, "diagnostics", m.diagnostics)
             w.endObject()
         }
@@ -176,11 +220,17 @@ public enum ReportJSON {
 
     private static func series(_ w: inout JSONWriter, _ r: Report) {
         w.beginObject()
-        w.key("bucket_seconds"); w.number(r.bucketSeconds)
-        w.key("streams"); w.beginArray()
+        w.key("bucket_seconds")
+        w.number(r.bucketSeconds)
+        w.key("streams")
+        w.beginArray()
         for (stream, counts) in r.series {
-            w.beginObject(); w.field("stream", stream)
-            w.key("counts"); w.beginArray(); for n in counts { w.int(n) }; w.endArray()
+            w.beginObject()
+            w.field("stream", stream)
+            w.key("counts")
+            w.beginArray()
+            for n in counts { w.int(n) }
+            w.endArray()
             w.endObject()
         }
         w.endArray()
@@ -201,21 +251,37 @@ public enum ReportJSON {
         optional(&w, "stream", row.stream)
         optional(&w, "command", row.command)
         if !row.fields.isEmpty {
-            w.key("fields"); w.beginObject(); for (k, v) in row.fields { w.field(named: k, v) }; w.endObject()
+            w.key("fields")
+            w.beginObject()
+            for (k, v) in row.fields { w.field(named: k, v) }
+            w.endObject()
         }
         optional(&w, "hex", row.hex)
         w.endObject()
     }
 
     private static func strings(_ w: inout JSONWriter, _ key: StaticString, _ values: [String]) {
-        w.key(key); w.beginArray(); for v in values { w.string(v) }; w.endArray()
+        w.key(key)
+        w.beginArray()
+        for v in values { w.string(v) }
+        w.endArray()
     }
 
     private static func optional(_ w: inout JSONWriter, _ key: StaticString, _ v: String?) {
-        if let v { w.field(key, v) } else { w.key(key); w.null() }
+        if let v {
+            w.field(key, v)
+        } else {
+            w.key(key)
+            w.null()
+        }
     }
 
     private static func optional<T: BinaryInteger>(_ w: inout JSONWriter, _ key: StaticString, _ v: T?) {
-        if let v { w.field(key, v) } else { w.key(key); w.null() }
+        if let v {
+            w.field(key, v)
+        } else {
+            w.key(key)
+            w.null()
+        }
     }
 }

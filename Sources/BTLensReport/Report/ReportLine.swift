@@ -9,7 +9,8 @@ struct ReportLine: ExpressibleByStringInterpolation {
     enum Style { case text, markdown, code }
 
     fileprivate enum Part {
-        case literal(String), value(String)
+        case literal(String)
+        case value(String)
         /// A code span in a Markdown table cell (a diagnostic id); plain in text.
         case code(String)
     }
@@ -66,7 +67,7 @@ struct ReportLine: ExpressibleByStringInterpolation {
             case "\\", "`", "*", "_", "[", "]", "|", "~", "@", "$": out += "\\\(c)"
             case ":" where scalars[(i + 1)...].starts(with: ["/", "/"]):
                 out += "\\:"
-            case "." where i >= 3 && String(String.UnicodeScalarView(scalars[(i - 3) ..< i])).lowercased() == "www":
+            case "." where i >= 3 && String(String.UnicodeScalarView(scalars[(i - 3)..<i])).lowercased() == "www":
                 out += "\\."
             default: out.unicodeScalars.append(c)
             }
@@ -91,7 +92,8 @@ struct ReportLine: ExpressibleByStringInterpolation {
     /// with one; `|` stays escaped because a table splits its cells before it reads code spans.
     static func markdownCode(_ s: String) -> String {
         let safe = TerminalText.safe(s).replacingOccurrences(of: "|", with: "\\|")
-        var longest = 0, run = 0
+        var longest = 0
+        var run = 0
         for c in safe.utf8 {
             run = c == UInt8(ascii: "`") ? run + 1 : 0
             longest = max(longest, run)

@@ -20,9 +20,12 @@ public enum ReportText {
         add(markdown ? "# btlens report: \(r.file)" : "btlens report: \(r.file)")
         out.append("")
         item("Format: \(r.format), link type \(r.linkType)")
-        if let f = r.firstTime, let l = r.lastTime { item("Time: \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)") }
-        item("Records: \(r.records) (\(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))"
-             + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
+        if let f = r.firstTime, let l = r.lastTime {
+            item("Time: \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
+        }
+        item(
+            "Records: \(r.records) (\(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))"
+                + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
         for n in r.captureInformation { item("\(n)") }
         if let d = r.definitions { item("Dissectors: \(d.summary)") }
         if r.redacted { item("Redacted: \(Redactor.what)") }
@@ -31,25 +34,33 @@ public enum ReportText {
             let closed = c.closed.map { "#\($0)" } ?? "still open"
             let name: ReportLine = c.name.map { " \"\($0)\"" } ?? ""
             let reason: ReportLine = c.reason.map { " (\($0))" } ?? ""
-            item("Connection \(Hex.value(c.handle, width: 4)) \(c.address ?? "address unknown")\(name) \(c.transport): \(opened) → \(closed)"
-                 + "\(reason)\(c.steps.map { "; " + $0 }.joined())")
+            item(
+                "Connection \(Hex.value(c.handle, width: 4)) \(c.address ?? "address unknown")\(name) \(c.transport): \(opened) → \(closed)"
+                    + "\(reason)\(c.steps.map { "; " + $0 }.joined())")
         }
-        if r.connections.count > connectionLimit { item("… \(r.connections.count - connectionLimit) more connections (the JSON report lists them all)") }
+        if r.connections.count > connectionLimit {
+            item("… \(r.connections.count - connectionLimit) more connections (the JSON report lists them all)")
+        }
         for a in r.advertisers.prefix(connectionLimit) {
             item("Advertising: \(AdvertisingSummary.describe(a))")
         }
         for a in r.accessories {
-            item("Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "
-                 + "\(a.protocols.map(\.name).joined(separator: ", "))")
+            item(
+                "Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "
+                    + "\(a.protocols.map(\.name).joined(separator: ", "))")
         }
         for s in r.streams {
             let dissector: ReportLine = s.dissector.map { " (\($0))" } ?? ""
-            item("Stream \(s.label) on \(Hex.value(s.connection, width: 4)): \(s.sent) sent, \(s.received) received\(dissector)")
+            item(
+                "Stream \(s.label) on \(Hex.value(s.connection, width: 4)): \(s.sent) sent, \(s.received) received\(dissector)"
+            )
         }
         let total = r.diagnostics.reduce(0) { $0 + $1.count }
         heading("Diagnostics (\(total))")
         if r.diagnostics.isEmpty { out.append("None.") }
-        if markdown && !r.diagnostics.isEmpty { out += ["| severity | id | count | records | first |", "|---|---|---|---|---|"] }
+        if markdown && !r.diagnostics.isEmpty {
+            out += ["| severity | id | count | records | first |", "|---|---|---|---|---|"]
+        }
         for d in r.diagnostics {
             let records = d.records.prefix(10).map { "#\($0)" }.joined(separator: " ") + (d.count > 10 ? " …" : "")
             if markdown {
@@ -64,7 +75,7 @@ public enum ReportText {
             var shown = 0
             var last = -1
             for i in marked where shown < excerpts && i > last {
-                let range = max(last + 1, i - context) ... min(r.rows.count - 1, i + context)
+                let range = max(last + 1, i - context)...min(r.rows.count - 1, i + context)
                 out.append(markdown ? "```" : "")
                 // Inside a fence nothing is markup; each line begins with `#record`, so none closes it.
                 for j in range { out.append(line(r.rows[j]).written(markdown ? .code : .text)) }
@@ -72,7 +83,11 @@ public enum ReportText {
                 last = range.upperBound
                 shown += 1
             }
-            if marked.count > shown { out.append("(\(marked.count - shown) more diagnostics in the full timeline: btlens timeline or the HTML report)") }
+            if marked.count > shown {
+                out.append(
+                    "(\(marked.count - shown) more diagnostics in the full timeline: btlens timeline or the HTML report)"
+                )
+            }
         }
         if r.isRange, !r.rows.isEmpty {
             heading("Timeline")

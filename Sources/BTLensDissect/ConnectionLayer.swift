@@ -1,8 +1,9 @@
 import BTLensCore
 
 /// A layer that keeps state per connection. The analyzer holds its layers in a list: a connection
-/// that closes, or the end of the capture, reaches each in the order of the list, lower layers first
-/// (what a lower layer still holds may feed the layers above it before they end).
+/// that closes, or the end of the capture, reaches each in the order of the list: a layer that may
+/// still hand data to another while it closes comes before it (iAP2 settles its guesses into
+/// RFCOMM's bound streams before RFCOMM forgets its bindings).
 ///
 /// Records and PDUs do not pass through this protocol: each layer hands its PDUs to the concrete
 /// layer above it, as Wireshark's dissector handoff tables do.

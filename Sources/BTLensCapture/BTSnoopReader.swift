@@ -106,7 +106,7 @@ public struct BTSnoopReader: CaptureReader {
             finished = true
             guard input.available > 0 else { return nil }
             let have = input.available
-            return problem(
+            return CaptureProblem.item(
                 CaptureDiagnostics.headerCut, number, offset,
                 "record \(number) at offset \(offset): the file ends after \(have) of the 24 header bytes")
         }
@@ -118,7 +118,7 @@ public struct BTSnoopReader: CaptureReader {
         input.skip(Self.recordHeaderLength)
         guard included <= Self.maxRecordLength else {
             finished = true
-            var p = problem(
+            var p = CaptureProblem.item(
                 CaptureDiagnostics.lengthAbsurd, number, offset,
                 "record \(number) at offset \(offset) claims \(included) bytes; no record is longer than \(Self.maxRecordLength)",
                 [("claimed", .int(included)), ("limit", .int(Self.maxRecordLength))])
@@ -164,15 +164,6 @@ public struct BTSnoopReader: CaptureReader {
         if pending.isEmpty { return item }
         pending.insert(item, at: 0)
         return pending.removeFirst()
-    }
-
-    private func problem(
-        _ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
-        _ fields: [(String, FieldValue)] = []
-    ) -> CaptureItem {
-        .problem(
-            CaptureProblem(
-                diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
     }
 
     private func makeRecord(

@@ -91,6 +91,16 @@ public struct CaptureProblem: Sendable, Equatable {
         self.fileOffset = fileOffset
         self.bytes = bytes
     }
+
+    /// A problem a reader found at a record and file offset, as the reader hands it on.
+    static func item(
+        _ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
+        _ fields: [(String, FieldValue)] = []
+    ) -> CaptureItem {
+        .problem(
+            CaptureProblem(
+                diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
+    }
 }
 
 /// A note record's category and text.

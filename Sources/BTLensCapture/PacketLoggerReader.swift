@@ -88,7 +88,7 @@ public struct PacketLoggerReader: CaptureReader {
         guard try input.ensure(Self.headerLength) else {
             finished = true
             guard input.available > 0 else { return nil }
-            return problem(
+            return CaptureProblem.item(
                 CaptureDiagnostics.headerCut, number, offset,
                 "record \(number) at offset \(offset): the file ends after \(input.available) of the 13 header bytes")
         }
@@ -106,7 +106,7 @@ public struct PacketLoggerReader: CaptureReader {
         }
         guard length >= 9, length <= Self.maxRecordLength else {
             finished = true
-            return problem(
+            return CaptureProblem.item(
                 CaptureDiagnostics.lengthAbsurd, number, offset,
                 "record \(number) at offset \(offset) claims length \(length); a PacketLogger record is 9 to \(Self.maxRecordLength) bytes",
                 [("claimed", .int(length))])
@@ -134,7 +134,7 @@ public struct PacketLoggerReader: CaptureReader {
         }
         if micros >= 1_000_000 {
             pending.append(
-                problem(
+                CaptureProblem.item(
                     CaptureDiagnostics.timeFraction, number, offset,
                     "record \(number) at offset \(offset): microseconds field \(micros), expected at most 999999",
                     [("microseconds", .int(micros))]))
@@ -215,12 +215,4 @@ public struct PacketLoggerReader: CaptureReader {
         return s
     }
 
-    private func problem(
-        _ kind: DiagnosticKind, _ number: Int, _ offset: Int64, _ message: String,
-        _ fields: [(String, FieldValue)] = []
-    ) -> CaptureItem {
-        .problem(
-            CaptureProblem(
-                diagnostic: Diagnostic(kind, message, fields: fields), recordNumber: number, fileOffset: offset))
-    }
 }

@@ -170,13 +170,10 @@ public final class PcapReader: CaptureReader {
         record.headerLength = max(framing, 0)
         // libpcap passes a pcap record's microseconds (or nanoseconds / 1000) field on as it is.
         if h.ts.tv_usec >= 1_000_000 {
-            pending = .problem(
-                CaptureProblem(
-                    diagnostic: Diagnostic(
-                        CaptureDiagnostics.timeFraction,
-                        "record \(recordNumber) at offset \(offset): microseconds field \(h.ts.tv_usec), expected at most 999999",
-                        fields: [("microseconds", .int(Int(h.ts.tv_usec)))]),
-                    recordNumber: recordNumber, fileOffset: offset))
+            pending = CaptureProblem.item(
+                CaptureDiagnostics.timeFraction, recordNumber, offset,
+                "record \(recordNumber) at offset \(offset): microseconds field \(h.ts.tv_usec), expected at most 999999",
+                [("microseconds", .int(Int(h.ts.tv_usec)))])
         }
         return classify(&record)
     }

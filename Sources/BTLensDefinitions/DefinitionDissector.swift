@@ -37,6 +37,9 @@ public struct DefinitionDissector: MessageDissector {
     /// For values with no command byte: which message a characteristic carries.
     let valueMessages: [BluetoothUUID: Int]
     private let byCommand: [UInt16: [Int]]
+    /// `lookup` for one-byte commands, by `command << 1 | direction` (0 sent, 1 received): the
+    /// message index, or -1. Built once, so most frames find their message without hashing.
+    private let byByteCommand: [Int32]
 
     init(
         name: String, title: String?, origin: String, bindings: [DissectorBinding], framing: Framing,
@@ -50,39 +53,54 @@ public struct DefinitionDissector: MessageDissector {
         self.framing = framing
         self.pairing = pairing
         self.examples = examples
+        let referenced = messages.reduce(into: Set<String>()) { $0.formUnion(FieldSpec.references($1.fields)) }
+        for m in messages { FieldSpec.markReferenced(m.fields, referenced) }
         self.messages = messages
         self.flagNames = flagNames
         self.valueMessages = valueMessages
         var index: [UInt16: [Int]] = [:]
         for (i, m) in messages.enumerated() { if let id = m.id { index[id, default: []].append(i) } }
         byCommand = index
+        var table = [Int32](repeating: -1, count: 512)
+        for command in 0..<256 {
+            let candidates = index[UInt16(command)] ?? []
+            for (slot, direction) in [(0, Direction.sent), (1, .received)] {
+                let i =
+                    candidates.first { messages[$0].from == direction } ?? candidates.first { messages[$0].from == nil }
+                if let i { table[command << 1 | slot] = Int32(i) }
+            }
+        }
+        byByteCommand = table
     }
 
     public var messageCount: Int { messages.count }
 
     public func decode(_ message: Message) -> DecodedMessage {
         var out = DecodedMessage()
-        if let flags = message.flags {
+        if message.wantsFields, let flags = message.flags, flags != 0 {
             out.flagNames = flagNames.filter { flags & $0.mask == $0.mask && $0.mask != 0 }.map(\.name)
         }
-        guard let def = lookup(message) else { return out }
-        out.name = def.name
-        out.kind = def.kind
-        var decoder = FieldDecoder(message: def.name, payload: message.payload)
-        out.fields = decoder.decode(def.fields)
+        guard let i = lookup(message) else { return out }
+        out.name = messages[i].name
+        out.kind = messages[i].kind
+        var decoder = FieldDecoder(
+            message: messages[i].name, payload: message.payload, keepsValues: message.wantsFields)
+        out.fields = decoder.decode(messages[i].fields)
         out.problems = decoder.problems
         return out
     }
 
-    private func lookup(_ message: Message) -> MessageDef? {
-        guard let command = message.command else {
-            return message.characteristic.flatMap { valueMessages[$0] }.map { messages[$0] }
+    /// The index of the message that `message` is: by command and direction (a message for either
+    /// direction when none is for this one), or by characteristic for values without a command.
+    private func lookup(_ message: Message) -> Int? {
+        guard let command = message.command else { return message.characteristic.flatMap { valueMessages[$0] } }
+        if command < 256 {
+            let i = byByteCommand[Int(command) << 1 | (message.direction == .sent ? 0 : 1)]
+            return i < 0 ? nil : Int(i)
         }
         let candidates = byCommand[command] ?? []
-        return
-            (candidates.first { messages[$0].from == message.direction }
-            ?? candidates.first { messages[$0].from == nil })
-            .map { messages[$0] }
+        return candidates.first { messages[$0].from == message.direction }
+            ?? candidates.first { messages[$0].from == nil }
     }
 }
 

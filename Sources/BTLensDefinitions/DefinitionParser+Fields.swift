@@ -67,7 +67,7 @@ extension DefinitionParser.Parser {
         } else {
             throw v.error("\(here): missing 'type' (u1, u2le, …, bytes, str, or a name from types:)")
         }
-        var spec = FieldSpec(name: name, type: type)
+        let spec = FieldSpec(name: name, type: type)
         if let r = m["repeat"] {
             let text = try r.string("\(here) repeat")
             if text == "eos" {

@@ -9,18 +9,26 @@ struct FieldDecoder {
     static let repeatLimit = 4096
 
     let message: String
+    /// False where only the message's name and problems are read (`stats`): values are checked
+    /// (sizes, `valid`) but not built, and `decode` returns no fields.
+    let keepsValues: Bool
     var problems: [Diagnostic] = []
     private var reader: ByteReader
+    /// The values of the integer fields a size, repeat or switch names (`FieldSpec.isReferenced`).
+    private var scope: [String: Int64] = [:]
 
-    init(message: String, payload: [UInt8]) {
+    init(message: String, payload: [UInt8], keepsValues: Bool = true) {
         self.message = message
+        self.keepsValues = keepsValues
         reader = ByteReader(payload)
     }
 
-    /// Decodes every field, then reports what is left over.
+    /// Decodes every field, then reports what is left over. After a short read, the fields decoded
+    /// before it are kept, so the timeline still shows them.
     mutating func decode(_ specs: [FieldSpec]) -> [MessageField] {
-        var scope: [String: Int64] = [:]
-        let fields = (try? seq(specs, scope: &scope)) ?? partial
+        var fields: [MessageField] = []
+        if keepsValues { fields.reserveCapacity(specs.count) }
+        try? seq(specs, into: &fields)
         if problems.isEmpty, reader.remaining > 0 {
             let n = reader.remaining
             problems.append(
@@ -32,24 +40,19 @@ struct FieldDecoder {
         return fields
     }
 
-    /// Fields decoded before a short read, kept so the timeline still shows them.
-    private var partial: [MessageField] = []
-
     private struct Stop: Error {}
 
-    private mutating func seq(_ specs: [FieldSpec], scope: inout [String: Int64]) throws(Stop) -> [MessageField] {
-        var out: [MessageField] = []
-        let top = scope.isEmpty
-        for spec in specs {
-            let value = try field(spec, scope: &scope)
-            out.append(MessageField(spec.name, value))
-            if top { partial = out }
+    /// By index, not `for … in`: iterating would copy each spec (and retain all it holds).
+    private mutating func seq(_ specs: [FieldSpec], into out: inout [MessageField]) throws(Stop) {
+        for i in specs.indices {
+            let value = try field(specs[i])
+            if let value { out.append(MessageField(specs[i].name, value)) }
         }
-        return out
     }
 
-    private mutating func field(_ spec: FieldSpec, scope: inout [String: Int64]) throws(Stop) -> MessageValue {
-        guard let r = spec.repeats else { return try single(spec, spec.type, scope: &scope) }
+    /// Nil when values are not kept.
+    private mutating func field(_ spec: borrowing FieldSpec) throws(Stop) -> MessageValue? {
+        guard let r = spec.repeats else { return try single(spec, spec.type) }
         var items: [MessageValue] = []
         let count: Int?
         switch r {
@@ -57,17 +60,19 @@ struct FieldDecoder {
         case .count(let n): count = n
         case .field(let f): count = Int(clamping: scope[f] ?? 0)
         }
-        while items.count < min(count ?? Int.max, Self.repeatLimit) {
+        var n = 0
+        while n < min(count ?? Int.max, Self.repeatLimit) {
             if count == nil && reader.isAtEnd { break }
             let before = reader.offset
-            items.append(try single(spec, spec.type, scope: &scope))
+            if let item = try single(spec, spec.type) { items.append(item) }
+            n += 1
             if count == nil && reader.offset == before { break }
         }
-        return .list(items)
+        return keepsValues ? .list(items) : nil
     }
 
-    private mutating func single(_ spec: FieldSpec, _ type: FieldSpec.FieldType, scope: inout [String: Int64])
-        throws(Stop) -> MessageValue
+    private mutating func single(_ spec: borrowing FieldSpec, _ type: FieldSpec.FieldType) throws(Stop)
+        -> MessageValue?
     {
         switch type {
         case .integer(let width, let signed, let bigEndian):
@@ -81,23 +86,30 @@ struct FieldDecoder {
             } else {
                 value = Int64(bitPattern: raw)
             }
-            scope[spec.name] = value
+            if spec.isReferenced { scope[spec.name] = value }
             check(spec, value)
-            return present(spec, value: value, raw: raw, signed: signed)
+            return keepsValues ? present(spec, value: value, raw: raw, signed: signed) : nil
         case .bytes(let size):
-            return .bytes(Array(try read(spec.name, length(size, scope))))
+            let bytes = try read(spec.name, length(size))
+            return keepsValues ? .bytes(Array(bytes)) : nil
         case .string(let size):
-            return .string(String(decoding: try read(spec.name, length(size, scope)), as: UTF8.self))
+            let bytes = try read(spec.name, length(size))
+            return keepsValues ? .string(String(decoding: bytes, as: UTF8.self)) : nil
         case .group(let specs):
-            var inner = scope
-            return .group(try seq(specs, scope: &inner))
+            // A group sees the fields before it; what it names is not seen after it.
+            let outer = scope
+            defer { scope = outer }
+            var fields: [MessageField] = []
+            if keepsValues { fields.reserveCapacity(specs.count) }
+            try seq(specs, into: &fields)
+            return keepsValues ? .group(fields) : nil
         case .switchOn(let on, let cases, let fallback):
             let key = scope[on] ?? 0
-            return try single(spec, cases[key] ?? fallback ?? .bytes(.eos), scope: &scope)
+            return try single(spec, cases[key] ?? fallback ?? .bytes(.eos))
         }
     }
 
-    private func length(_ size: FieldSpec.Size, _ scope: [String: Int64]) -> Int {
+    private func length(_ size: FieldSpec.Size) -> Int {
         switch size {
         case .fixed(let n): return n
         case .field(let f): return Int(clamping: max(0, scope[f] ?? 0))
@@ -121,7 +133,7 @@ struct FieldDecoder {
         }
     }
 
-    private func present(_ spec: FieldSpec, value: Int64, raw: UInt64, signed: Bool) -> MessageValue {
+    private func present(_ spec: borrowing FieldSpec, value: Int64, raw: UInt64, signed: Bool) -> MessageValue {
         if let e = spec.enumeration { return .enumerated(e.values[value], raw: value) }
         if let flags = spec.flags {
             var rest = raw
@@ -139,7 +151,7 @@ struct FieldDecoder {
         return signed ? .int(value) : .uint(raw)
     }
 
-    private mutating func check(_ spec: FieldSpec, _ value: Int64) {
+    private mutating func check(_ spec: borrowing FieldSpec, _ value: Int64) {
         guard let valid = spec.valid else { return }
         let ok: Bool
         let expected: String

@@ -1,6 +1,9 @@
 /// One field of a message payload, as a definition describes it (Kaitai Struct's `seq` entries,
 /// kept small): a name, a type, and how to present the value.
-struct FieldSpec: Sendable {
+///
+/// A class, so that decoding a frame passes each field by one reference instead of copying all it
+/// holds; `@unchecked Sendable` because it is changed only while its definition is parsed.
+final class FieldSpec: @unchecked Sendable {
     indirect enum FieldType: Sendable {
         /// u1, u2le, s4be, …
         case integer(width: Int, signed: Bool, bigEndian: Bool)
@@ -34,6 +37,9 @@ struct FieldSpec: Sendable {
 
     var name: String
     var type: FieldType
+    /// Whether a later size, repeat or switch names this field, so its value is kept while decoding
+    /// (`FieldSpec.markReferenced`): most definitions name none, and keep nothing.
+    var isReferenced = false
     var repeats: Repeat?
     /// The enum's name and its values.
     var enumeration: (name: String, values: [Int64: String])?
@@ -43,4 +49,52 @@ struct FieldSpec: Sendable {
     var scale: Double?
     var offset: Double?
     var valid: Valid?
+
+    init(name: String, type: FieldType) {
+        self.name = name
+        self.type = type
+    }
+}
+
+extension FieldSpec {
+    /// The names that sizes, repeats and switches refer to, in `specs` and every group inside them.
+    static func references(_ specs: [FieldSpec]) -> Set<String> {
+        var names: Set<String> = []
+        func visit(_ type: FieldType) {
+            switch type {
+            case .integer: break
+            case .bytes(let size), .string(let size):
+                if case .field(let f) = size { names.insert(f) }
+            case .group(let inner): for s in inner { visit(s) }
+            case .switchOn(let on, let cases, let fallback):
+                names.insert(on)
+                for c in cases.values { visit(c) }
+                if let fallback { visit(fallback) }
+            }
+        }
+        func visit(_ spec: FieldSpec) {
+            if case .field(let f) = spec.repeats { names.insert(f) }
+            visit(spec.type)
+        }
+        for s in specs { visit(s) }
+        return names
+    }
+
+    /// Marks the fields whose values `names` holds, in `specs` and every group inside them. Named
+    /// types are shared between messages: `names` are those of the whole definition.
+    static func markReferenced(_ specs: [FieldSpec], _ names: Set<String>) {
+        func mark(_ type: FieldType) {
+            switch type {
+            case .integer, .bytes, .string: break
+            case .group(let inner): markReferenced(inner, names)
+            case .switchOn(_, let cases, let fallback):
+                for c in cases.values { mark(c) }
+                if let fallback { mark(fallback) }
+            }
+        }
+        for spec in specs {
+            spec.isReferenced = names.contains(spec.name)
+            mark(spec.type)
+        }
+    }
 }

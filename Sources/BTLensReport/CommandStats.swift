@@ -11,6 +11,8 @@ struct CommandStats {
     struct Key: Hashable, Comparable {
         var dissector: String
         var command: UInt16
+        /// Not the dissector's name: hashing a string per frame costs more than comparing it.
+        func hash(into h: inout Hasher) { h.combine(command) }
         static func < (a: Key, b: Key) -> Bool { (a.dissector, a.command) < (b.dissector, b.command) }
     }
 
@@ -56,8 +58,11 @@ struct CommandStats {
     }
 
     private mutating func update(_ key: Key, _ change: (inout Entry) -> Void) {
-        guard entries[key] != nil || entries.count < Self.limit else { return }
-        change(&entries[key, default: Entry()])
+        if let i = entries.index(forKey: key) { return change(&entries.values[i]) }
+        guard entries.count < Self.limit else { return }
+        var e = Entry()
+        change(&e)
+        entries[key] = e
     }
 
     var sorted: [(key: Key, entry: Entry)] { entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }

@@ -15,6 +15,12 @@ final class DissectorLayer: ConnectionLayer {
         var connection: ConnectionKey
         var dissector: String
         var scope = Scope.connection
+        /// Not the dissector's name: a connection has one or two dissectors, and hashing a string
+        /// per frame costs more than comparing it.
+        func hash(into h: inout Hasher) {
+            h.combine(connection)
+            h.combine(scope)
+        }
         static func < (a: PairKey, b: PairKey) -> Bool {
             if (a.connection, a.dissector) != (b.connection, b.dissector) {
                 return (a.connection, a.dissector) < (b.connection, b.dissector)
@@ -26,7 +32,8 @@ final class DissectorLayer: ConnectionLayer {
     private let ctx: LayerContext
     private let hci: HCILayer
     /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
-    private var pairings: [PairKey: PairingTracker] = [:]
+    /// Used on the analyzer's thread only: runtime exclusivity checks skipped (three a frame).
+    @exclusivity(unchecked) private var pairings: [PairKey: PairingTracker] = [:]
 
     init(_ ctx: LayerContext, hci: HCILayer) {
         self.ctx = ctx
@@ -89,16 +96,23 @@ final class DissectorLayer: ConnectionLayer {
             Message(
                 command: naming.hasCommand ? f.command : nil,
                 flags: f.flags, payload: f.payload, direction: direction,
-                characteristic: uuid))
+                characteristic: uuid, wantsFields: ctx.detail == .full))
         naming.dissector = dissector.name
         naming.decoded = decoded
         var before: [Diagnostic] = []
         var after = decoded.problems
         guard let rule = dissector.pairing else { return (before, after) }
         let pending = ctx.limits.pendingRequests
-        var tracker = pairings.removeValue(forKey: pairKey) ?? PairingTracker(rule: rule, limit: pending)
-        defer { pairings[pairKey] = tracker }
-        before = tracker.expire(now: time).map {
+        // Found once and changed in place: a frame costs one lookup.
+        let slot: [PairKey: PairingTracker].Index
+        if let i = pairings.index(forKey: pairKey) {
+            slot = i
+        } else {
+            pairings[pairKey] = PairingTracker(rule: rule, limit: pending)
+            guard let i = pairings.index(forKey: pairKey) else { return (before, after) }
+            slot = i
+        }
+        before = pairings.values[slot].expire(now: time).map {
             unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
         let kind =
@@ -111,26 +125,29 @@ final class DissectorLayer: ConnectionLayer {
             let r = PairingTracker.Request(
                 record: record, time: time, command: f.command, name: decoded.name,
                 sequence: f.sequence)
-            if let dropped = tracker.request(r) {
+            if let dropped = pairings.values[slot].request(r) {
                 after.append(unanswered(dropped, dissector.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
-            if let (_, paired) = tracker.response(command: f.command, sequence: f.sequence, time: time) {
+            if let (_, paired) = pairings.values[slot].response(command: f.command, sequence: f.sequence, time: time) {
                 naming.pairing = paired
             } else {
-                var fields: [(String, FieldValue)] = [("command", .int(f.command))]
-                if let s = f.sequence { fields.append(("sequence", .int(s))) }
-                fields.append(("dissector", .string(dissector.name)))
-                after.append(
-                    Diagnostic(
-                        DissectorDiagnostics.unsolicited,
-                        "\(label(f.command, decoded.name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
-                        fields: fields))
+                after.append(unsolicited(f, decoded.name, dissector.name))
             }
         case .event:
             break
         }
         return (before, after)
+    }
+
+    private func unsolicited(_ f: borrowing Frame, _ name: String?, _ dissector: String) -> Diagnostic {
+        var fields: [(String, FieldValue)] = [("command", .int(f.command))]
+        if let s = f.sequence { fields.append(("sequence", .int(s))) }
+        fields.append(("dissector", .string(dissector)))
+        return Diagnostic(
+            DissectorDiagnostics.unsolicited,
+            "\(label(f.command, name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
+            fields: fields)
     }
 
     /// Requests still outstanding when their context ends.

@@ -31,14 +31,20 @@ public struct Message: Sendable {
     public var direction: Direction
     /// The characteristic it travelled on, when known.
     public var characteristic: BluetoothUUID?
+    /// False where only the name, kind and problems are read (`stats`): a dissector may then leave
+    /// `fields` and `flagNames` empty, though it still checks the payload.
+    public var wantsFields: Bool
 
-    public init(command: UInt16?, flags: UInt8?, payload: [UInt8], direction: Direction, characteristic: BluetoothUUID?)
-    {
+    public init(
+        command: UInt16?, flags: UInt8?, payload: [UInt8], direction: Direction, characteristic: BluetoothUUID?,
+        wantsFields: Bool = true
+    ) {
         self.command = command
         self.flags = flags
         self.payload = payload
         self.direction = direction
         self.characteristic = characteristic
+        self.wantsFields = wantsFields
     }
 }
 
@@ -79,7 +85,8 @@ public struct MessageField: Sendable, Equatable {
     }
 }
 
-public indirect enum MessageValue: Sendable, Equatable {
+/// Not `indirect`: groups and lists hold their parts in arrays, so a value needs no box of its own.
+public enum MessageValue: Sendable, Equatable {
     case int(Int64)
     case uint(UInt64)
     /// A scaled value, or one with a unit: `2.5 V`.

@@ -83,6 +83,10 @@ public struct PairingTracker: Sendable {
 
     /// Requests older than the timeout at `now`, removed.
     public mutating func expire(now: Timestamp) -> [Request] {
+        // Most frames find nothing to expire: said without building an array.
+        guard let first = outstanding.first, now.elapsed(since: first.time) > rule.timeoutMicroseconds else {
+            return []
+        }
         let cut = outstanding.prefix { now.elapsed(since: $0.time) > rule.timeoutMicroseconds }.count
         defer { outstanding.removeFirst(cut) }
         return Array(outstanding.prefix(cut))

@@ -36,7 +36,11 @@ let package = Package(
                 "BTLensCore", "CPcap", "CBTLensZlib", "CCountingFile",
                 "ZIPFoundation",
             ]),
-        .target(name: "BTLensDissect", dependencies: ["BTLensCore", "BTLensCapture"]),
+        .target(
+            name: "BTLensDissect",
+            dependencies: [
+                "BTLensCore", "BTLensCapture", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]),
         // Dissectors/*.yaml: vendor protocols described in files, turned into MessageDissectors.
         .target(
             name: "BTLensDefinitions",

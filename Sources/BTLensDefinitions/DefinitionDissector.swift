@@ -12,6 +12,8 @@ public struct DefinitionDissector: MessageDissector {
         var kind: MessageKind?
         var fields: [FieldSpec]
         var line: Int?
+        /// Set when the definition is compiled (`DefinitionDissector.init`).
+        var layout: PayloadLayout? = nil
     }
 
     /// A hex message and what the definition must make of it (replayed by `btlens dissectors check`).
@@ -55,7 +57,11 @@ public struct DefinitionDissector: MessageDissector {
         self.examples = examples
         let referenced = messages.reduce(into: Set<String>()) { $0.formUnion(FieldSpec.references($1.fields)) }
         for m in messages { FieldSpec.markReferenced(m.fields, referenced) }
-        self.messages = messages
+        self.messages = messages.map { m in
+            var m = m
+            m.layout = PayloadLayout(m.fields)
+            return m
+        }
         self.flagNames = flagNames
         self.valueMessages = valueMessages
         var index: [UInt16: [Int]] = [:]
@@ -83,6 +89,7 @@ public struct DefinitionDissector: MessageDissector {
         guard let i = lookup(message) else { return out }
         out.name = messages[i].name
         out.kind = messages[i].kind
+        if !message.wantsFields, let layout = messages[i].layout, layout.accepts(message.payload.count) { return out }
         var decoder = FieldDecoder(
             message: messages[i].name, payload: message.payload, keepsValues: message.wantsFields)
         out.fields = decoder.decode(messages[i].fields)

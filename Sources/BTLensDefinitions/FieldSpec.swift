@@ -98,3 +98,50 @@ extension FieldSpec {
         }
     }
 }
+
+/// The payload sizes a message's fields take without a problem, where sizes alone decide it: no
+/// `valid`, no switch, no size or count read from another field. `stats` reads only a message's
+/// problems, so a payload of such a size needs no walk through its fields.
+struct PayloadLayout: Sendable, Equatable {
+    /// The bytes the fixed fields take.
+    var size = 0
+    /// How many more bytes the last field may take (it runs to the end of the payload).
+    var open = 0
+
+    func accepts(_ count: Int) -> Bool { count >= size && count - size <= open }
+
+    init(size: Int, open: Int) {
+        self.size = size
+        self.open = open
+    }
+
+    /// Nil when a field's size or validity depends on the bytes.
+    init?(_ specs: [FieldSpec]) {
+        for spec in specs {
+            // Only the last field may run to the end: a field after it would find no bytes.
+            guard open == 0, spec.valid == nil, add(spec) else { return nil }
+        }
+    }
+
+    private mutating func add(_ spec: FieldSpec) -> Bool {
+        switch (spec.type, spec.repeats) {
+        case (.integer(let width, _, _), nil):
+            size += width
+        case (.integer(let width, _, _), .count(let n)?):
+            size += width * n
+        case (.integer(1, _, _), .eos?):
+            open = FieldDecoder.repeatLimit
+        case (.bytes(.fixed(let n)), nil), (.string(.fixed(let n)), nil):
+            size += n
+        case (.bytes(.eos), nil), (.string(.eos), nil):
+            open = Int.max
+        case (.group(let inner), nil):
+            for s in inner {
+                guard open == 0, s.valid == nil, add(s) else { return false }
+            }
+        default:
+            return false
+        }
+        return true
+    }
+}

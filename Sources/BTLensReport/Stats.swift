@@ -106,6 +106,7 @@ public final class StatsCollector {
         for (i, n) in t.attOpcodes.enumerated() { opcodeCounts[i] += n }
         for (i, n) in t.a5Frames.enumerated() { a5Counts[i] += n }
         a5BadChecksum += t.a5BadChecksum
+        commands.add(t.commands)
     }
 
     /// A problem with the file itself: the bytes it stands for.

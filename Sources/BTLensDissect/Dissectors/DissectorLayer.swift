@@ -34,6 +34,9 @@ final class DissectorLayer: ConnectionLayer {
     /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
     /// Used on the analyzer's thread only: runtime exclusivity checks skipped (three a frame).
     @exclusivity(unchecked) private var pairings: [PairKey: PairingTracker] = [:]
+    /// The context the last frame paired in and where it is in `pairings` (valid until a context
+    /// is added or removed): a stream's frames mostly follow each other, so most find it unhashed.
+    @exclusivity(unchecked) private var lastPair: (key: PairKey, slot: [PairKey: PairingTracker].Index)?
 
     init(_ ctx: LayerContext, hci: HCILayer) {
         self.ctx = ctx
@@ -105,13 +108,16 @@ final class DissectorLayer: ConnectionLayer {
         let pending = ctx.limits.pendingRequests
         // Found once and changed in place: a frame costs one lookup.
         let slot: [PairKey: PairingTracker].Index
-        if let i = pairings.index(forKey: pairKey) {
+        if let last = lastPair, last.key == pairKey {
+            slot = last.slot
+        } else if let i = pairings.index(forKey: pairKey) {
             slot = i
         } else {
             pairings[pairKey] = PairingTracker(rule: rule, limit: pending)
             guard let i = pairings.index(forKey: pairKey) else { return (before, after) }
             slot = i
         }
+        lastPair = (pairKey, slot)
         before = pairings.values[slot].expire(now: time).map {
             unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
@@ -152,6 +158,7 @@ final class DissectorLayer: ConnectionLayer {
 
     /// Requests still outstanding when their context ends.
     func endPairings(_ connection: ConnectionKey, record: Int, time: Timestamp, reason: String) {
+        lastPair = nil
         for key in pairings.keys.filter({ $0.connection == connection }).sorted() {
             guard var tracker = pairings.removeValue(forKey: key) else { continue }
             for r in tracker.drain() {
@@ -215,7 +222,14 @@ final class DissectorLayer: ConnectionLayer {
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-            send(.frame(info(consume f, consume naming)))
+            if ctx.detail == .full {
+                send(.frame(info(consume f, consume naming)))
+            } else {
+                count(f, a5: bound.isA5, direction: direction)
+                ctx.tally.commands.message(
+                    dissector: d.name, command: f.command, hasCommand: naming.hasCommand,
+                    name: naming.decoded?.name, direction: direction, pairing: naming.pairing)
+            }
             for diagnostic in after { send(tagged(diagnostic)) }
         case .diagnostic(var d):
             let began = d.began
@@ -230,7 +244,7 @@ final class DissectorLayer: ConnectionLayer {
         }
     }
 
-    /// A frame no dissector decodes, counted and not sent.
+    /// A frame counted and not sent (`.counts` detail).
     private func count(_ f: borrowing Frame, a5: Bool, direction: Direction) {
         guard a5 else { return }
         ctx.tally.a5Frames[Int(direction.rawValue)] += 1

@@ -1,0 +1,111 @@
+import BTLensCore
+import Histogram
+
+/// Per-command counts and response latency for `stats`, per dissector. Latencies go into an
+/// HdrHistogram (2 significant digits, a few kB per command), so memory does not grow with the capture.
+/// Kept by `stats` from frame events, or by the analyzer itself in `.counts` detail (`Tally`).
+public struct CommandStats: Sendable, Equatable {
+    /// Commands tracked; beyond this, messages are counted only in the totals.
+    public static let limit = 1024
+
+    public struct Key: Hashable, Comparable, Sendable {
+        public var dissector: String
+        public var command: UInt16
+        /// Not the dissector's name: hashing a string per frame costs more than comparing it.
+        public func hash(into h: inout Hasher) { h.combine(command) }
+        public static func < (a: Key, b: Key) -> Bool { (a.dissector, a.command) < (b.dissector, b.command) }
+    }
+
+    public struct Entry: Sendable, Equatable {
+        public var name: String?
+        public var sent = 0
+        public var received = 0
+        public var answered = 0
+        public var unanswered = 0
+        /// Exact extremes in µs; the histogram gives the percentiles (to 1 %).
+        public var fastest = Int64.max
+        public var slowest = Int64.min
+        public var latency: Histogram<UInt32> = {
+            var h = Histogram<UInt32>(highestTrackableValue: 1_000_000, numberOfSignificantValueDigits: .two)
+            h.autoResize = true
+            return h
+        }()
+    }
+
+    public private(set) var entries: [Key: Entry] = [:]
+
+    public init() {}
+
+    public mutating func message(_ a: FrameInfo, direction: Direction?) {
+        guard let dissector = a.dissector else { return }
+        message(
+            dissector: dissector, command: a.frame.command, hasCommand: a.hasCommand, name: a.decoded?.name,
+            direction: direction, pairing: a.pairing)
+    }
+
+    /// A frame its dissector named: counted under its command, and its latency under its request's.
+    public mutating func message(
+        dissector: String, command: UInt16, hasCommand: Bool, name: String?, direction: Direction?,
+        pairing: PairedResponse?
+    ) {
+        guard hasCommand else { return }
+        update(Key(dissector: dissector, command: command)) { e in
+            if e.name == nil { e.name = name }
+            if direction == .received { e.received += 1 } else { e.sent += 1 }
+        }
+        if let p = pairing {
+            update(Key(dissector: dissector, command: p.requestCommand)) { e in
+                e.answered += 1
+                e.fastest = min(e.fastest, p.latencyMicroseconds)
+                e.slowest = max(e.slowest, p.latencyMicroseconds)
+                _ = e.latency.record(UInt64(max(0, p.latencyMicroseconds)))
+            }
+        }
+    }
+
+    public mutating func unanswered(_ d: Diagnostic) {
+        guard case .string(let dissector)? = d.field("dissector"), case .int(let command)? = d.field("command") else {
+            return
+        }
+        update(Key(dissector: dissector, command: UInt16(truncatingIfNeeded: command))) { $0.unanswered += 1 }
+    }
+
+    /// Adds what another count saw (the analyzer's, in `.counts` detail).
+    public mutating func add(_ other: CommandStats) {
+        for (key, o) in other.entries.sorted(by: { $0.key < $1.key }) {
+            update(key) { e in
+                if e.name == nil { e.name = o.name }
+                e.sent += o.sent
+                e.received += o.received
+                e.answered += o.answered
+                e.unanswered += o.unanswered
+                e.fastest = min(e.fastest, o.fastest)
+                e.slowest = max(e.slowest, o.slowest)
+                e.latency.add(o.latency)
+            }
+        }
+    }
+
+    private mutating func update(_ key: Key, _ change: (inout Entry) -> Void) {
+        if let i = entries.index(forKey: key) { return change(&entries.values[i]) }
+        guard entries.count < Self.limit else { return }
+        var e = Entry()
+        change(&e)
+        entries[key] = e
+    }
+
+    public var sorted: [(key: Key, entry: Entry)] { entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+
+    /// min, median, p95, max in milliseconds.
+    public static func latency(_ e: Entry) -> [(String, Double)]? {
+        guard e.answered > 0 else { return nil }
+        let h = e.latency
+        // Percentiles are clamped to the exact extremes: the histogram rounds within its 1 % buckets.
+        let clamp = { (v: UInt64) in Swift.min(Swift.max(Int64(clamping: v), e.fastest), e.slowest) }
+        return [
+            ("min", e.fastest), ("median", clamp(h.median)), ("p95", clamp(h.valueAtPercentile(95))),
+            ("max", e.slowest),
+        ]
+        .map { ($0.0, Double($0.1) / 1000) }
+    }
+}

@@ -264,7 +264,7 @@ public final class JSONLRenderer {
         if let p = a.pairing {
             w.field("response_to", p.requestRecord)
             w.key("latency_ms")
-            w.number(Double(p.latencyMicroseconds) / 1000)
+            w.milliseconds(microseconds: p.latencyMicroseconds)
         }
     }
 

@@ -144,6 +144,38 @@ public struct JSONWriter: ~Copyable {
         appendRaw(String(d))
     }
 
+    /// Microseconds as milliseconds: the text `number(Double(us) / 1000)` writes (shortest
+    /// round-trip), made with integers below 10^13 µs, where that text is the exact decimal.
+    public mutating func milliseconds(microseconds us: Int64) {
+        guard us.magnitude < 10_000_000_000_000, us % 1000 != 0 else { return number(Double(us) / 1000) }
+        beginValue()
+        reserve(24)
+        if us < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        let whole = us.magnitude / 1000
+        var fraction = us.magnitude % 1000
+        var places = 3
+        while fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        let digits = DecimalDigits.count(whole)
+        DecimalDigits.write(whole, count: digits, into: base + count)
+        count += digits
+        base[count] = UInt8(ascii: ".")
+        count += 1
+        // Leading zeros of the fraction: 1.005 is "1" "." "005".
+        let written = DecimalDigits.count(fraction)
+        for _ in written..<places {
+            base[count] = UInt8(ascii: "0")
+            count += 1
+        }
+        DecimalDigits.write(fraction, count: written, into: base + count)
+        count += written
+    }
+
     /// Bytes as a lowercase hex string, written in place: payloads are most of a line.
     public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
         beginValue()
@@ -294,12 +326,13 @@ public struct JSONWriter: ~Copyable {
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
     private mutating func appendEscaped(_ s: String) {
         put(UInt8(ascii: "\""))
-        var copy = s
-        let plain = copy.withUTF8 { utf8 in
-            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c }) else { return false }
-            append(utf8)
-            return true
-        }
+        // Names and most text are printable ASCII: checked in place and copied whole.
+        let plain =
+            s.utf8.withContiguousStorageIfAvailable { utf8 in
+                for b in utf8 where b < 0x20 || b >= 0x7f || b == 0x22 || b == 0x5c { return false }
+                append(utf8)
+                return true
+            } ?? false
         if plain {
             put(UInt8(ascii: "\""))
             return

@@ -1,5 +1,6 @@
 import BTLensCore
 import BTLensReport
+import BTLensTestSupport
 import XCTest
 
 @testable import BTLensDissect
@@ -34,6 +35,21 @@ final class RendererTests: XCTestCase {
             line,
             #"{"type":"diagnostic","id":"a5.sequence.gap","severity":"warning","record":5,"time":"1970-01-01T00:00:00.000000Z","direction":null,"message":"expected sequence 8, got 10: 2 frames missing","expected":8,"actual":10,"missing":2}"#
                 + "\n")
+    }
+
+    /// Latencies are written from integer microseconds: the same text as the Double they stand for.
+    func testMillisecondsFromMicrosecondsWriteWhatTheDoubleWould() {
+        var rng = SplitMix(seed: 7)
+        var values: [Int64] = [0, 1, -1, 5, 10, 999, 1000, 1001, 1250, 1255, 1005, -500, -1250, 123_456_789]
+        values += [9_999_999_999_999, -9_999_999_999_999, 10_000_000_000_001, Int64.max, Int64.min]
+        for _ in 0..<20_000 { values.append(Int64(bitPattern: rng.next()) >> Int64(rng.below(63))) }
+        for us in values {
+            var fast = JSONWriter()
+            fast.milliseconds(microseconds: us)
+            var double = JSONWriter()
+            double.number(Double(us) / 1000)
+            XCTAssertEqual(String(decoding: fast.bytes, as: UTF8.self), String(decoding: double.bytes, as: UTF8.self))
+        }
     }
 
     func testHostileStringsAreEscaped() {

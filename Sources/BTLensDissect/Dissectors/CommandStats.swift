@@ -39,7 +39,7 @@ public struct CommandStats: Sendable, Equatable {
     public mutating func message(_ a: FrameInfo, direction: Direction?) {
         guard let dissector = a.dissector else { return }
         message(
-            dissector: dissector, command: a.frame.command, hasCommand: a.hasCommand, name: a.decoded?.name,
+            dissector: dissector, command: a.frame.command, hasCommand: a.hasCommand, name: a.messageName,
             direction: direction, pairing: a.pairing)
     }
 

@@ -95,13 +95,19 @@ final class DissectorLayer: ConnectionLayer {
         dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
         time: Timestamp
     ) -> (before: [Diagnostic], after: [Diagnostic]) {
-        let decoded = dissector.decode(
-            Message(
-                command: naming.hasCommand ? f.command : nil,
-                flags: f.flags, payload: f.payload, direction: direction,
-                characteristic: uuid, wantsFields: ctx.detail == .full))
+        // Here only what pairing and diagnostics need: the values are decoded where the frame is
+        // shown (`FrameInfo.decoded`), on the renderer's thread.
+        var message = Message(
+            command: naming.hasCommand ? f.command : nil,
+            flags: f.flags, payload: f.payload, direction: direction,
+            characteristic: uuid, wantsFields: false)
+        let decoded = dissector.decode(message)
         naming.dissector = dissector.name
         naming.decoded = decoded
+        if ctx.detail == .full {
+            message.wantsFields = true
+            naming.deferred = FrameInfo.Deferred(dissector: dissector, message: message)
+        }
         var before: [Diagnostic] = []
         var after = decoded.problems
         guard let rule = dissector.pairing else { return (before, after) }

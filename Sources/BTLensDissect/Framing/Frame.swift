@@ -136,7 +136,15 @@ public final class FrameInfo: Sendable {
     @inlinable public var hasCommand: Bool { naming.hasCommand }
     /// The dissector bound to the stream and what it decoded.
     @inlinable public var dissector: String? { naming.dissector }
-    @inlinable public var decoded: DecodedMessage? { naming.decoded }
+    /// What the dissector makes of the frame, fields included. The analyzer decodes only names and
+    /// problems; the fields are decoded here, by whoever shows the frame (on its own thread), and
+    /// again at each read: read it once.
+    public var decoded: DecodedMessage? {
+        guard let d = naming.deferred else { return naming.decoded }
+        return d.dissector.decode(d.message)
+    }
+    /// The message's name, without decoding its fields.
+    @inlinable public var messageName: String? { naming.decoded?.name }
     /// The request this frame answers.
     @inlinable public var pairing: PairedResponse? { naming.pairing }
     /// The A5 frame itself, not a vendor's variant or a whole value.
@@ -154,6 +162,19 @@ public final class FrameInfo: Sendable {
         @usableFromInline var dissector: String?
         @usableFromInline var decoded: DecodedMessage?
         @usableFromInline var pairing: PairedResponse?
+        @usableFromInline var deferred: Deferred?
+    }
+
+    /// A message whose fields are decoded when the frame is shown. A class: the frame's naming is
+    /// copied on its way to the renderer, and a reference costs less to copy than an existential.
+    @usableFromInline final class Deferred: Sendable {
+        let dissector: any MessageDissector
+        let message: Message
+
+        init(dissector: any MessageDissector, message: Message) {
+            self.dissector = dissector
+            self.message = message
+        }
     }
 
     public convenience init(

@@ -190,7 +190,7 @@ public final class ReportBuilder {
         switch e.body {
         case .frame(let a) where messages.count < options.messageLimit:
             let f = a.frame
-            let name = a.decoded?.name ?? (a.hasCommand ? "cmd \(Hex.value(f.command, width: 2))" : "value")
+            let name = a.messageName ?? (a.hasCommand ? "cmd \(Hex.value(f.command, width: 2))" : "value")
             messages.append(
                 Report.Message(
                     row: row.index, record: e.record, sent: e.direction == .sent, label: name,
@@ -219,7 +219,7 @@ public final class ReportBuilder {
             row.fields = d.fields.map { ($0.0, Self.cut(Self.describe($0.1))) }
         case .frame(let a):
             row.stream = Self.stream(a)
-            row.command = a.decoded?.name ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
+            row.command = a.messageName ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
             row.fields = (a.decoded?.fields ?? []).map { ($0.name, Self.cut($0.value.description)) }
             row.hex = Self.hex(a.frame.payload, length: a.frame.payload.count)
         case .att(let info):

@@ -144,36 +144,15 @@ public struct JSONWriter: ~Copyable {
         appendRaw(String(d))
     }
 
-    /// Microseconds as milliseconds: the text `number(Double(us) / 1000)` writes (shortest
-    /// round-trip), made with integers below 10^13 µs, where that text is the exact decimal.
+    /// Microseconds as milliseconds: the text `number(Double(us) / 1000)` writes, made with integers.
     public mutating func milliseconds(microseconds us: Int64) {
-        guard us.magnitude < 10_000_000_000_000, us % 1000 != 0 else { return number(Double(us) / 1000) }
-        beginValue()
-        reserve(24)
-        if us < 0 {
-            base[count] = UInt8(ascii: "-")
-            count += 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
+            guard let start = text.baseAddress, let n = DecimalDigits.milliseconds(us, into: start) else {
+                return number(Double(us) / 1000)
+            }
+            beginValue()
+            append(UnsafeBufferPointer(start: start, count: n))
         }
-        let whole = us.magnitude / 1000
-        var fraction = us.magnitude % 1000
-        var places = 3
-        while fraction % 10 == 0 {
-            fraction /= 10
-            places -= 1
-        }
-        let digits = DecimalDigits.count(whole)
-        DecimalDigits.write(whole, count: digits, into: base + count)
-        count += digits
-        base[count] = UInt8(ascii: ".")
-        count += 1
-        // Leading zeros of the fraction: 1.005 is "1" "." "005".
-        let written = DecimalDigits.count(fraction)
-        for _ in written..<places {
-            base[count] = UInt8(ascii: "0")
-            count += 1
-        }
-        DecimalDigits.write(fraction, count: written, into: base + count)
-        count += written
     }
 
     /// Bytes as a lowercase hex string, written in place: payloads are most of a line.

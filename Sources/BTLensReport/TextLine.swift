@@ -1,4 +1,5 @@
 import BTLensCore
+import BTLensDissect
 
 /// A line of the terminal timeline built in bytes: each piece is copied once into one buffer, with
 /// no String made per piece (a timeline has a line per event, hundreds of thousands of them).
@@ -67,6 +68,19 @@ struct TextLine {
         if n < 0 { add(byte: UInt8(ascii: "-")) }
         let magnitude = UInt64(truncatingIfNeeded: n.magnitude)
         digitsOf(magnitude, count: DecimalDigits.count(magnitude))
+    }
+
+    /// Microseconds as milliseconds, as `MessageValue.number(Double(us) / 1000)` writes them.
+    mutating func milliseconds(_ us: Int64) {
+        var fits = true
+        write(16) { out in
+            guard let n = DecimalDigits.milliseconds(us, into: out) else {
+                fits = false
+                return 0
+            }
+            return n
+        }
+        if !fits { add(text: MessageValue.number(Double(us) / 1000)) }
     }
 
     /// The last `count` decimal digits of `n`, zero-padded.

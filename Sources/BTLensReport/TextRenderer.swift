@@ -268,7 +268,11 @@ public struct TextRenderer {
             }
         }
         if let p = a.pairing {
-            s.add(text: " ← #\(p.requestRecord) in \(MessageValue.number(Double(p.latencyMicroseconds) / 1000)) ms")
+            s.add(" ← #")
+            s.decimal(p.requestRecord)
+            s.add(" in ")
+            s.milliseconds(p.latencyMicroseconds)
+            s.add(" ms")
         }
         if f.isPartOfMessage, let part = f.fragment { s.add(text: " [\(part.count) frames]") }
         if !f.checksumOK { s.add(" [bad checksum]") }

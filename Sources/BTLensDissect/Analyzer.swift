@@ -61,12 +61,12 @@ public final class Analyzer {
 
     /// Every connection seen, with what their ATT bearers know so far for those still open.
     public var connectionSummaries: [ConnectionInfo] {
-        hci.connections.all.map { c in
-            guard c.closedRecord == nil, let facts = att.facts(c.key) else { return c }
-            var c = c
-            c.lifecycle.take(facts)
-            return c
+        // Changed in place: a copy of thousands of connections would double the end's peak memory.
+        var all = hci.connections.all
+        for i in all.indices where all[i].closedRecord == nil {
+            if let facts = att.facts(all[i].key) { all[i].lifecycle.take(facts) }
         }
+        return all
     }
 
     /// Every diagnostic kind the decoders can raise.

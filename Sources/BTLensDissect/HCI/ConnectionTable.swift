@@ -65,7 +65,12 @@ public struct ConnectionTable: Sendable {
     /// Controllers whose host cancelled a connection attempt that has not completed yet.
     private var cancelling: Set<UInt16> = []
 
-    public init(historyLimit: Int = Limits().connectionHistory) { self.historyLimit = max(historyLimit, 1) }
+    public init(historyLimit: Int = Limits().connectionHistory) {
+        self.historyLimit = max(historyLimit, 1)
+        // Room for the whole default history at once: growing by doubling would hold the old and
+        // the new array together, the largest peak of a long capture. Untouched room is not resident.
+        history.reserveCapacity(min(self.historyLimit, Limits().connectionHistory))
+    }
 
     public subscript(key: ConnectionKey) -> ConnectionInfo? { open[key] }
 
@@ -137,7 +142,13 @@ public struct ConnectionTable: Sendable {
     }
 
     /// Every connection seen, closed ones first in the order they closed, then the open ones by handle.
+    /// Built in one array of the final size: the history is the largest thing a long capture leaves.
     public var all: [ConnectionInfo] {
-        Array(history[historyStart...] + history[..<historyStart]) + open.values.sorted { $0.key < $1.key }
+        var out: [ConnectionInfo] = []
+        out.reserveCapacity(history.count + open.count)
+        out += history[historyStart...]
+        out += history[..<historyStart]
+        out += open.values.sorted { $0.key < $1.key }
+        return out
     }
 }

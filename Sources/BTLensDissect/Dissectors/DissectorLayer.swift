@@ -198,8 +198,10 @@ final class DissectorLayer: ConnectionLayer {
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
+            let misfit = bound.fit?.count(naming.decoded) == true
             send(.frame(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
+            if misfit, let fit = bound.fit { send(tagged(fit.note(d, stream: stream))) }
         case .diagnostic(var d):
             let began = d.began
             d.began = nil

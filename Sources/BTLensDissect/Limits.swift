@@ -21,6 +21,9 @@ public struct Limits: Sendable, Equatable {
     public var guessBytes = 1 << 20
     /// Bytes a bugreport .zip member may inflate to (it is inflated into a temporary file first).
     public var archiveBytes = 256 << 20
+    /// Diagnostic ids and streams the timeline counts per second of capture time, to show the first
+    /// of each and count the rest; the diagnostics of further ones are all shown.
+    public var diagnosticKeys = 4096
 
     public init() {}
 
@@ -36,6 +39,7 @@ public struct Limits: Sendable, Equatable {
             ("undecoded-bytes", \.undecodedBytes, "bytes of an undecoded packet shown"),
             ("guess-bytes", \.guessBytes, "bytes held for channels whose guessed protocol is not yet confirmed"),
             ("archive-bytes", \.archiveBytes, "bytes a bugreport .zip member may inflate to"),
+            ("diagnostic-keys", \.diagnosticKeys, "diagnostic ids and streams the timeline counts per second"),
         ]
 
     /// Applies `name=value`; nil when the name is unknown or the value is not a positive number.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensDissect
+import BTLensReport
 
 struct DiagnosticsList: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -7,7 +8,8 @@ struct DiagnosticsList: ParsableCommand {
         abstract: "List every diagnostic btlens can raise: stable id, severity, meaning.")
 
     func run() {
-        for kind in Analyzer.diagnosticKinds {
+        // The analyzer's, and the timeline's own line for those it counted and did not show.
+        for kind in (Analyzer.diagnosticKinds + DiagnosticThrottle.kinds).sorted(by: { $0.id < $1.id }) {
             print("\(pad(kind.id, 38)) \(pad(kind.severity.name, 8)) \(kind.summary)")
         }
     }

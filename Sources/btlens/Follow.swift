@@ -58,6 +58,8 @@ struct Follow: ParsableCommand {
     @Option(help: "Colour: auto (only on a terminal), always, never.")
     var color: ColorChoice = .auto
 
+    @OptionGroup var throttleOptions: ThrottleOptions
+
     func validate() throws {
         let sources = [file != nil, connect != nil, interface != nil].filter { $0 }.count
         guard sources == 1 else {
@@ -99,7 +101,8 @@ struct Follow: ParsableCommand {
             sigaction(signal, &action, nil)
         }
         let live = LiveOutput(
-            format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0)
+            format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0,
+            throttle: throttleOptions.throttle(try limitOptions.limits()))
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }

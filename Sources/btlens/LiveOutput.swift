@@ -14,13 +14,16 @@ final class LiveOutput {
     private let sink = OutputSink(fd: 1, flushEachWrite: true)
     private var text: TextRenderer?
     private let jsonl: JSONLRenderer?
+    /// A flood of one diagnostic is shown in part; its lines come when its second of capture time is over.
+    private var throttle: DiagnosticThrottle
     private let status: Bool
     private var records = 0, frames = 0, diagnostics = 0, errors = 0, partial = 0
     private var shown = false
     private let started = LiveOutput.now()
     private var drawn = 0.0
 
-    init(format: Timeline.Format, verbose: Bool, color: Bool, status: Bool) {
+    init(format: Timeline.Format, verbose: Bool, color: Bool, status: Bool, throttle: DiagnosticThrottle) {
+        self.throttle = throttle
         if format == .jsonl {
             jsonl = JSONLRenderer(verbose: verbose)
         } else {
@@ -49,6 +52,10 @@ final class LiveOutput {
             }
         default: break
         }
+        throttle.pass(e) { show($0) }
+    }
+
+    private func show(_ e: Event) {
         let bytes: [UInt8]?
         if let jsonl { bytes = jsonl.render(e) } else { bytes = text?.render(e).map { Array($0.utf8) } }
         guard let bytes else { return }
@@ -65,6 +72,7 @@ final class LiveOutput {
     }
 
     func finish(stopped: Bool, written: String?) {
+        throttle.finish { show($0) }
         sink.flush()
         clearStatus()
         var summary =

@@ -26,6 +26,8 @@ struct Timeline: ParsableCommand {
     @Option(help: "Colour: auto (only on a terminal), always, never.")
     var color: ColorChoice = .auto
 
+    @OptionGroup var throttleOptions: ThrottleOptions
+
     @Flag(
         help:
             "Begin with a summary: each connection's life (parameters, encryption, MTU, discovery, subscriptions, how it ended) and the findings with their records. Reads the capture twice."
@@ -63,6 +65,8 @@ struct Timeline: ParsableCommand {
             let renderer = JSONLRenderer(verbose: verbose)
             render = { e in renderer.render(e, into: sink) }
         }
+        // A flood of one diagnostic is shown in part, and counted: stats and --summary read it all.
+        var throttle = throttleOptions.throttle(try input.limitOptions.limits())
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         let analyzer: Analyzer
@@ -78,12 +82,14 @@ struct Timeline: ParsableCommand {
                     let held = e.heldBytes
                     relay.send(e, bytes: held)
                 },
-                consume: render)
+                consume: { e in throttle.pass(e, to: render) })
         } catch {
             // What was decoded before the read failed is still printed.
+            throttle.finish(render)
             sink.flush()
             throw error
         }
+        throttle.finish(render)
         // The rendering thread is done: a capture without events gets the note here.
         if let note = loaded.take() { render(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
         sink.flush()

@@ -18,10 +18,13 @@ struct BoundStream {
         let commandByte: Bool
         /// The characteristic it belongs to, when discovery was captured.
         var uuid: BluetoothUUID?
+        /// Whether the dissector fits: one per stream, shared by the label's copies.
+        let fit: FitCheck?
 
         init(dissector: (any MessageDissector)?, framing: String?, commandByte: Bool) {
             self.dissector = dissector
             dissectorName = dissector?.name
+            fit = dissector == nil ? nil : FitCheck()
             self.framing = framing
             isA5 = framing == FrameFormat.a5Name
             self.commandByte = commandByte

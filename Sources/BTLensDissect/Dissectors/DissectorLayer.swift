@@ -228,6 +228,7 @@ final class DissectorLayer: ConnectionLayer {
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
+            let misfit = bound.fit?.count(naming.decoded) == true
             if ctx.detail == .full {
                 send(.frame(info(consume f, consume naming)))
             } else {
@@ -237,6 +238,7 @@ final class DissectorLayer: ConnectionLayer {
                     name: naming.decoded?.name, direction: direction, pairing: naming.pairing)
             }
             for diagnostic in after { send(tagged(diagnostic)) }
+            if misfit, let fit = bound.fit { send(tagged(fit.note(d, stream: stream))) }
         case .diagnostic(var d):
             let began = d.began
             d.began = nil

@@ -114,7 +114,7 @@ public enum DissectorDiagnostics {
     public static let fieldInvalid = DiagnosticKind(
         "a5.field.invalid", .warning, "A field holds a value its definition does not allow (`valid`).")
 
-    public static let all = [unanswered, unsolicited, payloadShort, payloadExtra, fieldInvalid]
+    public static let all = [unanswered, unsolicited, payloadShort, payloadExtra, fieldInvalid, mismatch]
 }
 
 extension MessageValue: CustomStringConvertible {

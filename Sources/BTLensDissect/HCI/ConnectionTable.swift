@@ -65,12 +65,7 @@ public struct ConnectionTable: Sendable {
     /// Controllers whose host cancelled a connection attempt that has not completed yet.
     private var cancelling: Set<UInt16> = []
 
-    public init(historyLimit: Int = Limits().connectionHistory) {
-        self.historyLimit = max(historyLimit, 1)
-        // Room for the whole default history at once: growing by doubling would hold the old and
-        // the new array together, the largest peak of a long capture. Untouched room is not resident.
-        history.reserveCapacity(min(self.historyLimit, Limits().connectionHistory))
-    }
+    public init(historyLimit: Int = Limits().connectionHistory) { self.historyLimit = max(historyLimit, 1) }
 
     public subscript(key: ConnectionKey) -> ConnectionInfo? { open[key] }
 

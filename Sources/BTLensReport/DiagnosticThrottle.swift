@@ -14,7 +14,7 @@ import BTLensDissect
 /// diagnostic put where its problem began), its lines coming before that event, and at the end of
 /// the capture (`finish`). At most `keyLimit` keys are counted per window; the diagnostics of further
 /// keys are all shown, never dropped. The counts are freed when the window closes.
-public struct DiagnosticThrottle {
+public final class DiagnosticThrottle {
     public static let suppressed = DiagnosticKind(
         "diagnostic.suppressed", .note,
         "The timeline showed the first diagnostics of an id on a stream in a second of capture time (--diagnostics-per-second) and counted the rest in this line; stats and reports count them all."
@@ -46,13 +46,15 @@ public struct DiagnosticThrottle {
         var last: (record: Int, time: Timestamp, direction: Direction?)?
     }
 
-    private var counts: [Key: Count] = [:]
+    // Used by the rendering thread only: runtime exclusivity checks skipped (they cost more than
+    // the time comparison an event takes).
+    @exclusivity(unchecked) private var counts: [Key: Count] = [:]
     /// The first event's time: windows are whole seconds since it.
-    private var origin: Timestamp?
+    @exclusivity(unchecked) private var origin: Timestamp?
     /// The window's second since the origin, and its bounds in microseconds.
-    private var second: Int64 = 0
-    private var start: Int64 = 0
-    private var end: Int64 = 0
+    @exclusivity(unchecked) private var second: Int64 = 0
+    @exclusivity(unchecked) private var start: Int64 = 0
+    @exclusivity(unchecked) private var end: Int64 = 0
 
     public init(perSecond: Int, keyLimit: Int = Limits().diagnosticKeys) {
         self.perSecond = perSecond
@@ -61,7 +63,7 @@ public struct DiagnosticThrottle {
 
     /// Hands `e` to `out` unless it is a diagnostic past its key's share of the window; an event
     /// that closes the window comes after the lines of what the window suppressed.
-    public mutating func pass(_ e: Event, to out: (Event) -> Void) {
+    public func pass(_ e: Event, to out: (Event) -> Void) {
         guard perSecond > 0 else { return out(e) }
         if origin == nil { origin = e.timestamp }
         // Most events are frames: a time compared, no dictionary, until a diagnostic comes.
@@ -71,12 +73,12 @@ public struct DiagnosticThrottle {
     }
 
     /// The end of the capture: the lines of the last window.
-    public mutating func finish(_ out: (Event) -> Void) {
+    public func finish(_ out: (Event) -> Void) {
         if !counts.isEmpty { close(out) }
     }
 
     /// Counts a diagnostic under its key; true when it is to be shown.
-    private mutating func shows(_ d: Diagnostic, _ e: Event) -> Bool {
+    private func shows(_ d: Diagnostic, _ e: Event) -> Bool {
         if counts.isEmpty { open(at: e.timestamp) }
         let stream = d.fields.last { Self.streamFields.contains($0.0) }
         var value: Int64 = 0
@@ -100,7 +102,7 @@ public struct DiagnosticThrottle {
     }
 
     /// The window of the second `time` lies in.
-    private mutating func open(at time: Timestamp) {
+    private func open(at time: Timestamp) {
         let origin = origin ?? time
         let elapsed = time.elapsed(since: origin)
         // Whole seconds, rounded down also before the origin.
@@ -110,7 +112,7 @@ public struct DiagnosticThrottle {
     }
 
     /// One line per key that suppressed something, in record order; then the counts are freed.
-    private mutating func close(_ out: (Event) -> Void) {
+    private func close(_ out: (Event) -> Void) {
         let lost = counts.filter { $0.value.suppressed > 0 }.sorted {
             ($0.value.last?.record ?? 0, $0.value.order) < ($1.value.last?.record ?? 0, $1.value.order)
         }

@@ -15,7 +15,7 @@ final class LiveOutput {
     private var text: TextRenderer?
     private let jsonl: JSONLRenderer?
     /// A flood of one diagnostic is shown in part; its lines come when its second of capture time is over.
-    private var throttle: DiagnosticThrottle
+    private let throttle: DiagnosticThrottle
     private let status: Bool
     private var records = 0, frames = 0, diagnostics = 0, errors = 0, partial = 0
     private var shown = false

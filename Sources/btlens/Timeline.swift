@@ -66,7 +66,7 @@ struct Timeline: ParsableCommand {
             render = { e in renderer.render(e, into: sink) }
         }
         // A flood of one diagnostic is shown in part, and counted: stats and --summary read it all.
-        var throttle = throttleOptions.throttle(try input.limitOptions.limits())
+        let throttle = throttleOptions.throttle(try input.limitOptions.limits())
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         let analyzer: Analyzer

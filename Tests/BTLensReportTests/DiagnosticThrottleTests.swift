@@ -30,7 +30,6 @@ final class DiagnosticThrottleTests: XCTestCase {
     }
 
     func run(_ events: [Event], _ throttle: DiagnosticThrottle = DiagnosticThrottle(perSecond: 20)) -> [Event] {
-        var throttle = throttle
         var out: [Event] = []
         for e in events { throttle.pass(e) { out.append($0) } }
         throttle.finish { out.append($0) }

@@ -32,9 +32,21 @@ public struct CommandStats: Sendable, Equatable {
         }()
     }
 
-    public private(set) var entries: [Key: Entry] = [:]
+    /// Entries in the order first counted, and where each key's is.
+    private var keys: [Key] = []
+    private var rows: [Entry] = []
+    private var rowOf: [Key: Int] = [:]
+    /// The rows of one dissector's one-byte commands (−1: not counted yet), for the dissector counted
+    /// last and, put aside, the others: a capture's frames mostly follow one dissector, so most are
+    /// counted without hashing.
+    private var recent: (dissector: String, rows: [Int32])?
+    private var aside: [String: [Int32]] = [:]
 
     public init() {}
+
+    public var entries: [Key: Entry] { Dictionary(uniqueKeysWithValues: zip(keys, rows)) }
+
+    public static func == (a: CommandStats, b: CommandStats) -> Bool { a.entries == b.entries }
 
     public mutating func message(_ a: FrameInfo, direction: Direction?) {
         guard let dissector = a.dissector else { return }
@@ -87,11 +99,29 @@ public struct CommandStats: Sendable, Equatable {
     }
 
     private mutating func update(_ key: Key, _ change: (inout Entry) -> Void) {
-        if let i = entries.index(forKey: key) { return change(&entries.values[i]) }
-        guard entries.count < Self.limit else { return }
-        var e = Entry()
-        change(&e)
-        entries[key] = e
+        guard key.command < 256 else {
+            if let i = row(key) { change(&rows[i]) }
+            return
+        }
+        if recent?.dissector != key.dissector {
+            if let r = recent { aside[r.dissector] = r.rows }
+            recent = (key.dissector, aside.removeValue(forKey: key.dissector) ?? Array(repeating: -1, count: 256))
+        }
+        let command = Int(key.command)
+        if let cached = recent?.rows[command], cached >= 0 { return change(&rows[Int(cached)]) }
+        guard let i = row(key) else { return }
+        recent?.rows[command] = Int32(i)
+        change(&rows[i])
+    }
+
+    /// The row of `key`, added if there is room.
+    private mutating func row(_ key: Key) -> Int? {
+        if let i = rowOf[key] { return i }
+        guard keys.count < Self.limit else { return nil }
+        keys.append(key)
+        rows.append(Entry())
+        rowOf[key] = keys.count - 1
+        return keys.count - 1
     }
 
     public var sorted: [(key: Key, entry: Entry)] { entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }

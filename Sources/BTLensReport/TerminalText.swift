@@ -2,7 +2,10 @@
 /// no ANSI injection), C1 controls and bidi overrides become visible `\u{…}` escapes.
 public enum TerminalText {
     public static func safe(_ s: String) -> String {
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) { return s }
+        // Checked in place where the text is contiguous (native strings are): iterating the UTF-8
+        // view costs several times as much a byte, and a field line can hold hundreds of hex digits.
+        let plain = { (b: UInt8) in b >= 0x20 && b < 0x7f }
+        if s.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(plain) }) ?? s.utf8.allSatisfy(plain) { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {

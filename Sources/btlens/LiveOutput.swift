@@ -42,7 +42,8 @@ final class LiveOutput {
     func event(_ e: Event) {
         switch e.body {
         case .frame: frames += 1
-        case .diagnostic(let d):
+        // Counted as stats counts them: a condition's consequences said once (--verbose detail) are not counted again.
+        case .diagnostic(let d) where e.isTop:
             diagnostics += 1
             if d.severity == .error { errors += 1 }
             if followStop.isSet

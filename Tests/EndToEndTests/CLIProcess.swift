@@ -10,7 +10,9 @@ struct CLIRun {
 
 /// Runs the btlens built beside this test bundle, as a user's shell would. A run past `timeout`
 /// seconds is killed (SIGKILL), so a hang fails its test instead of stalling the suite.
-func runCLI(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) throws -> CLIRun {
+func runCLI(
+    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Double = 120
+) throws -> CLIRun {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "btlens")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -19,6 +21,7 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], timeout:
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    if let stdin { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin)) }
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     // stderr goes to a file: two pipes read one after the other could block on the second filling up.
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-stderr-\(UUID().uuidString)")

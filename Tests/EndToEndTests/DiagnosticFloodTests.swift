@@ -136,20 +136,27 @@ final class DiagnosticFloodTests: XCTestCase {
     func testFollowPrintsWhatTheTimelinePrints() throws {
         let path = try file(rounds: 1000)
         let timeline = try runCLI(["timeline", path, "--format", "jsonl"] + Self.forced).stdout
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("btlens")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["follow", "-", "--format", "jsonl"] + Self.forced
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let followed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let run = try runCLI(["follow", "-", "--format", "jsonl"] + Self.forced, stdin: path)
+        XCTAssertEqual(run.status, 0)
+        let followed = run.stdout
         XCTAssertEqual(followed, timeline)
         XCTAssertTrue(followed.contains(#""id":"diagnostic.suppressed""#))
+    }
+
+    /// follow's closing line counts diagnostics as stats does: a cut condition's later consequences,
+    /// said once (--verbose detail), are not counted again (the benchmark capture cuts records).
+    func testFollowCountsTheDiagnosticsStatsCounts() throws {
+        var bytes: [UInt8] = []
+        BenchmarkCapture.generate(bytes: 1_000_000) { bytes += $0 }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "btlens-follow-count-\(getpid()).btsnoop")
+        try Data(bytes).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        let stats = try runCLI(["stats", url.path, "--format", "json", "--no-dissectors"]).stdout
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])
+        let counted = try XCTUnwrap(json["diagnostics"] as? [String: Int]).values
+        let followed = try runCLI(["follow", "-", "--no-dissectors"], stdin: url.path).stderr
+        XCTAssertTrue(followed.contains(", \(counted.reduce(0, +)) diagnostics"), followed)
+        XCTAssertGreaterThan(counted.reduce(0, +), 0)
     }
 }

@@ -88,6 +88,12 @@ final class ExitStatusTests: XCTestCase {
         XCTAssertEqual(try btlens(["stats", Self.captures + "/ble_a5_session.btsnoop", "--fail-on", "loud"]).status, 2)
         XCTAssertEqual(
             try btlens(["timeline", Self.captures + "/ble_a5_session.btsnoop", "--no-such-option"]).status, 2)
+        // A negative count is refused as one, not taken for a missing value.
+        let negative = try btlens([
+            "timeline", Self.captures + "/ble_a5_session.btsnoop", "--diagnostics-per-second", "-1",
+        ])
+        XCTAssertEqual(negative.status, 2)
+        XCTAssertTrue(negative.stderr.contains("--diagnostics-per-second -1: expected N >= 0"), negative.stderr)
     }
 
     func testACaptureCutShortPrintsEverythingBeforeAndNamesRecordAndOffsetOnStderr() throws {

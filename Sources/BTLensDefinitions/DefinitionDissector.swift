@@ -71,9 +71,7 @@ public struct DefinitionDissector: MessageDissector {
         for command in 0..<256 {
             let candidates = index[UInt16(command)] ?? []
             for (slot, direction) in [(0, Direction.sent), (1, .received)] {
-                let i =
-                    candidates.first { messages[$0].from == direction } ?? candidates.first { messages[$0].from == nil }
-                if let i { table[command << 1 | slot] = Int32(i) }
+                if let i = Self.choose(candidates, direction, messages) { table[command << 1 | slot] = Int32(i) }
             }
         }
         byByteCommand = table
@@ -105,9 +103,12 @@ public struct DefinitionDissector: MessageDissector {
             let i = byByteCommand[Int(command) << 1 | (message.direction == .sent ? 0 : 1)]
             return i < 0 ? nil : Int(i)
         }
-        let candidates = byCommand[command] ?? []
-        return candidates.first { messages[$0].from == message.direction }
-            ?? candidates.first { messages[$0].from == nil }
+        return Self.choose(byCommand[command] ?? [], message.direction, messages)
+    }
+
+    /// Of the messages with one command, the one for `direction`, else one for either direction.
+    private static func choose(_ candidates: [Int], _ direction: Direction, _ messages: [MessageDef]) -> Int? {
+        candidates.first { messages[$0].from == direction } ?? candidates.first { messages[$0].from == nil }
     }
 }
 

@@ -77,12 +77,12 @@ extension BenchmarkCapture {
         let ea: [UInt8] = [0x00, 0x05]  // EA session identifier 5
         func toLamp(_ s: inout LESession, _ data: [UInt8]) {
             let packet = SampleCaptures.iap2Packet(0x40, phonePSN, lampPSN &- 1, 2, ea + data)
-            s.rfcommStream(handle: h, .sent, cid: SampleCaptures.IAP2Channel.theirs, dlci: 6, packet)
+            s.iap2(handle: h, .sent, packet)
             phonePSN &+= 1
         }
         func fromLamp(_ s: inout LESession, _ data: [UInt8]) {
             let packet = SampleCaptures.iap2Packet(0x40, lampPSN, phonePSN &- 1, 2, ea + data)
-            s.rfcommStream(handle: h, .received, cid: SampleCaptures.IAP2Channel.ours, dlci: 6, packet)
+            s.iap2(handle: h, .received, packet)
             lampPSN &+= 1
         }
         var (sent, received): (UInt8, UInt8) = (2, 0x42)

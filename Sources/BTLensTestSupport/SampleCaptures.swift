@@ -247,33 +247,31 @@ public enum SampleCaptures {
         var s = LESession()
         let h: UInt16 = 0x000c
         iap2Start(&s, handle: h, accessoryName: accessoryName)
-        func toAccessory(_ b: [UInt8], _ sizes: [Int]? = nil) -> [Int] {
-            s.rfcommStream(handle: h, .sent, cid: IAP2Channel.theirs, dlci: 6, b, frames: sizes)
-        }
-        func fromAccessory(_ b: [UInt8], _ sizes: [Int]? = nil) -> [Int] {
-            s.rfcommStream(handle: h, .received, cid: IAP2Channel.ours, dlci: 6, b, frames: sizes)
-        }
         // The phone's A5 frame split over two EA packets; the second packet split over two RFCOMM frames.
         let f1 = Frame.encode(command: 0x20, sequence: 1, payload: [0x01, 0x02, 0x03])
-        _ = toAccessory(iap2Packet(0x40, 0x74, 0x21, 2, [0x00, 0x05] + Array(f1.prefix(4))))
-        let r1 = toAccessory(iap2Packet(0x40, 0x75, 0x21, 2, [0x00, 0x05] + Array(f1.dropFirst(4))), [6, 20])
+        _ = s.iap2(handle: h, .sent, iap2Packet(0x40, 0x74, 0x21, 2, [0x00, 0x05] + Array(f1.prefix(4))))
+        let r1 = s.iap2(
+            handle: h, .sent, iap2Packet(0x40, 0x75, 0x21, 2, [0x00, 0x05] + Array(f1.dropFirst(4))), [6, 20])
         s.expectFrame(r1[1], .sent, 5, command: 0x20, sequence: 1, payload: [0x01, 0x02, 0x03])
         // The accessory answers with two frames in one EA packet, the second with a bad checksum.
         var f3 = Frame.encode(command: 0x05, sequence: 0x41, payload: [0x64])
         f3[f3.count - 1] &+= 1
-        let r2 = fromAccessory(
+        let r2 = s.iap2(
+            handle: h, .received,
             iap2Packet(
                 0x40, 0x22, 0x75, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expectFrame(r2[0], .received, 5, command: 0xa0, sequence: 0x40, payload: [0x00])
         s.expectFrame(r2[0], .received, 5, command: 0x05, sequence: 0x41, payload: [0x64], ok: false)
         s.expect("a5.checksum.bad", at: r2[0])
         // The same packet resent with a refreshed PAN: a retransmission, its EA bytes not fed twice.
-        let r3 = fromAccessory(
+        let r3 = s.iap2(
+            handle: h, .received,
             iap2Packet(
                 0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expect("iap2.retransmission", at: r3[0])
         // And logged twice by the capture, byte for byte, 1.25 ms later: a duplicate.
-        let r4 = fromAccessory(
+        let r4 = s.iap2(
+            handle: h, .received,
             iap2Packet(
                 0x40, 0x22, 0x76, 2, [0x00, 0x05] + Frame.encode(command: 0xa0, sequence: 0x40, payload: [0x00]) + f3))
         s.expect("iap2.duplicate", at: r4[0])
@@ -300,34 +298,29 @@ public enum SampleCaptures {
         s.rfcomm(handle: h, .received, cid: ours, dlci: 0, control: 0x73)
         s.rfcomm(handle: h, .sent, cid: theirs, dlci: 6, control: 0x3f)
         s.rfcomm(handle: h, .received, cid: ours, dlci: 6, control: 0x73)
-        func toAccessory(_ b: [UInt8], _ sizes: [Int]? = nil) {
-            s.rfcommStream(handle: h, .sent, cid: theirs, dlci: 6, b, frames: sizes)
-        }
-        func fromAccessory(_ b: [UInt8], _ sizes: [Int]? = nil) {
-            s.rfcommStream(handle: h, .received, cid: ours, dlci: 6, b, frames: sizes)
-        }
         func param(_ id: UInt16, _ data: [UInt8]) -> [UInt8] {
             [0, UInt8(data.count + 4), UInt8(id >> 8), UInt8(id & 0xff)] + data
         }
         func message(_ id: UInt16, _ params: [UInt8] = []) -> [UInt8] {
             [0x40, 0x40, 0, UInt8(params.count + 6), UInt8(id >> 8), UInt8(id & 0xff)] + params
         }
-        fromAccessory([0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
-        toAccessory([0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
+        s.iap2(handle: h, .received, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
+        s.iap2(handle: h, .sent, [0xff, 0x55, 0x02, 0x00, 0xee, 0x10])
         let lsp: [UInt8] = [1, 8, 0x04, 0x00, 0x03, 0xe8, 0x00, 0x32, 0x1e, 0x04, 1, 0, 1, 2, 2, 1]
-        fromAccessory(iap2Packet(0x80, 0x20, 0, 0, lsp))
-        toAccessory(iap2Packet(0xc0, 0x70, 0x20, 0, lsp))
-        fromAccessory(iap2Packet(0x40, 0x20, 0x70, 0))
-        toAccessory(iap2Packet(0x40, 0x71, 0x20, 1, message(0x1d00)))
+        s.iap2(handle: h, .received, iap2Packet(0x80, 0x20, 0, 0, lsp))
+        s.iap2(handle: h, .sent, iap2Packet(0xc0, 0x70, 0x20, 0, lsp))
+        s.iap2(handle: h, .received, iap2Packet(0x40, 0x20, 0x70, 0))
+        s.iap2(handle: h, .sent, iap2Packet(0x40, 0x71, 0x20, 1, message(0x1d00)))
         let ident = message(
             0x1d01,
             param(0, Array((accessoryName + "\0").utf8)) + param(1, Array("LL-2\0".utf8))
                 + param(2, Array("Lawaken\0".utf8)) + param(3, Array("LW0001\0".utf8))
                 + param(4, Array("2.1.0\0".utf8)) + param(5, Array("B\0".utf8))
                 + param(10, param(0, [1]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))
-        fromAccessory(iap2Packet(0x40, 0x21, 0x71, 1, ident), [40, 200])
-        toAccessory(iap2Packet(0x40, 0x72, 0x21, 1, message(0x1d02)))
-        toAccessory(iap2Packet(0x40, 0x73, 0x21, 1, message(0xea00, param(0, [1]) + param(1, [0x00, 0x05]))))
+        s.iap2(handle: h, .received, iap2Packet(0x40, 0x21, 0x71, 1, ident), [40, 200])
+        s.iap2(handle: h, .sent, iap2Packet(0x40, 0x72, 0x21, 1, message(0x1d02)))
+        s.iap2(
+            handle: h, .sent, iap2Packet(0x40, 0x73, 0x21, 1, message(0xea00, param(0, [1]) + param(1, [0x00, 0x05]))))
     }
 
     /// One iAP2 link packet (iap2.md): control bits, PSN, PAN, session id, payload.
@@ -354,5 +347,15 @@ public enum SampleCaptures {
 
     static func chr(_ decl: UInt16, _ props: UInt8, _ value: UInt16, _ uuid: UInt16) -> [UInt8] {
         le16(Int(decl)) + [props] + le16(Int(value)) + le16(Int(uuid))
+    }
+}
+
+extension LESession {
+    /// Bytes on the iAP2 RFCOMM session of `SampleCaptures.iap2Start` (DLCI 6), as UIH frames of the
+    /// given sizes: to the accessory (sent) or from it (received). Returns their records.
+    @discardableResult
+    mutating func iap2(handle: UInt16, _ direction: Direction, _ bytes: [UInt8], _ sizes: [Int]? = nil) -> [Int] {
+        let cid = direction == .sent ? SampleCaptures.IAP2Channel.theirs : SampleCaptures.IAP2Channel.ours
+        return rfcommStream(handle: handle, direction, cid: cid, dlci: 6, bytes, frames: sizes)
     }
 }

@@ -9,7 +9,7 @@ let package = Package(
             name: "BTLensKit",
             targets: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions",
-                "BTLensPipeline", "BTLensReport",
+                "BTLensPipeline", "BTLensReport", "BTLensFilter",
             ]),
     ],
     dependencies: [
@@ -50,6 +50,8 @@ let package = Package(
             ]),
         // Threads, relays, live input, folder runs and the output sink: how a capture flows through the analyzer.
         .target(name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
+        // Display filters (--filter): the language, compiled once, over the events in the JSONL contract's names.
+        .target(name: "BTLensFilter", dependencies: ["BTLensCore", "BTLensDissect"]),
         .target(
             name: "BTLensReport",
             dependencies: [
@@ -60,7 +62,7 @@ let package = Package(
             name: "btlens",
             dependencies: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BTLensFilter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Builds captures byte by byte for the tests and for Captures/.
         .target(
@@ -84,12 +86,13 @@ let package = Package(
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
         .testTarget(name: "BTLensPipelineTests", dependencies: ["BTLensPipeline"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
+        .testTarget(name: "BTLensFilterTests", dependencies: ["BTLensFilter", "BTLensTestSupport"]),
         // The heap in use (glibc), for the tests that bound memory.
         .target(name: "CHeapUsage"),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "btlens", "BTLensPipeline", "BTLensReport",
+                "btlens", "BTLensPipeline", "BTLensReport", "BTLensFilter",
                 "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage",
             ]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz", "BTLensTestSupport"]),

@@ -19,7 +19,7 @@ struct Btlens: ParsableCommand {
         version: "0.1.0 (libpcap: \(Libpcap.version))",
         subcommands: [
             Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self,
-            Formats.self, DiagnosticsList.self,
+            Formats.self, DiagnosticsList.self, FiltersHelp.self,
         ],
         defaultSubcommand: Timeline.self)
 }

@@ -60,6 +60,8 @@ struct Follow: ParsableCommand {
 
     @OptionGroup var throttleOptions: ThrottleOptions
 
+    @OptionGroup var filterOption: FilterOption
+
     func validate() throws {
         let sources = [file != nil, connect != nil, interface != nil].filter { $0 }.count
         guard sources == 1 else {
@@ -102,7 +104,7 @@ struct Follow: ParsableCommand {
         }
         let live = LiveOutput(
             format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0,
-            throttle: throttleOptions.throttle(try limitOptions.limits()))
+            throttle: throttleOptions.throttle(try limitOptions.limits()), filter: filterOption.filter())
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }

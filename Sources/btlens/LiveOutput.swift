@@ -1,6 +1,7 @@
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensFilter
 import BTLensPipeline
 import BTLensReport
 
@@ -16,14 +17,21 @@ final class LiveOutput {
     private let jsonl: JSONLRenderer?
     /// A flood of one diagnostic is shown in part; its lines come when its second of capture time is over.
     private let throttle: DiagnosticThrottle
+    /// `--filter`: the events shown; the status line and the summary count every one.
+    private let filter: DisplayFilter?
+    private var matched = 0
     private let status: Bool
     private var records = 0, frames = 0, diagnostics = 0, errors = 0, partial = 0
     private var shown = false
     private let started = LiveOutput.now()
     private var drawn = 0.0
 
-    init(format: Timeline.Format, verbose: Bool, color: Bool, status: Bool, throttle: DiagnosticThrottle) {
+    init(
+        format: Timeline.Format, verbose: Bool, color: Bool, status: Bool, throttle: DiagnosticThrottle,
+        filter: DisplayFilter? = nil
+    ) {
         self.throttle = throttle
+        self.filter = filter
         if format == .jsonl {
             jsonl = JSONLRenderer(verbose: verbose)
         } else {
@@ -53,6 +61,12 @@ final class LiveOutput {
             }
         default: break
         }
+        if let filter {
+            // Seconds count from the first event, shown or not.
+            if text?.origin == nil { text?.origin = e.timestamp }
+            guard filter.matches(e) else { return }
+            if e.isTop { matched += 1 }
+        }
         throttle.pass(e) { show($0) }
     }
 
@@ -79,6 +93,7 @@ final class LiveOutput {
         var summary =
             "\(stopped ? "stopped" : "input ended") after \(records) records: \(frames) frames, \(diagnostics) diagnostics (\(errors) errors)"
         if stopped { summary += "; \(partial) partial frames or packets left in buffers (reported above)" }
+        if let filter { summary += "; \(matched) events matched --filter '\(filter.expression)'" }
         if let written { summary += "; \(written)" }
         FileHandleStderr.write("btlens: \(summary)\n")
     }

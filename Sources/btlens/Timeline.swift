@@ -2,6 +2,7 @@ import ArgumentParser
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensFilter
 import BTLensPipeline
 import BTLensReport
 
@@ -28,6 +29,8 @@ struct Timeline: ParsableCommand {
 
     @OptionGroup var throttleOptions: ThrottleOptions
 
+    @OptionGroup var filterOption: FilterOption
+
     @Flag(
         help:
             "Begin with a summary: each connection's life (parameters, encryption, MTU, discovery, subscriptions, how it ended) and the findings with their records. Reads the capture twice."
@@ -46,6 +49,9 @@ struct Timeline: ParsableCommand {
                 onEvent: s.event)
             var text =
                 "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
+                + (filterOption.expression.map {
+                    "Filter:      \(TerminalText.safe($0)) (the timeline below; not this summary)\n"
+                } ?? "")
                 + s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers)
             if let width = terminalWidth(verbose: verbose) {
                 // Cut at the end of each line, so the columns before stay aligned.
@@ -56,17 +62,30 @@ struct Timeline: ParsableCommand {
         }
         // Reading on this thread, decoding on a second, rendering and writing on a third.
         let render: (Event) -> Void
+        // With a filter, seconds count from the first event, shown or not: as without one.
+        var begin: (Timestamp) -> Void = { _ in }
         switch format {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
             renderer.width = terminalWidth(verbose: verbose)
             render = { e in renderer.render(e, into: sink) }
+            begin = { t in if renderer.origin == nil { renderer.origin = t } }
         case .jsonl:
             let renderer = JSONLRenderer(verbose: verbose)
             render = { e in renderer.render(e, into: sink) }
         }
         // A flood of one diagnostic is shown in part, and counted: stats and --summary read it all.
+        // It counts what the filter selects.
         let throttle = throttleOptions.throttle(try input.limitOptions.limits())
+        let filter = filterOption.filter()
+        let show: (Event) -> Void =
+            filter.map { f in
+                { e in
+                    begin(e.timestamp)
+                    if f.matches(e) { throttle.pass(e, to: render) }
+                }
+            }
+            ?? { e in throttle.pass(e, to: render) }
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         let analyzer: Analyzer
@@ -82,7 +101,7 @@ struct Timeline: ParsableCommand {
                     let held = e.heldBytes
                     relay.send(e, bytes: held)
                 },
-                consume: { e in throttle.pass(e, to: render) })
+                consume: show)
         } catch {
             // What was decoded before the read failed is still printed.
             throttle.finish(render)
@@ -91,7 +110,7 @@ struct Timeline: ParsableCommand {
         }
         throttle.finish(render)
         // The rendering thread is done: a capture without events gets the note here.
-        if let note = loaded.take() { render(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
+        if let note = loaded.take() { show(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
         sink.flush()
         try input.check([(input.file, analyzer.worstSeverity)])
     }

@@ -145,6 +145,8 @@ public final class FrameInfo: Sendable {
     }
     /// The message's name, without decoding its fields.
     @inlinable public var messageName: String? { naming.decoded?.name }
+    /// The message's kind (request, response, event), without decoding its fields.
+    @inlinable public var messageKind: MessageKind? { naming.decoded?.kind }
     /// The request this frame answers.
     @inlinable public var pairing: PairedResponse? { naming.pairing }
     /// The A5 frame itself, not a vendor's variant or a whole value.

@@ -1,0 +1,111 @@
+import BTLensCore
+import BTLensDissect
+
+/// How a compiled filter judges one event. As in Wireshark: a comparison on a field the event
+/// lacks is false (`!=` included); on a field with several values (an array) it holds when one of
+/// them does, and `!=` when none is equal.
+extension Node {
+    func holds(_ e: Event, _ type: EventType, origin: Timestamp) -> Bool {
+        switch self {
+        case .and(let a, let b): return a.holds(e, type, origin: origin) && b.holds(e, type, origin: origin)
+        case .or(let a, let b): return a.holds(e, type, origin: origin) || b.holds(e, type, origin: origin)
+        case .not(let a): return !a.holds(e, type, origin: origin)
+        case .types(let t): return t.contains(type)
+        case .present(let f): return f.value(in: e, origin: origin) != nil
+        case .compare(let f, let c, let o):
+            guard let v = f.value(in: e, origin: origin) else { return false }
+            return Self.compare(v, c, o)
+        case .contains(let f, let o):
+            guard let v = f.value(in: e, origin: origin) else { return false }
+            return Self.contains(v, o)
+        case .matches(let f, let p):
+            guard let v = f.value(in: e, origin: origin) else { return false }
+            return Self.matches(v, p)
+        case .within(let f, let members):
+            guard let v = f.value(in: e, origin: origin) else { return false }
+            return Self.within(v, members)
+        }
+    }
+
+    static func compare(_ v: FilterValue, _ c: Comparison, _ o: Operand) -> Bool {
+        if case .list(let items) = v {
+            guard c == .notEqual else { return items.contains { compare($0, c, o) } }
+            return !items.contains { compare($0, .equal, o) }
+        }
+        guard let order = order(v, o) else { return false }
+        return c.holds(order)
+    }
+
+    /// The value against the operand: negative, zero or positive; nil when they cannot be compared.
+    @inline(__always) static func order(_ v: FilterValue, _ o: Operand) -> Int? {
+        switch v {
+        case .int(let i):
+            if let n = o.int { return i < n ? -1 : i == n ? 0 : 1 }
+            guard let d = o.number else { return nil }
+            return order(Double(i), d)
+        case .number(let x):
+            guard let d = o.number else { return nil }
+            return order(x, d)
+        case .string(let s):
+            if s == o.text { return 0 }
+            return s.utf8.lexicographicallyPrecedes(o.text.utf8) ? -1 : 1
+        case .bytes(let b):
+            guard let ob = o.bytes else { return nil }
+            if b.elementsEqual(ob) { return 0 }
+            return b.lexicographicallyPrecedes(ob) ? -1 : 1
+        case .bool(let b):
+            guard let ob = o.bool else { return nil }
+            return b == ob ? 0 : (b ? 1 : -1)
+        case .list, .object: return nil
+        }
+    }
+
+    @inline(__always) private static func order(_ a: Double, _ b: Double) -> Int? {
+        a < b ? -1 : a == b ? 0 : a > b ? 1 : nil
+    }
+
+    static func contains(_ v: FilterValue, _ o: Operand) -> Bool {
+        switch v {
+        case .string(let s): return o.text.isEmpty || Self.find(Array(o.text.utf8)[...], in: Array(s.utf8)[...])
+        case .bytes(let b):
+            guard let ob = o.bytes else { return false }
+            return Self.find(ob[...], in: b)
+        case .list(let items): return items.contains { contains($0, o) }
+        default: return false
+        }
+    }
+
+    /// Whether `needle` occurs in `hay`, byte by byte.
+    private static func find(_ needle: ArraySlice<UInt8>, in hay: ArraySlice<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard hay.count >= needle.count else { return false }
+        var i = hay.startIndex
+        let last = hay.endIndex - needle.count
+        while i <= last {
+            if hay[i] == first && hay[i..<i + needle.count].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    static func matches(_ v: FilterValue, _ p: Pattern) -> Bool {
+        switch v {
+        case .string(let s): return p.matches(s)
+        case .bytes(let b): return p.matches(Hex.string(b))
+        case .list(let items): return items.contains { matches($0, p) }
+        default: return false
+        }
+    }
+
+    static func within(_ v: FilterValue, _ members: [Member]) -> Bool {
+        if case .list(let items) = v { return items.contains { within($0, members) } }
+        return members.contains { m in
+            switch m {
+            case .value(let o): return order(v, o) == 0
+            case .range(let low, let high):
+                guard let a = order(v, low), let b = order(v, high) else { return false }
+                return a >= 0 && b <= 0
+            }
+        }
+    }
+}

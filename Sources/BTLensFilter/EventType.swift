@@ -1,0 +1,80 @@
+import BTLensDissect
+
+/// An event's `type` in the JSONL contract.
+public enum EventType: Int, CaseIterable, Sendable {
+    case note
+    case hciCommand
+    case hciEvent
+    case connection
+    case acl
+    case l2cap
+    case l2capSignaling
+    case rfcomm
+    case sdp
+    case iap2
+    case iap2Control
+    case iap2Identification
+    case att
+    case gattLongRead
+    case gattLongWrite
+    case gattLongWriteCancelled
+    case undecoded
+    case a5
+    case message
+    case diagnostic
+
+    /// The type as JSONL writes it.
+    public var name: String { Self.names[rawValue] }
+    private static let names = [
+        "note", "hci.command", "hci.event", "connection", "acl", "l2cap", "l2cap.signaling", "rfcomm", "sdp", "iap2",
+        "iap2.control", "iap2.identification", "att", "gatt.long_read", "gatt.long_write", "gatt.long_write_cancelled",
+        "undecoded", "a5", "message", "diagnostic",
+    ]
+
+    public init(_ e: Event) {
+        switch e.body {
+        case .note: self = .note
+        case .hciCommand: self = .hciCommand
+        case .hciEvent: self = .hciEvent
+        case .connection: self = .connection
+        case .acl: self = .acl
+        case .l2cap: self = .l2cap
+        case .l2capSignaling: self = .l2capSignaling
+        case .rfcomm: self = .rfcomm
+        case .sdp: self = .sdp
+        case .iap2: self = .iap2
+        case .iap2Control: self = .iap2Control
+        case .iap2Identification: self = .iap2Identification
+        case .att: self = .att
+        case .gattValue(let g):
+            switch g.kind {
+            case .longRead: self = .gattLongRead
+            case .longWrite: self = .gattLongWrite
+            case .longWriteCancelled: self = .gattLongWriteCancelled
+            }
+        case .undecoded: self = .undecoded
+        case .frame(let f): self = f.isA5 ? .a5 : .message
+        case .diagnostic: self = .diagnostic
+        }
+    }
+
+    /// The types a name stands for: itself, and those under it (`hci`: `hci.command`, `hci.event`).
+    static func matching(_ name: String) -> TypeSet {
+        var set = TypeSet()
+        for t in allCases where t.name == name || t.name.hasPrefix(name + ".") {
+            set.bits |= t.bit
+        }
+        return set
+    }
+
+    var bit: UInt32 {
+        1 << UInt32(rawValue)
+    }
+}
+
+/// A set of event types, as bits: one test per event, whatever the number of types.
+struct TypeSet: Equatable {
+    var bits: UInt32 = 0
+    var isEmpty: Bool { bits == 0 }
+    @inline(__always) func contains(_ t: EventType) -> Bool { bits & t.bit != 0 }
+}

@@ -1,0 +1,43 @@
+import BTLensCore
+import BTLensDissect
+
+/// A name under `fields.` followed through a decoded message, as `MessageFormat.json` writes it:
+/// groups are objects, lists arrays, a value with a unit `{"value":…,"unit":…}`, flags an array of
+/// names, an enum its name (or its number when unnamed).
+enum MessagePath {
+    static func value(_ fields: [MessageField], _ path: ArraySlice<String>) -> FilterValue? {
+        guard let first = path.first else { return .object }
+        guard let f = fields.first(where: { $0.name == first }) else { return nil }
+        return value(f.value, path.dropFirst())
+    }
+
+    static func value(_ v: MessageValue, _ path: ArraySlice<String>) -> FilterValue? {
+        switch v {
+        case .group(let fields): return value(fields, path)
+        case .list(let items):
+            return .list(items.compactMap { value($0, path) })
+        case .measure(let d, let unit?):
+            switch path.first {
+            case nil: return .object
+            case "value" where path.count == 1: return .number(d)
+            case "unit" where path.count == 1: return .string(unit)
+            default: return nil
+            }
+        default: break
+        }
+        guard path.isEmpty else { return nil }
+        switch v {
+        case .int(let i): return .int(i)
+        case .uint(let u): return u <= UInt64(Int64.max) ? .int(Int64(u)) : .number(Double(u))
+        case .measure(let d, _): return .number(d)
+        case .string(let s): return .string(s)
+        case .bytes(let b): return .bytes(b[...])
+        case .enumerated(let name, let raw): return name.map { .string($0) } ?? .int(raw)
+        case .flags(let names, let unnamed):
+            var items = names.map { FilterValue.string($0) }
+            if unnamed != 0 { items.append(.string(Hex.value(unnamed, width: 2))) }
+            return .list(items)
+        case .group, .list: return nil
+        }
+    }
+}

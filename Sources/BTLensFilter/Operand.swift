@@ -1,0 +1,108 @@
+/// A value written in a filter, read every way it can be once, when the filter is compiled: what
+/// it is compared with decides which reading counts (a number with a number, bytes with bytes, the
+/// text with a string), so nothing is parsed per event.
+struct Operand {
+    /// The text as written (a string's content, without its quotes).
+    let text: String
+    let int: Int64?
+    let number: Double?
+    let bytes: [UInt8]?
+    let bool: Bool?
+
+    init(text: String, int: Int64? = nil, number: Double? = nil, bytes: [UInt8]? = nil, bool: Bool? = nil) {
+        self.text = text
+        self.int = int
+        self.number = number ?? int.map(Double.init)
+        self.bytes = bytes
+        self.bool = bool
+    }
+
+    /// A word or string: numbers (decimal, `0x` hex, fractions) only unquoted; bytes (`a5:01:20`,
+    /// `a50120`) either way.
+    init(_ v: Syntax.Located) {
+        let int = v.quoted ? nil : Self.integer(v.text)
+        let number = v.quoted || int != nil ? nil : Self.decimal(v.text)
+        let bool: Bool? = v.quoted ? nil : (v.text == "true" ? true : v.text == "false" ? false : nil)
+        self.init(text: v.text, int: int, number: number, bytes: Self.hexBytes(v.text), bool: bool)
+    }
+
+    static func integer(_ s: String) -> Int64? {
+        let negative = s.hasPrefix("-")
+        let digits = negative ? s.dropFirst() : s[...]
+        let magnitude: Int64?
+        if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
+            magnitude = Int64(digits.dropFirst(2), radix: 16)
+        } else {
+            magnitude = digits.allSatisfy(\.isASCII) ? Int64(digits) : nil
+        }
+        return magnitude.map { negative ? -$0 : $0 }
+    }
+
+    /// A decimal fraction (`12.5`); not `inf`, `nan` or exponents, which no one types for these fields.
+    static func decimal(_ s: String) -> Double? {
+        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") }) else { return nil }
+        return Double(s)
+    }
+
+    /// Hex bytes: pairs of digits, all separated by `:` or none (`a5:01:20`, `a50120`).
+    static func hexBytes(_ s: String) -> [UInt8]? {
+        let pairs: [Substring]
+        if s.contains(":") {
+            pairs = s.split(separator: ":", omittingEmptySubsequences: false)
+            guard pairs.allSatisfy({ $0.count == 2 }) else { return nil }
+        } else {
+            guard !s.isEmpty, s.count % 2 == 0 else { return nil }
+            let chars = Array(s)
+            pairs = stride(from: 0, to: chars.count, by: 2).map { Substring(String(chars[$0...$0 + 1])) }
+        }
+        var out: [UInt8] = []
+        for p in pairs {
+            guard p.allSatisfy(\.isHexDigit), let b = UInt8(p, radix: 16) else { return nil }
+            out.append(b)
+        }
+        return out
+    }
+
+    /// ISO 8601 in UTC, as the timeline writes it (`2023-11-14T22:13:20.036250Z`); the fraction and
+    /// the seconds may be left out, the `Z` too. Microseconds since the epoch.
+    static func time(_ s: String) -> Int64? {
+        var t = Substring(s)
+        if t.hasSuffix("Z") { t = t.dropLast() }
+        let dateTime = t.split(separator: "T", omittingEmptySubsequences: false)
+        guard dateTime.count <= 2, let datePart = dateTime.first else { return nil }
+        let date = datePart.split(separator: "-", omittingEmptySubsequences: false).map { Int64($0) }
+        guard date.count == 3, let y = date[0], let m = date[1], let d = date[2], (1...12).contains(m),
+            (1...31).contains(d), datePart.split(separator: "-")[0].count == 4
+        else { return nil }
+        var micros: Int64 = 0
+        if dateTime.count == 2 {
+            let clock = dateTime[1].split(separator: ":", omittingEmptySubsequences: false)
+            guard (2...3).contains(clock.count), let h = Int64(clock[0]), let mi = Int64(clock[1]), h < 24, mi < 60
+            else { return nil }
+            micros = (h * 3600 + mi * 60) * 1_000_000
+            if clock.count == 3 {
+                let secParts = clock[2].split(separator: ".", omittingEmptySubsequences: false)
+                guard secParts.count <= 2, let sec = Int64(secParts[0]), sec < 61 else { return nil }
+                micros += sec * 1_000_000
+                if secParts.count == 2 {
+                    let frac = secParts[1]
+                    guard (1...6).contains(frac.count), let f = Int64(frac) else { return nil }
+                    var scale: Int64 = 1
+                    for _ in frac.count..<6 { scale *= 10 }
+                    micros += f * scale
+                }
+            }
+        }
+        return days(y, m, d) * 86_400_000_000 + micros
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func days(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

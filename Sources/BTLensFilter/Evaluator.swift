@@ -3,7 +3,7 @@ import BTLensDissect
 
 /// How a compiled filter judges one event. As in Wireshark: a comparison on a field the event
 /// lacks is false (`!=` included); on a field with several values (an array) it holds when one of
-/// them does, and `!=` when none is equal.
+/// them does, and `!=` when none is equal; `!=` on a value of another kind holds.
 extension Node {
     func holds(_ e: Event, _ type: EventType, origin: Timestamp) -> Bool {
         switch self {
@@ -27,11 +27,10 @@ extension Node {
         }
     }
 
+    /// `!=` is "present and not equal": true too for a value of another kind (a name against a number).
     static func compare(_ v: FilterValue, _ c: Comparison, _ o: Operand) -> Bool {
-        if case .list(let items) = v {
-            guard c == .notEqual else { return items.contains { compare($0, c, o) } }
-            return !items.contains { compare($0, .equal, o) }
-        }
+        if c == .notEqual { return !compare(v, .equal, o) }
+        if case .list(let items) = v { return items.contains { compare($0, c, o) } }
         guard let order = order(v, o) else { return false }
         return c.holds(order)
     }

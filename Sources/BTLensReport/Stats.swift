@@ -73,7 +73,16 @@ public final class StatsCollector {
         lastTime = r.timestamp
     }
 
+    /// `--filter`: the events counted; the records, connections and bytes are the whole capture's.
+    public var filter: (expression: String, selects: (Event) -> Bool)?
+
     public func event(_ e: Event) {
+        if let filter, !filter.selects(e) { return account(e) }
+        count(e)
+    }
+
+    /// Counts an event the filter selected (or every event, with none).
+    public func count(_ e: Event) {
         switch e.body {
         case .att(let a): opcodeCounts[Int(a.opcode.rawValue)] += 1
         case .frame(let a):
@@ -96,6 +105,17 @@ public final class StatsCollector {
         case .undecoded(let u):
             undecodedBytes += u.length
             undecodedByWhat[u.what, default: 0] += u.length
+            bytes.undecoded(u.length, record: e.record, inTruncatedRecord: current == (e.record, true))
+        default: break
+        }
+    }
+
+    /// The bytes an event not counted stands for: the byte accounting is the whole capture's.
+    public func account(_ e: Event) {
+        switch e.body {
+        case .diagnostic(let d):
+            bytes.undecoded(d.undecodedBytes, record: e.record, inTruncatedRecord: current == (e.record, true))
+        case .undecoded(let u):
             bytes.undecoded(u.length, record: e.record, inTruncatedRecord: current == (e.record, true))
         default: break
         }
@@ -147,6 +167,7 @@ public final class StatsCollector {
         w.field("truncated_records", truncatedRecords)
         if let t = firstTime { w.field("first_time", t.iso8601) }
         if let t = lastTime { w.field("last_time", t.iso8601) }
+        if let filter { w.field("filter", filter.expression) }
         if connectionsDropped > 0 { w.field("connections_not_listed", connectionsDropped) }
         w.key("connections")
         w.beginArray()
@@ -226,6 +247,11 @@ public final class StatsCollector {
         for n in info.notes + captureNotes { lines.append("             \(TerminalText.safe(n))") }
         if let definitions { lines.append("Dissectors:  \(TerminalText.safe(definitions.summary))") }
         let kinds = RecordKind.allCases.compactMap { k in recordsByKind[k].map { "\(k.name) \($0)" } }
+        if let filter {
+            lines.append(
+                "Filter:      \(TerminalText.safe(filter.expression)) (the ATT PDUs, frames, commands, diagnostics, undecoded bytes and accessories it selects; records, connections and bytes whole)"
+            )
+        }
         lines.append("Records:     \(records) (\(kinds.joined(separator: ", ")))")
         if truncatedRecords > 0 { lines.append("Truncated:   \(truncatedRecords) records cut short by the capture") }
         if let f = firstTime, let l = lastTime {

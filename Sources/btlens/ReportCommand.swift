@@ -2,6 +2,7 @@ import ArgumentParser
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensFilter
 import BTLensPipeline
 import BTLensReport
 import Foundation
@@ -39,6 +40,8 @@ struct ReportCommand: ParsableCommand {
 
     @Option(help: "Keep the timeline up to this record or time (inclusive).")
     var to: String?
+
+    @OptionGroup var filterOption: FilterOption
 
     func validate() throws {
         if FolderRun.files(input.file) != nil {
@@ -129,6 +132,7 @@ struct ReportCommand: ParsableCommand {
         var options = ReportBuilder.Options()
         options.redact = redact
         options.definitions = definitions
+        options.filter = filterOption.expression
         if let (r, time) = try range() {
             options.range = r
             options.rangeIsTime = time
@@ -181,6 +185,8 @@ struct ReportCommand: ParsableCommand {
         relayed: Bool = false
     ) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
+        // Compiled for each capture: a filter counts its seconds from the capture's first event.
+        if let f = options.filter.flatMap({ try? DisplayFilter($0) }) { builder.selects = f.matches }
         let analyzer: Analyzer
         if relayed {
             // One capture: reading, decoding and the builder each on a thread, fed in order; the builder's

@@ -2,6 +2,7 @@ import ArgumentParser
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensFilter
 import BTLensPipeline
 import BTLensReport
 import Foundation
@@ -20,21 +21,31 @@ struct Stats: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
+    @OptionGroup var filterOption: FilterOption
+
     func run() throws {
         let dissectors = try input.dissectors()
         let (json, member) = (format == .json, input.member)
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
-        let configuration = try input.configuration(dissectors, lowerLayers: false, detail: .counts)
+        // A filter that may select them needs them as events, to test each.
+        let filter = filterOption.filter()
+        let counted: Set<EventType> = [.att, .a5, .message]
+        let detail: Analyzer.Detail =
+            filter.map { f in counted.contains(where: f.canSelect) ? .full : .counts } ?? .counts
+        let configuration = try input.configuration(dissectors, lowerLayers: false, detail: detail)
         guard let files = try FolderRun.capturesIn(input.file) else {
-            let (output, worst) = try Self.stats(input.file, member: member, configuration, json: json)
+            let (output, worst) = try Self.stats(input.file, member: member, configuration, json: json, filter: filter)
             print(output, terminator: "")
             return try input.check([(input.file, worst)])
         }
+        let expression = filterOption.expression
         // A folder: each capture on its own core; JSON as one array, text as sections. A file that
         // cannot be read is said in its place and the rest go on.
         let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?, failed: Bool) in
             do {
-                let (output, worst) = try Self.stats(file, member: member, configuration, json: json, inFolder: true)
+                let (output, worst) = try Self.stats(
+                    file, member: member, configuration, json: json,
+                    filter: expression.flatMap { try? DisplayFilter($0) }, inFolder: true)
                 return (output, worst, false)
             } catch {
                 let message = (error as? InputFailure)?.message ?? "\(error)"
@@ -59,7 +70,7 @@ struct Stats: ParsableCommand {
 
     /// One capture's stats as text or JSON, and its worst diagnostic.
     static func stats(
-        _ file: String, member: String?, _ configuration: Configuration, json: Bool,
+        _ file: String, member: String?, _ configuration: Configuration, json: Bool, filter: DisplayFilter? = nil,
         inFolder: Bool = false
     ) throws -> (String, Severity?) {
         var reader = try openCapture(
@@ -67,6 +78,7 @@ struct Stats: ParsableCommand {
             archiveBytes: configuration.limits.archiveBytes)
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = configuration.dissectors.sources
+        stats.filter = filter.map { f in (f.expression, f.matches) }
         let analyzer = try Pipeline.runReadingAhead(
             &reader, configuration, onRecord: stats.record,
             onProblem: {
@@ -74,7 +86,8 @@ struct Stats: ParsableCommand {
                 stats.problem($0)
             },
             onEvent: stats.event)
-        stats.add(analyzer.tally)
+        // With a filter, what the analyzer counted is what the filter cannot select.
+        if filter == nil { stats.add(analyzer.tally) }
         stats.finish(bytesRead: reader.bytesRead)
         stats.connectionsDropped = analyzer.connections.historyDropped
         let (connections, advertisers) = (analyzer.connectionSummaries, analyzer.advertisers)

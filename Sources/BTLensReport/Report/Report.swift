@@ -137,4 +137,6 @@ public struct Report {
     public var redacted: Bool
     /// Which definition files named the frames, from where.
     public var definitions: DefinitionSources?
+    /// `--filter`: the events the timeline, charts, messages, commands and findings hold.
+    public var filter: String?
 }

@@ -18,6 +18,8 @@ public final class ReportBuilder {
         public var redact = false
         /// Which definition files were loaded, from where: said in the summary.
         public var definitions: DefinitionSources?
+        /// `--filter`: said in the summary; the builder's `selects` applies it.
+        public var filter: String?
 
         public init() {}
     }
@@ -97,8 +99,19 @@ public final class ReportBuilder {
         }
     }
 
+    /// `--filter`: the timeline, charts, messages, commands and findings are of the events it
+    /// selects; connections (and their names) and records are the whole capture's.
+    public var selects: ((Event) -> Bool)?
+
     public func event(_ e: Event) {
-        stats.event(e)
+        if let selects, !selects(e) {
+            stats.account(e)
+            guard e.isTop else { return }
+            if origin == nil { origin = e.timestamp }
+            if let c = e.connection { deviceName(e.body, c) }
+            return
+        }
+        stats.count(e)
         guard e.isTop else { return }
         if origin == nil { origin = e.timestamp }
         events += 1
@@ -320,6 +333,7 @@ public final class ReportBuilder {
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
         report.isRange = options.range != nil
         report.definitions = options.redact ? options.definitions?.redacted : options.definitions
+        report.filter = options.filter
         if options.redact { Redactor(report, deviceNames: deviceNames).apply(&report) }
         return report
     }

@@ -113,6 +113,10 @@ public enum ReportHTML {
         h += "</td></tr><tr><th>undecoded</th><td>\(r.undecodedBytes) bytes</td></tr>"
         for n in r.captureInformation { h += "<tr><th>capture</th><td>\(e(n))</td></tr>" }
         if let d = r.definitions { h += "<tr><th>dissectors</th><td>\(e(d.summary))</td></tr>" }
+        if let f = r.filter {
+            h +=
+                "<tr><th>filter</th><td><code>\(e(f))</code>: the timeline, charts, commands and diagnostics are of what it selects</td></tr>"
+        }
         h += "</table>\n<h3>Connections</h3>"
         h += table(
             ["handle", "address", "name", "transport", "role", "opened", "closed", "reason", "life"],

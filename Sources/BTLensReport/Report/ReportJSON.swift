@@ -67,6 +67,7 @@ public enum ReportJSON {
             w.key("definitions")
             w.definitions(d)
         }
+        if let f = r.filter { w.field("filter", f) }
         w.field("undecoded_bytes", r.undecodedBytes)
     }
 

@@ -28,6 +28,7 @@ public enum ReportText {
                 + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
         for n in r.captureInformation { item("\(n)") }
         if let d = r.definitions { item("Dissectors: \(d.summary)") }
+        if let f = r.filter { item("Filter: \(f) (the timeline, commands and diagnostics are of what it selects)") }
         if r.redacted { item("Redacted: \(Redactor.what)") }
         for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")

@@ -1,5 +1,7 @@
 import ArgumentParser
 import BTLensCapture
+import BTLensDissect
+import BTLensPipeline
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,6 +24,10 @@ struct Convert: ParsableCommand {
     @Option(help: "For a bugreport .zip: the member to convert.")
     var member: String?
 
+    @OptionGroup var filterOption: FilterOption
+
+    @OptionGroup var definitions: DefinitionOptions
+
     func validate() throws {
         if format == nil && CaptureWriter.Format(rawValue: pathExtension(output)) == nil {
             throw ValidationError(
@@ -30,6 +36,7 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        let selection = try select()
         var reader = try openCapture(input, member: member)
         let monitor = ["pklg"].contains(reader.info.format) || [2001, 254].contains(reader.info.linkType)
         let chosen = format ?? CaptureWriter.Format(rawValue: pathExtension(output)) ?? .pcapng
@@ -44,7 +51,7 @@ struct Convert: ParsableCommand {
             switch item {
             case .record(let r):
                 records += 1
-                writer.write(r)
+                if selection?.contains(r.number) ?? true { writer.write(r) }
             case .problem(let p):
                 reportProblem(input, p)
             }
@@ -55,9 +62,24 @@ struct Convert: ParsableCommand {
         let clamped =
             n > 0
             ? "; \(n) timestamp\(n == 1 ? "" : "s") \(chosen.rawValue) cannot hold written as the nearest it can" : ""
+        let filtered =
+            selection.map {
+                "; --filter '\(filterOption.expression ?? "")' selects \($0.selected) events, in these and the records they need"
+            } ?? ""
         print(
-            "\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)"
+            "\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)\(filtered)"
         )
+    }
+
+    /// With `--filter`, a first pass decodes the capture and chooses the records to write.
+    private func select() throws -> RecordSelection? {
+        guard let filter = filterOption.filter() else { return nil }
+        var reader = try openCapture(input, member: member)
+        let selection = RecordSelection(filter)
+        let configuration = Configuration(dissectors: try definitions.load().table, lowerLayers: true)
+        _ = try Pipeline.run(
+            &reader, configuration, onRecord: selection.record, onProblem: { _ in }, onEvent: selection.event)
+        return selection
     }
 
 }

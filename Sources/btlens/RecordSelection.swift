@@ -1,0 +1,134 @@
+import BTLensCapture
+import BTLensCore
+import BTLensDissect
+import BTLensFilter
+
+/// Which records `convert --filter` writes: every record holding a byte of an event the filter
+/// selects (every fragment of its L2CAP PDU, every PDU of a frame joined across values, every read
+/// of a long value), and the records the smaller capture needs to decode those events as the whole
+/// one does: HCI commands and events (connections), notes, L2CAP signalling, SDP, ATT discovery and
+/// MTU exchange, RFCOMM control, iAP2 link setup and control. Fed the analyzer's events with the
+/// lower layers (`acl`, `l2cap`), in order.
+///
+/// Bounded: one bit per record of the capture; per connection and direction at most `partLimit`
+/// records of a PDU or frame in progress (a part past it is not kept), and the parts of the last
+/// `partLimit` frames (a response to an older request is kept without it).
+final class RecordSelection {
+    static let partLimit = 256
+
+    private var bits: [UInt64] = []
+    private let filter: DisplayFilter
+    /// The ACL records of the PDU being reassembled, and of the last one completed, per connection and direction.
+    private var reassembling: [Link: [Int]] = [:]
+    private var completed: [Link: [Int]] = [:]
+    /// Records of PDUs since the last frame on a stream (an ATT handle, or a connection's RFCOMM/iAP2 data).
+    private var sinceFrame: [Stream: [Int]] = [:]
+    /// Records of a connection's ATT PDUs, for long reads and writes (the last `partLimit`).
+    private var attRecords: [UInt16: [Int]] = [:]
+    /// The records of the last `partLimit` frames, by the record that completed each: a response
+    /// selected needs its request, or it is not paired.
+    private var frameParts: [Int: [Int]] = [:]
+    private var frameOrder: [Int] = []
+    private(set) var selected = 0
+
+    private struct Link: Hashable {
+        var connection: UInt16
+        var direction: Direction?
+    }
+
+    private struct Stream: Hashable {
+        var link: Link
+        var attHandle: UInt16?
+    }
+
+    init(_ filter: DisplayFilter) { self.filter = filter }
+
+    func contains(_ record: Int) -> Bool {
+        let i = record / 64
+        return i >= 0 && i < bits.count && bits[i] & (1 << UInt64(record % 64)) != 0
+    }
+
+    private func keep(_ record: Int) {
+        guard record > 0 else { return }
+        let i = record / 64
+        if i >= bits.count { bits += [UInt64](repeating: 0, count: i - bits.count + 1) }
+        bits[i] |= 1 << UInt64(record % 64)
+    }
+
+    /// Records that are not ACL data are kept whole: they set up what the data needs.
+    func record(_ r: CaptureRecord) {
+        switch r.kind {
+        case .aclData, .scoData, .isoData: break
+        default: keep(r.number)
+        }
+    }
+
+    func event(_ e: Event) {
+        let selects = filter.matches(e)
+        if selects && e.isTop { selected += 1 }
+        guard let connection = e.connection else {
+            if selects || Self.isContext(e) { keep(e.record) }
+            return
+        }
+        let link = Link(connection: connection, direction: e.direction)
+        var parts = [e.record]
+        if let pdu = completed[link], pdu.last == e.record { parts = pdu }
+        switch e.body {
+        case .acl(let a):
+            // Start (0b00, 0b10) or complete (0b11) begins a PDU; a continuation (0b01) adds to it.
+            if a.boundary & 3 == 1 {
+                append(&reassembling[link, default: []], e.record)
+            } else {
+                reassembling[link] = [e.record]
+            }
+            return
+        case .l2cap:
+            completed[link] = reassembling[link] ?? [e.record]
+            reassembling[link] = nil
+            return
+        case .att(let a):
+            for r in parts {
+                append(&sinceFrame[Stream(link: link, attHandle: a.handle), default: []], r)
+                append(&attRecords[connection, default: []], r)
+            }
+        case .rfcomm, .iap2:
+            for r in parts { append(&sinceFrame[Stream(link: link, attHandle: nil), default: []], r) }
+        case .frame(let f):
+            let stream = Stream(link: link, attHandle: f.attHandle)
+            parts += sinceFrame[stream] ?? []
+            // The next frame may begin in the record this one ended in.
+            sinceFrame[stream] = [e.record]
+            if let request = f.pairing?.requestRecord { parts += frameParts[request] ?? [request] }
+            remember(e.record, parts)
+        case .gattValue(let g):
+            parts += (attRecords[connection] ?? []).filter { $0 >= g.firstRecord && $0 <= e.record }
+        case .diagnostic(let d):
+            if case .int(let detected)? = d.field("detected_record") { parts.append(Int(detected)) }
+        default: break
+        }
+        if selects || Self.isContext(e) { parts.forEach(keep) }
+    }
+
+    private func remember(_ record: Int, _ parts: [Int]) {
+        if frameParts[record] == nil { frameOrder.append(record) }
+        frameParts[record] = parts
+        if frameOrder.count > Self.partLimit { frameParts[frameOrder.removeFirst()] = nil }
+    }
+
+    private func append(_ list: inout [Int], _ record: Int) {
+        guard list.last != record, list.count < Self.partLimit else { return }
+        list.append(record)
+    }
+
+    /// Events the decoding of others depends on: connections, channels, services, discovery, sessions.
+    private static func isContext(_ e: Event) -> Bool {
+        switch e.body {
+        case .note, .hciCommand, .hciEvent, .connection, .l2capSignaling, .sdp, .iap2Control, .iap2Identification:
+            return true
+        case .att(let a): return (0x01...0x11).contains(a.opcode.rawValue)
+        case .rfcomm(let f): return f.dlci == 0 || f.frame != "UIH"
+        case .iap2(let p): return p.kind != "DATA" && p.kind != "ACK"
+        default: return false
+        }
+    }
+}

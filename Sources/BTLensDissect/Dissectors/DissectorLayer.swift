@@ -59,40 +59,34 @@ final class DissectorLayer: ConnectionLayer {
         handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
         direction: Direction
     ) -> BoundStream {
-        var s = unnamedStream(handle: handle, uuid: uuid, connection: connection, direction: direction)
-        s.uuid = uuid
-        return s
-    }
-
-    private func unnamedStream(
-        handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
-        direction: Direction
-    ) -> BoundStream {
         let limit = ctx.limits.messageBytes
         for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
             if let d = ctx.dissectors.dissector(named: name) {
-                return BoundStream(d, framing: d.framing, detect: false, direction: direction, messageLimit: limit)
+                return BoundStream(
+                    d, framing: d.framing, detect: false, direction: direction, messageLimit: limit, uuid: uuid)
             }
         }
         let device = hci.device(connection)
         if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {
             return BoundStream(
                 bound.dissector, framing: bound.framing, detect: false, direction: direction,
-                messageLimit: limit)
+                messageLimit: limit, uuid: uuid)
         }
         if let d = ctx.dissectors.forDevice(device), case .frames = d.framing {
-            return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limit)
+            return BoundStream(
+                d, framing: d.framing, detect: true, direction: direction, messageLimit: limit, uuid: uuid)
         }
         return BoundStream(
             nil, framing: nil, detect: true, direction: direction, messageLimit: limit,
-            keepsPayloads: ctx.valueBytes)
+            keepsPayloads: ctx.valueBytes, uuid: uuid)
     }
 
     /// Names and decodes one frame, pairs it, and says what pairing found.
     /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
     func dissect(
-        _ f: Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
-        dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
+        _ f: borrowing Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
+        dissector: any MessageDissector, bound d: BoundDissector, pairKey: PairKey, direction: Direction,
+        record: Int,
         time: Timestamp
     ) -> (before: [Diagnostic], after: [Diagnostic]) {
         // Here only what pairing and diagnostics need: the values are decoded where the frame is
@@ -102,15 +96,15 @@ final class DissectorLayer: ConnectionLayer {
             flags: f.flags, payload: f.payload, direction: direction,
             characteristic: uuid, wantsFields: false)
         let decoded = dissector.decode(message)
-        naming.dissector = dissector.name
-        naming.decoded = decoded
+        naming.dissector = d.name
         if ctx.detail == .full {
             message.wantsFields = true
             naming.deferred = FrameInfo.Deferred(dissector: dissector, message: message)
         }
         var before: [Diagnostic] = []
         var after = decoded.problems
-        guard let rule = dissector.pairing else { return (before, after) }
+        defer { naming.decoded = consume decoded }
+        guard let rule = d.pairing else { return (before, after) }
         let pending = ctx.limits.pendingRequests
         // Found once and changed in place: a frame costs one lookup.
         let slot: [PairKey: PairingTracker].Index
@@ -125,7 +119,7 @@ final class DissectorLayer: ConnectionLayer {
         }
         lastPair = (pairKey, slot)
         before = pairings.values[slot].expire(now: time).map {
-            unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
+            unanswered($0, d.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
         let kind =
             decoded.kind
@@ -138,13 +132,13 @@ final class DissectorLayer: ConnectionLayer {
                 record: record, time: time, command: f.command, name: decoded.name,
                 sequence: f.sequence)
             if let dropped = pairings.values[slot].request(r) {
-                after.append(unanswered(dropped, dissector.name, rule, why: "before \(pending) newer requests"))
+                after.append(unanswered(dropped, d.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
             if let (_, paired) = pairings.values[slot].response(command: f.command, sequence: f.sequence, time: time) {
                 naming.pairing = paired
             } else {
-                after.append(unsolicited(f, decoded.name, dissector.name))
+                after.append(unsolicited(f, decoded.name, d.name))
             }
         case .event:
             break
@@ -200,7 +194,7 @@ final class DissectorLayer: ConnectionLayer {
     /// A stream's output as events, whatever carried the stream: a frame labelled by `info` and
     /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
     func a5Event(
-        _ output: consuming FramedStream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
+        _ output: consuming FramedStream.Output, stream: (String, FieldValue), label: BoundStream.Label,
         pairKey: PairKey?, direction: Direction, connection: UInt16, record: Int, time: Timestamp,
         info: (consuming Frame, consuming FrameInfo.Naming) -> FrameInfo
     ) {
@@ -218,27 +212,27 @@ final class DissectorLayer: ConnectionLayer {
         switch consume output {
         case .frame(let f):
             // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
-            guard let pairKey, let d = bound.dissector else {
-                guard ctx.detail == .full else { return count(f, a5: bound.isA5, direction: direction) }
-                return send(.frame(info(consume f, FrameInfo.Naming(bound))))
+            guard let pairKey, let dissector = label.dissector, let d = label.bound else {
+                guard ctx.detail == .full else { return count(f, a5: label.isA5, direction: direction) }
+                return send(.frame(info(consume f, FrameInfo.Naming(label))))
             }
-            var naming = FrameInfo.Naming(bound)
+            var naming = FrameInfo.Naming(label)
             let (before, after) = dissect(
-                f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey,
+                f, &naming, uuid: label.uuid, dissector: dissector, bound: d, pairKey: pairKey,
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-            let misfit = bound.fit?.count(naming.decoded) == true
+            let misfit = d.fit.count(naming.decoded)
             if ctx.detail == .full {
                 send(.frame(info(consume f, consume naming)))
             } else {
-                count(f, a5: bound.isA5, direction: direction)
+                count(f, a5: label.isA5, direction: direction)
                 ctx.tally.commands.message(
                     dissector: d.name, command: f.command, hasCommand: naming.hasCommand,
                     name: naming.decoded?.name, direction: direction, pairing: naming.pairing)
             }
             for diagnostic in after { send(tagged(diagnostic)) }
-            if misfit, let fit = bound.fit { send(tagged(fit.note(d, stream: stream))) }
+            if misfit { send(tagged(d.fit.note(dissector, stream: stream))) }
         case .diagnostic(var d):
             let began = d.began
             d.began = nil

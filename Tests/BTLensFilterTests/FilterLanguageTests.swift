@@ -205,3 +205,25 @@ final class FilterLanguageTests: XCTestCase {
         XCTAssertNil(Operand.time("yesterday"))
     }
 }
+
+/// Whatever a user types, the compiler answers (a filter or an error), never traps.
+final class FilterInputTests: XCTestCase {
+    func testArbitraryTextCompilesOrFails() {
+        let alphabet = Array("ab01x.:-_ \"'\\(){},.<>=!&|~#éa5commandseverityin..containsmatches")
+        var state: UInt64 = 0x9e37_79b9_7f4a_7c15
+        for _ in 0..<5000 {
+            var s = ""
+            state = state &* 6_364_136_223_846_793_005 &+ 1
+            for _ in 0..<Int(state >> 60) + 1 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1
+                s.append(alphabet[Int(state >> 33) % alphabet.count])
+            }
+            do {
+                _ = try DisplayFilter(s)
+            } catch {
+                XCTAssertLessThanOrEqual(error.column, s.count, s)
+                XCTAssertFalse(error.description.isEmpty)
+            }
+        }
+    }
+}

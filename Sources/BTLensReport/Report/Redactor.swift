@@ -46,6 +46,8 @@ final class Redactor {
     func apply(_ r: inout Report) {
         r.file = path.name
         r.captureInformation = r.captureInformation.map(text)
+        // A filter may name an address or a serial number.
+        r.filter = r.filter.map(text)
         for i in r.connections.indices {
             r.connections[i].address = r.connections[i].address.map(text)
             r.connections[i].name = r.connections[i].name.map(name)

@@ -11,6 +11,9 @@ public struct Configuration: Sendable {
     public var detail: Analyzer.Detail
     /// The bounds on everything kept per capture (`--limit`).
     public var limits: Limits
+    /// False: ATT PDUs are counted in the tally, not sent, even in `.full` detail (`stats` with a
+    /// display filter that needs frames as events but cannot select an ATT PDU).
+    public var attEvents = true
 
     public init(
         decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,

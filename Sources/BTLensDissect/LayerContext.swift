@@ -18,6 +18,8 @@ final class LayerContext {
     /// False when no consumer shows ACL fragments and L2CAP PDUs (`--verbose`): they are not built.
     let lowerLayers: Bool
     let detail: Analyzer.Detail
+    /// ATT PDUs as events: `.full` detail, unless the configuration counts them (`attEvents`).
+    let attEvents: Bool
     /// The bytes of values and of frames no dissector decodes are copied out for the events.
     let valueBytes: Bool
 
@@ -26,6 +28,7 @@ final class LayerContext {
         dissectors = c.dissectors
         lowerLayers = c.lowerLayers
         detail = c.detail
+        attEvents = c.detail == .full && c.attEvents
         valueBytes = c.detail == .full
         limits = c.limits
         self.sink = sink

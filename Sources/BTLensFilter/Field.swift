@@ -54,6 +54,21 @@ struct Field {
     /// The whole name, as written.
     let path: String
 
+    /// The event types that can hold the field, at most; nil when any can. A parameter may be in
+    /// any packet's or diagnostic's list, but the ATT PDUs' are known (ATTDecoder+Parameters) and
+    /// hold no `command`, `sequence`, `version` or `checksum`: `stats -Y 'command == 0x90'` counts
+    /// ATT PDUs without sending them as events.
+    var possibleTypes: TypeSet? {
+        switch key {
+        case .id, .severity, .message, .packetOffset: return TypeSet(bits: EventType.diagnostic.bit)
+        case .commandName, .fields, .flagsNames, .responseTo, .latencyMs, .checksumOk, .payload, .framing, .fragments:
+            return TypeSet(bits: EventType.a5.bit | EventType.message.bit)
+        case .command, .sequence, .version, .checksum:
+            return TypeSet(bits: EventType.allCases.reduce(0) { $0 | $1.bit } & ~EventType.att.bit)
+        default: return nil
+        }
+    }
+
     init(_ path: String) {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         name = parts.first ?? path

@@ -35,9 +35,10 @@ enum FieldNames {
         "what",
     ]
 
-    /// Fields that hold numbers: a value that is not one is refused when the filter is compiled.
+    /// Fields that hold numbers in every event that has them: a value that is not a number is refused
+    /// when the filter is compiled. Not `command`: a Command Complete event names its command.
     static let numeric: Set<String> = [
-        "record", "connection", "command", "sequence", "flags", "version", "checksum", "att_handle", "ea_session",
+        "record", "connection", "sequence", "flags", "version", "checksum", "att_handle", "ea_session",
         "rfcomm_channel", "fragments", "response_to", "latency_ms", "reltime", "packet_offset", "opcode", "code",
         "subevent", "controller", "opened_record", "length", "cid", "first_record", "identifier", "dlci",
         "credits", "transaction", "psn", "pan", "session", "payload_length", "message_id", "bytes_cut",

@@ -31,7 +31,9 @@ indirect enum Node {
         case .or(let a, let b):
             guard let x = a.possibleTypes, let y = b.possibleTypes else { return nil }
             return TypeSet(bits: x.bits | y.bits)
-        default: return nil
+        case .present(let f), .compare(let f, _, _), .contains(let f, _), .matches(let f, _), .within(let f, _):
+            return f.possibleTypes
+        case .not: return nil
         }
     }
 

@@ -27,12 +27,14 @@ struct Stats: ParsableCommand {
         let dissectors = try input.dissectors()
         let (json, member) = (format == .json, input.member)
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
-        // A filter that may select them needs them as events, to test each.
+        // A filter that may select them needs them as events, to test each (ATT PDUs only when it may
+        // select one of them).
         let filter = filterOption.filter()
-        let counted: Set<EventType> = [.att, .a5, .message]
-        let detail: Analyzer.Detail =
-            filter.map { f in counted.contains(where: f.canSelect) ? .full : .counts } ?? .counts
-        let configuration = try input.configuration(dissectors, lowerLayers: false, detail: detail)
+        let frames = filter.map { [.a5, .message].contains(where: $0.canSelect) } ?? false
+        let att = filter?.canSelect(.att) ?? false
+        var counting = try input.configuration(dissectors, lowerLayers: false, detail: frames || att ? .full : .counts)
+        counting.attEvents = att
+        let configuration = counting
         guard let files = try FolderRun.capturesIn(input.file) else {
             let (output, worst) = try Self.stats(input.file, member: member, configuration, json: json, filter: filter)
             print(output, terminator: "")

@@ -147,7 +147,10 @@ final class FilterLanguageTests: XCTestCase {
     func testPossibleTypes() throws {
         XCTAssertEqual(try DisplayFilter("a5 && command == 0x20").possibleTypes, [.a5])
         XCTAssertEqual(try DisplayFilter("hci || diagnostic").possibleTypes, [.hciCommand, .hciEvent, .diagnostic])
-        XCTAssertNil(try DisplayFilter("command == 0x20").possibleTypes)
+        XCTAssertEqual(try DisplayFilter("severity >= warning || id == x").possibleTypes, [.diagnostic])
+        XCTAssertEqual(try DisplayFilter("response_to || payload contains 01").possibleTypes, [.a5, .message])
+        XCTAssertEqual(try DisplayFilter("command == 0x20").possibleTypes?.contains(.att), false)
+        XCTAssertNil(try DisplayFilter("handle == 0x40").possibleTypes)
         XCTAssertNil(try DisplayFilter("!a5").possibleTypes)
     }
 
@@ -163,12 +166,12 @@ final class FilterLanguageTests: XCTestCase {
             ("a5 att", "expected '&&', '||' or the end of the filter", 3, 3),
             ("command = 1", "'=' is not an operator: write '==' to compare", 8, 1),
             ("a5 & att", "'&' alone is not an operator: write '&&'", 3, 1),
-            ("command == bassBoost", "command is a number; \"bassBoost\" is not one (write 32, 0x20 or 1.5)", 11, 9),
+            ("sequence == bassBoost", "sequence is a number; \"bassBoost\" is not one (write 32, 0x20 or 1.5)", 12, 9),
             ("severity >= fatal", "severity is note, warning or error, not \"fatal\"", 12, 5),
             ("direction == up", "direction is sent or received, not \"up\"", 13, 2),
             ("a5 == 1", "\"a5\" is an event type, not a field: test it alone (a5 && …)", 0, 2),
             ("message contains \"x", "string not closed: a \" is missing", 17, 2),
-            ("command contains 20", "'contains' looks into strings and bytes; command is not one", 0, 7),
+            ("sequence contains 20", "'contains' looks into strings and bytes; sequence is not one", 0, 8),
             ("command in {}", "the set is empty", 11, 1),
             ("", "the filter is empty", 0, 1),
             ("a5 && # ", "unexpected character '#'", 6, 1),

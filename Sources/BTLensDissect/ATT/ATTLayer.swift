@@ -90,7 +90,7 @@ final class ATTLayer: ConnectionLayer {
         let readResponse =
             result.info.opcode == .readResponse && !result.info.truncated
             ? result.info.handle.flatMap { h in result.info.value.map { (h, result.info.uuid, $0) } } : nil
-        if ctx.detail == .full {
+        if ctx.attEvents {
             ctx.emit(
                 Event(
                     record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,

@@ -207,14 +207,19 @@ struct JSONFilterOracle {
         return Self.parseTime(s)
     }
 
-    /// ISO 8601 in UTC to microseconds, by Foundation.
+    /// ISO 8601 in UTC to microseconds, by Foundation (the formatters are made once: each costs more
+    /// than the parse).
     static func parseTime(_ s: String) -> Double? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let text = s.hasSuffix("Z") ? s : s + "Z"
-        if let d = f.date(from: text) { return (d.timeIntervalSince1970 * 1_000_000).rounded() }
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: text).map { ($0.timeIntervalSince1970 * 1_000_000).rounded() }
+        let d = fractional.date(from: text) ?? whole.date(from: text)
+        return d.map { ($0.timeIntervalSince1970 * 1_000_000).rounded() }
+    }
+    nonisolated(unsafe) private static let fractional = formatter([.withInternetDateTime, .withFractionalSeconds])
+    nonisolated(unsafe) private static let whole = formatter([.withInternetDateTime])
+    private static func formatter(_ options: ISO8601DateFormatter.Options) -> ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = options
+        return f
     }
 
     private func test(_ v: JSON, _ field: String, _ op: String, _ operands: [Value]) -> Bool {

@@ -41,10 +41,21 @@ final class JSONLFilterTests: XCTestCase {
     func testFilteredLinesAreTheSelectedLines() throws {
         let files = Self.captures()
         XCTAssertGreaterThanOrEqual(files.count, 10)
+        @Sendable func arguments(_ file: String) -> [String] {
+            ["timeline", "--format", "jsonl", "-v", "--diagnostics-per-second", "0", file]
+        }
+        // Every run first, two processes at a time (the suite's machine has two cores), then the checks.
+        let runs = Locked([CLIRun?](repeating: nil, count: files.count * (Self.expressions.count + 1)))
+        DispatchQueue.concurrentPerform(iterations: files.count * (Self.expressions.count + 1)) { i in
+            let (file, e) = (files[i / (Self.expressions.count + 1)], i % (Self.expressions.count + 1))
+            let run = try? runCLI(arguments(file) + (e == 0 ? [] : ["--filter", Self.expressions[e - 1]]))
+            runs.update { $0[i] = run }
+        }
+        let all = runs.value
         var selectedSomewhere = Set<String>()
-        for file in files {
-            let base = ["timeline", "--format", "jsonl", "-v", "--diagnostics-per-second", "0", file]
-            let whole = try runCLI(base)
+        for (f, file) in files.enumerated() {
+            let base = f * (Self.expressions.count + 1)
+            guard let whole = all[base] else { return XCTFail("\(file) did not run") }
             let lines = whole.stdout.split(separator: "\n").map(String.init)
             let objects = try lines.map { line -> [String: JSON] in
                 guard case .object(let o) = try JSONDecoder().decode(JSON.self, from: Data(line.utf8)) else {
@@ -54,17 +65,11 @@ final class JSONLFilterTests: XCTestCase {
             }
             guard case .string(let first)? = objects.first?["time"], let origin = JSONFilterOracle.parseTime(first)
             else { continue }
-            // Two processes at a time: the suite's machine has two cores.
-            let runs = Locked([CLIRun?](repeating: nil, count: Self.expressions.count))
-            DispatchQueue.concurrentPerform(iterations: Self.expressions.count) { i in
-                let run = try? runCLI(base + ["--filter", Self.expressions[i]])
-                runs.update { $0[i] = run }
-            }
-            for (e, run) in zip(Self.expressions, runs.value) {
+            for (k, e) in Self.expressions.enumerated() {
                 var oracle = JSONFilterOracle(e)
                 oracle.origin = origin
                 let expected = zip(lines, objects).filter { oracle.selects($0.1) }.map(\.0)
-                guard let run else { return XCTFail("\(file): \(e): did not run") }
+                guard let run = all[base + 1 + k] else { return XCTFail("\(file): \(e): did not run") }
                 XCTAssertEqual(run.status, whole.status, "\(file): \(e): \(run.stderr)")
                 let got = run.stdout.split(separator: "\n").map(String.init)
                 XCTAssertEqual(got.count, expected.count, "\(file): \(e)")

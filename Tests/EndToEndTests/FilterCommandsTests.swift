@@ -88,6 +88,24 @@ final class FilterCommandsTests: XCTestCase {
         XCTAssertEqual(records, timeline.map { number($0["record"]) })
         guard case .array(let diagnostics)? = report["diagnostics"] else { return XCTFail("diagnostics") }
         XCTAssertEqual(diagnostics.count, 3, "the three error ids, and no warning")
+        // The summary and the findings say the filter, in Markdown (its | escaped) and HTML.
+        let markdown = expression.replacingOccurrences(of: "|", with: "\\|")
+        for (ext, needles) in [
+            ("md", ["Filter: \(markdown)", "## Diagnostics (3), of those --filter '\(markdown)' selects"]),
+            (
+                "html",
+                [
+                    "<th>filter</th><td><code>\(expression)</code>",
+                    "Of those <code>--filter \(expression)</code> selects",
+                ]
+            ),
+        ] {
+            let page = out + "." + ext
+            defer { try? FileManager.default.removeItem(atPath: page) }
+            XCTAssertEqual(try runCLI(["report", "-Y", expression, path, "-o", page]).status, 0)
+            let text = try String(contentsOfFile: page, encoding: .utf8)
+            for n in needles { XCTAssertTrue(text.contains(n), "\(ext): \(n)") }
+        }
     }
 
     /// follow on a stream shows what timeline shows under the same filter.

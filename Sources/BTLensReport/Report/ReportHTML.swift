@@ -78,8 +78,10 @@ public enum ReportHTML {
 
     private static func diagnostics(_ r: Report) -> String {
         var h = "<section id=\"diagnostics\"><h2>Diagnostics</h2>\n"
+        if let f = r.filter { h += "<p class=\"note\">Of those <code>--filter \(e(f))</code> selects.</p>\n" }
         guard !r.diagnostics.isEmpty else {
-            return h + "<p class=\"empty\">No diagnostics: every byte decoded as expected.</p></section>\n"
+            let none = r.filter == nil ? "No diagnostics: every byte decoded as expected." : "None selected."
+            return h + "<p class=\"empty\">\(none)</p></section>\n"
         }
         // A diagnostic's record links to its row when the timeline window kept it.
         var rowOf: [String: Int] = [:]

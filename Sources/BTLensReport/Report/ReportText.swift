@@ -57,7 +57,7 @@ public enum ReportText {
             )
         }
         let total = r.diagnostics.reduce(0) { $0 + $1.count }
-        heading("Diagnostics (\(total))")
+        heading("Diagnostics (\(total))" + (r.filter.map { ", of those --filter '\($0)' selects" } ?? ""))
         if r.diagnostics.isEmpty { out.append("None.") }
         if markdown && !r.diagnostics.isEmpty {
             out += ["| severity | id | count | records | first |", "|---|---|---|---|---|"]

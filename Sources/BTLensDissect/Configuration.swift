@@ -14,6 +14,9 @@ public struct Configuration: Sendable {
     /// False: ATT PDUs are counted in the tally, not sent, even in `.full` detail (`stats` with a
     /// display filter that needs frames as events but cannot select an ATT PDU).
     public var attEvents = true
+    /// False: values, payloads and undecoded bytes are not copied out for the events, even in
+    /// `.full` detail (`stats` with a display filter that reads none of them).
+    public var keepsValues = true
 
     public init(
         decodeAs: [DecodeAs] = [], dissectors: DissectorTable = .builtIn, lowerLayers: Bool = true,

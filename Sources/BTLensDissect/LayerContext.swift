@@ -29,7 +29,7 @@ final class LayerContext {
         lowerLayers = c.lowerLayers
         detail = c.detail
         attEvents = c.detail == .full && c.attEvents
-        valueBytes = c.detail == .full
+        valueBytes = c.detail == .full && c.keepsValues
         limits = c.limits
         self.sink = sink
     }

@@ -23,12 +23,16 @@ public final class DisplayFilter {
     /// Whether the filter reads a frame's decoded fields (`fields.*`, `flags_names`): each frame a
     /// filter tests is then decoded, as a shown one is.
     public let readsDecodedFields: Bool
+    /// Whether the filter reads bytes an event holds (`payload`, `value`, `bytes`, `fields.*`, or a
+    /// packet's or diagnostic's parameter): without, the analyzer need not copy them out.
+    public let readsValues: Bool
 
     public init(_ expression: String) throws(FilterError) {
         self.expression = expression
         root = try Compiler(expression: expression).compile(try Parser.parse(expression))
         possibleTypes = root.possibleTypes.map { set in EventType.allCases.filter { set.contains($0) } }
         readsDecodedFields = root.readsDecodedFields
+        readsValues = root.readsValues
     }
 
     private init(_ other: DisplayFilter) {
@@ -36,6 +40,7 @@ public final class DisplayFilter {
         root = other.root
         possibleTypes = other.possibleTypes
         readsDecodedFields = other.readsDecodedFields
+        readsValues = other.readsValues
     }
 
     /// The same filter for another run of events, counting `reltime` from its own first event.

@@ -37,6 +37,18 @@ indirect enum Node {
         }
     }
 
+    /// Whether the node reads bytes an event holds (a payload, a value, undecoded bytes, a decoded
+    /// field, or a parameter, which may be bytes): the analyzer must then copy them out.
+    var readsValues: Bool {
+        switch self {
+        case .and(let a, let b), .or(let a, let b): return a.readsValues || b.readsValues
+        case .not(let a): return a.readsValues
+        case .types: return false
+        case .present(let f), .compare(let f, _, _), .contains(let f, _), .matches(let f, _), .within(let f, _):
+            return [.payload, .value, .bytes, .fields, .flagsNames, .parameter].contains(f.key)
+        }
+    }
+
     /// Whether the node reads a frame's decoded fields (`fields.*`, `flags_names`), which costs a decoding.
     var readsDecodedFields: Bool {
         switch self {

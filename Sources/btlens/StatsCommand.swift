@@ -34,6 +34,7 @@ struct Stats: ParsableCommand {
         let att = filter?.canSelect(.att) ?? false
         var counting = try input.configuration(dissectors, lowerLayers: false, detail: frames || att ? .full : .counts)
         counting.attEvents = att
+        counting.keepsValues = filter?.readsValues ?? true
         let configuration = counting
         guard let files = try FolderRun.capturesIn(input.file) else {
             let (output, worst) = try Self.stats(input.file, member: member, configuration, json: json, filter: filter)

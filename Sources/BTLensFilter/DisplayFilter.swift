@@ -16,7 +16,10 @@ public final class DisplayFilter {
     /// The expression as the user wrote it.
     public let expression: String
     private let root: Node
-    private var origin: Timestamp?
+    private let test: Node.Test
+    /// Unchecked: one thread uses a filter, one event at a time (a runtime check per event cost
+    /// more than the test of `command`).
+    @exclusivity(unchecked) private var origin: Timestamp?
 
     /// Event types the filter can select, at most; nil when it can select any (`command == 0x20`).
     public let possibleTypes: [EventType]?
@@ -26,21 +29,27 @@ public final class DisplayFilter {
     /// Whether the filter reads bytes an event holds (`payload`, `value`, `bytes`, `fields.*`, or a
     /// packet's or diagnostic's parameter): without, the analyzer need not copy them out.
     public let readsValues: Bool
+    /// Whether the filter reads `reltime`: then every event counts, selected or not.
+    public let readsReltime: Bool
 
     public init(_ expression: String) throws(FilterError) {
         self.expression = expression
         root = try Compiler(expression: expression).compile(try Parser.parse(expression))
+        test = root.test()
         possibleTypes = root.possibleTypes.map { set in EventType.allCases.filter { set.contains($0) } }
         readsDecodedFields = root.readsDecodedFields
         readsValues = root.readsValues
+        readsReltime = root.readsReltime
     }
 
     private init(_ other: DisplayFilter) {
         expression = other.expression
         root = other.root
+        test = other.test
         possibleTypes = other.possibleTypes
         readsDecodedFields = other.readsDecodedFields
         readsValues = other.readsValues
+        readsReltime = other.readsReltime
     }
 
     /// The same filter for another run of events, counting `reltime` from its own first event.
@@ -51,7 +60,7 @@ public final class DisplayFilter {
     public func matches(_ e: Event) -> Bool {
         let origin = self.origin ?? e.timestamp
         if self.origin == nil { self.origin = origin }
-        return root.holds(e, EventType(e), origin: origin)
+        return test(e, origin)
     }
 
     /// Whether the filter can select an event of type `t`.

@@ -5,25 +5,46 @@ import BTLensDissect
 /// lacks is false (`!=` included); on a field with several values (an array) it holds when one of
 /// them does, and `!=` when none is equal; `!=` on a value of another kind holds.
 extension Node {
-    func holds(_ e: Event, _ type: EventType, origin: Timestamp) -> Bool {
+    /// A test of an event, given the time `reltime` counts from.
+    typealias Test = (Event, Timestamp) -> Bool
+
+    /// The node as nested closures, made once: matching an indirect enum per event would copy
+    /// each test's field and value out of it (a dozen reference counts per event); a closure
+    /// reads what it captured in place.
+    func test() -> Test {
         switch self {
-        case .and(let a, let b): return a.holds(e, type, origin: origin) && b.holds(e, type, origin: origin)
-        case .or(let a, let b): return a.holds(e, type, origin: origin) || b.holds(e, type, origin: origin)
-        case .not(let a): return !a.holds(e, type, origin: origin)
-        case .types(let t): return t.contains(type)
-        case .present(let f): return f.value(in: e, origin: origin) != nil
+        case .and(let a, let b):
+            let (x, y) = (a.test(), b.test())
+            return { x($0, $1) && y($0, $1) }
+        case .or(let a, let b):
+            let (x, y) = (a.test(), b.test())
+            return { x($0, $1) || y($0, $1) }
+        case .not(let a):
+            let x = a.test()
+            return { !x($0, $1) }
+        // The type is found only for a test of it: most filters test a field.
+        case .types(let t): return { e, _ in t.contains(EventType(e)) }
+        case .present(let f): return { e, origin in f.value(in: e, origin: origin) != nil }
         case .compare(let f, let c, let o):
-            guard let v = f.value(in: e, origin: origin) else { return false }
-            return Self.compare(v, c, o)
+            return { e, origin in
+                guard let v = f.value(in: e, origin: origin) else { return false }
+                return Self.compare(v, c, o)
+            }
         case .contains(let f, let o):
-            guard let v = f.value(in: e, origin: origin) else { return false }
-            return Self.contains(v, o)
+            return { e, origin in
+                guard let v = f.value(in: e, origin: origin) else { return false }
+                return Self.contains(v, o)
+            }
         case .matches(let f, let p):
-            guard let v = f.value(in: e, origin: origin) else { return false }
-            return Self.matches(v, p)
+            return { e, origin in
+                guard let v = f.value(in: e, origin: origin) else { return false }
+                return Self.matches(v, p)
+            }
         case .within(let f, let members):
-            guard let v = f.value(in: e, origin: origin) else { return false }
-            return Self.within(v, members)
+            return { e, origin in
+                guard let v = f.value(in: e, origin: origin) else { return false }
+                return Self.within(v, members)
+            }
         }
     }
 

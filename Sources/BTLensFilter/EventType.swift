@@ -31,7 +31,8 @@ public enum EventType: Int, CaseIterable, Sendable {
         "undecoded", "a5", "message", "diagnostic",
     ]
 
-    public init(_ e: Event) {
+    /// Borrowed: an initializer would otherwise take a copy of the event (a reference count).
+    public init(_ e: borrowing Event) {
         switch e.body {
         case .note: self = .note
         case .hciCommand: self = .hciCommand

@@ -37,6 +37,17 @@ indirect enum Node {
         }
     }
 
+    /// Whether the node reads `reltime`, which counts from the first event, whatever its type.
+    var readsReltime: Bool {
+        switch self {
+        case .and(let a, let b), .or(let a, let b): return a.readsReltime || b.readsReltime
+        case .not(let a): return a.readsReltime
+        case .types: return false
+        case .present(let f), .compare(let f, _, _), .contains(let f, _), .matches(let f, _), .within(let f, _):
+            return f.key == .reltime
+        }
+    }
+
     /// Whether the node reads bytes an event holds (a payload, a value, undecoded bytes, a decoded
     /// field, or a parameter, which may be bytes): the analyzer must then copy them out.
     var readsValues: Bool {

@@ -78,20 +78,28 @@ struct Timeline: ParsableCommand {
         // It counts what the filter selects.
         let throttle = throttleOptions.throttle(try input.limitOptions.limits())
         let filter = filterOption.filter()
-        let show: (Event) -> Void =
-            filter.map { f in
-                { e in
-                    begin(e.timestamp)
-                    if f.matches(e) { throttle.pass(e, to: render) }
-                }
+        let show: (Event) -> Void
+        if let filter {
+            show = { e in
+                begin(e.timestamp)
+                if filter.matches(e) { throttle.pass(e, to: render) }
             }
-            ?? { e in throttle.pass(e, to: render) }
+        } else {
+            show = { e in throttle.pass(e, to: render) }
+        }
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
+        var configuration = try input.configuration(dissectors, lowerLayers: verbose)
+        // ATT PDUs a filter cannot select are not made into events (decoding is the longest stage). Not
+        // for text, whose seconds count from the first event, nor for reltime, nor when the first
+        // line (a note at the first event) may be selected.
+        if format == .jsonl, let filter, !filter.canSelect(.att), !filter.canSelect(.note), !filter.readsReltime {
+            configuration.attEvents = false
+        }
         let analyzer: Analyzer
         do {
             analyzer = try Pipeline.runRelayed(
-                &reader, input.configuration(dissectors, lowerLayers: verbose),
+                &reader, configuration,
                 // Events in flight are weighed by the records they come from too: an
                 // event may keep a slice of its record's read chunk alive.
                 onRecord: { r, relay in relay.weigh(r.payload.count) },

@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "BTLensReport",
             dependencies: [
-                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline",
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline", "CBTLensZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .executableTarget(

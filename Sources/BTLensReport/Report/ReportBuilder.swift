@@ -31,7 +31,7 @@ public final class ReportBuilder {
     public let stats: StatsCollector
     private var text = TextRenderer()
     private var origin: Timestamp?
-    private var rows: [Report.Row] = []
+    private var rows = Report.Rows()
     /// The last `context` events not kept, as events: a row is rendered only if a diagnostic keeps it.
     private var ring: [(index: Int, held: Held)] = []
     /// An event held back in case a diagnostic follows: as it is, its ATT value copied out of its
@@ -221,11 +221,11 @@ public final class ReportBuilder {
             row.stream = Self.stream(a)
             row.command = a.messageName ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
             row.fields = (a.decoded?.fields ?? []).map { ($0.name, Self.cut($0.value.description)) }
-            row.hex = Self.hex(a.frame.payload, length: a.frame.payload.count)
+            row.dump = Self.dump(a.frame.payload, length: a.frame.payload.count)
         case .att(let info):
-            row.hex = info.value.map { Self.hex($0, length: $0.count) }
+            row.dump = info.value.map { Self.dump($0, length: $0.count) }
         case .undecoded(let u):
-            row.hex = Self.hex(u.bytes, length: u.length)
+            row.dump = Self.dump(u.bytes, length: u.length)
         default:
             break
         }
@@ -344,9 +344,8 @@ public final class ReportBuilder {
 
     /// A row shows what the text timeline shows, the first `bytesShown` bytes and a count of the
     /// rest: 20,000 rows of 64 KiB values would be a 4 GB page, and its rows would stay in memory.
-    static func hex<C: Collection<UInt8>>(_ bytes: C, length: Int) -> String {
-        let shown = bytes.prefix(bytesShown)
-        return Hex.spaced(shown) + (length > shown.count ? " … (+\(length - shown.count) bytes)" : "")
+    static func dump<C: Collection<UInt8>>(_ bytes: C, length: Int) -> Report.Dump {
+        .bytes(Array(bytes.prefix(bytesShown)), length: length)
     }
 
     /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.

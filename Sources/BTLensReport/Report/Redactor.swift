@@ -48,9 +48,9 @@ final class Redactor {
     func apply(_ r: inout Report) {
         r.file = path.name
         r.captureInformation = r.captureInformation.map(text)
-        for i in r.connections.indices {
-            r.connections[i].address = r.connections[i].address.map(text)
-            r.connections[i].name = r.connections[i].name.map(name)
+        r.connections.redaction = { c in
+            c.address = c.address.map(self.text)
+            c.name = c.name.map(self.name)
         }
         for i in r.advertisers.indices {
             r.advertisers[i].address = text(r.advertisers[i].address)

@@ -133,7 +133,7 @@ public struct Report {
     public var firstTime: Timestamp?
     public var lastTime: Timestamp?
     public var captureInformation: [String]
-    public var connections: [Connection]
+    public var connections: Connections
     /// Devices seen advertising while the phone scanned, most reports first.
     public var advertisers: [Advertiser] = []
     public var accessories: [IAP2Identification]

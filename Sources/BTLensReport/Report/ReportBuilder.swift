@@ -310,7 +310,7 @@ public final class ReportBuilder {
             recordsByKind: RecordKind.allCases.compactMap { k in stats.recordsByKind[k].map { (k.name, $0) } },
             truncatedRecords: stats.truncatedRecords, firstTime: stats.firstTime, lastTime: stats.lastTime,
             captureInformation: info.notes + stats.captureNotes,
-            connections: connections.map(connection), accessories: stats.accessories,
+            connections: Report.Connections(connections, names: names, origin: origin), accessories: stats.accessories,
             services: Self.services(gatt), streams: streamOrder.compactMap { streams[$0] },
             diagnostics: groups.values.sorted { ($0.severity.rawValue, $1.id) > ($1.severity.rawValue, $0.id) },
             commands: stats.commandRows, rows: rows, messages: messages, events: events, omittedEvents: omitted,
@@ -362,16 +362,6 @@ public final class ReportBuilder {
         case (false, true): return "\(what) up to \(bound(range.upperBound)) (--to)"
         default: return "\(what) from \(bound(range.lowerBound)) (--from)"
         }
-    }
-
-    private func connection(_ c: ConnectionInfo) -> Report.Connection {
-        let at = { (t: Timestamp?) in t.map { $0.offset(from: self.origin ?? $0) } }
-        return Report.Connection(
-            handle: c.key.handle, address: c.address?.description, name: names[c.key.handle],
-            transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
-            closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
-            reason: c.disconnectReason?.name, inferred: c.inferred,
-            steps: ConnectionSummary.steps(c), attMTU: c.attMTU?.value, attMTUDefault: c.attMTU?.isDefault ?? false)
     }
 
     static func services(_ gatt: GATTStore) -> [Report.Service] {

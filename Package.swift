@@ -60,6 +60,7 @@ let package = Package(
             name: "btlens",
             dependencies: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
+                "CHeapUsage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Builds captures byte by byte for the tests and for Captures/.

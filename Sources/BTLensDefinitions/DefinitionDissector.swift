@@ -3,7 +3,7 @@ import BTLensDissect
 import Foundation
 
 /// A vendor protocol read from a definition file: a `MessageDissector` like any Swift one.
-public struct DefinitionDissector: MessageDissector {
+public final class DefinitionDissector: MessageDissector {
     struct MessageDef: Sendable {
         var id: UInt16?
         var name: String

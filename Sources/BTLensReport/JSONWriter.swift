@@ -302,13 +302,41 @@ public struct JSONWriter: ~Copyable {
         count += digits
     }
 
+    /// Whether `utf8` is printable ASCII with no quote or backslash: nothing to escape. Eight bytes
+    /// a test (SWAR: each test below is true when some byte of the word matches), as names and
+    /// enum values are written on every line.
+    static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        var i = 0
+        if let raw = UnsafeRawPointer(utf8.baseAddress) {
+            while i + 8 <= utf8.count {
+                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // ≥ 0x80, < 0x20, and the three single bytes that need escaping.
+                if x & highs != 0 || (x &- 0x20 &* ones) & ~x & highs != 0 || hasZero(x ^ (0x22 &* ones))
+                    || hasZero(x ^ (0x5c &* ones)) || hasZero(x ^ (0x7f &* ones))
+                {
+                    return false
+                }
+                i += 8
+            }
+        }
+        while i < utf8.count {
+            let b = utf8[i]
+            if b < 0x20 || b >= 0x7f || b == 0x22 || b == 0x5c { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
     private mutating func appendEscaped(_ s: String) {
         put(UInt8(ascii: "\""))
         // Names and most text are printable ASCII: checked in place and copied whole.
         let plain =
             s.utf8.withContiguousStorageIfAvailable { utf8 in
-                for b in utf8 where b < 0x20 || b >= 0x7f || b == 0x22 || b == 0x5c { return false }
+                guard Self.isPlain(utf8) else { return false }
                 append(utf8)
                 return true
             } ?? false

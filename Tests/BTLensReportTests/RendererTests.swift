@@ -1,9 +1,9 @@
 import BTLensCore
-import BTLensReport
 import BTLensTestSupport
 import XCTest
 
 @testable import BTLensDissect
+@testable import BTLensReport
 
 final class RendererTests: XCTestCase {
     let frame = Frame(
@@ -67,6 +67,24 @@ final class RendererTests: XCTestCase {
         XCTAssertEqual(TerminalText.safe("ok"), "ok")
         XCTAssertEqual(TerminalText.safe("\u{1b}[2Jname\u{202e}\u{7}"), "\\u{1b}[2Jname\\u{202e}\\u{7}")
         XCTAssertEqual(TerminalText.safe("Café"), "Café")
+    }
+
+    /// The eight-bytes-at-a-time test agrees with the byte-by-byte rule for every byte value at
+    /// every place of strings of 1 to 20 bytes (the word loop, its tail, and both).
+    func testPlainStringTestAgreesWithTheByteRule() {
+        for length in 1...20 {
+            for place in 0..<length {
+                for b in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[place] = UInt8(b)
+                    let expected = !(b < 0x20 || b >= 0x7f || b == 0x22 || b == 0x5c)
+                    XCTAssertEqual(
+                        bytes.withUnsafeBufferPointer(JSONWriter.isPlain), expected,
+                        "byte \(b) at \(place) of \(length)")
+                }
+            }
+        }
+        XCTAssertTrue([UInt8]().withUnsafeBufferPointer(JSONWriter.isPlain))
     }
 
     /// Literal keys and strings are copied by two overlapping moves from 2 to 16 bytes, and by

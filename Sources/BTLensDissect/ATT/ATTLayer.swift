@@ -166,9 +166,9 @@ final class ATTLayer: ConnectionLayer {
         _ output: consuming FramedStream.Output, key: StreamKey, stream: BoundStream.Label, record: Int,
         time: Timestamp
     ) {
-        let pairKey = stream.dissectorName.map { DissectorLayer.PairKey(connection: key.connection, dissector: $0) }
+        let pairKey = stream.bound.map { DissectorLayer.PairKey(connection: key.connection, dissector: $0.name) }
         dissectors.a5Event(
-            output, stream: ("att_handle", .hex(key.handle)), bound: stream, pairKey: pairKey,
+            output, stream: ("att_handle", .hex(key.handle)), label: stream, pairKey: pairKey,
             direction: key.direction, connection: key.connection.handle, record: record,
             time: time
         ) { f, naming in

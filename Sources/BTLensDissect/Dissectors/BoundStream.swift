@@ -9,22 +9,20 @@ struct BoundStream {
     /// framer and buffers), once a frame.
     struct Label {
         let dissector: (any MessageDissector)?
-        /// Its name, read without copying the dissector (an existential): most streams have none.
-        let dissectorName: String?
+        /// What the frame path reads of the dissector, read once: nil for most streams.
+        let bound: BoundDissector?
         /// The frame format's name, or nil for one message per value.
         let framing: String?
         /// The framing is the A5 frame's, not a vendor's variant: read once, not compared per frame.
         let isA5: Bool
         let commandByte: Bool
         /// The characteristic it belongs to, when discovery was captured.
-        var uuid: BluetoothUUID?
-        /// Whether the dissector fits: one per stream, shared by the label's copies.
-        let fit: FitCheck?
+        let uuid: BluetoothUUID?
 
-        init(dissector: (any MessageDissector)?, framing: String?, commandByte: Bool) {
+        init(dissector: (any MessageDissector)?, framing: String?, commandByte: Bool, uuid: BluetoothUUID?) {
             self.dissector = dissector
-            dissectorName = dissector?.name
-            fit = dissector == nil ? nil : FitCheck()
+            bound = dissector.map(BoundDissector.init)
+            self.uuid = uuid
             self.framing = framing
             isA5 = framing == FrameFormat.a5Name
             self.commandByte = commandByte
@@ -33,32 +31,28 @@ struct BoundStream {
 
     /// Nil when each value is one message.
     private var framed: FramedStream?
-    private(set) var label: Label
+    let label: Label
     var dissector: (any MessageDissector)? { label.dissector }
     var framing: String? { label.framing }
-    var uuid: BluetoothUUID? {
-        get { label.uuid }
-        set { label.uuid = newValue }
-    }
 
     /// `keepsPayloads`: false where no consumer reads the payloads of the stream's frames (it has no dissector).
     init(
         _ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction,
-        messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true
+        messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true, uuid: BluetoothUUID? = nil
     ) {
         switch framing {
         case .values(let commandByte)?:
             framed = nil
-            label = Label(dissector: dissector, framing: nil, commandByte: commandByte)
+            label = Label(dissector: dissector, framing: nil, commandByte: commandByte, uuid: uuid)
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
             framed = FramedStream(
                 format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
                 keepsPayloads: keepsPayloads)
-            label = Label(dissector: dissector, framing: format.name, commandByte: false)
+            label = Label(dissector: dissector, framing: format.name, commandByte: false, uuid: uuid)
         case nil:
             framed = FramedStream(keepsPayloads: keepsPayloads)
-            label = Label(dissector: dissector, framing: FrameFormat.a5Name, commandByte: false)
+            label = Label(dissector: dissector, framing: FrameFormat.a5Name, commandByte: false, uuid: uuid)
         }
     }
 

@@ -59,41 +59,33 @@ final class DissectorLayer: ConnectionLayer {
         handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
         direction: Direction
     ) -> BoundStream {
-        var s = unnamedStream(handle: handle, uuid: uuid, connection: connection, direction: direction)
-        s.uuid = uuid
-        return s
-    }
-
-    private func unnamedStream(
-        handle: UInt16, uuid: BluetoothUUID?, connection: ConnectionKey,
-        direction: Direction
-    ) -> BoundStream {
         let limit = ctx.limits.messageBytes
         for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
             if let d = ctx.dissectors.dissector(named: name) {
-                return BoundStream(d, framing: d.framing, detect: false, direction: direction, messageLimit: limit)
+                return BoundStream(
+                    d, framing: d.framing, detect: false, direction: direction, messageLimit: limit, uuid: uuid)
             }
         }
         let device = hci.device(connection)
         if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {
             return BoundStream(
                 bound.dissector, framing: bound.framing, detect: false, direction: direction,
-                messageLimit: limit)
+                messageLimit: limit, uuid: uuid)
         }
         if let d = ctx.dissectors.forDevice(device), case .frames = d.framing {
-            return BoundStream(d, framing: d.framing, detect: true, direction: direction, messageLimit: limit)
+            return BoundStream(
+                d, framing: d.framing, detect: true, direction: direction, messageLimit: limit, uuid: uuid)
         }
         return BoundStream(
             nil, framing: nil, detect: true, direction: direction, messageLimit: limit,
-            keepsPayloads: ctx.valueBytes)
+            keepsPayloads: ctx.valueBytes, uuid: uuid)
     }
 
-    /// Names and decodes one frame, pairs it, and says what pairing found.
+    /// Names and decodes one frame for its event, and pairs it.
     /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
     func dissect(
-        _ f: Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
-        dissector: any MessageDissector, pairKey: PairKey, direction: Direction, record: Int,
-        time: Timestamp
+        _ f: borrowing Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
+        bound d: BoundDissector, pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
     ) -> (before: [Diagnostic], after: [Diagnostic]) {
         // Here only what pairing and diagnostics need: the values are decoded where the frame is
         // shown (`FrameInfo.decoded`), on the renderer's thread.
@@ -101,16 +93,33 @@ final class DissectorLayer: ConnectionLayer {
             command: naming.hasCommand ? f.command : nil,
             flags: f.flags, payload: f.payload, direction: direction,
             characteristic: uuid, wantsFields: false)
-        let decoded = dissector.decode(message)
-        naming.dissector = dissector.name
+        let decoded = d.base.decode(message)
+        naming.dissector = d.name
+        message.wantsFields = true
+        naming.deferred = FrameInfo.Deferred(dissector: d.base, message: message)
+        let paired = pair(
+            command: f.command, sequence: f.sequence, decoded, bound: d, pairKey: pairKey, direction: direction,
+            record: record, time: time)
+        naming.pairing = paired.response
         naming.decoded = decoded
-        if ctx.detail == .full {
-            message.wantsFields = true
-            naming.deferred = FrameInfo.Deferred(dissector: dissector, message: message)
-        }
+        return (paired.before, paired.after)
+    }
+
+    /// What pairing made of one decoded frame: the request it answers, requests that timed out
+    /// (to emit before the frame), and what it found wrong (after it, with the decode's problems).
+    struct Paired {
+        var response: PairedResponse?
         var before: [Diagnostic] = []
-        var after = decoded.problems
-        guard let rule = dissector.pairing else { return (before, after) }
+        var after: [Diagnostic]
+    }
+
+    /// Pairs a decoded frame with the requests outstanding in its context.
+    func pair(
+        command: UInt16, sequence: UInt8?, _ decoded: borrowing DecodedMessage, bound d: BoundDissector,
+        pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
+    ) -> Paired {
+        var out = Paired(after: decoded.problems)
+        guard let rule = d.pairing else { return out }
         let pending = ctx.limits.pendingRequests
         // Found once and changed in place: a frame costs one lookup.
         let slot: [PairKey: PairingTracker].Index
@@ -120,45 +129,48 @@ final class DissectorLayer: ConnectionLayer {
             slot = i
         } else {
             pairings[pairKey] = PairingTracker(rule: rule, limit: pending)
-            guard let i = pairings.index(forKey: pairKey) else { return (before, after) }
+            guard let i = pairings.index(forKey: pairKey) else { return out }
             slot = i
         }
         lastPair = (pairKey, slot)
-        before = pairings.values[slot].expire(now: time).map {
-            unanswered($0, dissector.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
+        out.before = pairings.values[slot].expire(now: time).map {
+            unanswered($0, d.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
-        let kind =
-            decoded.kind
-            ?? (direction == .sent
-                ? .request
-                : rule.responseCommand.couldRespond(f.command) ? .response : .event)
+        let kind: MessageKind
+        if let k = decoded.kind {
+            kind = k
+        } else if direction == .sent {
+            kind = .request
+        } else {
+            kind = rule.responseCommand.couldRespond(command) ? .response : .event
+        }
         switch kind {
         case .request:
             let r = PairingTracker.Request(
-                record: record, time: time, command: f.command, name: decoded.name,
-                sequence: f.sequence)
+                record: record, time: time, command: command, name: decoded.name, sequence: sequence)
             if let dropped = pairings.values[slot].request(r) {
-                after.append(unanswered(dropped, dissector.name, rule, why: "before \(pending) newer requests"))
+                out.after.append(unanswered(dropped, d.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
-            if let (_, paired) = pairings.values[slot].response(command: f.command, sequence: f.sequence, time: time) {
-                naming.pairing = paired
+            if let (_, paired) = pairings.values[slot].response(command: command, sequence: sequence, time: time) {
+                out.response = paired
             } else {
-                after.append(unsolicited(f, decoded.name, dissector.name))
+                out.after.append(unsolicited(command, sequence, decoded.name, d.name))
             }
         case .event:
             break
         }
-        return (before, after)
+        return out
     }
 
-    private func unsolicited(_ f: borrowing Frame, _ name: String?, _ dissector: String) -> Diagnostic {
-        var fields: [(String, FieldValue)] = [("command", .int(f.command))]
-        if let s = f.sequence { fields.append(("sequence", .int(s))) }
+    private func unsolicited(_ command: UInt16, _ sequence: UInt8?, _ name: String?, _ dissector: String) -> Diagnostic
+    {
+        var fields: [(String, FieldValue)] = [("command", .int(command))]
+        if let s = sequence { fields.append(("sequence", .int(s))) }
         fields.append(("dissector", .string(dissector)))
         return Diagnostic(
             DissectorDiagnostics.unsolicited,
-            "\(label(f.command, name))\(f.sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
+            "\(label(command, name))\(sequence.map { " sequence \($0)" } ?? ""): no outstanding request it answers",
             fields: fields)
     }
 
@@ -200,7 +212,7 @@ final class DissectorLayer: ConnectionLayer {
     /// A stream's output as events, whatever carried the stream: a frame labelled by `info` and
     /// decoded by the stream's dissector, a diagnostic tagged with the stream it came from.
     func a5Event(
-        _ output: consuming FramedStream.Output, stream: (String, FieldValue), bound: BoundStream.Label,
+        _ output: consuming FramedStream.Output, stream: (String, FieldValue), label: BoundStream.Label,
         pairKey: PairKey?, direction: Direction, connection: UInt16, record: Int, time: Timestamp,
         info: (consuming Frame, consuming FrameInfo.Naming) -> FrameInfo
     ) {
@@ -210,35 +222,29 @@ final class DissectorLayer: ConnectionLayer {
                     record: record, timestamp: time, direction: from ?? direction, connection: connection,
                     isTop: true, body: body))
         }
-        func tagged(_ d: Diagnostic) -> EventBody {
-            var d = d
-            d.fields.append(stream)
-            return .diagnostic(ctx.with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
-        }
+        func tagged(_ d: Diagnostic) -> EventBody { self.tagged(d, stream) }
         switch consume output {
         case .frame(let f):
             // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
-            guard let pairKey, let d = bound.dissector else {
-                guard ctx.detail == .full else { return count(f, a5: bound.isA5, direction: direction) }
-                return send(.frame(info(consume f, FrameInfo.Naming(bound))))
+            guard let pairKey, let d = label.bound else {
+                guard ctx.detail == .full else { return count(f, a5: label.isA5, direction: direction) }
+                return send(.frame(info(consume f, FrameInfo.Naming(label))))
             }
-            var naming = FrameInfo.Naming(bound)
+            guard ctx.detail == .full else {
+                return countNamed(
+                    f, label, d, stream: stream, pairKey: pairKey, direction: direction, record: record, time: time,
+                    send: send)
+            }
+            var naming = FrameInfo.Naming(label)
             let (before, after) = dissect(
-                f, &naming, uuid: bound.uuid, dissector: d, pairKey: pairKey,
+                f, &naming, uuid: label.uuid, bound: d, pairKey: pairKey,
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-            let misfit = bound.fit?.count(naming.decoded) == true
-            if ctx.detail == .full {
-                send(.frame(info(consume f, consume naming)))
-            } else {
-                count(f, a5: bound.isA5, direction: direction)
-                ctx.tally.commands.message(
-                    dissector: d.name, command: f.command, hasCommand: naming.hasCommand,
-                    name: naming.decoded?.name, direction: direction, pairing: naming.pairing)
-            }
+            let misfit = d.fit.count(naming.decoded)
+            send(.frame(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
-            if misfit, let fit = bound.fit { send(tagged(fit.note(d, stream: stream))) }
+            if misfit { send(tagged(d.fit.note(d.base, stream: stream))) }
         case .diagnostic(var d):
             let began = d.began
             d.began = nil
@@ -250,6 +256,37 @@ final class DissectorLayer: ConnectionLayer {
                     record: began.record, timestamp: began.time, direction: direction, connection: connection,
                     isTop: true, body: tagged(d)))
         }
+    }
+
+    /// A diagnostic tagged with the stream it came from.
+    private func tagged(_ d: Diagnostic, _ stream: (String, FieldValue)) -> EventBody {
+        var d = d
+        d.fields.append(stream)
+        return .diagnostic(ctx.with(d, undecoded: d.field("skipped_bytes") ?? d.field("have")))
+    }
+
+    /// A named frame counted and not sent (`.counts` detail): its name, problems and pairing
+    /// decoded, without the event's naming.
+    private func countNamed(
+        _ f: borrowing Frame, _ label: BoundStream.Label, _ d: BoundDissector, stream: (String, FieldValue),
+        pairKey: PairKey, direction: Direction, record: Int, time: Timestamp,
+        send: (consuming EventBody, Direction?) -> Void
+    ) {
+        let hasCommand = label.framing != nil || label.commandByte
+        let message = Message(
+            command: hasCommand ? f.command : nil, flags: f.flags, payload: f.payload, direction: direction,
+            characteristic: label.uuid, wantsFields: false)
+        let decoded = d.base.decode(message)
+        let paired = pair(
+            command: f.command, sequence: f.sequence, decoded, bound: d, pairKey: pairKey, direction: direction,
+            record: record, time: time)
+        for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
+        count(f, a5: label.isA5, direction: direction)
+        ctx.tally.commands.message(
+            dissector: d.name, command: f.command, hasCommand: hasCommand, name: decoded.name, direction: direction,
+            pairing: paired.response)
+        for diagnostic in paired.after { send(tagged(diagnostic, stream), nil) }
+        if d.fit.count(decoded) { send(tagged(d.fit.note(d.base, stream: stream), stream), nil) }
     }
 
     /// A frame counted and not sent (`.counts` detail).

@@ -111,12 +111,16 @@ final class IAP2Layer: ConnectionLayer {
         case .diagnostic(let d): event(.diagnostic(d))
         case .ea(let session, let protocolName, let bytes):
             let key = EAKey(connection: ck.connection, session: session, direction: direction)
-            let bound = protocolName.flatMap { ctx.dissectors.lookup(.eaProtocol($0)) }
-            var s =
-                eaStreams.removeValue(forKey: key)
-                ?? BoundStream(
+            // The binding is looked up once, when the session's stream begins: not per packet.
+            var s: BoundStream
+            if let existing = eaStreams.removeValue(forKey: key) {
+                s = existing
+            } else {
+                let bound = protocolName.flatMap { ctx.dissectors.lookup(.eaProtocol($0)) }
+                s = BoundStream(
                     bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
                     messageLimit: ctx.limits.messageBytes, keepsPayloads: bound != nil || ctx.valueBytes)
+            }
             s.push(bytes, at: RecordPlace(record: record, time: time)) { o, label in
                 ea(o, key, label, protocolName, record, time)
             }
@@ -128,11 +132,11 @@ final class IAP2Layer: ConnectionLayer {
         _ output: consuming FramedStream.Output, _ key: EAKey, _ stream: BoundStream.Label,
         _ protocolName: String?, _ record: Int, _ time: Timestamp
     ) {
-        let pairKey = stream.dissectorName.map {
-            DissectorLayer.PairKey(connection: key.connection, dissector: $0, scope: .eaSession(key.session))
+        let pairKey = stream.bound.map {
+            DissectorLayer.PairKey(connection: key.connection, dissector: $0.name, scope: .eaSession(key.session))
         }
         dissectors.a5Event(
-            output, stream: ("ea_session", .int(key.session)), bound: stream, pairKey: pairKey,
+            output, stream: ("ea_session", .int(key.session)), label: stream, pairKey: pairKey,
             direction: key.direction, connection: key.connection.handle, record: record,
             time: time
         ) { f, naming in

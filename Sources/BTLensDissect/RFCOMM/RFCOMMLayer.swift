@@ -99,11 +99,11 @@ final class RFCOMMLayer: ConnectionLayer {
         _ record: Int, _ time: Timestamp
     ) {
         let ck = key.channel
-        let pairKey = stream.dissectorName.map {
-            DissectorLayer.PairKey(connection: ck.connection, dissector: $0, scope: .rfcomm(dlci: ck.dlci))
+        let pairKey = stream.bound.map {
+            DissectorLayer.PairKey(connection: ck.connection, dissector: $0.name, scope: .rfcomm(dlci: ck.dlci))
         }
         dissectors.a5Event(
-            output, stream: ("dlci", .int(ck.dlci)), bound: stream, pairKey: pairKey,
+            output, stream: ("dlci", .int(ck.dlci)), label: stream, pairKey: pairKey,
             direction: key.direction, connection: ck.connection.handle, record: record,
             time: time
         ) { f, naming in

@@ -55,14 +55,15 @@ let package = Package(
         .target(
             name: "BTLensReport",
             dependencies: [
-                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline",
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline", "CBTLensZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .executableTarget(
             name: "btlens",
             dependencies: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-                "BTLensFilter", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BTLensFilter", "CHeapUsage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Builds captures byte by byte for the tests and for Captures/.
         .target(

@@ -80,6 +80,17 @@ public final class DefinitionDissector: MessageDissector {
     public var messageCount: Int { messages.count }
 
     public func decode(_ message: Message) -> DecodedMessage {
+        guard message.wantsFields else {
+            var none = NoFields()
+            return decode(message, into: &none)
+        }
+        var tree = FieldTree()
+        var out = decode(message, into: &tree)
+        out.fields = tree.fields
+        return out
+    }
+
+    public func decode<Sink: FieldSink & ~Copyable>(_ message: Message, into sink: inout Sink) -> DecodedMessage {
         var out = DecodedMessage()
         if message.wantsFields, let flags = message.flags, flags != 0 {
             out.flagNames = flagNames.filter { flags & $0.mask == $0.mask && $0.mask != 0 }.map(\.name)
@@ -90,7 +101,7 @@ public final class DefinitionDissector: MessageDissector {
         if !message.wantsFields, let layout = messages[i].layout, layout.accepts(message.payload.count) { return out }
         var decoder = FieldDecoder(
             message: messages[i].name, payload: message.payload, keepsValues: message.wantsFields)
-        out.fields = decoder.decode(messages[i].fields)
+        decoder.decode(messages[i].fields, into: &sink)
         out.problems = decoder.problems
         return out
     }

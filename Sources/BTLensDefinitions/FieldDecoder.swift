@@ -10,7 +10,7 @@ struct FieldDecoder {
 
     let message: String
     /// False where only the message's name and problems are read (`stats`): values are checked
-    /// (sizes, `valid`) but not built, and `decode` returns no fields.
+    /// (sizes, `valid`) but not built, and nothing is put into the sink.
     let keepsValues: Bool
     var problems: [Diagnostic] = []
     private var reader: ByteReader
@@ -23,12 +23,19 @@ struct FieldDecoder {
         reader = ByteReader(payload)
     }
 
-    /// Decodes every field, then reports what is left over. After a short read, the fields decoded
-    /// before it are kept, so the timeline still shows them.
-    mutating func decode(_ specs: [FieldSpec]) -> [MessageField] {
-        var fields: [MessageField] = []
-        if keepsValues { fields.reserveCapacity(specs.count) }
-        try? seq(specs, into: &fields)
+    /// Decodes every field into `sink`, then reports what is left over. After a short read, the
+    /// fields before the one it stopped in are kept, so the timeline still shows them.
+    mutating func decode<Sink: FieldSink & ~Copyable>(_ specs: [FieldSpec], into sink: inout Sink) {
+        // By index, not `for … in`: iterating would copy each spec (and retain all it holds).
+        for i in specs.indices {
+            let mark = sink.mark()
+            do throws(Stop) {
+                try field(specs[i], &sink)
+            } catch {
+                sink.rewind(to: mark)
+                break
+            }
+        }
         if problems.isEmpty, reader.remaining > 0 {
             let n = reader.remaining
             problems.append(
@@ -37,43 +44,35 @@ struct FieldDecoder {
                     "\(message): \(n) byte\(n == 1 ? "" : "s") after the last field (payload offset \(reader.offset))",
                     fields: [("extra_bytes", .int(n)), ("offset", .int(reader.offset))]))
         }
-        return fields
     }
 
     private struct Stop: Error {}
 
-    /// By index, not `for … in`: iterating would copy each spec (and retain all it holds).
-    private mutating func seq(_ specs: [FieldSpec], into out: inout [MessageField]) throws(Stop) {
-        for i in specs.indices {
-            let value = try field(specs[i])
-            if let value { out.append(MessageField(specs[i].name, value)) }
-        }
-    }
-
-    /// Nil when values are not kept.
-    private mutating func field(_ spec: borrowing FieldSpec) throws(Stop) -> MessageValue? {
-        guard let r = spec.repeats else { return try single(spec, spec.type) }
-        var items: [MessageValue] = []
+    /// One field, its key and value put into `sink` when values are kept.
+    private mutating func field<Sink: FieldSink & ~Copyable>(_ spec: FieldSpec, _ sink: inout Sink) throws(Stop) {
+        if keepsValues { sink.name(spec.name) }
+        guard let r = spec.repeats else { return try single(spec, spec.type, &sink) }
         let count: Int?
         switch r {
         case .eos: count = nil
         case .count(let n): count = n
         case .field(let f): count = Int(clamping: scope[f] ?? 0)
         }
+        if keepsValues { sink.beginList() }
         var n = 0
         while n < min(count ?? Int.max, Self.repeatLimit) {
             if count == nil && reader.isAtEnd { break }
             let before = reader.offset
-            if let item = try single(spec, spec.type) { items.append(item) }
+            try single(spec, spec.type, &sink)
             n += 1
             if count == nil && reader.offset == before { break }
         }
-        return keepsValues ? .list(items) : nil
+        if keepsValues { sink.endList() }
     }
 
-    private mutating func single(_ spec: borrowing FieldSpec, _ type: FieldSpec.FieldType) throws(Stop)
-        -> MessageValue?
-    {
+    private mutating func single<Sink: FieldSink & ~Copyable>(
+        _ spec: FieldSpec, _ type: FieldSpec.FieldType, _ sink: inout Sink
+    ) throws(Stop) {
         switch type {
         case .integer(let width, let signed, let bigEndian):
             let bytes = try read(spec.name, width)
@@ -88,24 +87,23 @@ struct FieldDecoder {
             }
             if spec.isReferenced { scope[spec.name] = value }
             check(spec, value)
-            return keepsValues ? present(spec, value: value, raw: raw, signed: signed) : nil
+            if keepsValues { sink.value(present(spec, value: value, raw: raw, signed: signed)) }
         case .bytes(let size):
             let bytes = try read(spec.name, length(size))
-            return keepsValues ? .bytes(Array(bytes)) : nil
+            if keepsValues { sink.raw(bytes) }
         case .string(let size):
             let bytes = try read(spec.name, length(size))
-            return keepsValues ? .string(String(decoding: bytes, as: UTF8.self)) : nil
+            if keepsValues { sink.value(.string(String(decoding: bytes, as: UTF8.self))) }
         case .group(let specs):
             // A group sees the fields before it; what it names is not seen after it.
             let outer = scope
             defer { scope = outer }
-            var fields: [MessageField] = []
-            if keepsValues { fields.reserveCapacity(specs.count) }
-            try seq(specs, into: &fields)
-            return keepsValues ? .group(fields) : nil
+            if keepsValues { sink.beginGroup() }
+            for i in specs.indices { try field(specs[i], &sink) }
+            if keepsValues { sink.endGroup() }
         case .switchOn(let on, let cases, let fallback):
             let key = scope[on] ?? 0
-            return try single(spec, cases[key] ?? fallback ?? .bytes(.eos))
+            try single(spec, cases[key] ?? fallback ?? .bytes(.eos), &sink)
         }
     }
 

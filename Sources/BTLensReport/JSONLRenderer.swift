@@ -251,12 +251,16 @@ public final class JSONLRenderer {
 
     /// What the bound dissector said: names, fields, pairing.
     private func decoded(_ w: inout JSONWriter, _ a: FrameInfo) {
-        guard let name = a.dissector, let d = a.decoded else { return }
+        guard let name = a.dissector else { return }
         w.field("dissector", name)
-        if let n = d.name { w.field("command_name", n) }
-        if let k = d.kind { w.field("kind", k.rawValue) }
+        if let n = a.messageName { w.field("command_name", n) }
+        if let k = a.messageKind { w.field("kind", k.rawValue) }
         w.key("fields")
-        MessageFormat.json(&w, d.fields)
+        // Written as they are decoded: no values built for a line.
+        w.beginObject()
+        let decoded = a.decode(into: &w)
+        w.endObject()
+        guard let d = decoded else { return }
         w.key("flags_names")
         w.beginArray()
         for n in d.flagNames { w.string(n) }

@@ -54,6 +54,23 @@ public struct JSONWriter: ~Copyable {
         afterKey = false
     }
 
+    /// Where the writer stands: `rewind(to:)` forgets what was written since (a field whose bytes
+    /// ran short). The time cache stays: it describes a timestamp, not the buffer.
+    public struct Mark {
+        fileprivate let count: Int
+        fileprivate let needsComma: Bool
+        fileprivate let afterKey: Bool
+    }
+
+    public func mark() -> Mark { Mark(count: count, needsComma: needsComma, afterKey: afterKey) }
+
+    public mutating func rewind(to mark: Mark) {
+        // Never forward: past `count` the buffer holds nothing written.
+        count = min(mark.count, count)
+        needsComma = mark.needsComma
+        afterKey = mark.afterKey
+    }
+
     /// Ends a JSONL line.
     public mutating func newline() { put(0x0a) }
 

@@ -12,3 +12,9 @@ size_t btlens_heap_in_use(void) {
     return 0;
 #endif
 }
+
+void btlens_heap_trim(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}

@@ -5,6 +5,7 @@ import BTLensDissect
 import BTLensFilter
 import BTLensPipeline
 import BTLensReport
+import CHeapUsage
 import Foundation
 
 struct ReportCommand: ParsableCommand {
@@ -202,6 +203,9 @@ struct ReportCommand: ParsableCommand {
                 &reader, configuration, onRecord: builder.record,
                 onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
         }
+        // The threads' freed batches back to the system before the report is finished and written
+        // on this one, whose allocations cannot reuse them: 3 MB of peak memory on 600 MB.
+        btlens_heap_trim()
         let report = builder.finish(
             connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let written: Int

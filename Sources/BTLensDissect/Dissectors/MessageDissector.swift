@@ -13,6 +13,19 @@ public protocol MessageDissector: Sendable {
     var pairing: PairingRule? { get }
     /// What one message says. Never traps: bytes it cannot decode become problems.
     func decode(_ message: Message) -> DecodedMessage
+    /// The same, its fields put into `sink` as they are read instead of kept in the result: a
+    /// frame's JSONL line is written so, with no values built.
+    func decode<Sink: FieldSink & ~Copyable>(_ message: Message, into sink: inout Sink) -> DecodedMessage
+}
+
+extension MessageDissector {
+    /// `decode(_:)`'s fields, put after the fact: for dissectors that build their values anyway.
+    public func decode<Sink: FieldSink & ~Copyable>(_ message: Message, into sink: inout Sink) -> DecodedMessage {
+        var decoded = decode(message)
+        sink.put(fields: decoded.fields)
+        decoded.fields = []
+        return decoded
+    }
 }
 
 /// How a stream's bytes become messages.

@@ -143,9 +143,20 @@ public final class FrameInfo: Sendable {
         guard let d = naming.deferred else { return naming.decoded }
         return d.dissector.decode(d.message)
     }
+    /// `decoded`, its fields put into `sink` as they are read instead of kept in the result: the
+    /// JSONL renderer writes them so.
+    public func decode<Sink: FieldSink & ~Copyable>(into sink: inout Sink) -> DecodedMessage? {
+        guard let d = naming.deferred else {
+            guard var decoded = naming.decoded else { return nil }
+            sink.put(fields: decoded.fields)
+            decoded.fields = []
+            return decoded
+        }
+        return d.dissector.decode(d.message, into: &sink)
+    }
     /// The message's name, without decoding its fields.
     @inlinable public var messageName: String? { naming.decoded?.name }
-    /// The message's kind (request, response, event), without decoding its fields.
+    /// Whether it is a request, a response or an event, without decoding its fields.
     @inlinable public var messageKind: MessageKind? { naming.decoded?.kind }
     /// The request this frame answers.
     @inlinable public var pairing: PairedResponse? { naming.pairing }

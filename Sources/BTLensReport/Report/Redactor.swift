@@ -32,12 +32,14 @@ final class Redactor {
         for c in report.connections { if let a = c.address { _ = address(a) } }
         for a in report.advertisers { _ = address(a.address) }
         // Every address anywhere first, so hex dumps earlier in the report than an address's text are caught too.
-        let texts =
-            report.captureInformation + report.services.map(\.server)
-            + report.rows.flatMap { [$0.text] + $0.fields.map(\.1) } + report.diagnostics.map(\.firstMessage)
-        for t in texts where t.utf8.count >= 17 {
-            for m in t.matches(of: pattern) { _ = address(String(t[m.range])) }
+        func scan(_ texts: [String]) {
+            for t in texts where t.utf8.count >= 17 {
+                for m in t.matches(of: pattern) { _ = address(String(t[m.range])) }
+            }
         }
+        scan(report.captureInformation + report.services.map(\.server))
+        for row in report.rows { scan([row.text] + row.fields.map(\.1)) }
+        scan(report.diagnostics.map(\.firstMessage))
         for (i, a) in report.accessories.enumerated() where !a.serial.isEmpty {
             serials.append((a.serial, "[serial \(i + 1)]"))
         }
@@ -48,9 +50,9 @@ final class Redactor {
         r.captureInformation = r.captureInformation.map(text)
         // A filter may name an address or a serial number.
         r.filter = r.filter.map(text)
-        for i in r.connections.indices {
-            r.connections[i].address = r.connections[i].address.map(text)
-            r.connections[i].name = r.connections[i].name.map(name)
+        r.connections.redaction = { c in
+            c.address = c.address.map(self.text)
+            c.name = c.name.map(self.name)
         }
         for i in r.advertisers.indices {
             r.advertisers[i].address = text(r.advertisers[i].address)
@@ -63,17 +65,17 @@ final class Redactor {
             r.accessories[i].manufacturer = text(r.accessories[i].manufacturer)
         }
         for i in r.services.indices { r.services[i].server = text(r.services[i].server) }
-        for i in r.rows.indices {
-            if r.rows[i].layer == "IAP2", r.rows[i].text.contains("WiFi") {
+        r.rows.rewrite { row in
+            if row.layer == "IAP2", row.text.contains("WiFi") {
                 // Wi-Fi information messages carry the SSID and passphrase as parameters.
-                r.rows[i].text =
-                    (r.rows[i].text.components(separatedBy: ")").first ?? "") + ") [Wi-Fi parameters redacted]"
-                r.rows[i].fields = []
-                r.rows[i].hex = nil
+                row.text = (row.text.components(separatedBy: ")").first ?? "") + ") [Wi-Fi parameters redacted]"
+                row.fields = []
+                row.hex = nil
             }
-            r.rows[i].text = text(r.rows[i].text)
-            r.rows[i].fields = r.rows[i].fields.map { ($0.0, text($0.1)) }
-            r.rows[i].hex = r.rows[i].hex.map(text)
+            row.text = text(row.text)
+            row.fields = row.fields.map { ($0.0, text($0.1)) }
+            // A dump no placeholder changed stays bytes.
+            if let hex = row.hex, case let redacted = text(hex), redacted != hex { row.hex = redacted }
         }
         for i in r.messages.indices {
             r.messages[i].detail = text(r.messages[i].detail)

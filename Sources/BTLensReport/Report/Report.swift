@@ -26,7 +26,26 @@ public struct Report {
         public var stream: String?
         public var command: String?
         public var fields: [(String, String)] = []
-        public var hex: String?
+        /// The payload as the text timeline shows it: the first 64 bytes in hex and a count of the rest.
+        public var hex: String? {
+            get { dump?.text }
+            set { dump = newValue.map(Dump.text) }
+        }
+        /// Kept as bytes, made text when shown: half the size.
+        var dump: Dump?
+    }
+
+    enum Dump {
+        case bytes([UInt8], length: Int)
+        case text(String)
+
+        var text: String {
+            switch self {
+            case .bytes(let b, let length):
+                return Hex.spaced(b) + (length > b.count ? " … (+\(length - b.count) bytes)" : "")
+            case .text(let s): return s
+            }
+        }
     }
 
     public struct Message {
@@ -114,7 +133,7 @@ public struct Report {
     public var firstTime: Timestamp?
     public var lastTime: Timestamp?
     public var captureInformation: [String]
-    public var connections: [Connection]
+    public var connections: Connections
     /// Devices seen advertising while the phone scanned, most reports first.
     public var advertisers: [Advertiser] = []
     public var accessories: [IAP2Identification]
@@ -122,7 +141,7 @@ public struct Report {
     public var streams: [Stream]
     public var diagnostics: [DiagnosticGroup]
     public var commands: [Command]
-    public var rows: [Row]
+    public var rows: Rows
     public var messages: [Message]
     /// Top-level events in the capture, and what the timeline window left out.
     public var events: Int

@@ -33,7 +33,7 @@ public final class ReportBuilder {
     public let stats: StatsCollector
     private var text = TextRenderer()
     private var origin: Timestamp?
-    private var rows: [Report.Row] = []
+    private var rows = Report.Rows()
     /// The last `context` events not kept, as events: a row is rendered only if a diagnostic keeps it.
     private var ring: [(index: Int, held: Held)] = []
     /// An event held back in case a diagnostic follows: as it is, its ATT value copied out of its
@@ -234,11 +234,11 @@ public final class ReportBuilder {
             row.stream = Self.stream(a)
             row.command = a.messageName ?? (a.hasCommand ? Hex.value(a.frame.command, width: 2) : nil)
             row.fields = (a.decoded?.fields ?? []).map { ($0.name, Self.cut($0.value.description)) }
-            row.hex = Self.hex(a.frame.payload, length: a.frame.payload.count)
+            row.dump = Self.dump(a.frame.payload, length: a.frame.payload.count)
         case .att(let info):
-            row.hex = info.value.map { Self.hex($0, length: $0.count) }
+            row.dump = info.value.map { Self.dump($0, length: $0.count) }
         case .undecoded(let u):
-            row.hex = Self.hex(u.bytes, length: u.length)
+            row.dump = Self.dump(u.bytes, length: u.length)
         default:
             break
         }
@@ -323,7 +323,7 @@ public final class ReportBuilder {
             recordsByKind: RecordKind.allCases.compactMap { k in stats.recordsByKind[k].map { (k.name, $0) } },
             truncatedRecords: stats.truncatedRecords, firstTime: stats.firstTime, lastTime: stats.lastTime,
             captureInformation: info.notes + stats.captureNotes,
-            connections: connections.map(connection), accessories: stats.accessories,
+            connections: Report.Connections(connections, names: names, origin: origin), accessories: stats.accessories,
             services: Self.services(gatt), streams: streamOrder.compactMap { streams[$0] },
             diagnostics: groups.values.sorted { ($0.severity.rawValue, $1.id) > ($1.severity.rawValue, $0.id) },
             commands: stats.commandRows, rows: rows, messages: messages, events: events, omittedEvents: omitted,
@@ -358,9 +358,8 @@ public final class ReportBuilder {
 
     /// A row shows what the text timeline shows, the first `bytesShown` bytes and a count of the
     /// rest: 20,000 rows of 64 KiB values would be a 4 GB page, and its rows would stay in memory.
-    static func hex<C: Collection<UInt8>>(_ bytes: C, length: Int) -> String {
-        let shown = bytes.prefix(bytesShown)
-        return Hex.spaced(shown) + (length > shown.count ? " … (+\(length - shown.count) bytes)" : "")
+    static func dump<C: Collection<UInt8>>(_ bytes: C, length: Int) -> Report.Dump {
+        .bytes(Array(bytes.prefix(bytesShown)), length: length)
     }
 
     /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.
@@ -377,16 +376,6 @@ public final class ReportBuilder {
         case (false, true): return "\(what) up to \(bound(range.upperBound)) (--to)"
         default: return "\(what) from \(bound(range.lowerBound)) (--from)"
         }
-    }
-
-    private func connection(_ c: ConnectionInfo) -> Report.Connection {
-        let at = { (t: Timestamp?) in t.map { $0.offset(from: self.origin ?? $0) } }
-        return Report.Connection(
-            handle: c.key.handle, address: c.address?.description, name: names[c.key.handle],
-            transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
-            closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
-            reason: c.disconnectReason?.name, inferred: c.inferred,
-            steps: ConnectionSummary.steps(c), attMTU: c.attMTU?.value, attMTUDefault: c.attMTU?.isDefault ?? false)
     }
 
     static func services(_ gatt: GATTStore) -> [Report.Service] {

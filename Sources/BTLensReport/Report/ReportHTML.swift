@@ -208,12 +208,18 @@ public enum ReportHTML {
             "<label>\(label) <select id=\"f-\(id)\"><option value=\"\">all</option>"
                 + values.map { "<option value=\"\(e($0))\">\(e(display($0)))</option>" }.joined() + "</select></label>"
         }
-        let layers = unique(r.rows.map { $0.diagnosticId != nil ? "DIAG" : $0.layer })
-        let conns = unique(r.rows.compactMap { $0.connection.map { Hex.value($0, width: 4) } })
-        let streams = unique(r.rows.compactMap(\.stream))
-        let commands = unique(r.rows.compactMap(\.command))
-        h += "<div class=\"filters\">" + options("layer", "layer", layers) + options("conn", "connection", conns)
-        h += options("stream", "stream", streams) + options("command", "command", commands)
+        // One pass: a row is unpacked each time it is read.
+        var (layers, conns, streams, commands) = (Set<String>(), Set<String>(), Set<String>(), Set<String>())
+        for row in r.rows {
+            layers.insert(row.diagnosticId != nil ? "DIAG" : row.layer)
+            if let c = row.connection { conns.insert(Hex.value(c, width: 4)) }
+            if let s = row.stream { streams.insert(s) }
+            if let c = row.command { commands.insert(c) }
+        }
+        h +=
+            "<div class=\"filters\">" + options("layer", "layer", layers.sorted())
+            + options("conn", "connection", conns.sorted())
+        h += options("stream", "stream", streams.sorted()) + options("command", "command", commands.sorted())
         h += options("severity", "severity", ["note", "warning", "error"]) { $0 == "note" ? "diagnostics" : "≥ \($0)" }
         h += "<label>text <input id=\"f-text\" type=\"search\" placeholder=\"filter\"></label>"
         h +=
@@ -253,10 +259,5 @@ public enum ReportHTML {
             }
         }
         h += "</tbody></table></section>\n"
-    }
-
-    private static func unique(_ values: [String]) -> [String] {
-        var seen = Set<String>()
-        return values.filter { seen.insert($0).inserted }.sorted()
     }
 }

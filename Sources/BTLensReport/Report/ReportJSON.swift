@@ -72,7 +72,7 @@ public enum ReportJSON {
     }
 
     private static func connections(
-        _ w: inout JSONWriter, _ connections: [Report.Connection],
+        _ w: inout JSONWriter, _ connections: Report.Connections,
         _ out: (UnsafeBufferPointer<UInt8>) -> Void
     ) {
         w.beginArray()

@@ -5,4 +5,7 @@
 /// Bytes of heap in use now (glibc's mallinfo2 uordblks + hblkhd): for the tests that bound memory.
 size_t btlens_heap_in_use(void);
 
+/// Gives the memory free in every thread's heap back to the system (glibc's malloc_trim; nothing elsewhere).
+void btlens_heap_trim(void);
+
 #endif

@@ -1,0 +1,74 @@
+import BTLensCore
+import BTLensDissect
+import XCTest
+
+@testable import BTLensDefinitions
+@testable import BTLensReport
+
+/// A frame's fields written into JSON as the decoder reads them (the JSONL renderer's way) are the
+/// fields decoded as values and then written, for every kind of field and for every payload cut
+/// short at each offset (the field the bytes ran out in is dropped, the ones before it kept).
+final class FieldSinkTests: XCTestCase {
+    func testFieldsWrittenAsReadEqualTheFieldsDecodedThenWritten() throws {
+        let d = try DefinitionParser.parse(
+            text: """
+                protocol: t
+                enums:
+                  mode: {0: off, 1: on}
+                types:
+                  cell:
+                    seq:
+                      - {id: id, type: u1}
+                      - {id: mv, type: u2le}
+                  wearing:
+                    seq:
+                      - {id: left, type: u1}
+                      - {id: right, type: u1}
+                messages:
+                  - id: 1
+                    name: Nested
+                    seq:
+                      - {id: count, type: u1}
+                      - {id: cells, type: cell, repeat: count}
+                      - {id: kind, type: u1}
+                      - id: body
+                        type:
+                          switch-on: kind
+                          cases: {1: wearing, 2: cell, _: bytes}
+                      - {id: tail, type: u1, repeat: eos}
+                  - id: 2
+                    name: Shown
+                    seq:
+                      - {id: mode, type: u1, enum: mode}
+                      - {id: buds, type: u1, flags: {0x01: left, 0x02: right}}
+                      - {id: volts, type: u2le, scale: 0.001, unit: V}
+                      - {id: n, type: u1}
+                      - {id: name, type: str, size: n}
+                      - {id: rest, size: eos}
+                """, file: "t.yaml")
+        let payloads: [(UInt16, String)] = [
+            (1, "02 01e803 02d007 01 0100 0909"), (1, "01 05e803 02 07d007"), (1, "00 07 abcd"),
+            (2, "01 07 c409 03 414243 0102"),
+        ]
+        for (command, hex) in payloads {
+            let full = Hex.bytes(hex) ?? []
+            for cut in 0...full.count {
+                let message = Message(
+                    command: command, flags: nil, payload: Array(full.prefix(cut)), direction: .sent,
+                    characteristic: nil)
+                var asValues = JSONWriter()
+                let decoded = d.decode(message)
+                MessageFormat.json(&asValues, decoded.fields)
+                var asRead = JSONWriter()
+                asRead.beginObject()
+                let rest = d.decode(message, into: &asRead)
+                asRead.endObject()
+                XCTAssertEqual(
+                    String(decoding: asRead.bytes, as: UTF8.self), String(decoding: asValues.bytes, as: UTF8.self),
+                    "command \(command), \(cut) of \(full.count) bytes")
+                XCTAssertEqual(rest.problems, decoded.problems)
+                XCTAssertEqual(rest.fields, [])
+            }
+        }
+    }
+}

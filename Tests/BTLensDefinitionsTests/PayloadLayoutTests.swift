@@ -47,7 +47,10 @@ final class PayloadLayoutTests: XCTestCase {
     func testCountsDecodeSaysWhatTheFullDecodeSays() throws {
         let shipped = try FileManager.default.contentsOfDirectory(atPath: Self.shipped)
             .filter { $0.hasSuffix(".yaml") }.sorted()
-            .map { try DefinitionParser.parse(text: String(contentsOfFile: Self.shipped + "/" + $0), file: $0) }
+            .map {
+                try DefinitionParser.parse(
+                    text: String(contentsOfFile: Self.shipped + "/" + $0, encoding: .utf8), file: $0)
+            }
         XCTAssertGreaterThan(shipped.count, 1)
         var compared = 0
         for d in [try DefinitionParser.parse(text: Self.definition, file: "t.yaml")] + shipped {

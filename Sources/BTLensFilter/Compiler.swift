@@ -82,6 +82,15 @@ struct Compiler {
             }
             if ordered { throw error("direction has no order: compare it with == or !=", v) }
             return Operand(v)
+        case .uuid:
+            // Written as the JSONL writes it (`fff3`, lowercase), whatever the user's spelling:
+            // FFF3 and 0xfff3 are the same UUID.
+            var text = v.text.lowercased()
+            if text.hasPrefix("0x") { text.removeFirst(2) }
+            guard !text.isEmpty, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+                throw error("uuid is hex digits (fff3, or 128 bits with dashes), not \"\(v.text)\"", v)
+            }
+            return Operand(text: text)
         default:
             let o = Operand(v)
             if FieldNames.numeric.contains(field.path) && o.number == nil {

@@ -99,6 +99,10 @@ final class FilterLanguageTests: XCTestCase {
         try check("command in {0x10, 0x30..0x40}", [false, false, false])
         try check("record in 5..29", [false, true, true])
         try check("uuid == fff3", [false, true, false])
+        // The JSONL writes fff3; a user may write it as Wireshark does.
+        try check("uuid == FFF3", [false, true, false])
+        try check("uuid == 0xfff3", [false, true, false])
+        try check("uuid in {0xFFF4, 0xFFF3}", [false, true, false])
         try check("dissector == aurora-headphones", [false, true, false])
         try check("command_name == SetEQPreset && kind == request", [false, true, false])
     }
@@ -173,6 +177,7 @@ final class FilterLanguageTests: XCTestCase {
             ("message contains \"x", "string not closed: a \" is missing", 17, 2),
             ("sequence contains 20", "'contains' looks into strings and bytes; sequence is not one", 0, 8),
             ("command in {}", "the set is empty", 11, 1),
+            ("uuid == zz", "uuid is hex digits (fff3, or 128 bits with dashes), not \"zz\"", 8, 2),
             ("", "the filter is empty", 0, 1),
             ("a5 && # ", "unexpected character '#'", 6, 1),
             ("command ==", "the filter ends where a value was expected", 10, 1),

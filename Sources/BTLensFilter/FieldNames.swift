@@ -1,3 +1,4 @@
+import BTLensCore
 import BTLensDissect
 
 /// The names a filter may use: the event types of the JSONL contract (docs/jsonl.md) and the keys
@@ -48,20 +49,8 @@ enum FieldNames {
     /// The known name nearest to `name` (at most two edits, or a third of the name), for "did you mean".
     static func nearest(_ name: String) -> String? {
         let candidates = known.union(types).union(families)
-        let best = candidates.map { ($0, distance($0, name)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        let best = candidates.map { ($0, EditDistance.levenshtein($0, name)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
         guard let best, best.1 <= max(2, name.count / 3) else { return nil }
         return best.0
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let b = Array(b)
-        var row = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var next = [i + 1]
-            for (j, y) in b.enumerated() { next.append(min(row[j + 1] + 1, next[j] + 1, row[j] + (x == y ? 0 : 1))) }
-            row = next
-        }
-        return row[b.count]
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensCapture
+import BTLensCore
 import Foundation
 
 struct Btlens: ParsableCommand {
@@ -31,23 +32,11 @@ extension Btlens {
         guard let word = arguments.first, !word.hasPrefix("-"), word != "help" else { return nil }
         let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
         guard !names.contains(word), !FileManager.default.fileExists(atPath: word) else { return nil }
-        let near = names.filter { editDistance($0, word) <= 2 || (word.count >= 3 && $0.hasPrefix(word)) }
+        let near = names.filter { EditDistance.levenshtein($0, word) <= 2 || (word.count >= 3 && $0.hasPrefix(word)) }
         // A lone word that looks like nothing is left to the shorthand, which says the file is missing.
         guard !near.isEmpty || (arguments.count > 1 && !word.contains("/") && !word.contains(".")) else { return nil }
         return "unknown subcommand '\(word)'"
             + (near.isEmpty ? "" : "; did you mean \(near.map { "'\($0)'" }.joined(separator: " or "))?")
             + " (no file '\(word)' either; subcommands: \(names.joined(separator: ", ")))"
-    }
-
-    /// Levenshtein distance: the edits from one word to the other.
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let b = Array(b)
-        var row = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var next = [i + 1]
-            for (j, y) in b.enumerated() { next.append(min(row[j + 1] + 1, next[j] + 1, row[j] + (x == y ? 0 : 1))) }
-            row = next
-        }
-        return row[b.count]
     }
 }

@@ -20,7 +20,11 @@ struct Compiler {
             if FieldNames.numeric.contains(field.path) || field.key == .time || field.key == .severity {
                 throw error("'contains' looks into strings and bytes; \(field.path) is not one", f)
             }
-            return .contains(field, Operand(v))
+            let o = Operand(v)
+            if Self.bytesOnly.contains(field.key), o.bytes == nil {
+                throw error("\(field.path) is bytes: write them in hex (a5:01:20 or a50120), not \"\(v.text)\"", v)
+            }
+            return .contains(field, o)
         case .matches(let f, let v):
             let field = try field(f)
             do {
@@ -43,6 +47,9 @@ struct Compiler {
             return .within(field, members)
         }
     }
+
+    /// Fields the JSONL writes as hex bytes and nothing else.
+    private static let bytesOnly: Set<Field.Key> = [.payload, .value, .bytes]
 
     private func error(_ message: String, _ at: Syntax.Located) -> FilterError {
         FilterError(message, in: expression, at: at.column, length: at.length)
@@ -91,8 +98,16 @@ struct Compiler {
                 throw error("uuid is hex digits (fff3, or 128 bits with dashes), not \"\(v.text)\"", v)
             }
             return Operand(text: text)
+        case .checksumOk, .truncated, .inferred, .bytesCut:
+            guard v.text == "true" || v.text == "false", !v.quoted else {
+                throw error("\(field.path) is true or false, not \"\(v.text)\"", v)
+            }
+            return Operand(v)
         default:
             let o = Operand(v)
+            if Self.bytesOnly.contains(field.key), o.bytes == nil {
+                throw error("\(field.path) is bytes: write them in hex (a5:01:20 or a50120), not \"\(v.text)\"", v)
+            }
             if FieldNames.numeric.contains(field.path) && o.number == nil {
                 throw error("\(field.path) is a number; \"\(v.text)\" is not one (write 32, 0x20 or 1.5)", v)
             }

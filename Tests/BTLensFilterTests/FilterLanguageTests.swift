@@ -178,6 +178,8 @@ final class FilterLanguageTests: XCTestCase {
             ("sequence contains 20", "'contains' looks into strings and bytes; sequence is not one", 0, 8),
             ("command in {}", "the set is empty", 11, 1),
             ("uuid == zz", "uuid is hex digits (fff3, or 128 bits with dashes), not \"zz\"", 8, 2),
+            ("payload contains zz", "payload is bytes: write them in hex (a5:01:20 or a50120), not \"zz\"", 17, 2),
+            ("checksum_ok == yes", "checksum_ok is true or false, not \"yes\"", 15, 3),
             ("", "the filter is empty", 0, 1),
             ("a5 && # ", "unexpected character '#'", 6, 1),
             ("command ==", "the filter ends where a value was expected", 10, 1),

@@ -63,11 +63,24 @@ struct Operand {
         return out
     }
 
-    /// ISO 8601 in UTC, as the timeline writes it (`2023-11-14T22:13:20.036250Z`); the fraction and
-    /// the seconds may be left out, the `Z` too. Microseconds since the epoch.
+    /// ISO 8601 in UTC, as the timeline writes it (`2023-11-14T22:13:20.036250Z`), or with an offset
+    /// from UTC (`+01:00`, `-0130`, `+02`); the fraction and the seconds may be left out, the `Z`
+    /// too. Microseconds since the epoch.
     static func time(_ s: String) -> Int64? {
         var t = Substring(s)
         if t.hasSuffix("Z") { t = t.dropLast() }
+        var offset: Int64 = 0
+        // A sign after the `T` starts the offset (a date's dashes come before it).
+        if let clock = t.firstIndex(of: "T"), let sign = t[clock...].lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let zone = t[t.index(after: sign)...].filter { $0 != ":" }
+            guard zone.count == 2 || zone.count == 4, zone.allSatisfy(\.isASCII), let v = Int64(zone) else {
+                return nil
+            }
+            let (hours, minutes) = zone.count == 4 ? (v / 100, v % 100) : (v, 0)
+            guard hours < 24, minutes < 60 else { return nil }
+            offset = (hours * 60 + minutes) * 60_000_000 * (t[sign] == "-" ? -1 : 1)
+            t = t[..<sign]
+        }
         let dateTime = t.split(separator: "T", omittingEmptySubsequences: false)
         guard dateTime.count <= 2, let datePart = dateTime.first else { return nil }
         let date = datePart.split(separator: "-", omittingEmptySubsequences: false).map { Int64($0) }
@@ -93,7 +106,7 @@ struct Operand {
                 }
             }
         }
-        return days(y, m, d) * 86_400_000_000 + micros
+        return days(y, m, d) * 86_400_000_000 + micros - offset
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

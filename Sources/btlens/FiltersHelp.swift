@@ -44,7 +44,8 @@ struct FiltersHelp: ParsableCommand {
               dissector == aurora-headphones); bytes a5:01:20 or a50120; true,
               false. severity is ordered note < warning < error; direction is
               sent or received. time takes ISO 8601 text in UTC
-              (2023-11-14T22:13:20.5Z; the seconds and fraction may be left out);
+              (2023-11-14T22:13:20.5Z; the seconds and fraction may be left out)
+              or, in quotes, with an offset ("2023-11-14T23:13:20.5+01:00");
               reltime is seconds since the first event (the text timeline's
               second column).
 

@@ -212,6 +212,12 @@ final class FilterLanguageTests: XCTestCase {
         XCTAssertEqual(Operand.time("2023-11-14T22:13:20.5"), 1_700_000_000_500_000)
         XCTAssertEqual(Operand.time("2023-11-14"), 1_699_920_000_000_000)
         XCTAssertNil(Operand.time("2023-13-14"))
+        // The same instant with an offset from UTC.
+        XCTAssertEqual(Operand.time("2023-11-14T23:13:20.5+01:00"), 1_700_000_000_500_000)
+        XCTAssertEqual(Operand.time("2023-11-14T20:43:20.5-0130"), 1_700_000_000_500_000)
+        XCTAssertEqual(Operand.time("2023-11-15T00:13:20.5+02"), 1_700_000_000_500_000)
+        XCTAssertNil(Operand.time("2023-11-14T22:13:20+1:00"))
+        XCTAssertNil(Operand.time("2023-11-14T22:13:20+25:00"))
         XCTAssertNil(Operand.time("yesterday"))
     }
 }

@@ -39,9 +39,13 @@ struct Compiler {
                 switch item {
                 case .value(let v): members.append(.value(try operand(v, for: field, ordered: false)))
                 case .range(let low, let high):
-                    members.append(
-                        .range(
-                            try operand(low, for: field, ordered: true), try operand(high, for: field, ordered: true)))
+                    let (from, to) = (
+                        try operand(low, for: field, ordered: true), try operand(high, for: field, ordered: true)
+                    )
+                    if let a = from.number, let b = to.number, a > b {
+                        throw error("the range \(low.text)..\(high.text) is empty: write the lower end first", low)
+                    }
+                    members.append(.range(from, to))
                 }
             }
             return .within(field, members)

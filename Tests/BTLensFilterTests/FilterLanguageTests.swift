@@ -180,6 +180,7 @@ final class FilterLanguageTests: XCTestCase {
             ("uuid == zz", "uuid is hex digits (fff3, or 128 bits with dashes), not \"zz\"", 8, 2),
             ("payload contains zz", "payload is bytes: write them in hex (a5:01:20 or a50120), not \"zz\"", 17, 2),
             ("checksum_ok == yes", "checksum_ok is true or false, not \"yes\"", 15, 3),
+            ("record in 10..5", "the range 10..5 is empty: write the lower end first", 10, 2),
             ("", "the filter is empty", 0, 1),
             ("a5 && # ", "unexpected character '#'", 6, 1),
             ("command ==", "the filter ends where a value was expected", 10, 1),

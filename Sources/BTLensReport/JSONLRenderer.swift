@@ -251,7 +251,7 @@ public final class JSONLRenderer {
 
     /// What the bound dissector said: names, fields, pairing.
     private func decoded(_ w: inout JSONWriter, _ a: FrameInfo) {
-        guard let name = a.dissector else { return }
+        guard let name = a.dissector, a.isDecoded else { return }
         w.field("dissector", name)
         if let n = a.messageName { w.field("command_name", n) }
         if let k = a.messageKind { w.field("kind", k.rawValue) }
@@ -260,7 +260,7 @@ public final class JSONLRenderer {
         w.beginObject()
         let decoded = a.decode(into: &w)
         w.endObject()
-        guard let d = decoded else { return }
+        let d = decoded ?? DecodedMessage()
         w.key("flags_names")
         w.beginArray()
         for n in d.flagNames { w.string(n) }

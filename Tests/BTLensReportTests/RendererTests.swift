@@ -23,6 +23,23 @@ final class RendererTests: XCTestCase {
                 + "\n")
     }
 
+    /// A dissector's keys are written only with what it decoded: a frame named by a dissector
+    /// that decoded nothing is a plain frame.
+    func testDissectorKeysOnlyWithADecodedMessage() {
+        func line(_ decoded: DecodedMessage?) -> String {
+            let info = FrameInfo(
+                frame: frame, transport: .att, attHandle: 0x13, uuid: .bit16(0xfff3), dissector: "d", decoded: decoded)
+            let e = Event(
+                record: 12, timestamp: Timestamp(microseconds: 0), direction: .sent, connection: 0x40, isTop: true,
+                body: .frame(info))
+            return String(decoding: JSONLRenderer().render(e) ?? [], as: UTF8.self)
+        }
+        XCTAssertFalse(line(nil).contains("dissector"))
+        XCTAssertTrue(
+            line(DecodedMessage(name: "Set", fields: [MessageField("a", .int(1))])).contains(
+                #""dissector":"d","command_name":"Set","fields":{"a":1},"flags_names":[]"#))
+    }
+
     func testDiagnosticLineFollowsTheContract() {
         let d = Diagnostic(
             FramingDiagnostics.sequenceGap, "expected sequence 8, got 10: 2 frames missing",

@@ -81,6 +81,7 @@ public struct FieldTree: FieldSink {
         add(.list(last.list), under: last.key)
     }
 
+    /// Marks are taken between the message's fields (a short field drops the whole of it).
     public mutating func mark() -> Int { fields.count }
 
     public mutating func rewind(to mark: Int) {

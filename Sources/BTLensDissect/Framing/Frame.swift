@@ -154,6 +154,8 @@ public final class FrameInfo: Sendable {
         }
         return d.dissector.decode(d.message, into: &sink)
     }
+    /// Whether the stream's dissector decoded the frame (its name, kind and fields can be read).
+    @inlinable public var isDecoded: Bool { naming.decoded != nil }
     /// The message's name, without decoding its fields.
     @inlinable public var messageName: String? { naming.decoded?.name }
     /// Whether it is a request, a response or an event, without decoding its fields.

@@ -102,7 +102,7 @@ struct Compiler {
                 throw error("uuid is hex digits (fff3, or 128 bits with dashes), not \"\(v.text)\"", v)
             }
             return Operand(text: text)
-        case .checksumOk, .truncated, .inferred, .bytesCut:
+        case .checksumOk, .truncated, .inferred:
             guard v.text == "true" || v.text == "false", !v.quoted else {
                 throw error("\(field.path) is true or false, not \"\(v.text)\"", v)
             }

@@ -11,7 +11,10 @@ extension Field {
         case .type: return .string(EventType(e).name)
         case .record: return .int(Int64(e.record))
         case .time: return .int(e.timestamp.microseconds)
-        case .reltime: return .number(Double(e.timestamp.microseconds - origin.microseconds) / 1_000_000)
+        case .reltime:
+            // Hostile timestamps saturate at Int64's ends (the readers): no reltime rather than a trap.
+            let (us, overflow) = e.timestamp.microseconds.subtractingReportingOverflow(origin.microseconds)
+            return overflow ? nil : .number(Double(us) / 1_000_000)
         case .direction: return e.direction.map { .string($0 == .sent ? "sent" : "received") }
         default: break
         }

@@ -29,6 +29,8 @@ struct Operand {
     static func integer(_ s: String) -> Int64? {
         let negative = s.hasPrefix("-")
         let digits = negative ? s.dropFirst() : s[...]
+        // One sign: `--9223372036854775808` would negate Int64.min.
+        guard !digits.hasPrefix("-"), !digits.hasPrefix("+"), !digits.dropFirst(2).hasPrefix("-") else { return nil }
         let magnitude: Int64?
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") {
             magnitude = Int64(digits.dropFirst(2), radix: 16)
@@ -85,7 +87,7 @@ struct Operand {
         guard dateTime.count <= 2, let datePart = dateTime.first else { return nil }
         let date = datePart.split(separator: "-", omittingEmptySubsequences: false).map { Int64($0) }
         guard date.count == 3, let y = date[0], let m = date[1], let d = date[2], (1...12).contains(m),
-            (1...31).contains(d), datePart.split(separator: "-")[0].count == 4
+            (1...monthDays(y, m)).contains(d), datePart.split(separator: "-")[0].count == 4
         else { return nil }
         var micros: Int64 = 0
         if dateTime.count == 2 {
@@ -107,6 +109,12 @@ struct Operand {
             }
         }
         return days(y, m, d) * 86_400_000_000 + micros - offset
+    }
+
+    /// Days in month `m` (1–12) of year `y`: 2023-02-31 is no date, not 3 March.
+    static func monthDays(_ y: Int64, _ m: Int64) -> Int64 {
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        return m == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(m) ? 30 : 31
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

@@ -16,6 +16,10 @@ struct Parser {
     private let tokens: [Token]
     private let expression: String
     private var i = 0
+    /// Operators and parentheses read: each nests the tree (and the parser, the compiler and the
+    /// evaluator) one level deeper, so their number is bounded before the stack is.
+    private var nesting = 0
+    static let nestingLimit = 256
 
     static func parse(_ expression: String) throws(FilterError) -> Syntax {
         var p = Parser(tokens: try Lexer.tokens(expression), expression: expression)
@@ -42,6 +46,16 @@ struct Parser {
         return t
     }
 
+    /// Takes an operator or parenthesis, counted against `nestingLimit`.
+    private mutating func nest() throws(FilterError) -> Token {
+        let t = take()
+        nesting += 1
+        guard nesting <= Self.nestingLimit else {
+            throw error("the filter nests too deep: at most \(Self.nestingLimit) operators and parentheses", t)
+        }
+        return t
+    }
+
     private func error(_ message: String, _ t: Token) -> FilterError {
         FilterError(message, in: expression, at: t.column, length: t.length)
     }
@@ -49,7 +63,7 @@ struct Parser {
     private mutating func or() throws(FilterError) -> Syntax {
         var left = try and()
         while peek.kind == .or {
-            _ = take()
+            _ = try nest()
             left = .or(left, try and())
         }
         return left
@@ -58,14 +72,14 @@ struct Parser {
     private mutating func and() throws(FilterError) -> Syntax {
         var left = try unary()
         while peek.kind == .and {
-            _ = take()
+            _ = try nest()
             left = .and(left, try unary())
         }
         return left
     }
 
     private mutating func unary() throws(FilterError) -> Syntax {
-        let t = take()
+        let t = peek.kind == .not || peek.kind == .open ? try nest() : take()
         switch t.kind {
         case .not: return .not(try unary())
         case .open:

@@ -10,9 +10,9 @@ import BTLensFilter
 /// MTU exchange, RFCOMM control, iAP2 link setup and control. Fed the analyzer's events with the
 /// lower layers (`acl`, `l2cap`), in order.
 ///
-/// Bounded: one bit per record of the capture; per connection and direction at most `partLimit`
-/// records of a PDU or frame in progress (a part past it is not kept), and the parts of the last
-/// `partLimit` frames (a response to an older request is kept without it).
+/// Bounded: one bit per record of the capture; per connection and direction the last `partLimit`
+/// records of a PDU or frame in progress, per connection the last `partLimit` ATT PDUs, and the
+/// parts of the last `partLimit` frames (a response to an older request is kept without it).
 final class RecordSelection {
     static let partLimit = 256
 
@@ -23,8 +23,9 @@ final class RecordSelection {
     private var completed: [Link: [Int]] = [:]
     /// Records of PDUs since the last frame on a stream (an ATT handle, or a connection's RFCOMM/iAP2 data).
     private var sinceFrame: [Stream: [Int]] = [:]
-    /// Records of a connection's ATT PDUs, for long reads and writes (the last `partLimit`).
-    private var attRecords: [UInt16: [Int]] = [:]
+    /// A connection's last `partLimit` ATT PDUs, each by the record that completed it, with all its
+    /// records: a long read or write names the record its first PDU completed in.
+    private var attPDUs: [UInt16: [(end: Int, parts: [Int])]] = [:]
     /// The records of the last `partLimit` frames, by the record that completed each: a response
     /// selected needs its request, or it is not paired.
     private var frameParts: [Int: [Int]] = [:]
@@ -87,10 +88,10 @@ final class RecordSelection {
             reassembling[link] = nil
             return
         case .att(let a):
-            for r in parts {
-                append(&sinceFrame[Stream(link: link, attHandle: a.handle), default: []], r)
-                append(&attRecords[connection, default: []], r)
-            }
+            for r in parts { append(&sinceFrame[Stream(link: link, attHandle: a.handle), default: []], r) }
+            // Changed in place: a copy of the list per PDU would cost 256 entries.
+            if attPDUs[connection]?.count ?? 0 >= Self.partLimit { attPDUs[connection]?.removeFirst() }
+            attPDUs[connection, default: []].append((e.record, parts))
         case .rfcomm, .iap2:
             for r in parts { append(&sinceFrame[Stream(link: link, attHandle: nil), default: []], r) }
         case .frame(let f):
@@ -101,7 +102,9 @@ final class RecordSelection {
             if let request = f.pairing?.requestRecord { parts += frameParts[request] ?? [request] }
             remember(e.record, parts)
         case .gattValue(let g):
-            parts += (attRecords[connection] ?? []).filter { $0 >= g.firstRecord && $0 <= e.record }
+            for pdu in attPDUs[connection] ?? [] where pdu.end >= g.firstRecord && pdu.end <= e.record {
+                parts += pdu.parts
+            }
         case .diagnostic(let d):
             if case .int(let detected)? = d.field("detected_record") { parts.append(Int(detected)) }
         default: break
@@ -115,8 +118,10 @@ final class RecordSelection {
         if frameOrder.count > Self.partLimit { frameParts[frameOrder.removeFirst()] = nil }
     }
 
+    /// Keeps the last `partLimit` records: the newest are those a frame or long write ends with.
     private func append(_ list: inout [Int], _ record: Int) {
-        guard list.last != record, list.count < Self.partLimit else { return }
+        guard list.last != record else { return }
+        if list.count >= Self.partLimit { list.removeFirst() }
         list.append(record)
     }
 

@@ -131,6 +131,27 @@ final class FilterLanguageTests: XCTestCase {
         try check("reltime > 2 && reltime < 3", [false, true, false])
     }
 
+    /// Input a filter must refuse or survive, never trap on: a number with two signs (negating
+    /// Int64.min), nesting past the limit (the stack), timestamps at Int64's ends (reltime).
+    func testHostileFiltersAndTimesDoNotTrap() throws {
+        for e in ["record == --9223372036854775808", "record == -0x-8000000000000000"] {
+            XCTAssertThrowsError(try DisplayFilter(e), e)
+        }
+        let limit = 256
+        XCTAssertNoThrow(try DisplayFilter(String(repeating: "!", count: limit) + "a5"))
+        XCTAssertThrowsError(try DisplayFilter(String(repeating: "!", count: 2_000) + "a5"))
+        XCTAssertThrowsError(try DisplayFilter(String(repeating: "(", count: 2_000) + "a5"))
+        XCTAssertNoThrow(try DisplayFilter(Array(repeating: "a5", count: limit + 1).joined(separator: " && ")))
+        XCTAssertThrowsError(try DisplayFilter(Array(repeating: "a5", count: 2_000).joined(separator: " || ")))
+        let ends = [Int64.min, Int64.max].map {
+            Event(
+                record: 1, timestamp: Timestamp(microseconds: $0), direction: nil, connection: nil, isTop: true,
+                body: .note(category: "Note", text: "x"))
+        }
+        XCTAssertEqual(try select("reltime > 1", ends), [false, false])
+        XCTAssertEqual(try select("bytes_cut > 0", ends), [false, false])
+    }
+
     func testMissingFieldsAreFalseEvenWithNotEqual() throws {
         try check("sequence != 1", [false, true, false])
         try check("!(sequence == 1)", [true, true, true])
@@ -213,6 +234,9 @@ final class FilterLanguageTests: XCTestCase {
         XCTAssertEqual(Operand.time("2023-11-14T22:13:20.5"), 1_700_000_000_500_000)
         XCTAssertEqual(Operand.time("2023-11-14"), 1_699_920_000_000_000)
         XCTAssertNil(Operand.time("2023-13-14"))
+        XCTAssertNil(Operand.time("2023-02-29"))
+        XCTAssertNil(Operand.time("2023-04-31"))
+        XCTAssertEqual(Operand.time("2024-02-29"), Operand.time("2024-03-01").map { $0 - 86_400_000_000 })
         // The same instant with an offset from UTC.
         XCTAssertEqual(Operand.time("2023-11-14T23:13:20.5+01:00"), 1_700_000_000_500_000)
         XCTAssertEqual(Operand.time("2023-11-14T20:43:20.5-0130"), 1_700_000_000_500_000)

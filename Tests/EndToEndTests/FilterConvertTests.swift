@@ -1,3 +1,4 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -39,6 +40,33 @@ final class FilterConvertTests: XCTestCase {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// A long write after more ATT PDUs than `convert` keeps per connection (256): its Prepare and
+    /// Execute Write records, the newest, are kept, and the smaller capture shows the same write.
+    func testALongWriteAfterManyPDUsKeepsItsRecords() throws {
+        var s = LESession()
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, address: [1, 2, 3, 4, 5, 6])
+        for i in 0..<300 { s.att(handle: h, .sent, [0x52, 0x20, 0x00, UInt8(i & 0xff)]) }
+        let value = Array(repeating: UInt8(0x5c), count: 40)
+        s.att(handle: h, .sent, [0x16, 0x20, 0x00, 0x00, 0x00] + value.prefix(20))
+        s.att(handle: h, .received, [0x17, 0x20, 0x00, 0x00, 0x00] + value.prefix(20))
+        s.att(handle: h, .sent, [0x16, 0x20, 0x00, 20, 0x00] + value.dropFirst(20))
+        s.att(handle: h, .received, [0x17, 0x20, 0x00, 20, 0x00] + value.dropFirst(20))
+        s.att(handle: h, .sent, [0x18, 0x01])
+        s.att(handle: h, .received, [0x19])
+        s.disconnect(handle: h)
+        let original = temporary("long.btsnoop")
+        let small = temporary("small.btsnoop")
+        defer { for f in [original, small] { try? FileManager.default.removeItem(atPath: f) } }
+        try Data(s.bytes).write(to: URL(fileURLWithPath: original))
+        let expression = "gatt.long_write"
+        let selected = try events(original, expression)
+        XCTAssertEqual(selected.count, 1)
+        let run = try runCLI(["convert", original, "-o", small, "-Y", expression])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try events(small, expression), selected)
     }
 
     func testSmallerCaptureDecodesToTheSameSelectedEvents() throws {

@@ -42,6 +42,8 @@ public final class DefinitionDissector: MessageDissector {
     /// `lookup` for one-byte commands, by `command << 1 | direction` (0 sent, 1 received): the
     /// message index, or -1. Built once, so most frames find their message without hashing.
     private let byByteCommand: [Int32]
+    /// `payloadsRead(from:)`, made once.
+    private let payloadsRead: (sent: PayloadPolicy, received: PayloadPolicy)
 
     init(
         name: String, title: String?, origin: String, bindings: [DissectorBinding], framing: Framing,
@@ -57,11 +59,12 @@ public final class DefinitionDissector: MessageDissector {
         self.examples = examples
         let referenced = messages.reduce(into: Set<String>()) { $0.formUnion(FieldSpec.references($1.fields)) }
         for m in messages { FieldSpec.markReferenced(m.fields, referenced) }
-        self.messages = messages.map { m in
+        let compiled = messages.map { m in
             var m = m
             m.layout = PayloadLayout(m.fields)
             return m
         }
+        self.messages = compiled
         self.flagNames = flagNames
         self.valueMessages = valueMessages
         var index: [UInt16: [Int]] = [:]
@@ -75,6 +78,12 @@ public final class DefinitionDissector: MessageDissector {
             }
         }
         byByteCommand = table
+        // Only a message whose layout depends on its bytes is read without its fields.
+        let layouts = compiled.map(\.layout)
+        payloadsRead = (
+            PayloadPolicy { table[Int($0) << 1] >= 0 && layouts[Int(table[Int($0) << 1])] == nil },
+            PayloadPolicy { table[Int($0) << 1 | 1] >= 0 && layouts[Int(table[Int($0) << 1 | 1])] == nil }
+        )
     }
 
     public var messageCount: Int { messages.count }
@@ -98,23 +107,45 @@ public final class DefinitionDissector: MessageDissector {
         guard let i = lookup(message) else { return out }
         out.name = messages[i].name
         out.kind = messages[i].kind
-        if !message.wantsFields, let layout = messages[i].layout, layout.accepts(message.payload.count) { return out }
-        var decoder = FieldDecoder(
-            message: messages[i].name, payload: message.payload, keepsValues: message.wantsFields)
+        let layout = messages[i].layout
+        if !message.wantsFields, let layout, layout.accepts(message.payloadCount) { return out }
+        // A payload not kept (`payloadsRead`) is one whose fields' sizes and validity do not depend on
+        // its bytes: any bytes of its length find the same problems.
+        let payload =
+            message.payload.count == message.payloadCount || layout == nil
+            ? message.payload : [UInt8](repeating: 0, count: message.payloadCount)
+        var decoder = FieldDecoder(message: messages[i].name, payload: payload, keepsValues: message.wantsFields)
         decoder.decode(messages[i].fields, into: &sink)
         out.problems = decoder.problems
         return out
     }
 
+    public func payloadsRead(from direction: Direction) -> PayloadPolicy {
+        direction == .sent ? payloadsRead.sent : payloadsRead.received
+    }
+
+    /// Decided by the payload's length where the message's layout allows (`PayloadLayout`).
+    public func verdict(
+        command: UInt16?, from direction: Direction, characteristic: BluetoothUUID?, payloadCount: Int
+    ) -> MessageVerdict? {
+        guard let i = lookup(command, direction, characteristic) else { return MessageVerdict(name: nil, kind: nil) }
+        guard let layout = messages[i].layout, layout.accepts(payloadCount) else { return nil }
+        return MessageVerdict(name: messages[i].name, kind: messages[i].kind)
+    }
+
     /// The index of the message that `message` is: by command and direction (a message for either
     /// direction when none is for this one), or by characteristic for values without a command.
     private func lookup(_ message: Message) -> Int? {
-        guard let command = message.command else { return message.characteristic.flatMap { valueMessages[$0] } }
+        lookup(message.command, message.direction, message.characteristic)
+    }
+
+    private func lookup(_ command: UInt16?, _ direction: Direction, _ characteristic: BluetoothUUID?) -> Int? {
+        guard let command else { return characteristic.flatMap { valueMessages[$0] } }
         if command < 256 {
-            let i = byByteCommand[Int(command) << 1 | (message.direction == .sent ? 0 : 1)]
+            let i = byByteCommand[Int(command) << 1 | (direction == .sent ? 0 : 1)]
             return i < 0 ? nil : Int(i)
         }
-        return Self.choose(byCommand[command] ?? [], message.direction, messages)
+        return Self.choose(byCommand[command] ?? [], direction, messages)
     }
 
     /// Of the messages with one command, the one for `direction`, else one for either direction.

@@ -125,7 +125,7 @@ enum ProtocolTargets {
                 var detected = FramedStream()
                 // The same values into a stream that keeps no payloads, as `stats` runs one:
                 // it must find the same frames and say the same things.
-                var counted = FramedStream(keepsPayloads: false)
+                var counted = FramedStream(payloads: .keepNone)
                 var bound = FramedStream(format: .a5, detect: false)
                 for (tag, body) in Parts(bytes) {
                     precondition(samePayloadless(detected.push(body[...]), counted.push(body[...])))

@@ -66,25 +66,46 @@ final class MessageFramerTests: XCTestCase {
         XCTAssertEqual(f.partial?.need, 8)
     }
 
-    /// A framer that keeps no payloads (a consumer that only counts frames) finds the same frames,
-    /// checksums included (they are computed in place), with empty payloads.
-    func testAFramerKeepingNoPayloadsFindsTheSameFrames() {
-        var kept = MessageFramer()
-        var counted = MessageFramer(format: .a5, keepsPayloads: false)
-        kept.append(stream)
-        counted.append(stream)
-        var frames = 0
-        while let k = kept.next() {
-            let c = counted.next()
-            var expected = k
-            expected.frame.payload = []
-            XCTAssertEqual(c, expected)
-            frames += 1
+    /// A framer that keeps no payloads, or only some commands' (a consumer that only counts frames,
+    /// `stats` with a definition), finds the same frames, checksums included (they are computed in
+    /// place), with empty payloads where not kept and every payload's length.
+    func testAFramerKeepingSomePayloadsFindsTheSameFrames() {
+        for policy in [PayloadPolicy.keepNone, PayloadPolicy { $0 & 1 == 0 }, PayloadPolicy { $0 & 1 == 1 }] {
+            var kept = MessageFramer()
+            var counted = MessageFramer(format: .a5, payloads: policy)
+            kept.append(stream)
+            counted.append(stream)
+            var frames = 0
+            var dropped = 0
+            while let k = kept.next() {
+                let c = counted.next()
+                var expected = k
+                if !policy.keeps(k.frame.command) {
+                    expected.frame.payload = []
+                    dropped += 1
+                }
+                XCTAssertEqual(c, expected)
+                XCTAssertEqual(c?.frame.payloadCount, k.frame.payload.count)
+                frames += 1
+            }
+            XCTAssertNil(counted.next())
+            XCTAssertEqual(frames, 4)
+            XCTAssertGreaterThan(dropped, 0)
+            XCTAssertEqual(counted.restarted.payloads, policy)
+            XCTAssertEqual(counted.restarted.buffered, 0)
         }
-        XCTAssertNil(counted.next())
-        XCTAssertEqual(frames, 4)
-        XCTAssertFalse(counted.restarted.keepsPayloads)
-        XCTAssertEqual(counted.restarted.buffered, 0)
+    }
+
+    /// A policy keeps exactly the one-byte commands it was made with, and all longer ones unless it keeps none.
+    func testPayloadPolicyKeepsWhatItWasMadeWith() {
+        let odd = PayloadPolicy { $0 % 3 == 1 }
+        XCTAssertEqual((0...255).filter { odd.keeps(UInt16($0)) }, (0...255).filter { $0 % 3 == 1 })
+        XCTAssertEqual((0...255).filter { PayloadPolicy.keepAll.keeps(UInt16($0)) }.count, 256)
+        XCTAssertEqual((0...255).filter { PayloadPolicy.keepNone.keeps(UInt16($0)) }, [])
+        XCTAssertTrue(odd.keeps(0x1234))
+        XCTAssertTrue(PayloadPolicy { _ in false }.keeps(256))
+        XCTAssertFalse(PayloadPolicy.keepNone.keeps(0xffff))
+        XCTAssertNotEqual(PayloadPolicy { _ in false }, .keepNone)
     }
 
     func testOutOfSyncABadChecksumIsNotAFrame() {

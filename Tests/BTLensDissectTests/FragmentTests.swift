@@ -26,7 +26,7 @@ final class FragmentTests: XCTestCase {
     }
 
     func outputs(_ chunks: [[UInt8]], keepsPayloads: Bool = true) -> [String] {
-        var s = FramedStream(format: format, detect: false, keepsPayloads: keepsPayloads)
+        var s = FramedStream(format: format, detect: false, payloads: keepsPayloads ? .keepAll : .keepNone)
         var out: [FramedStream.Output] = []
         for c in chunks { out += s.push(c[...]) }
         out += s.finish(reason: "the end of the capture")

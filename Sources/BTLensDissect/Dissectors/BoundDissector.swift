@@ -8,10 +8,25 @@ final class BoundDissector {
     let pairing: PairingRule?
     /// Whether the dissector fits this stream's device.
     let fit = FitCheck()
+    /// The stream's pairing context, once a frame has paired in it: found again only when it ends.
+    @exclusivity(unchecked) var pairs: PairingContext?
+    /// Where `stats` counts its commands (`CommandStats.slot(for:)`), once a frame has been counted.
+    @exclusivity(unchecked) var statsSlot: Int?
 
     init(_ dissector: any MessageDissector) {
         base = dissector
         name = dissector.name
         pairing = dissector.pairing
     }
+}
+
+/// The outstanding requests of one pairing context, shared by its streams' `BoundDissector`s so
+/// that a frame reaches them by reference, not by a table lookup. Freed with the last stream that
+/// holds it once its connection or session ends.
+final class PairingContext {
+    @exclusivity(unchecked) var tracker: PairingTracker
+    /// False once its context ended (taken out of the layer's table): a stream looks it up again.
+    @exclusivity(unchecked) var isOpen = true
+
+    init(_ tracker: PairingTracker) { self.tracker = tracker }
 }

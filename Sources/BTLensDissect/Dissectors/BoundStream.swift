@@ -38,11 +38,20 @@ struct BoundStream {
     var dissector: (any MessageDissector)? { label.dissector }
     var framing: String? { label.framing }
 
-    /// `keepsPayloads`: false where no consumer reads the payloads of the stream's frames (it has no dissector).
+    /// `keepsPayloads`: false where no consumer but its dissector reads the payloads of the stream's
+    /// frames: with no dissector none are kept, with one those it reads (`stats`).
     init(
         _ dissector: (any MessageDissector)?, framing: Framing?, detect: Bool, direction: Direction,
         messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true, uuid: BluetoothUUID? = nil
     ) {
+        let payloads: PayloadPolicy
+        if keepsPayloads {
+            payloads = .keepAll
+        } else if let dissector {
+            payloads = dissector.payloadsRead(from: direction)
+        } else {
+            payloads = .keepNone
+        }
         switch framing {
         case .values(let commandByte)?:
             framed = nil
@@ -51,10 +60,10 @@ struct BoundStream {
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
             framed = FramedStream(
                 format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
-                keepsPayloads: keepsPayloads)
+                payloads: payloads)
             label = Label(dissector: dissector, framing: format.name, commandByte: false, uuid: uuid)
         case nil:
-            framed = FramedStream(keepsPayloads: keepsPayloads)
+            framed = FramedStream(payloads: payloads)
             label = Label(dissector: dissector, framing: FrameFormat.a5Name, commandByte: false, uuid: uuid)
         }
     }

@@ -36,11 +36,10 @@ public struct CommandStats: Sendable, Equatable {
     private var keys: [Key] = []
     private var rows: [Entry] = []
     private var rowOf: [Key: Int] = [:]
-    /// The rows of one dissector's one-byte commands (−1: not counted yet), for the dissector counted
-    /// last and, put aside, the others: a capture's frames mostly follow one dissector, so most are
-    /// counted without hashing.
-    private var recent: (dissector: String, rows: [Int32])?
-    private var aside: [String: [Int32]] = [:]
+    /// Per dissector (its slot, `slot(for:)`), the rows of its one-byte commands (−1: not counted
+    /// yet): most frames are counted by two indexes, without hashing or comparing a name.
+    private var slots: [(dissector: String, rows: [Int32])] = []
+    private var lastSlot = 0
 
     public init() {}
 
@@ -51,22 +50,33 @@ public struct CommandStats: Sendable, Equatable {
     public mutating func message(_ a: FrameInfo, direction: Direction?) {
         guard let dissector = a.dissector else { return }
         message(
-            dissector: dissector, command: a.frame.command, hasCommand: a.hasCommand, name: a.messageName,
+            slot: slot(for: dissector), command: a.frame.command, hasCommand: a.hasCommand, name: a.messageName,
             direction: direction, pairing: a.pairing)
+    }
+
+    /// Where `dissector`'s commands are counted: an analyzer keeps it per stream.
+    public mutating func slot(for dissector: String) -> Int {
+        if lastSlot < slots.count, slots[lastSlot].dissector == dissector { return lastSlot }
+        if let i = slots.firstIndex(where: { $0.dissector == dissector }) {
+            lastSlot = i
+        } else {
+            slots.append((dissector, Array(repeating: -1, count: 256)))
+            lastSlot = slots.count - 1
+        }
+        return lastSlot
     }
 
     /// A frame its dissector named: counted under its command, and its latency under its request's.
     public mutating func message(
-        dissector: String, command: UInt16, hasCommand: Bool, name: String?, direction: Direction?,
-        pairing: PairedResponse?
+        slot: Int, command: UInt16, hasCommand: Bool, name: String?, direction: Direction?, pairing: PairedResponse?
     ) {
         guard hasCommand else { return }
-        update(Key(dissector: dissector, command: command)) { e in
+        update(slot, command) { e in
             if e.name == nil { e.name = name }
             if direction == .received { e.received += 1 } else { e.sent += 1 }
         }
         if let p = pairing {
-            update(Key(dissector: dissector, command: p.requestCommand)) { e in
+            update(slot, p.requestCommand) { e in
                 e.answered += 1
                 e.fastest = min(e.fastest, p.latencyMicroseconds)
                 e.slowest = max(e.slowest, p.latencyMicroseconds)
@@ -79,13 +89,13 @@ public struct CommandStats: Sendable, Equatable {
         guard case .string(let dissector)? = d.field("dissector"), case .int(let command)? = d.field("command") else {
             return
         }
-        update(Key(dissector: dissector, command: UInt16(truncatingIfNeeded: command))) { $0.unanswered += 1 }
+        update(slot(for: dissector), UInt16(truncatingIfNeeded: command)) { $0.unanswered += 1 }
     }
 
     /// Adds what another count saw (the analyzer's, in `.counts` detail).
     public mutating func add(_ other: CommandStats) {
         for (key, o) in other.entries.sorted(by: { $0.key < $1.key }) {
-            update(key) { e in
+            update(slot(for: key.dissector), key.command) { e in
                 if e.name == nil { e.name = o.name }
                 e.sent += o.sent
                 e.received += o.received
@@ -98,19 +108,15 @@ public struct CommandStats: Sendable, Equatable {
         }
     }
 
-    private mutating func update(_ key: Key, _ change: (inout Entry) -> Void) {
-        guard key.command < 256 else {
-            if let i = row(key) { change(&rows[i]) }
+    private mutating func update(_ slot: Int, _ command: UInt16, _ change: (inout Entry) -> Void) {
+        guard command < 256 else {
+            if let i = row(Key(dissector: slots[slot].dissector, command: command)) { change(&rows[i]) }
             return
         }
-        if recent?.dissector != key.dissector {
-            if let r = recent { aside[r.dissector] = r.rows }
-            recent = (key.dissector, aside.removeValue(forKey: key.dissector) ?? Array(repeating: -1, count: 256))
-        }
-        let command = Int(key.command)
-        if let cached = recent?.rows[command], cached >= 0 { return change(&rows[Int(cached)]) }
-        guard let i = row(key) else { return }
-        recent?.rows[command] = Int32(i)
+        let cached = slots[slot].rows[Int(command)]
+        if cached >= 0 { return change(&rows[Int(cached)]) }
+        guard let i = row(Key(dissector: slots[slot].dissector, command: command)) else { return }
+        slots[slot].rows[Int(command)] = Int32(i)
         change(&rows[i])
     }
 

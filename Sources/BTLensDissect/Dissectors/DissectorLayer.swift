@@ -32,11 +32,8 @@ final class DissectorLayer: ConnectionLayer {
     private let ctx: LayerContext
     private let hci: HCILayer
     /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
-    /// Used on the analyzer's thread only: runtime exclusivity checks skipped (three a frame).
-    @exclusivity(unchecked) private var pairings: [PairKey: PairingTracker] = [:]
-    /// The context the last frame paired in and where it is in `pairings` (valid until a context
-    /// is added or removed): a stream's frames mostly follow each other, so most find it unhashed.
-    @exclusivity(unchecked) private var lastPair: (key: PairKey, slot: [PairKey: PairingTracker].Index)?
+    /// Used on the analyzer's thread only: runtime exclusivity checks skipped.
+    @exclusivity(unchecked) private var pairings: [PairKey: PairingContext] = [:]
 
     init(_ ctx: LayerContext, hci: HCILayer) {
         self.ctx = ctx
@@ -60,21 +57,25 @@ final class DissectorLayer: ConnectionLayer {
         direction: Direction
     ) -> BoundStream {
         let limit = ctx.limits.messageBytes
+        // Frames are shown (their payloads decoded where shown), or only counted (`stats`).
+        let shown = ctx.detail == .full
         for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
             if let d = ctx.dissectors.dissector(named: name) {
                 return BoundStream(
-                    d, framing: d.framing, detect: false, direction: direction, messageLimit: limit, uuid: uuid)
+                    d, framing: d.framing, detect: false, direction: direction, messageLimit: limit,
+                    keepsPayloads: shown, uuid: uuid)
             }
         }
         let device = hci.device(connection)
         if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {
             return BoundStream(
                 bound.dissector, framing: bound.framing, detect: false, direction: direction,
-                messageLimit: limit, uuid: uuid)
+                messageLimit: limit, keepsPayloads: shown, uuid: uuid)
         }
         if let d = ctx.dissectors.forDevice(device), case .frames = d.framing {
             return BoundStream(
-                d, framing: d.framing, detect: true, direction: direction, messageLimit: limit, uuid: uuid)
+                d, framing: d.framing, detect: true, direction: direction, messageLimit: limit,
+                keepsPayloads: shown, uuid: uuid)
         }
         return BoundStream(
             nil, framing: nil, detect: true, direction: direction, messageLimit: limit,
@@ -82,11 +83,12 @@ final class DissectorLayer: ConnectionLayer {
     }
 
     /// Names and decodes one frame for its event, and pairs it.
-    /// Returns diagnostics to emit before the frame (requests that timed out) and after it.
+    /// Returns diagnostics to emit before the frame (requests that timed out) and after it, and
+    /// whether the frame showed that the dissector does not fit the stream.
     func dissect(
         _ f: borrowing Frame, _ naming: inout FrameInfo.Naming, uuid: BluetoothUUID?,
         bound d: BoundDissector, pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
-    ) -> (before: [Diagnostic], after: [Diagnostic]) {
+    ) -> (before: [Diagnostic], after: [Diagnostic], misfit: Bool) {
         // Here only what pairing and diagnostics need: the values are decoded where the frame is
         // shown (`FrameInfo.decoded`), on the renderer's thread.
         var message = Message(
@@ -98,64 +100,59 @@ final class DissectorLayer: ConnectionLayer {
         message.wantsFields = true
         naming.deferred = FrameInfo.Deferred(dissector: d.base, message: message)
         let paired = pair(
-            command: f.command, sequence: f.sequence, decoded, bound: d, pairKey: pairKey, direction: direction,
-            record: record, time: time)
+            command: f.command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
+            pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
+        let misfit = d.fit.count(decoded)
+        let after = decoded.problems + paired.after
         naming.decoded = decoded
-        return (paired.before, paired.after)
+        return (paired.before, after, misfit)
     }
 
-    /// What pairing made of one decoded frame: the request it answers, requests that timed out
-    /// (to emit before the frame), and what it found wrong (after it, with the decode's problems).
+    /// What pairing made of one named frame: the request it answers, requests that timed out (to
+    /// emit before the frame), and what it found wrong (after it, and after the decode's problems).
     struct Paired {
         var response: PairedResponse?
         var before: [Diagnostic] = []
-        var after: [Diagnostic]
+        var after: [Diagnostic] = []
     }
 
-    /// Pairs a decoded frame with the requests outstanding in its context.
+    /// Pairs a named frame with the requests outstanding in its context.
     func pair(
-        command: UInt16, sequence: UInt8?, _ decoded: borrowing DecodedMessage, bound d: BoundDissector,
+        command: UInt16, sequence: UInt8?, name: String?, kind: MessageKind?, bound d: BoundDissector,
         pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
     ) -> Paired {
-        var out = Paired(after: decoded.problems)
+        var out = Paired()
         guard let rule = d.pairing else { return out }
         let pending = ctx.limits.pendingRequests
-        // Found once and changed in place: a frame costs one lookup.
-        let slot: [PairKey: PairingTracker].Index
-        if let last = lastPair, last.key == pairKey {
-            slot = last.slot
-        } else if let i = pairings.index(forKey: pairKey) {
-            slot = i
+        // A stream's frames pair in one context, kept by the stream: most frames find it unhashed.
+        let context: PairingContext
+        if let c = d.pairs, c.isOpen {
+            context = c
+        } else if let c = pairings[pairKey] {
+            context = c
+            d.pairs = c
         } else {
-            pairings[pairKey] = PairingTracker(rule: rule, limit: pending)
-            guard let i = pairings.index(forKey: pairKey) else { return out }
-            slot = i
+            context = PairingContext(PairingTracker(rule: rule, limit: pending))
+            pairings[pairKey] = context
+            d.pairs = context
         }
-        lastPair = (pairKey, slot)
-        out.before = pairings.values[slot].expire(now: time).map {
+        out.before = context.tracker.expire(now: time).map {
             unanswered($0, d.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
-        let kind: MessageKind
-        if let k = decoded.kind {
-            kind = k
-        } else if direction == .sent {
-            kind = .request
-        } else {
-            kind = rule.responseCommand.couldRespond(command) ? .response : .event
-        }
+        let kind =
+            kind ?? (direction == .sent ? .request : rule.responseCommand.couldRespond(command) ? .response : .event)
         switch kind {
         case .request:
-            let r = PairingTracker.Request(
-                record: record, time: time, command: command, name: decoded.name, sequence: sequence)
-            if let dropped = pairings.values[slot].request(r) {
+            let r = PairingTracker.Request(record: record, time: time, command: command, name: name, sequence: sequence)
+            if let dropped = context.tracker.request(r) {
                 out.after.append(unanswered(dropped, d.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
-            if let (_, paired) = pairings.values[slot].response(command: command, sequence: sequence, time: time) {
+            if let (_, paired) = context.tracker.response(command: command, sequence: sequence, time: time) {
                 out.response = paired
             } else {
-                out.after.append(unsolicited(command, sequence, decoded.name, d.name))
+                out.after.append(unsolicited(command, sequence, name, d.name))
             }
         case .event:
             break
@@ -176,11 +173,11 @@ final class DissectorLayer: ConnectionLayer {
 
     /// Requests still outstanding when their context ends.
     func endPairings(_ connection: ConnectionKey, record: Int, time: Timestamp, reason: String) {
-        lastPair = nil
         for key in pairings.keys.filter({ $0.connection == connection }).sorted() {
-            guard var tracker = pairings.removeValue(forKey: key) else { continue }
-            for r in tracker.drain() {
-                let d = unanswered(r, key.dissector, tracker.rule, why: "before \(reason)")
+            guard let context = pairings.removeValue(forKey: key) else { continue }
+            context.isOpen = false
+            for r in context.tracker.drain() {
+                let d = unanswered(r, key.dissector, context.tracker.rule, why: "before \(reason)")
                 ctx.emit(
                     Event(
                         record: record, timestamp: time, direction: .sent, connection: connection.handle,
@@ -236,12 +233,11 @@ final class DissectorLayer: ConnectionLayer {
                     send: send)
             }
             var naming = FrameInfo.Naming(label)
-            let (before, after) = dissect(
+            let (before, after, misfit) = dissect(
                 f, &naming, uuid: label.uuid, bound: d, pairKey: pairKey,
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
             for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
-            let misfit = d.fit.count(naming.decoded)
             send(.frame(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
             if misfit { send(tagged(d.fit.note(d.base, stream: stream))) }
@@ -273,20 +269,45 @@ final class DissectorLayer: ConnectionLayer {
         send: (consuming EventBody, Direction?) -> Void
     ) {
         let hasCommand = label.framing != nil || label.commandByte
-        let message = Message(
-            command: hasCommand ? f.command : nil, flags: f.flags, payload: f.payload, direction: direction,
-            characteristic: label.uuid, wantsFields: false)
-        let decoded = d.base.decode(message)
+        let command = hasCommand ? f.command : nil
+        // Most frames are named by their command and length alone, with no message or decode built.
+        if let verdict = d.base.verdict(
+            command: command, from: direction, characteristic: label.uuid, payloadCount: f.payloadCount)
+        {
+            counted(
+                f, label, d, name: verdict.name, kind: verdict.kind, problems: [], misfit: d.fit.count(verdict),
+                stream: stream, pairKey: pairKey, direction: direction, record: record, time: time, send: send)
+            return
+        }
+        let decoded = d.base.decode(
+            Message(
+                command: command, flags: f.flags, payload: f.payload, payloadCount: f.payloadCount,
+                direction: direction, characteristic: label.uuid, wantsFields: false))
+        counted(
+            f, label, d, name: decoded.name, kind: decoded.kind, problems: decoded.problems,
+            misfit: d.fit.count(decoded), stream: stream, pairKey: pairKey, direction: direction, record: record,
+            time: time, send: send)
+    }
+
+    /// A named frame's pairing, counts and problems (`.counts` detail).
+    private func counted(
+        _ f: borrowing Frame, _ label: BoundStream.Label, _ d: BoundDissector, name: String?, kind: MessageKind?,
+        problems: [Diagnostic], misfit: Bool, stream: (String, FieldValue), pairKey: PairKey, direction: Direction,
+        record: Int, time: Timestamp, send: (consuming EventBody, Direction?) -> Void
+    ) {
         let paired = pair(
-            command: f.command, sequence: f.sequence, decoded, bound: d, pairKey: pairKey, direction: direction,
-            record: record, time: time)
+            command: f.command, sequence: f.sequence, name: name, kind: kind, bound: d, pairKey: pairKey,
+            direction: direction, record: record, time: time)
         for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
         count(f, a5: label.isA5, direction: direction)
+        let slot = d.statsSlot ?? ctx.tally.commands.slot(for: d.name)
+        if d.statsSlot == nil { d.statsSlot = slot }
         ctx.tally.commands.message(
-            dissector: d.name, command: f.command, hasCommand: hasCommand, name: decoded.name, direction: direction,
-            pairing: paired.response)
+            slot: slot, command: f.command, hasCommand: label.framing != nil || label.commandByte, name: name,
+            direction: direction, pairing: paired.response)
+        for diagnostic in problems { send(tagged(diagnostic, stream), nil) }
         for diagnostic in paired.after { send(tagged(diagnostic, stream), nil) }
-        if d.fit.count(decoded) { send(tagged(d.fit.note(d.base, stream: stream), stream), nil) }
+        if misfit { send(tagged(d.fit.note(d.base, stream: stream), stream), nil) }
     }
 
     /// A frame counted and not sent (`.counts` detail).

@@ -32,10 +32,19 @@ final class FitCheck {
     private var counts = Counts()
 
     /// Counts one decoded frame; true once, when the stream's frames show that the dissector does not fit.
-    func count(_ decoded: DecodedMessage?) -> Bool {
+    func count(_ decoded: borrowing DecodedMessage) -> Bool {
+        count(failure: Self.failure(decoded))
+    }
+
+    /// Counts a frame named without decoding it (`MessageVerdict`): it failed only if unknown.
+    func count(_ verdict: borrowing MessageVerdict) -> Bool {
+        count(failure: verdict.name == nil ? 0 : nil)
+    }
+
+    private func count(failure reason: Int?) -> Bool {
         guard !counts.said else { return false }
         counts.frames += 1
-        guard let reason = Self.failure(decoded) else { return false }
+        guard let reason else { return false }
         counts.failed += 1
         switch reason {
         case 0: counts.by.0 += 1
@@ -50,8 +59,7 @@ final class FitCheck {
     }
 
     /// Why a frame failed (an index in `reasons`), or nil when it decoded.
-    private static func failure(_ decoded: DecodedMessage?) -> Int? {
-        guard let decoded else { return nil }
+    private static func failure(_ decoded: borrowing DecodedMessage) -> Int? {
         guard decoded.name != nil else { return 0 }
         guard let kind = decoded.problems.first?.kind else { return nil }
         switch kind {

@@ -16,6 +16,27 @@ public protocol MessageDissector: Sendable {
     /// The same, its fields put into `sink` as they are read instead of kept in the result: a
     /// frame's JSONL line is written so, with no values built.
     func decode<Sink: FieldSink & ~Copyable>(_ message: Message, into sink: inout Sink) -> DecodedMessage
+    /// The one-byte commands from `direction` whose payload bytes `decode(_:)` without fields
+    /// (`wantsFields: false`) reads, not only their length (`payloadCount`). `stats` does not copy
+    /// out the payloads of the others.
+    func payloadsRead(from direction: Direction) -> PayloadPolicy
+    /// What `stats` counts of a message when its command and payload length decide it: its name and
+    /// kind, the message decoding without problems. Nil when its bytes or problems must be read:
+    /// `decode(_:)` is called then.
+    func verdict(
+        command: UInt16?, from direction: Direction, characteristic: BluetoothUUID?, payloadCount: Int
+    ) -> MessageVerdict?
+}
+
+/// A message's name and kind, read without decoding it (`MessageDissector.verdict`).
+public struct MessageVerdict: Sendable, Equatable {
+    public var name: String?
+    public var kind: MessageKind?
+
+    public init(name: String?, kind: MessageKind?) {
+        self.name = name
+        self.kind = kind
+    }
 }
 
 extension MessageDissector {
@@ -26,6 +47,12 @@ extension MessageDissector {
         decoded.fields = []
         return decoded
     }
+
+    public func payloadsRead(from direction: Direction) -> PayloadPolicy { .keepAll }
+
+    public func verdict(
+        command: UInt16?, from direction: Direction, characteristic: BluetoothUUID?, payloadCount: Int
+    ) -> MessageVerdict? { nil }
 }
 
 /// How a stream's bytes become messages.
@@ -40,7 +67,10 @@ public enum Framing: Sendable, Equatable {
 public struct Message: Sendable {
     public var command: UInt16?
     public var flags: UInt8?
+    /// Empty, where `payloadsRead` said the bytes are not read and `wantsFields` is false.
     public var payload: [UInt8]
+    /// The payload's length, its bytes kept or not.
+    public var payloadCount: Int
     public var direction: Direction
     /// The characteristic it travelled on, when known.
     public var characteristic: BluetoothUUID?
@@ -49,12 +79,13 @@ public struct Message: Sendable {
     public var wantsFields: Bool
 
     public init(
-        command: UInt16?, flags: UInt8?, payload: [UInt8], direction: Direction, characteristic: BluetoothUUID?,
-        wantsFields: Bool = true
+        command: UInt16?, flags: UInt8?, payload: [UInt8], payloadCount: Int? = nil, direction: Direction,
+        characteristic: BluetoothUUID?, wantsFields: Bool = true
     ) {
         self.command = command
         self.flags = flags
         self.payload = payload
+        self.payloadCount = payloadCount ?? payload.count
         self.direction = direction
         self.characteristic = characteristic
         self.wantsFields = wantsFields

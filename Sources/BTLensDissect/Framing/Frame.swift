@@ -10,7 +10,10 @@ public struct Frame: Sendable, Equatable {
     public var command: UInt16
     public var sequence: UInt8?
     public var flags: UInt8?
+    /// Empty where the framer's `PayloadPolicy` did not keep it.
     public var payload: [UInt8]
+    /// The payload's length, kept or not.
+    public var payloadCount: Int
     /// The checksum carried by the frame, and the one its bytes call for (nil: the format has none).
     public var checksum: UInt16?
     public var expectedChecksum: UInt16?
@@ -35,13 +38,15 @@ public struct Frame: Sendable, Equatable {
 
     public init(
         version: UInt8?, command: UInt16, sequence: UInt8?, flags: UInt8?, payload: [UInt8],
-        checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil, fragment: Fragment? = nil
+        payloadCount: Int? = nil, checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil,
+        fragment: Fragment? = nil
     ) {
         self.version = version
         self.command = command
         self.sequence = sequence
         self.flags = flags
         self.payload = payload
+        self.payloadCount = payloadCount ?? payload.count
         self.checksum = checksum
         self.expectedChecksum = expectedChecksum
         self.length = length ?? FrameFormat.a5.headerLength + payload.count + 1

@@ -34,13 +34,13 @@ public struct FramedStream: Sendable {
     /// The records the buffered bytes came from.
     private var origins = ByteOrigins()
 
-    /// `keepsPayloads`: see `MessageFramer`.
+    /// `payloads`: see `MessageFramer`.
     public init(
         format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
-        messageLimit: Int = Limits().messageBytes, keepsPayloads: Bool = true
+        messageLimit: Int = Limits().messageBytes, payloads: PayloadPolicy = .keepAll
     ) {
         self.messageLimit = messageLimit
-        framer = MessageFramer(format: format, keepsPayloads: keepsPayloads)
+        framer = MessageFramer(format: format, payloads: payloads)
         state = detect ? .undecided(values: 0, preamble: 0) : .framed
         self.tracksSequence = tracksSequence
         isA5Format = format == .a5
@@ -198,6 +198,7 @@ public struct FramedStream: Sendable {
         joining = nil
         var whole = j.first
         whole.payload = j.payload
+        whole.payloadCount = j.payload.count
         whole.length = j.length
         whole.fragment = part
         whole.checksum = frame.checksum

@@ -14,23 +14,23 @@ public struct MessageFramer: Sendable {
     }
 
     public let format: FrameFormat
-    /// False where nothing reads the payloads of whole frames (no dissector, a consumer that only
-    /// counts): they are not copied out. A frame of several keeps its part, for the joined message.
-    public let keepsPayloads: Bool
+    /// The whole frames whose payloads are copied out. A frame of several keeps its part, for the
+    /// joined message.
+    public let payloads: PayloadPolicy
     private let layout: FrameLayout
     private var buffer = StreamBuffer()
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
-    public init(format: FrameFormat = .a5, keepsPayloads: Bool = true) {
+    public init(format: FrameFormat = .a5, payloads: PayloadPolicy = .keepAll) {
         self.format = format
-        self.keepsPayloads = keepsPayloads
+        self.payloads = payloads
         layout = FrameLayout(format)
     }
 
     /// A framer like this one, with nothing buffered.
-    public var restarted: MessageFramer { MessageFramer(format: format, keepsPayloads: keepsPayloads) }
+    public var restarted: MessageFramer { MessageFramer(format: format, payloads: payloads) }
 
     public var buffered: Int { buffer.count }
 
@@ -113,12 +113,13 @@ public struct MessageFramer: Sendable {
                 }
             }
         }
+        let command = layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0
         return Frame(
-            version: byte(at: layout.version),
-            command: layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0,
+            version: byte(at: layout.version), command: command,
             sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
-            payload: keepsPayloads || (fragment?.count ?? 1) > 1
+            payload: payloads.keeps(command) || (fragment?.count ?? 1) > 1
                 ? buffer.withUnsafeBytes(format.headerLength..<payloadEnd) { Array($0) } : [],
+            payloadCount: payloadEnd - format.headerLength,
             checksum: checksum, expectedChecksum: expected, length: total, fragment: fragment)
     }
 

@@ -119,7 +119,8 @@ final class IAP2Layer: ConnectionLayer {
                 let bound = protocolName.flatMap { ctx.dissectors.lookup(.eaProtocol($0)) }
                 s = BoundStream(
                     bound?.dissector, framing: bound?.framing, detect: bound == nil, direction: direction,
-                    messageLimit: ctx.limits.messageBytes, keepsPayloads: bound != nil || ctx.valueBytes)
+                    messageLimit: ctx.limits.messageBytes,
+                    keepsPayloads: bound != nil ? ctx.detail == .full : ctx.valueBytes)
             }
             s.push(bytes, at: RecordPlace(record: record, time: time)) { o, label in
                 ea(o, key, label, protocolName, record, time)

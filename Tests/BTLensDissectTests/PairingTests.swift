@@ -16,10 +16,10 @@ final class PairingTests: XCTestCase {
         XCTAssertNil(p.request(request(3, 0x20, at: 2)))
         // 0xa1 answers 0x21 even though an older 0x20 is waiting; 0xa0 answers the oldest 0x20.
         XCTAssertEqual(
-            p.response(command: 0xa1, sequence: nil, time: t(5))?.1,
+            p.response(command: 0xa1, sequence: nil, time: t(5)),
             PairedResponse(requestRecord: 2, requestCommand: 0x21, latencyMicroseconds: 4000))
-        XCTAssertEqual(p.response(command: 0xa0, sequence: nil, time: t(6))?.1.requestRecord, 1)
-        XCTAssertEqual(p.response(command: 0xa0, sequence: nil, time: t(7))?.1.requestRecord, 3)
+        XCTAssertEqual(p.response(command: 0xa0, sequence: nil, time: t(6))?.requestRecord, 1)
+        XCTAssertEqual(p.response(command: 0xa0, sequence: nil, time: t(7))?.requestRecord, 3)
         XCTAssertNil(p.response(command: 0xa0, sequence: nil, time: t(8)))
         XCTAssertTrue(PairingRule.ResponseCommand.or(0x80).couldRespond(0xa0))
         XCTAssertFalse(PairingRule.ResponseCommand.or(0x80).couldRespond(0x05))
@@ -29,16 +29,16 @@ final class PairingTests: XCTestCase {
         var p = PairingTracker(rule: PairingRule(match: .sequence, responseCommand: .any))
         _ = p.request(request(1, 0x10, seq: 7, at: 0))
         _ = p.request(request(2, 0x11, seq: 8, at: 0))
-        XCTAssertEqual(p.response(command: 0x99, sequence: 8, time: t(3))?.1.requestRecord, 2)
+        XCTAssertEqual(p.response(command: 0x99, sequence: 8, time: t(3))?.requestRecord, 2)
         XCTAssertNil(p.response(command: 0x99, sequence: 9, time: t(3)))
-        XCTAssertEqual(p.response(command: 0x42, sequence: 7, time: t(4))?.1.requestRecord, 1)
+        XCTAssertEqual(p.response(command: 0x42, sequence: 7, time: t(4))?.requestRecord, 1)
     }
 
     func testSameSequenceAndCommand() {
         var p = PairingTracker(rule: PairingRule(match: .sequence, responseCommand: .same))
         _ = p.request(request(1, 0x10, seq: 7, at: 0))
         XCTAssertNil(p.response(command: 0x11, sequence: 7, time: t(1)))
-        XCTAssertEqual(p.response(command: 0x10, sequence: 7, time: t(1))?.1.requestRecord, 1)
+        XCTAssertEqual(p.response(command: 0x10, sequence: 7, time: t(1))?.requestRecord, 1)
     }
 
     func testATableAndRequestsItDoesNotList() {
@@ -47,7 +47,7 @@ final class PairingTests: XCTestCase {
         XCTAssertTrue(p.outstanding.isEmpty, "0x03 takes no response: it is not tracked")
         _ = p.request(request(2, 0x02, at: 0))
         XCTAssertNil(p.response(command: 0x41, sequence: nil, time: t(1)))
-        XCTAssertEqual(p.response(command: 0x42, sequence: nil, time: t(1))?.1.requestRecord, 2)
+        XCTAssertEqual(p.response(command: 0x42, sequence: nil, time: t(1))?.requestRecord, 2)
         XCTAssertTrue(PairingRule.ResponseCommand.table([0x01: 0x41]).couldRespond(0x41))
         XCTAssertFalse(PairingRule.ResponseCommand.table([0x01: 0x41]).couldRespond(0x01))
     }
@@ -67,7 +67,7 @@ final class PairingTests: XCTestCase {
             PairingTracker.Request(
                 record: 2, time: Timestamp(microseconds: .max), command: 0x10, name: nil, sequence: nil))
         XCTAssertEqual(
-            p.response(command: 0x11, sequence: nil, time: Timestamp(microseconds: .min))?.1.latencyMicroseconds, .min)
+            p.response(command: 0x11, sequence: nil, time: Timestamp(microseconds: .min))?.latencyMicroseconds, .min)
     }
 
     func testRequestsExpireAfterTheTimeout() {
@@ -77,7 +77,7 @@ final class PairingTests: XCTestCase {
         _ = p.request(request(2, 0x10, at: 50))
         XCTAssertEqual(p.expire(now: t(100)).map(\.record), [], "exactly the timeout is not past it")
         XCTAssertEqual(p.expire(now: t(101)).map(\.record), [1])
-        XCTAssertEqual(p.response(command: 0x11, sequence: nil, time: t(120))?.1.requestRecord, 2)
+        XCTAssertEqual(p.response(command: 0x11, sequence: nil, time: t(120))?.requestRecord, 2)
     }
 
     func testOutstandingRequestsAreBounded() {

@@ -89,17 +89,37 @@ final class FastPathTests: XCTestCase {
         XCTAssertGreaterThan(compared, 5)
     }
 
-    private func assertSameStats(_ name: String, _ open: () throws -> any CaptureReader) throws {
+    /// The same where a definition does not fit: the Aurora definition forced onto every stream of
+    /// the benchmark's two characteristics, the unbound device's random payloads included, so that
+    /// frames are named by their length, decoded for their problems, and judged not to fit.
+    func testStatsInCountsDetailCountsTheSameWhereADefinitionDoesNotFit() throws {
+        var benchmark: [UInt8] = []
+        BenchmarkCapture.generate(bytes: 3_000_000) { benchmark += $0 }
+        let forced: [DecodeAs] = [
+            .attHandle(0x0013, dissector: "aurora-headphones"), .attHandle(0x0015, dissector: "aurora-headphones"),
+        ]
+        let json = try assertSameStats("forced", decodeAs: forced) { try CaptureFormat.open(MemorySource(benchmark)) }
+        for id in ["a5.payload.short", "a5.payload.extra", "a5.definition.mismatch"] {
+            XCTAssertTrue(json.contains("\"\(id)\""), id)
+        }
+    }
+
+    @discardableResult
+    private func assertSameStats(
+        _ name: String, decodeAs: [DecodeAs] = [], _ open: () throws -> any CaptureReader
+    ) throws -> String {
         let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
         func stats(_ detail: Analyzer.Detail) throws -> String {
             var reader = try open()
             let stats = StatsCollector(file: name, info: reader.info)
             let analyzer = try Pipeline.run(
-                &reader, Configuration(dissectors: table, detail: detail),
+                &reader, Configuration(decodeAs: decodeAs, dissectors: table, detail: detail),
                 onRecord: stats.record, onProblem: stats.problem, onEvent: stats.event)
             stats.add(analyzer.tally)
             return stats.json(connections: analyzer.connectionSummaries, advertisers: analyzer.advertisers)
         }
-        XCTAssertEqual(try stats(.counts), try stats(.full), name)
+        let full = try stats(.full)
+        XCTAssertEqual(try stats(.counts), full, name)
+        return full
     }
 }

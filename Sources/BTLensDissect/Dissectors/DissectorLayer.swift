@@ -149,7 +149,7 @@ final class DissectorLayer: ConnectionLayer {
                 out.after.append(unanswered(dropped, d.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
-            if let (_, paired) = context.tracker.response(command: command, sequence: sequence, time: time) {
+            if let paired = context.tracker.response(command: command, sequence: sequence, time: time) {
                 out.response = paired
             } else {
                 out.after.append(unsolicited(command, sequence, name, d.name))
@@ -274,36 +274,35 @@ final class DissectorLayer: ConnectionLayer {
         if let verdict = d.base.verdict(
             command: command, from: direction, characteristic: label.uuid, payloadCount: f.payloadCount)
         {
-            counted(
-                f, label, d, name: verdict.name, kind: verdict.kind, problems: [], misfit: d.fit.count(verdict),
-                stream: stream, pairKey: pairKey, direction: direction, record: record, time: time, send: send)
-            return
+            return counted(
+                f, label, d, verdict, problems: [], misfit: d.fit.count(verdict), stream: stream, pairKey: pairKey,
+                direction: direction, record: record, time: time, send: send)
         }
         let decoded = d.base.decode(
             Message(
                 command: command, flags: f.flags, payload: f.payload, payloadCount: f.payloadCount,
                 direction: direction, characteristic: label.uuid, wantsFields: false))
         counted(
-            f, label, d, name: decoded.name, kind: decoded.kind, problems: decoded.problems,
+            f, label, d, MessageVerdict(name: decoded.name, kind: decoded.kind), problems: decoded.problems,
             misfit: d.fit.count(decoded), stream: stream, pairKey: pairKey, direction: direction, record: record,
             time: time, send: send)
     }
 
     /// A named frame's pairing, counts and problems (`.counts` detail).
     private func counted(
-        _ f: borrowing Frame, _ label: BoundStream.Label, _ d: BoundDissector, name: String?, kind: MessageKind?,
+        _ f: borrowing Frame, _ label: BoundStream.Label, _ d: BoundDissector, _ verdict: borrowing MessageVerdict,
         problems: [Diagnostic], misfit: Bool, stream: (String, FieldValue), pairKey: PairKey, direction: Direction,
         record: Int, time: Timestamp, send: (consuming EventBody, Direction?) -> Void
     ) {
         let paired = pair(
-            command: f.command, sequence: f.sequence, name: name, kind: kind, bound: d, pairKey: pairKey,
-            direction: direction, record: record, time: time)
+            command: f.command, sequence: f.sequence, name: verdict.name, kind: verdict.kind, bound: d,
+            pairKey: pairKey, direction: direction, record: record, time: time)
         for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
         count(f, a5: label.isA5, direction: direction)
         let slot = d.statsSlot ?? ctx.tally.commands.slot(for: d.name)
         if d.statsSlot == nil { d.statsSlot = slot }
         ctx.tally.commands.message(
-            slot: slot, command: f.command, hasCommand: label.framing != nil || label.commandByte, name: name,
+            slot: slot, command: f.command, hasCommand: label.framing != nil || label.commandByte, name: verdict.name,
             direction: direction, pairing: paired.response)
         for diagnostic in problems { send(tagged(diagnostic, stream), nil) }
         for diagnostic in paired.after { send(tagged(diagnostic, stream), nil) }

@@ -75,10 +75,13 @@ public struct PairingTracker: Sendable {
 
     public let rule: PairingRule
     public private(set) var outstanding: [Request] = []
+    /// The rule names the requests that take a response (a table): others are not tracked.
+    private let tracksListedOnly: Bool
 
     public init(rule: PairingRule, limit: Int = Limits().pendingRequests) {
         self.rule = rule
         self.limit = max(limit, 1)
+        if case .table = rule.responseCommand { tracksListedOnly = true } else { tracksListedOnly = false }
     }
 
     /// Requests older than the timeout at `now`, removed.
@@ -97,13 +100,13 @@ public struct PairingTracker: Sendable {
     public mutating func request(_ r: Request) -> Request? {
         var r = r
         r.expected = rule.responseCommand.expected(for: r.command)
-        if case .table = rule.responseCommand, r.expected == nil { return nil }
+        if tracksListedOnly, r.expected == nil { return nil }
         outstanding.append(r)
         return outstanding.count > limit ? outstanding.removeFirst() : nil
     }
 
     /// Pairs a response with its request, or nil when none is outstanding.
-    public mutating func response(command: UInt16, sequence: UInt8?, time: Timestamp) -> (Request, PairedResponse)? {
+    public mutating func response(command: UInt16, sequence: UInt8?, time: Timestamp) -> PairedResponse? {
         let index: Int?
         switch rule.match {
         case .sequence:
@@ -113,12 +116,8 @@ public struct PairingTracker: Sendable {
         }
         guard let i = index else { return nil }
         let r = outstanding.remove(at: i)
-        return (
-            r,
-            PairedResponse(
-                requestRecord: r.record, requestCommand: r.command,
-                latencyMicroseconds: time.elapsed(since: r.time))
-        )
+        return PairedResponse(
+            requestRecord: r.record, requestCommand: r.command, latencyMicroseconds: time.elapsed(since: r.time))
     }
 
     /// Everything still outstanding, removed (disconnection, end of capture).

@@ -1,8 +1,10 @@
 /// What the frame path reads of a stream's dissector per frame, read once: one reference in the
 /// stream's label. The dissector is an existential, whose every property is a call and which is
 /// copied whole when taken out of an optional: here it is reached through a constant of a class.
-/// One per stream with a dissector, freed with the stream.
-final class BoundDissector {
+/// One per stream with a dissector, freed with the stream (and the last frame shown). A frame's
+/// event carries it to the renderer's thread, which reads only `base`, a constant: the analyzer's
+/// thread alone reads and changes the rest.
+@usableFromInline final class BoundDissector: @unchecked Sendable {
     let base: any MessageDissector
     let name: String
     let pairing: PairingRule?

@@ -90,21 +90,26 @@ final class DissectorLayer: ConnectionLayer {
         bound d: BoundDissector, pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
     ) -> (before: [Diagnostic], after: [Diagnostic], misfit: Bool) {
         // Here only what pairing and diagnostics need: the values are decoded where the frame is
-        // shown (`FrameInfo.decoded`), on the renderer's thread.
-        var message = Message(
-            command: naming.hasCommand ? f.command : nil,
-            flags: f.flags, payload: f.payload, direction: direction,
-            characteristic: uuid, wantsFields: false)
-        let decoded = d.base.decode(message)
+        // shown (`FrameInfo.decoded`), on the renderer's thread. Most frames are named by their
+        // command and length alone.
+        let command = naming.hasCommand ? f.command : nil
+        let decoded =
+            d.base.verdict(command: command, from: direction, characteristic: uuid, payloadCount: f.payloadCount)
+            .map { DecodedMessage(name: $0.name, kind: $0.kind) }
+            ?? d.base.decode(
+                Message(
+                    command: command, flags: f.flags, payload: f.payload, direction: direction, characteristic: uuid,
+                    wantsFields: false))
         naming.dissector = d.name
-        message.wantsFields = true
-        naming.deferred = FrameInfo.Deferred(dissector: d.base, message: message)
+        naming.decoder = d
+        naming.direction = direction
+        naming.characteristic = uuid
         let paired = pair(
             command: f.command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
             pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
         let misfit = d.fit.count(decoded)
-        let after = decoded.problems + paired.after
+        let after = paired.after.isEmpty ? decoded.problems : decoded.problems + paired.after
         naming.decoded = decoded
         return (paired.before, after, misfit)
     }

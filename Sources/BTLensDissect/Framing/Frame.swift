@@ -145,19 +145,25 @@ public final class FrameInfo: Sendable {
     /// problems; the fields are decoded here, by whoever shows the frame (on its own thread), and
     /// again at each read: read it once.
     public var decoded: DecodedMessage? {
-        guard let d = naming.deferred else { return naming.decoded }
-        return d.dissector.decode(d.message)
+        guard let d = naming.decoder else { return naming.decoded }
+        return d.base.decode(message)
     }
     /// `decoded`, its fields put into `sink` as they are read instead of kept in the result: the
     /// JSONL renderer writes them so.
     public func decode<Sink: FieldSink & ~Copyable>(into sink: inout Sink) -> DecodedMessage? {
-        guard let d = naming.deferred else {
+        guard let d = naming.decoder else {
             guard var decoded = naming.decoded else { return nil }
             sink.put(fields: decoded.fields)
             decoded.fields = []
             return decoded
         }
-        return d.dissector.decode(d.message, into: &sink)
+        return d.base.decode(message, into: &sink)
+    }
+    /// The message its dissector decodes, fields wanted.
+    private var message: Message {
+        Message(
+            command: naming.hasCommand ? frame.command : nil, flags: frame.flags, payload: frame.payload,
+            direction: naming.direction, characteristic: naming.characteristic)
     }
     /// Whether the stream's dissector decoded the frame (its name, kind and fields can be read).
     @inlinable public var isDecoded: Bool { naming.decoded != nil }
@@ -182,19 +188,12 @@ public final class FrameInfo: Sendable {
         @usableFromInline var dissector: String?
         @usableFromInline var decoded: DecodedMessage?
         @usableFromInline var pairing: PairedResponse?
-        @usableFromInline var deferred: Deferred?
-    }
-
-    /// A message whose fields are decoded when the frame is shown. A class: the frame's naming is
-    /// copied on its way to the renderer, and a reference costs less to copy than an existential.
-    @usableFromInline final class Deferred: Sendable {
-        let dissector: any MessageDissector
-        let message: Message
-
-        init(dissector: any MessageDissector, message: Message) {
-            self.dissector = dissector
-            self.message = message
-        }
+        /// The stream's dissector, which decodes the frame's fields when it is shown (`decoded`):
+        /// a reference, as the naming is copied on its way to the renderer. With the direction
+        /// and characteristic its message is decoded for.
+        @usableFromInline var decoder: BoundDissector?
+        @usableFromInline var direction = Direction.sent
+        @usableFromInline var characteristic: BluetoothUUID?
     }
 
     public convenience init(

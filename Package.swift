@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "BTLensDefinitions",
             dependencies: [
-                "BTLensCore", "BTLensDissect",
+                "BTLensCore", "BTLensDissect", "BTLensReport",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // Threads, relays, live input, folder runs and the output sink: how a capture flows through the analyzer.

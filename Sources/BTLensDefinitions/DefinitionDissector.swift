@@ -1,5 +1,6 @@
 import BTLensCore
 import BTLensDissect
+import BTLensReport
 import Foundation
 
 /// A vendor protocol read from a definition file: a `MessageDissector` like any Swift one.
@@ -99,6 +100,9 @@ public final class DefinitionDissector: MessageDissector {
         return out
     }
 
+    /// Specialized for the JSONL writer, the sink of every frame a timeline shows: its calls are
+    /// then direct, not through the protocol's witnesses (the generic entry checks for it).
+    @_specialize(where Sink == JSONWriter)
     public func decode<Sink: FieldSink & ~Copyable>(_ message: Message, into sink: inout Sink) -> DecodedMessage {
         var out = DecodedMessage()
         if message.wantsFields, let flags = message.flags, flags != 0 {

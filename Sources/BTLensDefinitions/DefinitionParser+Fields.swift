@@ -89,7 +89,7 @@ extension DefinitionParser.Parser {
             try integerOnly("enum", e)
             let enumName = try e.string("\(here) enum")
             if let values = enums[enumName] {
-                spec.enumeration = (enumName, values)
+                spec.enumNames = EnumNames(values)
             } else if !broken.contains(enumName) {
                 throw e.error(
                     "\(here): enum '\(enumName)' is not defined under enums: (defined: \(enums.keys.sorted().joined(separator: ", ")))"

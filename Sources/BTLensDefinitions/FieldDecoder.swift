@@ -50,7 +50,7 @@ struct FieldDecoder {
 
     /// One field, its key and value put into `sink` when values are kept.
     private mutating func field<Sink: FieldSink & ~Copyable>(_ spec: FieldSpec, _ sink: inout Sink) throws(Stop) {
-        if keepsValues { sink.name(spec.name) }
+        if keepsValues { sink.name(spec.encodedName) }
         guard let r = spec.repeats else { return try single(spec, spec.type, &sink) }
         let count: Int?
         switch r {
@@ -87,7 +87,14 @@ struct FieldDecoder {
             }
             if spec.isReferenced { scope[spec.name] = value }
             check(spec, value)
-            if keepsValues { sink.value(present(spec, value: value, raw: raw, signed: signed)) }
+            guard keepsValues else { return }
+            if let names = spec.enumNames {
+                // Named values were encoded once; an unnamed one is its number.
+                guard let name = names[value] else { return sink.value(.enumerated(nil, raw: value)) }
+                sink.enumerated(name, raw: value)
+            } else {
+                sink.value(present(spec, value: value, raw: raw, signed: signed))
+            }
         case .bytes(let size):
             let bytes = try read(spec.name, length(size))
             if keepsValues { sink.raw(bytes) }
@@ -131,8 +138,8 @@ struct FieldDecoder {
         }
     }
 
+    /// A value that is not an enum's.
     private func present(_ spec: borrowing FieldSpec, value: Int64, raw: UInt64, signed: Bool) -> MessageValue {
-        if let e = spec.enumeration { return .enumerated(e.values[value], raw: value) }
         if let flags = spec.flags {
             var rest = raw
             var names: [String] = []

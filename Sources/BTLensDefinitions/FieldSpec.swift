@@ -1,3 +1,6 @@
+import BTLensDissect
+import BTLensReport
+
 /// One field of a message payload, as a definition describes it (Kaitai Struct's `seq` entries,
 /// kept small): a name, a type, and how to present the value.
 ///
@@ -35,14 +38,16 @@ final class FieldSpec: @unchecked Sendable {
         case anyOf([Int64])
     }
 
-    var name: String
+    let name: String
+    /// `name` with its JSON form, for the JSONL writer (`FieldSink.name(_:)`).
+    let encodedName: EncodedName
     var type: FieldType
     /// Whether a later size, repeat or switch names this field, so its value is kept while decoding
     /// (`FieldSpec.markReferenced`): most definitions name none, and keep nothing.
     var isReferenced = false
     var repeats: Repeat?
-    /// The enum's name and its values.
-    var enumeration: (name: String, values: [Int64: String])?
+    /// The values of the field's enum by number, encoded once (`FieldSink.enumerated`).
+    var enumNames: EnumNames?
     /// Bit masks and their names.
     var flags: [(mask: UInt64, name: String)]?
     var unit: String?
@@ -52,8 +57,32 @@ final class FieldSpec: @unchecked Sendable {
 
     init(name: String, type: FieldType) {
         self.name = name
+        encodedName = EncodedName(name)
         self.type = type
     }
+}
+
+/// An enum's value names with their JSON forms, found by number: the first 256 in an array, as
+/// most enums number from zero, the rest by hashing.
+struct EnumNames: Sendable {
+    private let small: [EncodedName?]
+    private let large: [Int64: EncodedName]
+
+    init(_ values: [Int64: String]) {
+        var small = [EncodedName?](repeating: nil, count: 256)
+        var large: [Int64: EncodedName] = [:]
+        for (raw, name) in values {
+            if (0..<256).contains(raw) { small[Int(raw)] = EncodedName(name) } else { large[raw] = EncodedName(name) }
+        }
+        self.small = small
+        self.large = large
+    }
+
+    subscript(raw: Int64) -> EncodedName? { (0..<256).contains(raw) ? small[Int(raw)] : large[raw] }
+}
+
+extension EncodedName {
+    init(_ text: String) { self.init(text: text, json: JSONWriter.encode(text)) }
 }
 
 extension FieldSpec {

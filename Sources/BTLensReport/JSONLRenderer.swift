@@ -254,7 +254,14 @@ public final class JSONLRenderer {
         guard let name = a.dissector, a.isDecoded else { return }
         w.field("dissector", name)
         if let n = a.messageName { w.field("command_name", n) }
-        if let k = a.messageKind { w.field("kind", k.rawValue) }
+        if let k = a.messageKind {
+            w.key("kind")
+            switch k {
+            case .request: w.string(literal: "request")
+            case .response: w.string(literal: "response")
+            case .event: w.string(literal: "event")
+            }
+        }
         w.key("fields")
         // Written as they are decoded: no values built for a line.
         w.beginObject()

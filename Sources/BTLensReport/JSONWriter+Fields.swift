@@ -6,6 +6,8 @@ import BTLensDissect
 /// enums their names (or numbers), flags arrays of names, measures with a unit objects.
 extension JSONWriter: FieldSink {
     public mutating func name(_ name: String) { key(named: name) }
+    public mutating func name(_ name: borrowing EncodedName) { key(encoded: name.json) }
+    public mutating func enumerated(_ name: borrowing EncodedName, raw: Int64) { string(encoded: name.json) }
 
     public mutating func value(_ value: MessageValue) {
         switch value {

@@ -91,6 +91,21 @@ public struct JSONWriter: ~Copyable {
         k.withUTF8 { key($0) }
     }
 
+    /// A key already quoted and escaped (`encode(_:)`).
+    public mutating func key(encoded json: [UInt8]) {
+        json.withUnsafeBufferPointer { json in
+            reserve(json.count + 2)
+            if needsComma {
+                base[count] = UInt8(ascii: ",")
+                count += 1
+            }
+            ShortCopy.copy(json, to: base + count)
+            base[count + json.count] = UInt8(ascii: ":")
+            count += json.count + 1
+        }
+        afterKey = true
+    }
+
     /// `,"name":`
     @inline(__always) private mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
         reserve(name.count + 4)
@@ -323,44 +338,56 @@ public struct JSONWriter: ~Copyable {
     /// a test (SWAR: each test below is true when some byte of the word matches), as names and
     /// enum values are written on every line.
     static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let raw = UnsafeRawPointer(utf8.baseAddress) else { return true }
+        let n = utf8.count
+        guard n >= 8 else {
+            // Fewer than eight: gathered into one word, the rest filled with a plain byte.
+            var x: UInt64 = 0x4141_4141_4141_4141
+            for i in 0..<n { x = x << 8 | UInt64(utf8[i]) }
+            return Self.isPlain(x)
+        }
+        var i = 0
+        while i + 8 <= n {
+            guard Self.isPlain(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) else { return false }
+            i += 8
+        }
+        // The last bytes in one word that overlaps the one before.
+        return i == n || Self.isPlain(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+    }
+
+    /// Whether no byte of `x` is ≥ 0x80, < 0x20, a quote, a backslash or DEL.
+    @inline(__always) private static func isPlain(_ x: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
-        var i = 0
-        if let raw = UnsafeRawPointer(utf8.baseAddress) {
-            while i + 8 <= utf8.count {
-                let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                // ≥ 0x80, < 0x20, and the three single bytes that need escaping.
-                if x & highs != 0 || (x &- 0x20 &* ones) & ~x & highs != 0 || hasZero(x ^ (0x22 &* ones))
-                    || hasZero(x ^ (0x5c &* ones)) || hasZero(x ^ (0x7f &* ones))
-                {
-                    return false
-                }
-                i += 8
-            }
-        }
-        while i < utf8.count {
-            let b = utf8[i]
-            if b < 0x20 || b >= 0x7f || b == 0x22 || b == 0x5c { return false }
-            i += 1
-        }
+        return
+            !(x & highs != 0 || (x &- 0x20 &* ones) & ~x & highs != 0 || hasZero(x ^ (0x22 &* ones))
+            || hasZero(x ^ (0x5c &* ones)) || hasZero(x ^ (0x7f &* ones)))
+    }
+
+    /// `"utf8"` when it needs no escaping; false, and nothing written, otherwise.
+    private mutating func appendPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard Self.isPlain(utf8) else { return false }
+        reserve(utf8.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        ShortCopy.copy(utf8, to: base + count + 1)
+        base[count + utf8.count + 1] = UInt8(ascii: "\"")
+        count += utf8.count + 2
         return true
     }
 
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
     private mutating func appendEscaped(_ s: String) {
-        put(UInt8(ascii: "\""))
-        // Names and most text are printable ASCII: checked in place and copied whole.
-        let plain =
-            s.utf8.withContiguousStorageIfAvailable { utf8 in
-                guard Self.isPlain(utf8) else { return false }
-                append(utf8)
-                return true
-            } ?? false
-        if plain {
-            put(UInt8(ascii: "\""))
-            return
+        // Names and most text are printable ASCII: checked in place and copied whole. A string of
+        // up to 15 bytes (most enum and message names) is stored inline, not in contiguous storage:
+        // it is copied out for the check.
+        if let plain = s.utf8.withContiguousStorageIfAvailable({ appendPlain($0) }) {
+            if plain { return }
+        } else {
+            var s = s
+            if s.withUTF8({ appendPlain($0) }) { return }
         }
+        put(UInt8(ascii: "\""))
         for scalar in s.unicodeScalars {
             switch scalar.value {
             case 0x22: appendRaw("\\\"")

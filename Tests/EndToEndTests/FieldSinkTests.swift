@@ -7,7 +7,8 @@ import XCTest
 
 /// A frame's fields written into JSON as the decoder reads them (the JSONL renderer's way) are the
 /// fields decoded as values and then written, for every kind of field and for every payload cut
-/// short at each offset (the field the bytes ran out in is dropped, the ones before it kept).
+/// short at each offset (the field the bytes ran out in is dropped, the ones before it kept), enum
+/// names encoded once included.
 final class FieldSinkTests: XCTestCase {
     func testFieldsWrittenAsReadEqualTheFieldsDecodedThenWritten() throws {
         let d = try DefinitionParser.parse(
@@ -15,6 +16,7 @@ final class FieldSinkTests: XCTestCase {
                 protocol: t
                 enums:
                   mode: {0: off, 1: on}
+                  odd: {0: "say \\"hi\\"", 2: "café", 300: big, -1: minus}
                 types:
                   cell:
                     seq:
@@ -45,10 +47,18 @@ final class FieldSinkTests: XCTestCase {
                       - {id: n, type: u1}
                       - {id: name, type: str, size: n}
                       - {id: rest, size: eos}
+                  - id: 3
+                    name: Enums
+                    seq:
+                      - {id: odd, type: u1, enum: odd}
+                      - {id: wide, type: u2le, enum: odd}
+                      - {id: signed, type: s1, enum: odd}
                 """, file: "t.yaml")
         let payloads: [(UInt16, String)] = [
             (1, "02 01e803 02d007 01 0100 0909"), (1, "01 05e803 02 07d007"), (1, "00 07 abcd"),
             (2, "01 07 c409 03 414243 0102"),
+            // Enum names that need escaping, a number no name is given, one past 255, a negative one.
+            (3, "00 2c01 ff"), (3, "01 0200 05"),
         ]
         for (command, hex) in payloads {
             let full = Hex.bytes(hex) ?? []

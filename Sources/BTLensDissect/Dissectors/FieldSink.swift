@@ -20,9 +20,32 @@ public protocol FieldSink: ~Copyable {
     mutating func mark() -> Mark
     /// Forgets what was put since `mark`.
     mutating func rewind(to mark: Mark)
+    /// `name(_:)` for a name whose JSON form was encoded once, where its definition was compiled.
+    mutating func name(_ name: borrowing EncodedName)
+    /// An enum value its definition names, so encoded: `value(.enumerated(name, raw:))` otherwise.
+    mutating func enumerated(_ name: borrowing EncodedName, raw: Int64)
+}
+
+/// A name from a definition (a field's, an enum value's) with its JSON string form, encoded once
+/// when the definition is compiled: a frame's JSONL line copies it instead of escaping it again.
+public struct EncodedName: Sendable {
+    public let text: String
+    /// `"text"`, quoted and escaped.
+    public let json: [UInt8]
+
+    public init(text: String, json: [UInt8]) {
+        self.text = text
+        self.json = json
+    }
 }
 
 extension FieldSink where Self: ~Copyable {
+    public mutating func name(_ name: borrowing EncodedName) { self.name(name.text) }
+
+    public mutating func enumerated(_ name: borrowing EncodedName, raw: Int64) {
+        value(.enumerated(name.text, raw: raw))
+    }
+
     /// A value of any kind, groups and lists walked.
     public mutating func put(_ value: MessageValue) {
         switch value {

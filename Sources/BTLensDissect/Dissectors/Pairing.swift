@@ -97,8 +97,8 @@ public struct PairingTracker: Sendable {
 
     /// Adds a request; returns one pushed out by the bound. A request the rule's table lists no
     /// response for is not tracked.
-    public mutating func request(_ r: Request) -> Request? {
-        var r = r
+    public mutating func request(_ r: consuming Request) -> Request? {
+        // Consumed, so that it is moved into `outstanding`, not copied (its name retained) on the way.
         r.expected = rule.responseCommand.expected(for: r.command)
         if tracksListedOnly, r.expected == nil { return nil }
         outstanding.append(r)

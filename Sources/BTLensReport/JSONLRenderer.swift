@@ -15,6 +15,11 @@ public final class JSONLRenderer {
     @exclusivity(unchecked) private var recentUUIDs: [(uuid: BluetoothUUID, text: UUIDText)] = []
     /// ATT opcode names as JSON strings, by opcode, once each is first written.
     @exclusivity(unchecked) private var opcodeNames = [[UInt8]?](repeating: nil, count: 256)
+    /// The dissector and message names of the last frames, by command byte, encoded once: a
+    /// capture's frames repeat a few names, and a name found here is copied, not escaped again.
+    /// Kept apart, the texts and their JSON forms are read where they are, not copied out.
+    @exclusivity(unchecked) private var frameNameTexts = [String?](repeating: nil, count: 257)
+    @exclusivity(unchecked) private var frameNameJSON = [[UInt8]](repeating: [], count: 257)
 
     private struct UUIDText {
         var text: [UInt8]
@@ -252,8 +257,12 @@ public final class JSONLRenderer {
     /// What the bound dissector said: names, fields, pairing.
     private func decoded(_ w: inout JSONWriter, _ a: FrameInfo) {
         guard let name = a.dissector, a.isDecoded else { return }
-        w.field("dissector", name)
-        if let n = a.messageName { w.field("command_name", n) }
+        w.key("dissector")
+        frameName(&w, name, slot: 256)
+        if let n = a.messageName {
+            w.key("command_name")
+            frameName(&w, n, slot: Int(a.frame.command & 0xff))
+        }
         if let k = a.messageKind {
             w.key("kind")
             switch k {
@@ -337,6 +346,17 @@ public final class JSONLRenderer {
         if recentUUIDs.count == 4 { recentUUIDs.removeFirst() }
         recentUUIDs.append((u, text))
         return recentUUIDs.count - 1
+    }
+
+    /// A dissector's or message's name as a JSON string, from `slot` when it holds the same name
+    /// (a comparison that is one test when the two share their storage, as names from one
+    /// definition do).
+    private func frameName(_ w: inout JSONWriter, _ name: String, slot: Int) {
+        if frameNameTexts[slot] != name {
+            frameNameTexts[slot] = name
+            frameNameJSON[slot] = JSONWriter.encode(name)
+        }
+        w.string(encoded: frameNameJSON[slot])
     }
 
     /// An ATT opcode's name as a JSON string, encoded the first time it is written.

@@ -1,7 +1,7 @@
 import BTLensCore
 import BTLensDissect
 
-/// A name under `fields.` followed through a decoded message, as `MessageFormat.json` writes it:
+/// A name under `fields.` followed through a decoded message, as the JSONL writer writes it (`JSONWriter+Fields.swift`):
 /// groups are objects, lists arrays, a value with a unit `{"value":…,"unit":…}`, flags an array of
 /// names, an enum its name (or its number when unnamed).
 enum MessagePath {

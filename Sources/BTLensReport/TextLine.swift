@@ -13,6 +13,9 @@ struct TextLine {
 
     mutating func reset() { count = 0 }
 
+    /// Forgets what was added after the first `n` bytes.
+    mutating func truncate(to n: Int) { count = min(count, max(0, n)) }
+
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Makes room for `n` more bytes, then `body` writes at most `n` at the end and says how many:

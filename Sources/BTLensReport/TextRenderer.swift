@@ -232,7 +232,9 @@ public struct TextRenderer {
             if let session = a.eaSession { s.decimal(session) } else { s.add("?") }
             if let p = a.protocolName { s.add(text: " (\(safe(p)))") }
         }
-        let decoded = a.decoded
+        // Fields written as they are decoded, put on the line after the name and flags.
+        var fields = TextFields()
+        let decoded = a.decode(into: &fields)
         if let name = decoded?.name {
             s.add(" ")
             s.add(text: safe(name))
@@ -256,9 +258,9 @@ public struct TextRenderer {
             s.add(" flags ")
             s.hex(flags, width: 2)
         }
-        if let fields = decoded?.fields, !fields.isEmpty {
+        if fields.line.count > 0 {
             s.add(" ")
-            s.add(text: MessageFormat.text(fields))
+            s.add(fields.line)
         } else if decoded?.name == nil || !f.payload.isEmpty {
             s.add(" len ")
             s.decimal(f.payload.count)

@@ -5,8 +5,8 @@ import XCTest
 @testable import BTLensDefinitions
 @testable import BTLensReport
 
-/// A frame's fields written into JSON as the decoder reads them (the JSONL renderer's way) are the
-/// fields decoded as values and then written, for every kind of field and for every payload cut
+/// A frame's fields written into JSON or text as the decoder reads them (the JSONL and text
+/// timelines' way) are the fields decoded as values and then written, for every kind of field and for every payload cut
 /// short at each offset (the field the bytes ran out in is dropped, the ones before it kept), enum
 /// names encoded once included.
 final class FieldSinkTests: XCTestCase {
@@ -56,7 +56,7 @@ final class FieldSinkTests: XCTestCase {
                 """, file: "t.yaml")
         let payloads: [(UInt16, String)] = [
             (1, "02 01e803 02d007 01 0100 0909"), (1, "01 05e803 02 07d007"), (1, "00 07 abcd"),
-            (2, "01 07 c409 03 414243 0102"),
+            (2, "01 07 c409 03 414243 0102"), (2, "07 0f 0100 02 1b41"),
             // Enum names that need escaping, a number no name is given, one past 255, a negative one.
             (3, "00 2c01 ff"), (3, "01 0200 05"),
         ]
@@ -68,7 +68,9 @@ final class FieldSinkTests: XCTestCase {
                     characteristic: nil)
                 var asValues = JSONWriter()
                 let decoded = d.decode(message)
-                MessageFormat.json(&asValues, decoded.fields)
+                asValues.beginObject()
+                asValues.put(fields: decoded.fields)
+                asValues.endObject()
                 var asRead = JSONWriter()
                 asRead.beginObject()
                 let rest = d.decode(message, into: &asRead)
@@ -78,6 +80,12 @@ final class FieldSinkTests: XCTestCase {
                     "command \(command), \(cut) of \(full.count) bytes")
                 XCTAssertEqual(rest.problems, decoded.problems)
                 XCTAssertEqual(rest.fields, [])
+                // The text timeline's way: the same text as the values described, terminal-safe.
+                var asText = TextFields()
+                _ = d.decode(message, into: &asText)
+                XCTAssertEqual(
+                    asText.line.string, TerminalText.safe(MessageField.describe(decoded.fields)),
+                    "text: command \(command), \(cut) of \(full.count) bytes")
             }
         }
     }

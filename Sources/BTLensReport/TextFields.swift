@@ -1,0 +1,94 @@
+import BTLensCore
+import BTLensDissect
+
+/// A message's fields written as text as they are decoded (`MessageDissector.decode(_:into:)`):
+/// `preset=bassBoost level=85% cells=[{id=1 mv=1000}]`, the text `MessageField.describe` gives,
+/// made terminal-safe, with no values built for a line of the text timeline.
+struct TextFields: FieldSink {
+    private(set) var line = TextLine()
+    /// Per open group or list (the message is the outermost group), a bit: whether it is a list,
+    /// and whether something has been put in it (the next item takes a space). Bits, not an
+    /// array, so that a mark is copied without counting a reference. Past 64 levels every item
+    /// takes a space.
+    private var lists: UInt64 = 0
+    private var started: UInt64 = 0
+    private var depth = 0
+
+    struct Mark {
+        var count: Int
+        var lists: UInt64
+        var started: UInt64
+        var depth: Int
+    }
+
+    mutating func mark() -> Mark { Mark(count: line.count, lists: lists, started: started, depth: depth) }
+
+    mutating func rewind(to mark: Mark) {
+        line.truncate(to: mark.count)
+        (lists, started, depth) = (mark.lists, mark.started, mark.depth)
+    }
+
+    mutating func name(_ name: String) {
+        separate()
+        line.add(text: name)
+        line.add("=")
+    }
+
+    mutating func value(_ value: MessageValue) {
+        switch value {
+        case .group, .list: return put(value)
+        default: break
+        }
+        item()
+        switch value {
+        case .int(let i): line.add(text: String(i))
+        case .uint(let u): line.add(text: String(u))
+        case .measure(let d, let unit): line.add(text: TerminalText.safe(MessageValue.number(d) + (unit ?? "")))
+        case .string(let s): line.add(text: "\"" + TerminalText.safe(s) + "\"")
+        case .bytes(let b): line.add(text: b.isEmpty ? "\"\"" : Hex.string(b))
+        case .enumerated(let name, let raw): line.add(text: name.map(TerminalText.safe) ?? "\(raw)?")
+        case .flags(let names, let unnamed):
+            let all = names + (unnamed != 0 ? [Hex.value(unnamed, width: 2)] : [])
+            line.add(text: "[" + TerminalText.safe(all.joined(separator: ",")) + "]")
+        case .group, .list: break
+        }
+    }
+
+    mutating func raw(_ bytes: ArraySlice<UInt8>) {
+        item()
+        line.add(text: bytes.isEmpty ? "\"\"" : Hex.string(bytes))
+    }
+
+    mutating func beginGroup() { open("{", list: false) }
+    mutating func endGroup() { close("}") }
+    mutating func beginList() { open("[", list: true) }
+    mutating func endList() { close("]") }
+
+    /// A space before all but the first item of the innermost group or list.
+    private mutating func separate() {
+        guard depth < 64 else { return line.add(" ") }
+        let bit: UInt64 = 1 << UInt64(depth)
+        if started & bit != 0 { line.add(" ") }
+        started |= bit
+    }
+
+    /// A value: in a list it is an item, in a group its name came first.
+    private mutating func item() {
+        if depth < 64, lists & (1 << UInt64(depth)) != 0 { separate() }
+    }
+
+    private mutating func open(_ bracket: StaticString, list: Bool) {
+        item()
+        line.add(bracket)
+        depth += 1
+        guard depth < 64 else { return }
+        let bit: UInt64 = 1 << UInt64(depth)
+        started &= ~bit
+        if list { lists |= bit } else { lists &= ~bit }
+    }
+
+    private mutating func close(_ bracket: StaticString) {
+        line.add(bracket)
+        depth = max(0, depth - 1)
+    }
+}

@@ -93,25 +93,31 @@ final class DissectorLayer: ConnectionLayer {
         // shown (`FrameInfo.decoded`), on the renderer's thread. Most frames are named by their
         // command and length alone.
         let command = naming.hasCommand ? f.command : nil
-        let decoded =
-            d.base.verdict(command: command, from: direction, characteristic: uuid, payloadCount: f.payloadCount)
-            .map { DecodedMessage(name: $0.name, kind: $0.kind) }
-            ?? d.base.decode(
-                Message(
-                    command: command, flags: f.flags, payload: f.payload, direction: direction, characteristic: uuid,
-                    wantsFields: false))
         naming.dissector = d.name
         naming.decoder = d
         naming.direction = direction
         naming.characteristic = uuid
+        if let verdict = d.base.verdict(
+            command: command, from: direction, characteristic: uuid, payloadCount: f.payloadCount)
+        {
+            let paired = pair(
+                command: f.command, sequence: f.sequence, name: verdict.name, kind: verdict.kind, bound: d,
+                pairKey: pairKey, direction: direction, record: record, time: time)
+            naming.pairing = paired.response
+            let misfit = d.fit.count(verdict)
+            naming.named = verdict
+            return (paired.before, paired.after, misfit)
+        }
+        let decoded = d.base.decode(
+            Message(
+                command: command, flags: f.flags, payload: f.payload, direction: direction, characteristic: uuid,
+                wantsFields: false))
         let paired = pair(
             command: f.command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
             pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
-        let misfit = d.fit.count(decoded)
-        let after = paired.after.isEmpty ? decoded.problems : decoded.problems + paired.after
-        naming.decoded = decoded
-        return (paired.before, after, misfit)
+        naming.named = MessageVerdict(name: decoded.name, kind: decoded.kind)
+        return (paired.before, decoded.problems + paired.after, d.fit.count(decoded))
     }
 
     /// What pairing made of one named frame: the request it answers, requests that timed out (to

@@ -166,11 +166,11 @@ public final class FrameInfo: Sendable {
             direction: naming.direction, characteristic: naming.characteristic)
     }
     /// Whether the stream's dissector decoded the frame (its name, kind and fields can be read).
-    @inlinable public var isDecoded: Bool { naming.decoded != nil }
+    @inlinable public var isDecoded: Bool { naming.named != nil || naming.decoded != nil }
     /// The message's name, without decoding its fields.
-    @inlinable public var messageName: String? { naming.decoded?.name }
+    @inlinable public var messageName: String? { naming.named != nil ? naming.named?.name : naming.decoded?.name }
     /// Whether it is a request, a response or an event, without decoding its fields.
-    @inlinable public var messageKind: MessageKind? { naming.decoded?.kind }
+    @inlinable public var messageKind: MessageKind? { naming.named != nil ? naming.named?.kind : naming.decoded?.kind }
     /// The request this frame answers.
     @inlinable public var pairing: PairedResponse? { naming.pairing }
     /// The A5 frame itself, not a vendor's variant or a whole value.
@@ -186,7 +186,10 @@ public final class FrameInfo: Sendable {
         @usableFromInline var framing: String?
         @usableFromInline var hasCommand: Bool
         @usableFromInline var dissector: String?
+        /// A message given whole (`FrameInfo`'s public initializer).
         @usableFromInline var decoded: DecodedMessage?
+        /// What the stream's dissector named the frame (with `decoder`, which decodes its fields).
+        @usableFromInline var named: MessageVerdict?
         @usableFromInline var pairing: PairedResponse?
         /// The stream's dissector, which decodes the frame's fields when it is shown (`decoded`):
         /// a reference, as the naming is copied on its way to the renderer. With the direction

@@ -38,36 +38,23 @@ indirect enum Node {
     }
 
     /// Whether the node reads `reltime`, which counts from the first event, whatever its type.
-    var readsReltime: Bool {
-        switch self {
-        case .and(let a, let b), .or(let a, let b): return a.readsReltime || b.readsReltime
-        case .not(let a): return a.readsReltime
-        case .types: return false
-        case .present(let f), .compare(let f, _, _), .contains(let f, _), .matches(let f, _), .within(let f, _):
-            return f.key == .reltime
-        }
-    }
+    var readsReltime: Bool { readsField { $0 == .reltime } }
 
     /// Whether the node reads bytes an event holds (a payload, a value, undecoded bytes, a decoded
     /// field, or a parameter, which may be bytes): the analyzer must then copy them out.
-    var readsValues: Bool {
-        switch self {
-        case .and(let a, let b), .or(let a, let b): return a.readsValues || b.readsValues
-        case .not(let a): return a.readsValues
-        case .types: return false
-        case .present(let f), .compare(let f, _, _), .contains(let f, _), .matches(let f, _), .within(let f, _):
-            return [.payload, .value, .bytes, .fields, .flagsNames, .parameter].contains(f.key)
-        }
-    }
+    var readsValues: Bool { readsField { [.payload, .value, .bytes, .fields, .flagsNames, .parameter].contains($0) } }
 
     /// Whether the node reads a frame's decoded fields (`fields.*`, `flags_names`), which costs a decoding.
-    var readsDecodedFields: Bool {
+    var readsDecodedFields: Bool { readsField { $0 == .fields || $0 == .flagsNames } }
+
+    /// Whether some field the node tests has a key `test` accepts.
+    private func readsField(_ test: (Field.Key) -> Bool) -> Bool {
         switch self {
-        case .and(let a, let b), .or(let a, let b): return a.readsDecodedFields || b.readsDecodedFields
-        case .not(let a): return a.readsDecodedFields
+        case .and(let a, let b), .or(let a, let b): return a.readsField(test) || b.readsField(test)
+        case .not(let a): return a.readsField(test)
         case .types: return false
         case .present(let f), .compare(let f, _, _), .contains(let f, _), .matches(let f, _), .within(let f, _):
-            return f.key == .fields || f.key == .flagsNames
+            return test(f.key)
         }
     }
 }

@@ -8,16 +8,17 @@ struct TextFields: FieldSink {
     private(set) var line = TextLine()
     /// Per open group or list (the message is the outermost group), a bit: whether it is a list,
     /// and whether something has been put in it (the next item takes a space). Bits, not an
-    /// array, so that a mark is copied without counting a reference. Past 64 levels every item
-    /// takes a space.
-    private var lists: UInt64 = 0
-    private var started: UInt64 = 0
+    /// array, so that a mark is copied without counting a reference. 128 levels hold any
+    /// definition (types nest at most 32 deep, a repeat of a group takes two levels a type); past
+    /// them every item takes a space.
+    private var lists: UInt128 = 0
+    private var started: UInt128 = 0
     private var depth = 0
 
     struct Mark {
         var count: Int
-        var lists: UInt64
-        var started: UInt64
+        var lists: UInt128
+        var started: UInt128
         var depth: Int
     }
 
@@ -66,23 +67,23 @@ struct TextFields: FieldSink {
 
     /// A space before all but the first item of the innermost group or list.
     private mutating func separate() {
-        guard depth < 64 else { return line.add(" ") }
-        let bit: UInt64 = 1 << UInt64(depth)
+        guard depth < 128 else { return line.add(" ") }
+        let bit: UInt128 = 1 << UInt128(depth)
         if started & bit != 0 { line.add(" ") }
         started |= bit
     }
 
     /// A value: in a list it is an item, in a group its name came first.
     private mutating func item() {
-        if depth < 64, lists & (1 << UInt64(depth)) != 0 { separate() }
+        if depth < 128, lists & (1 << UInt128(depth)) != 0 { separate() }
     }
 
     private mutating func open(_ bracket: StaticString, list: Bool) {
         item()
         line.add(bracket)
         depth += 1
-        guard depth < 64 else { return }
-        let bit: UInt64 = 1 << UInt64(depth)
+        guard depth < 128 else { return }
+        let bit: UInt128 = 1 << UInt128(depth)
         started &= ~bit
         if list { lists |= bit } else { lists &= ~bit }
     }

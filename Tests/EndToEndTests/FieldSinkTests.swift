@@ -89,4 +89,30 @@ final class FieldSinkTests: XCTestCase {
             }
         }
     }
+
+    /// Types nested as deep as a definition may (32), each a repeated group: the text written as read
+    /// keeps its separators at every level (two a type: a list and a group).
+    func testDeepestNestingIsWrittenAsDescribed() throws {
+        let depth = DefinitionParser.maxNesting
+        var types = ""
+        for i in 0..<depth {
+            let inner = i + 1 < depth ? ", {id: in\(i), type: t\(i + 1), repeat: 1}" : ""
+            types += "  t\(i):\n    seq: [{id: a\(i), type: u1}\(inner)]\n"
+        }
+        let d = try DefinitionParser.parse(
+            text: """
+                protocol: deep
+                types:
+                \(types.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+                messages:
+                  - {id: 1, name: Deep, seq: [{id: top, type: t0, repeat: 1}]}
+                """, file: "deep.yaml")
+        let message = Message(
+            command: 1, flags: nil, payload: (0..<255).map { UInt8($0) }, direction: .sent, characteristic: nil)
+        var asText = TextFields()
+        _ = d.decode(message, into: &asText)
+        let described = TerminalText.safe(MessageField.describe(d.decode(message).fields))
+        XCTAssertTrue(described.contains("[{a1=") && described.contains("}]}]"), described.prefix(80).description)
+        XCTAssertEqual(asText.line.string, described)
+    }
 }

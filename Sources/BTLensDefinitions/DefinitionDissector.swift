@@ -80,11 +80,13 @@ public final class DefinitionDissector: MessageDissector {
         }
         byByteCommand = table
         // Only a message whose layout depends on its bytes is read without its fields.
-        let layouts = compiled.map(\.layout)
-        payloadsRead = (
-            PayloadPolicy { table[Int($0) << 1] >= 0 && layouts[Int(table[Int($0) << 1])] == nil },
-            PayloadPolicy { table[Int($0) << 1 | 1] >= 0 && layouts[Int(table[Int($0) << 1 | 1])] == nil }
-        )
+        func reads(_ slot: Int) -> PayloadPolicy {
+            PayloadPolicy { command in
+                let i = table[Int(command) << 1 | slot]
+                return i >= 0 && compiled[Int(i)].layout == nil
+            }
+        }
+        payloadsRead = (reads(0), reads(1))
     }
 
     public var messageCount: Int { messages.count }

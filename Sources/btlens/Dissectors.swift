@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTLensDefinitions
 import BTLensDissect
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ struct Dissectors: ParsableCommand {
         abstract: "Check and list dissectors: vendor protocols in definition files (Dissectors/*.yaml) and built in.",
         discussion:
             "Definitions are read from ~/.config/btlens/dissectors (yours) and ./Dissectors, or from the folders given with --dissectors; a file of ./Dissectors that binds what one of yours binds is left out with a note. The format is described in Dissectors/README.md.",
-        subcommands: [Check.self, List.self])
+        subcommands: [Check.self, List.self, Export.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -81,6 +82,31 @@ struct Dissectors: ParsableCommand {
                     "  \(b.key)\(role)\(framing)\(devices) → \(d.name)\(b.overrides ? " (overrides the built-in there)" : "")"
                 )
             }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write the definitions as a Wireshark Lua dissector (tshark -X lua_script:FILE.lua).")
+
+        @Flag(help: "Wireshark Lua (the only export so far).")
+        var wireshark = false
+
+        @Argument(help: "Folders or files of definitions (default: ~/.config/btlens/dissectors and ./Dissectors).")
+        var paths: [String] = []
+
+        @Option(name: .shortAndLong, help: "The Lua file to write.")
+        var output: String
+
+        func run() throws {
+            let loaded =
+                paths.isEmpty
+                ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
+                : DefinitionLoader.load(paths, required: true)
+            let definitions = loaded.table.dissectors.compactMap { $0 as? DefinitionDissector }
+            let lua = WiresharkExport.lua(definitions, version: Btlens.configuration.version)
+            try lua.write(toFile: output, atomically: true, encoding: .utf8)
         }
     }
 }

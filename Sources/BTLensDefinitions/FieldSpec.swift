@@ -79,6 +79,12 @@ struct EnumNames: Sendable {
     }
 
     subscript(raw: Int64) -> EncodedName? { (0..<256).contains(raw) ? small[Int(raw)] : large[raw] }
+
+    /// Every value and its name, by value.
+    var all: [(raw: Int64, name: String)] {
+        let listed = small.indices.compactMap { i in small[i].map { (Int64(i), $0.text) } }
+        return (listed + large.map { ($0.key, $0.value.text) }).sorted { $0.raw < $1.raw }
+    }
 }
 
 extension EncodedName {

@@ -56,6 +56,17 @@ public enum WiresharkExport {
                 names += "names[\(slot)][\(command)] = \(quoted(name))\n"
             }
         }
+        var declared: [String: String] = [:]
+        var order: [String] = []
+        var specs = ""
+        for m in d.messages {
+            guard let command = m.id, command < 256 else { continue }
+            let list = specTable(m.fields, id: id, declared: &declared, order: &order)
+            for slot in m.from.map({ [$0 == .sent ? 0 : 1] }) ?? [0, 1] {
+                specs += "specs[\(slot)][\(command)] = \(list)\n"
+            }
+        }
+        let fieldDeclarations = order.map { "F[\(quoted($0))] = \(declared[$0] ?? "")" }.joined(separator: "\n")
         let title = quoted(d.title ?? d.name)
         return """
             do
@@ -69,7 +80,13 @@ public enum WiresharkExport {
               length = ProtoField.uint8("\(id).length", "Length"),
               checksum = ProtoField.uint8("\(id).checksum", "Checksum", base.HEX),
             }
-            p.fields = { f.command, f.command_name, f.version, f.sequence, f.flags, f.length, f.checksum }
+            local F = {}
+            \(fieldDeclarations)
+            local all = { f.command, f.command_name, f.version, f.sequence, f.flags, f.length, f.checksum }
+            for _, field in pairs(F) do all[#all + 1] = field end
+            p.fields = all
+            local specs = { [0] = {}, [1] = {} }
+            \(specs)
             local e_checksum = ProtoExpert.new("\(id).checksum.bad", "Bad checksum", expert.group.CHECKSUM, expert.severity.WARN)
             p.experts = { e_checksum }
             local names = { [0] = {}, [1] = {} }
@@ -105,6 +122,47 @@ public enum WiresharkExport {
               return out
             end
 
+            -- A message's fields, as the definition lists them: each spec is { n = name, k = kind,
+            -- w = width, s = signed, be = big endian, z = size, r = repeat, g = group }.
+            local walk, one
+            function walk(list, t, off, stop, tree, scope)
+              for _, s in ipairs(list) do
+                local times = 1
+                if s.r == "eos" then times = 4096 elseif type(s.r) == "number" then times = s.r
+                elseif type(s.r) == "string" then times = scope[s.r] or 0 end
+                local i = 0
+                while i < times and (s.r ~= "eos" or off < stop) do
+                  off = one(s, t, off, stop, tree, scope)
+                  i = i + 1
+                end
+              end
+              return off
+            end
+
+            function one(s, t, off, stop, tree, scope)
+              if s.k == "int" then
+                local r = t(off, s.w)
+                local v
+                if s.w > 4 then v = s.be and (s.s and r:int64() or r:uint64()) or (s.s and r:le_int64() or r:le_uint64())
+                else v = s.be and (s.s and r:int() or r:uint()) or (s.s and r:le_int() or r:le_uint()) end
+                if s.be then tree:add(F[s.n], r) else tree:add_le(F[s.n], r) end
+                scope[s.n] = tonumber(v)
+                return off + s.w
+              elseif s.k == "bytes" or s.k == "string" then
+                local size = s.z == "eos" and (stop - off) or (type(s.z) == "string" and (scope[s.z] or 0) or s.z)
+                if size > 0 then tree:add(F[s.n], t(off, size)) end
+                return off + size
+              elseif s.k == "group" then
+                local sub = tree:add(F[s.n], t(off, 0))
+                local inner = {}
+                for k, v in pairs(scope) do inner[k] = v end
+                local after = walk(s.g, t, off, stop, sub, inner)
+                sub:set_len(after - off)
+                return after
+              end
+              return stop
+            end
+
             local function stream(key)
               local s = streams[key] or { buf = ByteArray.new(), insync = true }
               streams[key] = s
@@ -128,6 +186,11 @@ public enum WiresharkExport {
                 local sum = 0
                 for i = 0, 5 + n do sum = (sum + t(i, 1):uint()) % 256 end
                 if sum ~= t(6 + n, 1):uint() then item:add_proto_expert_info(e_checksum) end
+                local list = specs[pinfo.p2p_dir == 0 and 0 or 1][command]
+                if list and n > 0 then
+                  local ok = pcall(walk, list, t(6, n):tvb(), 0, n, sub, {})
+                  if not ok then sub:add_expert_info(PI_MALFORMED, PI_WARN, "payload shorter than its fields") end
+                end
                 pinfo.cols.protocol = \(quoted(id))
               end
             end
@@ -147,6 +210,7 @@ public enum WiresharkExport {
             local lw = Proto(\(quoted(id + "_long_write")), \(quoted((d.title ?? d.name) + " (long writes)")))
             function lw.dissector(tvb, pinfo, tree)
               local op = att_opcode() and att_opcode().value
+              if op ~= 0x16 and op ~= 0x18 then return end
               local conn = tostring(acl_chandle())
               if op == 0x16 and not pinfo.visited then
                 local uuid = att_uuid16() and string.format("%04x", att_uuid16().value)
@@ -182,6 +246,64 @@ public enum WiresharkExport {
             end
 
             """
+    }
+}
+
+extension WiresharkExport {
+    /// A Lua table of the specs of `fields`, declaring a ProtoField for each name not declared yet.
+    fileprivate static func specTable(
+        _ fields: [FieldSpec], id: String, declared: inout [String: String], order: inout [String]
+    ) -> String {
+        "{ " + fields.map { spec(of: $0, id: id, declared: &declared, order: &order) }.joined(separator: ", ") + " }"
+    }
+
+    private static func spec(
+        of f: FieldSpec, id: String, declared: inout [String: String], order: inout [String]
+    ) -> String {
+        let abbrev = quoted("\(id).\(f.name)")
+        func declare(_ lua: String) {
+            guard declared[f.name] == nil else { return }
+            declared[f.name] = lua
+            order.append(f.name)
+        }
+        var parts = ["n = \(quoted(f.name))"]
+        switch f.repeats {
+        case .eos?: parts.append("r = \"eos\"")
+        case .count(let n)?: parts.append("r = \(n)")
+        case .field(let name)?: parts.append("r = \(quoted(name))")
+        case nil: break
+        }
+        func size(_ s: FieldSpec.Size) -> String {
+            switch s {
+            case .fixed(let n): return "\(n)"
+            case .field(let name): return quoted(name)
+            case .eos: return "\"eos\""
+            }
+        }
+        switch f.type {
+        case .integer(let width, let signed, let bigEndian):
+            let kind = signed ? (width > 4 ? "int64" : "int32") : (width > 4 ? "uint64" : "uint32")
+            let values =
+                f.enumNames.map { e in
+                    ", { " + e.all.map { "[\($0.raw)] = \(quoted($0.name))" }.joined(separator: ", ") + " }"
+                } ?? ""
+            declare("ProtoField.\(kind)(\(abbrev), \(quoted(f.name)), base.DEC\(values))")
+            parts += ["k = \"int\"", "w = \(width)", "s = \(signed)", "be = \(bigEndian)"]
+        case .bytes(let s):
+            declare("ProtoField.bytes(\(abbrev), \(quoted(f.name)))")
+            parts += ["k = \"bytes\"", "z = \(size(s))"]
+        case .string(let s):
+            declare("ProtoField.string(\(abbrev), \(quoted(f.name)))")
+            parts += ["k = \"string\"", "z = \(size(s))"]
+        case .group(let inner):
+            declare("ProtoField.none(\(abbrev), \(quoted(f.name)))")
+            parts += ["k = \"group\"", "g = \(specTable(inner, id: id, declared: &declared, order: &order))"]
+        case .switchOn:
+            // First slice: the rest of the payload as bytes.
+            declare("ProtoField.bytes(\(abbrev), \(quoted(f.name)))")
+            parts += ["k = \"bytes\"", "z = \"eos\""]
+        }
+        return "{ " + parts.joined(separator: ", ") + " }"
     }
 }
 

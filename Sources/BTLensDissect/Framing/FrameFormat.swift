@@ -16,7 +16,7 @@ public struct FrameFormat: Sendable, Equatable {
         case fragmentCount
         case fragmentIndex
 
-        var width: Int {
+        public var width: Int {
             switch self {
             case .version, .sequence, .flags, .fragmentCount, .fragmentIndex: return 1
             case .command(let w, _), .length(let w, _): return w

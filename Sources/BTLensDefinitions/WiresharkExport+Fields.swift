@@ -1,0 +1,99 @@
+import BTLensDissect
+
+extension WiresharkExport {
+    /// A definition's message fields as Lua: a ProtoField declaration per field name (`<protocol>.<name>`,
+    /// so `aurora_headphones.preset == 1` filters), and the specs the runtime walks a payload by.
+    struct FieldTable {
+        let protocolName: String
+        /// Lua declarations, in the order first met.
+        private(set) var lines: [String] = []
+        /// A declaration's text by key, to find a name declared before with the same type.
+        private var declared: [String: String] = [:]
+
+        init(protocolName: String) { self.protocolName = protocolName }
+
+        var declarations: String { lines.joined(separator: "\n") }
+
+        /// The Lua table of specs for `fields`.
+        mutating func list(_ fields: [FieldSpec]) -> String {
+            "{ " + fields.map { spec($0) }.joined(separator: ", ") + " }"
+        }
+
+        private mutating func spec(_ f: FieldSpec) -> String {
+            var parts = ["n = \(quoted(f.name))"]
+            switch f.repeats {
+            case .eos?: parts.append("r = \"eos\"")
+            case .count(let n)?: parts.append("r = \(n)")
+            case .field(let name)?: parts.append("r = \(quoted(name))")
+            case nil: break
+            }
+            if let unit = f.unit { parts.append("u = \(quoted(" " + unit))") }
+            if let scale = f.scale { parts.append("sc = \(scale)") }
+            if let offset = f.offset { parts.append("of = \(offset)") }
+            if let flags = f.flags {
+                parts.append(
+                    "fl = { " + flags.map { "{ \($0.mask), \(quoted($0.name)) }" }.joined(separator: ", ") + " }")
+            }
+            switch f.valid {
+            case .range(let lo, let hi)?:
+                if let lo { parts.append("lo = \(lo)") }
+                if let hi { parts.append("hi = \(hi)") }
+            case .anyOf(let values)?:
+                parts.append("any = { " + values.map(String.init).joined(separator: ", ") + " }")
+            case nil: break
+            }
+            parts.append(kind(f, f.type))
+            return "{ " + parts.joined(separator: ", ") + " }"
+        }
+
+        /// The part of a spec that says how to read `type`, with the field it shows as.
+        private mutating func kind(_ f: FieldSpec, _ type: FieldSpec.FieldType) -> String {
+            switch type {
+            case .integer(let width, let signed, let bigEndian):
+                let values =
+                    f.enumNames.map { e in
+                        ", enum = { " + e.all.map { "[\($0.raw)] = \(quoted($0.name))" }.joined(separator: ", ") + " }"
+                    } ?? ""
+                let hex = f.flags != nil ? ", hex = true" : ""
+                let key = declare(
+                    f.name, "t = \"int\", w = \(width > 4 ? 8 : 4), s = \(signed)\(hex)\(values)")
+                return "f = \(quoted(key)), k = \"int\", w = \(width), s = \(signed), be = \(bigEndian)"
+            case .bytes(let size):
+                return "f = \(quoted(declare(f.name, "t = \"bytes\""))), k = \"bytes\", z = \(Self.size(size))"
+            case .string(let size):
+                return "f = \(quoted(declare(f.name, "t = \"string\""))), k = \"string\", z = \(Self.size(size))"
+            case .group(let inner):
+                let key = declare(f.name, "t = \"group\"")
+                return "f = \(quoted(key)), k = \"group\", g = \(list(inner))"
+            case .switchOn(let on, let cases, let fallback):
+                let listed = cases.keys.sorted().map { "[\($0)] = { \(kind(f, cases[$0] ?? .bytes(.eos))) }" }
+                let fb = fallback.map { ", fb = { \(kind(f, $0)) }" } ?? ""
+                return "k = \"switch\", on = \(quoted(on)), cases = { \(listed.joined(separator: ", ")) }\(fb)"
+            }
+        }
+
+        private static func size(_ s: FieldSpec.Size) -> String {
+            switch s {
+            case .fixed(let n): return "\(n)"
+            case .field(let name): return quoted(name)
+            case .eos: return "\"eos\""
+            }
+        }
+
+        /// The key of a field named `name` declared as `lua`: the name itself, or the name with a
+        /// number where another message uses the name for a value of another type.
+        private mutating func declare(_ name: String, _ lua: String) -> String {
+            var key = name
+            var n = 1
+            while let other = declared[key], other != lua {
+                n += 1
+                key = "\(name)_\(n)"
+            }
+            if declared[key] == nil {
+                declared[key] = lua
+                lines.append("    [\(quoted(key))] = { n = \(quoted(name)), \(lua) },")
+            }
+            return key
+        }
+    }
+}

@@ -1,0 +1,3 @@
+extension WiresharkExport {
+    static let iap2Lua = ""
+}

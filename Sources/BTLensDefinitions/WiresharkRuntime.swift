@@ -1,0 +1,759 @@
+extension WiresharkExport {
+    /// The Lua every exported protocol shares: streams, framing (MessageFramer and FramedStream
+    /// ported), request pairing, payload fields and the diagnostics btlens declares for them.
+    static let runtime = #"""
+        -- The btlens runtime: streams, framing, pairing and fields, shared by every protocol below.
+        -- State is built on Wireshark's first pass only and kept per packet number, so the second
+        -- pass and packets clicked in any order show the same thing.
+        local btlens = {}
+        do
+          local bit = bit32 or bit
+          local f_chandle = Field.new("bthci_acl.chandle")
+          local f_att_handle = Field.new("btatt.handle")
+          local f_att_opcode = Field.new("btatt.opcode")
+          local f_att_offset = Field.new("btatt.offset")
+          local f_att_flags = Field.new("btatt.flags")
+          local f_att_uuid16 = Field.new("btatt.uuid16")
+          local f_att_value = Field.new("btatt.value")
+          local f_dlci = Field.new("btrfcomm.dlci")
+          local f_evt_code = Field.new("bthci_evt.code")
+          local f_evt_handle = Field.new("bthci_evt.connection_handle")
+          local f_cap_len = Field.new("frame.cap_len")
+          local f_len = Field.new("frame.len")
+
+          local protos = {}     -- every registered protocol, in order
+          local by_uuid = {}    -- 16-bit characteristic UUID -> protocol, for long writes
+          local streams = {}    -- stream key -> stream
+          local pairs_of = {}   -- pairing key -> outstanding requests
+          local shown = {}      -- packet number -> part key -> frames and messages
+          local notes = {}      -- packet number -> diagnostics that belong to no frame
+          local queued = {}     -- connection -> handle -> offset -> bytes of a long write
+          local finished = false
+          local last_number = 0 -- the last packet of the first pass: where the end of the capture is said
+
+          local function reset()
+            streams, pairs_of, shown, notes, queued, finished, last_number = {}, {}, {}, {}, {}, false, 0
+          end
+
+          local function value(field)
+            local fi = field()
+            return fi and fi.value
+          end
+
+          local function note(number, p, id, text, at)
+            notes[number] = notes[number] or {}
+            table.insert(notes[number], { p = p, id = id, text = text, at = at })
+          end
+
+          local function int_at(buf, o, w, be)
+            local v = 0
+            for i = 0, w - 1 do v = v * 256 + buf[o + 1 + (be and i or (w - 1 - i))] end
+            return v
+          end
+
+          local function compute(alg, buf, from, to)
+            if alg == "crc16-ccitt" then
+              local crc = 0xffff
+              for k = from, to do
+                crc = bit.bxor(crc, buf[k] * 256)
+                for _ = 1, 8 do
+                  if bit.band(crc, 0x8000) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x1021), 0xffff)
+                  else crc = bit.band(crc * 2, 0xffff) end
+                end
+              end
+              return crc
+            elseif alg == "crc8" then
+              local crc = 0
+              for k = from, to do
+                crc = bit.bxor(crc, buf[k])
+                for _ = 1, 8 do
+                  if bit.band(crc, 0x80) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x07), 0xff)
+                  else crc = bit.band(crc * 2, 0xff) end
+                end
+              end
+              return crc
+            elseif alg == "xor8" then
+              local x = 0
+              for k = from, to do x = bit.bxor(x, buf[k]) end
+              return x
+            end
+            local sum = 0
+            for k = from, to do sum = (sum + buf[k]) % 256 end
+            if alg == "twos-complement8" then return (256 - sum) % 256 end
+            return sum
+          end
+
+          -- One stream: the bytes of one characteristic, channel or EA session in one direction.
+          local function stream(key, conn, p, dir)
+            local s = streams[key]
+            if not s then
+              s = { p = p, conn = conn, dir = dir, buf = {}, from = {}, insync = true, skipped = 0 }
+              streams[key] = s
+            end
+            return s
+          end
+
+          local function consume(s, n)
+            local buf, from = {}, {}
+            for i = n + 1, #s.buf do
+              buf[#buf + 1] = s.buf[i]
+              from[#from + 1] = s.from[i]
+            end
+            s.buf, s.from = buf, from
+          end
+
+          local function skip(s, n)
+            if s.skipped == 0 then s.skip_from = s.from[1] end
+            s.skipped = s.skipped + n
+            consume(s, n)
+            s.insync = false
+          end
+
+          local function frame_length(c, buf, trailer)
+            local n = int_at(buf, c.length.o, c.length.w, c.length.be)
+            local p = n
+            if c.counts == "frame" then p = n - c.hlen - trailer
+            elseif c.counts == "after-length" then p = n - trailer - (c.hlen - c.len_end)
+            elseif c.counts == "payload-checksum" then p = n - trailer end
+            if p < 0 then return nil end
+            return c.hlen + p + trailer
+          end
+
+          -- The next whole frame at the front of the stream (MessageFramer's rules), or nil.
+          local function next_frame(s)
+            local c = s.p.c
+            while #s.buf > 0 do
+              local buf = s.buf
+              if buf[1] ~= c.magic[1] then
+                local j = 2
+                while j <= #buf and buf[j] ~= c.magic[1] do j = j + 1 end
+                skip(s, j - 1)
+              else
+                local wrong = false
+                for i = 2, math.min(#c.magic, #buf) do
+                  if buf[i] ~= c.magic[i] then wrong = true end
+                end
+                if wrong then skip(s, 1)
+                elseif #buf < c.hlen then return nil
+                else
+                  local part, trailer = nil, c.trailer
+                  if c.fidx and c.fcnt then
+                    part = { index = buf[c.fidx + 1], count = buf[c.fcnt + 1] }
+                    if part.index < part.count then trailer = 0 end
+                  end
+                  local total = frame_length(c, buf, trailer)
+                  if not total then skip(s, 1)
+                  elseif #buf < total then return nil
+                  else
+                    local fr = { bytes = {}, packets = {}, part = part, trailer = trailer, total = total }
+                    for i = 1, total do fr.bytes[i] = buf[i] end
+                    local last
+                    for i = 1, total do
+                      if s.from[i] ~= last then
+                        last = s.from[i]
+                        fr.packets[#fr.packets + 1] = last
+                      end
+                    end
+                    local function at(o) return o and buf[o + 1] end
+                    fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
+                    fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
+                    fr.payload_start, fr.payload_end = c.hlen, total - trailer
+                    if c.checksum and trailer > 0 then
+                      fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
+                      if not part or part.count <= 1 then
+                        local from = c.checksum.covers == "after-magic" and #c.magic + 1
+                          or c.checksum.covers == "payload" and c.hlen + 1 or 1
+                        fr.expected = compute(c.checksum.alg, buf, from, fr.payload_end)
+                      end
+                    end
+                    local ok = fr.checksum == fr.expected
+                    if ok or s.insync or (part and part.count > 1) then
+                      consume(s, total)
+                      fr.skipped, fr.skip_from = s.skipped, s.skip_from
+                      s.skipped, s.insync = 0, true
+                      return fr
+                    end
+                    skip(s, 1)
+                  end
+                end
+              end
+            end
+          end
+
+          local function hex(v, digits) return string.format("0x%0" .. (digits or 2) .. "x", v) end
+
+          local function label(p, command, dir)
+            local name = p.c.names[dir][command]
+            return name and (name .. " (" .. hex(command) .. ")") or ("command " .. hex(command))
+          end
+
+          -- Requests still waiting for a response, per protocol and connection (or channel, EA session).
+          local function unanswered(p, r, why, number)
+            note(number, p, "a5.request.unanswered",
+              label(p, r.command, 0) .. (r.sequence and (" sequence " .. r.sequence) or "") ..
+              " sent at #" .. r.number .. ": no response " .. why)
+          end
+
+          local function expected_response(rule, command)
+            local k = rule.response
+            if k == "same" then return command
+            elseif k == "or" then return bit.bor(command, rule.value)
+            elseif k == "plus" then return (command + rule.value) % (rule.width == 2 and 65536 or 256)
+            elseif k == "table" then return rule.table[command] end
+            return nil
+          end
+
+          local function could_respond(rule, command)
+            if rule.response == "or" then return bit.band(command, rule.value) == rule.value
+            elseif rule.response == "table" then
+              for _, v in pairs(rule.table) do if v == command then return true end end
+              return false
+            end
+            return true
+          end
+
+          local function pair(s, fr, number, time)
+            local p, rule = s.p, s.p.c.pairing
+            if not rule then return end
+            local key = s.pair_key
+            local list = pairs_of[key] or {}
+            pairs_of[key] = list
+            while list[1] and (time - list[1].time) * 1e6 > rule.timeout_us do
+              unanswered(p, table.remove(list, 1), "within " .. math.floor(rule.timeout_us / 1000) .. " ms", number)
+            end
+            local kind = p.c.kinds[s.dir][fr.command]
+              or (s.dir == 0 and "request" or (could_respond(rule, fr.command) and "response" or "event"))
+            if kind == "request" then
+              local expected = expected_response(rule, fr.command)
+              if rule.response == "table" and expected == nil then return end
+              list[#list + 1] = { number = number, time = time, command = fr.command, sequence = fr.sequence,
+                expected = expected, frame = fr }
+              if #list > p.c.pending then
+                unanswered(p, table.remove(list, 1), "before " .. p.c.pending .. " newer requests", number)
+              end
+            elseif kind == "response" then
+              for i, r in ipairs(list) do
+                local fits
+                if rule.match == "sequence" then
+                  fits = r.sequence == fr.sequence and (r.expected == nil or r.expected == fr.command)
+                else
+                  fits = r.expected == fr.command
+                end
+                if fits then
+                  table.remove(list, i)
+                  fr.response_to, fr.latency = r.number, (time - r.time) * 1000
+                  r.frame.response_in = number
+                  return
+                end
+              end
+              fr.diags[#fr.diags + 1] = { id = "a5.response.unsolicited",
+                text = label(p, fr.command, s.dir) .. (fr.sequence and (" sequence " .. fr.sequence) or "") ..
+                  ": no outstanding request it answers" }
+            end
+          end
+
+          local function abandon(s, why, number)
+            local j = s.joining
+            if not j then return end
+            s.joining = nil
+            note(number, s.p, "a5.fragment.missing", "message " .. hex(j.first.command) ..
+              ": " .. (j.next - 1) .. " of " .. j.first.part.count .. " frames, then " .. why)
+          end
+
+          -- A whole frame (or a message joined from several): checked, paired, and kept for its packet.
+          local function accept(s, fr, number, time, out)
+            local c = s.p.c
+            fr.diags = {}
+            if c.a5 and fr.version and fr.version ~= 1 then
+              fr.diags[#fr.diags + 1] = { id = "a5.version.unknown", text = "version " .. hex(fr.version) .. "; expected 0x01" }
+            end
+            if fr.checksum and fr.expected and fr.checksum ~= fr.expected then
+              local d = 2 * c.checksum.w
+              fr.diags[#fr.diags + 1] = { id = "a5.checksum.bad", text = "command " .. hex(fr.command) ..
+                (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": checksum " .. hex(fr.checksum, d) ..
+                ", expected " .. hex(fr.expected, d) }
+            end
+            if fr.sequence and not (c.echoes and s.dir == 1) then
+              local last = s.last_sequence
+              if last then
+                local want = (last + 1) % 256
+                if fr.sequence == last then
+                  fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
+                    text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
+                elseif fr.sequence ~= want then
+                  local missing = (fr.sequence - want) % 256
+                  fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. ", got " ..
+                    fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
+                end
+              end
+              s.last_sequence = fr.sequence
+            end
+            pair(s, fr, number, time)
+            out[#out + 1] = fr
+          end
+
+          local function join(s, fr, number, time, out)
+            local part = fr.part
+            if not part or part.count <= 1 then
+              abandon(s, "a frame of another message", number)
+              return accept(s, fr, number, time, out)
+            end
+            if part.index == 1 then
+              abandon(s, "the first frame of another message", number)
+              s.joining = { first = fr, payload = {}, next = 2, packets = {} }
+              for i = fr.payload_start + 1, fr.payload_end do s.joining.payload[#s.joining.payload + 1] = fr.bytes[i] end
+              for _, n in ipairs(fr.packets) do s.joining.packets[#s.joining.packets + 1] = n end
+              return
+            end
+            local j = s.joining
+            if not j or part.index ~= j.next or part.count ~= j.first.part.count or fr.sequence ~= j.first.sequence then
+              abandon(s, "frame " .. part.index .. " of " .. part.count, number)
+              note(number, s.p, "a5.fragment.missing", "message " .. hex(fr.command) .. ": frame " ..
+                part.index .. " of " .. part.count .. " with no earlier frames of its message")
+              return
+            end
+            for i = fr.payload_start + 1, fr.payload_end do j.payload[#j.payload + 1] = fr.bytes[i] end
+            for _, n in ipairs(fr.packets) do if n ~= j.packets[#j.packets] then j.packets[#j.packets + 1] = n end end
+            j.next = part.index + 1
+            if #j.payload > s.p.c.limit then return abandon(s, "its joined payload passed " .. s.p.c.limit .. " bytes", number) end
+            if part.index < part.count then return end
+            s.joining = nil
+            local whole = j.first
+            whole.joined, whole.packets, whole.checksum = j.payload, j.packets, fr.checksum
+            whole.expected = s.p.c.checksum and compute(s.p.c.checksum.alg, j.payload, 1, #j.payload)
+            accept(s, whole, number, time, out)
+          end
+
+          local function resync(s, count, from, before, number)
+            note(number, s.p, "a5.resync", "skipped " .. count .. " byte" .. (count == 1 and "" or "s") ..
+              " that do not form a frame (from packet " .. tostring(from) .. "), " .. (before and (before.sequence and ("before the frame with sequence " ..
+              before.sequence) or ("before the frame with command " .. hex(before.command))) or "with no frame after them"))
+          end
+
+          local function push(s, bytes, number, time)
+            for i = 1, #bytes do
+              s.buf[#s.buf + 1] = bytes[i]
+              s.from[#s.from + 1] = number
+            end
+            local out = {}
+            while true do
+              local fr = next_frame(s)
+              if not fr then break end
+              if fr.skipped > 0 then resync(s, fr.skipped, fr.skip_from, fr, number) end
+              join(s, fr, number, time, out)
+            end
+            return out
+          end
+
+          -- The stream ends or loses bytes: what is left is reported where it began.
+          local function leftovers(s, why, number)
+            abandon(s, "the stream ended (" .. why .. ")", number)
+            if s.skipped > 0 then
+              resync(s, s.skipped, s.skip_from, nil, number)
+              s.skipped = 0
+            end
+            if #s.buf > 0 then
+              local need = s.p.c.hlen
+              if #s.buf >= s.p.c.hlen then
+                local part_trailer = s.p.c.trailer
+                if s.p.c.fidx and s.p.c.fcnt and s.buf[s.p.c.fidx + 1] < s.buf[s.p.c.fcnt + 1] then part_trailer = 0 end
+                need = frame_length(s.p.c, s.buf, part_trailer) or s.p.c.hlen
+              end
+              note(number, s.p, "a5.truncated", "stream ended by " .. why .. " inside a frame begun in packet " ..
+                s.from[1] .. ": " .. #s.buf .. " of " .. need .. " bytes present")
+            end
+            s.buf, s.from = {}, {}
+          end
+
+          local function end_connection(conn, why, number)
+            for key, s in pairs(streams) do
+              if s.conn == conn then
+                leftovers(s, why, number)
+                streams[key] = nil
+              end
+            end
+            for key, list in pairs(pairs_of) do
+              if list.conn == conn then
+                for _, r in ipairs(list) do unanswered(list.p, r, "before " .. why, number) end
+                pairs_of[key] = nil
+              end
+            end
+          end
+
+          -- Once the first pass is over, streams left open end with the capture.
+          local function finish()
+            if finished then return end
+            finished = true
+            local keys = {}
+            for key in pairs(streams) do keys[#keys + 1] = key end
+            table.sort(keys)
+            for _, key in ipairs(keys) do leftovers(streams[key], "the end of the capture", last_number) end
+            keys = {}
+            for key in pairs(pairs_of) do keys[#keys + 1] = key end
+            table.sort(keys)
+            for _, key in ipairs(keys) do
+              for _, r in ipairs(pairs_of[key]) do unanswered(pairs_of[key].p, r, "before the end of the capture", last_number) end
+            end
+            streams, pairs_of = {}, {}
+          end
+
+          -- A message's fields as the definition lists them (FieldDecoder's rules).
+          local walk
+          local function short(name, needed, offset, stop)
+            error({ id = "a5.payload.short", text = "field " .. name .. " needs " .. needed .. " byte" ..
+              (needed == 1 and "" or "s") .. " at payload offset " .. offset .. ", " .. (stop - offset) .. " left" }, 0)
+          end
+
+          local function single(p, s, kind, t, off, stop, tree, scope, problems)
+            if kind.k == "int" then
+              if off + kind.w > stop then short(s.n, kind.w, off, stop) end
+              local r = t(off, kind.w)
+              local v
+              if kind.w > 4 then
+                v = kind.be and (kind.s and r:int64() or r:uint64()) or (kind.s and r:le_int64() or r:le_uint64())
+                v = tonumber(tostring(v))
+              else
+                v = kind.be and (kind.s and r:int() or r:uint()) or (kind.s and r:le_int() or r:le_uint())
+              end
+              local item = kind.be and tree:add(p.fields[kind.f], r) or tree:add_le(p.fields[kind.f], r)
+              scope[s.n] = v
+              if s.sc or s.of then
+                item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
+              elseif s.u then
+                item:append_text(s.u)
+              end
+              if s.fl then
+                for _, flag in ipairs(s.fl) do
+                  if bit.band(v, flag[1]) == flag[1] then item:append_text(" " .. flag[2]) end
+                end
+              end
+              local bad
+              if s.lo and v < s.lo or s.hi and v > s.hi then bad = true end
+              if s.any then
+                bad = true
+                for _, a in ipairs(s.any) do if a == v then bad = false end end
+              end
+              if bad then
+                problems[#problems + 1] = { id = "a5.field.invalid", text = s.n .. " is " .. v, item = item }
+              end
+              return off + kind.w
+            elseif kind.k == "bytes" or kind.k == "string" then
+              local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+              if off + size > stop then short(s.n, size, off, stop) end
+              tree:add(p.fields[kind.f], t(off, size))
+              return off + size
+            elseif kind.k == "group" then
+              local sub = tree:add(p.fields[kind.f], t(off, 0))
+              local inner = {}
+              for k, v in pairs(scope) do inner[k] = v end
+              local ok, after = pcall(walk, p, kind.g, t, off, stop, sub, inner, problems)
+              if not ok then error(after, 0) end
+              sub:set_len(after - off)
+              return after
+            elseif kind.k == "switch" then
+              return single(p, s, kind.cases[scope[kind.on] or 0] or kind.fb or { k = "bytes", z = "eos" },
+                t, off, stop, tree, scope, problems)
+            end
+            return stop
+          end
+
+          function walk(p, list, t, off, stop, tree, scope, problems)
+            for _, s in ipairs(list) do
+              if s.r then
+                local count = s.r == "eos" and 4096 or (type(s.r) == "number" and s.r or (scope[s.r] or 0))
+                local n = 0
+                while n < math.min(count, 4096) and not (s.r == "eos" and off >= stop) do
+                  local before = off
+                  off = single(p, s, s, t, off, stop, tree, scope, problems)
+                  n = n + 1
+                  if s.r == "eos" and off == before then break end
+                end
+              else
+                off = single(p, s, s, t, off, stop, tree, scope, problems)
+              end
+            end
+            return off
+          end
+
+          local function say(p, item, id, text)
+            item:add_proto_expert_info(p.experts[id], id .. ": " .. text)
+          end
+
+          local function show_frame(p, fr, dir, tree, pinfo)
+            local c = p.c
+            local bytes = ByteArray.new()
+            bytes:set_size(#fr.bytes)
+            for i, b in ipairs(fr.bytes) do bytes:set_index(i - 1, b) end
+            local t = bytes:tvb(c.title .. " frame")
+            local name = c.names[dir][fr.command]
+            local sub = tree:add(p.proto, t())
+            sub:append_text(": " .. (name or hex(fr.command)) .. (fr.sequence and (" seq " .. fr.sequence) or ""))
+            local function field(key, o, w)
+              if o then return sub:add(p.fields[key], t(o, w or 1)) end
+            end
+            field("version", c.version)
+            local ci = c.command.be and sub:add(p.fields.command, t(c.command.o, c.command.w))
+              or sub:add_le(p.fields.command, t(c.command.o, c.command.w))
+            if name then sub:add(p.fields.command_name, name):set_generated() end
+            field("sequence", c.sequence)
+            local flags = field("flags", c.flags)
+            if flags then
+              for _, b in ipairs(c.flag_bits) do flags:add(p.fields["flags." .. b[2]], t(c.flags, 1)) end
+            end
+            if c.fidx then field("fragment_index", c.fidx) end
+            if c.fcnt then field("fragment_count", c.fcnt) end
+            local li = c.length.be and sub:add(p.fields.length, t(c.length.o, c.length.w))
+              or sub:add_le(p.fields.length, t(c.length.o, c.length.w))
+            local payload, n = t, 0
+            if fr.joined then
+              local joined = ByteArray.new()
+              joined:set_size(#fr.joined)
+              for i, b in ipairs(fr.joined) do joined:set_index(i - 1, b) end
+              if #fr.joined > 0 then payload = joined:tvb(c.title .. " message") end
+              n = #fr.joined
+            else
+              n = fr.payload_end - fr.payload_start
+              if n > 0 then payload = t(fr.payload_start, n):tvb() end
+            end
+            local spec = c.specs[dir][fr.command]
+            local problems = {}
+            if spec then
+              local ok, result = pcall(walk, p, spec, payload, 0, n, sub, {}, problems)
+              if not ok then
+                if type(result) == "table" then
+                  say(p, sub, result.id, (name or hex(fr.command)) .. ": " .. result.text)
+                else
+                  say(p, sub, "a5.payload.short", tostring(result))
+                end
+              elseif #problems == 0 and result < n then
+                say(p, sub, "a5.payload.extra", (name or hex(fr.command)) .. ": " .. (n - result) ..
+                  " byte" .. (n - result == 1 and "" or "s") .. " after the last field (payload offset " .. result .. ")")
+              end
+              for _, prob in ipairs(problems) do say(p, prob.item, prob.id, (name or hex(fr.command)) .. ": " .. prob.text) end
+            elseif n > 0 then
+              sub:add(p.fields.payload, t(fr.payload_start, fr.payload_end - fr.payload_start))
+            end
+            if fr.checksum then
+              local ck = c.checksum.be and sub:add(p.fields.checksum, t(fr.payload_end, c.checksum.w))
+                or sub:add_le(p.fields.checksum, t(fr.payload_end, c.checksum.w))
+              if fr.expected and fr.expected ~= fr.checksum then ck:append_text(" [expected " .. hex(fr.expected, 2 * c.checksum.w) .. "]") end
+            end
+            if #fr.packets > 1 or fr.packets[1] ~= pinfo.number then
+              local list = {}
+              for _, k in ipairs(fr.packets) do list[#list + 1] = tostring(k) end
+              sub:add(p.fields.packets, table.concat(list, ", ")):set_generated()
+            end
+            if fr.response_to then
+              sub:add(p.fields.response_to, fr.response_to):set_generated()
+              sub:add(p.fields.latency, fr.latency):set_generated()
+            end
+            if fr.response_in then sub:add(p.fields.response_in, fr.response_in):set_generated() end
+            for _, d in ipairs(fr.diags) do say(p, sub, d.id, d.text) end
+            pinfo.cols.protocol = c.short
+            pinfo.cols.info:append(" " .. (name or hex(fr.command)) .. (fr.sequence and (" seq " .. fr.sequence) or ""))
+          end
+
+          local function show_message(p, m, tree, pinfo)
+            local sub = tree:add(p.proto, m.tvb())
+            sub:append_text(": " .. m.name)
+            sub:add(p.fields.command_name, m.name):set_generated()
+            local problems = {}
+            local ok, result = pcall(walk, p, m.spec, m.tvb, 0, m.tvb:len(), sub, {}, problems)
+            if not ok then
+              say(p, sub, type(result) == "table" and result.id or "a5.payload.short",
+                m.name .. ": " .. (type(result) == "table" and result.text or tostring(result)))
+            elseif #problems == 0 and result < m.tvb:len() then
+              say(p, sub, "a5.payload.extra", m.name .. ": " .. (m.tvb:len() - result) .. " bytes after the last field")
+            end
+            for _, prob in ipairs(problems) do say(p, prob.item, prob.id, m.name .. ": " .. prob.text) end
+            pinfo.cols.protocol = p.c.short
+            pinfo.cols.info:append(" " .. m.name)
+          end
+
+          -- Where a value came from: the stream it belongs to and the scope its requests pair in.
+          local function place(pinfo)
+            local dir = pinfo.p2p_dir == 1 and 1 or 0
+            local conn = tostring(value(f_chandle) or "?")
+            local private = pinfo.private["btlens_stream"]
+            if private then
+              return private, conn, dir, pinfo.private["btlens_scope"] or private, tonumber(pinfo.private["btlens_part"]) or 1
+            end
+            local handle = value(f_att_handle)
+            if handle then return "att/" .. conn .. "/" .. handle .. "/" .. dir, conn, dir, "att/" .. conn, 1 end
+            local dlci = value(f_dlci)
+            return "rfcomm/" .. conn .. "/" .. tostring(dlci) .. "/" .. dir, conn, dir, "rfcomm/" .. conn .. "/" .. tostring(dlci), 1
+          end
+
+          local function feed(p, s, bytes, number, time)
+            local frames = push(s, bytes, number, time)
+            return frames
+          end
+
+          local function dissect(p, tvb, pinfo, tree)
+            if pinfo.visited then finish() end
+            local key, conn, dir, scope, part = place(pinfo)
+            local slot = p.c.id .. "#" .. part
+            shown[pinfo.number] = shown[pinfo.number] or {}
+            if not pinfo.visited and shown[pinfo.number][slot] == nil then
+              local s = stream(p.c.id .. "/" .. key, conn, p, dir)
+              s.pair_key = p.c.id .. "/" .. scope
+              pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+              local bytes = {}
+              for i = 0, tvb:len() - 1 do bytes[#bytes + 1] = tvb:range(i, 1):uint() end
+              shown[pinfo.number][slot] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts), dir = dir }
+            end
+            local here = shown[pinfo.number][slot]
+            if here and tree then
+              for _, fr in ipairs(here.frames) do show_frame(p, fr, here.dir, tree, pinfo) end
+            end
+            return tvb:len()
+          end
+
+          local function dissect_value(p, message, tvb, pinfo, tree)
+            local spec = p.c.messages[message]
+            if not spec then return 0 end
+            show_message(p, { name = message, spec = spec, tvb = tvb }, tree, pinfo)
+            return tvb:len()
+          end
+
+          -- Long writes, capture holes and disconnections, which no dissector table hands to a protocol,
+          -- and the diagnostics that belong to no frame.
+          local post = Proto("btlens", "btlens")
+          function post.init() reset() end
+          function post.dissector(tvb, pinfo, tree)
+            if pinfo.visited then finish() end
+            if not pinfo.visited then
+              last_number = math.max(last_number, pinfo.number)
+              local conn = tostring(value(f_chandle) or "?")
+              local op = value(f_att_opcode)
+              if op == 0x16 then
+                local uuid = value(f_att_uuid16)
+                local p = uuid and by_uuid[string.format("%04x", uuid)]
+                local handle = value(f_att_handle)
+                if p and handle then
+                  queued[conn] = queued[conn] or {}
+                  queued[conn][handle] = queued[conn][handle] or { p = p }
+                  queued[conn][handle][value(f_att_offset)] = f_att_value().range:bytes()
+                end
+              elseif op == 0x18 then
+                shown[pinfo.number] = shown[pinfo.number] or {}
+                local handles = {}
+                for h in pairs(queued[conn] or {}) do handles[#handles + 1] = h end
+                table.sort(handles)
+                for _, h in ipairs(handles) do
+                  local parts = queued[conn][h]
+                  if value(f_att_flags) == 1 then
+                    local offsets = {}
+                    for o in pairs(parts) do if type(o) == "number" then offsets[#offsets + 1] = o end end
+                    table.sort(offsets)
+                    local bytes = {}
+                    for _, o in ipairs(offsets) do
+                      for i = 0, parts[o]:len() - 1 do bytes[#bytes + 1] = parts[o]:get_index(i) end
+                    end
+                    local p = parts.p
+                    local s = stream(p.c.id .. "/att/" .. conn .. "/" .. h .. "/0", conn, p, 0)
+                    s.pair_key = p.c.id .. "/att/" .. conn
+                    pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+                    shown[pinfo.number][p.c.id .. "#lw"] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts), dir = 0 }
+                  end
+                end
+                queued[conn] = nil
+              end
+              local handle = value(f_att_handle)
+              if handle and value(f_cap_len) < value(f_len) then
+                local dir = pinfo.p2p_dir == 1 and 1 or 0
+                for _, p in ipairs(protos) do
+                  local s = streams[p.c.id .. "/att/" .. conn .. "/" .. handle .. "/" .. dir]
+                  if s then
+                    leftovers(s, "a record the capture cut short", pinfo.number)
+                    s.insync, s.skipped, s.joining = false, 0, nil
+                  end
+                end
+              end
+              if value(f_evt_code) == 0x05 and value(f_evt_handle) then
+                end_connection(tostring(value(f_evt_handle)), "the disconnection", pinfo.number)
+              end
+            end
+            if tree then
+              for _, p in ipairs(protos) do
+                local here = shown[pinfo.number] and shown[pinfo.number][p.c.id .. "#lw"]
+                for _, fr in ipairs(here and here.frames or {}) do show_frame(p, fr, here.dir, tree, pinfo) end
+                local sub
+                for _, n in ipairs(notes[pinfo.number] or {}) do
+                  if n.p == p then
+                    sub = sub or tree:add(p.proto)
+                    say(p, sub, n.id, n.text)
+                  end
+                end
+              end
+            end
+          end
+          register_postdissector(post)
+
+          -- Makes one protocol from a definition's description (generated below).
+          function btlens.register(c)
+            local p = { c = c, proto = Proto(c.id, c.title) }
+            local fields = {
+              command = c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
+                or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),
+              command_name = ProtoField.string(c.id .. ".command_name", "Command name"),
+              version = ProtoField.uint8(c.id .. ".version", "Version"),
+              sequence = ProtoField.uint8(c.id .. ".sequence", "Sequence"),
+              flags = ProtoField.uint8(c.id .. ".flags", "Flags", base.HEX),
+              fragment_index = ProtoField.uint8(c.id .. ".fragment_index", "Fragment index"),
+              fragment_count = ProtoField.uint8(c.id .. ".fragment_count", "Fragment count"),
+              length = c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
+                or ProtoField.uint8(c.id .. ".length", "Length"),
+              checksum = c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
+                or ProtoField.uint8(c.id .. ".checksum", "Checksum", base.HEX),
+              payload = ProtoField.bytes(c.id .. ".payload", "Payload"),
+              packets = ProtoField.string(c.id .. ".packets", "Reassembled from packets"),
+              response_to = ProtoField.framenum(c.id .. ".response_to", "Response to"),
+              response_in = ProtoField.framenum(c.id .. ".response_in", "Response in"),
+              latency = ProtoField.double(c.id .. ".latency_ms", "Latency (ms)"),
+            }
+            for _, b in ipairs(c.flag_bits) do
+              fields["flags." .. b[2]] = ProtoField.bool(c.id .. ".flags." .. b[2], b[2], 8, nil, b[1])
+            end
+            for key, d in pairs(c.fields) do
+              local abbrev, name = c.id .. "." .. key, d.n
+              if d.t == "int" then
+                local make = d.s and (d.w > 4 and ProtoField.int64 or ProtoField.int32)
+                  or (d.w > 4 and ProtoField.uint64 or ProtoField.uint32)
+                fields[key] = make(abbrev, name, d.hex and base.HEX or base.DEC, d.enum)
+              elseif d.t == "string" then fields[key] = ProtoField.string(abbrev, name)
+              elseif d.t == "group" then fields[key] = ProtoField.none(abbrev, name)
+              else fields[key] = ProtoField.bytes(abbrev, name) end
+            end
+            local list = {}
+            for _, f in pairs(fields) do list[#list + 1] = f end
+            p.proto.fields = list
+            p.fields = fields
+            p.experts = {}
+            local experts = {}
+            for id, e in pairs(c.experts) do
+              p.experts[id] = ProtoExpert.new(c.id .. "." .. id, e[1], expert.group[e[2]], expert.severity[e[3]])
+              experts[#experts + 1] = p.experts[id]
+            end
+            p.proto.experts = experts
+            function p.proto.dissector(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end
+            protos[#protos + 1] = p
+            local uuids = DissectorTable.get("bluetooth.uuid")
+            for _, u in ipairs(c.uuids) do
+              uuids:add(u, p.proto)
+              by_uuid[u] = p
+            end
+            for _, u in ipairs(c.services) do uuids:add(u, p.proto) end
+            DissectorTable.get("btatt.handle"):add_for_decode_as(p.proto)
+            DissectorTable.get("btrfcomm.dlci"):add_for_decode_as(p.proto)
+            local ea = DissectorTable.get("iap2.ea_protocol")
+            for _, name in ipairs(c.ea) do if ea then ea:add(name, p.proto) end end
+            for uuid, message in pairs(c.values) do
+              local v = Proto(c.id .. "_" .. uuid, c.title .. " (" .. uuid .. ")")
+              function v.dissector(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree) end
+              uuids:add(uuid, v)
+            end
+          end
+        end
+        """#
+}

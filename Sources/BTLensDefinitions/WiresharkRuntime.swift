@@ -28,11 +28,12 @@ extension WiresharkExport {
           local shown = {}      -- packet number -> part key -> frames and messages
           local notes = {}      -- packet number -> diagnostics that belong to no frame
           local queued = {}     -- connection -> handle -> offset -> bytes of a long write
+          local blind = {}      -- packet number -> true where the first pass had no fields
           local finished = false
           local last_number = 0 -- the last packet of the first pass: where the end of the capture is said
 
           local function reset()
-            streams, pairs_of, shown, notes, queued, finished, last_number = {}, {}, {}, {}, {}, false, 0
+            streams, pairs_of, shown, notes, queued, blind, finished, last_number = {}, {}, {}, {}, {}, {}, false, 0
           end
 
           local function value(field)
@@ -553,11 +554,17 @@ extension WiresharkExport {
             pinfo.cols.info:append(" " .. (name or hex(fr.command)) .. (fr.sequence and (" seq " .. fr.sequence) or ""))
           end
 
+          -- A message that is a whole ATT value (`framing: value`, or `event-byte`: its first byte says which).
           local function show_message(p, m, tree, pinfo)
-            local sub = tree:add(p.proto, m.tvb())
+            local sub = tree:add(p.proto, m.whole())
             sub:append_text(": " .. m.name)
+            if m.command then sub:add(p.fields.command, m.whole(0, 1)) end
             sub:add(p.fields.command_name, m.name):set_generated()
             local problems = {}
+            if not m.spec then
+              pinfo.cols.info:append(" " .. m.name)
+              return
+            end
             local ok, result = pcall(walk, p, m.spec, m.tvb, 0, m.tvb:len(), sub, {}, problems)
             if not ok then
               say(p, sub, type(result) == "table" and result.id or "a5.payload.short",
@@ -589,8 +596,24 @@ extension WiresharkExport {
             return frames
           end
 
+          local post = Proto("btlens", "btlens")
+          local e_blind = ProtoExpert.new("btlens.first_pass", "No fields on the first pass", expert.group.UNDECODED, expert.severity.WARN)
+          post.experts = { e_blind }
+
           local function dissect(p, tvb, pinfo, tree)
             if pinfo.visited then finish() end
+            -- tshark -2 builds no tree on its first pass unless it filters (-R, -Y): no field can be read,
+            -- and streams cannot be told apart. Say so rather than join them.
+            if not pinfo.visited and value(f_chandle) == nil and not pinfo.private["btlens_stream"] then
+              blind[pinfo.number] = true
+            end
+            if blind[pinfo.number] then
+              if tree then
+                tree:add(p.proto, tvb()):add_proto_expert_info(e_blind, "btlens: Wireshark gave this plugin no fields on " ..
+                  "its first pass; with tshark, run one pass, or -2 with a read filter (-2 -R frame)")
+              end
+              return tvb:len()
+            end
             local key, conn, dir, scope, part = place(pinfo)
             local slot = p.c.id .. "#" .. part
             shown[pinfo.number] = shown[pinfo.number] or {}
@@ -612,13 +635,23 @@ extension WiresharkExport {
           local function dissect_value(p, message, tvb, pinfo, tree)
             local spec = p.c.messages[message]
             if not spec then return 0 end
-            show_message(p, { name = message, spec = spec, tvb = tvb }, tree, pinfo)
+            show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
+            return tvb:len()
+          end
+
+          local function dissect_event_byte(p, tvb, pinfo, tree)
+            if tvb:len() < 1 then return 0 end
+            local dir = pinfo.p2p_dir == 1 and 1 or 0
+            local command = tvb(0, 1):uint()
+            local name = p.c.names[dir][command]
+            local payload = tvb:len() > 1 and tvb(1):tvb() or ByteArray.new():tvb("empty")
+            show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
+              command = command }, tree, pinfo)
             return tvb:len()
           end
 
           -- Long writes, capture holes and disconnections, which no dissector table hands to a protocol,
           -- and the diagnostics that belong to no frame.
-          local post = Proto("btlens", "btlens")
           function post.init() reset() end
           function post.dissector(tvb, pinfo, tree)
             if pinfo.visited then finish() end
@@ -748,6 +781,11 @@ extension WiresharkExport {
             DissectorTable.get("btrfcomm.dlci"):add_for_decode_as(p.proto)
             local ea = DissectorTable.get("iap2.ea_protocol")
             for _, name in ipairs(c.ea) do if ea then ea:add(name, p.proto) end end
+            for _, uuid in ipairs(c.event_bytes) do
+              local v = Proto(c.id .. "_" .. uuid, c.title .. " (" .. uuid .. ")")
+              function v.dissector(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree) end
+              uuids:add(uuid, v)
+            end
             for uuid, message in pairs(c.values) do
               local v = Proto(c.id .. "_" .. uuid, c.title .. " (" .. uuid .. ")")
               function v.dissector(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree) end

@@ -7,7 +7,7 @@ import XCTest
 final class WiresharkExportTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let protocols = ["aurora-headphones", "lawaken-lamp"]
+    static let shipped = root.appendingPathComponent("Dissectors").path
     /// Captures whose frames Wireshark cannot reach, and why.
     static let unreachable = [
         // btsnoop datalink 1001 (H1) that holds H4 packets: btlens sees the H4 type bytes, Wireshark
@@ -35,27 +35,33 @@ final class WiresharkExportTests: XCTestCase {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    private func export() throws {
-        let run = try runCLI([
-            "dissectors", "export", "--wireshark", Self.root.appendingPathComponent("Dissectors").path, "-o", plugin,
-        ])
+    private func export(_ definitions: String) throws {
+        let run = try runCLI(["dissectors", "export", "--wireshark", definitions, "-o", plugin])
         XCTAssertEqual(run.status, 0, run.stderr)
     }
 
-    private func events(_ capture: String) throws -> [[String: Any]] {
-        let run = try runCLI([
-            "timeline", capture, "--format", "jsonl", "--dissectors",
-            Self.root.appendingPathComponent("Dissectors").path,
-        ])
+    private func events(_ capture: String, _ arguments: [String]) throws -> [[String: Any]] {
+        let run = try runCLI(["timeline", capture, "--format", "jsonl"] + arguments)
         return run.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
     }
 
-    /// What btlens says a capture holds at the layer the plugin covers: (record, name or diagnostic id),
-    /// with the Decode As arguments Wireshark needs for streams whose discovery is not in the capture.
-    private func expected(_ capture: String) throws -> (items: [String], decodeAs: [String]) {
-        let all = try events(capture)
+    /// Characteristics the Bluetooth SIG assigned (0x2A00–0x2BFF): a definition takes them over
+    /// from btlens' built-in dissectors on its own devices only, and Wireshark decodes them itself.
+    static func isSIG(_ uuid: String?) -> Bool {
+        guard let uuid, uuid.count == 4, let v = UInt16(uuid, radix: 16) else { return false }
+        return (0x2a00...0x2bff).contains(v)
+    }
+
+    /// What btlens says a capture holds at the layer the plugin covers: "record command=N", "record
+    /// name=Name" and "record diagnostic-id", where
+    /// a diagnostic's record is the one btlens detected it in; and the Decode As arguments Wireshark
+    /// needs for streams whose discovery is not in the capture.
+    private func expected(_ capture: String, _ protocols: [String], _ arguments: [String]) throws -> (
+        items: [String], decodeAs: [String]
+    ) {
+        let all = try events(capture, arguments)
         var streams: [String: (dissector: String, handle: Int?, discovered: Bool)] = [:]
         func stream(_ e: [String: Any]) -> String {
             "\(e["connection"] ?? "")/\(e["att_handle"] ?? "")/\(e["ea_session"] ?? "")"
@@ -63,15 +69,16 @@ final class WiresharkExportTests: XCTestCase {
         var items: [String] = []
         for e in all {
             guard let type = e["type"] as? String, type == "a5" || type == "message",
-                let d = e["dissector"] as? String, Self.protocols.contains(d),
-                type == "a5" || ["fff1", "fff2"].contains(e["uuid"] as? String)
+                let d = e["dissector"] as? String, protocols.contains(d), !Self.isSIG(e["uuid"] as? String)
             else { continue }
             streams[stream(e)] = (d, e["att_handle"] as? Int, e["uuid"] != nil)
-            items.append("\(e["record"] ?? 0) \(e["command_name"] ?? "?")")
+            let record = e["record"] ?? 0
+            if let command = e["command"] { items.append("\(record) command=\(command)") }
+            if let name = e["command_name"] { items.append("\(record) name=\(name)") }
         }
         for e in all {
             guard e["type"] as? String == "diagnostic", let id = e["id"] as? String, id.hasPrefix("a5."),
-                streams[stream(e)] != nil || Self.protocols.contains(e["dissector"] as? String ?? "")
+                streams[stream(e)] != nil || protocols.contains(e["dissector"] as? String ?? "")
             else { continue }
             items.append("\(e["detected_record"] ?? e["record"] ?? 0) \(id)")
         }
@@ -81,20 +88,27 @@ final class WiresharkExportTests: XCTestCase {
         return (items.sorted(), decodeAs)
     }
 
-    /// What tshark shows with the plugin: (packet, command name or diagnostic id).
-    private func shown(_ capture: String, decodeAs: [String]) throws -> [String] {
-        var arguments = [
-            "-X", "lua_script:\(plugin)", "-r", capture, "-2", "-R", "frame", "-T", "fields", "-e", "frame.number",
-        ]
-        arguments += decodeAs
-        for p in Self.protocols { arguments += ["-e", p.replacingOccurrences(of: "-", with: "_") + ".command_name"] }
+    /// What tshark shows with the plugin, in the same form. Two passes, the first with a read
+    /// filter: tshark's first pass builds no protocol tree otherwise, and Lua reads no fields.
+    private func shown(_ capture: String, _ protocols: [String], decodeAs: [String]) throws -> [String] {
+        var arguments = ["-X", "lua_script:\(plugin)", "-r", capture, "-2", "-R", "frame", "-T", "fields"]
+        arguments += ["-e", "frame.number"] + decodeAs
+        for p in protocols {
+            let name = p.replacingOccurrences(of: "-", with: "_")
+            arguments += ["-e", name + ".command", "-e", name + ".command_name"]
+        }
         arguments += ["-e", "_ws.expert.message"]
         var items: [String] = []
         for line in try tshark(arguments) {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard let number = columns.first, columns.count == Self.protocols.count + 2 else { continue }
-            for names in columns.dropFirst().dropLast() {
-                for name in names.split(separator: ",") { items.append("\(number) \(name)") }
+            guard let number = columns.first, columns.count == 2 * protocols.count + 2 else { continue }
+            for (i, values) in columns.dropFirst().dropLast().enumerated() {
+                for v in values.split(separator: ",") {
+                    // Commands print in hex (0x20), names as they are.
+                    items.append(
+                        i % 2 == 0 ? "\(number) command=\(Int(v.dropFirst(2), radix: 16) ?? -1)" : "\(number) name=\(v)"
+                    )
+                }
             }
             for message in columns[columns.count - 1].split(separator: ",") where message.hasPrefix("a5.") {
                 items.append("\(number) \(message.prefix { $0 != ":" })")
@@ -103,38 +117,54 @@ final class WiresharkExportTests: XCTestCase {
         return items.sorted()
     }
 
+    /// Compares one capture; returns how many items were compared.
+    private func compare(_ capture: String, _ protocols: [String], _ arguments: [String]) throws -> Int {
+        let (want, decodeAs) = try expected(capture, protocols, arguments)
+        XCTAssertEqual(try shown(capture, protocols, decodeAs: decodeAs), want, capture)
+        return want.count
+    }
+
     func testTsharkShowsWhatBtlensShowsOnEverySampleCapture() throws {
         _ = try tshark(["-v"])
-        try export()
+        try export(Self.shipped)
         let folder = Self.root.appendingPathComponent("Captures")
         var compared = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         where name.hasSuffix(".btsnoop") && !Self.unreachable.contains(name) {
-            let capture = folder.appendingPathComponent(name).path
-            let (want, decodeAs) = try expected(capture)
-            XCTAssertEqual(try shown(capture, decodeAs: decodeAs), want, name)
-            compared += want.count
+            compared += try compare(
+                folder.appendingPathComponent(name).path, ["aurora-headphones", "lawaken-lamp"],
+                ["--dissectors", Self.shipped])
         }
         XCTAssertGreaterThan(compared, 40)
+    }
+
+    /// A vendor's variant on a real capture: AA frames, a 2-byte command, fragments joined, CRC-16
+    /// over the payload, little-endian (Dissectors/examples/even-g2.yaml), bound by Decode As.
+    func testAFrameVariantOnARealCaptureMatches() throws {
+        _ = try tshark(["-v"])
+        let capture = RealCaptureConformanceTests.shared.appendingPathComponent("evenG2_test.pklg").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: capture), "../shared/captures is absent")
+        let definition = Self.root.appendingPathComponent("Dissectors/examples/even-g2.yaml").path
+        try export(definition)
+        let compared = try compare(
+            capture, ["even-g2"],
+            ["--dissectors", definition, "--decode-as", "att:0x0842=even-g2", "--decode-as", "att:0x0844=even-g2"])
+        XCTAssertEqual(compared, 37)
     }
 
     /// A display filter on the exported fields selects the records btlens names.
     func testDisplayFiltersSelectTheRecordsBtlensNames() throws {
         _ = try tshark(["-v"])
-        try export()
+        try export(Self.shipped)
         let capture = Self.root.appendingPathComponent("Captures/ble_a5_session.btsnoop").path
-        let records = try events(capture).filter { $0["type"] as? String == "a5" && $0["command"] as? Int == 0x20 }
-            .map { "\($0["record"] ?? 0)" }
-        let command = try tshark([
-            "-X", "lua_script:\(plugin)", "-r", capture, "-Y", "aurora_headphones.command == 0x20", "-T", "fields",
-            "-e", "frame.number",
-        ])
-        XCTAssertEqual(command, records)
+        let records = try events(capture, ["--dissectors", Self.shipped])
+            .filter { $0["type"] as? String == "a5" && $0["command"] as? Int == 0x20 }.map { "\($0["record"] ?? 0)" }
         XCTAssertEqual(records, ["29"])
-        let preset = try tshark([
-            "-X", "lua_script:\(plugin)", "-r", capture, "-Y", "aurora_headphones.preset == 1", "-T", "fields", "-e",
-            "frame.number",
-        ])
-        XCTAssertEqual(preset, ["29"])
+        for filter in ["aurora_headphones.command == 0x20", "aurora_headphones.preset == 1"] {
+            let selected = try tshark([
+                "-X", "lua_script:\(plugin)", "-r", capture, "-Y", filter, "-T", "fields", "-e", "frame.number",
+            ])
+            XCTAssertEqual(selected, records, filter)
+        }
     }
 }

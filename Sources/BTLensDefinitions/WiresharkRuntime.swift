@@ -242,7 +242,8 @@ extension WiresharkExport {
                 end
                 if fits then
                   table.remove(list, i)
-                  fr.response_to, fr.latency = r.number, (time - r.time) * 1000
+                  -- Microseconds, as capture timestamps hold no finer time.
+                  fr.response_to, fr.latency = r.number, math.floor((time - r.time) * 1e6 + 0.5) / 1000
                   r.frame.response_in = number
                   return
                 end
@@ -331,10 +332,11 @@ extension WiresharkExport {
               before.sequence) or ("before the frame with command " .. hex(before.command))) or "with no frame after them"))
           end
 
-          local function push(s, bytes, number, time)
+          -- `from`: the packet each byte came from, where not all from this one (a long write).
+          local function push(s, bytes, number, time, from)
             for i = 1, #bytes do
               s.buf[#s.buf + 1] = bytes[i]
-              s.from[#s.from + 1] = number
+              s.from[#s.from + 1] = from and from[i] or number
             end
             local out = {}
             while true do
@@ -600,8 +602,29 @@ extension WiresharkExport {
           local e_blind = ProtoExpert.new("btlens.first_pass", "No fields on the first pass", expert.group.UNDECODED, expert.severity.WARN)
           post.experts = { e_blind }
 
+          -- Diagnostics said in this packet that belong to no frame shown here (resyncs, truncated frames,
+          -- unanswered requests), under the protocol's own item, once per packet.
+          local function show_notes(p, tvb, pinfo, tree)
+            if not tree or pinfo.private["btlens_noted_" .. p.c.id] then return end
+            local sub
+            for _, n in ipairs(notes[pinfo.number] or {}) do
+              if n.p == p then
+                sub = sub or tree:add(p.proto, tvb(0, 0)):append_text(": diagnostics")
+                say(p, sub, n.id, n.text)
+              end
+            end
+            pinfo.private["btlens_noted_" .. p.c.id] = "1"
+          end
+
           local function dissect(p, tvb, pinfo, tree)
             if pinfo.visited then finish() end
+            if pinfo.private["btlens_notes_only"] == p.c.id then
+              -- Called by the postdissector: a long write's frames, and the packet's notes.
+              local here = shown[pinfo.number] and shown[pinfo.number][p.c.id .. "#lw"]
+              for _, fr in ipairs(here and here.frames or {}) do show_frame(p, fr, here.dir, tree, pinfo) end
+              show_notes(p, tvb, pinfo, tree)
+              return 0
+            end
             -- tshark -2 builds no tree on its first pass unless it filters (-R, -Y): no field can be read,
             -- and streams cannot be told apart. Say so rather than join them.
             if not pinfo.visited and value(f_chandle) == nil and not pinfo.private["btlens_stream"] then
@@ -629,6 +652,7 @@ extension WiresharkExport {
             if here and tree then
               for _, fr in ipairs(here.frames) do show_frame(p, fr, here.dir, tree, pinfo) end
             end
+            show_notes(p, tvb, pinfo, tree)
             return tvb:len()
           end
 
@@ -666,7 +690,7 @@ extension WiresharkExport {
                 if p and handle then
                   queued[conn] = queued[conn] or {}
                   queued[conn][handle] = queued[conn][handle] or { p = p }
-                  queued[conn][handle][value(f_att_offset)] = f_att_value().range:bytes()
+                  queued[conn][handle][value(f_att_offset)] = { bytes = f_att_value().range:bytes(), number = pinfo.number }
                 end
               elseif op == 0x18 then
                 shown[pinfo.number] = shown[pinfo.number] or {}
@@ -679,15 +703,18 @@ extension WiresharkExport {
                     local offsets = {}
                     for o in pairs(parts) do if type(o) == "number" then offsets[#offsets + 1] = o end end
                     table.sort(offsets)
-                    local bytes = {}
+                    local bytes, from = {}, {}
                     for _, o in ipairs(offsets) do
-                      for i = 0, parts[o]:len() - 1 do bytes[#bytes + 1] = parts[o]:get_index(i) end
+                      for i = 0, parts[o].bytes:len() - 1 do
+                        bytes[#bytes + 1] = parts[o].bytes:get_index(i)
+                        from[#from + 1] = parts[o].number
+                      end
                     end
                     local p = parts.p
                     local s = stream(p.c.id .. "/att/" .. conn .. "/" .. h .. "/0", conn, p, 0)
                     s.pair_key = p.c.id .. "/att/" .. conn
                     pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
-                    shown[pinfo.number][p.c.id .. "#lw"] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts), dir = 0 }
+                    shown[pinfo.number][p.c.id .. "#lw"] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts, from), dir = 0 }
                   end
                 end
                 queued[conn] = nil
@@ -708,15 +735,16 @@ extension WiresharkExport {
               end
             end
             if tree then
+              -- Long writes and notes in packets the protocol's dissector was not called for: it is
+              -- called now, so that Wireshark counts them as the protocol's.
               for _, p in ipairs(protos) do
-                local here = shown[pinfo.number] and shown[pinfo.number][p.c.id .. "#lw"]
-                for _, fr in ipairs(here and here.frames or {}) do show_frame(p, fr, here.dir, tree, pinfo) end
-                local sub
-                for _, n in ipairs(notes[pinfo.number] or {}) do
-                  if n.p == p then
-                    sub = sub or tree:add(p.proto)
-                    say(p, sub, n.id, n.text)
-                  end
+                local here = shown[pinfo.number] or {}
+                local noted = false
+                for _, n in ipairs(notes[pinfo.number] or {}) do noted = noted or n.p == p end
+                if (here[p.c.id .. "#lw"] or noted) and not pinfo.private["btlens_noted_" .. p.c.id] then
+                  pinfo.private["btlens_notes_only"] = p.c.id
+                  Dissector.get(p.c.id):call(tvb(0, 0):tvb(), pinfo, tree)
+                  pinfo.private["btlens_notes_only"] = ""
                 end
               end
             end

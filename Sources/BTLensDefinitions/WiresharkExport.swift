@@ -25,7 +25,7 @@ public enum WiresharkExport {
     }
 
     /// The protocol's filter name: the definition's name with `-` and `.` as `_`.
-    static func filterName(_ name: String) -> String {
+    public static func filterName(_ name: String) -> String {
         String(name.map { $0 == "-" || $0 == "." ? "_" : $0 })
     }
 

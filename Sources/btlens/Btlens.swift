@@ -17,7 +17,7 @@ struct Btlens: ParsableCommand {
               2  usage error, unknown subcommand, or a definition that does not load
               3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found
             """,
-        version: "0.1.0 (libpcap: \(Libpcap.version))",
+        version: "\(version) (libpcap: \(Libpcap.version))",
         subcommands: [
             Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self,
             Formats.self, DiagnosticsList.self, FiltersHelp.self,
@@ -26,6 +26,9 @@ struct Btlens: ParsableCommand {
 }
 
 extension Btlens {
+    /// btlens' own version, without the libraries'.
+    static let version = "0.1.0"
+
     /// `btlens stat FILE`: the first word is neither a subcommand nor a file, so it is not the
     /// `btlens FILE` shorthand; said as an unknown subcommand, with the nearest one.
     static func unknownSubcommand(_ arguments: [String]) -> String? {

@@ -88,25 +88,42 @@ struct Dissectors: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Write the definitions as a Wireshark Lua dissector (tshark -X lua_script:FILE.lua).")
+            abstract: "Write the definitions as one Wireshark Lua plugin (tshark -X lua_script:FILE.lua).",
+            discussion:
+                "A protocol per definition (filter name: the protocol with - as _), bound to its characteristics, RFCOMM services and EA protocols, with btlens' framing, pairing and diagnostics as expert infos. Streams whose discovery is not in the capture: Decode As (-d btatt.handle==0x0013,aurora_headphones). A definition with an error is refused, as everywhere."
+        )
 
-        @Flag(help: "Wireshark Lua (the only export so far).")
+        @Flag(help: "Write a Wireshark Lua plugin (the only export so far; required).")
         var wireshark = false
 
         @Argument(help: "Folders or files of definitions (default: ~/.config/btlens/dissectors and ./Dissectors).")
         var paths: [String] = []
 
-        @Option(name: .shortAndLong, help: "The Lua file to write.")
+        @Option(name: .shortAndLong, help: ArgumentHelp("The Lua file to write; - for stdout.", valueName: "file"))
         var output: String
+
+        func validate() throws {
+            guard wireshark else { throw ValidationError("say which export: --wireshark") }
+        }
 
         func run() throws {
             let loaded =
                 paths.isEmpty
                 ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
                 : DefinitionLoader.load(paths, required: true)
+            guard loaded.errors.isEmpty else { throw DefinitionFailure(errors: loaded.errors) }
+            for w in loaded.warnings { FileHandleStderr.write("btlens: warning: \(w)\n") }
             let definitions = loaded.table.dissectors.compactMap { $0 as? DefinitionDissector }
-            let lua = WiresharkExport.lua(definitions, version: Btlens.configuration.version)
+            let lua = WiresharkExport.lua(definitions, version: Btlens.version)
+            if output == "-" {
+                print(lua, terminator: "")
+                return
+            }
             try lua.write(toFile: output, atomically: true, encoding: .utf8)
+            let names = definitions.map { WiresharkExport.filterName($0.name) }
+            FileHandleStderr.write(
+                "wrote \(output): \(names.count) protocol\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", ")))\n"
+            )
         }
     }
 }

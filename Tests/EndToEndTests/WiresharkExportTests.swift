@@ -1,3 +1,4 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -63,22 +64,29 @@ final class WiresharkExportTests: XCTestCase {
     ) {
         let all = try events(capture, arguments)
         var streams: [String: (dissector: String, handle: Int?, discovered: Bool)] = [:]
-        func stream(_ e: [String: Any]) -> String {
-            "\(e["connection"] ?? "")/\(e["att_handle"] ?? "")/\(e["ea_session"] ?? "")"
+        // A stream: a characteristic or EA session of a connection, from the record it opened at
+        // (handles are reused by later connections).
+        var opened: [Int: Int] = [:]
+        let keys = all.map { e -> String in
+            let connection = e["connection"] as? Int ?? -1
+            if e["type"] as? String == "connection", e["change"] as? String == "opened" {
+                opened[connection] = e["record"] as? Int
+            }
+            return "\(connection)/\(opened[connection] ?? 0)/\(e["att_handle"] ?? "")/\(e["ea_session"] ?? "")"
         }
         var items: [String] = []
-        for e in all {
+        for (e, key) in zip(all, keys) {
             guard let type = e["type"] as? String, type == "a5" || type == "message",
                 let d = e["dissector"] as? String, protocols.contains(d), !Self.isSIG(e["uuid"] as? String)
             else { continue }
-            streams[stream(e)] = (d, e["att_handle"] as? Int, e["uuid"] != nil)
+            streams[key] = (d, e["att_handle"] as? Int, e["uuid"] != nil)
             let record = e["record"] ?? 0
             if let command = e["command"] { items.append("\(record) command=\(command)") }
             if let name = e["command_name"] { items.append("\(record) name=\(name)") }
         }
-        for e in all {
+        for (e, key) in zip(all, keys) {
             guard e["type"] as? String == "diagnostic", let id = e["id"] as? String, id.hasPrefix("a5."),
-                streams[stream(e)] != nil || protocols.contains(e["dissector"] as? String ?? "")
+                streams[key] != nil || protocols.contains(e["dissector"] as? String ?? "")
             else { continue }
             items.append("\(e["detected_record"] ?? e["record"] ?? 0) \(id)")
         }
@@ -136,6 +144,21 @@ final class WiresharkExportTests: XCTestCase {
                 ["--dissectors", Self.shipped])
         }
         XCTAssertGreaterThan(compared, 40)
+    }
+
+    /// The benchmark's capture: 70 connections of A5 streams and iAP2 sessions with every fault
+    /// the framing and pairing report.
+    func testTheBenchmarkCaptureMatches() throws {
+        _ = try tshark(["-v"])
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-bench-\(getpid()).btsnoop")
+        var bytes: [UInt8] = []
+        _ = BenchmarkCapture.generate(bytes: 1_000_000) { bytes += $0 }
+        try Data(bytes).write(to: capture)
+        defer { try? FileManager.default.removeItem(at: capture) }
+        try export(Self.shipped)
+        let compared = try compare(
+            capture.path, ["aurora-headphones", "lawaken-lamp"], ["--dissectors", Self.shipped])
+        XCTAssertGreaterThan(compared, 5000)
     }
 
     /// A vendor's variant on a real capture: AA frames, a 2-byte command, fragments joined, CRC-16

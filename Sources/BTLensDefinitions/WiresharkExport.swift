@@ -115,10 +115,18 @@ public enum WiresharkExport {
             \(experts)
               },
               uuids = { \(uuids.joined(separator: ", ")) }, services = { \(services.joined(separator: ", ")) }, ea = { \(ea.joined(separator: ", ")) },
+              devices = \(devices(d)),
               values = { \(values.joined(separator: ", ")) }, event_bytes = { \(eventBytes.joined(separator: ", ")) },
             })
 
             """
+    }
+
+    /// The devices the characteristic bindings hold on, or nil for every device.
+    private static func devices(_ d: DefinitionDissector) -> String {
+        guard let m = d.bindings.lazy.compactMap(\.devices).first else { return "nil" }
+        let addresses = m.addressPrefixes.map(quoted).joined(separator: ", ")
+        return "{ addresses = { \(addresses) }, names = { \(m.names.map(quoted).joined(separator: ", ")) } }"
     }
 
     private static func pairing(_ rule: PairingRule) -> String {

@@ -19,6 +19,8 @@ extension WiresharkExport {
           local f_evt_code = Field.new("bthci_evt.code")
           local f_evt_handle = Field.new("bthci_evt.connection_handle")
           local f_cap_len = Field.new("frame.cap_len")
+          local f_adv_name = Field.new("btcommon.eir_ad.entry.device_name")
+          local f_adv_addr = Field.new("bthci_evt.bd_addr")
           local f_len = Field.new("frame.len")
 
           local protos = {}     -- every registered protocol, in order
@@ -29,16 +31,55 @@ extension WiresharkExport {
           local notes = {}      -- packet number -> diagnostics that belong to no frame
           local queued = {}     -- connection -> handle -> offset -> bytes of a long write
           local blind = {}      -- packet number -> true where the first pass had no fields
+          local advertised = {} -- device address -> the name it advertised
+          local connected = {}  -- connection handle -> the peer's address
+          local decided = {}    -- "packet/protocol" -> whether the device check passed on the first pass
           local finished = false
           local last_number = 0 -- the last packet of the first pass: where the end of the capture is said
 
           local function reset()
             streams, pairs_of, shown, notes, queued, blind, finished, last_number = {}, {}, {}, {}, {}, {}, false, 0
+            advertised, connected, decided = {}, {}, {}
           end
 
           local function value(field)
             local fi = field()
             return fi and fi.value
+          end
+
+          -- A device address as "aa:bb:cc:11:22:33", from its bytes in an HCI event (least significant first):
+          -- Wireshark's own text for it may be resolved to a vendor's name.
+          local function address_of(field)
+            local fi = field()
+            if not fi or not fi.range or fi.range:len() ~= 6 then return nil end
+            local b = {}
+            for i = 5, 0, -1 do b[#b + 1] = string.format("%02x", fi.range(i, 1):uint()) end
+            return table.concat(b, ":")
+          end
+
+          local on_devices_now
+          -- Whether a characteristic bound on the definition's `devices` is on one of them. A stream
+          -- bound by hand (Decode As) is the user's word; a device Wireshark cannot name is given the
+          -- benefit of the doubt.
+          local function on_devices(p, pinfo)
+            local key = pinfo.number .. "/" .. p.c.id
+            if decided[key] == nil or not pinfo.visited then decided[key] = on_devices_now(p, pinfo) end
+            return decided[key]
+          end
+
+          function on_devices_now(p, pinfo)
+            local d = p.c.devices
+            if not d or pinfo.match_string == nil then return true end
+            local address = connected[tostring(value(f_chandle))]
+            if not address then return true end
+            for _, prefix in ipairs(d.addresses) do
+              if address:sub(1, #prefix) == prefix:lower() then return true end
+            end
+            local name = advertised[address]
+            for _, prefix in ipairs(d.names) do
+              if name and name:sub(1, #prefix) == prefix then return true end
+            end
+            return false
           end
 
           local function note(number, p, id, text, at)
@@ -618,6 +659,7 @@ extension WiresharkExport {
 
           local function dissect(p, tvb, pinfo, tree)
             if pinfo.visited then finish() end
+            if not on_devices(p, pinfo) then return 0 end
             if pinfo.private["btlens_notes_only"] == p.c.id then
               -- Called by the postdissector: a long write's frames, and the packet's notes.
               local here = shown[pinfo.number] and shown[pinfo.number][p.c.id .. "#lw"]
@@ -658,13 +700,13 @@ extension WiresharkExport {
 
           local function dissect_value(p, message, tvb, pinfo, tree)
             local spec = p.c.messages[message]
-            if not spec then return 0 end
+            if not spec or not on_devices(p, pinfo) then return 0 end
             show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
             return tvb:len()
           end
 
           local function dissect_event_byte(p, tvb, pinfo, tree)
-            if tvb:len() < 1 then return 0 end
+            if tvb:len() < 1 or not on_devices(p, pinfo) then return 0 end
             local dir = pinfo.p2p_dir == 1 and 1 or 0
             local command = tvb(0, 1):uint()
             local name = p.c.names[dir][command]
@@ -681,6 +723,12 @@ extension WiresharkExport {
             if pinfo.visited then finish() end
             if not pinfo.visited then
               last_number = math.max(last_number, pinfo.number)
+              local name, address = value(f_adv_name), address_of(f_adv_addr)
+              if name and address then advertised[address] = name end
+              local code = value(f_evt_code)
+              if (code == 0x03 or code == 0x3e) and value(f_evt_handle) and address then
+                connected[tostring(value(f_evt_handle))] = address
+              end
               local conn = tostring(value(f_chandle) or "?")
               local op = value(f_att_opcode)
               if op == 0x16 then

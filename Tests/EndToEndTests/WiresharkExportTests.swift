@@ -161,6 +161,41 @@ final class WiresharkExportTests: XCTestCase {
         XCTAssertGreaterThan(compared, 5000)
     }
 
+    /// `devices:` holds in Wireshark too: the same discovered 0xFFF3 carries A5 frames on three
+    /// devices; the vendor's address prefix and advertised name are decoded as the vendor's, the
+    /// third device is not (btlens finds its frames by detection, and names none).
+    func testCharacteristicsBoundOnDevicesAreDecodedOnThoseOnly() throws {
+        _ = try tshark(["-v"])
+        var s = LESession()
+        let stranger: [UInt8] = [0x03, 0x03, 0x03, 0x44, 0x33, 0x02]
+        let named: [UInt8] = [0x04, 0x04, 0x04, 0x44, 0x33, 0x04]
+        let name = Array("Aurora ANC 2".utf8)
+        // LE Advertising Report: one report, ADV_IND, public address, Complete Local Name.
+        _ = s.event(
+            0x3e,
+            [0x02, 0x01, 0x00, 0x00] + named + [UInt8(name.count + 2), UInt8(name.count + 1), 0x09] + name + [0xc0])
+        for (handle, address): (UInt16, [UInt8]) in [
+            (0x40, [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]), (0x41, stranger), (0x42, named),
+        ] {
+            s.connect(handle: handle, address: address)
+            s.att(handle: handle, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+            // Read By Type Response: characteristic 0x0013 is 0xFFF3.
+            s.att(handle: handle, .received, [0x09, 0x07, 0x12, 0x00, 0x04, 0x13, 0x00, 0xf3, 0xff])
+            s.frame(handle: handle, attHandle: 0x0013, .sent, command: 0x20, sequence: 1, payload: [0x01])
+            s.frame(handle: handle, attHandle: 0x0013, .sent, command: 0x20, sequence: 2, payload: [0x02])
+        }
+        let capture = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "btlens-devices-\(getpid()).btsnoop")
+        try Data(s.bytes).write(to: capture)
+        defer { try? FileManager.default.removeItem(at: capture) }
+        try export(Self.shipped)
+        let frames = try events(capture.path, ["--dissectors", Self.shipped]).filter {
+            $0["type"] as? String == "a5" && $0["dissector"] as? String == "aurora-headphones"
+        }
+        XCTAssertEqual(frames.compactMap { $0["connection"] as? Int }, [0x40, 0x40, 0x42, 0x42])
+        XCTAssertEqual(try compare(capture.path, ["aurora-headphones"], ["--dissectors", Self.shipped]), 4 * 2 + 4)
+    }
+
     /// A vendor's variant on a real capture: AA frames, a 2-byte command, fragments joined, CRC-16
     /// over the payload, little-endian (Dissectors/examples/even-g2.yaml), bound by Decode As.
     func testAFrameVariantOnARealCaptureMatches() throws {

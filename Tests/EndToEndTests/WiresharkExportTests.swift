@@ -1,3 +1,4 @@
+import BTLensDissect
 import BTLensTestSupport
 import Foundation
 import XCTest
@@ -194,6 +195,69 @@ final class WiresharkExportTests: XCTestCase {
         }
         XCTAssertEqual(frames.compactMap { $0["connection"] as? Int }, [0x40, 0x40, 0x42, 0x42])
         XCTAssertEqual(try compare(capture.path, ["aurora-headphones"], ["--dissectors", Self.shipped]), 4 * 2 + 4)
+    }
+
+    /// A Service Search Attribute Response with one record: ServiceClassIDList {Serial Port 0x1101},
+    /// ProtocolDescriptorList {{L2CAP}, {RFCOMM, channel 1}} (Core Vol 3 Part B §4.7, §5.1).
+    static func serialPortRecord() -> [UInt8] {
+        let record: [UInt8] = [
+            0x09, 0x00, 0x01, 0x35, 0x03, 0x19, 0x11, 0x01,
+            0x09, 0x00, 0x04, 0x35, 0x0c, 0x35, 0x03, 0x19, 0x01, 0x00, 0x35, 0x05, 0x19, 0x00, 0x03, 0x08, 0x01,
+        ]
+        let lists: [UInt8] = [0x35, UInt8(record.count + 2), 0x35, UInt8(record.count)] + record
+        let params = [0x00, UInt8(lists.count)] + lists + [0x00]
+        return [0x07, 0x00, 0x01, 0x00, UInt8(params.count)] + params
+    }
+
+    /// An RFCOMM channel bound by its SDP service class (`rfcomm-services`), as Wireshark binds it
+    /// from the same SDP record (by the record's first class): frames split across UIH frames and
+    /// several in one.
+    func testAnRFCOMMServiceIsBoundFromSDP() throws {
+        _ = try tshark(["-v"])
+        var s = LESession()
+        let h: UInt16 = 0x000d
+        s.connectBREDR(handle: h, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        s.l2cap(handle: h, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x01, 0x00, 0x40, 0x00])
+        s.l2cap(
+            handle: h, .received, cid: 0x0001, [0x03, 0x01, 0x08, 0x00, 0x70, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00])
+        s.l2cap(
+            handle: h, .sent, cid: 0x0070,
+            [
+                0x06, 0x00, 0x01, 0x00, 0x0f, 0x35, 0x03, 0x19, 0x11, 0x01, 0xff, 0xff,
+                0x35, 0x05, 0x0a, 0x00, 0x00, 0xff, 0xff, 0x00,
+            ])
+        s.l2cap(handle: h, .received, cid: 0x0040, Self.serialPortRecord())
+        s.l2cap(handle: h, .sent, cid: 0x0001, [0x02, 0x02, 0x04, 0x00, 0x03, 0x00, 0x41, 0x00])
+        s.l2cap(
+            handle: h, .received, cid: 0x0001, [0x03, 0x02, 0x08, 0x00, 0x71, 0x00, 0x41, 0x00, 0x00, 0x00, 0x00, 0x00])
+        for dlci: UInt8 in [0, 2] {
+            s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: dlci, control: 0x3f)
+            s.rfcomm(handle: h, .received, cid: 0x0041, dlci: dlci, control: 0x73)
+        }
+        let request = Frame.encode(command: 0x20, sequence: 1, payload: [0x02])
+        let response = Frame.encode(command: 0xa0, sequence: 9, payload: [0x00])
+        let event = Frame.encode(command: 0x05, sequence: 10, payload: [0x01, 0x50, 0x60])
+        s.rfcommStream(handle: h, .sent, cid: 0x0071, dlci: 2, request, frames: [3, 5])
+        s.rfcommStream(handle: h, .received, cid: 0x0041, dlci: 2, response + event + [0xa5, 0x01], frames: [20])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-rfcomm-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("spp.btsnoop")
+        try Data(s.bytes).write(to: capture)
+        let definition = folder.appendingPathComponent("spp-vendor.yaml")
+        try """
+        protocol: spp-vendor
+        bind:
+          rfcomm-services: [00001101-0000-1000-8000-00805f9b34fb]
+        messages:
+          - {id: 0x20, name: SetLevel, from: phone, seq: [{id: level, type: u1}]}
+          - {id: 0xa0, name: SetLevelResponse, from: accessory, seq: [{id: status, type: u1}]}
+          - {id: 0x05, name: Status, from: accessory, seq: [{id: state, type: u1}, {id: a, type: u1}, {id: b, type: u1}]}
+        """.write(to: definition, atomically: true, encoding: .utf8)
+        try export(definition.path)
+        let compared = try compare(capture.path, ["spp-vendor"], ["--dissectors", definition.path])
+        // Three frames, named, and the end of the capture inside a frame.
+        XCTAssertEqual(compared, 3 * 2 + 1)
     }
 
     /// A vendor's variant on a real capture: AA frames, a 2-byte command, fragments joined, CRC-16

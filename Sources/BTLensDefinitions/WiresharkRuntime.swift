@@ -18,10 +18,8 @@ extension WiresharkExport {
           local f_dlci = Field.new("btrfcomm.dlci")
           local f_evt_code = Field.new("bthci_evt.code")
           local f_evt_handle = Field.new("bthci_evt.connection_handle")
-          local f_cap_len = Field.new("frame.cap_len")
           local f_adv_name = Field.new("btcommon.eir_ad.entry.device_name")
           local f_adv_addr = Field.new("bthci_evt.bd_addr")
-          local f_len = Field.new("frame.len")
 
           local protos = {}     -- every registered protocol, in order
           local by_uuid = {}    -- 16-bit characteristic UUID -> protocol, for long writes
@@ -61,16 +59,17 @@ extension WiresharkExport {
           -- Whether a characteristic bound on the definition's `devices` is on one of them. A stream
           -- bound by hand (Decode As) is the user's word; a device Wireshark cannot name is given the
           -- benefit of the doubt.
-          local function on_devices(p, pinfo)
+          local function on_devices(p, pinfo, chandle)
+            if not p.c.devices then return true end
             local key = pinfo.number .. "/" .. p.c.id
-            if decided[key] == nil or not pinfo.visited then decided[key] = on_devices_now(p, pinfo) end
+            if decided[key] == nil or not pinfo.visited then decided[key] = on_devices_now(p, pinfo, chandle) end
             return decided[key]
           end
 
-          function on_devices_now(p, pinfo)
+          function on_devices_now(p, pinfo, chandle)
             local d = p.c.devices
             if not d or pinfo.match_string == nil then return true end
-            local address = connected[tostring(value(f_chandle))]
+            local address = connected[tostring(chandle)]
             if not address then return true end
             for _, prefix in ipairs(d.addresses) do
               if address:sub(1, #prefix) == prefix:lower() then return true end
@@ -89,7 +88,7 @@ extension WiresharkExport {
 
           local function int_at(buf, o, w, be)
             local v = 0
-            for i = 0, w - 1 do v = v * 256 + buf[o + 1 + (be and i or (w - 1 - i))] end
+            for i = 0, w - 1 do v = v * 256 + buf:byte(o + 1 + (be and i or (w - 1 - i))) end
             return v
           end
 
@@ -97,7 +96,7 @@ extension WiresharkExport {
             if alg == "crc16-ccitt" then
               local crc = 0xffff
               for k = from, to do
-                crc = bit.bxor(crc, buf[k] * 256)
+                crc = bit.bxor(crc, buf:byte(k) * 256)
                 for _ = 1, 8 do
                   if bit.band(crc, 0x8000) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x1021), 0xffff)
                   else crc = bit.band(crc * 2, 0xffff) end
@@ -107,7 +106,7 @@ extension WiresharkExport {
             elseif alg == "crc8" then
               local crc = 0
               for k = from, to do
-                crc = bit.bxor(crc, buf[k])
+                crc = bit.bxor(crc, buf:byte(k))
                 for _ = 1, 8 do
                   if bit.band(crc, 0x80) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x07), 0xff)
                   else crc = bit.band(crc * 2, 0xff) end
@@ -116,11 +115,11 @@ extension WiresharkExport {
               return crc
             elseif alg == "xor8" then
               local x = 0
-              for k = from, to do x = bit.bxor(x, buf[k]) end
+              for k = from, to do x = bit.bxor(x, buf:byte(k)) end
               return x
             end
             local sum = 0
-            for k = from, to do sum = (sum + buf[k]) % 256 end
+            for k = from, to do sum = (sum + buf:byte(k)) % 256 end
             if alg == "twos-complement8" then return (256 - sum) % 256 end
             return sum
           end
@@ -129,23 +128,39 @@ extension WiresharkExport {
           local function stream(key, conn, p, dir)
             local s = streams[key]
             if not s then
-              s = { p = p, conn = conn, dir = dir, buf = {}, from = {}, insync = true, skipped = 0 }
+              s = { p = p, conn = conn, dir = dir, buf = "", chunks = {}, insync = true, skipped = 0 }
               streams[key] = s
             end
             return s
           end
 
+          -- The stream's bytes are a string; `chunks` says which packet each run of them came from.
           local function consume(s, n)
-            local buf, from = {}, {}
-            for i = n + 1, #s.buf do
-              buf[#buf + 1] = s.buf[i]
-              from[#from + 1] = s.from[i]
+            s.buf = s.buf:sub(n + 1)
+            while n > 0 and s.chunks[1] do
+              local c = s.chunks[1]
+              if c.len > n then
+                c.len, n = c.len - n, 0
+              else
+                n = n - c.len
+                table.remove(s.chunks, 1)
+              end
             end
-            s.buf, s.from = buf, from
+          end
+
+          -- The packets the first `n` bytes came from, in order.
+          local function packets_of(s, n)
+            local list = {}
+            for _, c in ipairs(s.chunks) do
+              if n <= 0 then break end
+              if list[#list] ~= c.n then list[#list + 1] = c.n end
+              n = n - c.len
+            end
+            return list
           end
 
           local function skip(s, n)
-            if s.skipped == 0 then s.skip_from = s.from[1] end
+            if s.skipped == 0 then s.skip_from = s.chunks[1] and s.chunks[1].n end
             s.skipped = s.skipped + n
             consume(s, n)
             s.insync = false
@@ -166,37 +181,28 @@ extension WiresharkExport {
             local c = s.p.c
             while #s.buf > 0 do
               local buf = s.buf
-              if buf[1] ~= c.magic[1] then
-                local j = 2
-                while j <= #buf and buf[j] ~= c.magic[1] do j = j + 1 end
-                skip(s, j - 1)
+              if buf:byte(1) ~= c.magic[1] then
+                local j = buf:find(c.magic_char, 2, true)
+                skip(s, (j or #buf + 1) - 1)
               else
                 local wrong = false
                 for i = 2, math.min(#c.magic, #buf) do
-                  if buf[i] ~= c.magic[i] then wrong = true end
+                  if buf:byte(i) ~= c.magic[i] then wrong = true end
                 end
                 if wrong then skip(s, 1)
                 elseif #buf < c.hlen then return nil
                 else
                   local part, trailer = nil, c.trailer
                   if c.fidx and c.fcnt then
-                    part = { index = buf[c.fidx + 1], count = buf[c.fcnt + 1] }
+                    part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
                     if part.index < part.count then trailer = 0 end
                   end
                   local total = frame_length(c, buf, trailer)
                   if not total then skip(s, 1)
                   elseif #buf < total then return nil
                   else
-                    local fr = { bytes = {}, packets = {}, part = part, trailer = trailer, total = total }
-                    for i = 1, total do fr.bytes[i] = buf[i] end
-                    local last
-                    for i = 1, total do
-                      if s.from[i] ~= last then
-                        last = s.from[i]
-                        fr.packets[#fr.packets + 1] = last
-                      end
-                    end
-                    local function at(o) return o and buf[o + 1] end
+                    local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
+                    local function at(o) return o and buf:byte(o + 1) end
                     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
                     fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
                     fr.payload_start, fr.payload_end = c.hlen, total - trailer
@@ -343,8 +349,7 @@ extension WiresharkExport {
             end
             if part.index == 1 then
               abandon(s, "the first frame of another message", number)
-              s.joining = { first = fr, payload = {}, next = 2, packets = {} }
-              for i = fr.payload_start + 1, fr.payload_end do s.joining.payload[#s.joining.payload + 1] = fr.bytes[i] end
+              s.joining = { first = fr, payload = fr.raw:sub(fr.payload_start + 1, fr.payload_end), next = 2, packets = {} }
               for _, n in ipairs(fr.packets) do s.joining.packets[#s.joining.packets + 1] = n end
               return
             end
@@ -355,7 +360,7 @@ extension WiresharkExport {
                 part.index .. " of " .. part.count .. " with no earlier frames of its message")
               return
             end
-            for i = fr.payload_start + 1, fr.payload_end do j.payload[#j.payload + 1] = fr.bytes[i] end
+            j.payload = j.payload .. fr.raw:sub(fr.payload_start + 1, fr.payload_end)
             for _, n in ipairs(fr.packets) do if n ~= j.packets[#j.packets] then j.packets[#j.packets + 1] = n end end
             j.next = part.index + 1
             if #j.payload > s.p.c.limit then return abandon(s, "its joined payload passed " .. s.p.c.limit .. " bytes", number) end
@@ -373,12 +378,10 @@ extension WiresharkExport {
               before.sequence) or ("before the frame with command " .. hex(before.command))) or "with no frame after them"))
           end
 
-          -- `from`: the packet each byte came from, where not all from this one (a long write).
-          local function push(s, bytes, number, time, from)
-            for i = 1, #bytes do
-              s.buf[#s.buf + 1] = bytes[i]
-              s.from[#s.from + 1] = from and from[i] or number
-            end
+          -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
+          local function push(s, raw, number, time, parts)
+            s.buf = s.buf .. raw
+            for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
             local out = {}
             while true do
               local fr = next_frame(s)
@@ -400,13 +403,13 @@ extension WiresharkExport {
               local need = s.p.c.hlen
               if #s.buf >= s.p.c.hlen then
                 local part_trailer = s.p.c.trailer
-                if s.p.c.fidx and s.p.c.fcnt and s.buf[s.p.c.fidx + 1] < s.buf[s.p.c.fcnt + 1] then part_trailer = 0 end
+                if s.p.c.fidx and s.p.c.fcnt and s.buf:byte(s.p.c.fidx + 1) < s.buf:byte(s.p.c.fcnt + 1) then part_trailer = 0 end
                 need = frame_length(s.p.c, s.buf, part_trailer) or s.p.c.hlen
               end
               note(number, s.p, "a5.truncated", "stream ended by " .. why .. " inside a frame begun in packet " ..
-                s.from[1] .. ": " .. #s.buf .. " of " .. need .. " bytes present")
+                s.chunks[1].n .. ": " .. #s.buf .. " of " .. need .. " bytes present")
             end
-            s.buf, s.from = {}, {}
+            s.buf, s.chunks = "", {}
           end
 
           local function end_connection(conn, why, number)
@@ -525,10 +528,7 @@ extension WiresharkExport {
 
           local function show_frame(p, fr, dir, tree, pinfo)
             local c = p.c
-            local bytes = ByteArray.new()
-            bytes:set_size(#fr.bytes)
-            for i, b in ipairs(fr.bytes) do bytes:set_index(i - 1, b) end
-            local t = bytes:tvb(c.title .. " frame")
+            local t = ByteArray.new(fr.raw, true):tvb(c.title .. " frame")
             local name = c.names[dir][fr.command]
             local sub = tree:add(p.proto, t())
             sub:append_text(": " .. (name or hex(fr.command)) .. (fr.sequence and (" seq " .. fr.sequence) or ""))
@@ -550,10 +550,7 @@ extension WiresharkExport {
               or sub:add_le(p.fields.length, t(c.length.o, c.length.w))
             local payload, n = t, 0
             if fr.joined then
-              local joined = ByteArray.new()
-              joined:set_size(#fr.joined)
-              for i, b in ipairs(fr.joined) do joined:set_index(i - 1, b) end
-              if #fr.joined > 0 then payload = joined:tvb(c.title .. " message") end
+              if #fr.joined > 0 then payload = ByteArray.new(fr.joined, true):tvb(c.title .. " message") end
               n = #fr.joined
             else
               n = fr.payload_end - fr.payload_start
@@ -621,10 +618,9 @@ extension WiresharkExport {
           end
 
           -- Where a value came from: the stream it belongs to and the scope its requests pair in.
-          local function place(pinfo)
+          local function place(pinfo, chandle, private)
             local dir = pinfo.p2p_dir == 1 and 1 or 0
-            local conn = tostring(value(f_chandle) or "?")
-            local private = pinfo.private["btlens_stream"]
+            local conn = tostring(chandle or "?")
             if private then
               return private, conn, dir, pinfo.private["btlens_scope"] or private, tonumber(pinfo.private["btlens_part"]) or 1
             end
@@ -659,8 +655,8 @@ extension WiresharkExport {
 
           local function dissect(p, tvb, pinfo, tree)
             if pinfo.visited then finish() end
-            if not on_devices(p, pinfo) then return 0 end
-            if pinfo.private["btlens_notes_only"] == p.c.id then
+            local private = pinfo.private
+            if private["btlens_notes_only"] == p.c.id then
               -- Called by the postdissector: a long write's frames, and the packet's notes.
               local here = shown[pinfo.number] and shown[pinfo.number][p.c.id .. "#lw"]
               for _, fr in ipairs(here and here.frames or {}) do show_frame(p, fr, here.dir, tree, pinfo) end
@@ -669,9 +665,8 @@ extension WiresharkExport {
             end
             -- tshark -2 builds no tree on its first pass unless it filters (-R, -Y): no field can be read,
             -- and streams cannot be told apart. Say so rather than join them.
-            if not pinfo.visited and value(f_chandle) == nil and not pinfo.private["btlens_stream"] then
-              blind[pinfo.number] = true
-            end
+            local chandle, from_ea = value(f_chandle), private["btlens_stream"]
+            if not pinfo.visited and chandle == nil and not from_ea then blind[pinfo.number] = true end
             if blind[pinfo.number] then
               if tree then
                 tree:add(p.proto, tvb()):add_proto_expert_info(e_blind, "btlens: Wireshark gave this plugin no fields on " ..
@@ -679,16 +674,15 @@ extension WiresharkExport {
               end
               return tvb:len()
             end
-            local key, conn, dir, scope, part = place(pinfo)
+            if not on_devices(p, pinfo, chandle) then return 0 end
+            local key, conn, dir, scope, part = place(pinfo, chandle, from_ea)
             local slot = p.c.id .. "#" .. part
             shown[pinfo.number] = shown[pinfo.number] or {}
             if not pinfo.visited and shown[pinfo.number][slot] == nil then
               local s = stream(p.c.id .. "/" .. key, conn, p, dir)
               s.pair_key = p.c.id .. "/" .. scope
               pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
-              local bytes = {}
-              for i = 0, tvb:len() - 1 do bytes[#bytes + 1] = tvb:range(i, 1):uint() end
-              shown[pinfo.number][slot] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts), dir = dir }
+              shown[pinfo.number][slot] = { frames = push(s, tvb:raw(), pinfo.number, pinfo.abs_ts), dir = dir }
             end
             local here = shown[pinfo.number][slot]
             if here and tree then
@@ -700,13 +694,13 @@ extension WiresharkExport {
 
           local function dissect_value(p, message, tvb, pinfo, tree)
             local spec = p.c.messages[message]
-            if not spec or not on_devices(p, pinfo) then return 0 end
+            if not spec or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
             show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
             return tvb:len()
           end
 
           local function dissect_event_byte(p, tvb, pinfo, tree)
-            if tvb:len() < 1 or not on_devices(p, pinfo) then return 0 end
+            if tvb:len() < 1 or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
             local dir = pinfo.p2p_dir == 1 and 1 or 0
             local command = tvb(0, 1):uint()
             local name = p.c.names[dir][command]
@@ -716,6 +710,60 @@ extension WiresharkExport {
             return tvb:len()
           end
 
+          -- A long write: Prepare Write values queued by offset, fed to their stream on Execute Write.
+          local function long_write(op, pinfo)
+            local conn = tostring(value(f_chandle) or "?")
+            if op == 0x16 then
+              local uuid = value(f_att_uuid16)
+              local p = uuid and by_uuid[string.format("%04x", uuid)]
+              local handle = value(f_att_handle)
+              if p and handle then
+                queued[conn] = queued[conn] or {}
+                queued[conn][handle] = queued[conn][handle] or { p = p }
+                queued[conn][handle][value(f_att_offset)] = { bytes = f_att_value().range:raw(), number = pinfo.number }
+              end
+              return
+            end
+            shown[pinfo.number] = shown[pinfo.number] or {}
+            local handles = {}
+            for h in pairs(queued[conn] or {}) do handles[#handles + 1] = h end
+            table.sort(handles)
+            for _, h in ipairs(handles) do
+              local parts = queued[conn][h]
+              if value(f_att_flags) == 1 then
+                local offsets = {}
+                for o in pairs(parts) do if type(o) == "number" then offsets[#offsets + 1] = o end end
+                table.sort(offsets)
+                local bytes, from = "", {}
+                for _, o in ipairs(offsets) do
+                  bytes = bytes .. parts[o].bytes
+                  from[#from + 1] = { n = parts[o].number, len = #parts[o].bytes }
+                end
+                local p = parts.p
+                local s = stream(p.c.id .. "/att/" .. conn .. "/" .. h .. "/0", conn, p, 0)
+                s.pair_key = p.c.id .. "/att/" .. conn
+                pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+                shown[pinfo.number][p.c.id .. "#lw"] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts, from), dir = 0 }
+              end
+            end
+            queued[conn] = nil
+          end
+
+          -- A packet the capture cut short: the stream it belonged to lost bytes.
+          local function cut_short(pinfo)
+            local handle = value(f_att_handle)
+            if not handle then return end
+            local conn = tostring(value(f_chandle) or "?")
+            local dir = pinfo.p2p_dir == 1 and 1 or 0
+            for _, p in ipairs(protos) do
+              local s = streams[p.c.id .. "/att/" .. conn .. "/" .. handle .. "/" .. dir]
+              if s then
+                leftovers(s, "a record the capture cut short", pinfo.number)
+                s.insync, s.skipped, s.joining = false, 0, nil
+              end
+            end
+          end
+
           -- Long writes, capture holes and disconnections, which no dissector table hands to a protocol,
           -- and the diagnostics that belong to no frame.
           function post.init() reset() end
@@ -723,63 +771,18 @@ extension WiresharkExport {
             if pinfo.visited then finish() end
             if not pinfo.visited then
               last_number = math.max(last_number, pinfo.number)
-              local name, address = value(f_adv_name), address_of(f_adv_addr)
-              if name and address then advertised[address] = name end
+              -- Most packets are ACL data: one field read tells events from them.
               local code = value(f_evt_code)
-              if (code == 0x03 or code == 0x3e) and value(f_evt_handle) and address then
-                connected[tostring(value(f_evt_handle))] = address
-              end
-              local conn = tostring(value(f_chandle) or "?")
-              local op = value(f_att_opcode)
-              if op == 0x16 then
-                local uuid = value(f_att_uuid16)
-                local p = uuid and by_uuid[string.format("%04x", uuid)]
-                local handle = value(f_att_handle)
-                if p and handle then
-                  queued[conn] = queued[conn] or {}
-                  queued[conn][handle] = queued[conn][handle] or { p = p }
-                  queued[conn][handle][value(f_att_offset)] = { bytes = f_att_value().range:bytes(), number = pinfo.number }
-                end
-              elseif op == 0x18 then
-                shown[pinfo.number] = shown[pinfo.number] or {}
-                local handles = {}
-                for h in pairs(queued[conn] or {}) do handles[#handles + 1] = h end
-                table.sort(handles)
-                for _, h in ipairs(handles) do
-                  local parts = queued[conn][h]
-                  if value(f_att_flags) == 1 then
-                    local offsets = {}
-                    for o in pairs(parts) do if type(o) == "number" then offsets[#offsets + 1] = o end end
-                    table.sort(offsets)
-                    local bytes, from = {}, {}
-                    for _, o in ipairs(offsets) do
-                      for i = 0, parts[o].bytes:len() - 1 do
-                        bytes[#bytes + 1] = parts[o].bytes:get_index(i)
-                        from[#from + 1] = parts[o].number
-                      end
-                    end
-                    local p = parts.p
-                    local s = stream(p.c.id .. "/att/" .. conn .. "/" .. h .. "/0", conn, p, 0)
-                    s.pair_key = p.c.id .. "/att/" .. conn
-                    pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
-                    shown[pinfo.number][p.c.id .. "#lw"] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts, from), dir = 0 }
-                  end
-                end
-                queued[conn] = nil
-              end
-              local handle = value(f_att_handle)
-              if handle and value(f_cap_len) < value(f_len) then
-                local dir = pinfo.p2p_dir == 1 and 1 or 0
-                for _, p in ipairs(protos) do
-                  local s = streams[p.c.id .. "/att/" .. conn .. "/" .. handle .. "/" .. dir]
-                  if s then
-                    leftovers(s, "a record the capture cut short", pinfo.number)
-                    s.insync, s.skipped, s.joining = false, 0, nil
-                  end
-                end
-              end
-              if value(f_evt_code) == 0x05 and value(f_evt_handle) then
-                end_connection(tostring(value(f_evt_handle)), "the disconnection", pinfo.number)
+              if code then
+                local name, address = code == 0x3e and value(f_adv_name), address_of(f_adv_addr)
+                if name and address then advertised[address] = name end
+                local handle = (code == 0x03 or code == 0x3e or code == 0x05) and value(f_evt_handle)
+                if handle and code ~= 0x05 and address then connected[tostring(handle)] = address end
+                if handle and code == 0x05 then end_connection(tostring(handle), "the disconnection", pinfo.number) end
+              else
+                local op = value(f_att_opcode)
+                if op == 0x16 or op == 0x18 then long_write(op, pinfo) end
+                if op and pinfo.caplen < pinfo.len then cut_short(pinfo) end
               end
             end
             if tree then
@@ -802,6 +805,7 @@ extension WiresharkExport {
           -- Makes one protocol from a definition's description (generated below).
           function btlens.register(c)
             local p = { c = c, proto = Proto(c.id, c.title) }
+            c.magic_char = string.char(c.magic[1])
             local fields = {
               command = c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
                 or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),

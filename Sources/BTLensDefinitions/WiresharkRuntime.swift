@@ -646,7 +646,7 @@ extension WiresharkExport {
             local sub
             for _, n in ipairs(notes[pinfo.number] or {}) do
               if n.p == p then
-                sub = sub or tree:add(p.proto, tvb(0, 0)):append_text(": diagnostics")
+                sub = sub or tree:add(p.proto):append_text(": diagnostics")
                 say(p, sub, n.id, n.text)
               end
             end
@@ -794,7 +794,7 @@ extension WiresharkExport {
                 for _, n in ipairs(notes[pinfo.number] or {}) do noted = noted or n.p == p end
                 if (here[p.c.id .. "#lw"] or noted) and not pinfo.private["btlens_noted_" .. p.c.id] then
                   pinfo.private["btlens_notes_only"] = p.c.id
-                  Dissector.get(p.c.id):call(tvb(0, 0):tvb(), pinfo, tree)
+                  Dissector.get(p.c.id):call(tvb, pinfo, tree)
                   pinfo.private["btlens_notes_only"] = ""
                 end
               end

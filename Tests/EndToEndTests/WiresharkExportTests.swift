@@ -274,6 +274,39 @@ final class WiresharkExportTests: XCTestCase {
         XCTAssertEqual(compared, 37)
     }
 
+    /// The plugin never fails in Lua on hostile input: every hostile capture, and sample captures
+    /// with bytes changed at random, decoded as the vendor's on every stream they might carry.
+    func testHostileCapturesRaiseNoLuaError() throws {
+        _ = try tshark(["-v"])
+        try export(Self.shipped)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-hostile-lua-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var files: [(String, [UInt8])] = HostileCaptures.all(zeroLengthRecords: 1000).map { ($0.file, $0.bytes) }
+        let faults = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("Captures/ble_a5_faults.btsnoop")))
+        // The end of the capture is said in the last packet: here one of no bytes (a btsnoop record
+        // header, lengths 0, the timestamp of the record before).
+        files.append(("empty-last.btsnoop", faults + [UInt8](repeating: 0, count: 16) + faults.suffix(8)))
+        var rng = SplitMix(seed: 26)
+        for i in 0..<15 {
+            var bytes = faults
+            for _ in 0..<(1 + Int(rng.next() % 40)) {
+                bytes[16 + Int(rng.next() % UInt64(bytes.count - 16))] = UInt8(truncatingIfNeeded: rng.next())
+            }
+            files.append(("mutant-\(i).btsnoop", bytes))
+        }
+        for (name, bytes) in files {
+            let path = folder.appendingPathComponent(name).path
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let out = try tshark([
+                "-X", "lua_script:\(plugin)", "-r", path, "-2", "-R", "frame", "-V",
+                "-d", "btatt.handle==0x13,aurora_headphones", "-d", "btatt.handle==0x15,aurora_headphones",
+                "-d", "btrfcomm.dlci==6,aurora_headphones",
+            ])
+            XCTAssertFalse(out.contains { $0.contains("Lua Error") }, name)
+        }
+    }
+
     /// A display filter on the exported fields selects the records btlens names.
     func testDisplayFiltersSelectTheRecordsBtlensNames() throws {
         _ = try tshark(["-v"])

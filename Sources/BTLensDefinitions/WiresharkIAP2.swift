@@ -150,28 +150,34 @@ extension WiresharkExport {
           iap2.fields = all
         end
 
-        -- Expert ids are btlens' diagnostic ids (docs/jsonl.md), with the same meaning.
+        -- Expert ids are btlens' diagnostic ids (docs/jsonl.md), with the same meaning; each text
+        -- starts with its id, as btlens' text timeline does.
+        local ids = {}
+        local function expert_info(id, summary, group, severity)
+          local e = ProtoExpert.new(id, summary, group, severity)
+          ids[e] = id
+          return e
+        end
         local ex = {
-          header_checksum = ProtoExpert.new("iap2.checksum.header", "Header checksum fails", expert.group.CHECKSUM,
+          header_checksum = expert_info("iap2.checksum.header", "Header checksum fails", expert.group.CHECKSUM,
             expert.severity.ERROR),
-          payload_checksum = ProtoExpert.new("iap2.checksum.payload", "Payload checksum fails", expert.group.CHECKSUM,
+          payload_checksum = expert_info("iap2.checksum.payload", "Payload checksum fails", expert.group.CHECKSUM,
             expert.severity.ERROR),
-          resync = ProtoExpert.new("iap2.resync", "Bytes that form no iAP2 packet skipped", expert.group.PROTOCOL,
+          resync = expert_info("iap2.resync", "Bytes that form no iAP2 packet skipped", expert.group.PROTOCOL,
             expert.severity.WARN),
-          truncated = ProtoExpert.new("iap2.truncated", "Stream ended inside an iAP2 packet", expert.group.MALFORMED,
+          truncated = expert_info("iap2.truncated", "Stream ended inside an iAP2 packet", expert.group.MALFORMED,
             expert.severity.WARN),
-          gap = ProtoExpert.new("iap2.sequence.gap", "PSN skips ahead", expert.group.SEQUENCE, expert.severity.WARN),
-          retransmission = ProtoExpert.new("iap2.retransmission", "Retransmission", expert.group.SEQUENCE,
+          gap = expert_info("iap2.sequence.gap", "PSN skips ahead", expert.group.SEQUENCE, expert.severity.WARN),
+          retransmission = expert_info("iap2.retransmission", "Retransmission", expert.group.SEQUENCE,
             expert.severity.NOTE),
-          duplicate = ProtoExpert.new("iap2.duplicate", "Captured twice", expert.group.SEQUENCE, expert.severity.NOTE),
-          reuse = ProtoExpert.new("iap2.sequence.reuse", "PSN reused with a different payload", expert.group.SEQUENCE,
+          duplicate = expert_info("iap2.duplicate", "Captured twice", expert.group.SEQUENCE, expert.severity.NOTE),
+          reuse = expert_info("iap2.sequence.reuse", "PSN reused with a different payload", expert.group.SEQUENCE,
             expert.severity.WARN),
-          control_malformed = ProtoExpert.new("iap2.control.malformed", "Malformed control message",
+          control_malformed = expert_info("iap2.control.malformed", "Malformed control message",
             expert.group.MALFORMED, expert.severity.ERROR),
-          -- btlens says rfcomm.channel.guess_withdrawn.
-          withdrawn = ProtoExpert.new("iap2.guess_withdrawn", "Not iAP2 after all", expert.group.PROTOCOL,
+          withdrawn = expert_info("rfcomm.channel.guess_withdrawn", "Not iAP2 after all", expert.group.PROTOCOL,
             expert.severity.NOTE),
-          lua = ProtoExpert.new("iap2.dissector_error", "The iAP2 dissector failed here", expert.group.MALFORMED,
+          lua = expert_info("iap2.dissector_error", "The iAP2 dissector failed here", expert.group.MALFORMED,
             expert.severity.ERROR),
         }
         do
@@ -862,9 +868,9 @@ extension WiresharkExport {
             local ck = root:add(pf.payload_checksum, t(9 + n, 1))
             if p.checksum == p.expected then ck:append_text(" [correct]") end
           end)
-          if not ok then root:add_proto_expert_info(ex.lua, tostring(err)) end
-          for _, dg in ipairs(item.diags or {}) do root:add_proto_expert_info(dg.e, dg.text) end
-          if item.error then root:add_proto_expert_info(ex.lua, item.error) end
+          if not ok then root:add_proto_expert_info(ex.lua, ids[ex.lua] .. ": " .. tostring(err)) end
+          for _, dg in ipairs(item.diags or {}) do root:add_proto_expert_info(dg.e, ids[dg.e] .. ": " .. dg.text) end
+          if item.error then root:add_proto_expert_info(ex.lua, ids[ex.lua] .. ": " .. item.error) end
           if item.again then summary = summary .. " " .. item.detail end
           return summary
         end
@@ -872,12 +878,12 @@ extension WiresharkExport {
         local function show_item(tvb, tree, item, infos)
           if item.kind == "skipped" then
             local e = tree:add(iap2, tvb(0, 0)):set_text(string.format("iAP2: %d bytes skipped", item.n))
-            e:add_proto_expert_info(ex.resync, string.format("skipped %d bytes that form no iAP2 packet", item.n))
+            e:add_proto_expert_info(ex.resync, ids[ex.resync] .. ": " .. string.format("skipped %d bytes that form no iAP2 packet", item.n))
             infos[#infos + 1] = "resync"
             return
           elseif item.kind == "badheader" then
             local e = tree:add(iap2, tvb(0, 0)):set_text("iAP2: bad header")
-            e:add_proto_expert_info(ex.header_checksum, "FF 5A header whose checksum fails; resyncing on the next byte")
+            e:add_proto_expert_info(ex.header_checksum, ids[ex.header_checksum] .. ": " .. "FF 5A header whose checksum fails; resyncing on the next byte")
             infos[#infos + 1] = "bad header"
             return
           end
@@ -912,7 +918,7 @@ extension WiresharkExport {
           local infos = {}
           for _, item in ipairs(r.items) do
             local ok, err = pcall(show_item, tvb, tree, item, infos)
-            if not ok then tree:add(iap2, tvb(0, 0)):add_proto_expert_info(ex.lua, tostring(err)) end
+            if not ok then tree:add(iap2, tvb(0, 0)):add_proto_expert_info(ex.lua, ids[ex.lua] .. ": " .. tostring(err)) end
           end
           if #r.items == 0 then
             tree:add(iap2, tvb(0, tvb:len())):set_text(string.format("iAP2: %d bytes of a packet not yet complete",
@@ -936,7 +942,7 @@ extension WiresharkExport {
                 local d = item.ea.bound and ea_table:get_dissector(item.ea.bound) or ea_table:get_dissector("")
                 if d then d:call(ea_tvb, pinfo, tree) end
               end)
-              if not ok then tree:add(iap2, tvb(0, 0)):add_proto_expert_info(ex.lua, tostring(err)) end
+              if not ok then tree:add(iap2, tvb(0, 0)):add_proto_expert_info(ex.lua, ids[ex.lua] .. ": " .. tostring(err)) end
             end
           end
         end
@@ -978,14 +984,14 @@ extension WiresharkExport {
           if r == nil then return 0 end
           if r.withdrawn then
             tree:add(iap2, tvb(0, 0)):set_text("iAP2: not iAP2 after all"):add_proto_expert_info(ex.withdrawn,
-              "RFCOMM channel taken for iAP2 (its SDP record lists the iAP2 service class), but its data has "
+              ids[ex.withdrawn] .. ": RFCOMM channel taken for iAP2 (its SDP record lists the iAP2 service class), but its data has "
               .. r.withdrawn .. ", where the detect bytes FF 55 02 00 EE 10 or a link packet FF 5A were expected")
             Dissector.get("data"):call(tvb, pinfo, tree)
             return tvb:len()
           end
           -- A guess withdrawn: the channel's frames are plain RFCOMM data.
           if r.link.withdrawn then return 0 end
-          if r.error then tree:add(iap2, tvb(0, 0)):add_proto_expert_info(ex.lua, r.error) end
+          if r.error then tree:add(iap2, tvb(0, 0)):add_proto_expert_info(ex.lua, ids[ex.lua] .. ": " .. r.error) end
           show(tvb, pinfo, tree, r)
           return tvb:len()
         end

@@ -678,7 +678,9 @@ extension WiresharkExport {
             local key, conn, dir, scope, part = place(pinfo, chandle, from_ea)
             local slot = p.c.id .. "#" .. part
             shown[pinfo.number] = shown[pinfo.number] or {}
-            if not pinfo.visited and shown[pinfo.number][slot] == nil then
+            -- EA data may first come on a later pass: the iAP2 dissector works its packets out there
+            -- when the first pass had no fields.
+            if (not pinfo.visited or from_ea) and shown[pinfo.number][slot] == nil then
               local s = stream(p.c.id .. "/" .. key, conn, p, dir)
               s.pair_key = p.c.id .. "/" .. scope
               pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }

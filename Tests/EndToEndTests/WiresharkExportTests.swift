@@ -85,15 +85,35 @@ final class WiresharkExportTests: XCTestCase {
             if let command = e["command"] { items.append("\(record) command=\(command)") }
             if let name = e["command_name"] { items.append("\(record) name=\(name)") }
         }
+        // The iAP2 link layer the plugin brings: control messages by name, and its diagnostics.
+        for e in all {
+            if e["type"] as? String == "iap2.control", let name = e["name"] as? String {
+                items.append("\(e["record"] ?? 0) iap2=\(name)")
+            }
+            if e["type"] as? String == "diagnostic", let id = e["id"] as? String,
+                id.hasPrefix("iap2.") || id == "rfcomm.channel.guess_withdrawn"
+            {
+                items.append("\(e["detected_record"] ?? e["record"] ?? 0) \(id)")
+            }
+        }
         for (e, key) in zip(all, keys) {
             guard e["type"] as? String == "diagnostic", let id = e["id"] as? String, id.hasPrefix("a5."),
                 streams[key] != nil || protocols.contains(e["dissector"] as? String ?? "")
             else { continue }
             items.append("\(e["detected_record"] ?? e["record"] ?? 0) \(id)")
         }
-        let decodeAs = streams.values.filter { !$0.discovered && $0.handle != nil }.flatMap {
+        var decodeAs = streams.values.filter { !$0.discovered && $0.handle != nil }.flatMap {
             ["-d", "btatt.handle==\($0.handle ?? 0),\($0.dissector.replacingOccurrences(of: "-", with: "_"))"]
         }
+        // iAP2 found by its detect bytes, not SDP: Decode As on the RFCOMM channels opened (SABM)
+        // on the connections btlens shows iAP2 on.
+        let iap2 = Set(all.filter { $0["type"] as? String == "iap2" }.compactMap { $0["connection"] as? Int })
+        let dlcis = Set(
+            all.filter {
+                $0["type"] as? String == "rfcomm" && $0["frame"] as? String == "SABM"
+                    && iap2.contains($0["connection"] as? Int ?? -1)
+            }.compactMap { $0["dlci"] as? Int }.filter { $0 > 0 })
+        decodeAs += dlcis.sorted().flatMap { ["-d", "btrfcomm.dlci==\($0),iap2"] }
         return (items.sorted(), decodeAs)
     }
 
@@ -106,12 +126,14 @@ final class WiresharkExportTests: XCTestCase {
             let name = p.replacingOccurrences(of: "-", with: "_")
             arguments += ["-e", name + ".command", "-e", name + ".command_name"]
         }
-        arguments += ["-e", "_ws.expert.message"]
+        // The iAP2 dissector comes with the plugin only where a definition binds an EA protocol.
+        let iap2 = try String(contentsOfFile: plugin, encoding: .utf8).contains("\"iap2.msg.name\"")
+        arguments += ["-e", iap2 ? "iap2.msg.name" : "frame.len", "-e", "_ws.expert.message"]
         var items: [String] = []
         for line in try tshark(arguments) {
             let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard let number = columns.first, columns.count == 2 * protocols.count + 2 else { continue }
-            for (i, values) in columns.dropFirst().dropLast().enumerated() {
+            guard let number = columns.first, columns.count == 2 * protocols.count + 3 else { continue }
+            for (i, values) in columns.dropFirst().dropLast(2).enumerated() {
                 for v in values.split(separator: ",") {
                     // Commands print in hex (0x20), names as they are.
                     items.append(
@@ -119,7 +141,11 @@ final class WiresharkExportTests: XCTestCase {
                     )
                 }
             }
-            for message in columns[columns.count - 1].split(separator: ",") where message.hasPrefix("a5.") {
+            for name in columns[columns.count - 2].split(separator: ",") where iap2 {
+                items.append("\(number) iap2=\(name)")
+            }
+            for message in columns[columns.count - 1].split(separator: ",")
+            where message.hasPrefix("a5.") || message.hasPrefix("iap2.") || message.hasPrefix("rfcomm.") {
                 items.append("\(number) \(message.prefix { $0 != ":" })")
             }
         }

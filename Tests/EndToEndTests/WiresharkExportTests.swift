@@ -37,6 +37,12 @@ final class WiresharkExportTests: XCTestCase {
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
+    /// tshark built with Lua, or the test is skipped: without it the plugin cannot load.
+    private func requireLuaTshark() throws {
+        let version = try tshark(["-v"]).joined(separator: "\n")
+        try XCTSkipUnless(version.contains("with Lua"), "tshark is built without Lua")
+    }
+
     private func export(_ definitions: String) throws {
         let run = try runCLI(["dissectors", "export", "--wireshark", definitions, "-o", plugin])
         XCTAssertEqual(run.status, 0, run.stderr)
@@ -160,7 +166,7 @@ final class WiresharkExportTests: XCTestCase {
     }
 
     func testTsharkShowsWhatBtlensShowsOnEverySampleCapture() throws {
-        _ = try tshark(["-v"])
+        try requireLuaTshark()
         try export(Self.shipped)
         let folder = Self.root.appendingPathComponent("Captures")
         var compared = 0
@@ -176,7 +182,7 @@ final class WiresharkExportTests: XCTestCase {
     /// The benchmark's capture: 70 connections of A5 streams and iAP2 sessions with every fault
     /// the framing and pairing report.
     func testTheBenchmarkCaptureMatches() throws {
-        _ = try tshark(["-v"])
+        try requireLuaTshark()
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-bench-\(getpid()).btsnoop")
         var bytes: [UInt8] = []
         _ = BenchmarkCapture.generate(bytes: 1_000_000) { bytes += $0 }
@@ -192,7 +198,7 @@ final class WiresharkExportTests: XCTestCase {
     /// devices; the vendor's address prefix and advertised name are decoded as the vendor's, the
     /// third device is not (btlens finds its frames by detection, and names none).
     func testCharacteristicsBoundOnDevicesAreDecodedOnThoseOnly() throws {
-        _ = try tshark(["-v"])
+        try requireLuaTshark()
         var s = LESession()
         let stranger: [UInt8] = [0x03, 0x03, 0x03, 0x44, 0x33, 0x02]
         let named: [UInt8] = [0x04, 0x04, 0x04, 0x44, 0x33, 0x04]
@@ -239,7 +245,7 @@ final class WiresharkExportTests: XCTestCase {
     /// from the same SDP record (by the record's first class): frames split across UIH frames and
     /// several in one.
     func testAnRFCOMMServiceIsBoundFromSDP() throws {
-        _ = try tshark(["-v"])
+        try requireLuaTshark()
         var s = LESession()
         let h: UInt16 = 0x000d
         s.connectBREDR(handle: h, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
@@ -289,7 +295,7 @@ final class WiresharkExportTests: XCTestCase {
     /// A vendor's variant on a real capture: AA frames, a 2-byte command, fragments joined, CRC-16
     /// over the payload, little-endian (Dissectors/examples/even-g2.yaml), bound by Decode As.
     func testAFrameVariantOnARealCaptureMatches() throws {
-        _ = try tshark(["-v"])
+        try requireLuaTshark()
         let capture = RealCaptureConformanceTests.shared.appendingPathComponent("evenG2_test.pklg").path
         try XCTSkipUnless(FileManager.default.fileExists(atPath: capture), "../shared/captures is absent")
         let definition = Self.root.appendingPathComponent("Dissectors/examples/even-g2.yaml").path
@@ -303,7 +309,7 @@ final class WiresharkExportTests: XCTestCase {
     /// The plugin never fails in Lua on hostile input: every hostile capture, and sample captures
     /// with bytes changed at random, decoded as the vendor's on every stream they might carry.
     func testHostileCapturesRaiseNoLuaError() throws {
-        _ = try tshark(["-v"])
+        try requireLuaTshark()
         try export(Self.shipped)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-hostile-lua-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -335,7 +341,7 @@ final class WiresharkExportTests: XCTestCase {
 
     /// A display filter on the exported fields selects the records btlens names.
     func testDisplayFiltersSelectTheRecordsBtlensNames() throws {
-        _ = try tshark(["-v"])
+        try requireLuaTshark()
         try export(Self.shipped)
         let capture = Self.root.appendingPathComponent("Captures/ble_a5_session.btsnoop").path
         let records = try events(capture, ["--dissectors", Self.shipped])

@@ -339,19 +339,36 @@ final class WiresharkExportTests: XCTestCase {
         }
     }
 
-    /// A display filter on the exported fields selects the records btlens names.
+    /// A display filter on the exported fields selects the records btlens' own --filter selects.
     func testDisplayFiltersSelectTheRecordsBtlensNames() throws {
         try requireLuaTshark()
         try export(Self.shipped)
-        let capture = Self.root.appendingPathComponent("Captures/ble_a5_session.btsnoop").path
-        let records = try events(capture, ["--dissectors", Self.shipped])
-            .filter { $0["type"] as? String == "a5" && $0["command"] as? Int == 0x20 }.map { "\($0["record"] ?? 0)" }
-        XCTAssertEqual(records, ["29"])
-        for filter in ["aurora_headphones.command == 0x20", "aurora_headphones.preset == 1"] {
-            let selected = try tshark([
-                "-X", "lua_script:\(plugin)", "-r", capture, "-Y", filter, "-T", "fields", "-e", "frame.number",
+        for (capture, btlens, wireshark, decodeAs) in [
+            ("ble_a5_session", "a5 && command == 0x20", "aurora_headphones.command == 0x20", [String]()),
+            ("ble_a5_session", "fields.preset == bassBoost", "aurora_headphones.preset == 1", []),
+            ("ble_a5_session", "a5 && sequence == 17", "aurora_headphones.sequence == 17", []),
+            (
+                "ble_a5_faults", "a5 && command == 0x20", "aurora_headphones.command == 0x20",
+                ["-d", "btatt.handle==0x13,aurora_headphones", "-d", "btatt.handle==0x15,aurora_headphones"]
+            ),
+            (
+                "bredr_iap2_ea", "a5 && dissector == \"lawaken-lamp\" && command == 0xa0",
+                "lawaken_lamp.command == 0xa0", ["-d", "btrfcomm.dlci==6,iap2"]
+            ),
+        ] {
+            let path = Self.root.appendingPathComponent("Captures/\(capture).btsnoop").path
+            let records = try runCLI([
+                "timeline", path, "--dissectors", Self.shipped, "--format", "jsonl", "-Y", btlens,
             ])
-            XCTAssertEqual(selected, records, filter)
+            .stdout.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["record"] as? Int
+            }.filter { $0 > 1 }.map(String.init)
+            XCTAssertFalse(records.isEmpty, btlens)
+            let selected = try tshark(
+                ["-X", "lua_script:\(plugin)", "-r", path, "-2", "-R", "frame", "-Y", wireshark]
+                    + decodeAs + ["-T", "fields", "-e", "frame.number"])
+            XCTAssertEqual(
+                selected, Array(Set(records)).sorted { Int($0) ?? 0 < Int($1) ?? 0 }, "\(capture): \(wireshark)")
         }
     }
 }

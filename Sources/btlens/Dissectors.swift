@@ -107,13 +107,9 @@ struct Dissectors: ParsableCommand {
         }
 
         func run() throws {
-            let loaded =
-                paths.isEmpty
-                ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
-                : DefinitionLoader.load(paths, required: true)
-            guard loaded.errors.isEmpty else { throw DefinitionFailure(errors: loaded.errors) }
-            for w in loaded.warnings { FileHandleStderr.write("btlens: warning: \(w)\n") }
-            let definitions = loaded.table.dissectors.compactMap { $0 as? DefinitionDissector }
+            let definitions = try DefinitionOptions.load(paths).table.dissectors.compactMap {
+                $0 as? DefinitionDissector
+            }
             let lua = WiresharkExport.lua(definitions, version: Btlens.version)
             if output == "-" {
                 print(lua, terminator: "")

@@ -190,6 +190,12 @@ struct DefinitionOptions: ParsableArguments {
             table.sources.disabled = true
             return DefinitionLoader.Loaded(table: table)
         }
+        return try Self.load(paths)
+    }
+
+    /// The definitions in `paths` (none: the default folders), or every error they hold; warnings
+    /// go to stderr.
+    static func load(_ paths: [String]) throws -> DefinitionLoader.Loaded {
         let loaded =
             paths.isEmpty
             ? DefinitionLoader.load(DefinitionLoader.defaultFolders())

@@ -44,3 +44,20 @@ func runCLI(
         status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
         stderr: String(decoding: stderr, as: UTF8.self))
 }
+
+/// Runs tshark, if installed, and returns its output lines (its stderr is dropped); nil without it.
+func runTshark(_ arguments: [String]) throws -> [String]? {
+    guard
+        let path = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile)
+    else { return nil }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+}

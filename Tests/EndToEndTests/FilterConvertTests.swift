@@ -26,21 +26,7 @@ final class FilterConvertTests: XCTestCase {
         }
     }
 
-    private func tshark(_ arguments: [String]) throws -> [String]? {
-        guard
-            let path = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile)
-        else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
+    private func tshark(_ arguments: [String]) throws -> [String]? { try runTshark(arguments) }
 
     /// A long write after more ATT PDUs than `convert` keeps per connection (256): its Prepare and
     /// Execute Write records, the newest, are kept, and the smaller capture shows the same write.

@@ -22,19 +22,8 @@ final class WiresharkExportTests: XCTestCase {
     }
 
     private func tshark(_ arguments: [String]) throws -> [String] {
-        guard
-            let path = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first(where: FileManager.default.isExecutableFile)
-        else { throw XCTSkip("tshark is not installed") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard let lines = try runTshark(arguments) else { throw XCTSkip("tshark is not installed") }
+        return lines
     }
 
     /// tshark built with Lua, or the test is skipped: without it the plugin cannot load.

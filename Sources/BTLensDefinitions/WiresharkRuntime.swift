@@ -31,13 +31,14 @@ extension WiresharkExport {
           local blind = {}      -- packet number -> true where the first pass had no fields
           local advertised = {} -- device address -> the name it advertised
           local connected = {}  -- connection handle -> the peer's address
-          local decided = {}    -- "packet/protocol" -> whether the device check passed on the first pass
+          local decided = {}    -- "packet/protocol" -> false where the device check refused the packet
+          local ea_done = {}    -- "packet" .. slot -> true once an EA payload was pushed
           local finished = false
           local last_number = 0 -- the last packet of the first pass: where the end of the capture is said
 
           local function reset()
             streams, pairs_of, shown, notes, queued, blind, finished, last_number = {}, {}, {}, {}, {}, {}, false, 0
-            advertised, connected, decided = {}, {}, {}
+            advertised, connected, decided, ea_done = {}, {}, {}, {}
           end
 
           local function value(field)
@@ -61,9 +62,12 @@ extension WiresharkExport {
           -- benefit of the doubt.
           local function on_devices(p, pinfo, chandle)
             if not p.c.devices then return true end
+            -- Only refusals are kept: most packets pass.
             local key = pinfo.number .. "/" .. p.c.id
-            if decided[key] == nil or not pinfo.visited then decided[key] = on_devices_now(p, pinfo, chandle) end
-            return decided[key]
+            if pinfo.visited then return decided[key] ~= false end
+            local ok = on_devices_now(p, pinfo, chandle)
+            if not ok then decided[key] = false end
+            return ok
           end
 
           function on_devices_now(p, pinfo, chandle)
@@ -260,7 +264,8 @@ extension WiresharkExport {
             return true
           end
 
-          local function pair(s, fr, number, time)
+          -- `kept`: what the packet keeps of the frame, which the pairing annotates.
+          local function pair(s, fr, kept, number, time)
             local p, rule = s.p, s.p.c.pairing
             if not rule then return end
             local key = s.pair_key
@@ -275,7 +280,7 @@ extension WiresharkExport {
               local expected = expected_response(rule, fr.command)
               if rule.response == "table" and expected == nil then return end
               list[#list + 1] = { number = number, time = time, command = fr.command, sequence = fr.sequence,
-                expected = expected, frame = fr }
+                expected = expected, frame = kept }
               if #list > p.c.pending then
                 unanswered(p, table.remove(list, 1), "before " .. p.c.pending .. " newer requests", number)
               end
@@ -290,12 +295,13 @@ extension WiresharkExport {
                 if fits then
                   table.remove(list, i)
                   -- Microseconds, as capture timestamps hold no finer time.
-                  fr.response_to, fr.latency = r.number, math.floor((time - r.time) * 1e6 + 0.5) / 1000
+                  kept.response_to, kept.latency = r.number, math.floor((time - r.time) * 1e6 + 0.5) / 1000
                   r.frame.response_in = number
                   return
                 end
               end
-              fr.diags[#fr.diags + 1] = { id = "a5.response.unsolicited",
+              kept.diags = kept.diags or {}
+              kept.diags[#kept.diags + 1] = { id = "a5.response.unsolicited",
                 text = label(p, fr.command, s.dir) .. (fr.sequence and (" sequence " .. fr.sequence) or "") ..
                   ": no outstanding request it answers" }
             end
@@ -310,8 +316,14 @@ extension WiresharkExport {
           end
 
           -- A whole frame (or a message joined from several): checked, paired, and kept for its packet.
+          -- A frame is kept small, as every one stays for the whole capture: its bytes, and only what
+          -- cannot be read again from them (show_frame reads the header back).
           local function accept(s, fr, number, time, out)
             local c = s.p.c
+            local kept = { raw = fr.raw }
+            if fr.trailer ~= c.trailer then kept.trailer = fr.trailer end
+            if fr.joined then kept.joined, kept.checksum, kept.expected = fr.joined, fr.checksum, fr.expected end
+            if fr.packets[2] or fr.packets[1] ~= number then kept.packets = fr.packets end
             fr.diags = {}
             if c.a5 and fr.version and fr.version ~= 1 then
               fr.diags[#fr.diags + 1] = { id = "a5.version.unknown", text = "version " .. hex(fr.version) .. "; expected 0x01" }
@@ -337,8 +349,9 @@ extension WiresharkExport {
               end
               s.last_sequence = fr.sequence
             end
-            pair(s, fr, number, time)
-            out[#out + 1] = fr
+            if fr.diags[1] then kept.diags = fr.diags end
+            pair(s, fr, kept, number, time)
+            out[#out + 1] = kept
           end
 
           local function join(s, fr, number, time, out)
@@ -528,10 +541,21 @@ extension WiresharkExport {
 
           local function show_frame(p, fr, dir, tree, pinfo)
             local c = p.c
-            local t = ByteArray.new(fr.raw, true):tvb(c.title .. " frame")
-            local name = c.names[dir][fr.command]
+            local raw, trailer = fr.raw, fr.trailer or c.trailer
+            local command = int_at(raw, c.command.o, c.command.w, c.command.be)
+            local sequence = c.sequence and raw:byte(c.sequence + 1)
+            local payload_start, payload_end = c.hlen, #raw - trailer
+            local checksum, expected = fr.checksum, fr.expected
+            if not fr.joined and c.checksum and trailer > 0 then
+              checksum = int_at(raw, payload_end, c.checksum.w, c.checksum.be)
+              local from = c.checksum.covers == "after-magic" and #c.magic + 1
+                or c.checksum.covers == "payload" and c.hlen + 1 or 1
+              expected = compute(c.checksum.alg, raw, from, payload_end)
+            end
+            local t = ByteArray.new(raw, true):tvb(c.title .. " frame")
+            local name = c.names[dir][command]
             local sub = tree:add(p.proto, t())
-            sub:append_text(": " .. (name or hex(fr.command)) .. (fr.sequence and (" seq " .. fr.sequence) or ""))
+            sub:append_text(": " .. (name or hex(command)) .. (sequence and (" seq " .. sequence) or ""))
             local function field(key, o, w)
               if o then return sub:add(p.fields[key], t(o, w or 1)) end
             end
@@ -553,33 +577,39 @@ extension WiresharkExport {
               if #fr.joined > 0 then payload = ByteArray.new(fr.joined, true):tvb(c.title .. " message") end
               n = #fr.joined
             else
-              n = fr.payload_end - fr.payload_start
-              if n > 0 then payload = t(fr.payload_start, n):tvb() end
+              n = payload_end - payload_start
+              if n > 0 then payload = t(payload_start, n):tvb() end
             end
-            local spec = c.specs[dir][fr.command]
+            local spec = c.specs[dir][command]
             local problems = {}
             if spec then
               local ok, result = pcall(walk, p, spec, payload, 0, n, sub, {}, problems)
               if not ok then
                 if type(result) == "table" then
-                  say(p, sub, result.id, (name or hex(fr.command)) .. ": " .. result.text)
+                  say(p, sub, result.id, (name or hex(command)) .. ": " .. result.text)
                 else
                   say(p, sub, "a5.payload.short", tostring(result))
                 end
               elseif #problems == 0 and result < n then
-                say(p, sub, "a5.payload.extra", (name or hex(fr.command)) .. ": " .. (n - result) ..
+                say(p, sub, "a5.payload.extra", (name or hex(command)) .. ": " .. (n - result) ..
                   " byte" .. (n - result == 1 and "" or "s") .. " after the last field (payload offset " .. result .. ")")
               end
-              for _, prob in ipairs(problems) do say(p, prob.item, prob.id, (name or hex(fr.command)) .. ": " .. prob.text) end
+              for _, prob in ipairs(problems) do say(p, prob.item, prob.id, (name or hex(command)) .. ": " .. prob.text) end
             elseif n > 0 then
-              sub:add(p.fields.payload, t(fr.payload_start, fr.payload_end - fr.payload_start))
+              sub:add(p.fields.payload, payload(0, n))
             end
-            if fr.checksum then
-              local ck = c.checksum.be and sub:add(p.fields.checksum, t(fr.payload_end, c.checksum.w))
-                or sub:add_le(p.fields.checksum, t(fr.payload_end, c.checksum.w))
-              if fr.expected and fr.expected ~= fr.checksum then ck:append_text(" [expected " .. hex(fr.expected, 2 * c.checksum.w) .. "]") end
+            if checksum then
+              local ck
+              if fr.joined then
+                -- A joined message's checksum is in its last frame, not in the first frame shown here.
+                ck = sub:add(p.fields.checksum, checksum):set_generated()
+              else
+                ck = c.checksum.be and sub:add(p.fields.checksum, t(payload_end, c.checksum.w))
+                  or sub:add_le(p.fields.checksum, t(payload_end, c.checksum.w))
+              end
+              if expected and expected ~= checksum then ck:append_text(" [expected " .. hex(expected, 2 * c.checksum.w) .. "]") end
             end
-            if #fr.packets > 1 or fr.packets[1] ~= pinfo.number then
+            if fr.packets then
               local list = {}
               for _, k in ipairs(fr.packets) do list[#list + 1] = tostring(k) end
               sub:add(p.fields.packets, table.concat(list, ", ")):set_generated()
@@ -589,9 +619,9 @@ extension WiresharkExport {
               sub:add(p.fields.latency, fr.latency):set_generated()
             end
             if fr.response_in then sub:add(p.fields.response_in, fr.response_in):set_generated() end
-            for _, d in ipairs(fr.diags) do say(p, sub, d.id, d.text) end
+            for _, d in ipairs(fr.diags or {}) do say(p, sub, d.id, d.text) end
             pinfo.cols.protocol = c.short
-            pinfo.cols.info:append(" " .. (name or hex(fr.command)) .. (fr.sequence and (" seq " .. fr.sequence) or ""))
+            pinfo.cols.info:append(" " .. (name or hex(command)) .. (sequence and (" seq " .. sequence) or ""))
           end
 
           -- A message that is a whole ATT value (`framing: value`, or `event-byte`: its first byte says which).
@@ -641,16 +671,29 @@ extension WiresharkExport {
 
           -- Diagnostics said in this packet that belong to no frame shown here (resyncs, truncated frames,
           -- unanswered requests), under the protocol's own item, once per packet.
+          -- Diagnostics of the packet not shown yet in this dissection: notes are said in the
+          -- postdissector too, after the dissector was called (a packet cut short).
           local function show_notes(p, tvb, pinfo, tree)
-            if not tree or pinfo.private["btlens_noted_" .. p.c.id] then return end
-            local sub
+            if not tree then return end
+            local key = "btlens_noted_" .. p.c.id
+            local done, i, sub = tonumber(pinfo.private[key]) or 0, 0, nil
             for _, n in ipairs(notes[pinfo.number] or {}) do
               if n.p == p then
-                sub = sub or tree:add(p.proto):append_text(": diagnostics")
-                say(p, sub, n.id, n.text)
+                i = i + 1
+                if i > done then
+                  sub = sub or tree:add(p.proto):append_text(": diagnostics")
+                  say(p, sub, n.id, n.text)
+                end
               end
             end
-            pinfo.private["btlens_noted_" .. p.c.id] = "1"
+            pinfo.private[key] = tostring(math.max(i, done))
+          end
+
+          -- How many of the packet's notes are the protocol's.
+          local function notes_of(p, number)
+            local i = 0
+            for _, n in ipairs(notes[number] or {}) do if n.p == p then i = i + 1 end end
+            return i
           end
 
           local function dissect(p, tvb, pinfo, tree)
@@ -659,7 +702,7 @@ extension WiresharkExport {
             if private["btlens_notes_only"] == p.c.id then
               -- Called by the postdissector: a long write's frames, and the packet's notes.
               local here = shown[pinfo.number] and shown[pinfo.number][p.c.id .. "#lw"]
-              for _, fr in ipairs(here and here.frames or {}) do show_frame(p, fr, here.dir, tree, pinfo) end
+              for _, fr in ipairs(here or {}) do show_frame(p, fr, here.dir, tree, pinfo) end
               show_notes(p, tvb, pinfo, tree)
               return 0
             end
@@ -677,18 +720,31 @@ extension WiresharkExport {
             if not on_devices(p, pinfo, chandle) then return 0 end
             local key, conn, dir, scope, part = place(pinfo, chandle, from_ea)
             local slot = p.c.id .. "#" .. part
-            shown[pinfo.number] = shown[pinfo.number] or {}
+            -- Wireshark may hand one value over twice (Decode As on a handle bound by UUID too).
+            if pinfo.private["btlens_" .. slot] then return tvb:len() end
+            pinfo.private["btlens_" .. slot] = "1"
             -- EA data may first come on a later pass: the iAP2 dissector works its packets out there
             -- when the first pass had no fields.
-            if (not pinfo.visited or from_ea) and shown[pinfo.number][slot] == nil then
-              local s = stream(p.c.id .. "/" .. key, conn, p, dir)
-              s.pair_key = p.c.id .. "/" .. scope
-              pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
-              shown[pinfo.number][slot] = { frames = push(s, tvb:raw(), pinfo.number, pinfo.abs_ts), dir = dir }
+            local ea_key = from_ea and pinfo.number .. slot
+            if not pinfo.visited or (ea_key and not ea_done[ea_key]) then
+              if ea_key then ea_done[ea_key] = true end
+              -- A value the capture cut short is not framed (btlens drops it; the postdissector says so).
+              if pinfo.caplen >= pinfo.len or from_ea then
+                local s = stream(p.c.id .. "/" .. key, conn, p, dir)
+                s.pair_key = p.c.id .. "/" .. scope
+                pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+                local frames = push(s, tvb:raw(), pinfo.number, pinfo.abs_ts)
+                -- Only packets that show something keep anything.
+                if frames[1] then
+                  frames.dir = dir
+                  shown[pinfo.number] = shown[pinfo.number] or {}
+                  shown[pinfo.number][slot] = frames
+                end
+              end
             end
-            local here = shown[pinfo.number][slot]
+            local here = shown[pinfo.number] and shown[pinfo.number][slot]
             if here and tree then
-              for _, fr in ipairs(here.frames) do show_frame(p, fr, here.dir, tree, pinfo) end
+              for _, fr in ipairs(here) do show_frame(p, fr, here.dir, tree, pinfo) end
             end
             show_notes(p, tvb, pinfo, tree)
             return tvb:len()
@@ -745,7 +801,9 @@ extension WiresharkExport {
                 local s = stream(p.c.id .. "/att/" .. conn .. "/" .. h .. "/0", conn, p, 0)
                 s.pair_key = p.c.id .. "/att/" .. conn
                 pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
-                shown[pinfo.number][p.c.id .. "#lw"] = { frames = push(s, bytes, pinfo.number, pinfo.abs_ts, from), dir = 0 }
+                local frames = push(s, bytes, pinfo.number, pinfo.abs_ts, from)
+                frames.dir = 0
+                shown[pinfo.number][p.c.id .. "#lw"] = frames
               end
             end
             queued[conn] = nil
@@ -792,9 +850,8 @@ extension WiresharkExport {
               -- called now, so that Wireshark counts them as the protocol's.
               for _, p in ipairs(protos) do
                 local here = shown[pinfo.number] or {}
-                local noted = false
-                for _, n in ipairs(notes[pinfo.number] or {}) do noted = noted or n.p == p end
-                if (here[p.c.id .. "#lw"] or noted) and not pinfo.private["btlens_noted_" .. p.c.id] then
+                local unshown = notes_of(p, pinfo.number) > (tonumber(pinfo.private["btlens_noted_" .. p.c.id]) or 0)
+                if here[p.c.id .. "#lw"] or unshown then
                   pinfo.private["btlens_notes_only"] = p.c.id
                   Dissector.get(p.c.id):call(tvb, pinfo, tree)
                   pinfo.private["btlens_notes_only"] = ""

@@ -30,10 +30,6 @@ extension WiresharkExport {
             if let unit = f.unit { parts.append("u = \(quoted(" " + unit))") }
             if let scale = f.scale { parts.append("sc = \(scale)") }
             if let offset = f.offset { parts.append("of = \(offset)") }
-            if let flags = f.flags {
-                parts.append(
-                    "fl = { " + flags.map { "{ \($0.mask), \(quoted($0.name)) }" }.joined(separator: ", ") + " }")
-            }
             switch f.valid {
             case .range(let lo, let hi)?:
                 if let lo { parts.append("lo = \(lo)") }
@@ -55,9 +51,9 @@ extension WiresharkExport {
                         ", enum = { " + e.all.map { "[\($0.raw)] = \(quoted($0.name))" }.joined(separator: ", ") + " }"
                     } ?? ""
                 let hex = f.flags != nil ? ", hex = true" : ""
-                let key = declare(
-                    f.name, "t = \"int\", w = \(width > 4 ? 8 : 4), s = \(signed)\(hex)\(values)")
+                let key = declare(f.name, "t = \"int\", w = \(width), s = \(signed)\(hex)\(values)")
                 return "f = \(quoted(key)), k = \"int\", w = \(width), s = \(signed), be = \(bigEndian)"
+                    + flagBits(f, key: key, width: width)
             case .bytes(let size):
                 return "f = \(quoted(declare(f.name, "t = \"bytes\""))), k = \"bytes\", z = \(Self.size(size))"
             case .string(let size):
@@ -72,6 +68,18 @@ extension WiresharkExport {
             }
         }
 
+        /// A boolean field per named bit of a flags field (`<protocol>.<field>.<bit name>`), as the
+        /// frame's flag bits have; Wireshark's bit masks are 32 bits wide.
+        private mutating func flagBits(_ f: FieldSpec, key: String, width: Int) -> String {
+            guard let flags = f.flags, width <= 4 else { return "" }
+            let bits = flags.filter { $0.mask != 0 && $0.mask <= UInt64(UInt32.max) }.map { flag in
+                let bit = declare(
+                    "\(key).\(flag.name)", "t = \"bool\", bits = \(width * 8), mask = \(flag.mask)", shownAs: flag.name)
+                return "{ \(flag.mask), \(quoted(flag.name)), \(quoted(bit)) }"
+            }
+            return ", fl = { " + bits.joined(separator: ", ") + " }"
+        }
+
         private static func size(_ s: FieldSpec.Size) -> String {
             switch s {
             case .fixed(let n): return "\(n)"
@@ -82,7 +90,7 @@ extension WiresharkExport {
 
         /// The key of a field named `name` declared as `lua`: the name itself, or the name with a
         /// number where another message uses the name for a value of another type.
-        private mutating func declare(_ name: String, _ lua: String) -> String {
+        private mutating func declare(_ name: String, _ lua: String, shownAs label: String? = nil) -> String {
             var key = name
             var n = 1
             while let other = declared[key], other != lua {
@@ -91,7 +99,7 @@ extension WiresharkExport {
             }
             if declared[key] == nil {
                 declared[key] = lua
-                lines.append("    [\(quoted(key))] = { n = \(quoted(name)), \(lua) },")
+                lines.append("    [\(quoted(key))] = { n = \(quoted(label ?? name)), \(lua) },")
             }
             return key
         }

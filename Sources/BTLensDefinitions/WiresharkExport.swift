@@ -18,7 +18,10 @@ public enum WiresharkExport {
             -- `-d btatt.handle==0x0013,<protocol>` or `-d btrfcomm.dlci==6,<protocol>`.
 
             """
-        if definitions.contains(where: \.bindsEAProtocol) { out += iap2Lua + "\n" }
+        if definitions.contains(where: \.bindsEAProtocol) {
+            // Once, whichever of several exported plugins brings it first.
+            out += "if not _G.btlens_iap2_loaded then\n_G.btlens_iap2_loaded = true\n" + iap2Lua + "\nend\n"
+        }
         out += runtime
         for d in definitions { out += "\n" + config(d) }
         return out

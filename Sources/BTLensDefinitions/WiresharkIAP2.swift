@@ -1043,8 +1043,8 @@ extension WiresharkExport {
             upto.ends = math.max(upto.ends, pinfo.number)
           end
           if r == nil or #r == 0 then return end
-          local e = tree:add(iap2, tvb(0, 0)):set_text("iAP2: the link ends")
-          for _, x in ipairs(r) do e:add_proto_expert_info(x.e, x.text) end
+          local e = tree:add(iap2):set_text("iAP2: the link ends")
+          for _, x in ipairs(r) do e:add_proto_expert_info(x.e, ids[x.e] .. ": " .. x.text) end
         end
         register_postdissector(iap2_end)
         """#

@@ -4,9 +4,10 @@ extension WiresharkExport {
     static let runtime = #"""
         -- The btlens runtime: streams, framing, pairing and fields, shared by every protocol below.
         -- State is built on Wireshark's first pass only and kept per packet number, so the second
-        -- pass and packets clicked in any order show the same thing.
-        local btlens = {}
-        do
+        -- pass and packets clicked in any order show the same thing. Plugins btlens exported share
+        -- the first one loaded: Wireshark allows one protocol of a name.
+        local btlens = _G.btlens_runtime or {}
+        if not btlens.register then
           local bit = bit32 or bit
           local f_chandle = Field.new("bthci_acl.chandle")
           local f_att_handle = Field.new("btatt.handle")
@@ -312,7 +313,8 @@ extension WiresharkExport {
             if not j then return end
             s.joining = nil
             note(number, s.p, "a5.fragment.missing", "message " .. hex(j.first.command) ..
-              ": " .. (j.next - 1) .. " of " .. j.first.part.count .. " frames, then " .. why)
+              (j.first.sequence and (" sequence " .. j.first.sequence) or "") .. ": " .. (j.next - 1) .. " of " ..
+              j.first.part.count .. " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
           end
 
           -- A whole frame (or a message joined from several): checked, paired, and kept for its packet.
@@ -362,18 +364,21 @@ extension WiresharkExport {
             end
             if part.index == 1 then
               abandon(s, "the first frame of another message", number)
-              s.joining = { first = fr, payload = fr.raw:sub(fr.payload_start + 1, fr.payload_end), next = 2, packets = {} }
+              s.joining = { first = fr, payload = fr.raw:sub(fr.payload_start + 1, fr.payload_end), next = 2, packets = {},
+                bytes = #fr.raw }
               for _, n in ipairs(fr.packets) do s.joining.packets[#s.joining.packets + 1] = n end
               return
             end
             local j = s.joining
             if not j or part.index ~= j.next or part.count ~= j.first.part.count or fr.sequence ~= j.first.sequence then
               abandon(s, "frame " .. part.index .. " of " .. part.count, number)
-              note(number, s.p, "a5.fragment.missing", "message " .. hex(fr.command) .. ": frame " ..
-                part.index .. " of " .. part.count .. " with no earlier frames of its message")
+              note(number, s.p, "a5.fragment.missing", "message " .. hex(fr.command) ..
+                (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": frame " .. part.index .. " of " ..
+                part.count .. " with no earlier frames of its message; " .. #fr.raw .. " bytes dropped")
               return
             end
             j.payload = j.payload .. fr.raw:sub(fr.payload_start + 1, fr.payload_end)
+            j.bytes = j.bytes + #fr.raw
             for _, n in ipairs(fr.packets) do if n ~= j.packets[#j.packets] then j.packets[#j.packets + 1] = n end end
             j.next = part.index + 1
             if #j.payload > s.p.c.limit then return abandon(s, "its joined payload passed " .. s.p.c.limit .. " bytes", number) end
@@ -482,10 +487,8 @@ extension WiresharkExport {
               elseif s.u then
                 item:append_text(s.u)
               end
-              if s.fl then
-                for _, flag in ipairs(s.fl) do
-                  if bit.band(v, flag[1]) == flag[1] then item:append_text(" " .. flag[2]) end
-                end
+              for _, flag in ipairs(s.fl or {}) do
+                if kind.be then item:add(p.fields[flag[3]], r) else item:add_le(p.fields[flag[3]], r) end
               end
               local bad
               if s.lo and v < s.lo or s.hi and v > s.hi then bad = true end
@@ -494,7 +497,11 @@ extension WiresharkExport {
                 for _, a in ipairs(s.any) do if a == v then bad = false end end
               end
               if bad then
-                problems[#problems + 1] = { id = "a5.field.invalid", text = s.n .. " is " .. v, item = item }
+                local function num(x) return x and string.format("%.15g", x) or "" end
+                local want = {}
+                for _, a in ipairs(s.any or {}) do want[#want + 1] = tostring(a) end
+                problems[#problems + 1] = { id = "a5.field.invalid", item = item, text = s.n .. " is " .. v .. "; expected " ..
+                  (s.any and ("one of " .. table.concat(want, ", ")) or (num(s.lo) .. "…" .. num(s.hi))) }
               end
               return off + kind.w
             elseif kind.k == "bytes" or kind.k == "string" then
@@ -658,11 +665,6 @@ extension WiresharkExport {
             if handle then return "att/" .. conn .. "/" .. handle .. "/" .. dir, conn, dir, "att/" .. conn, 1 end
             local dlci = value(f_dlci)
             return "rfcomm/" .. conn .. "/" .. tostring(dlci) .. "/" .. dir, conn, dir, "rfcomm/" .. conn .. "/" .. tostring(dlci), 1
-          end
-
-          local function feed(p, s, bytes, number, time)
-            local frames = push(s, bytes, number, time)
-            return frames
           end
 
           local post = Proto("btlens", "btlens")
@@ -838,7 +840,7 @@ extension WiresharkExport {
                 if name and address then advertised[address] = name end
                 local handle = (code == 0x03 or code == 0x3e or code == 0x05) and value(f_evt_handle)
                 if handle and code ~= 0x05 and address then connected[tostring(handle)] = address end
-                if handle and code == 0x05 then end_connection(tostring(handle), "the disconnection", pinfo.number) end
+                if handle and code == 0x05 then end_connection(tostring(handle), "disconnection", pinfo.number) end
               else
                 local op = value(f_att_opcode)
                 if op == 0x16 or op == 0x18 then long_write(op, pinfo) end
@@ -890,9 +892,11 @@ extension WiresharkExport {
             for key, d in pairs(c.fields) do
               local abbrev, name = c.id .. "." .. key, d.n
               if d.t == "int" then
-                local make = d.s and (d.w > 4 and ProtoField.int64 or ProtoField.int32)
-                  or (d.w > 4 and ProtoField.uint64 or ProtoField.uint32)
+                local bits = d.w > 4 and 64 or d.w * 8
+                local make = ProtoField[(d.s and "int" or "uint") .. bits]
                 fields[key] = make(abbrev, name, d.hex and base.HEX or base.DEC, d.enum)
+              elseif d.t == "bool" then
+                fields[key] = ProtoField.bool(abbrev, name, d.bits, nil, d.mask)
               elseif d.t == "string" then fields[key] = ProtoField.string(abbrev, name)
               elseif d.t == "group" then fields[key] = ProtoField.none(abbrev, name)
               else fields[key] = ProtoField.bytes(abbrev, name) end
@@ -931,6 +935,7 @@ extension WiresharkExport {
               uuids:add(uuid, v)
             end
           end
+          _G.btlens_runtime = btlens
         end
         """#
 }

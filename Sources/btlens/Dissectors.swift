@@ -107,15 +107,18 @@ struct Dissectors: ParsableCommand {
         }
 
         func run() throws {
-            let definitions = try DefinitionOptions.load(paths).table.dissectors.compactMap {
-                $0 as? DefinitionDissector
+            let loaded = try DefinitionOptions.load(paths)
+            let definitions = loaded.table.dissectors.compactMap { $0 as? DefinitionDissector }
+            guard !definitions.isEmpty else {
+                let places = paths.isEmpty ? loaded.table.sources.folders.map(\.path) : paths
+                throw InputFailure(message: "no definitions to export (looked in \(places.joined(separator: ", ")))")
             }
             let lua = WiresharkExport.lua(definitions, version: Btlens.version)
             if output == "-" {
                 print(lua, terminator: "")
                 return
             }
-            try lua.write(toFile: output, atomically: true, encoding: .utf8)
+            _ = try ReportCommand.write(lua, to: output)
             let names = definitions.map { WiresharkExport.filterName($0.name) }
             FileHandleStderr.write(
                 "wrote \(output): \(names.count) protocol\(names.count == 1 ? "" : "s") (\(names.joined(separator: ", ")))\n"

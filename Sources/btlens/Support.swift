@@ -5,6 +5,7 @@ import BTLensDefinitions
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -196,6 +197,9 @@ struct DefinitionOptions: ParsableArguments {
     /// The definitions in `paths` (none: the default folders), or every error they hold; warnings
     /// go to stderr.
     static func load(_ paths: [String]) throws -> DefinitionLoader.Loaded {
+        // A folder named twice is read once, not refused as binding what it binds itself.
+        var seen: Set<String> = []
+        let paths = paths.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
         let loaded =
             paths.isEmpty
             ? DefinitionLoader.load(DefinitionLoader.defaultFolders())

@@ -44,14 +44,14 @@ final class WiresharkExportLuaTests: XCTestCase {
         XCTAssertTrue(lua.contains(#"checksum = { alg = "crc16-ccitt", covers = "after-magic", be = true, w = 2 }"#))
         XCTAssertTrue(
             lua.contains(
-                #"["activity"] = { n = "activity", t = "int", w = 4, s = false, enum = { [0] = "idle", [1] = "walking", [2] = "running" } },"#
+                #"["activity"] = { n = "activity", t = "int", w = 1, s = false, enum = { [0] = "idle", [1] = "walking", [2] = "running" } },"#
             ))
         // No iAP2 dissector where no definition binds an EA protocol.
         XCTAssertFalse(lua.contains("iap2.ea_protocol\", \"iAP2"))
     }
 
-    /// One name used for values of two types gets a second field (`level_2`): Wireshark refuses
-    /// one field name registered twice with different types.
+    /// One name used for values of another type or width gets another field (`level_2`,
+    /// `level_3`): Wireshark refuses one field name registered twice with different types.
     func testAFieldNameWithTwoTypesGetsTwoFields() throws {
         let d = try definition(
             """
@@ -62,8 +62,9 @@ final class WiresharkExportLuaTests: XCTestCase {
               - {id: 3, name: C, seq: [{id: level, type: u2le}]}
             """)
         let lua = WiresharkExport.lua([d], version: "1")
-        XCTAssertTrue(lua.contains(#"["level"] = { n = "level", t = "int", w = 4, s = false },"#))
+        XCTAssertTrue(lua.contains(#"["level"] = { n = "level", t = "int", w = 1, s = false },"#))
         XCTAssertTrue(lua.contains(#"["level_2"] = { n = "level", t = "string" },"#))
-        XCTAssertTrue(lua.contains(#"[3] = { { n = "level", f = "level", k = "int", w = 2"#))
+        XCTAssertTrue(lua.contains(#"["level_3"] = { n = "level", t = "int", w = 2, s = false },"#))
+        XCTAssertTrue(lua.contains(#"[3] = { { n = "level", f = "level_3", k = "int", w = 2"#))
     }
 }

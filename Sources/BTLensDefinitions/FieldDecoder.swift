@@ -1,5 +1,6 @@
 import BTLensCore
 import BTLensDissect
+import Foundation
 
 /// Decodes a payload with a list of `FieldSpec`s through the checked reader. It never traps: a
 /// payload too short for its fields stops with `a5.payload.short`, leftover bytes are
@@ -151,9 +152,20 @@ struct FieldDecoder {
         }
         if spec.scale != nil || spec.offset != nil || spec.unit != nil {
             let base = signed ? Double(value) : Double(raw)
-            return .measure(base * (spec.scale ?? 1) + (spec.offset ?? 0), unit: spec.unit)
+            guard spec.scale != nil || spec.offset != nil else { return .measure(base, unit: spec.unit) }
+            return .measure(Self.decimal(base * (spec.scale ?? 1) + (spec.offset ?? 0)), unit: spec.unit)
         }
         return signed ? .int(value) : .uint(raw)
+    }
+
+    /// `x` to 15 significant digits: 6005 × 0.01 is 60.050000000000004 in binary, and shows (and
+    /// filters) as the 60.05 the definition means.
+    static func decimal(_ x: Double) -> Double {
+        guard x != 0, x.isFinite else { return x }
+        let digits = 14 - Int(log10(abs(x)).rounded(.down))
+        guard (1...22).contains(digits) else { return x }
+        let m = pow(10, Double(digits))
+        return (x * m).rounded() / m
     }
 
     private mutating func check(_ spec: borrowing FieldSpec, _ value: Int64) {

@@ -74,6 +74,23 @@ final class FieldDecodingTests: XCTestCase {
         XCTAssertEqual(text(m), "mode=on other=7? buds=[left,right,0x04] level=85% volts=2.5V temp=18°C")
     }
 
+    /// A scaled value is the decimal the definition means: 6005 × 0.01 is 60.05, not the binary
+    /// 60.050000000000004, in the text, in JSON and for filters.
+    func testScaledValuesAreDecimals() throws {
+        let d = try definition(
+            """
+              - id: 1
+                name: Weight
+                seq:
+                  - {id: grams, type: u2le, scale: 0.01, unit: kg}
+                  - {id: tiny, type: u4le, scale: 0.000001}
+                  - {id: cold, type: s2le, scale: 0.1, offset: -40}
+            """)
+        let m = decode(d, 1, "7517 39300000 0100")
+        XCTAssertEqual(text(m), "grams=60.05kg tiny=0.012345 cold=-39.9")
+        XCTAssertEqual(m.fields.first?.value, .measure(60.05, unit: "kg"))
+    }
+
     /// A mask is up to 64 bits with no sign: bit 63 (0x8000000000000000) did not fit the signed
     /// integer the keys were read as, and the file was refused.
     func testBit63IsAFlag() throws {

@@ -5,7 +5,8 @@ import BTLensCore
 public enum FramingDiagnostics {
     public static let checksumBad = DiagnosticKind(
         "a5.checksum.bad", .error,
-        "A frame's checksum byte differs from the sum of its bytes; the frame is still shown.")
+        "A frame's checksum differs from the one its framing computes over its bytes (sum8 for A5); the frame is still shown."
+    )
     public static let sequenceGap = DiagnosticKind(
         "a5.sequence.gap", .warning, "A frame's sequence number skips ahead of the one expected: frames are missing.")
     public static let sequenceDuplicate = DiagnosticKind(

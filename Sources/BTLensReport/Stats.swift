@@ -41,7 +41,7 @@ public final class StatsCollector {
     public private(set) var accessories: [IAP2Identification] = []
     /// Every undecoded byte by where it was: the channel of `undecoded` events, the id of diagnostics.
     public private(set) var undecodedByWhat: [String: Int] = [:]
-    @exclusivity(unchecked) private var commands = CommandStats()
+    @exclusivity(unchecked) private(set) var commands = CommandStats()
     @exclusivity(unchecked) public private(set) var bytes = ByteAccounting()
     /// The record being decoded, and whether the capture cut it: its undecoded bytes are counted as truncated.
     @exclusivity(unchecked) private var current = (record: 0, truncated: false)

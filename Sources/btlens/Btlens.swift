@@ -19,7 +19,8 @@ struct Btlens: ParsableCommand {
             """,
         version: "\(version) (libpcap: \(Libpcap.version))",
         subcommands: [
-            Timeline.self, Follow.self, Stats.self, ReportCommand.self, Convert.self, Interfaces.self, Dissectors.self,
+            Timeline.self, Follow.self, Stats.self, Diff.self, ReportCommand.self, Convert.self, Interfaces.self,
+            Dissectors.self,
             Formats.self, DiagnosticsList.self, FiltersHelp.self,
         ],
         defaultSubcommand: Timeline.self)

@@ -136,7 +136,9 @@ struct CaptureInput: ParsableArguments {
     }
 
     /// The dissector tables; a `--decode-as` naming no loaded dissector is a usage error.
-    func dissectors() throws -> DissectorTable {
+    func dissectors() throws -> DissectorTable { try Self.dissectors(definitions, decodeAs: decodeAs) }
+
+    static func dissectors(_ definitions: DefinitionOptions, decodeAs: [DecodeAs]) throws -> DissectorTable {
         let table = try definitions.load().table
         for case .attHandle(let handle, let name) in decodeAs where table.dissector(named: name) == nil {
             let known = table.dissectors.map(\.name).joined(separator: ", ")

@@ -1,0 +1,125 @@
+import BTLensCore
+import BTLensDissect
+
+/// Watches a capture's events for what `stats` does not keep: where each diagnostic first
+/// appeared, the sequence of named frames, and the strings a device says it is.
+/// Bounded: `sequenceLimit` steps, one record per diagnostic id, `identityLimit` strings.
+public final class SummaryRecorder {
+    public static let sequenceLimit = 512
+    public static let identityLimit = 256
+
+    public private(set) var firstRecords: [String: Int] = [:]
+    public private(set) var sequence: [CaptureSummary.Step] = []
+    public private(set) var identity: [String: String] = [:]
+
+    public init() {}
+
+    public func event(_ e: Event) {
+        switch e.body {
+        case .diagnostic(let d):
+            if firstRecords[d.id] == nil { firstRecords[d.id] = e.record }
+        case .frame(let f):
+            guard sequence.count < Self.sequenceLimit, let dissector = f.dissector, f.hasCommand else { return }
+            let command = f.frame.command
+            sequence.append(
+                CaptureSummary.Step(
+                    record: e.record, direction: e.direction ?? .sent, dissector: dissector,
+                    label: f.messageName ?? Hex.value(command, width: command > 0xff ? 4 : 2)))
+        case .att(let a):
+            // Device Information strings, read whole (Core Spec Supplement: UTF-8 strings).
+            guard a.opcode == .readResponse, !a.truncated, let uuid = a.uuid?.sig16,
+                let name = Self.deviceInformation[uuid], let value = a.value
+            else { return }
+            remember("device information \(name)", String(decoding: value, as: UTF8.self))
+        case .gattValue(let v):
+            guard v.kind == .longRead, let uuid = v.uuid?.sig16, let name = Self.deviceInformation[uuid] else { return }
+            remember("device information \(name)", String(decoding: v.value, as: UTF8.self))
+        case .iap2Identification(let i):
+            for (what, value) in [
+                ("name", i.name), ("model", i.model), ("manufacturer", i.manufacturer), ("serial", i.serial),
+                ("firmware", i.firmware), ("hardware", i.hardware),
+            ] where !value.isEmpty {
+                remember("iAP2 \(what)", value)
+            }
+            if !i.protocols.isEmpty { remember("iAP2 EA protocols", i.protocols.map(\.name).joined(separator: ", ")) }
+        default:
+            break
+        }
+    }
+
+    private func remember(_ key: String, _ value: String) {
+        guard identity[key] != nil || identity.count < Self.identityLimit else { return }
+        identity[key] = value
+    }
+
+    /// Device Information Service characteristics (0x180A) whose values are strings.
+    static let deviceInformation: [UInt16: String] = [
+        0x2a24: "model", 0x2a25: "serial", 0x2a26: "firmware", 0x2a27: "hardware", 0x2a28: "software",
+        0x2a29: "manufacturer",
+    ]
+}
+
+extension CaptureSummary {
+    /// A capture's summary from what `stats` and the recorder kept, and the analyzer's connections
+    /// and advertisers.
+    public init(
+        stats: StatsCollector, recorder: SummaryRecorder, connections: [ConnectionInfo],
+        advertisers: AdvertisingTable
+    ) {
+        self.init(file: stats.file)
+        records = stats.records
+        firstTime = stats.firstTime
+        lastTime = stats.lastTime
+        for (key, e) in stats.commands.sorted {
+            commands[Self.key(key.dissector, key.command)] = Command(
+                dissector: key.dissector, command: key.command, name: e.name, sent: e.sent, received: e.received,
+                answered: e.answered, unanswered: e.unanswered, latency: Self.latency(e))
+        }
+        for (id, (severity, count)) in stats.diagnostics {
+            diagnostics[id] = DiagnosticCount(severity: severity, count: count, firstRecord: recorder.firstRecords[id])
+        }
+        for c in connections { self.connections[Self.peer(c), default: [:]].merge(Self.facts(c)) { $1 } }
+        identity = recorder.identity
+        for d in advertisers.devices.values { if let name = d.name { identity["advertised name \(d.address)"] = name } }
+        sequence = recorder.sequence
+    }
+
+    static func latency(_ e: CommandStats.Entry) -> Latency? {
+        guard e.answered > 0 else { return nil }
+        let h = e.latency
+        // Percentiles are clamped to the exact extremes: the histogram rounds within its 1 % buckets.
+        func at(_ p: Double) -> Double {
+            Double(Swift.min(Swift.max(Int64(clamping: h.valueAtPercentile(p)), e.fastest), e.slowest)) / 1000
+        }
+        return Latency(
+            count: e.answered, min: Double(e.fastest) / 1000, p25: at(25), median: at(50), p75: at(75), p95: at(95),
+            max: Double(e.slowest) / 1000)
+    }
+
+    static func peer(_ c: ConnectionInfo) -> String {
+        c.address.map { "\($0)" } ?? "connection \(Hex.value(c.key.handle, width: 4))"
+    }
+
+    /// What a connection was, as names and values that compare as text.
+    static func facts(_ c: ConnectionInfo) -> [String: String] {
+        let l = c.lifecycle
+        var f = ["transport": c.transport.rawValue, "role": c.role.rawValue]
+        if let p = l.parameters {
+            f["interval"] = MessageValue.number(Double(p.intervalMicroseconds) / 1000) + " ms"
+            f["latency"] = "\(p.latency)"
+            f["timeout"] = "\(p.timeoutMilliseconds) ms"
+        }
+        if let p = l.phy { f["PHY"] = "\(ConnectionSummary.phy(p.tx))/\(ConnectionSummary.phy(p.rx))" }
+        if let d = l.dataLength { f["data length"] = "\(d.tx)/\(d.rx)" }
+        if let m = c.attMTU { f["ATT MTU"] = "\(m.value)\(m.isDefault ? " (default)" : "")" }
+        f["encrypted"] = l.encrypted ? "yes" : "no"
+        if l.pairingStarted != nil { f["pairing"] = l.pairingFailure.map { "failed: \($0.reason.name)" } ?? "yes" }
+        if !l.subscriptions.isEmpty {
+            f["subscriptions"] = l.subscriptions.map { s in
+                "\(s.uuid.map { "\($0)" } ?? Hex.value(s.valueHandle, width: 4)) \(s.kind.rawValue)"
+            }.sorted().joined(separator: ", ")
+        }
+        f["ended"] = c.closedRecord == nil ? "still open" : (c.disconnectReason?.name ?? "closed")
+        return f
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import BTLensCapture
+import BTLensDissect
+import BTLensFilter
+import BTLensPipeline
+import BTLensReport
+import Foundation
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two captures of one app and accessory (before and after an update): what changed.",
+        discussion:
+            "Commands (counts and latency), diagnostics (counts, first records), connections (parameters, MTU, PHY, encryption, subscriptions, how each ended), identity (iAP2 identification, Device Information strings, advertised names) and the first place where the order of named frames differs. Each capture is summarised as it is read, never held. With --fail-on-regression the exit status is 3 when the after side has a new error or warning id, more unanswered requests, or a latency rise past the spread."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, md }
+
+    @Argument(help: "The capture before.")
+    var before: String
+
+    @Argument(help: "The capture after.")
+    var after: String
+
+    @Option(
+        help:
+            "Decode a channel whose setup is not in the captures, as for timeline (e.g. att:0x0025=DISSECTOR). Repeatable."
+    )
+    var decodeAs: [DecodeAs] = []
+
+    @OptionGroup var definitions: DefinitionOptions
+
+    @OptionGroup var limitOptions: LimitOptions
+
+    @OptionGroup var filterOption: FilterOption
+
+    @Option(help: "Output format: text, json or md (Markdown, for a ticket).")
+    var format: Format = .text
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "Exit with status 3 when the after side regressed (for CI); each cause is said on stderr.")
+    var failOnRegression = false
+
+    func run() throws {
+        let dissectors = try CaptureInput.dissectors(definitions, decodeAs: decodeAs)
+        var reading = Configuration(
+            decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, detail: .full,
+            limits: try limitOptions.limits())
+        // Device Information strings come from read responses.
+        reading.attEvents = true
+        let configuration = reading
+        let expression = filterOption.expression
+        // The two captures are read side by side, each on its own core.
+        let results = FolderRun.run([before, after]) { file in
+            Result { try Self.summary(file, configuration, filter: expression.flatMap { try? DisplayFilter($0) }) }
+        }
+        guard results.count == 2 else { throw InputFailure(message: "the captures could not be read") }
+        let diff = CaptureDiff(before: try results[0].get(), after: try results[1].get())
+        let text: String
+        switch format {
+        case .text: text = diff.text
+        case .json: text = diff.json
+        case .md: text = diff.markdown
+        }
+        if let output { _ = try ReportCommand.write(text, to: output) } else { print(text, terminator: "") }
+        let causes = diff.regressions
+        if failOnRegression, !causes.isEmpty {
+            throw DiagnosticsFound(message: "--fail-on-regression: " + causes.joined(separator: "; "))
+        }
+    }
+
+    /// One capture read through to its summary; nothing of it is held.
+    static func summary(_ file: String, _ configuration: Configuration, filter: DisplayFilter?) throws
+        -> CaptureSummary
+    {
+        var reader = try openCapture(file, member: nil, archiveBytes: configuration.limits.archiveBytes)
+        let stats = StatsCollector(file: file, info: reader.info)
+        let recorder = SummaryRecorder()
+        let analyzer = try Pipeline.runReadingAhead(
+            &reader, configuration, onRecord: stats.record,
+            onProblem: {
+                reportProblem(file, $0)
+                stats.problem($0)
+            },
+            onEvent: { e in
+                if let filter, !filter.matches(e) { return stats.account(e) }
+                stats.count(e)
+                recorder.event(e)
+            })
+        stats.finish(bytesRead: reader.bytesRead)
+        return CaptureSummary(
+            stats: stats, recorder: recorder, connections: analyzer.connectionSummaries,
+            advertisers: analyzer.advertisers)
+    }
+}

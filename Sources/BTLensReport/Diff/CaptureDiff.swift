@@ -15,10 +15,12 @@ public struct CaptureDiff: Sendable {
     }
 
     /// A change in the median response time larger than either side's spread: the medians moved
-    /// by more than the larger interquartile range, with at least `minimumResponses` on each side.
+    /// by more than the larger interquartile range and by more than 5 % (latencies are kept to 1 %,
+    /// and identical ones have no spread at all), with at least `minimumResponses` on each side.
     public struct LatencyChange: Sendable, Equatable {
         public static let minimumResponses = 5
-        public static let test = "median moved by more than the larger interquartile range (at least 5 responses each)"
+        public static let test =
+            "median moved by more than the larger interquartile range and more than 5 % (at least 5 responses each)"
         /// Milliseconds, after minus before.
         public var change: Double
         public var spread: Double
@@ -100,7 +102,8 @@ public struct CaptureDiff: Sendable {
         else { return nil }
         let spread = max(b.spread, a.spread)
         let change = a.median - b.median
-        return abs(change) > spread ? LatencyChange(change: change, spread: spread) : nil
+        guard abs(change) > spread, abs(change) > 0.05 * max(a.median, b.median) else { return nil }
+        return LatencyChange(change: change, spread: spread)
     }
 
     static func changes(_ scope: String, _ b: [String: String]?, _ a: [String: String]?) -> [Change] {
@@ -141,7 +144,7 @@ public struct CaptureDiff: Sendable {
         for c in commands {
             guard let change = c.latencyChange, change.change > 0 else { continue }
             causes.append(
-                "\(c.label) latency median rose by \(MessageValue.number(change.change)) ms (spread \(MessageValue.number(change.spread)) ms)"
+                "\(c.label) latency median rose by \(Self.ms(change.change)) ms (spread \(Self.ms(change.spread)) ms)"
             )
         }
         return causes

@@ -1,0 +1,214 @@
+import BTLensCore
+import BTLensDissect
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// `btlens diff` on pairs of captures built to differ in known ways, run as a user runs it.
+final class DiffTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let shipped = root.appendingPathComponent("Dissectors").path
+
+    /// One exchange of the Aurora headphones (Dissectors/aurora-headphones.yaml): a command, then
+    /// `wait` records of nothing to do with it (1.25 ms each), then its response (command | 0x80).
+    struct Exchange {
+        var command: UInt8
+        var payload: [UInt8] = [0x01]
+        var wait = 1
+        var answered = true
+        var corrupt = false
+        var response: [UInt8] = [0x00]
+    }
+
+    /// A connection to the Aurora headphones: MTU exchange, discovery of 0xFFF3/0xFFF4, then `exchanges`.
+    static func capture(mtu: Int = 247, _ exchanges: [Exchange]) -> [UInt8] {
+        var s = LESession()
+        let h: UInt16 = 0x40
+        s.connect(handle: h, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        if mtu != 23 {
+            s.att(handle: h, .sent, [0x02, UInt8(mtu & 0xff), UInt8(mtu >> 8)])
+            s.att(handle: h, .received, [0x03, UInt8(mtu & 0xff), UInt8(mtu >> 8)])
+        }
+        s.att(handle: h, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(
+            handle: h, .received,
+            [0x09, 0x07, 0x12, 0x00, 0x04, 0x13, 0x00, 0xf3, 0xff, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff])
+        for (i, x) in exchanges.enumerated() {
+            s.frame(
+                handle: h, attHandle: 0x13, .sent, command: x.command, sequence: UInt8(i), payload: x.payload,
+                corruptChecksum: x.corrupt)
+            // Number Of Completed Packets: traffic that is not the exchange's.
+            for _ in 0..<x.wait { _ = s.event(0x13, [0x01, 0x40, 0x00, 0x01, 0x00]) }
+            if x.answered {
+                s.frame(
+                    handle: h, attHandle: 0x15, .received, command: x.command | 0x80, sequence: UInt8(i),
+                    payload: x.response)
+            }
+        }
+        s.disconnect(handle: h)
+        return s.bytes
+    }
+
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-diff-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
+
+    private func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// The JSON diff of two captures, and the exit status with --fail-on-regression.
+    private func diff(_ before: String, _ after: String) throws -> (json: [String: Any], status: Int32) {
+        let run = try runCLI([
+            "diff", before, after, "--format", "json", "--dissectors", Self.shipped, "--fail-on-regression",
+        ])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        return (json, run.status)
+    }
+
+    private func list(_ json: [String: Any], _ key: String) -> [[String: Any]] { json[key] as? [[String: Any]] ?? [] }
+
+    static let base = (0..<6).map { _ in Exchange(command: 0x20) } + [Exchange(command: 0x22)]
+
+    func testACaptureComparedWithItselfShowsNoDifference() throws {
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Captures").path
+        )
+        .filter { $0.hasSuffix(".btsnoop") }.sorted()
+        XCTAssertGreaterThan(files.count, 5)
+        for name in files + ["base"] {
+            let path =
+                name == "base"
+                ? try write("base.btsnoop", Self.capture(Self.base))
+                : Self.root.appendingPathComponent("Captures/\(name)").path
+            let (json, status) = try diff(path, path)
+            XCTAssertEqual(status, 0, name)
+            for key in ["commands", "diagnostics", "connections", "identity", "regressions"] {
+                XCTAssertEqual((json[key] as? [Any])?.count, 0, "\(name): \(key)")
+            }
+            XCTAssertTrue(json["sequence"] is NSNull, name)
+            let text = try runCLI(["diff", path, path, "--dissectors", Self.shipped]).stdout
+            XCTAssertTrue(text.hasSuffix("no differences\n"), name)
+        }
+    }
+
+    func testACommandAddedIsNewAndMovesTheSequence() throws {
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        var exchanges = Self.base
+        // GetBattery, answered with the left and right levels.
+        exchanges.insert(Exchange(command: 0x01, payload: [], response: [90, 80]), at: 3)
+        let after = try write("after.btsnoop", Self.capture(exchanges))
+        let (json, status) = try diff(before, after)
+        let commands = list(json, "commands")
+        let added = try XCTUnwrap(commands.first { $0["command"] as? Int == 0x01 })
+        XCTAssertEqual(added["name"] as? String, "GetBattery")
+        XCTAssertTrue(added["before"] is NSNull)
+        XCTAssertEqual((added["after"] as? [String: Any])?["sent"] as? Int, 1)
+        XCTAssertNotNil(commands.first { $0["command"] as? Int == 0x81 })
+        // Steps 0…5 are the first three exchanges (command, response); the seventh differs.
+        let sequence = try XCTUnwrap(json["sequence"] as? [String: Any])
+        XCTAssertEqual(sequence["index"] as? Int, 6)
+        XCTAssertEqual((sequence["after"] as? [[String: Any]])?[3]["name"] as? String, "GetBattery")
+        // Nothing got worse.
+        XCTAssertEqual(status, 0)
+    }
+
+    func testALatencyDoubledIsCalledOutAndIsARegression() throws {
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        let after = try write(
+            "after.btsnoop",
+            Self.capture(
+                Self.base.map {
+                    var x = $0
+                    x.wait = 3
+                    return x
+                }))
+        let (json, status) = try diff(before, after)
+        let row = try XCTUnwrap(list(json, "commands").first { $0["command"] as? Int == 0x20 })
+        let change = try XCTUnwrap(row["latency_change"] as? [String: Any])
+        // 1 filler record: 2.5 ms from request to response; 3 fillers: 5 ms.
+        XCTAssertEqual(change["median_ms"] as? Double ?? 0, 2.5, accuracy: 0.05)
+        XCTAssertNotNil(change["test"] as? String)
+        let latency = { (side: String) in
+            ((row[side] as? [String: Any])?["latency_ms"] as? [String: Any])?["median"] as? Double
+        }
+        XCTAssertEqual(latency("before") ?? 0, 2.5, accuracy: 0.05)
+        XCTAssertEqual(latency("after") ?? 0, 5, accuracy: 0.05)
+        XCTAssertEqual(status, 3)
+        XCTAssertTrue(
+            (json["regressions"] as? [String])?.contains { $0.contains("SetEQPreset (0x20) latency median rose") }
+                ?? false)
+        // One exchange slower among six is within the spread of neither side: not called out.
+        var one = Self.base
+        one[2].wait = 3
+        let (mixed, mixedStatus) = try diff(before, try write("one.btsnoop", Self.capture(one)))
+        XCTAssertEqual(list(mixed, "commands").count, 0)
+        XCTAssertEqual(mixedStatus, 0)
+    }
+
+    func testANewDiagnosticAndAnUnansweredRequestAreRegressions() throws {
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        var exchanges = Self.base
+        exchanges[4].corrupt = true
+        exchanges[5].answered = false
+        let after = try write("after.btsnoop", Self.capture(exchanges))
+        let (json, status) = try diff(before, after)
+        let bad = try XCTUnwrap(list(json, "diagnostics").first { $0["id"] as? String == "a5.checksum.bad" })
+        XCTAssertEqual(bad["before"] as? Int, 0)
+        XCTAssertEqual(bad["after"] as? Int, 1)
+        XCTAssertTrue(bad["first_record_before"] is NSNull)
+        XCTAssertNotNil(bad["first_record_after"] as? Int)
+        XCTAssertEqual(status, 3)
+        let causes = json["regressions"] as? [String] ?? []
+        XCTAssertTrue(causes.contains { $0.hasPrefix("new error a5.checksum.bad") }, "\(causes)")
+        XCTAssertTrue(causes.contains { $0.hasPrefix("unanswered requests: 0 → 1") }, "\(causes)")
+    }
+
+    func testAnMTUChangedIsAConnectionChange() throws {
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        let after = try write("after.btsnoop", Self.capture(mtu: 185, Self.base))
+        let (json, status) = try diff(before, after)
+        let changes = list(json, "connections")
+        XCTAssertEqual(changes.count, 1, "\(changes)")
+        XCTAssertEqual(changes.first?["peer"] as? String, "AA:BB:CC:11:22:33")
+        XCTAssertEqual(changes.first?["name"] as? String, "ATT MTU")
+        XCTAssertEqual(changes.first?["before"] as? String, "247")
+        XCTAssertEqual(changes.first?["after"] as? String, "185")
+        XCTAssertEqual(status, 0)
+    }
+
+    func testAReorderedCommandIsWhereTheSequenceDiffers() throws {
+        var exchanges = Self.base
+        exchanges.swapAt(5, 6)
+        let (json, _) = try diff(
+            try write("before.btsnoop", Self.capture(Self.base)), try write("after.btsnoop", Self.capture(exchanges)))
+        // The counts are the same: only the order changed.
+        XCTAssertEqual(list(json, "commands").count, 0)
+        let sequence = try XCTUnwrap(json["sequence"] as? [String: Any])
+        XCTAssertEqual(sequence["index"] as? Int, 10)
+        // The excerpt starts three steps before the difference.
+        XCTAssertEqual((sequence["before"] as? [[String: Any]])?[3]["name"] as? String, "SetEQPreset")
+        XCTAssertEqual((sequence["after"] as? [[String: Any]])?[3]["name"] as? String, "SetAncMode")
+    }
+
+    func testMarkdownAndTextSayTheSame() throws {
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        var exchanges = Self.base
+        exchanges[4].corrupt = true
+        let after = try write("after.btsnoop", Self.capture(mtu: 185, exchanges))
+        let md = try runCLI(["diff", before, after, "--format", "md", "--dissectors", Self.shipped]).stdout
+        XCTAssertTrue(md.contains("| `a5.checksum.bad` (error) | 0 | 1 |"), md)
+        XCTAssertTrue(md.contains("| AA:BB:CC:11:22:33 ATT MTU | 247 | 185 |"), md)
+        let text = try runCLI(["diff", before, after, "--dissectors", Self.shipped]).stdout
+        XCTAssertTrue(text.contains("a5.checksum.bad (error): 0 → 1"), text)
+        XCTAssertTrue(text.contains("AA:BB:CC:11:22:33: ATT MTU 247 → 185"), text)
+    }
+}

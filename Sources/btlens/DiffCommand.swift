@@ -92,6 +92,6 @@ struct Diff: ParsableCommand {
         stats.finish(bytesRead: reader.bytesRead)
         return CaptureSummary(
             stats: stats, recorder: recorder, connections: analyzer.connectionSummaries,
-            advertisers: analyzer.advertisers)
+            advertisers: analyzer.advertisers, gatt: analyzer.gatt)
     }
 }

@@ -22,7 +22,7 @@ final class DiffTests: XCTestCase {
     }
 
     /// A connection to the Aurora headphones: MTU exchange, discovery of 0xFFF3/0xFFF4, then `exchanges`.
-    static func capture(mtu: Int = 247, _ exchanges: [Exchange]) -> [UInt8] {
+    static func capture(mtu: Int = 247, events: Bool = true, _ exchanges: [Exchange]) -> [UInt8] {
         var s = LESession()
         let h: UInt16 = 0x40
         s.connect(handle: h, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
@@ -30,10 +30,15 @@ final class DiffTests: XCTestCase {
             s.att(handle: h, .sent, [0x02, UInt8(mtu & 0xff), UInt8(mtu >> 8)])
             s.att(handle: h, .received, [0x03, UInt8(mtu & 0xff), UInt8(mtu >> 8)])
         }
+        // Primary service 0xFFF0 (0x000D–0x0016), then its characteristics: 0xFFF3 (write without
+        // response) and, unless left out, 0xFFF4 (notify).
+        s.att(handle: h, .sent, [0x10, 0x01, 0x00, 0xff, 0xff, 0x00, 0x28])
+        s.att(handle: h, .received, [0x11, 0x06, 0x0d, 0x00, 0x16, 0x00, 0xf0, 0xff])
         s.att(handle: h, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
         s.att(
             handle: h, .received,
-            [0x09, 0x07, 0x12, 0x00, 0x04, 0x13, 0x00, 0xf3, 0xff, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff])
+            [0x09, 0x07, 0x12, 0x00, 0x04, 0x13, 0x00, 0xf3, 0xff]
+                + (events ? [0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff] : []))
         for (i, x) in exchanges.enumerated() {
             s.frame(
                 handle: h, attHandle: 0x13, .sent, command: x.command, sequence: UInt8(i), payload: x.payload,
@@ -91,7 +96,7 @@ final class DiffTests: XCTestCase {
                 : Self.root.appendingPathComponent("Captures/\(name)").path
             let (json, status) = try diff(path, path)
             XCTAssertEqual(status, 0, name)
-            for key in ["commands", "diagnostics", "connections", "identity", "regressions"] {
+            for key in ["commands", "diagnostics", "connections", "gatt", "identity", "regressions"] {
                 XCTAssertEqual((json[key] as? [Any])?.count, 0, "\(name): \(key)")
             }
             XCTAssertTrue(json["sequence"] is NSNull, name)
@@ -182,6 +187,22 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual(changes.first?["name"] as? String, "ATT MTU")
         XCTAssertEqual(changes.first?["before"] as? String, "247")
         XCTAssertEqual(changes.first?["after"] as? String, "185")
+        XCTAssertEqual(status, 0)
+    }
+
+    /// The event characteristic gone from discovery: the database differs there, and nowhere else
+    /// (the frames on its handle are still the vendor's, found on the vendor's device).
+    func testACharacteristicRemovedIsAGATTChange() throws {
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        let after = try write("after.btsnoop", Self.capture(events: false, Self.base))
+        let (json, status) = try diff(before, after)
+        let changes = list(json, "gatt")
+        XCTAssertEqual(changes.count, 1, "\(changes)")
+        XCTAssertEqual(changes.first?["server"] as? String, "AA:BB:CC:11:22:33")
+        XCTAssertEqual(changes.first?["name"] as? String, "characteristic fff0/fff4")
+        XCTAssertEqual(changes.first?["before"] as? String, "handle 0x0015, properties 0x10")
+        XCTAssertTrue(changes.first?["after"] is NSNull)
+        XCTAssertEqual(list(json, "commands").count, 0)
         XCTAssertEqual(status, 0)
     }
 

@@ -53,6 +53,8 @@ extension CaptureDiff {
         w.endArray()
         w.key("connections")
         changes(connections, scope: "peer", &w)
+        w.key("gatt")
+        changes(gatt, scope: "server", &w)
         w.key("identity")
         changes(identity, scope: nil, &w)
         w.key("sequence")

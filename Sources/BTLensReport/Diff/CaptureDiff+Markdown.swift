@@ -24,7 +24,7 @@ extension CaptureDiff {
             }
             lines.append("")
         }
-        let changes = connections + identity
+        let changes = connections + gatt + identity
         if !changes.isEmpty {
             lines += ["| what | before | after |", "|---|---|---|"]
             for c in changes {

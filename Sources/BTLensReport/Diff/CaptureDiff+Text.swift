@@ -24,6 +24,10 @@ extension CaptureDiff {
                 lines.append("  \(c.scope): \(c.name) \(Self.value(c.before)) → \(Self.value(c.after))")
             }
         }
+        if !gatt.isEmpty {
+            lines.append("\nGATT database")
+            for c in gatt { lines.append("  \(c.scope): \(c.name): \(Self.value(c.before)) → \(Self.value(c.after))") }
+        }
         if !identity.isEmpty {
             lines.append("\nIdentity")
             for c in identity { lines.append("  \(c.name): \(Self.value(c.before)) → \(Self.value(c.after))") }

@@ -59,11 +59,13 @@ public struct CaptureDiff: Sendable {
     public var commands: [CommandRow] = []
     public var diagnostics: [DiagnosticRow] = []
     public var connections: [Change] = []
+    public var gatt: [Change] = []
     public var identity: [Change] = []
     public var sequence: Divergence?
 
     public var isEmpty: Bool {
-        commands.isEmpty && diagnostics.isEmpty && connections.isEmpty && identity.isEmpty && sequence == nil
+        commands.isEmpty && diagnostics.isEmpty && connections.isEmpty && gatt.isEmpty && identity.isEmpty
+            && sequence == nil
     }
 
     public init(before: CaptureSummary, after: CaptureSummary) {
@@ -92,6 +94,9 @@ public struct CaptureDiff: Sendable {
         }
         for peer in Set(before.connections.keys).union(after.connections.keys).sorted() {
             connections += Self.changes(peer, before.connections[peer], after.connections[peer])
+        }
+        for server in Set(before.gatt.keys).union(after.gatt.keys).sorted() {
+            gatt += Self.changes(server, before.gatt[server] ?? [:], after.gatt[server] ?? [:])
         }
         identity = Self.changes("", before.identity, after.identity)
         sequence = Self.divergence(before.sequence, after.sequence)

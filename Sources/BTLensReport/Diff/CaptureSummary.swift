@@ -53,6 +53,9 @@ public struct CaptureSummary: Sendable {
     public var diagnostics: [String: DiagnosticCount] = [:]
     /// Per peer (its address, else its connection handle): what the link was, as name → value.
     public var connections: [String: [String: String]] = [:]
+    /// Per GATT server: each service, characteristic and descriptor (by UUIDs, not handles) and
+    /// what it is (handles, properties).
+    public var gatt: [String: [String: String]] = [:]
     /// What the devices said they are: iAP2 identification, Device Information strings, advertised names.
     public var identity: [String: String] = [:]
     /// The first named frames, in order (`SummaryRecorder.sequenceLimit`).

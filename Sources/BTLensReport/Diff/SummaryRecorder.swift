@@ -64,7 +64,7 @@ extension CaptureSummary {
     /// and advertisers.
     public init(
         stats: StatsCollector, recorder: SummaryRecorder, connections: [ConnectionInfo],
-        advertisers: AdvertisingTable
+        advertisers: AdvertisingTable, gatt: GATTStore
     ) {
         self.init(file: stats.file)
         records = stats.records
@@ -82,6 +82,47 @@ extension CaptureSummary {
         identity = recorder.identity
         for d in advertisers.devices.values { if let name = d.name { identity["advertised name \(d.address)"] = name } }
         sequence = recorder.sequence
+        for (key, database) in gatt.all {
+            let server = key.serverIsPeer ? Self.name(key.peer) : "\(Self.name(key.peer)) (the phone's server)"
+            self.gatt[server, default: [:]].merge(Self.entries(database)) { $1 }
+        }
+    }
+
+    static func name(_ peer: PeerID) -> String {
+        switch peer {
+        case .address(let a): return "\(a)"
+        case .connection(let k): return "connection \(Hex.value(k.handle, width: 4))"
+        }
+    }
+
+    /// A database as `service 180f`, `characteristic 180f/2a19`, `descriptor 180f/2a19/2902` →
+    /// handles and properties: compared by what they are, so a moved handle is a change, not a
+    /// removal and an addition. Several of one UUID in a service are told apart by their order.
+    static func entries(_ db: GATTDatabase) -> [String: String] {
+        var out: [String: String] = [:]
+        func add(_ key: String, _ value: String) {
+            var k = key
+            var n = 1
+            while out[k] != nil {
+                n += 1
+                k = "\(key) #\(n)"
+            }
+            out[k] = value
+        }
+        let service = { (h: UInt16) in db.service(containing: h).map { "\($0.uuid)" } ?? "?" }
+        for s in db.services {
+            add("service \(s.uuid)", "handles \(Hex.value(s.start, width: 4))–\(Hex.value(s.end, width: 4))")
+        }
+        for c in db.characteristics.values.sorted(by: { $0.valueHandle < $1.valueHandle }) {
+            add(
+                "characteristic \(service(c.valueHandle))/\(c.uuid)",
+                "handle \(Hex.value(c.valueHandle, width: 4)), properties \(Hex.value(c.properties, width: 2))")
+        }
+        for (handle, uuid) in db.attributes.sorted(by: { $0.key < $1.key }) {
+            let owner = db.characteristic(owning: handle).map { "\($0.uuid)" } ?? "?"
+            add("descriptor \(service(handle))/\(owner)/\(uuid)", "handle \(Hex.value(handle, width: 4))")
+        }
+        return out
     }
 
     static func latency(_ e: CommandStats.Entry) -> Latency? {

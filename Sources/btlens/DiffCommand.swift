@@ -14,7 +14,7 @@ struct Diff: ParsableCommand {
             "Commands (counts and latency), diagnostics (counts, first records), connections (parameters, MTU, PHY, encryption, subscriptions, how each ended), identity (iAP2 identification, Device Information strings, advertised names) and the first place where the order of named frames differs. Each capture is summarised as it is read, never held. With --fail-on-regression the exit status is 3 when the after side has a new error or warning id, more unanswered requests, or a latency rise past the spread."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, md }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, md, html }
 
     @Argument(help: "The capture before.")
     var before: String
@@ -34,7 +34,7 @@ struct Diff: ParsableCommand {
 
     @OptionGroup var filterOption: FilterOption
 
-    @Option(help: "Output format: text, json or md (Markdown, for a ticket).")
+    @Option(help: "Output format: text, json, md (Markdown, for a ticket) or html (a page like the report's).")
     var format: Format = .text
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
@@ -63,6 +63,7 @@ struct Diff: ParsableCommand {
         case .text: text = diff.text
         case .json: text = diff.json
         case .md: text = diff.markdown
+        case .html: text = diff.html(generator: "btlens \(Btlens.version) diff")
         }
         if let output { _ = try ReportCommand.write(text, to: output) } else { print(text, terminator: "") }
         let causes = diff.regressions

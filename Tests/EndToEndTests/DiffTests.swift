@@ -220,6 +220,23 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual((sequence["after"] as? [[String: Any]])?[3]["name"] as? String, "SetAncMode")
     }
 
+    /// The page: a table per part, the file names escaped, nothing loaded from anywhere.
+    func testTheHTMLPage() throws {
+        let before = try write("<b>efore.btsnoop", Self.capture(Self.base))
+        var exchanges = Self.base
+        exchanges[4].corrupt = true
+        let after = try write("after.btsnoop", Self.capture(exchanges))
+        let page = folder.appendingPathComponent("diff.html").path
+        let run = try runCLI(["diff", before, after, "--format", "html", "-o", page, "--dissectors", Self.shipped])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        XCTAssertTrue(html.contains("&lt;b&gt;efore.btsnoop"))
+        XCTAssertFalse(html.contains("<b>efore"))
+        XCTAssertTrue(html.contains("<h2>Diagnostics</h2>"))
+        XCTAssertTrue(html.contains("<span class=\"sev-error\">a5.checksum.bad</span></td><td>0</td><td>1</td>"))
+        XCTAssertTrue(html.contains("default-src 'none'"))
+    }
+
     func testMarkdownAndTextSayTheSame() throws {
         let before = try write("before.btsnoop", Self.capture(Self.base))
         var exchanges = Self.base

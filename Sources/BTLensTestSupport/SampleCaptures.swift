@@ -21,6 +21,8 @@ public enum SampleCaptures {
             Sample(file: "bredr_rfcomm.btsnoop", session: bredrRFCOMM()),
             Sample(file: "bredr_iap2_ea.btsnoop", session: bredrIAP2()),
             Sample(file: "bredr_spp_iap2_class.btsnoop", session: sppWithIAP2Class()),
+            Sample(file: "ble_firmware_before.btsnoop", session: firmwareBefore()),
+            Sample(file: "ble_firmware_after.btsnoop", session: firmwareAfter()),
         ]
     }
 

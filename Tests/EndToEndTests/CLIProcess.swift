@@ -11,7 +11,8 @@ struct CLIRun {
 /// Runs the btlens built beside this test bundle, as a user's shell would. A run past `timeout`
 /// seconds is killed (SIGKILL), so a hang fails its test instead of stalling the suite.
 func runCLI(
-    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Double = 120
+    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Double = 120,
+    cwd: String? = nil
 ) throws -> CLIRun {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "btlens")
@@ -21,6 +22,7 @@ func runCLI(
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
+    if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     if let stdin { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin)) }
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     // stderr goes to a file: two pipes read one after the other could block on the second filling up.

@@ -220,6 +220,55 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual((sequence["after"] as? [[String: Any]])?[3]["name"] as? String, "SetAncMode")
     }
 
+    /// The bundled pair (Captures/README.md): every kind of difference the script put in, as the
+    /// README shows it.
+    func testTheBundledFirmwareUpdate() throws {
+        let run = try runCLI(
+            [
+                "diff", "Captures/ble_firmware_before.btsnoop", "Captures/ble_firmware_after.btsnoop",
+                "--fail-on-regression",
+            ], cwd: Self.root.path)
+        XCTAssertEqual(run.status, 3)
+        XCTAssertEqual(
+            run.stdout,
+            """
+            before: Captures/ble_firmware_before.btsnoop (43 records, 0.052500 s)
+            after:  Captures/ble_firmware_after.btsnoop (57 records, 0.070000 s)
+
+            Commands
+              aurora-headphones SetEQPreset (0x20): sent 6, answered 6, latency median 2.5 → 5 ms, p95 2.5 → 5 ms, rose by more than the spread (0 ms)
+              aurora-headphones WriteSettings (0x21): sent 1, answered 1 → 0, unanswered 0 → 1
+              aurora-headphones WriteSettingsResponse (0xa1): received 1 → 0 [gone]
+
+            Diagnostics
+              a5.checksum.bad (error): 0 → 1, first at — → #26 [new]
+              a5.request.unanswered (warning): 0 → 1, first at — → #57 [new]
+
+            Connections
+              AA:BB:CC:11:22:33: ATT MTU 247 → 185
+
+            GATT database
+              AA:BB:CC:11:22:33: characteristic fff0/fff1: handle 0x000f, properties 0x0a → (none)
+
+            Identity
+              device information firmware: 1.4.2 → 1.5.0
+
+            Command sequence: the first difference is at step 16
+                #35 > aurora-headphones SetAncMode               #46 > aurora-headphones SetAncMode
+                #37 < aurora-headphones SetAncModeResponse       #50 < aurora-headphones SetAncModeResponse
+                #38 > aurora-headphones WriteSettings            #51 > aurora-headphones WriteSettings
+              * #40 < aurora-headphones WriteSettingsResponse
+
+            Regressions
+              new error a5.checksum.bad: 1 (first at #26)
+              new warning a5.request.unanswered: 1 (first at #57)
+              unanswered requests: 0 → 1
+              aurora-headphones SetEQPreset (0x20) latency median rose by 2.5 ms (spread 0 ms)
+
+            """)
+        XCTAssertTrue(run.stderr.contains("--fail-on-regression: new error a5.checksum.bad"), run.stderr)
+    }
+
     /// The page: a table per part, the file names escaped, nothing loaded from anywhere.
     func testTheHTMLPage() throws {
         let before = try write("<b>efore.btsnoop", Self.capture(Self.base))

@@ -38,7 +38,8 @@ extension CaptureDiff {
                 let mark = s.start + i == s.index ? "*" : " "
                 let b = i < s.before.count ? Self.step(s.before[i]) : ""
                 let a = i < s.after.count ? Self.step(s.after[i]) : ""
-                lines.append("  \(mark) \(b.padding(toLength: 48, withPad: " ", startingAt: 0)) \(a)")
+                let line = "  \(mark) \(b.padding(toLength: 48, withPad: " ", startingAt: 0)) \(a)"
+                lines.append(String(line.reversed().drop { $0 == " " }.reversed()))
             }
         }
         let causes = regressions

@@ -65,6 +65,21 @@ final class DissectorEndToEndTests: XCTestCase {
         XCTAssertEqual(ExampleReplay.check(d), [])
     }
 
+    /// A value written whole to a value characteristic (0xFFF1, `framing: value`) is a message but
+    /// neither request nor response: it was said to be unanswered at the disconnection.
+    func testAValueWriteIsNotARequest() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: 0x40, .received, [0x09, 0x07, 0x0e, 0x00, 0x0a, 0x0f, 0x00, 0xf1, 0xff])
+        s.att(handle: 0x40, .sent, [0x12, 0x0f, 0x00, 0x02])
+        s.att(handle: 0x40, .received, [0x13])
+        s.disconnect(handle: 0x40)
+        let out = try lines(s.bytes, try shippedTable())
+        XCTAssertTrue(out.contains { $0.contains("AncModeValue") && $0.contains("mode=transparency") }, "\(out)")
+        XCTAssertFalse(out.contains { $0.contains("a5.request.unanswered") }, "\(out)")
+    }
+
     func testTheSessionSampleIsNamedAndPaired() throws {
         XCTAssertEqual(
             try lines(SampleCaptures.session().bytes, shippedTable()),

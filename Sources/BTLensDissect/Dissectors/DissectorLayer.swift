@@ -101,7 +101,7 @@ final class DissectorLayer: ConnectionLayer {
             command: command, from: direction, characteristic: uuid, payloadCount: f.payloadCount)
         {
             let paired = pair(
-                command: f.command, sequence: f.sequence, name: verdict.name, kind: verdict.kind, bound: d,
+                command: command, sequence: f.sequence, name: verdict.name, kind: verdict.kind, bound: d,
                 pairKey: pairKey, direction: direction, record: record, time: time)
             naming.pairing = paired.response
             let misfit = d.fit.count(verdict)
@@ -113,7 +113,7 @@ final class DissectorLayer: ConnectionLayer {
                 command: command, flags: f.flags, payload: f.payload, direction: direction, characteristic: uuid,
                 wantsFields: false))
         let paired = pair(
-            command: f.command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
+            command: command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
             pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
         naming.named = MessageVerdict(name: decoded.name, kind: decoded.kind)
@@ -129,12 +129,13 @@ final class DissectorLayer: ConnectionLayer {
     }
 
     /// Pairs a named frame with the requests outstanding in its context.
+    /// A whole-value message (no command) is neither request nor response: it is not paired.
     func pair(
-        command: UInt16, sequence: UInt8?, name: String?, kind: MessageKind?, bound d: BoundDissector,
+        command: UInt16?, sequence: UInt8?, name: String?, kind: MessageKind?, bound d: BoundDissector,
         pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
     ) -> Paired {
         var out = Paired()
-        guard let rule = d.pairing else { return out }
+        guard let rule = d.pairing, let command else { return out }
         let pending = ctx.limits.pendingRequests
         // A stream's frames pair in one context, kept by the stream: most frames find it unhashed.
         let context: PairingContext
@@ -306,8 +307,9 @@ final class DissectorLayer: ConnectionLayer {
         record: Int, time: Timestamp, send: (consuming EventBody, Direction?) -> Void
     ) {
         let paired = pair(
-            command: f.command, sequence: f.sequence, name: verdict.name, kind: verdict.kind, bound: d,
-            pairKey: pairKey, direction: direction, record: record, time: time)
+            command: label.framing != nil || label.commandByte ? f.command : nil, sequence: f.sequence,
+            name: verdict.name, kind: verdict.kind, bound: d, pairKey: pairKey, direction: direction, record: record,
+            time: time)
         for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
         count(f, a5: label.isA5, direction: direction)
         let slot = d.statsSlot ?? ctx.tally.commands.slot(for: d.name)

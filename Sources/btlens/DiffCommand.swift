@@ -11,7 +11,7 @@ struct Diff: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two captures of one app and accessory (before and after an update): what changed.",
         discussion:
-            "Commands (counts and latency), diagnostics (counts, first records), connections (parameters, MTU, PHY, encryption, subscriptions, how each ended), identity (iAP2 identification, Device Information strings, advertised names) and the first place where the order of named frames differs. Each capture is summarised as it is read, never held. With --fail-on-regression the exit status is 3 when the after side has a new error or warning id, more unanswered requests, or a latency rise past the spread."
+            "Commands (counts and latency), diagnostics (counts, first records), connections (parameters, MTU, PHY, encryption, subscriptions, how each ended), GATT databases (services, characteristics, descriptors), identity (iAP2 identification, Device Information strings, advertised names) and the first place where the order of framed messages differs. Names, pairing and latency need the definitions (./Dissectors or --dissectors): without them commands are compared by number. Each capture is summarised as it is read, never held. With --fail-on-regression the exit status is 3 when the after side has a new error or warning id, more unanswered requests, or a latency rise past the spread."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, md, html }
@@ -34,8 +34,11 @@ struct Diff: ParsableCommand {
 
     @OptionGroup var filterOption: FilterOption
 
-    @Option(help: "Output format: text, json, md (Markdown, for a ticket) or html (a page like the report's).")
-    var format: Format = .text
+    @Option(
+        help:
+            "Output format: text, json, md (Markdown, for a ticket) or html (a page like the report's); default: from -o's extension, else text."
+    )
+    var format: Format?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
     var output: String?
@@ -59,7 +62,7 @@ struct Diff: ParsableCommand {
         guard results.count == 2 else { throw InputFailure(message: "the captures could not be read") }
         let diff = CaptureDiff(before: try results[0].get(), after: try results[1].get())
         let text: String
-        switch format {
+        switch format ?? Self.format(of: output) {
         case .text: text = diff.text
         case .json: text = diff.json
         case .md: text = diff.markdown
@@ -72,12 +75,23 @@ struct Diff: ParsableCommand {
         }
     }
 
+    /// The format a file name asks for: `.json`, `.md`, `.html`/`.htm`, else text.
+    static func format(of path: String?) -> Format {
+        switch (path.map { URL(fileURLWithPath: $0).pathExtension.lowercased() }) {
+        case "json": return .json
+        case "md", "markdown": return .md
+        case "html", "htm": return .html
+        default: return .text
+        }
+    }
+
     /// One capture read through to its summary; nothing of it is held.
     static func summary(_ file: String, _ configuration: Configuration, filter: DisplayFilter?) throws
         -> CaptureSummary
     {
         var reader = try openCapture(file, member: nil, archiveBytes: configuration.limits.archiveBytes)
         let stats = StatsCollector(file: file, info: reader.info)
+        stats.definitions = configuration.dissectors.sources
         let recorder = SummaryRecorder()
         let analyzer = try Pipeline.runReadingAhead(
             &reader, configuration, onRecord: stats.record,

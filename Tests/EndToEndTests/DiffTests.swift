@@ -229,8 +229,13 @@ final class DiffTests: XCTestCase {
                 "--fail-on-regression",
             ], cwd: Self.root.path)
         XCTAssertEqual(run.status, 3)
+        var lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        // Where the definitions were found depends on the clone's folder.
+        XCTAssertTrue(lines[2].hasPrefix("dissectors: "), String(lines[2]))
+        XCTAssertTrue(lines[2].hasSuffix("Dissectors): aurora-headphones.yaml, lawaken-lamp.yaml"), String(lines[2]))
+        lines.remove(at: 2)
         XCTAssertEqual(
-            run.stdout,
+            lines.joined(separator: "\n"),
             """
             before: Captures/ble_firmware_before.btsnoop (43 records, 0.052500 s)
             after:  Captures/ble_firmware_after.btsnoop (57 records, 0.070000 s)
@@ -254,10 +259,10 @@ final class DiffTests: XCTestCase {
               device information firmware: 1.4.2 → 1.5.0
 
             Command sequence: the first difference is at step 16
-                #35 > aurora-headphones SetAncMode               #46 > aurora-headphones SetAncMode
-                #37 < aurora-headphones SetAncModeResponse       #50 < aurora-headphones SetAncModeResponse
-                #38 > aurora-headphones WriteSettings            #51 > aurora-headphones WriteSettings
-              * #40 < aurora-headphones WriteSettingsResponse
+                #35 < aurora-headphones SetAncMode               #46 < aurora-headphones SetAncMode
+                #37 > aurora-headphones SetAncModeResponse       #50 > aurora-headphones SetAncModeResponse
+                #38 < aurora-headphones WriteSettings            #51 < aurora-headphones WriteSettings
+              * #40 > aurora-headphones WriteSettingsResponse
 
             Regressions
               new error a5.checksum.bad: 1 (first at #26)
@@ -267,6 +272,55 @@ final class DiffTests: XCTestCase {
 
             """)
         XCTAssertTrue(run.stderr.contains("--fail-on-regression: new error a5.checksum.bad"), run.stderr)
+    }
+
+    /// Without definitions the frames are still compared, by framing and command number, and the
+    /// output says that no definitions were loaded.
+    func testWithoutDefinitionsCommandsAreComparedByNumber() throws {
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        var exchanges = Self.base
+        exchanges.append(Exchange(command: 0x30))
+        let after = try write("after.btsnoop", Self.capture(exchanges))
+        let run = try runCLI(["diff", before, after, "--no-dissectors"])
+        XCTAssertTrue(
+            run.stdout.contains("dissectors: none (--no-dissectors): built-in dissectors only; no definitions:"),
+            run.stdout)
+        XCTAssertTrue(run.stdout.contains("  a5 0x30: sent 0 → 1 [new]"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("  a5 0xb0: received 0 → 1 [new]"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Command sequence: the first difference is at step 15"), run.stdout)
+    }
+
+    /// Strings from a capture (an advertised name here) are escaped in text and Markdown; `-o`
+    /// picks the format from the file's extension; a peer connected twice says so.
+    func testEscapingFormatsAndReconnections() throws {
+        var s = LESession()
+        let name = Array("<b>A</b>|*_\u{1b}[31mred".utf8)
+        _ = s.event(
+            0x3e,
+            [
+                0x02, 0x01, 0x00, 0x00, 0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa, UInt8(name.count + 2),
+                UInt8(name.count + 1), 0x09,
+            ] + name + [0xc0])
+        for _ in 0..<2 {
+            s.connect(handle: 0x40, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+            s.disconnect(handle: 0x40)
+        }
+        let after = try write("after.btsnoop", s.bytes)
+        let before = try write("before.btsnoop", Self.capture(Self.base))
+        let text = try runCLI(["diff", before, after, "--dissectors", Self.shipped]).stdout
+        XCTAssertFalse(text.contains("\u{1b}"), text)
+        XCTAssertTrue(text.contains(#"advertised name AA:BB:CC:11:22:33: (none) → <b>A</b>|*_\u{1b}[31mred"#), text)
+        XCTAssertTrue(text.contains("AA:BB:CC:11:22:33: connections 1 → 2"), text)
+        let md = folder.appendingPathComponent("d.md").path
+        XCTAssertEqual(try runCLI(["diff", before, after, "--dissectors", Self.shipped, "-o", md]).status, 0)
+        let markdown = try String(contentsOfFile: md, encoding: .utf8)
+        XCTAssertTrue(markdown.hasPrefix("### btlens diff"), markdown)
+        XCTAssertTrue(markdown.contains("\\<b\\>A\\</b\\>\\|\\*\\_"), markdown)
+        XCTAssertFalse(markdown.contains("\u{1b}"), markdown)
+        let json = folder.appendingPathComponent("d.json").path
+        XCTAssertEqual(try runCLI(["diff", before, after, "--dissectors", Self.shipped, "-o", json]).status, 0)
+        XCTAssertNotNil(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
     }
 
     /// The page: a table per part, the file names escaped, nothing loaded from anywhere.

@@ -13,7 +13,8 @@ extension CaptureDiff {
         h +=
             "<div class=\"cards\"><div class=\"card\"><span>before</span><b class=\"file\">\(e(Self.describe(before)))</b></div>"
         h +=
-            "<div class=\"card\"><span>after</span><b class=\"file\">\(e(Self.describe(after)))</b></div></div></header>\n"
+            "<div class=\"card\"><span>after</span><b class=\"file\">\(e(Self.describe(after)))</b></div></div>\n"
+        h += Self.setting(before, after).map { "<p class=\"note\">\(e($0.0)): \(e($0.1))</p>" }.joined() + "</header>\n"
         if isEmpty { h += "<p class=\"empty\">No differences.</p>\n" }
         let causes = regressions
         if !causes.isEmpty {
@@ -47,7 +48,7 @@ extension CaptureDiff {
         for (title, list) in [("Connections", connections), ("GATT database", gatt), ("Identity", identity)]
         where !list.isEmpty {
             h += table(
-                title, ["", "what", "before", "after"],
+                title, [["Connections": "peer", "GATT database": "server"][title] ?? "", "what", "before", "after"],
                 list.map { [e($0.scope), e($0.name), e(Self.value($0.before)), e(Self.value($0.after))] })
         }
         if let s = sequence {

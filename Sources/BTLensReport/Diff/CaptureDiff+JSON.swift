@@ -81,6 +81,10 @@ extension CaptureDiff {
     private func side(_ s: CaptureSummary, _ w: inout JSONWriter) {
         w.beginObject()
         w.field("file", s.file)
+        w.key("definitions")
+        if let d = s.definitions { w.string(d) } else { w.null() }
+        w.key("filter")
+        if let f = s.filter { w.string(f) } else { w.null() }
         w.field("records", s.records)
         w.key("first_time")
         if let t = s.firstTime { w.time(t) } else { w.null() }

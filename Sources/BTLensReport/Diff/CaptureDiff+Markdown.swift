@@ -4,8 +4,11 @@ extension CaptureDiff {
     /// The Markdown form, short enough for a ticket: tables of what changed.
     public var markdown: String {
         var lines = [
-            "### btlens diff", "", "- before: `\(Self.describe(before))`", "- after: `\(Self.describe(after))`", "",
+            "### btlens diff", "", "- before: \(Self.cell(Self.describe(before)))",
+            "- after: \(Self.cell(Self.describe(after)))",
         ]
+        lines += Self.setting(before, after).map { "- \($0.0): \(Self.cell($0.1))" }
+        lines.append("")
         if isEmpty { return (lines + ["No differences."]).joined(separator: "\n") + "\n" }
         if !commands.isEmpty {
             lines += ["| command | change |", "|---|---|"]
@@ -42,8 +45,10 @@ extension CaptureDiff {
             for i in 0..<max(s.before.count, s.after.count) {
                 let b = i < s.before.count ? Self.step(s.before[i]) : ""
                 let a = i < s.after.count ? Self.step(s.after[i]) : ""
-                let mark = s.start + i == s.index ? "**" : ""
-                lines.append("| \(mark)\(Self.cell(b))\(mark) | \(mark)\(Self.cell(a))\(mark) |")
+                let bold = { (t: String) in
+                    t.isEmpty || s.start + i != s.index ? Self.cell(t) : "**\(Self.cell(t))**"
+                }
+                lines.append("| \(bold(b)) | \(bold(a)) |")
             }
             lines.append("")
         }
@@ -52,9 +57,14 @@ extension CaptureDiff {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Text in a table cell: pipes escaped, backquotes and line breaks dropped.
+    /// Text from a capture in Markdown: control characters made visible, and every character
+    /// Markdown or HTML would act on escaped with a backslash.
     static func cell(_ s: String) -> String {
-        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-            .replacingOccurrences(of: "`", with: "'")
+        var out = ""
+        for c in TerminalText.safe(s) {
+            if "\\`*_{}[]()<>#+!|~&".contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
     }
 }

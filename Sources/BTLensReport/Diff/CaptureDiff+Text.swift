@@ -3,37 +3,33 @@ import BTLensDissect
 
 extension CaptureDiff {
     /// The terminal form: a heading per part, a line per change, nothing for what did not change.
+    /// Strings from the captures are printed with control characters escaped.
     public var text: String {
         var lines = ["before: \(Self.describe(before))", "after:  \(Self.describe(after))"]
-        if isEmpty { return (lines + ["no differences"]).joined(separator: "\n") + "\n" }
+        lines += Self.setting(before, after).map { "\($0.0): \($0.1)" }
+        if isEmpty { lines.append("no differences") }
         if !commands.isEmpty {
-            lines.append("\nCommands")
-            for c in commands { lines.append("  " + Self.describe(c)) }
+            lines += ["", "Commands"] + commands.map { "  " + Self.describe($0) }
         }
         if !diagnostics.isEmpty {
-            lines.append("\nDiagnostics")
+            lines += ["", "Diagnostics"]
             for d in diagnostics {
                 let first = "first at \(Self.record(d.firstRecordBefore)) → \(Self.record(d.firstRecordAfter))"
                 let tag = d.before == 0 ? " [new]" : d.after == 0 ? " [gone]" : ""
                 lines.append("  \(d.id) (\(d.severity.name)): \(d.before) → \(d.after), \(first)\(tag)")
             }
         }
-        if !connections.isEmpty {
-            lines.append("\nConnections")
-            for c in connections {
-                lines.append("  \(c.scope): \(c.name) \(Self.value(c.before)) → \(Self.value(c.after))")
+        for (title, list, separator) in [
+            ("Connections", connections, " "), ("GATT database", gatt, ": "), ("Identity", identity, ": "),
+        ] where !list.isEmpty {
+            lines += ["", title]
+            for c in list {
+                let scope = c.scope.isEmpty ? "" : "\(c.scope): "
+                lines.append("  \(scope)\(c.name)\(separator)\(Self.value(c.before)) → \(Self.value(c.after))")
             }
         }
-        if !gatt.isEmpty {
-            lines.append("\nGATT database")
-            for c in gatt { lines.append("  \(c.scope): \(c.name): \(Self.value(c.before)) → \(Self.value(c.after))") }
-        }
-        if !identity.isEmpty {
-            lines.append("\nIdentity")
-            for c in identity { lines.append("  \(c.name): \(Self.value(c.before)) → \(Self.value(c.after))") }
-        }
         if let s = sequence {
-            lines.append("\nCommand sequence: the first difference is at step \(s.index + 1)")
+            lines += ["", "Command sequence: the first difference is at step \(s.index + 1)"]
             for i in 0..<max(s.before.count, s.after.count) {
                 let mark = s.start + i == s.index ? "*" : " "
                 let b = i < s.before.count ? Self.step(s.before[i]) : ""
@@ -43,14 +39,23 @@ extension CaptureDiff {
             }
         }
         let causes = regressions
-        if !causes.isEmpty { lines += ["\nRegressions"] + causes.map { "  " + $0 } }
-        return lines.joined(separator: "\n") + "\n"
+        if !causes.isEmpty { lines += ["", "Regressions"] + causes.map { "  " + $0 } }
+        return lines.map(TerminalText.safe).joined(separator: "\n") + "\n"
     }
 
     static func describe(_ s: CaptureSummary) -> String {
         var span = ""
         if let a = s.firstTime, let b = s.lastTime { span = ", \(b.offset(from: a)) s" }
         return "\(s.file) (\(s.records) records\(span))"
+    }
+
+    /// What the sides were read with: definitions and a filter, said once when they agree.
+    static func setting(_ b: CaptureSummary, _ a: CaptureSummary) -> [(String, String)] {
+        var out: [(String, String)] = []
+        let (db, da) = (b.definitions ?? "", a.definitions ?? "")
+        out += db == da ? [("dissectors", db)] : [("dissectors before", db), ("dissectors after", da)]
+        if let f = a.filter ?? b.filter { out.append(("filter", f)) }
+        return out
     }
 
     static func describe(_ c: CommandRow) -> String {
@@ -68,8 +73,7 @@ extension CaptureDiff {
             parts.append("latency median \(ms(lb.median)) → \(ms(la.median)) ms, p95 \(ms(lb.p95)) → \(ms(la.p95)) ms")
         }
         if let change = c.latencyChange {
-            parts.append(
-                "\(change.change > 0 ? "rose" : "fell") by more than the spread (\(ms(change.spread)) ms)")
+            parts.append("\(change.change > 0 ? "rose" : "fell") by more than the spread (\(ms(change.spread)) ms)")
         }
         let tag = b == nil ? " [new]" : a == nil ? " [gone]" : ""
         return "\(c.label): " + parts.joined(separator: ", ") + tag
@@ -81,7 +85,8 @@ extension CaptureDiff {
 
     static func value(_ v: String?) -> String { v ?? "(none)" }
 
+    /// The timeline's arrows: < sent by the phone, > received.
     static func step(_ s: CaptureSummary.Step) -> String {
-        "#\(s.record) \(s.direction == .sent ? ">" : "<") \(s.dissector) \(s.label)"
+        "#\(s.record) \(s.direction == .sent ? "<" : ">") \(s.dissector) \(s.label)"
     }
 }

@@ -41,10 +41,14 @@ public struct CaptureSummary: Sendable {
         public var label: String
 
         /// What two captures' steps are compared by: not the record.
-        var meaning: String { "\(direction == .sent ? ">" : "<") \(dissector) \(label)" }
+        var meaning: String { "\(direction == .sent ? "<" : ">") \(dissector) \(label)" }
     }
 
     public var file: String
+    /// Which definition files named the frames, from where (`DefinitionSources.summary`).
+    public var definitions: String?
+    /// The display filter the events were counted through, if any.
+    public var filter: String?
     public var records = 0
     public var firstTime: Timestamp?
     public var lastTime: Timestamp?

@@ -11,6 +11,10 @@ public final class SummaryRecorder {
     public private(set) var firstRecords: [String: Int] = [:]
     public private(set) var sequence: [CaptureSummary.Step] = []
     public private(set) var identity: [String: String] = [:]
+    /// Frames no dissector named, by framing and command: compared by their numbers (at most
+    /// `CommandStats.limit`).
+    public private(set) var unnamed: [CaptureSummary.Command] = []
+    private var unnamedIndex: [String: Int] = [:]
 
     public init() {}
 
@@ -19,11 +23,16 @@ public final class SummaryRecorder {
         case .diagnostic(let d):
             if firstRecords[d.id] == nil { firstRecords[d.id] = e.record }
         case .frame(let f):
-            guard sequence.count < Self.sequenceLimit, let dissector = f.dissector, f.hasCommand else { return }
+            guard f.hasCommand else { return }
             let command = f.frame.command
+            let direction = e.direction ?? .sent
+            // Without a definition a frame is still its framing's, with a number: counted by it.
+            let dissector = f.dissector ?? f.framing ?? "a5"
+            if f.dissector == nil { countUnnamed(dissector, command, direction) }
+            guard sequence.count < Self.sequenceLimit else { return }
             sequence.append(
                 CaptureSummary.Step(
-                    record: e.record, direction: e.direction ?? .sent, dissector: dissector,
+                    record: e.record, direction: direction, dissector: dissector,
                     label: f.messageName ?? Hex.value(command, width: command > 0xff ? 4 : 2)))
         case .att(let a):
             // Device Information strings, read whole (Core Spec Supplement: UTF-8 strings).
@@ -47,6 +56,20 @@ public final class SummaryRecorder {
         }
     }
 
+    private func countUnnamed(_ framing: String, _ command: UInt16, _ direction: Direction) {
+        let key = CaptureSummary.key(framing, command)
+        let i: Int
+        if let known = unnamedIndex[key] {
+            i = known
+        } else {
+            guard unnamed.count < CommandStats.limit else { return }
+            i = unnamed.count
+            unnamedIndex[key] = i
+            unnamed.append(CaptureSummary.Command(dissector: framing, command: command))
+        }
+        if direction == .sent { unnamed[i].sent += 1 } else { unnamed[i].received += 1 }
+    }
+
     private func remember(_ key: String, _ value: String) {
         guard identity[key] != nil || identity.count < Self.identityLimit else { return }
         identity[key] = value
@@ -67,6 +90,14 @@ extension CaptureSummary {
         advertisers: AdvertisingTable, gatt: GATTStore
     ) {
         self.init(file: stats.file)
+        if let sources = stats.definitions {
+            // Without definitions, frames are counted by number: say so where the reader looks.
+            let none = sources.disabled || sources.folders.allSatisfy(\.files.isEmpty)
+            definitions =
+                sources.summary
+                + (none ? "; no definitions: commands are compared by number, without names, pairing or latency" : "")
+        }
+        filter = stats.filter?.expression
         records = stats.records
         firstTime = stats.firstTime
         lastTime = stats.lastTime
@@ -78,7 +109,15 @@ extension CaptureSummary {
         for (id, (severity, count)) in stats.diagnostics {
             diagnostics[id] = DiagnosticCount(severity: severity, count: count, firstRecord: recorder.firstRecords[id])
         }
-        for c in connections { self.connections[Self.peer(c), default: [:]].merge(Self.facts(c)) { $1 } }
+        for c in recorder.unnamed { commands[Self.key(c.dissector, c.command)] = c }
+        // A peer connected to several times: the facts of the last connection, and how many there were.
+        var count: [String: Int] = [:]
+        for c in connections {
+            let peer = Self.peer(c)
+            count[peer, default: 0] += 1
+            self.connections[peer, default: [:]].merge(Self.facts(c)) { $1 }
+            self.connections[peer]?["connections"] = "\(count[peer] ?? 1)"
+        }
         identity = recorder.identity
         for d in advertisers.devices.values { if let name = d.name { identity["advertised name \(d.address)"] = name } }
         sequence = recorder.sequence

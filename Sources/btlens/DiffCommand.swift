@@ -62,7 +62,7 @@ struct Diff: ParsableCommand {
         guard results.count == 2 else { throw InputFailure(message: "the captures could not be read") }
         let diff = CaptureDiff(before: try results[0].get(), after: try results[1].get())
         let text: String
-        switch format ?? Self.format(of: output) {
+        switch format ?? Self.format(of: output) ?? .text {
         case .text: text = diff.text
         case .json: text = diff.json
         case .md: text = diff.markdown
@@ -75,14 +75,22 @@ struct Diff: ParsableCommand {
         }
     }
 
-    /// The format a file name asks for: `.json`, `.md`, `.html`/`.htm`, else text.
-    static func format(of path: String?) -> Format {
-        switch (path.map { URL(fileURLWithPath: $0).pathExtension.lowercased() }) {
+    /// The format a file name asks for: `.json`, `.md`, `.html`/`.htm`, `.txt` or none for text;
+    /// nil for another extension.
+    static func format(of path: String?) -> Format? {
+        switch path.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? "" {
         case "json": return .json
         case "md", "markdown": return .md
         case "html", "htm": return .html
-        default: return .text
+        case "txt", "text", "": return .text
+        default: return nil
         }
+    }
+
+    func validate() throws {
+        guard format == nil, let output, Self.format(of: output) == nil else { return }
+        throw ValidationError(
+            "cannot tell the format from \(output): use .txt, .json, .md or .html, or say --format")
     }
 
     /// One capture read through to its summary; nothing of it is held.
@@ -92,6 +100,8 @@ struct Diff: ParsableCommand {
         var reader = try openCapture(file, member: nil, archiveBytes: configuration.limits.archiveBytes)
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = configuration.dissectors.sources
+        // Counted through `count` and `account` below; set so that the summary says it.
+        stats.filter = filter.map { f in (f.expression, f.matches) }
         let recorder = SummaryRecorder()
         let analyzer = try Pipeline.runReadingAhead(
             &reader, configuration, onRecord: stats.record,

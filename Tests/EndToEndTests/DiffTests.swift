@@ -294,7 +294,7 @@ final class DiffTests: XCTestCase {
     /// picks the format from the file's extension; a peer connected twice says so.
     func testEscapingFormatsAndReconnections() throws {
         var s = LESession()
-        let name = Array("<b>A</b>|*_\u{1b}[31mred".utf8)
+        let name = Array("<b>A</b>|*_\u{1b}[31mred @admin http://e.vil".utf8)
         _ = s.event(
             0x3e,
             [
@@ -309,18 +309,28 @@ final class DiffTests: XCTestCase {
         let before = try write("before.btsnoop", Self.capture(Self.base))
         let text = try runCLI(["diff", before, after, "--dissectors", Self.shipped]).stdout
         XCTAssertFalse(text.contains("\u{1b}"), text)
-        XCTAssertTrue(text.contains(#"advertised name AA:BB:CC:11:22:33: (none) → <b>A</b>|*_\u{1b}[31mred"#), text)
+        XCTAssertTrue(
+            text.contains(#"advertised name AA:BB:CC:11:22:33: (none) → <b>A</b>|*_\u{1b}[31mred @admin http://e.vil"#),
+            text)
         XCTAssertTrue(text.contains("AA:BB:CC:11:22:33: connections 1 → 2"), text)
         let md = folder.appendingPathComponent("d.md").path
         XCTAssertEqual(try runCLI(["diff", before, after, "--dissectors", Self.shipped, "-o", md]).status, 0)
         let markdown = try String(contentsOfFile: md, encoding: .utf8)
         XCTAssertTrue(markdown.hasPrefix("### btlens diff"), markdown)
-        XCTAssertTrue(markdown.contains("\\<b\\>A\\</b\\>\\|\\*\\_"), markdown)
+        // As the Markdown report escapes: no markup, no link, no mention.
+        XCTAssertTrue(markdown.contains(#"&lt;b&gt;A&lt;/b&gt;\|\*\_\\u{1b}\[31mred \@admin http\://e.vil"#), markdown)
         XCTAssertFalse(markdown.contains("\u{1b}"), markdown)
         let json = folder.appendingPathComponent("d.json").path
         XCTAssertEqual(try runCLI(["diff", before, after, "--dissectors", Self.shipped, "-o", json]).status, 0)
         XCTAssertNotNil(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        let pdf = try runCLI(["diff", before, after, "-o", folder.appendingPathComponent("d.pdf").path])
+        XCTAssertEqual(pdf.status, 2)
+        XCTAssertTrue(pdf.stderr.contains("cannot tell the format from"), pdf.stderr)
+        let filtered = try runCLI([
+            "diff", before, after, "--dissectors", Self.shipped, "-Y", "command in {0x20, 0xa0}",
+        ])
+        XCTAssertTrue(filtered.stdout.contains("\nfilter: command in {0x20, 0xa0}\n"), filtered.stdout)
     }
 
     /// The page: a table per part, the file names escaped, nothing loaded from anywhere.

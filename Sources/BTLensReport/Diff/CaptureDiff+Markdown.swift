@@ -57,14 +57,7 @@ extension CaptureDiff {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Text from a capture in Markdown: control characters made visible, and every character
-    /// Markdown or HTML would act on escaped with a backslash.
-    static func cell(_ s: String) -> String {
-        var out = ""
-        for c in TerminalText.safe(s) {
-            if "\\`*_{}[]()<>#+!|~&".contains(c) { out.append("\\") }
-            out.append(c)
-        }
-        return out
-    }
+    /// Text from a capture in Markdown, escaped as the Markdown report escapes it: never markup,
+    /// a link, a mention or math.
+    static func cell(_ s: String) -> String { ReportLine.markdown(s) }
 }

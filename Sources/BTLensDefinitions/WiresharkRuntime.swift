@@ -23,7 +23,7 @@ extension WiresharkExport {
           local f_adv_addr = Field.new("bthci_evt.bd_addr")
 
           local protos = {}     -- every registered protocol, in order
-          local by_uuid = {}    -- 16-bit characteristic UUID -> protocol, for long writes
+          local bound = {}      -- characteristic UUID -> the protocols bound to it ({ p, dissect }), in order
           local streams = {}    -- stream key -> stream
           local pairs_of = {}   -- pairing key -> outstanding requests
           local shown = {}      -- packet number -> part key -> frames and messages
@@ -57,7 +57,7 @@ extension WiresharkExport {
             return table.concat(b, ":")
           end
 
-          local on_devices_now
+          local on_devices_now, choose, bind
           -- Whether a characteristic bound on the definition's `devices` is on one of them. A stream
           -- bound by hand (Decode As) is the user's word; a device Wireshark cannot name is given the
           -- benefit of the doubt.
@@ -775,7 +775,8 @@ extension WiresharkExport {
             local conn = tostring(value(f_chandle) or "?")
             if op == 0x16 then
               local uuid = value(f_att_uuid16)
-              local p = uuid and by_uuid[string.format("%04x", uuid)]
+              local p = uuid and choose(string.format("%04x", uuid), pinfo, value(f_chandle), true)
+              p = p and p.p
               local handle = value(f_att_handle)
               if p and handle then
                 queued[conn] = queued[conn] or {}
@@ -863,6 +864,36 @@ extension WiresharkExport {
           end
           register_postdissector(post)
 
+          -- A characteristic bound by several definitions (in one plugin or several): as in btlens, one
+          -- bound on the vendor's devices wins there, one bound for every device elsewhere.
+          function choose(uuid, pinfo, chandle, framed)
+            local fallback
+            for _, b in ipairs(bound[uuid] or {}) do
+              if not framed or b.framed then
+                if b.p.c.devices then
+                  if on_devices(b.p, pinfo, chandle) then return b end
+                elseif not fallback then
+                  fallback = b
+                end
+              end
+            end
+            return fallback
+          end
+
+          -- Wireshark's table takes one dissector per UUID: a UUID's is a dispatcher, made once.
+          function bind(uuid, p, dissect_with, framed)
+            if not bound[uuid] then
+              bound[uuid] = {}
+              local d = Proto("btlens_" .. uuid:gsub("-", "_"), "btlens (" .. uuid .. ")")
+              function d.dissector(tvb, pinfo, tree)
+                local b = choose(uuid, pinfo, value(f_chandle))
+                return b and b.dissect(tvb, pinfo, tree) or 0
+              end
+              DissectorTable.get("bluetooth.uuid"):add(uuid, d)
+            end
+            table.insert(bound[uuid], { p = p, dissect = dissect_with, framed = framed })
+          end
+
           -- Makes one protocol from a definition's description (generated below).
           function btlens.register(c)
             local p = { c = c, proto = Proto(c.id, c.title) }
@@ -916,8 +947,7 @@ extension WiresharkExport {
             protos[#protos + 1] = p
             local uuids = DissectorTable.get("bluetooth.uuid")
             for _, u in ipairs(c.uuids) do
-              uuids:add(u, p.proto)
-              by_uuid[u] = p
+              bind(u, p, function(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end, true)
             end
             for _, u in ipairs(c.services) do uuids:add(u, p.proto) end
             DissectorTable.get("btatt.handle"):add_for_decode_as(p.proto)
@@ -925,14 +955,10 @@ extension WiresharkExport {
             local ea = DissectorTable.get("iap2.ea_protocol")
             for _, name in ipairs(c.ea) do if ea then ea:add(name, p.proto) end end
             for _, uuid in ipairs(c.event_bytes) do
-              local v = Proto(c.id .. "_" .. uuid, c.title .. " (" .. uuid .. ")")
-              function v.dissector(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree) end
-              uuids:add(uuid, v)
+              bind(uuid, p, function(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree) end)
             end
             for uuid, message in pairs(c.values) do
-              local v = Proto(c.id .. "_" .. uuid, c.title .. " (" .. uuid .. ")")
-              function v.dissector(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree) end
-              uuids:add(uuid, v)
+              bind(uuid, p, function(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree) end)
             end
           end
           _G.btlens_runtime = btlens

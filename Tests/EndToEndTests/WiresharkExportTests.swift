@@ -240,6 +240,34 @@ final class WiresharkExportTests: XCTestCase {
         }
         XCTAssertEqual(frames.compactMap { $0["connection"] as? Int }, [0x40, 0x40, 0x42, 0x42])
         XCTAssertEqual(try compare(capture.path, ["aurora-headphones"], ["--dissectors", Self.shipped]), 4 * 2 + 4)
+
+        // A second definition binds 0xFFF3 for every device: it names the third device's frames,
+        // and the vendor's definition keeps its own devices, whichever is exported or loaded first.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-generic-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let generic = folder.appendingPathComponent("generic-a5.yaml")
+        try """
+        protocol: generic-a5
+        bind:
+          characteristics:
+            - {uuid: fff3, role: command}
+        messages:
+          - {id: 0x20, name: GenericSet, from: phone, seq: [{id: x, type: u1}]}
+        """.write(to: generic, atomically: true, encoding: .utf8)
+        let both = ["--dissectors", generic.path, "--dissectors", Self.shipped]
+        let byDissector = try events(capture.path, both).filter { $0["type"] as? String == "a5" }.map {
+            "\($0["connection"] ?? "") \($0["dissector"] ?? "")"
+        }
+        XCTAssertEqual(
+            byDissector,
+            [
+                "64 aurora-headphones", "64 aurora-headphones", "65 generic-a5", "65 generic-a5",
+                "66 aurora-headphones", "66 aurora-headphones",
+            ])
+        let run = try runCLI(["dissectors", "export", "--wireshark", generic.path, Self.shipped, "-o", plugin])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(try compare(capture.path, ["aurora-headphones", "generic-a5"], both), 6 * 2 + 4)
     }
 
     /// A Service Search Attribute Response with one record: ServiceClassIDList {Serial Port 0x1101},

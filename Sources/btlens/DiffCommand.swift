@@ -78,7 +78,8 @@ struct Diff: ParsableCommand {
     /// The format a file name asks for: `.json`, `.md`, `.html`/`.htm`, `.txt` or none for text;
     /// nil for another extension.
     static func format(of path: String?) -> Format? {
-        switch path.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? "" {
+        let ext = path.map(Self.fileExtension) ?? ""
+        switch ext {
         case "json": return .json
         case "md", "markdown": return .md
         case "html", "htm": return .html
@@ -86,6 +87,8 @@ struct Diff: ParsableCommand {
         default: return nil
         }
     }
+
+    static func fileExtension(_ path: String) -> String { URL(fileURLWithPath: path).pathExtension.lowercased() }
 
     func validate() throws {
         guard format == nil, let output, Self.format(of: output) == nil else { return }

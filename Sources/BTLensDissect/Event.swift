@@ -74,7 +74,7 @@ public struct Event: Sendable {
         case .note, .diagnostic: return .capture
         case .hciCommand, .hciEvent, .connection: return .hci
         case .acl: return .acl
-        case .l2cap, .l2capSignaling, .undecoded: return .l2cap
+        case .l2cap, .l2capSignaling, .smp, .undecoded: return .l2cap
         case .rfcomm, .sdp: return .rfcomm
         case .iap2, .iap2Control, .iap2Identification: return .iap2
         case .att: return .att
@@ -94,6 +94,7 @@ public enum EventBody: Sendable {
     case acl(ACLFragmentInfo)
     case l2cap(L2CAPInfo)
     case l2capSignaling(L2CAPSignalingInfo)
+    case smp(SMPInfo)
     case rfcomm(RFCOMMInfo)
     case sdp(SDPInfo)
     case iap2(IAP2PacketInfo)

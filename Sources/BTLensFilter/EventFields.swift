@@ -65,6 +65,13 @@ extension Field {
             case .identifier: return .int(Int64(c.identifier))
             default: return parameter(c.fields)
             }
+        case .smp(let p):
+            switch key {
+            case .connection: return connection(e)
+            case .code: return .int(Int64(p.code))
+            case .name: return .string(p.name)
+            default: return parameter(p.fields)
+            }
         case .rfcomm(let f): return rfcomm(f, e)
         case .sdp(let s): return sdp(s, e)
         case .iap2(let p): return iap2(p, e)

@@ -22,13 +22,14 @@ public enum EventType: Int, CaseIterable, Sendable {
     case a5
     case message
     case diagnostic
+    case smp
 
     /// The type as JSONL writes it.
     public var name: String { Self.names[rawValue] }
     private static let names = [
         "note", "hci.command", "hci.event", "connection", "acl", "l2cap", "l2cap.signaling", "rfcomm", "sdp", "iap2",
         "iap2.control", "iap2.identification", "att", "gatt.long_read", "gatt.long_write", "gatt.long_write_cancelled",
-        "undecoded", "a5", "message", "diagnostic",
+        "undecoded", "a5", "message", "diagnostic", "smp",
     ]
 
     /// Borrowed: an initializer would otherwise take a copy of the event (a reference count).
@@ -41,6 +42,7 @@ public enum EventType: Int, CaseIterable, Sendable {
         case .acl: self = .acl
         case .l2cap: self = .l2cap
         case .l2capSignaling: self = .l2capSignaling
+        case .smp: self = .smp
         case .rfcomm: self = .rfcomm
         case .sdp: self = .sdp
         case .iap2: self = .iap2

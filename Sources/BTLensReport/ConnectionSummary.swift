@@ -40,7 +40,9 @@ public enum ConnectionSummary {
                 e.status.isSuccess
                     ? "encrypted at \(at(e.step))" : "encryption failed at \(at(e.step)): \(e.status.name)")
         }
-        if let p = l.pairingStarted { security.append("pairing at \(at(p))") }
+        if let p = l.pairingStarted {
+            security.append("pairing at \(at(p))" + (l.pairingMethod.map { " (\($0))" } ?? ""))
+        }
         if let p = l.pairingFailure { security.append("pairing failed at \(at(p.step)): \(p.reason.name)") }
         var gatt: [String] = []
         if let f = l.firstATT { gatt.append("first ATT \(at(f))") }
@@ -142,6 +144,7 @@ public enum ConnectionSummary {
         }
         w.field("encrypted", l.encrypted)
         if let p = l.pairingStarted { w.field("pairing_record", p.record) }
+        if let m = l.pairingMethod { w.field("pairing_method", m) }
         if let p = l.pairingFailure {
             w.key("pairing_failure")
             w.beginObject()

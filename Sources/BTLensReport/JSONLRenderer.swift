@@ -72,6 +72,7 @@ public final class JSONLRenderer {
             w.field("length", a.length)
         case .l2cap(let l): l2cap(l, e)
         case .l2capSignaling(let c): l2capSignaling(c, e)
+        case .smp(let p): smp(p, e)
         case .rfcomm(let f): rfcomm(f, e)
         case .sdp(let info): sdp(info, e)
         case .iap2(let p): iap2(p, e)
@@ -163,6 +164,14 @@ public final class JSONLRenderer {
         w.field("name", c.code.name)
         w.field("identifier", c.identifier)
         for (k, v) in c.fields { w.field(named: k, v) }
+    }
+
+    private func smp(_ p: SMPInfo, _ e: Event) {
+        head(&w, "smp", e)
+        connection(&w, e)
+        w.field("code", p.code)
+        w.field(named: "name", p.name)
+        for (k, v) in p.fields { w.field(named: k, v) }
     }
 
     @inline(__always) private func rfcomm(_ f: RFCOMMInfo, _ e: Event) {

@@ -143,6 +143,8 @@ public struct TextRenderer {
                 "L2CAP",
                 "\(c.code.name) (\(Hex.value(c.code.rawValue, width: 2))) id \(c.identifier)\(fields(c.fields))", nil
             )
+        case .smp(let p):
+            return ("SMP", "\(p.name) (\(Hex.value(p.code, width: 2)))\(fields(p.fields))", nil)
         case .rfcomm(let f):
             var s = "\(f.frame) DLCI \(f.dlci)"
             if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }

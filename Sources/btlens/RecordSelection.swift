@@ -128,7 +128,8 @@ final class RecordSelection {
     /// Events the decoding of others depends on: connections, channels, services, discovery, sessions.
     private static func isContext(_ e: Event) -> Bool {
         switch e.body {
-        case .note, .hciCommand, .hciEvent, .connection, .l2capSignaling, .sdp, .iap2Control, .iap2Identification:
+        case .note, .hciCommand, .hciEvent, .connection, .l2capSignaling, .smp, .sdp, .iap2Control,
+            .iap2Identification:
             return true
         case .att(let a): return (0x01...0x11).contains(a.opcode.rawValue)
         case .rfcomm(let f): return f.dlci == 0 || f.frame != "UIH"

@@ -333,6 +333,28 @@ final class DiffTests: XCTestCase {
         XCTAssertTrue(filtered.stdout.contains("\nfilter: command in {0x20, 0xa0}\n"), filtered.stdout)
     }
 
+    /// The pairing method the SMP feature exchange implies is on the connection summary (stats)
+    /// and is a connection fact for diff.
+    func testThePairingMethodIsAConnectionFact() throws {
+        func paired(responderIO: UInt8) -> [UInt8] {
+            var s = LESession()
+            s.connect(handle: 0x40, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+            // Pairing Request: KeyboardDisplay, bonding + MITM + Secure Connections; the response's IO varies.
+            s.l2cap(handle: 0x40, .sent, cid: 0x0006, [0x01, 0x04, 0x00, 0x0d, 0x10, 0x03, 0x03])
+            s.l2cap(handle: 0x40, .received, cid: 0x0006, [0x02, responderIO, 0x00, 0x0d, 0x10, 0x03, 0x03])
+            s.disconnect(handle: 0x40)
+            return s.bytes
+        }
+        let before = try write("before.btsnoop", paired(responderIO: 0x01))
+        let after = try write("after.btsnoop", paired(responderIO: 0x03))
+        let stats = try runCLI(["stats", before]).stdout
+        XCTAssertTrue(stats.contains("(LE Secure Connections, Numeric Comparison)"), stats)
+        let (json, _) = try diff(before, after)
+        let change = list(json, "connections").first { $0["name"] as? String == "pairing" }
+        XCTAssertEqual(change?["before"] as? String, "LE Secure Connections, Numeric Comparison")
+        XCTAssertEqual(change?["after"] as? String, "LE Secure Connections, Just Works")
+    }
+
     /// The page: a table per part, the file names escaped, nothing loaded from anywhere.
     func testTheHTMLPage() throws {
         let before = try write("<b>efore.btsnoop", Self.capture(Self.base))

@@ -46,6 +46,10 @@ public struct Lifecycle: Sendable {
     /// The first SMP Pairing Request or Security Request, and the failure if pairing failed.
     public var pairingStarted: Step?
     public var pairingFailure: (step: Step, reason: SMPFailureReason)?
+    /// The Pairing Request's IO capability, OOB flag and AuthReq, until its response says the method.
+    var pairingRequest: (io: UInt8, oob: Bool, auth: UInt8)?
+    /// What the Pairing Request and Response imply (`SMPInfo.method`): `LE Secure Connections, Numeric Comparison`.
+    public var pairingMethod: String?
     public var attMTU: Int?
     public var firstATT: Step?
     /// The first discovery response (primary services, characteristics, descriptors).

@@ -193,7 +193,9 @@ extension CaptureSummary {
         if let d = l.dataLength { f["data length"] = "\(d.tx)/\(d.rx)" }
         if let m = c.attMTU { f["ATT MTU"] = "\(m.value)\(m.isDefault ? " (default)" : "")" }
         f["encrypted"] = l.encrypted ? "yes" : "no"
-        if l.pairingStarted != nil { f["pairing"] = l.pairingFailure.map { "failed: \($0.reason.name)" } ?? "yes" }
+        if l.pairingStarted != nil {
+            f["pairing"] = l.pairingFailure.map { "failed: \($0.reason.name)" } ?? l.pairingMethod ?? "yes"
+        }
         if !l.subscriptions.isEmpty {
             f["subscriptions"] = l.subscriptions.map { s in
                 "\(s.uuid.map { "\($0)" } ?? Hex.value(s.valueHandle, width: 4)) \(s.kind.rawValue)"

@@ -55,7 +55,7 @@ public enum WiresharkExport {
         // A definition of whole values still gets a frame layout: the runtime's header fields need one.
         let format: FrameFormat
         if case .frames(let f) = d.framing { format = f } else { format = .a5 }
-        let layout = HeaderLayout(format)
+        let layout = FrameLayout(format)
         var uuids: [String] = []
         var values: [String] = []
         var services: [String] = []
@@ -89,7 +89,7 @@ public enum WiresharkExport {
             }
         }
         let messages = d.messages.filter { $0.id == nil }.map { "[\(quoted($0.name))] = \(fields.list($0.fields))" }
-        func integer(_ i: (offset: Int, width: Int, bigEndian: Bool)?) -> String {
+        func integer(_ i: FrameLayout.Integer?) -> String {
             i.map { "{ o = \($0.offset), w = \($0.width), be = \($0.bigEndian) }" } ?? "nil"
         }
         func offset(_ o: Int?) -> String { o.map(String.init) ?? "nil" }
@@ -100,7 +100,7 @@ public enum WiresharkExport {
         return """
             btlens.register({
               id = \(quoted(filterName(d.name))), title = \(quoted(d.title ?? d.name)), short = \(quoted(d.name)),
-              magic = { \(format.magic.map { Hex.value($0, width: 2) }.joined(separator: ", ")) }, hlen = \(format.headerLength), trailer = \(format.trailerLength), len_end = \(layout.lengthEnd),
+              magic = { \(format.magic.map { Hex.value($0, width: 2) }.joined(separator: ", ")) }, hlen = \(format.headerLength), trailer = \(format.trailerLength), len_end = \(format.lengthFieldEnd),
               version = \(offset(layout.version)), command = \(integer(layout.command)), sequence = \(offset(layout.sequence)), flags = \(offset(layout.flags)),
               length = \(integer(layout.length)), counts = \(quoted(format.lengthCounts.rawValue)), fidx = \(offset(layout.fragmentIndex)), fcnt = \(offset(layout.fragmentCount)),
               checksum = \(checksum ?? "nil"), a5 = \(format == .a5), echoes = \(d.pairing?.match == .sequence),
@@ -163,33 +163,6 @@ public enum WiresharkExport {
                 return "    [\(quoted(k.id))] = { \(quoted(k.summary)), \(quoted(group)), \(quoted(severity)) },"
             }
         }.joined(separator: "\n")
-    }
-}
-
-/// Where a frame format's header fields lie, from the magic: what the runtime reads them at.
-private struct HeaderLayout {
-    typealias Integer = (offset: Int, width: Int, bigEndian: Bool)
-    var version, sequence, flags, fragmentIndex, fragmentCount: Int?
-    var command, length: Integer?
-    var lengthEnd = 0
-
-    init(_ format: FrameFormat) {
-        var offset = format.magic.count
-        for f in format.header {
-            switch f {
-            case .version: version = offset
-            case .command(let w, let big): command = (offset, w, big)
-            case .sequence: sequence = offset
-            case .flags: flags = offset
-            case .length(let w, let big):
-                length = (offset, w, big)
-                lengthEnd = offset + w
-            case .fragmentIndex: fragmentIndex = offset
-            case .fragmentCount: fragmentCount = offset
-            case .reserved: break
-            }
-            offset += f.width
-        }
     }
 }
 

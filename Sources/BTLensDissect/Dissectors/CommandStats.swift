@@ -135,13 +135,19 @@ public struct CommandStats: Sendable, Equatable {
     /// min, median, p95, max in milliseconds.
     public static func latency(_ e: Entry) -> [(String, Double)]? {
         guard e.answered > 0 else { return nil }
-        let h = e.latency
-        // Percentiles are clamped to the exact extremes: the histogram rounds within its 1 % buckets.
-        let clamp = { (v: UInt64) in Swift.min(Swift.max(Int64(clamping: v), e.fastest), e.slowest) }
-        return [
-            ("min", e.fastest), ("median", clamp(h.median)), ("p95", clamp(h.valueAtPercentile(95))),
-            ("max", e.slowest),
-        ]
-        .map { ($0.0, Double($0.1) / 1000) }
+        return [("min", 0), ("median", 50), ("p95", 95), ("max", 100)].map { ($0.0, percentile(e, $0.1)) }
+    }
+
+    /// The latency at percentile `p` in milliseconds (0 and 100: the exact extremes). Percentiles
+    /// are clamped to the extremes: the histogram rounds within its 1 % buckets.
+    public static func percentile(_ e: Entry, _ p: Double) -> Double {
+        let us: Int64
+        switch p {
+        case ...0: us = e.fastest
+        case 100...: us = e.slowest
+        default:
+            us = Swift.min(Swift.max(Int64(clamping: e.latency.valueAtPercentile(p)), e.fastest), e.slowest)
+        }
+        return Double(us) / 1000
     }
 }

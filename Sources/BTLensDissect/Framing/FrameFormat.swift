@@ -16,7 +16,7 @@ public struct FrameFormat: Sendable, Equatable {
         case fragmentCount
         case fragmentIndex
 
-        public var width: Int {
+        var width: Int {
             switch self {
             case .version, .sequence, .flags, .fragmentCount, .fragmentIndex: return 1
             case .command(let w, _), .length(let w, _): return w
@@ -108,7 +108,7 @@ public struct FrameFormat: Sendable, Equatable {
     }
 
     /// Offset just past the length field.
-    var lengthFieldEnd: Int {
+    public var lengthFieldEnd: Int {
         var offset = magic.count
         for f in header {
             offset += f.width

@@ -1,24 +1,24 @@
 /// Where each header field of a `FrameFormat` lies, worked out once per stream: the framer reads
 /// a frame's fields at these offsets (from the magic) instead of walking the header description.
-struct FrameLayout: Sendable {
-    struct Integer: Sendable {
-        var offset: Int
-        var width: Int
-        var bigEndian: Bool
+public struct FrameLayout: Sendable {
+    public struct Integer: Sendable {
+        public var offset: Int
+        public var width: Int
+        public var bigEndian: Bool
     }
 
     /// The magic's first byte: where a frame can start.
-    var magicFirst: UInt8?
-    var version: Int?
-    var command: Integer?
-    var sequence: Int?
-    var flags: Int?
+    public var magicFirst: UInt8?
+    public var version: Int?
+    public var command: Integer?
+    public var sequence: Int?
+    public var flags: Int?
     /// Definitions always have one; a format built without one frames nothing.
-    var length: Integer?
-    var fragmentIndex: Int?
-    var fragmentCount: Int?
+    public var length: Integer?
+    public var fragmentIndex: Int?
+    public var fragmentCount: Int?
 
-    init(_ format: FrameFormat) {
+    public init(_ format: FrameFormat) {
         magicFirst = format.magic.first
         var offset = format.magic.count
         for f in format.header {

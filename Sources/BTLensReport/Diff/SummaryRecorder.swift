@@ -166,14 +166,9 @@ extension CaptureSummary {
 
     static func latency(_ e: CommandStats.Entry) -> Latency? {
         guard e.answered > 0 else { return nil }
-        let h = e.latency
-        // Percentiles are clamped to the exact extremes: the histogram rounds within its 1 % buckets.
-        func at(_ p: Double) -> Double {
-            Double(Swift.min(Swift.max(Int64(clamping: h.valueAtPercentile(p)), e.fastest), e.slowest)) / 1000
-        }
+        let at = { CommandStats.percentile(e, $0) }
         return Latency(
-            count: e.answered, min: Double(e.fastest) / 1000, p25: at(25), median: at(50), p75: at(75), p95: at(95),
-            max: Double(e.slowest) / 1000)
+            count: e.answered, min: at(0), p25: at(25), median: at(50), p75: at(75), p95: at(95), max: at(100))
     }
 
     static func peer(_ c: ConnectionInfo) -> String {

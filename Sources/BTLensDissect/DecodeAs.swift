@@ -9,4 +9,6 @@ public enum DecodeAs: Equatable, Sendable {
     case rfcommHFP(channel: UInt8)
     /// The values of an ATT handle are decoded by the named dissector.
     case attHandle(UInt16, dissector: String)
+    /// The SDUs of credit-based channels opened to a PSM are decoded by the named dissector.
+    case psm(UInt16, dissector: String)
 }

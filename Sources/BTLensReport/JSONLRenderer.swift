@@ -98,6 +98,7 @@ public final class JSONLRenderer {
         case .att: w.string(literal: "att")
         case .iap2: w.string(literal: "iap2")
         case .rfcomm: w.string(literal: "rfcomm")
+        case .l2cap: w.string(literal: "l2cap")
         }
         connection(&w, e)
         if let h = a.attHandle { w.field("att_handle", h) }
@@ -108,6 +109,10 @@ public final class JSONLRenderer {
         if let s = a.eaSession { w.field("ea_session", s) }
         if let p = a.protocolName { w.field("protocol", p) }
         if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
+        if let l = a.l2capChannel {
+            w.field("psm", l.psm)
+            w.field("cid", l.cid)
+        }
         if !a.isA5 { w.field("framing", a.framing ?? "value") }
         // The frame's fields are read in place: a copy of the frame would count a reference to its payload.
         if a.hasCommand { w.field("command", a.frame.command) }

@@ -241,6 +241,9 @@ public struct TextRenderer {
         } else if let c = a.rfcommChannel {
             s.add("RFCOMM ")
             s.decimal(c)
+        } else if let l = a.l2capChannel {
+            s.add("PSM ")
+            s.hex(l.psm, width: 4)
         } else {
             s.add("EA ")
             if let session = a.eaSession { s.decimal(session) } else { s.add("?") }

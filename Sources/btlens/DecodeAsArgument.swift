@@ -14,6 +14,14 @@ extension DecodeAs: ExpressibleByArgument {
             self = .attHandle(handle, dissector: parts[1])
             return
         }
+        if parts[0].lowercased().hasPrefix("psm:"), !parts[1].isEmpty {
+            let digits = parts[0].dropFirst(4).lowercased()
+            guard let psm = UInt16(digits.hasPrefix("0x") ? String(digits.dropFirst(2)) : digits, radix: 16) else {
+                return nil
+            }
+            self = .psm(psm, dissector: parts[1])
+            return
+        }
         if parts[0].lowercased().hasPrefix("rfcomm:"), let ch = UInt8(parts[0].dropFirst(7)) {
             switch parts[1].lowercased() {
             case "iap2": self = .rfcommIAP2(channel: ch)

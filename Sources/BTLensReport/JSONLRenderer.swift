@@ -73,6 +73,7 @@ public final class JSONLRenderer {
         case .l2cap(let l): l2cap(l, e)
         case .l2capSignaling(let c): l2capSignaling(c, e)
         case .smp(let p): smp(p, e)
+        case .profile(let m): profile(m, e)
         case .rfcomm(let f): rfcomm(f, e)
         case .sdp(let info): sdp(info, e)
         case .iap2(let p): iap2(p, e)
@@ -172,6 +173,18 @@ public final class JSONLRenderer {
         w.field("code", p.code)
         w.field(named: "name", p.name)
         for (k, v) in p.fields { w.field(named: k, v) }
+    }
+
+    private func profile(_ m: ProfileMessage, _ e: Event) {
+        switch m.profile {
+        case .avdtp: head(&w, "avdtp", e)
+        case .avdtpMedia: head(&w, "avdtp.media", e)
+        case .avrcp: head(&w, "avrcp", e)
+        case .hfp: head(&w, "hfp", e)
+        }
+        connection(&w, e)
+        w.field(named: "name", m.name)
+        for (k, v) in m.fields { w.field(named: k, v) }
     }
 
     @inline(__always) private func rfcomm(_ f: RFCOMMInfo, _ e: Event) {

@@ -40,11 +40,12 @@ public final class Analyzer {
         let iap2 = IAP2Layer(ctx, rfcomm: rfcomm, hfp: hfp, dissectors: streams, budget: budget)
         let sdp = SDPLayer(ctx, rfcomm: rfcomm, iap2: iap2, hfp: hfp)
         let credit = CreditChannelLayer(ctx, hci: hci, att: att, dissectors: streams)
+        let avctp = AVCTPLayer(ctx)
         let l2cap = L2CAPLayer(
             ctx, att: att, smp: SMPLayer(ctx, hci: hci), sdp: sdp, rfcomm: rfcomm, iap2: iap2, credit: credit,
-            budget: budget)
+            avctp: avctp, budget: budget)
         acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
-        layers = [acl, att, l2cap, credit, sdp, iap2, hfp, rfcomm, streams]
+        layers = [acl, att, l2cap, credit, avctp, sdp, iap2, hfp, rfcomm, streams]
     }
 
     /// The most severe diagnostic so far (for `--fail-on`).
@@ -76,7 +77,8 @@ public final class Analyzer {
     public static let diagnosticKinds: [DiagnosticKind] =
         (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all
         + IAP2Diagnostics.all
-        + HFPDiagnostics.all + CreditDiagnostics.all + ATTDiagnostics.all + FramingDiagnostics.all
+        + HFPDiagnostics.all + CreditDiagnostics.all + AVRCPDiagnostics.all + ATTDiagnostics.all
+        + FramingDiagnostics.all
         + DissectorDiagnostics.all
         + LifecycleDiagnostics.all)
         .sorted { $0.id < $1.id }

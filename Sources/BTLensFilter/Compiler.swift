@@ -62,7 +62,9 @@ struct Compiler {
     /// A field the contract names; an event type or an unknown name is refused with the nearest name.
     private func field(_ n: Syntax.Located) throws(FilterError) -> Field {
         let name = n.text
-        if FieldNames.known.contains(name) || (name.hasPrefix("fields.") && name.count > 7) {
+        if FieldNames.known.contains(name) || FieldNames.isAttributeDetail(name)
+            || (name.hasPrefix("fields.") && name.count > 7)
+        {
             return Field(name)
         }
         if !EventType.matching(name).isEmpty {

@@ -200,19 +200,19 @@ final class ChannelGuessTests: XCTestCase {
     }
 
     func testAnRFCOMMGuessThatTheNextPDUConfirmsIsDecodedInOrder() throws {
-        let bytes = unsignalled([uih([0x41, 0x54]), uih([0x0d])])
+        let bytes = unsignalled([uih([0x01, 0x02]), uih([0x03])])
         XCTAssertEqual(
             try outline(bytes),
             [
                 "#4 l2cap.channel.guessed",
-                "#4 rfcomm DLCI 2 UIH 2", "#4 received RFCOMM channel 1: 4154", "#5 rfcomm DLCI 2 UIH 1",
-                "#5 received RFCOMM channel 1: 0d",
+                "#4 rfcomm DLCI 2 UIH 2", "#4 received RFCOMM channel 1: 0102", "#5 rfcomm DLCI 2 UIH 1",
+                "#5 received RFCOMM channel 1: 03",
             ])
         // A lone frame: nothing contradicted the guess; it stands when the connection ends.
         XCTAssertEqual(
-            try outline(unsignalled([uih([0x41, 0x54])])),
+            try outline(unsignalled([uih([0x01, 0x02])])),
             [
-                "#4 l2cap.channel.guessed", "#4 rfcomm DLCI 2 UIH 2", "#4 received RFCOMM channel 1: 4154",
+                "#4 l2cap.channel.guessed", "#4 rfcomm DLCI 2 UIH 2", "#4 received RFCOMM channel 1: 0102",
             ])
     }
 }

@@ -11,14 +11,10 @@ import XCTest
 /// `undecoded` events keep a packet's bytes up to `--limit undecoded-bytes`, and every output says
 /// when bytes were cut: JSONL (`bytes_cut`), the text timeline and the report (`… (+N bytes)`).
 final class UndecodedBytesTests: XCTestCase {
-    /// A 132-byte HFP `+CIND` test reply (HFP 1.8 §4.34.2), which no decoder takes: the AG's answer on
-    /// RFCOMM channel 2 (DLCI 4), after L2CAP signalling for PSM 3 and SABM/UA, then an empty frame whose
-    /// FCS is wrong.
-    static let cind: [UInt8] = {
-        let text =
-            "\r\n+CIND: (\"service\",(0,1)),(\"call\",(0,1)),(\"callsetup\",(0-3)),(\"callheld\",(0-2)),(\"signal\",(0-5)),(\"roam\",(0,1)),(\"battchg\",(0-5))\r\n"
-        return Array(text.utf8)
-    }()
+    /// 132 bytes of a vendor's binary serial protocol, which no decoder takes (no iAP2 start, no AT
+    /// line): the accessory's answer on RFCOMM channel 2 (DLCI 4), after L2CAP signalling for PSM 3
+    /// and SABM/UA, then an empty frame whose FCS is wrong.
+    static let serial: [UInt8] = [0x55, 0xaa] + (0..<130).map { UInt8(($0 * 37 + 11) & 0xff) }
 
     static var capture: [UInt8] {
         var s = LESession()
@@ -30,7 +26,7 @@ final class UndecodedBytesTests: XCTestCase {
         s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 4, control: 0x3f)
         s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 4, control: 0x73)
         s.aclFragment = 1021
-        s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 4, control: 0xef, cind)
+        s.rfcomm(handle: h, .received, cid: 0x0040, dlci: 4, control: 0xef, serial)
         // An empty UIH with a bad FCS: a diagnostic, around which the text reports show the timeline.
         s.rfcomm(handle: h, .sent, cid: 0x0071, dlci: 4, control: 0xef, corruptFCS: true)
         s.disconnect(handle: h)
@@ -51,17 +47,17 @@ final class UndecodedBytesTests: XCTestCase {
     }
 
     func testTheBytesAreKeptUpToTheLimitAndTheLengthIsTheFullSize() throws {
-        XCTAssertEqual(Self.cind.count, 132)
+        XCTAssertEqual(Self.serial.count, 132)
         let whole = try undecoded()
         XCTAssertEqual(whole.count, 1)
         guard case .undecoded(let u) = whole[0].body else { return XCTFail() }
         XCTAssertEqual(u.what, "RFCOMM channel 2")
         XCTAssertEqual(u.length, 132)
-        XCTAssertEqual(u.bytes, Self.cind)
+        XCTAssertEqual(u.bytes, Self.serial)
         XCTAssertEqual(u.bytesCut, 0)
         guard case .undecoded(let cut) = try undecoded(limited(100))[0].body else { return XCTFail() }
         XCTAssertEqual(cut.length, 132)
-        XCTAssertEqual(cut.bytes, Array(Self.cind.prefix(100)))
+        XCTAssertEqual(cut.bytes, Array(Self.serial.prefix(100)))
         XCTAssertEqual(cut.bytesCut, 32)
     }
 
@@ -70,11 +66,12 @@ final class UndecodedBytesTests: XCTestCase {
         let whole = String(decoding: jsonl.render(try undecoded()[0]) ?? [], as: UTF8.self)
         XCTAssertTrue(
             whole.hasSuffix(
-                #""what":"RFCOMM channel 2","length":132,"bytes":"\#(Hex.string(Self.cind))","bytes_cut":0}"# + "\n"),
+                #""what":"RFCOMM channel 2","length":132,"bytes":"\#(Hex.string(Self.serial))","bytes_cut":0}"# + "\n"),
             whole)
         let cut = String(decoding: jsonl.render(try undecoded(limited(64))[0]) ?? [], as: UTF8.self)
         XCTAssertTrue(
-            cut.hasSuffix(#""length":132,"bytes":"\#(Hex.string(Self.cind.prefix(64)))","bytes_cut":68}"# + "\n"), cut)
+            cut.hasSuffix(#""length":132,"bytes":"\#(Hex.string(Self.serial.prefix(64)))","bytes_cut":68}"# + "\n"), cut
+        )
     }
 
     func testTheTextTimelineShowsTheFirstBytesAndCountsTheRest() throws {
@@ -82,7 +79,7 @@ final class UndecodedBytesTests: XCTestCase {
         let line = text.render(try undecoded()[0]) ?? ""
         XCTAssertTrue(
             line.hasSuffix(
-                "L2CAP not decoded: RFCOMM channel 2, 132 bytes: \(Hex.spaced(Self.cind.prefix(64))) … (+68 bytes)\n"),
+                "L2CAP not decoded: RFCOMM channel 2, 132 bytes: \(Hex.spaced(Self.serial.prefix(64))) … (+68 bytes)\n"),
             line)
         // A packet of 64 bytes or fewer is shown whole, with nothing said about a cut.
         let short = Event(
@@ -100,7 +97,7 @@ final class UndecodedBytesTests: XCTestCase {
         let report = builder.finish(connections: analyzer.connectionSummaries, gatt: analyzer.gatt)
         let row = try XCTUnwrap(report.rows.first { $0.text.hasPrefix("not decoded") })
         // A row shows 64 bytes, as the text timeline does, and says how many it does not.
-        XCTAssertEqual(row.hex, Hex.spaced(Self.cind.prefix(64)) + " … (+68 bytes)")
+        XCTAssertEqual(row.hex, Hex.spaced(Self.serial.prefix(64)) + " … (+68 bytes)")
         XCTAssertTrue(row.text.hasSuffix("… (+68 bytes)"), row.text)
         for output in [
             ReportText.render(report, markdown: true), ReportText.render(report, markdown: false),
@@ -119,17 +116,17 @@ extension ExitStatusTests {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(UndecodedBytesTests.capture)))
         let whole = try btlens(["timeline", path, "--format", "jsonl", "--no-dissectors"])
         XCTAssertTrue(
-            whole.stdout.contains(#""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.cind))","bytes_cut":0}"#),
+            whole.stdout.contains(#""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.serial))","bytes_cut":0}"#),
             whole.stdout)
         let cut = try btlens([
             "timeline", path, "--format", "jsonl", "--no-dissectors", "--limit", "undecoded-bytes=64",
         ])
         XCTAssertTrue(
             cut.stdout.contains(
-                #""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.cind.prefix(64)))","bytes_cut":68}"#),
+                #""length":132,"bytes":"\#(Hex.string(UndecodedBytesTests.serial.prefix(64)))","bytes_cut":68}"#),
             cut.stdout)
         let text = try btlens(["timeline", path, "--no-dissectors", "--color", "never"])
-        XCTAssertTrue(text.stdout.contains("132 bytes: 0d 0a 2b 43 49 4e 44"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("132 bytes: 55 aa 0b 30 55 7a"), text.stdout)
         XCTAssertTrue(text.stdout.contains(" … (+68 bytes)\n"), text.stdout)
     }
 }

@@ -12,6 +12,7 @@ final class L2CAPLayer: ConnectionLayer {
     let rfcomm: RFCOMMLayer
     let iap2: IAP2Layer
     private let credit: CreditChannelLayer
+    private let avctp: AVCTPLayer
     let budget: GuessBudget
     private var channels = L2CAPChannelMap()
     /// Dynamic channels guessed to carry RFCOMM, said once each.
@@ -19,9 +20,10 @@ final class L2CAPLayer: ConnectionLayer {
 
     init(
         _ ctx: LayerContext, att: ATTLayer, smp: SMPLayer, sdp: SDPLayer, rfcomm: RFCOMMLayer, iap2: IAP2Layer,
-        credit: CreditChannelLayer, budget: GuessBudget
+        credit: CreditChannelLayer, avctp: AVCTPLayer, budget: GuessBudget
     ) {
         self.credit = credit
+        self.avctp = avctp
         self.ctx = ctx
         self.att = att
         self.smp = smp
@@ -60,6 +62,8 @@ final class L2CAPLayer: ConnectionLayer {
             case PSM.rfcomm?: rfcommPDU(pdu.payload, key, direction, r)
             case PSM.att?: att.pdu(consume pdu, key, direction, r)
             case PSM.sdp?: sdp.pdu(pdu.payload, ACLKey(key, direction), r)
+            case let psm? where psm == PSM.avctp || psm == PSM.avctpBrowsing:
+                avctp.pdu(pdu.payload, channel, browsing: psm == PSM.avctpBrowsing, r)
             case let psm?: ctx.undecoded(r, key.handle, PSM.name(psm), pdu.payload)
             case nil: break
             }

@@ -95,6 +95,9 @@ public enum PSM {
     public static let rfcomm: UInt16 = 0x0003
     public static let att: UInt16 = 0x001f
     public static let eatt: UInt16 = 0x0027
+    public static let avctp: UInt16 = 0x0017
+    public static let avdtp: UInt16 = 0x0019
+    public static let avctpBrowsing: UInt16 = 0x001b
 
     public static func name(_ psm: UInt16) -> String {
         let names: [UInt16: String] = [

@@ -1,0 +1,42 @@
+import BTLensCapture
+import BTLensCore
+
+/// AVCTP on its L2CAP channels: AVRCP control (PSM 0x0017) and browsing (PSM 0x001B). Each message
+/// is joined from its packets (one assembler per channel and direction, at most 64 KiB, freed with
+/// the connection), then named by the AVRCP decoder; what does not parse is shown undecoded.
+final class AVCTPLayer: ConnectionLayer {
+    typealias Channel = L2CAPChannelMap.Key
+    private let ctx: LayerContext
+    private var assemblers: [Channel: AVCTPAssembler] = [:]
+
+    init(_ ctx: LayerContext) { self.ctx = ctx }
+
+    func pdu(_ payload: ArraySlice<UInt8>, _ channel: Channel, browsing: Bool, _ r: CaptureRecord) {
+        let handle = channel.connection.handle
+        var assembler = assemblers.removeValue(forKey: channel) ?? AVCTPAssembler()
+        let out = assembler.push(payload)
+        assemblers[channel] = assembler
+        if let d = out.diagnostic { ctx.say(r, handle, d, channel.direction) }
+        guard let message = out.message else {
+            // A packet that is no part of a message (not one in progress) is shown as it came.
+            if out.diagnostic != nil, assembler.heldBytes == 0 {
+                ctx.undecoded(r, handle, browsing ? "AVCTP Browsing" : "AVCTP", payload)
+            }
+            return
+        }
+        guard let decoded = browsing ? AVRCPDecoder.browsing(message) : AVRCPDecoder.control(message) else {
+            return ctx.undecoded(r, handle, browsing ? "AVCTP Browsing" : "AVCTP", payload)
+        }
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: channel.direction, connection: handle,
+                isTop: true, body: .profile(decoded.message)))
+        if let d = decoded.diagnostic { ctx.say(r, handle, d, channel.direction) }
+    }
+
+    func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
+        assemblers = assemblers.filter { $0.key.connection != connection }
+    }
+
+    func finish(at place: RecordPlace) {}
+}

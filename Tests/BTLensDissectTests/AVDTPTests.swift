@@ -333,12 +333,17 @@ final class AVDTPTests: XCTestCase {
             for end in 0...bytes.count {
                 let prefix = bytes[..<end]
                 if let s = try? AVDTPSignal(prefix) { XCTAssertFalse(s.name.isEmpty) }
+                var assembler = AVDTPAssembler()
+                _ = assembler.push(prefix)
             }
             for i in bytes.indices {
                 for value: UInt8 in [0x00, 0x01, 0x3f, 0x7f, 0x80, 0xff] {
                     var changed = bytes
                     changed[i] = value
                     _ = try? AVDTPSignal(changed[...])
+                    var assembler = AVDTPAssembler()
+                    _ = assembler.push(changed[...])
+                    _ = assembler.push(changed.dropFirst())
                 }
             }
         }

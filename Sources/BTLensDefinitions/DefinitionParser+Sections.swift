@@ -216,7 +216,8 @@ extension DefinitionParser.Parser {
     {
         guard let v,
             let m = attempt({ _ in
-                try v.fields("bind", allowed: ["characteristics", "ea-protocols", "rfcomm-services", "devices"])
+                try v.fields(
+                    "bind", allowed: ["characteristics", "ea-protocols", "rfcomm-services", "psms", "devices"])
             })
         else { return ([], [:]) }
         var out: [DissectorBinding] = []
@@ -271,6 +272,13 @@ extension DefinitionParser.Parser {
         for r in m["rfcomm-services"].flatMap({ e in attempt { _ in try e.items("bind rfcomm-services") } }) ?? [] {
             attempt { _ in
                 try add(DissectorBinding(.rfcommService(try Self.uuid(r, "RFCOMM service")), source: source(r)), r)
+            }
+        }
+        for n in m["psms"].flatMap({ e in attempt { _ in try e.items("bind psms") } }) ?? [] {
+            attempt { _ in
+                let psm = try n.integer("PSM")
+                guard (0x0001...0xffff).contains(psm) else { throw n.error("psms: \(psm) is not a PSM (1 to 0xFFFF)") }
+                try add(DissectorBinding(.l2capPSM(UInt16(psm)), source: source(n), devices: devices), n)
             }
         }
         if let d = m["devices"], let devices {

@@ -15,6 +15,7 @@ public final class Analyzer {
     private let hci: HCILayer
     private let acl: ACLLayer
     private let att: ATTLayer
+    private let hfp: HFPLayer
     /// The layers with per-connection state, lower first: the order they close and finish in.
     private let layers: [any ConnectionLayer]
 
@@ -35,13 +36,15 @@ public final class Analyzer {
         let streams = DissectorLayer(ctx, hci: hci)
         att = ATTLayer(ctx, hci: hci, dissectors: streams)
         let rfcomm = RFCOMMLayer(ctx, dissectors: streams)
-        let iap2 = IAP2Layer(ctx, rfcomm: rfcomm, dissectors: streams, budget: budget)
-        let sdp = SDPLayer(ctx, rfcomm: rfcomm, iap2: iap2)
+        hfp = HFPLayer(ctx)
+        let iap2 = IAP2Layer(ctx, rfcomm: rfcomm, hfp: hfp, dissectors: streams, budget: budget)
+        let sdp = SDPLayer(ctx, rfcomm: rfcomm, iap2: iap2, hfp: hfp)
+        let credit = CreditChannelLayer(ctx, hci: hci, att: att, dissectors: streams)
         let l2cap = L2CAPLayer(
-            ctx, att: att, smp: SMPLayer(ctx, hci: hci), sdp: sdp, rfcomm: rfcomm, iap2: iap2,
+            ctx, att: att, smp: SMPLayer(ctx, hci: hci), sdp: sdp, rfcomm: rfcomm, iap2: iap2, credit: credit,
             budget: budget)
         acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
-        layers = [acl, att, l2cap, sdp, iap2, rfcomm, streams]
+        layers = [acl, att, l2cap, credit, sdp, iap2, hfp, rfcomm, streams]
     }
 
     /// The most severe diagnostic so far (for `--fail-on`).
@@ -73,7 +76,9 @@ public final class Analyzer {
     public static let diagnosticKinds: [DiagnosticKind] =
         (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all
         + IAP2Diagnostics.all
-        + ATTDiagnostics.all + FramingDiagnostics.all + DissectorDiagnostics.all + LifecycleDiagnostics.all)
+        + HFPDiagnostics.all + CreditDiagnostics.all + ATTDiagnostics.all + FramingDiagnostics.all
+        + DissectorDiagnostics.all
+        + LifecycleDiagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: borrowing CaptureItem) {
@@ -129,6 +134,9 @@ public final class Analyzer {
         case .peerRequests(let a): hci.connections.peerRequestsConnection(from: a)
         case .hostCancels: hci.connections.hostCancelsConnection(index: r.controllerIndex)
         case .cancelRefused: hci.connections.cancelRefused(index: r.controllerIndex)
+        case .audioLink(let handle, let address, let linkType, let airMode):
+            let acl = hci.connections.open.first { $0.value.address == address }?.key
+            hfp.audioLink(handle: handle, linkType: linkType, airMode: airMode, acl: acl, r)
         case .roleChanged(let address, let role):
             for (key, info) in hci.connections.open where info.address == address { hci.connections.setRole(key, role) }
         case .completed(let status, let handle, let address, let type, let transport, let role, let parameters):

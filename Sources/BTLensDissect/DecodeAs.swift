@@ -5,6 +5,10 @@ public enum DecodeAs: Equatable, Sendable {
     case cid(UInt16, psm: UInt16)
     /// An RFCOMM server channel carries iAP2.
     case rfcommIAP2(channel: UInt8)
+    /// An RFCOMM server channel carries HFP or HSP AT commands.
+    case rfcommHFP(channel: UInt8)
     /// The values of an ATT handle are decoded by the named dissector.
     case attHandle(UInt16, dissector: String)
+    /// The SDUs of credit-based channels opened to a PSM are decoded by the named dissector.
+    case psm(UInt16, dissector: String)
 }

@@ -11,13 +11,15 @@ public enum Layer: String, Sendable, CaseIterable {
     case att = "ATT"
     case gatt = "GATT"
     case a5 = "A5"
+    /// AVDTP, AVRCP, HFP: profiles beside the vendor protocol.
+    case profile = "PROFILE"
 
     public var depth: Int {
         switch self {
         case .capture, .hci, .acl: return 0
         case .l2cap: return 1
         case .att, .gatt, .rfcomm: return 2
-        case .iap2: return 3
+        case .iap2, .profile: return 3
         case .a5: return 4
         }
     }
@@ -80,6 +82,7 @@ public struct Event: Sendable {
         case .att: return .att
         case .gattValue: return .gatt
         case .frame: return .a5
+        case .profile: return .profile
         }
     }
 }
@@ -95,6 +98,7 @@ public enum EventBody: Sendable {
     case l2cap(L2CAPInfo)
     case l2capSignaling(L2CAPSignalingInfo)
     case smp(SMPInfo)
+    case profile(ProfileMessage)
     case rfcomm(RFCOMMInfo)
     case sdp(SDPInfo)
     case iap2(IAP2PacketInfo)

@@ -72,6 +72,12 @@ extension Field {
             case .name: return .string(p.name)
             default: return parameter(p.fields)
             }
+        case .profile(let m):
+            switch key {
+            case .connection: return connection(e)
+            case .name: return .string(m.name)
+            default: return parameter(m.fields)
+            }
         case .rfcomm(let f): return rfcomm(f, e)
         case .sdp(let s): return sdp(s, e)
         case .iap2(let p): return iap2(p, e)

@@ -23,13 +23,17 @@ public enum EventType: Int, CaseIterable, Sendable {
     case message
     case diagnostic
     case smp
+    case avdtp
+    case avdtpMedia
+    case avrcp
+    case hfp
 
     /// The type as JSONL writes it.
     public var name: String { Self.names[rawValue] }
     private static let names = [
         "note", "hci.command", "hci.event", "connection", "acl", "l2cap", "l2cap.signaling", "rfcomm", "sdp", "iap2",
         "iap2.control", "iap2.identification", "att", "gatt.long_read", "gatt.long_write", "gatt.long_write_cancelled",
-        "undecoded", "a5", "message", "diagnostic", "smp",
+        "undecoded", "a5", "message", "diagnostic", "smp", "avdtp", "avdtp.media", "avrcp", "hfp",
     ]
 
     /// Borrowed: an initializer would otherwise take a copy of the event (a reference count).
@@ -43,6 +47,13 @@ public enum EventType: Int, CaseIterable, Sendable {
         case .l2cap: self = .l2cap
         case .l2capSignaling: self = .l2capSignaling
         case .smp: self = .smp
+        case .profile(let m):
+            switch m.profile {
+            case .avdtp: self = .avdtp
+            case .avdtpMedia: self = .avdtpMedia
+            case .avrcp: self = .avrcp
+            case .hfp: self = .hfp
+            }
         case .rfcomm: self = .rfcomm
         case .sdp: self = .sdp
         case .iap2: self = .iap2

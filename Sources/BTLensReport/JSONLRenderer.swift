@@ -73,6 +73,7 @@ public final class JSONLRenderer {
         case .l2cap(let l): l2cap(l, e)
         case .l2capSignaling(let c): l2capSignaling(c, e)
         case .smp(let p): smp(p, e)
+        case .profile(let m): profile(m, e)
         case .rfcomm(let f): rfcomm(f, e)
         case .sdp(let info): sdp(info, e)
         case .iap2(let p): iap2(p, e)
@@ -97,6 +98,7 @@ public final class JSONLRenderer {
         case .att: w.string(literal: "att")
         case .iap2: w.string(literal: "iap2")
         case .rfcomm: w.string(literal: "rfcomm")
+        case .l2cap: w.string(literal: "l2cap")
         }
         connection(&w, e)
         if let h = a.attHandle { w.field("att_handle", h) }
@@ -107,6 +109,10 @@ public final class JSONLRenderer {
         if let s = a.eaSession { w.field("ea_session", s) }
         if let p = a.protocolName { w.field("protocol", p) }
         if let c = a.rfcommChannel { w.field("rfcomm_channel", c) }
+        if let l = a.l2capChannel {
+            w.field("psm", l.psm)
+            w.field("cid", l.cid)
+        }
         if !a.isA5 { w.field("framing", a.framing ?? "value") }
         // The frame's fields are read in place: a copy of the frame would count a reference to its payload.
         if a.hasCommand { w.field("command", a.frame.command) }
@@ -172,6 +178,18 @@ public final class JSONLRenderer {
         w.field("code", p.code)
         w.field(named: "name", p.name)
         for (k, v) in p.fields { w.field(named: k, v) }
+    }
+
+    private func profile(_ m: ProfileMessage, _ e: Event) {
+        switch m.profile {
+        case .avdtp: head(&w, "avdtp", e)
+        case .avdtpMedia: head(&w, "avdtp.media", e)
+        case .avrcp: head(&w, "avrcp", e)
+        case .hfp: head(&w, "hfp", e)
+        }
+        connection(&w, e)
+        w.field(named: "name", m.name)
+        for (k, v) in m.fields { w.field(named: k, v) }
     }
 
     @inline(__always) private func rfcomm(_ f: RFCOMMInfo, _ e: Event) {

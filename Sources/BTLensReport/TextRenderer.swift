@@ -145,6 +145,18 @@ public struct TextRenderer {
             )
         case .smp(let p):
             return ("SMP", "\(p.name) (\(Hex.value(p.code, width: 2)))\(fields(p.fields))", nil)
+        case .profile(let m):
+            let tag: String
+            switch m.profile {
+            case .avdtp, .avdtpMedia: tag = "AVDTP"
+            case .avrcp: tag = "AVRCP"
+            case .hfp: tag = "HFP"
+            }
+            // An AT line is shown as sent, with what btlens reads from it.
+            if m.profile == .hfp, case .string(let line)? = m.fields.first?.1 {
+                return (tag, safe(line) + fields(m.fields.filter { !Self.atSyntax.contains($0.0) }), nil)
+            }
+            return (tag, m.name + fields(m.fields), nil)
         case .rfcomm(let f):
             var s = "\(f.frame) DLCI \(f.dlci)"
             if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
@@ -229,6 +241,9 @@ public struct TextRenderer {
         } else if let c = a.rfcommChannel {
             s.add("RFCOMM ")
             s.decimal(c)
+        } else if let l = a.l2capChannel {
+            s.add("PSM ")
+            s.hex(l.psm, width: 4)
         } else {
             s.add("EA ")
             if let session = a.eaSession { s.decimal(session) } else { s.add("?") }
@@ -337,4 +352,7 @@ public struct TextRenderer {
     }
 
     private static func safe(_ s: String) -> String { TerminalText.safe(s) }
+
+    /// An AT line's syntax, which the line itself shows.
+    private static let atSyntax: Set<String> = ["line", "kind", "command", "form", "arguments", "rfcomm_channel"]
 }

@@ -23,6 +23,7 @@ public enum SampleCaptures {
             Sample(file: "bredr_spp_iap2_class.btsnoop", session: sppWithIAP2Class()),
             Sample(file: "ble_firmware_before.btsnoop", session: firmwareBefore()),
             Sample(file: "ble_firmware_after.btsnoop", session: firmwareAfter()),
+            Sample(file: "ble_credit_channel_a5.btsnoop", session: creditChannelA5()),
         ]
     }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import BTLensDissect
 
 extension DecodeAs: ExpressibleByArgument {
-    /// Parses `0x0041=rfcomm`, `0x0041=att`, `0x0041=sdp`, `rfcomm:3=iap2`, `att:0x0025=DISSECTOR`.
+    /// Parses `0x0041=rfcomm`, `0x0041=att`, `0x0041=sdp`, `rfcomm:3=iap2`, `rfcomm:3=hfp`, `att:0x0025=DISSECTOR`.
     public init?(argument text: String) {
         let parts = text.split(separator: "=").map(String.init)
         guard parts.count == 2 else { return nil }
@@ -14,10 +14,20 @@ extension DecodeAs: ExpressibleByArgument {
             self = .attHandle(handle, dissector: parts[1])
             return
         }
-        if parts[0].lowercased().hasPrefix("rfcomm:"), parts[1].lowercased() == "iap2",
-            let ch = UInt8(parts[0].dropFirst(7))
-        {
-            self = .rfcommIAP2(channel: ch)
+        if parts[0].lowercased().hasPrefix("psm:"), !parts[1].isEmpty {
+            let digits = parts[0].dropFirst(4).lowercased()
+            guard let psm = UInt16(digits.hasPrefix("0x") ? String(digits.dropFirst(2)) : digits, radix: 16) else {
+                return nil
+            }
+            self = .psm(psm, dissector: parts[1])
+            return
+        }
+        if parts[0].lowercased().hasPrefix("rfcomm:"), let ch = UInt8(parts[0].dropFirst(7)) {
+            switch parts[1].lowercased() {
+            case "iap2": self = .rfcommIAP2(channel: ch)
+            case "hfp", "hsp", "at": self = .rfcommHFP(channel: ch)
+            default: return nil
+            }
             return
         }
         let cidText = parts[0].lowercased()

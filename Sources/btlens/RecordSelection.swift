@@ -129,7 +129,7 @@ final class RecordSelection {
     private static func isContext(_ e: Event) -> Bool {
         switch e.body {
         case .note, .hciCommand, .hciEvent, .connection, .l2capSignaling, .smp, .sdp, .iap2Control,
-            .iap2Identification:
+            .iap2Identification, .profile:
             return true
         case .att(let a): return (0x01...0x11).contains(a.opcode.rawValue)
         case .rfcomm(let f): return f.dlci == 0 || f.frame != "UIH"

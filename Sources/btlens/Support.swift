@@ -140,11 +140,17 @@ struct CaptureInput: ParsableArguments {
 
     static func dissectors(_ definitions: DefinitionOptions, decodeAs: [DecodeAs]) throws -> DissectorTable {
         let table = try definitions.load().table
-        for case .attHandle(let handle, let name) in decodeAs where table.dissector(named: name) == nil {
+        for d in decodeAs {
+            let named: (String, String)
+            switch d {
+            case .attHandle(let handle, let name): named = ("att:\(Hex.value(handle, width: 4))", name)
+            case .psm(let psm, let name): named = ("psm:\(Hex.value(psm, width: 4))", name)
+            default: continue
+            }
+            guard table.dissector(named: named.1) == nil else { continue }
             let known = table.dissectors.map(\.name).joined(separator: ", ")
             throw ValidationError(
-                "--decode-as att:\(Hex.value(handle, width: 4))=\(name): no dissector named '\(name)' is loaded (loaded: \(known))"
-            )
+                "--decode-as \(named.0)=\(named.1): no dissector named '\(named.1)' is loaded (loaded: \(known))")
         }
         return table
     }

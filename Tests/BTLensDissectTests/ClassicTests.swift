@@ -40,6 +40,9 @@ final class RFCOMMFrameTests: XCTestCase {
     }
 }
 
+/// Where the signalling of these tests happens: credits are not their concern.
+private let signalingPlace = RecordPlace(record: 1, time: Timestamp(microseconds: 0))
+
 final class L2CAPSignalingTests: XCTestCase {
     let connection = ConnectionKey(index: 0, handle: 0x0b)
 
@@ -47,33 +50,41 @@ final class L2CAPSignalingTests: XCTestCase {
         var map = L2CAPChannelMap()
         // We ask for PSM 3 from CID 0x0040; they answer with their CID 0x0071, result 0.
         let req = map.decode(
-            [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00][...], connection: connection, direction: .sent)
+            [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00][...], connection: connection, direction: .sent,
+            at: signalingPlace)
         XCTAssertEqual(req.commands.map(\.code.name), ["Connection Request"])
         _ = map.decode(
             [0x03, 0x01, 0x08, 0x00, 0x71, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: connection,
-            direction: .received)
+            direction: .received, at: signalingPlace)
         XCTAssertEqual(map.psm(connection, .sent, 0x0071), 3)
         XCTAssertEqual(map.psm(connection, .received, 0x0040), 3)
         XCTAssertNil(map.psm(connection, .sent, 0x0040))
         // A refused request maps nothing.
-        _ = map.decode([0x02, 0x02, 0x04, 0x00, 0x19, 0x00, 0x41, 0x00][...], connection: connection, direction: .sent)
+        _ = map.decode(
+            [0x02, 0x02, 0x04, 0x00, 0x19, 0x00, 0x41, 0x00][...], connection: connection, direction: .sent,
+            at: signalingPlace)
         _ = map.decode(
             [0x03, 0x02, 0x08, 0x00, 0x00, 0x00, 0x41, 0x00, 0x04, 0x00, 0x00, 0x00][...], connection: connection,
-            direction: .received)
+            direction: .received, at: signalingPlace)
         XCTAssertNil(map.psm(connection, .received, 0x0041))
-        // Disconnection Response frees the channel.
+        // Disconnection Response (from them: their CID 0x0071, ours 0x0040) frees the channel both ways.
+        XCTAssertEqual(map.psm(connection, .sent, 0x0071), 3)
         _ = map.decode(
-            [0x07, 0x03, 0x04, 0x00, 0x71, 0x00, 0x40, 0x00][...], connection: connection, direction: .received)
-        XCTAssertNil(map.psm(connection, .received, 0x0071))
-        map.close(connection)
+            [0x07, 0x03, 0x04, 0x00, 0x71, 0x00, 0x40, 0x00][...], connection: connection, direction: .received,
+            at: signalingPlace)
+        XCTAssertNil(map.psm(connection, .sent, 0x0071))
+        XCTAssertNil(map.psm(connection, .received, 0x0040))
+        _ = map.close(connection)
         XCTAssertNil(map.psm(connection, .received, 0x0040))
     }
 
     func testSeveralCommandsInOnePDUAndAMalformedOne() {
         var map = L2CAPChannelMap()
         let two: [UInt8] = [0x0a, 0x01, 0x02, 0x00, 0x02, 0x00, 0x0a, 0x02, 0x02, 0x00, 0x03, 0x00]
-        XCTAssertEqual(map.decode(two[...], connection: connection, direction: .sent).commands.count, 2)
-        let cut = map.decode([0x02, 0x01, 0x04, 0x00, 0x03][...], connection: connection, direction: .sent)
+        XCTAssertEqual(
+            map.decode(two[...], connection: connection, direction: .sent, at: signalingPlace).commands.count, 2)
+        let cut = map.decode(
+            [0x02, 0x01, 0x04, 0x00, 0x03][...], connection: connection, direction: .sent, at: signalingPlace)
         XCTAssertEqual(cut.diagnostics.map(\.id), ["l2cap.signaling.malformed"])
         XCTAssertEqual(L2CAPSignalingCode(rawValue: 0x7e).name, "Unknown (0x7e)")
         XCTAssertEqual(PSM.name(0x1001), "PSM 0x1001")
@@ -84,15 +95,16 @@ final class L2CAPPendingTests: XCTestCase {
     func testAPendingResponseKeepsTheRequestOpen() {
         var map = L2CAPChannelMap()
         let c = ConnectionKey(index: 0, handle: 2)
-        _ = map.decode([0x02, 0x07, 0x04, 0x00, 0x03, 0x00, 0x41, 0x00][...], connection: c, direction: .sent)
+        _ = map.decode(
+            [0x02, 0x07, 0x04, 0x00, 0x03, 0x00, 0x41, 0x00][...], connection: c, direction: .sent, at: signalingPlace)
         // Connection Response, result 1 (pending), then result 0 (success) with their CID 0x0400.
         _ = map.decode(
             [0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x01, 0x00, 0x02, 0x00][...], connection: c,
-            direction: .received)
+            direction: .received, at: signalingPlace)
         XCTAssertNil(map.psm(c, .sent, 0x0400))
         _ = map.decode(
             [0x03, 0x07, 0x08, 0x00, 0x00, 0x04, 0x41, 0x00, 0x00, 0x00, 0x00, 0x00][...], connection: c,
-            direction: .received)
+            direction: .received, at: signalingPlace)
         XCTAssertEqual(map.psm(c, .sent, 0x0400), 3)
     }
 }

@@ -37,6 +37,8 @@ struct BoundStream {
     let label: Label
     var dissector: (any MessageDissector)? { label.dissector }
     var framing: String? { label.framing }
+    /// Frames are being read: a dissector's framing, or A5 detected.
+    var isFramed: Bool { framed?.isFramed ?? false }
 
     /// `keepsPayloads`: false where no consumer but its dissector reads the payloads of the stream's
     /// frames: with no dissector none are kept, with one those it reads (`stats`).

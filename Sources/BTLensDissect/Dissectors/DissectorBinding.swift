@@ -9,6 +9,8 @@ public struct DissectorBinding: Sendable, Equatable {
         case eaProtocol(String)
         /// An RFCOMM channel whose SDP record lists this service class.
         case rfcommService(BluetoothUUID)
+        /// The SDUs of an L2CAP credit-based channel opened to this PSM.
+        case l2capPSM(UInt16)
         /// A5-framed streams found by detection on connections to devices whose address starts with
         /// this prefix (`AA:BB:CC`, a vendor's OUI), where no characteristic binding says otherwise.
         case addressPrefix(String)
@@ -20,6 +22,7 @@ public struct DissectorBinding: Sendable, Equatable {
             case .characteristic(let u): return "characteristic \(u)"
             case .eaProtocol(let p): return "EA protocol \(p)"
             case .rfcommService(let u): return "RFCOMM service \(u)"
+            case .l2capPSM(let psm): return "L2CAP PSM \(Hex.value(psm, width: 4))"
             case .addressPrefix(let p): return "devices \(p)*"
             case .advertisedName(let n): return "devices named \(n)*"
             }

@@ -11,6 +11,7 @@ final class DissectorLayer: ConnectionLayer {
             case connection
             case eaSession(UInt16)
             case rfcomm(dlci: UInt8)
+            case l2cap(psm: UInt16)
         }
         var connection: ConnectionKey
         var dissector: String

@@ -132,6 +132,8 @@ public final class FrameInfo: Sendable {
     public let protocolName: String?
     /// The RFCOMM server channel (a dissector bound by SDP service class).
     public let rfcommChannel: UInt8?
+    /// The L2CAP credit-based channel: its PSM and the receiver's CID (a dissector bound by PSM).
+    public let l2capChannel: (psm: UInt16, cid: UInt16)?
     /// What the stream and its dissector say about the frame, kept as the decoder built it.
     @usableFromInline let naming: Naming
 
@@ -178,7 +180,7 @@ public final class FrameInfo: Sendable {
 
     /// What carried the frame.
     public enum Transport: String, Sendable {
-        case att, iap2, rfcomm
+        case att, iap2, rfcomm, l2cap
     }
 
     /// What a frame's stream and dissector say about it, apart from where it came from.
@@ -213,7 +215,8 @@ public final class FrameInfo: Sendable {
 
     init(
         frame: consuming Frame, transport: Transport, attHandle: UInt16? = nil, uuid: BluetoothUUID? = nil,
-        eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil, _ naming: consuming Naming
+        eaSession: UInt16? = nil, protocolName: String? = nil, rfcommChannel: UInt8? = nil,
+        l2capChannel: (psm: UInt16, cid: UInt16)? = nil, _ naming: consuming Naming
     ) {
         self.frame = frame
         self.transport = transport
@@ -222,6 +225,7 @@ public final class FrameInfo: Sendable {
         self.eaSession = eaSession
         self.protocolName = protocolName
         self.rfcommChannel = rfcommChannel
+        self.l2capChannel = l2capChannel
         isA5 = naming.framing == FrameFormat.a5Name
         self.naming = naming
     }

@@ -40,6 +40,8 @@ enum HCIConnectionEffect {
     /// The controller's ACL buffers (LE or shared), from a Read Buffer Size command's completion.
     case bufferCount(le: Bool, Int)
     case advertising([AdvertisingReport])
+    /// A Synchronous Connection Complete that succeeded: an (e)SCO audio link to `address`.
+    case audioLink(handle: UInt16, address: BDAddr, linkType: UInt8, airMode: UInt8)
 }
 
 struct HCIDecoded<Info> {
@@ -51,6 +53,7 @@ struct HCIDecoded<Info> {
 /// How an event's parameters are read (the decoder column of `HCIEventCode.definitions`).
 enum HCIEventParameters {
     case commandComplete, commandStatus, connectionComplete, connectionRequest, disconnectionComplete
+    case synchronousConnectionComplete
     /// Encryption Change and Encryption Change V2.
     case encryptionChange
     case encryptionKeyRefreshComplete, roleChange, numberOfCompletedPackets, leMeta
@@ -142,6 +145,7 @@ enum HCIDecoder {
                 ("status", .string(status.name)),
             ]
         case .connectionComplete: try connectionComplete(&p, &out)
+        case .synchronousConnectionComplete: try synchronousConnectionComplete(&p, &out)
         case .connectionRequest:
             let address = try BDAddr(&p)
             out.info.fields = [("address", .string(address.description))]
@@ -216,6 +220,28 @@ enum HCIDecoder {
             out.effect = .completed(
                 status: status, handle: handle, address: address, addressType: nil,
                 transport: .bredr, role: .unknown, parameters: nil)
+        }
+    }
+
+    /// Core Vol 4 Part E §7.7.35: status, handle, address, link type, two timings, two packet
+    /// lengths, air mode.
+    private static func synchronousConnectionComplete(
+        _ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>
+    ) throws(ShortRead) {
+        let status = HCIErrorCode(rawValue: try p.u8())
+        let handle = try p.u16le() & 0x0fff
+        let address = try BDAddr(&p)
+        let linkType = try p.u8()
+        try p.skip(6)
+        let airMode = try p.u8()
+        let airModes = ["µ-law", "A-law", "CVSD", "transparent"]
+        out.info.fields = [
+            ("status", .string(status.name)), ("handle", .hex(handle)), ("address", .string(address.description)),
+            ("link_type", .string(linkType == 2 ? "eSCO" : linkType == 0 ? "SCO" : "\(linkType)")),
+            ("air_mode", .string(airMode < 4 ? airModes[Int(airMode)] : "\(airMode)")),
+        ]
+        if status.isSuccess {
+            out.effect = .audioLink(handle: handle, address: address, linkType: linkType, airMode: airMode)
         }
     }
 

@@ -56,7 +56,7 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
         (0x21, .init(name: "Flow Specification Complete", parameters: .none)),
         (0x22, .init(name: "Inquiry Result with RSSI", parameters: .none)),
         (0x23, .init(name: "Read Remote Extended Features Complete", parameters: .status)),
-        (0x2c, .init(name: "Synchronous Connection Complete", parameters: .status)),
+        (0x2c, .init(name: "Synchronous Connection Complete", parameters: .synchronousConnectionComplete)),
         (0x2d, .init(name: "Synchronous Connection Changed", parameters: .status)),
         (0x2e, .init(name: "Sniff Subrating", parameters: .none)),
         (0x2f, .init(name: "Extended Inquiry Result", parameters: .none)),

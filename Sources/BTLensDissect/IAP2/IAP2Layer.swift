@@ -16,6 +16,7 @@ final class IAP2Layer: ConnectionLayer {
 
     let ctx: LayerContext
     let rfcomm: RFCOMMLayer
+    private let hfp: HFPLayer
     private let dissectors: DissectorLayer
     let budget: GuessBudget
     /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.
@@ -27,9 +28,10 @@ final class IAP2Layer: ConnectionLayer {
     var serverChannels: Set<RFCOMMChannelKey> = []
     private var eaStreams: [EAKey: BoundStream] = [:]
 
-    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer, dissectors: DissectorLayer, budget: GuessBudget) {
+    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer, hfp: HFPLayer, dissectors: DissectorLayer, budget: GuessBudget) {
         self.ctx = ctx
         self.rfcomm = rfcomm
+        self.hfp = hfp
         self.dissectors = dissectors
         self.budget = budget
     }
@@ -62,6 +64,15 @@ final class IAP2Layer: ConnectionLayer {
         let ck = RFCOMMChannelKey(connection: key, dlci: frame.dlci)
         if let bound = rfcomm.bindings[ck] {
             return rfcomm.messages(frame.information, ck, bound, direction, r.number, r.timestamp)
+        }
+        if hfp.channels.contains(ck) { return hfp.data(frame.information, ck, direction, r) }
+        // AT commands never start an iAP2 link (0xFF 0x5A or 0xFF 0x55): a channel whose first data
+        // reads as AT carries HFP or HSP.
+        if links[ck] == nil, guesses[ck] == nil, !notIAP2.contains(ck), !serverChannels.contains(ck),
+            ctx.decodeAs.contains(.rfcommHFP(channel: frame.channel)) || HFPLayer.looksLikeAT(frame.information)
+        {
+            hfp.carry(ck)
+            return hfp.data(frame.information, ck, direction, r)
         }
         if notIAP2.contains(ck) {
             return ctx.undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information)

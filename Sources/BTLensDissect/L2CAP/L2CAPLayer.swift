@@ -11,6 +11,7 @@ final class L2CAPLayer: ConnectionLayer {
     private let sdp: SDPLayer
     let rfcomm: RFCOMMLayer
     let iap2: IAP2Layer
+    private let credit: CreditChannelLayer
     let budget: GuessBudget
     private var channels = L2CAPChannelMap()
     /// Dynamic channels guessed to carry RFCOMM, said once each.
@@ -18,8 +19,9 @@ final class L2CAPLayer: ConnectionLayer {
 
     init(
         _ ctx: LayerContext, att: ATTLayer, smp: SMPLayer, sdp: SDPLayer, rfcomm: RFCOMMLayer, iap2: IAP2Layer,
-        budget: GuessBudget
+        credit: CreditChannelLayer, budget: GuessBudget
     ) {
+        self.credit = credit
         self.ctx = ctx
         self.att = att
         self.smp = smp
@@ -48,6 +50,11 @@ final class L2CAPLayer: ConnectionLayer {
         case L2CAPChannel.smp, L2CAPChannel.bredrSMP:
             smp.smp(pdu, key, direction, r)
         case 0x0040...:
+            let channel = L2CAPChannelMap.Key(connection: key, direction: direction, cid: pdu.cid)
+            let place = RecordPlace(record: r.number, time: r.timestamp)
+            if let outputs = channels.kframe(pdu.payload, channel, at: place) {
+                return credit.outputs(outputs, channel, psm: channels.psm(key, direction, pdu.cid) ?? 0, r)
+            }
             // A channel with no captured setup is forced, guessed, or shown undecoded there.
             switch channels.psm(key, direction, pdu.cid) ?? unsignalledPSM(pdu, key, direction, r) {
             case PSM.rfcomm?: rfcommPDU(pdu.payload, key, direction, r)
@@ -62,7 +69,8 @@ final class L2CAPLayer: ConnectionLayer {
     }
 
     private func signaling(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let (commands, diagnostics) = channels.decode(pdu.payload, connection: key, direction: direction)
+        let (commands, diagnostics) = channels.decode(
+            pdu.payload, connection: key, direction: direction, at: RecordPlace(record: r.number, time: r.timestamp))
         for c in commands {
             ctx.emit(
                 Event(
@@ -79,10 +87,13 @@ final class L2CAPLayer: ConnectionLayer {
     }
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
-        channels.close(connection)
+        for (channel, psm, left) in channels.close(connection) { credit.left(left, channel, psm: psm, at: place) }
         settleGuesses(connection)
         guessed = guessed.filter { $0.key.connection != connection }
     }
 
-    func finish(at place: RecordPlace) { settleGuesses(nil) }
+    func finish(at place: RecordPlace) {
+        settleGuesses(nil)
+        for (channel, psm, left) in channels.close(nil) { credit.left(left, channel, psm: psm, at: place) }
+    }
 }

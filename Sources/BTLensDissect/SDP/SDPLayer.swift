@@ -7,12 +7,14 @@ final class SDPLayer: ConnectionLayer {
     private let ctx: LayerContext
     private let rfcomm: RFCOMMLayer
     private let iap2: IAP2Layer
+    private let hfp: HFPLayer
     private var decoders: [ACLKey: SDPDecoder] = [:]
 
-    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer, iap2: IAP2Layer) {
+    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer, iap2: IAP2Layer, hfp: HFPLayer) {
         self.ctx = ctx
         self.rfcomm = rfcomm
         self.iap2 = iap2
+        self.hfp = hfp
     }
 
     func pdu(_ payload: ArraySlice<UInt8>, _ key: ACLKey, _ r: CaptureRecord) {
@@ -29,6 +31,9 @@ final class SDPLayer: ConnectionLayer {
                 let channels = [ch << 1, ch << 1 | 1].map { RFCOMMChannelKey(connection: key.connection, dlci: $0) }
                 if let bound = s.classUUIDs.lazy.compactMap({ self.ctx.dissectors.lookup(.rfcommService($0)) }).first {
                     for ck in channels { rfcomm.bindings[ck] = bound }
+                }
+                if s.classUUIDs.contains(where: { $0.sig16.map(HFPLayer.serviceClasses.contains) ?? false }) {
+                    for ck in channels { hfp.carry(ck) }
                 }
                 guard s.isIAP2 else { continue }
                 for ck in channels { iap2.serverChannelListed(ck) }

@@ -1,0 +1,205 @@
+import BTLensCore
+
+/// Which PSM each dynamic channel carries, learned from connection requests and responses, and
+/// the flow control of credit-based channels. Kept per connection and freed with it; channels per
+/// connection are bounded by the CID space, and a credit-based channel holds at most one SDU.
+struct L2CAPChannelMap {
+    struct Key: Hashable, Comparable {
+        var connection: ConnectionKey
+        /// The direction of the data that carries this CID in its header (the CID is the receiver's).
+        var direction: Direction
+        var cid: UInt16
+        static func < (a: Key, b: Key) -> Bool {
+            (a.connection, a.cid, a.direction.rawValue) < (b.connection, b.cid, b.direction.rawValue)
+        }
+    }
+
+    /// A request waiting for its response: the PSM, the requester's CIDs (several for an Enhanced
+    /// Credit Based request) and, for a credit-based one, the requester's MTU, MPS and credits.
+    private struct Request {
+        var psm: UInt16
+        var cids: [UInt16]
+        var flow: (mtu: Int, mps: Int, credits: Int)?
+    }
+    private struct PendingKey: Hashable {
+        var connection: ConnectionKey
+        var identifier: UInt8
+        var requester: Direction
+    }
+
+    private var channels: [Key: UInt16] = [:]
+    private(set) var credit: [Key: CreditBasedChannel] = [:]
+    private var pending: [PendingKey: Request] = [:]
+
+    func psm(_ connection: ConnectionKey, _ direction: Direction, _ cid: UInt16) -> UInt16? {
+        channels[Key(connection: connection, direction: direction, cid: cid)]
+    }
+
+    /// Decodes one signalling PDU (several commands may share it) and updates the map.
+    mutating func decode(
+        _ payload: ArraySlice<UInt8>, connection: ConnectionKey, direction: Direction, at place: RecordPlace
+    )
+        -> (commands: [L2CAPSignalingInfo], diagnostics: [Diagnostic])
+    {
+        var r = ByteReader(payload)
+        var commands: [L2CAPSignalingInfo] = []
+        var diagnostics: [Diagnostic] = []
+        while !r.isAtEnd {
+            guard let code = try? r.u8(), let id = try? r.u8(), let length = try? r.u16le(),
+                let data = try? r.bytes(Int(length))
+            else {
+                let d = Diagnostic(
+                    L2CAPDiagnostics.signalingMalformed,
+                    "signalling command at offset \(r.offset) runs past the end of its PDU (\(r.remaining) bytes left)",
+                    fields: [("offset", .int(r.offset))])
+                return (commands, diagnostics + [d])
+            }
+            var info = L2CAPSignalingInfo(code: L2CAPSignalingCode(rawValue: code), identifier: id, fields: [])
+            if let definition = L2CAPSignalingCode.table[Int(code)], data.count >= definition.minimumSize {
+                var p = ByteReader(data)
+                let command = Command(identifier: id, connection: connection, direction: direction, place: place)
+                info.fields = parameters(definition.parameters, command, &p, &diagnostics)
+            }
+            commands.append(info)
+        }
+        return (commands, diagnostics)
+    }
+
+    private struct Command {
+        var identifier: UInt8
+        var connection: ConnectionKey
+        var direction: Direction
+        var place: RecordPlace
+        var pending: PendingKey { PendingKey(connection: connection, identifier: identifier, requester: direction) }
+        /// The key of data sent to this command's sender on its own CID `cid`.
+        func toSender(_ cid: UInt16) -> Key { Key(connection: connection, direction: direction.opposite, cid: cid) }
+    }
+
+    /// The fields of one command whose data is at least its minimum size, and what it changes in the map.
+    private mutating func parameters(
+        _ parameters: L2CAPSignalingCode.Parameters, _ c: Command, _ p: inout ByteReader,
+        _ diagnostics: inout [Diagnostic]
+    ) -> [(String, FieldValue)] {
+        func u16() -> UInt16 { (try? p.u16le()) ?? 0 }
+        func cids() -> [UInt16] { (0..<(p.remaining / 2)).map { _ in u16() } }
+        func flowFields(_ mtu: UInt16, _ mps: UInt16, _ credits: UInt16) -> [(String, FieldValue)] {
+            [("mtu", .int(mtu)), ("mps", .int(mps)), ("credits", .int(credits))]
+        }
+        switch parameters {
+        case .connectionRequest:
+            let (psm, scid) = (u16(), u16())
+            pending[c.pending] = Request(psm: psm, cids: [scid])
+            return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", .hex(scid))]
+        case .leCreditBasedConnectionRequest, .creditBasedConnectionRequest:
+            let le = parameters == .leCreditBasedConnectionRequest
+            let psm = u16()
+            let scid = le ? u16() : 0
+            let (mtu, mps, credits) = (u16(), u16(), u16())
+            let scids = le ? [scid] : cids()
+            pending[c.pending] = Request(psm: psm, cids: scids, flow: (Int(mtu), Int(mps), Int(credits)))
+            return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm)))]
+                + [("source_cid", .string(scids.map { Hex.value($0, width: 4) }.joined(separator: " ")))]
+                + flowFields(mtu, mps, credits)
+        case .connectionResponse:
+            let (dcid, scid) = (u16(), u16())
+            let result = (try? p.u16le()) ?? 0xffff
+            // Result 1 is "pending": the final response follows with the same identifier.
+            if result != 1 { connected(c, responderCIDs: [result == 0 ? dcid : 0], flow: nil) }
+            return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result))]
+        case .leCreditBasedConnectionResponse, .creditBasedConnectionResponse:
+            let le = parameters == .leCreditBasedConnectionResponse
+            let dcid = le ? u16() : 0
+            let (mtu, mps, credits) = (u16(), u16(), u16())
+            let result = (try? p.u16le()) ?? 0xffff
+            // An Enhanced response lists a CID per requested channel, 0 for each refused.
+            let dcids = le ? [result == 0 ? dcid : 0] : cids()
+            connected(c, responderCIDs: dcids, flow: (Int(mtu), Int(mps), Int(credits)))
+            return [("destination_cid", .string(dcids.map { Hex.value($0, width: 4) }.joined(separator: " ")))]
+                + flowFields(mtu, mps, credits) + [("result", .int(result))]
+        case .flowControlCredit:
+            let (cid, credits) = (u16(), u16())
+            let key = c.toSender(cid)
+            if var channel = credit[key] {
+                diagnostics += channel.grant(Int(credits), at: c.place, cid: cid)
+                credit[key] = channel
+            }
+            return [("cid", .hex(cid)), ("credits", .int(credits))]
+        case .creditBasedReconfigureRequest:
+            let (mtu, mps) = (u16(), u16())
+            let dcids = cids()
+            for cid in dcids {
+                credit[c.toSender(cid)]?.mtu = Int(mtu)
+                credit[c.toSender(cid)]?.mps = Int(mps)
+            }
+            return [
+                ("mtu", .int(mtu)), ("mps", .int(mps)),
+                ("destination_cid", .string(dcids.map { Hex.value($0, width: 4) }.joined(separator: " "))),
+            ]
+        case .disconnectionRequest, .disconnectionResponse:
+            let (dcid, scid) = (u16(), u16())
+            // The response's destination CID is its sender's (Core Vol 3 Part A §4.7).
+            if parameters == .disconnectionResponse {
+                for key in [c.toSender(dcid), Key(connection: c.connection, direction: c.direction, cid: scid)] {
+                    channels[key] = nil
+                    credit[key] = nil
+                }
+            }
+            return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
+        case .configuration:
+            return [("cid", .hex(u16()))]
+        case .connectionParameterUpdate:
+            let (min, max, latency, timeout) = (u16(), u16(), u16(), u16())
+            return [
+                ("interval_min", .int(min)), ("interval_max", .int(max)), ("latency", .int(latency)),
+                ("timeout_ms", .int(Int(timeout) * 10)),
+            ]
+        case .none:
+            return []
+        }
+    }
+
+    /// A response: each channel it accepts (a non-zero CID) carries the request's PSM both ways,
+    /// with the flow control each side announced for what it receives.
+    private mutating func connected(
+        _ response: Command, responderCIDs: [UInt16], flow: (mtu: Int, mps: Int, credits: Int)?
+    ) {
+        let requester = response.direction.opposite
+        let key = PendingKey(connection: response.connection, identifier: response.identifier, requester: requester)
+        guard let request = pending.removeValue(forKey: key) else { return }
+        for (requesterCID, responderCID) in zip(request.cids, responderCIDs) where responderCID != 0 {
+            let toResponder = Key(connection: response.connection, direction: requester, cid: responderCID)
+            let toRequester = Key(connection: response.connection, direction: requester.opposite, cid: requesterCID)
+            channels[toResponder] = request.psm
+            channels[toRequester] = request.psm
+            if let flow, let asked = request.flow {
+                credit[toResponder] = CreditBasedChannel(mtu: flow.mtu, mps: flow.mps, credits: flow.credits)
+                credit[toRequester] = CreditBasedChannel(mtu: asked.mtu, mps: asked.mps, credits: asked.credits)
+            }
+        }
+    }
+
+    /// A K-frame on a credit-based channel.
+    mutating func kframe(_ payload: ArraySlice<UInt8>, _ key: Key, at place: RecordPlace) -> [CreditBasedChannel
+        .Output]?
+    {
+        guard var channel = credit.removeValue(forKey: key) else { return nil }
+        let out = channel.kframe(payload, at: place, cid: key.cid)
+        credit[key] = channel
+        return out
+    }
+
+    /// The connection's channels end: what their SDUs left incomplete, by channel.
+    mutating func close(_ connection: ConnectionKey?) -> [(Key, psm: UInt16, [CreditBasedChannel.Output])] {
+        var left: [(Key, psm: UInt16, [CreditBasedChannel.Output])] = []
+        for key in credit.keys.sorted() where connection == nil || key.connection == connection {
+            guard var channel = credit.removeValue(forKey: key) else { continue }
+            let out = channel.close(cid: key.cid)
+            if !out.isEmpty { left.append((key, channels[key] ?? 0, out)) }
+        }
+        if let connection {
+            channels = channels.filter { $0.key.connection != connection }
+            pending = pending.filter { $0.key.connection != connection }
+        }
+        return left
+    }
+}

@@ -1,0 +1,124 @@
+import BTLensCapture
+import BTLensCore
+
+public enum HFPDiagnostics {
+    public static let lineLong = DiagnosticKind(
+        "hfp.line.long", .warning,
+        "An AT line ran past \(HFPLayer.lineLimit) bytes without a terminator; the bytes so far are shown as one line.")
+    public static let all = [lineLong]
+}
+
+/// HFP/HSP on RFCOMM: the channels that carry AT commands (SDP's service class, `--decode-as`, or
+/// data that reads as AT), split into lines. A line may span RFCOMM frames: each channel and
+/// direction holds at most `lineLimit` bytes, freed with the connection.
+final class HFPLayer: ConnectionLayer {
+    /// Longer than any line HFP defines (V.250 asks a command line buffer of at least 40 characters;
+    /// +CIND's test response, the longest, is about 150).
+    static let lineLimit = 1024
+
+    /// Service classes whose RFCOMM channel carries AT commands: Headset, Headset Audio Gateway,
+    /// Handsfree, Handsfree Audio Gateway, Headset - HS (Assigned Numbers §3.3).
+    static let serviceClasses: Set<UInt16> = [0x1108, 0x1112, 0x111e, 0x111f, 0x1131]
+
+    private struct LineKey: Hashable, Comparable {
+        var channel: RFCOMMChannelKey
+        var direction: Direction
+        static func < (a: LineKey, b: LineKey) -> Bool {
+            (a.channel, a.direction.rawValue) < (b.channel, b.direction.rawValue)
+        }
+    }
+
+    private let ctx: LayerContext
+    private(set) var channels: Set<RFCOMMChannelKey> = []
+    private var partial: [LineKey: (record: Int, bytes: [UInt8])] = [:]
+    /// The codec the last +BCS chose on each connection, and where: the audio link that follows uses it.
+    private var codecs: [ConnectionKey: (name: String, record: Int)] = [:]
+
+    init(_ ctx: LayerContext) { self.ctx = ctx }
+
+    func carry(_ ck: RFCOMMChannelKey) { channels.insert(ck) }
+
+    /// Data that starts an AT dialogue: `AT` and a command, or a response line, all printable.
+    static func looksLikeAT(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let text = bytes.drop { $0 == 0x0d || $0 == 0x0a }
+        guard text.count >= 2, text.allSatisfy({ (0x20...0x7e).contains($0) || $0 == 0x0d || $0 == 0x0a }) else {
+            return false
+        }
+        let start = Array(text.prefix(3))
+        let isCommand = (start[0] | 0x20) == 0x61 && (start[1] | 0x20) == 0x74
+        return isCommand || start[0] == 0x2b || start == Array("OK\r".utf8)
+    }
+
+    /// RFCOMM data on an AT channel: each line it completes, as an event at this record.
+    func data(_ bytes: ArraySlice<UInt8>, _ ck: RFCOMMChannelKey, _ direction: Direction, _ r: CaptureRecord) {
+        let key = LineKey(channel: ck, direction: direction)
+        var held = partial.removeValue(forKey: key) ?? (r.number, [])
+        for byte in bytes {
+            if byte == 0x0d || byte == 0x0a {
+                if !held.bytes.isEmpty { line(held.bytes, ck, direction, r) }
+                held = (r.number, [])
+                continue
+            }
+            if held.bytes.isEmpty { held.record = r.number }
+            held.bytes.append(byte)
+            if held.bytes.count == Self.lineLimit {
+                ctx.say(
+                    r, ck.connection.handle,
+                    Diagnostic(
+                        HFPDiagnostics.lineLong,
+                        "AT line begun at #\(held.record) reached \(Self.lineLimit) bytes with no CR or LF",
+                        fields: [("first_record", .int(held.record))]), direction)
+                line(held.bytes, ck, direction, r)
+                held = (r.number, [])
+            }
+        }
+        if !held.bytes.isEmpty { partial[key] = held }
+    }
+
+    private func line(_ bytes: [UInt8], _ ck: RFCOMMChannelKey, _ direction: Direction, _ r: CaptureRecord) {
+        var m = ATCommand.message(String(decoding: bytes, as: UTF8.self))
+        if m.name.hasSuffix("+BCS"), case .string(let codec)? = m.fields.first(where: { $0.0 == "codec" })?.1 {
+            codecs[ck.connection] = (codec, r.number)
+        }
+        m.fields.append(("rfcomm_channel", .int(ck.dlci >> 1)))
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: direction, connection: ck.connection.handle,
+                isTop: true, body: .profile(m)))
+    }
+
+    /// An (e)SCO link opened: named with the codec negotiated on its ACL connection (`acl`), or
+    /// CVSD's air mode when nothing was negotiated (HFP 1.9 §5.7).
+    func audioLink(handle: UInt16, linkType: UInt8, airMode: UInt8, acl: ConnectionKey?, _ r: CaptureRecord) {
+        var fields: [(String, FieldValue)] = [
+            ("sco_handle", .hex(handle)), ("link_type", .string(linkType == 2 ? "eSCO" : "SCO")),
+        ]
+        if let negotiated = acl.flatMap({ codecs[$0] }) {
+            fields += [("codec", .string(negotiated.name)), ("codec_record", .int(negotiated.record))]
+        } else if airMode == 2 {
+            fields.append(("codec", .string("CVSD")))
+        }
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: r.direction, connection: acl?.handle,
+                isTop: true, body: .profile(ProfileMessage(.hfp, "Audio Connection", fields))))
+    }
+
+    /// A line with no terminator when its connection or the capture ends: its bytes, undecoded.
+    private func flush(_ keep: (LineKey) -> Bool, at place: RecordPlace) {
+        for key in partial.keys.sorted() where !keep(key) {
+            guard let held = partial.removeValue(forKey: key) else { continue }
+            ctx.undecoded(
+                record: place.record, time: place.time, direction: key.direction, key.channel.connection.handle,
+                "AT line with no terminator on RFCOMM channel \(key.channel.dlci >> 1)", held.bytes[...])
+        }
+    }
+
+    func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
+        flush({ $0.channel.connection != connection }, at: place)
+        channels = channels.filter { $0.connection != connection }
+        codecs[connection] = nil
+    }
+
+    func finish(at place: RecordPlace) { flush({ _ in false }, at: place) }
+}

@@ -36,8 +36,8 @@ public struct AVDTPAssembler: Sendable {
 
     public init() {}
 
-    /// Whether a Start packet's message waits for its End: at disconnection, it never came.
-    public var isPending: Bool { pending != nil }
+    /// Bytes held for a message in progress: at disconnection, its End never came.
+    public var heldBytes: Int { pending?.bytes.count ?? 0 }
 
     /// One L2CAP PDU's payload: a whole message, nothing yet (a Start or Continue packet held), or
     /// diagnostics for packets that cannot be joined.
@@ -98,7 +98,7 @@ public struct AVDTPAssembler: Sendable {
             if p.packets != p.announced {
                 out.diagnostics.append(
                     Diagnostic(
-                        AVDTPDiagnostics.fragmentCount,
+                        AVDTPDiagnostics.unexpectedFragment,
                         "AVDTP \(AVDTPNames.signal(p.signal)) message: \(p.announced) packets announced, \(p.packets) found",
                         fields: [("expected", .int(p.announced)), ("actual", .int(p.packets))]))
             }
@@ -113,19 +113,21 @@ public struct AVDTPAssembler: Sendable {
         pending = nil
         var d = Diagnostic(
             AVDTPDiagnostics.unexpectedFragment,
-            "AVDTP \(AVDTPNames.signal(p.signal)) message of \(p.packets) packets: an End packet expected, found \(found); not decoded"
+            "AVDTP \(AVDTPNames.signal(p.signal)) message of \(Self.packets(p.packets)): an End packet expected, found \(found); not decoded"
         )
         d.undecodedBytes = p.received
         out.diagnostics.append(d)
     }
+
+    static func packets(_ n: Int) -> String { n == 1 ? "1 packet" : "\(n) packets" }
 
     private mutating func checkLimit(_ out: inout Output) {
         guard let p = pending, p.bytes.count > Self.limit else { return }
         pending = nil
         skipping = p.label
         var d = Diagnostic(
-            AVDTPDiagnostics.tooLong,
-            "AVDTP \(AVDTPNames.signal(p.signal)) message of \(p.packets) packets: \(p.bytes.count) bytes, at most \(Self.limit) expected; not decoded"
+            AVDTPDiagnostics.fragmentLimit,
+            "AVDTP \(AVDTPNames.signal(p.signal)) message of \(Self.packets(p.packets)): \(p.bytes.count) bytes, at most \(Self.limit) expected; not decoded"
         )
         d.undecodedBytes = p.received
         out.diagnostics.append(d)

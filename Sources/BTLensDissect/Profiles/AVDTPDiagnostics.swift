@@ -7,15 +7,12 @@ public enum AVDTPDiagnostics {
         "An AVDTP signalling message is shorter than its signal's parameters need; it is shown undecoded.")
     public static let unexpectedFragment = DiagnosticKind(
         "avdtp.fragment.unexpected", .warning,
-        "An AVDTP Continue or End packet with no Start before it, or a Start or Single packet while a fragmented message was incomplete; the fragments that cannot be joined are shown undecoded."
+        "An AVDTP Continue or End packet with no Start before it (or of another transaction), a Start or Single packet while a fragmented message was incomplete (it is dropped), or a message whose packets were not as many as its Start said (it is decoded)."
     )
-    public static let fragmentCount = DiagnosticKind(
-        "avdtp.fragment.count", .warning,
-        "A fragmented AVDTP message ended after more or fewer packets than its Start packet announced; it is decoded as joined."
+    public static let fragmentLimit = DiagnosticKind(
+        "avdtp.fragment.limit", .warning,
+        "An AVDTP message being joined from its packets would pass 65,536 bytes; it is dropped and the rest of its packets are skipped."
     )
-    public static let tooLong = DiagnosticKind(
-        "avdtp.fragment.too_long", .warning,
-        "A fragmented AVDTP message grew past 64 KiB (btlens' bound); its fragments are shown undecoded.")
 
-    public static let all = [malformed, unexpectedFragment, fragmentCount, tooLong]
+    public static let all = [malformed, unexpectedFragment, fragmentLimit]
 }

@@ -41,11 +41,12 @@ public final class Analyzer {
         let sdp = SDPLayer(ctx, rfcomm: rfcomm, iap2: iap2, hfp: hfp)
         let credit = CreditChannelLayer(ctx, hci: hci, att: att, dissectors: streams)
         let avctp = AVCTPLayer(ctx)
+        let avdtp = AVDTPLayer(ctx, hci: hci)
         let l2cap = L2CAPLayer(
             ctx, att: att, smp: SMPLayer(ctx, hci: hci), sdp: sdp, rfcomm: rfcomm, iap2: iap2, credit: credit,
-            avctp: avctp, budget: budget)
+            avctp: avctp, avdtp: avdtp, budget: budget)
         acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
-        layers = [acl, att, l2cap, credit, avctp, sdp, iap2, hfp, rfcomm, streams]
+        layers = [acl, att, l2cap, credit, avctp, avdtp, sdp, iap2, hfp, rfcomm, streams]
     }
 
     /// The most severe diagnostic so far (for `--fail-on`).
@@ -77,7 +78,8 @@ public final class Analyzer {
     public static let diagnosticKinds: [DiagnosticKind] =
         (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all
         + IAP2Diagnostics.all
-        + HFPDiagnostics.all + CreditDiagnostics.all + AVRCPDiagnostics.all + ATTDiagnostics.all
+        + HFPDiagnostics.all + CreditDiagnostics.all + AVRCPDiagnostics.all + AVDTPDiagnostics.all
+        + AVDTPMediaDiagnostics.all + ATTDiagnostics.all
         + FramingDiagnostics.all
         + DissectorDiagnostics.all
         + LifecycleDiagnostics.all)

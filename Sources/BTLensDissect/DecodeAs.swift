@@ -3,6 +3,8 @@
 public enum DecodeAs: Equatable, Sendable {
     /// An L2CAP dynamic CID (as seen in either direction) carries this PSM.
     case cid(UInt16, psm: UInt16)
+    /// An L2CAP dynamic CID carries an AVDTP stream's media (the signalling channel is `cid` with PSM 0x0019).
+    case avdtpMedia(cid: UInt16)
     /// An RFCOMM server channel carries iAP2.
     case rfcommIAP2(channel: UInt8)
     /// An RFCOMM server channel carries HFP or HSP AT commands.

@@ -49,7 +49,11 @@ public enum ConnectionSummary {
         if let m = c.attMTU { gatt.append("MTU \(m.value)\(m.isDefault ? " (default, no exchange)" : "")") }
         if let d = l.discovery { gatt.append("discovery at \(at(d))") }
         if l.attErrors > 0 { gatt.append("\(l.attErrors) ATT error\(l.attErrors == 1 ? "" : "s")") }
-        var lines = [link, security, gatt].filter { !$0.isEmpty }.map { $0.joined(separator: "; ") }
+        let audio = l.audioStreams.map { s in
+            "audio SEID \(s.seid)\(s.codec.map { " \($0)" } ?? ""): \(s.state) at \(at(s.step))"
+                + (s.packets > 0 ? ", \(s.packets) media packets (\(s.bytes) bytes)" : "")
+        }
+        var lines = [link, security, gatt, audio].filter { !$0.isEmpty }.map { $0.joined(separator: "; ") }
         if !l.subscriptions.isEmpty {
             lines.append(
                 "subscribed: "
@@ -155,6 +159,21 @@ public enum ConnectionSummary {
         if let f = l.firstATT { w.field("first_att_record", f.record) }
         if let d = l.discovery { w.field("discovery_record", d.record) }
         w.field("att_errors", l.attErrors)
+        if !l.audioStreams.isEmpty {
+            w.key("audio_streams")
+            w.beginArray()
+            for s in l.audioStreams {
+                w.beginObject()
+                w.field("seid", s.seid)
+                if let c = s.codec { w.field("codec", c) }
+                w.field("state", s.state)
+                w.field("record", s.step.record)
+                w.field("media_packets", s.packets)
+                w.field("media_bytes", s.bytes)
+                w.endObject()
+            }
+            w.endArray()
+        }
         w.endObject()
     }
 }

@@ -152,11 +152,7 @@ public struct TextRenderer {
             case .avrcp: tag = "AVRCP"
             case .hfp: tag = "HFP"
             }
-            // An AT line is shown as sent, with what btlens reads from it.
-            if m.profile == .hfp, case .string(let line)? = m.fields.first?.1 {
-                return (tag, safe(line) + fields(m.fields.filter { !Self.atSyntax.contains($0.0) }), nil)
-            }
-            return (tag, m.name + fields(m.fields), nil)
+            return (tag, profile(m), nil)
         case .rfcomm(let f):
             var s = "\(f.frame) DLCI \(f.dlci)"
             if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
@@ -342,7 +338,11 @@ public struct TextRenderer {
             switch v {
             case .int(let i): s += String(i)
             case .hex(let i, let digits): s += Hex.value(i, width: digits)
-            case .string(let t): s += t.contains(" ") ? "\"\(safe(t))\"" : safe(t)
+            // Quoted when it has spaces or quotes, its own quotes escaped: `title="Say \"Hi\""`.
+            case .string(let t):
+                s +=
+                    t.contains(" ") || t.contains("\"")
+                    ? "\"\(safe(t).replacingOccurrences(of: "\"", with: "\\\""))\"" : safe(t)
             case .bool(let b): s += b ? "yes" : "no"
             case .bytes(let b): s += Hex.string(b)
             case .decimal(let units, let scale): s += FieldValue.decimalText(units, scale: scale)
@@ -353,6 +353,31 @@ public struct TextRenderer {
 
     private static func safe(_ s: String) -> String { TerminalText.safe(s) }
 
-    /// An AT line's syntax, which the line itself shows.
-    private static let atSyntax: Set<String> = ["line", "kind", "command", "form", "arguments", "rfcomm_channel"]
+    /// An AT line as sent; an AVDTP signal or AVRCP PDU by name and message type: `Start accept`,
+    /// `RegisterNotification interim`. The fields the heading says are not repeated.
+    private static func profile(_ m: ProfileMessage) -> String {
+        func string(_ key: String) -> String? {
+            if case .string(let s)? = m.fields.first(where: { $0.0 == key })?.1 { return s }
+            return nil
+        }
+        var heading = m.name
+        var said: Set<String> = []
+        switch m.profile {
+        case .hfp:
+            guard let line = string("line") else { break }
+            heading = safe(line)
+            said = ["line", "kind", "command", "form", "arguments", "rfcomm_channel"]
+        case .avdtp:
+            heading += string("message_type").map { " " + $0.replacingOccurrences(of: "_", with: " ") } ?? ""
+            said = ["transaction", "message_type", "signal"]
+        case .avrcp:
+            heading +=
+                (string("ctype") ?? string("kind")).map { " " + $0.replacingOccurrences(of: "_", with: " ") } ?? ""
+            said = ["transaction", "kind", "ctype", "opcode", "pdu"]
+            if string("packet_type") == "single" { said.insert("packet_type") }
+        case .avdtpMedia:
+            break
+        }
+        return heading + fields(m.fields.filter { !said.contains($0.0) })
+    }
 }

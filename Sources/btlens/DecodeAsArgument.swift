@@ -2,7 +2,8 @@ import ArgumentParser
 import BTLensDissect
 
 extension DecodeAs: ExpressibleByArgument {
-    /// Parses `0x0041=rfcomm`, `0x0041=att`, `0x0041=sdp`, `rfcomm:3=iap2`, `rfcomm:3=hfp`, `att:0x0025=DISSECTOR`.
+    /// Parses `0x0041=rfcomm` (or `att`, `sdp`, `avdtp`, `avdtp-media`, `avctp`, `avctp-browsing`),
+    /// `rfcomm:3=iap2`, `rfcomm:3=hfp`, `att:0x0025=DISSECTOR`, `psm:0x0080=DISSECTOR`.
     public init?(argument text: String) {
         let parts = text.split(separator: "=").map(String.init)
         guard parts.count == 2 else { return nil }
@@ -37,6 +38,10 @@ extension DecodeAs: ExpressibleByArgument {
         case "rfcomm": self = .cid(cid, psm: PSM.rfcomm)
         case "att": self = .cid(cid, psm: PSM.att)
         case "sdp": self = .cid(cid, psm: PSM.sdp)
+        case "avdtp": self = .cid(cid, psm: PSM.avdtp)
+        case "avdtp-media": self = .avdtpMedia(cid: cid)
+        case "avctp": self = .cid(cid, psm: PSM.avctp)
+        case "avctp-browsing": self = .cid(cid, psm: PSM.avctpBrowsing)
         default: return nil
         }
     }

@@ -10,7 +10,15 @@ final class DecodeAsArgumentTests: XCTestCase {
         XCTAssertEqual(DecodeAs(argument: "41=ATT"), .cid(0x41, psm: 0x1f))
         XCTAssertEqual(DecodeAs(argument: "rfcomm:3=iap2"), .rfcommIAP2(channel: 3))
         XCTAssertNil(DecodeAs(argument: "bogus"))
-        XCTAssertNil(DecodeAs(argument: "0x41=avdtp"))
+        XCTAssertEqual(DecodeAs(argument: "0x41=avdtp"), .cid(0x41, psm: 0x19))
+        XCTAssertEqual(DecodeAs(argument: "0x42=avdtp-media"), .avdtpMedia(cid: 0x42))
+        XCTAssertEqual(DecodeAs(argument: "0x43=AVCTP"), .cid(0x43, psm: 0x17))
+        XCTAssertEqual(DecodeAs(argument: "0x44=avctp-browsing"), .cid(0x44, psm: 0x1b))
+        XCTAssertEqual(DecodeAs(argument: "rfcomm:3=hfp"), .rfcommHFP(channel: 3))
+        XCTAssertEqual(DecodeAs(argument: "psm:0x0080=aurora-headphones"), .psm(0x80, dissector: "aurora-headphones"))
+        XCTAssertNil(DecodeAs(argument: "0x41=bnep"))
+        XCTAssertNil(DecodeAs(argument: "rfcomm:3=obex"))
+        XCTAssertNil(DecodeAs(argument: "psm:zz=aurora-headphones"))
         XCTAssertNil(DecodeAs(argument: "rfcomm:x=iap2"))
     }
 }

@@ -121,7 +121,9 @@ final class ReportTests: XCTestCase {
         XCTAssertFalse(html.contains("<script>alert"))
         let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;\\u{1b}[31mRED\\u{202e}evil&quot;&#39;&amp;"
         XCTAssertTrue(html.contains("<td>\(escaped)</td>"), "in the connections table")
-        XCTAssertTrue(html.contains("text=" + escaped), "in the timeline")
+        // In the timeline, quoted for its quote, which is escaped: text="…evil\"'&".
+        let quoted = escaped.replacingOccurrences(of: "evil&quot;", with: "evil\\&quot;")
+        XCTAssertTrue(html.contains("text=&quot;" + quoted + "&quot;"), "in the timeline")
         XCTAssertEqual(html.components(separatedBy: "<script>").count, 2, "one script: the report's own")
         for text in all(r) {
             XCTAssertFalse(

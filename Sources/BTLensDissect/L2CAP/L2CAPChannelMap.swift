@@ -30,6 +30,9 @@ struct L2CAPChannelMap {
     private var channels: [Key: UInt16] = [:]
     private(set) var credit: [Key: CreditBasedChannel] = [:]
     private var pending: [PendingKey: Request] = [:]
+    /// The first AVDTP channel of each connection, both ways: it carries signalling, the later
+    /// ones media (AVDTP 1.3 §5.4).
+    private(set) var avdtpSignalling: Set<Key> = []
 
     func psm(_ connection: ConnectionKey, _ direction: Direction, _ cid: UInt16) -> UInt16? {
         channels[Key(connection: connection, direction: direction, cid: cid)]
@@ -142,6 +145,7 @@ struct L2CAPChannelMap {
                 for key in [c.toSender(dcid), Key(connection: c.connection, direction: c.direction, cid: scid)] {
                     channels[key] = nil
                     credit[key] = nil
+                    avdtpSignalling.remove(key)
                 }
             }
             return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
@@ -169,6 +173,9 @@ struct L2CAPChannelMap {
         for (requesterCID, responderCID) in zip(request.cids, responderCIDs) where responderCID != 0 {
             let toResponder = Key(connection: response.connection, direction: requester, cid: responderCID)
             let toRequester = Key(connection: response.connection, direction: requester.opposite, cid: requesterCID)
+            if request.psm == PSM.avdtp, !avdtpSignalling.contains(where: { $0.connection == response.connection }) {
+                avdtpSignalling.formUnion([toResponder, toRequester])
+            }
             channels[toResponder] = request.psm
             channels[toRequester] = request.psm
             if let flow, let asked = request.flow {
@@ -198,6 +205,7 @@ struct L2CAPChannelMap {
         }
         if let connection {
             channels = channels.filter { $0.key.connection != connection }
+            avdtpSignalling = avdtpSignalling.filter { $0.connection != connection }
             pending = pending.filter { $0.key.connection != connection }
         }
         return left

@@ -20,6 +20,7 @@ extension L2CAPLayer {
         _ r: CaptureRecord
     ) -> UInt16? {
         for case .cid(let cid, let psm) in ctx.decodeAs where cid == pdu.cid { return psm }
+        for case .avdtpMedia(let cid) in ctx.decodeAs where cid == pdu.cid { return PSM.avdtp }
         let channel = L2CAPChannelMap.Key(connection: key, direction: direction, cid: pdu.cid)
         let name = L2CAPChannel.name(pdu.cid)
         switch guessed[channel] {

@@ -13,6 +13,7 @@ final class L2CAPLayer: ConnectionLayer {
     let iap2: IAP2Layer
     private let credit: CreditChannelLayer
     private let avctp: AVCTPLayer
+    private let avdtp: AVDTPLayer
     let budget: GuessBudget
     private var channels = L2CAPChannelMap()
     /// Dynamic channels guessed to carry RFCOMM, said once each.
@@ -20,8 +21,9 @@ final class L2CAPLayer: ConnectionLayer {
 
     init(
         _ ctx: LayerContext, att: ATTLayer, smp: SMPLayer, sdp: SDPLayer, rfcomm: RFCOMMLayer, iap2: IAP2Layer,
-        credit: CreditChannelLayer, avctp: AVCTPLayer, budget: GuessBudget
+        credit: CreditChannelLayer, avctp: AVCTPLayer, avdtp: AVDTPLayer, budget: GuessBudget
     ) {
+        self.avdtp = avdtp
         self.credit = credit
         self.avctp = avctp
         self.ctx = ctx
@@ -62,6 +64,12 @@ final class L2CAPLayer: ConnectionLayer {
             case PSM.rfcomm?: rfcommPDU(pdu.payload, key, direction, r)
             case PSM.att?: att.pdu(consume pdu, key, direction, r)
             case PSM.sdp?: sdp.pdu(pdu.payload, ACLKey(key, direction), r)
+            case PSM.avdtp?:
+                // The first AVDTP channel of a connection (or one `--decode-as` names) carries signalling.
+                let signalling =
+                    channels.avdtpSignalling.contains(channel)
+                    || ctx.decodeAs.contains(.cid(pdu.cid, psm: PSM.avdtp))
+                avdtp.pdu(pdu.payload, channel, signalling: signalling, r)
             case let psm? where psm == PSM.avctp || psm == PSM.avctpBrowsing:
                 avctp.pdu(pdu.payload, channel, browsing: psm == PSM.avctpBrowsing, r)
             case let psm?: ctx.undecoded(r, key.handle, PSM.name(psm), pdu.payload)

@@ -355,6 +355,30 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual(change?["after"] as? String, "LE Secure Connections, Just Works")
     }
 
+    /// The headset capture against itself with the Set Configuration at 44.1 kHz: the A2DP codec
+    /// is the only connection change.
+    func testAnA2DPCodecChangeIsAConnectionFact() throws {
+        let original = SampleCaptures.headphoneAudio().bytes
+        // Set Configuration (AVDTP 1.3 §8.9), SBC: 0x11 is 48 kHz joint stereo, 0x21 44.1 kHz.
+        let configuration: [UInt8] = [0x30, 0x03, 0x04, 0x04, 0x01, 0x00, 0x07, 0x06, 0x00, 0x00, 0x11]
+        guard
+            let at = (0...(original.count - configuration.count)).first(where: {
+                Array(original[$0..<$0 + configuration.count]) == configuration
+            })
+        else { return XCTFail("no Set Configuration in the sample") }
+        var changed = original
+        changed[at + configuration.count - 1] = 0x21
+        let (json, _) = try diff(try write("before.btsnoop", original), try write("after.btsnoop", changed))
+        let changes = list(json, "connections").map {
+            "\($0["name"] ?? "") \($0["before"] ?? "") → \($0["after"] ?? "")"
+        }
+        XCTAssertEqual(
+            changes,
+            [
+                "audio codec SEID 1 SBC 48000 Hz joint stereo, bitpool 2-53 → SEID 1 SBC 44100 Hz joint stereo, bitpool 2-53"
+            ])
+    }
+
     /// The page: a table per part, the file names escaped, nothing loaded from anywhere.
     func testTheHTMLPage() throws {
         let before = try write("<b>efore.btsnoop", Self.capture(Self.base))

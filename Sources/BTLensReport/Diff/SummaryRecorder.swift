@@ -196,6 +196,10 @@ extension CaptureSummary {
                 "\(s.uuid.map { "\($0)" } ?? Hex.value(s.valueHandle, width: 4)) \(s.kind.rawValue)"
             }.sorted().joined(separator: ", ")
         }
+        // A firmware that changes the A2DP codec (AAC to SBC, a bitpool) shows here.
+        if !l.audioStreams.isEmpty {
+            f["audio codec"] = l.audioStreams.map { "SEID \($0.seid) \($0.codec ?? "?")" }.joined(separator: ", ")
+        }
         f["ended"] = c.closedRecord == nil ? "still open" : (c.disconnectReason?.name ?? "closed")
         return f
     }

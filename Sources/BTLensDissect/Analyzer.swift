@@ -149,7 +149,10 @@ public final class Analyzer {
                 parameters, r)
         case .disconnected(let status, let handle, let reason):
             guard status.isSuccess else { return }
-            disconnected(ConnectionKey(index: r.controllerIndex, handle: handle), reason, r)
+            let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+            // An (e)SCO link's handle is no ACL connection's (while one is open with it, it is that).
+            if !hci.connections.isOpen(key), hfp.audioClosed(key, reason: reason, r) { return }
+            disconnected(key, reason, r)
         case .encryption(let status, let handle, let enabled?) where status.isSuccess:
             hci.lifecycle(effect, r)
             att.setEncrypted(ConnectionKey(index: r.controllerIndex, handle: handle), enabled)

@@ -141,6 +141,8 @@ extension Field {
         case .eaSession: return a.eaSession.map { .int(Int64($0)) }
         case .protocol: return a.protocolName.map { .string($0) }
         case .rfcommChannel: return a.rfcommChannel.map { .int(Int64($0)) }
+        case .cid: return a.l2capChannel.map { .int(Int64($0.cid)) }
+        case .parameter where path == "psm": return a.l2capChannel.map { .int(Int64($0.psm)) }
         case .framing: return a.isA5 ? nil : .string(a.framing ?? "value")
         case .command: return a.hasCommand ? .int(Int64(a.frame.command)) : nil
         case .sequence: return a.frame.sequence.map { .int(Int64($0)) }

@@ -10,7 +10,8 @@ extension FieldNames {
         "message_type", "signal", "acp_seid", "int_seid", "seid", "seps", "media_type", "sampling_frequencies",
         "channel_modes", "block_lengths", "subbands", "allocation", "bitpool_min", "bitpool_max", "object_types",
         "bitrate", "vbr", "content_protection", "delay_ms", "error_name", "service_category", "stream_state",
-        "packets", "duration_ms", "packets_per_s", "kbps", "lost", "not_rtp", "acp_seids", "security_data", "layers",
+        "seids", "packets", "duration_ms", "packets_per_s", "kbps", "lost", "not_rtp", "acp_seids", "security_data",
+        "layers",
         "crc", "mpf", "bitrate_indexes", "channels",
         // AVRCP
         "ctype", "subunit_type", "subunit_id", "operation", "state", "company_id", "vendor_operation", "data",

@@ -8,7 +8,7 @@ enum FieldNames {
     static let types = EventType.allCases.map(\.name)
 
     /// Families: a prefix stands for every type under it (`hci` is `hci.command` and `hci.event`).
-    static let families = ["hci", "gatt", "l2cap", "iap2"]
+    static let families = ["hci", "gatt", "l2cap", "iap2", "avdtp"]
 
     /// The keys of the contract's objects; nested ones (`services.name`) with dots. Under `fields.`
     /// any name goes: a definition names its fields. `reltime` is the text timeline's seconds since

@@ -48,9 +48,11 @@ extension SampleCaptures {
 
 extension LESession {
     /// Synchronous Connection Complete (Core Vol 4 Part E §7.7.35): an eSCO link `handle` to the
-    /// sample peer, transparent air mode (as for mSBC).
-    public mutating func eSCOConnected(handle: UInt16) {
+    /// sample peer, transparent air mode (as for mSBC; 0x02 is CVSD's).
+    @discardableResult
+    public mutating func eSCOConnected(handle: UInt16, airMode: UInt8 = 0x03) -> Int {
         event(
-            0x2c, [0x00] + le16(Int(handle)) + SampleCaptures.peer + [0x02, 0x0c, 0x06, 0x3c, 0x00, 0x3c, 0x00, 0x03])
+            0x2c,
+            [0x00] + le16(Int(handle)) + SampleCaptures.peer + [0x02, 0x0c, 0x06, 0x3c, 0x00, 0x3c, 0x00, airMode])
     }
 }

@@ -50,6 +50,7 @@ extension SampleCaptures {
         s.eSCOConnected(handle: 0x0006)
         at(.received, "AT+VGS=10\r")
         at(.sent, "\r\nOK\r\n")
+        s.event(0x05, [0x00] + le16(0x0006) + [0x13])  // the eSCO link's Disconnection Complete
 
         // A2DP: the AVDTP signalling channel, then AVDTP 1.3 §8.6–8.13 messages (transaction label
         // in the high nibble, message type in the low 2 bits: 0 command, 2 accept), SEID 1 << 2.

@@ -9,9 +9,10 @@ struct FiltersHelp: ParsableCommand {
             --filter EXPR (-Y EXPR) selects events in timeline (text and jsonl), follow, stats, report and convert. Names are those of `--format jsonl` (docs/jsonl.md): what a JSONL line shows is what a filter reads.
 
             TESTS
-              a5, diagnostic, att, hci.command, iap2.identification, …
+              a5, diagnostic, att, hci.command, iap2.identification, smp, hfp,
+              avdtp, avdtp.media, avrcp, …
                   an event type; a prefix stands for its family: hci (hci.command,
-                  hci.event), gatt, l2cap, iap2
+                  hci.event), gatt, l2cap, iap2, avdtp (avdtp.media too)
               response_to               a field alone: the event has it
               FIELD OP VALUE            OP: == != < <= > >= (or eq ne lt le gt ge)
               FIELD contains VALUE      a substring of a string; bytes in a hex
@@ -69,6 +70,11 @@ struct FiltersHelp: ParsableCommand {
                                                         writes to one
                                                         characteristic
               -Y 'fields.preset == bassBoost'           a decoded field's value
+              -Y 'avdtp && stream_state == streaming'   when A2DP started
+              -Y 'hfp && codec'                         HFP codec negotiation
+              -Y 'avrcp && event == VolumeChanged'      volume notifications
+              -Y 'a5 && psm == 0x80'                    frames on a credit-based
+                                                        channel
               -Y 'reltime >= 12.5 && reltime < 13'      half a second of capture
               -Y '!hci && !connection'                  everything above HCI
 

@@ -32,7 +32,8 @@ final class CreditChannelTests: XCTestCase {
             fields(request),
             [
                 "psm=\(FieldValue.hex(UInt16(0x80)))", "psm_name=\(FieldValue.string("PSM 0x0080"))",
-                "source_cid=\(FieldValue.string("0x0040"))", "mtu=\(FieldValue.int(512))", "mps=\(FieldValue.int(100))",
+                "source_cid=\(FieldValue.hex(UInt16(0x40)))", "mtu=\(FieldValue.int(512))",
+                "mps=\(FieldValue.int(100))",
                 "credits=\(FieldValue.int(2))",
             ])
         _ = decode(&map, "15 01 0a 00 41 00 00 01 28 00 04 00 00 00", .received)

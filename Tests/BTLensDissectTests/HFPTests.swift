@@ -78,6 +78,23 @@ final class HFPTests: XCTestCase {
         }
     }
 
+    /// mSBC chosen, then an eSCO link with CVSD's air mode: said; and the link's end is its own
+    /// event, not a connection nobody opened.
+    func testACodecTheAudioLinkDoesNotCarryIsSaid() throws {
+        var s = SampleCaptures.hfpSession(
+            [(.sent, "\r\n+BCS: 2\r\n"), (.received, "AT+BCS=2\r")], frameSize: 64, sdp: true)
+        let link = s.eSCOConnected(handle: 0x0006, airMode: 0x02)
+        let end = s.event(0x05, [0x00, 0x06, 0x00, 0x13])
+        let events = try analyze(s.bytes)
+        let said = events.compactMap { e -> String? in
+            if case .diagnostic(let d) = e.body { return "#\(e.record) \(d.id)" }
+            if case .profile(let m) = e.body, m.name.hasPrefix("Audio") { return "#\(e.record) \(m.name)" }
+            return nil
+        }
+        XCTAssertEqual(
+            said, ["#\(link) Audio Connection", "#\(link) hfp.codec.mismatch", "#\(end) Audio Disconnection"])
+    }
+
     /// A line that never ends is cut at the bound, said, and what is left at disconnection is undecoded.
     func testALineWithNoTerminatorIsBounded() throws {
         let long = "AT+" + String(repeating: "X", count: HFPLayer.lineLimit + 10)

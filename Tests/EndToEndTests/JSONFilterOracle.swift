@@ -47,11 +47,12 @@ enum JSON: Decodable, Equatable {
 struct JSONFilterOracle {
     /// Keys whose strings are hex bytes.
     static let byteKeys: Set<String> = ["payload", "value", "bytes", "attribute_value", "response", "signature"]
-    static let families = ["hci", "gatt", "l2cap", "iap2"]
+    static let families = ["hci", "gatt", "l2cap", "iap2", "avdtp"]
     static let types: Set<String> = [
         "note", "hci.command", "hci.event", "connection", "acl", "l2cap", "l2cap.signaling", "rfcomm", "sdp", "iap2",
         "iap2.control", "iap2.identification", "att", "gatt.long_read", "gatt.long_write",
-        "gatt.long_write_cancelled", "undecoded", "a5", "message", "diagnostic",
+        "gatt.long_write_cancelled", "undecoded", "a5", "message", "diagnostic", "smp", "avdtp", "avdtp.media",
+        "avrcp", "hfp",
     ]
 
     indirect enum Expr {

@@ -22,6 +22,8 @@ final class JSONLFilterTests: XCTestCase {
         "services.classes contains \"Serial\"", "protocols.name matches \"com\\\\.\"", "type == \"hci.event\"",
         "status == Success", "kind == event", "dissector == aurora-headphones", "command_name == SetEQPreset",
         "change == closed || reason", "dlci in 1..10",
+        "a5 && psm == 0x80", "cid == 0x41", "source_cid == 0x40", "stream_state == streaming", "hfp && codec",
+        "lost > 0", "avrcp && title contains \"Hi\"", "seid == 1", "event == PlaybackStatusChanged",
     ]
 
     static func captures() -> [String] {

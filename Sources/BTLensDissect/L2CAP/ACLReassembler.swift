@@ -24,7 +24,8 @@ public enum L2CAPDiagnostics {
         "l2cap.header_cut", .warning, "A PDU ended before its 4-byte basic header was complete.")
 
     public static let signalingMalformed = DiagnosticKind(
-        "l2cap.signaling.malformed", .error, "An L2CAP signalling command runs past the end of its PDU.")
+        "l2cap.signaling.malformed", .error,
+        "An L2CAP signalling command runs past the end of its PDU, or is shorter than its parameters.")
 
     public static let guessed = DiagnosticKind(
         "l2cap.channel.guessed", .note,

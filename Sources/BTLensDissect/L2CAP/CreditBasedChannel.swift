@@ -118,6 +118,12 @@ struct CreditBasedChannel {
         guard var s = sdu else { return out }
         let take = min(rest.count, s.length - s.bytes.count)
         s.bytes += rest.prefix(take)
+        if s.bytes.count == s.length {
+            out.append(.sdu(s.bytes, firstRecord: s.firstRecord))
+            sdu = nil
+        } else {
+            sdu = s
+        }
         if take < rest.count {
             out.append(
                 .diagnostic(
@@ -126,12 +132,6 @@ struct CreditBasedChannel {
                         "SDU on channel \(name) declared \(s.length) bytes; its K-frames carry \(rest.count - take) more",
                         fields: [("cid", .hex(cid)), ("length", .int(s.length)), ("excess", .int(rest.count - take))])))
             out.append(.undecoded(rest.dropFirst(take)))
-        }
-        if s.bytes.count == s.length {
-            out.append(.sdu(s.bytes, firstRecord: s.firstRecord))
-            sdu = nil
-        } else {
-            sdu = s
         }
         return out
     }

@@ -14,6 +14,8 @@ final class CreditChannelLayer: ConnectionLayer {
     private let dissectors: DissectorLayer
     /// Each channel's stream; nil for a channel whose SDUs are shown undecoded.
     private var streams: [Key: (psm: UInt16, stream: BoundStream?)] = [:]
+    /// Connections whose lifecycle already says they used a credit-based channel.
+    private var used: Set<ConnectionKey> = []
 
     init(_ ctx: LayerContext, hci: HCILayer, att: ATTLayer, dissectors: DissectorLayer) {
         self.ctx = ctx
@@ -24,6 +26,9 @@ final class CreditChannelLayer: ConnectionLayer {
 
     /// What a channel's K-frame gave: SDUs delivered, diagnostics said, stray bytes undecoded.
     func outputs(_ outputs: [CreditBasedChannel.Output], _ key: L2CAPChannelMap.Key, psm: UInt16, _ r: CaptureRecord) {
+        if used.insert(key.connection).inserted {
+            hci.connections.update(key.connection) { $0.usedCreditChannel = true }
+        }
         for o in outputs {
             switch o {
             case .sdu(let bytes, let first): sdu(bytes, firstRecord: first, key, psm: psm, r)
@@ -131,6 +136,7 @@ final class CreditChannelLayer: ConnectionLayer {
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
         endStreams(connection, at: place, reason: reason)
+        used.remove(connection)
     }
 
     func finish(at place: RecordPlace) { endStreams(nil, at: place, reason: "the end of the capture") }

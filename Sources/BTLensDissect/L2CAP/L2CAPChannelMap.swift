@@ -58,10 +58,18 @@ struct L2CAPChannelMap {
                 return (commands, diagnostics + [d])
             }
             var info = L2CAPSignalingInfo(code: L2CAPSignalingCode(rawValue: code), identifier: id, fields: [])
-            if let definition = L2CAPSignalingCode.table[Int(code)], data.count >= definition.minimumSize {
-                var p = ByteReader(data)
-                let command = Command(identifier: id, connection: connection, direction: direction, place: place)
-                info.fields = parameters(definition.parameters, command, &p, &diagnostics)
+            if let definition = L2CAPSignalingCode.table[Int(code)] {
+                if data.count >= definition.minimumSize {
+                    var p = ByteReader(data)
+                    let command = Command(identifier: id, connection: connection, direction: direction, place: place)
+                    info.fields = parameters(definition.parameters, command, &p, &diagnostics)
+                } else {
+                    diagnostics.append(
+                        Diagnostic(
+                            L2CAPDiagnostics.signalingMalformed,
+                            "\(definition.name) at offset \(r.offset - data.count - 4): its parameters need \(definition.minimumSize) bytes, \(data.count) present",
+                            fields: [("offset", .int(r.offset - data.count - 4))]))
+                }
             }
             commands.append(info)
         }
@@ -100,8 +108,7 @@ struct L2CAPChannelMap {
             let (mtu, mps, credits) = (u16(), u16(), u16())
             let scids = le ? [scid] : cids()
             pending[c.pending] = Request(psm: psm, cids: scids, flow: (Int(mtu), Int(mps), Int(credits)))
-            return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm)))]
-                + [("source_cid", .string(scids.map { Hex.value($0, width: 4) }.joined(separator: " ")))]
+            return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", cidList(scids, le))]
                 + flowFields(mtu, mps, credits)
         case .connectionResponse:
             let (dcid, scid) = (u16(), u16())
@@ -117,8 +124,9 @@ struct L2CAPChannelMap {
             // An Enhanced response lists a CID per requested channel, 0 for each refused.
             let dcids = le ? [result == 0 ? dcid : 0] : cids()
             connected(c, responderCIDs: dcids, flow: (Int(mtu), Int(mps), Int(credits)))
-            return [("destination_cid", .string(dcids.map { Hex.value($0, width: 4) }.joined(separator: " ")))]
-                + flowFields(mtu, mps, credits) + [("result", .int(result))]
+            return [("destination_cid", cidList(dcids, le))] + flowFields(mtu, mps, credits) + [
+                ("result", .int(result))
+            ]
         case .flowControlCredit:
             let (cid, credits) = (u16(), u16())
             let key = c.toSender(cid)
@@ -160,6 +168,12 @@ struct L2CAPChannelMap {
         case .none:
             return []
         }
+    }
+
+    /// One CID as a number (LE Credit Based); an Enhanced command's list of them as a string.
+    private func cidList(_ cids: [UInt16], _ single: Bool) -> FieldValue {
+        if single, let cid = cids.first { return .hex(cid) }
+        return .string(cids.map { Hex.value($0, width: 4) }.joined(separator: " "))
     }
 
     /// A response: each channel it accepts (a non-zero CID) carries the request's PSM both ways,

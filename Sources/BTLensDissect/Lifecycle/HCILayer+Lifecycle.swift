@@ -119,7 +119,8 @@ extension HCILayer {
                     LifecycleDiagnostics.micFailure,
                     "\(Hex.value(handle, width: 4)) dropped: MIC Failure; \(reason.advice ?? "")"))
         }
-        if info.transport == .le, !info.inferred, !hadATT {
+        // An app may talk over a credit-based channel and never use GATT.
+        if info.transport == .le, !info.inferred, !hadATT, !info.lifecycle.usedCreditChannel {
             ctx.say(
                 r, handle,
                 Diagnostic(

@@ -59,6 +59,8 @@ public struct Lifecycle: Sendable {
     public var lastTraffic: Step?
     public var attErrors = 0
     public static let subscriptionLimit = 64
+    /// A K-frame went over an L2CAP credit-based channel.
+    public var usedCreditChannel = false
     /// AVDTP stream endpoints, by SEID (at most 62, the SEID space).
     public var audioStreams: [AudioStream] = []
 

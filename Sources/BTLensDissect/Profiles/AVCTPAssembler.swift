@@ -35,6 +35,12 @@ public struct AVCTPAssembler: Sendable {
     /// Bytes held for a message in progress.
     public var heldBytes: Int { partial?.bytes.count ?? 0 }
 
+    /// The bytes of a message its channel closed in the middle of, given up.
+    public mutating func takeHeld() -> [UInt8] {
+        defer { partial = nil }
+        return partial?.bytes ?? []
+    }
+
     public mutating func push(_ packet: ArraySlice<UInt8>) -> AVCTPAssembly {
         var r = ByteReader(packet)
         guard let octet = try? r.u8() else { return Self.malformed(need: 1, have: 0, type: nil) }

@@ -32,11 +32,26 @@ final class AVCTPLayer: ConnectionLayer {
                 record: r.number, timestamp: r.timestamp, direction: channel.direction, connection: handle,
                 isTop: true, body: .profile(decoded.message)))
         if let d = decoded.diagnostic { ctx.say(r, handle, d, channel.direction) }
+        // A profile other than AVRCP (its PID named) is not read further: its bytes are shown.
+        if message.pid != AVCTPMessage.avrcpPID, !message.payload.isEmpty {
+            ctx.undecoded(r, handle, "AVCTP PID \(Hex.value(message.pid, width: 4))", message.payload)
+        }
+    }
+
+    /// Messages begun and never ended (connection nil: every one): their bytes, undecoded.
+    private func unfinished(_ connection: ConnectionKey?, at place: RecordPlace, reason: String) {
+        for channel in assemblers.keys.sorted() where connection == nil || channel.connection == connection {
+            guard var a = assemblers.removeValue(forKey: channel), a.heldBytes > 0 else { continue }
+            ctx.undecoded(
+                record: place.record, time: place.time, direction: channel.direction, channel.connection.handle,
+                "AVCTP message unfinished at \(reason)", a.takeHeld()[...])
+        }
     }
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
+        unfinished(connection, at: place, reason: reason)
         assemblers = assemblers.filter { $0.key.connection != connection }
     }
 
-    func finish(at place: RecordPlace) {}
+    func finish(at place: RecordPlace) { unfinished(nil, at: place, reason: "the end of the capture") }
 }

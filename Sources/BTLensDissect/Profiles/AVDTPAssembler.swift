@@ -39,6 +39,12 @@ public struct AVDTPAssembler: Sendable {
     /// Bytes held for a message in progress: at disconnection, its End never came.
     public var heldBytes: Int { pending?.bytes.count ?? 0 }
 
+    /// The bytes of a message its channel closed in the middle of, given up.
+    public mutating func takeHeld() -> [UInt8] {
+        defer { pending = nil }
+        return pending?.bytes ?? []
+    }
+
     /// One L2CAP PDU's payload: a whole message, nothing yet (a Start or Continue packet held), or
     /// diagnostics for packets that cannot be joined.
     public mutating func push(_ packet: ArraySlice<UInt8>) -> Output {

@@ -62,7 +62,10 @@ final class AVDTPLayer: ConnectionLayer {
                 summarize(seid: seid, channel.connection, at: RecordPlace(record: r.number, time: r.timestamp))
             }
         } catch {
-            ctx.say(r, channel.connection.handle, error.diagnostic, channel.direction)
+            // The bytes are shown (and counted) by the undecoded event.
+            var d = error.diagnostic
+            d.undecodedBytes = 0
+            ctx.say(r, channel.connection.handle, d, channel.direction)
             ctx.undecoded(r, channel.connection.handle, "AVDTP", bytes)
         }
     }
@@ -95,7 +98,8 @@ final class AVDTPLayer: ConnectionLayer {
         case AVDTPSignalID.close, AVDTPSignalID.abort: state = "idle"
         default: return []
         }
-        s.message.fields.append(("seid", .string(AVDTPSignal.list(command.seids))))
+        if let first = command.seids.first { s.message.fields.append(("seid", .int(first))) }
+        if command.seids.count > 1 { s.message.fields.append(("seids", .string(AVDTPSignal.list(command.seids)))) }
         s.message.fields.append(("stream_state", .string(state)))
         for seid in command.seids {
             let endpoint = Endpoint(connection: channel.connection, seid: seid)
@@ -143,14 +147,27 @@ final class AVDTPLayer: ConnectionLayer {
         }
     }
 
+    /// Messages begun and never ended (connection nil: every one): their bytes, undecoded.
+    private func unfinished(_ connection: ConnectionKey?, at place: RecordPlace, reason: String) {
+        for channel in assemblers.keys.sorted() where connection == nil || channel.connection == connection {
+            guard var a = assemblers.removeValue(forKey: channel), a.heldBytes > 0 else { continue }
+            ctx.undecoded(
+                record: place.record, time: place.time, direction: channel.direction, channel.connection.handle,
+                "AVDTP message unfinished at \(reason)", a.takeHeld()[...])
+        }
+    }
+
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
         summarize(seid: nil, connection, at: place)
-        assemblers = assemblers.filter { $0.key.connection != connection }
+        unfinished(connection, at: place, reason: reason)
         pending = pending.filter { $0.key.connection != connection }
         codecs = codecs.filter { $0.key.connection != connection }
         media = media.filter { $0.key.connection != connection }
         opened[connection] = nil
     }
 
-    func finish(at place: RecordPlace) { summarize(seid: nil, nil, at: place) }
+    func finish(at place: RecordPlace) {
+        summarize(seid: nil, nil, at: place)
+        unfinished(nil, at: place, reason: "the end of the capture")
+    }
 }

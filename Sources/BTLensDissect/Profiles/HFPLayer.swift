@@ -5,7 +5,11 @@ public enum HFPDiagnostics {
     public static let lineLong = DiagnosticKind(
         "hfp.line.long", .warning,
         "An AT line ran past \(HFPLayer.lineLimit) bytes without a terminator; the bytes so far are shown as one line.")
-    public static let all = [lineLong]
+    public static let codecMismatch = DiagnosticKind(
+        "hfp.codec.mismatch", .warning,
+        "An (e)SCO link's air mode is not the one the codec +BCS chose needs: mSBC and LC3-SWB are sent transparent, CVSD as CVSD (HFP 1.9 §5.7)."
+    )
+    public static let all = [lineLong, codecMismatch]
 }
 
 /// HFP/HSP on RFCOMM: the channels that carry AT commands (SDP's service class, `--decode-as`, or
@@ -33,6 +37,8 @@ final class HFPLayer: ConnectionLayer {
     private var partial: [LineKey: (record: Int, bytes: [UInt8])] = [:]
     /// The codec the last +BCS chose on each connection, and where: the audio link that follows uses it.
     private var codecs: [ConnectionKey: (name: String, record: Int)] = [:]
+    /// Open (e)SCO links by their own handle, with their ACL connection: freed when they or it close.
+    private var audioLinks: [ConnectionKey: ConnectionKey?] = [:]
 
     init(_ ctx: LayerContext) { self.ctx = ctx }
 
@@ -90,10 +96,12 @@ final class HFPLayer: ConnectionLayer {
     /// An (e)SCO link opened: named with the codec negotiated on its ACL connection (`acl`), or
     /// CVSD's air mode when nothing was negotiated (HFP 1.9 §5.7).
     func audioLink(handle: UInt16, linkType: UInt8, airMode: UInt8, acl: ConnectionKey?, _ r: CaptureRecord) {
+        audioLinks[ConnectionKey(index: r.controllerIndex, handle: handle)] = acl
         var fields: [(String, FieldValue)] = [
             ("sco_handle", .hex(handle)), ("link_type", .string(linkType == 2 ? "eSCO" : "SCO")),
         ]
-        if let negotiated = acl.flatMap({ codecs[$0] }) {
+        let negotiated = acl.flatMap { codecs[$0] }
+        if let negotiated {
             fields += [("codec", .string(negotiated.name)), ("codec_record", .int(negotiated.record))]
         } else if airMode == 2 {
             fields.append(("codec", .string("CVSD")))
@@ -102,6 +110,32 @@ final class HFPLayer: ConnectionLayer {
             Event(
                 record: r.number, timestamp: r.timestamp, direction: r.direction, connection: acl?.handle,
                 isTop: true, body: .profile(ProfileMessage(.hfp, "Audio Connection", fields))))
+        // CVSD is coded by the controller (air mode CVSD); mSBC and LC3-SWB by the host (transparent).
+        guard let negotiated, airMode == 2 || airMode == 3, (negotiated.name == "CVSD") != (airMode == 2) else {
+            return
+        }
+        let mode = airMode == 2 ? "CVSD" : "transparent"
+        ctx.say(
+            r, acl?.handle,
+            Diagnostic(
+                HFPDiagnostics.codecMismatch,
+                "+BCS chose \(negotiated.name) at #\(negotiated.record), but the \(linkType == 2 ? "eSCO" : "SCO") link's air mode is \(mode)",
+                fields: [
+                    ("codec", .string(negotiated.name)), ("codec_record", .int(negotiated.record)),
+                    ("air_mode", .string(mode)),
+                ]))
+    }
+
+    /// A Disconnection Complete for an (e)SCO link this layer saw open: said as its end. False for
+    /// any other handle.
+    func audioClosed(_ key: ConnectionKey, reason: HCIErrorCode, _ r: CaptureRecord) -> Bool {
+        guard let acl = audioLinks.removeValue(forKey: key) else { return false }
+        let fields: [(String, FieldValue)] = [("sco_handle", .hex(key.handle)), ("reason", .string(reason.name))]
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: r.direction, connection: acl?.handle,
+                isTop: true, body: .profile(ProfileMessage(.hfp, "Audio Disconnection", fields))))
+        return true
     }
 
     /// A line with no terminator when its connection or the capture ends: its bytes, undecoded.
@@ -118,6 +152,7 @@ final class HFPLayer: ConnectionLayer {
         flush({ $0.channel.connection != connection }, at: place)
         channels = channels.filter { $0.connection != connection }
         codecs[connection] = nil
+        audioLinks = audioLinks.filter { $0.value != connection }
     }
 
     func finish(at place: RecordPlace) { flush({ _ in false }, at: place) }

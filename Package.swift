@@ -9,7 +9,7 @@ let package = Package(
             name: "BTLensKit",
             targets: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions",
-                "BTLensPipeline", "BTLensReport", "BTLensFilter",
+                "BTLensPipeline", "BTLensReport", "BTLensFilter", "BTLensAppLog",
             ]),
     ],
     dependencies: [
@@ -52,6 +52,8 @@ let package = Package(
         .target(name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
         // Display filters (--filter): the language, compiled once, over the events in the JSONL contract's names.
         .target(name: "BTLensFilter", dependencies: ["BTLensCore", "BTLensDissect"]),
+        // App logs (logcat, log show, Xcode, an app's own logger) read line by line, and the hex bytes in them.
+        .target(name: "BTLensAppLog", dependencies: ["BTLensCore"]),
         .target(
             name: "BTLensReport",
             dependencies: [
@@ -87,6 +89,7 @@ let package = Package(
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
         .testTarget(name: "BTLensPipelineTests", dependencies: ["BTLensPipeline"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
+        .testTarget(name: "BTLensAppLogTests", dependencies: ["BTLensAppLog"]),
         .testTarget(name: "BTLensFilterTests", dependencies: ["BTLensFilter", "BTLensTestSupport"]),
         // The heap in use (glibc), for the tests that bound memory.
         .target(name: "CHeapUsage"),

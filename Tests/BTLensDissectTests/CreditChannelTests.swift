@@ -139,6 +139,47 @@ final class CreditChannelTests: XCTestCase {
         XCTAssertEqual(undecoded(channel3.kframe([7], at: place(1), cid: 0x40)), [[7]])
     }
 
+    /// A channel closed by its Disconnection Request/Response in the middle of an SDU says so and
+    /// shows the bytes; a new channel on the same CIDs to another PSM starts afresh.
+    func testAClosedChannelEndsItsSDUAndItsStream() throws {
+        var s = LESession()
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        func open(_ id: UInt8, psm: UInt8) {
+            s.l2cap(
+                handle: h, .sent, cid: 5,
+                [0x14, id, 0x0a, 0x00, psm, 0x00, 0x40, 0x00, 0x00, 0x01, 0x40, 0x00, 0x0a, 0x00])
+            s.l2cap(
+                handle: h, .received, cid: 5,
+                [0x15, id, 0x0a, 0x00, 0x41, 0x00, 0x00, 0x01, 0x40, 0x00, 0x0a, 0x00, 0x00, 0x00])
+        }
+        open(1, psm: 0x80)
+        let frame = Frame.encode(command: 0x20, sequence: 7, payload: [0x01])
+        let sent = s.l2cap(handle: h, .sent, cid: 0x0041, [UInt8(frame.count), 0x00] + frame)
+        // An SDU of 13 bytes of which 5 arrive; then the channel is closed (Core Vol 3 Part A §4.6, §4.7).
+        s.l2cap(handle: h, .sent, cid: 0x0041, [0x0d, 0x00, 1, 2, 3, 4, 5])
+        s.l2cap(handle: h, .sent, cid: 5, [0x06, 2, 0x04, 0x00, 0x41, 0x00, 0x40, 0x00])
+        let closed = s.l2cap(handle: h, .received, cid: 5, [0x07, 2, 0x04, 0x00, 0x41, 0x00, 0x40, 0x00])
+        open(3, psm: 0x82)
+        let again = s.l2cap(handle: h, .sent, cid: 0x0041, [0x03, 0x00, 9, 9, 9])
+        let events = try analyze(s.bytes)
+        let said = events.compactMap { e -> String? in
+            switch e.body {
+            case .diagnostic(let d): return "#\(e.record) \(d.id)"
+            case .undecoded(let u): return "#\(e.record) \(u.what) \(Hex.string(u.bytes))"
+            case .frame(let f): return "#\(e.record) frame \(f.frame.sequence ?? 0)"
+            default: return nil
+            }
+        }
+        XCTAssertEqual(
+            said,
+            [
+                "#\(sent) frame 7", "#\(closed) l2cap.sdu.incomplete",
+                "#\(closed) credit-based channel 0x0041 (PSM 0x0080) 0102030405",
+                "#\(again) credit-based channel 0x0041 (PSM 0x0082) 090909",
+            ])
+    }
+
     /// The sample capture: the same A5 exchange over GATT and over the credit-based channel gives
     /// the same frames, command for command and byte for byte.
     func testA5OverACreditBasedChannelIsTheSameAsOverGATT() throws {

@@ -46,6 +46,11 @@ final class HFPTests: XCTestCase {
         XCTAssertTrue(HFPLayer.looksLikeAT(ArraySlice("AT+BRSF=155\r".utf8)))
         XCTAssertTrue(HFPLayer.looksLikeAT(ArraySlice("\r\n+BRSF: 615\r\n".utf8)))
         XCTAssertTrue(HFPLayer.looksLikeAT(ArraySlice("at+ckpd=200\r".utf8)))
+        XCTAssertTrue(HFPLayer.looksLikeAT(ArraySlice("\r\nRING\r\n".utf8)))
+        XCTAssertTrue(HFPLayer.looksLikeAT(ArraySlice("OK\r".utf8)))
+        // A result code with nothing after it could be any text that starts so.
+        XCTAssertFalse(HFPLayer.looksLikeAT(ArraySlice("OK".utf8)))
+        XCTAssertFalse(HFPLayer.looksLikeAT(ArraySlice("RINGS\r\n".utf8)))
         XCTAssertFalse(HFPLayer.looksLikeAT([0xff, 0x5a, 0x00, 0x12]))
         XCTAssertFalse(HFPLayer.looksLikeAT(ArraySlice("AT\u{1}".utf8)))
         XCTAssertFalse(HFPLayer.looksLikeAT(ArraySlice("A".utf8)))

@@ -127,8 +127,15 @@ final class CreditChannelLayer: ConnectionLayer {
         }
     }
 
-    private func endStreams(_ connection: ConnectionKey?, at place: RecordPlace, reason: String) {
-        for key in streams.keys.filter({ connection == nil || $0.connection == connection }).sorted() {
+    /// A channel closed by signalling: its stream ends (its CIDs may open another channel).
+    func closeChannel(_ channel: Key, at place: RecordPlace) {
+        endStreams(at: place, reason: "its channel's end") { $0 == channel }
+    }
+
+    private func endStreams(
+        _ connection: ConnectionKey? = nil, at place: RecordPlace, reason: String, only: (Key) -> Bool = { _ in true }
+    ) {
+        for key in streams.keys.filter({ (connection == nil || $0.connection == connection) && only($0) }).sorted() {
             guard case (let psm, var s?)? = streams.removeValue(forKey: key) else { continue }
             for o in s.finish(reason: reason) { output(o, key, psm: psm, s.label, place) }
         }

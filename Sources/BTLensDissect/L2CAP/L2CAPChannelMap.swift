@@ -34,6 +34,14 @@ struct L2CAPChannelMap {
     /// ones media (AVDTP 1.3 §5.4).
     private(set) var avdtpSignalling: Set<Key> = []
 
+    /// What one signalling PDU changed: the channels it opened (both ways) and closed, with their PSM
+    /// and what a credit-based channel's SDU left unfinished.
+    struct Changes {
+        var opened: [(toResponder: Key, toRequester: Key, psm: UInt16)] = []
+        var closed: [(Key, psm: UInt16, left: [CreditBasedChannel.Output])] = []
+    }
+    private var changes = Changes()
+
     func psm(_ connection: ConnectionKey, _ direction: Direction, _ cid: UInt16) -> UInt16? {
         channels[Key(connection: connection, direction: direction, cid: cid)]
     }
@@ -41,9 +49,9 @@ struct L2CAPChannelMap {
     /// Decodes one signalling PDU (several commands may share it) and updates the map.
     mutating func decode(
         _ payload: ArraySlice<UInt8>, connection: ConnectionKey, direction: Direction, at place: RecordPlace
-    )
-        -> (commands: [L2CAPSignalingInfo], diagnostics: [Diagnostic])
-    {
+    ) -> (commands: [L2CAPSignalingInfo], diagnostics: [Diagnostic], changes: Changes) {
+        changes = Changes()
+        defer { changes = Changes() }
         var r = ByteReader(payload)
         var commands: [L2CAPSignalingInfo] = []
         var diagnostics: [Diagnostic] = []
@@ -55,7 +63,7 @@ struct L2CAPChannelMap {
                     L2CAPDiagnostics.signalingMalformed,
                     "signalling command at offset \(r.offset) runs past the end of its PDU (\(r.remaining) bytes left)",
                     fields: [("offset", .int(r.offset))])
-                return (commands, diagnostics + [d])
+                return (commands, diagnostics + [d], changes)
             }
             var info = L2CAPSignalingInfo(code: L2CAPSignalingCode(rawValue: code), identifier: id, fields: [])
             if let definition = L2CAPSignalingCode.table[Int(code)] {
@@ -73,7 +81,7 @@ struct L2CAPChannelMap {
             }
             commands.append(info)
         }
-        return (commands, diagnostics)
+        return (commands, diagnostics, changes)
     }
 
     private struct Command {
@@ -127,6 +135,8 @@ struct L2CAPChannelMap {
             return [("destination_cid", cidList(dcids, le))] + flowFields(mtu, mps, credits) + [
                 ("result", .int(result))
             ]
+        case .creditBasedReconfigureResponse:
+            return [("result", .int(u16()))]
         case .flowControlCredit:
             let (cid, credits) = (u16(), u16())
             let key = c.toSender(cid)
@@ -151,9 +161,11 @@ struct L2CAPChannelMap {
             // The response's destination CID is its sender's (Core Vol 3 Part A §4.7).
             if parameters == .disconnectionResponse {
                 for key in [c.toSender(dcid), Key(connection: c.connection, direction: c.direction, cid: scid)] {
-                    channels[key] = nil
-                    credit[key] = nil
+                    guard let psm = channels.removeValue(forKey: key) else { continue }
+                    var left: [CreditBasedChannel.Output] = []
+                    if var channel = credit.removeValue(forKey: key) { left = channel.close(cid: key.cid) }
                     avdtpSignalling.remove(key)
+                    changes.closed.append((key, psm, left))
                 }
             }
             return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
@@ -192,6 +204,7 @@ struct L2CAPChannelMap {
             }
             channels[toResponder] = request.psm
             channels[toRequester] = request.psm
+            changes.opened.append((toResponder, toRequester, request.psm))
             if let flow, let asked = request.flow {
                 credit[toResponder] = CreditBasedChannel(mtu: flow.mtu, mps: flow.mps, credits: flow.credits)
                 credit[toRequester] = CreditBasedChannel(mtu: asked.mtu, mps: asked.mps, credits: asked.credits)

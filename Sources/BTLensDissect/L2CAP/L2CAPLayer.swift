@@ -81,8 +81,9 @@ final class L2CAPLayer: ConnectionLayer {
     }
 
     private func signaling(_ pdu: L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let (commands, diagnostics) = channels.decode(
-            pdu.payload, connection: key, direction: direction, at: RecordPlace(record: r.number, time: r.timestamp))
+        let place = RecordPlace(record: r.number, time: r.timestamp)
+        let (commands, diagnostics, changes) = channels.decode(
+            pdu.payload, connection: key, direction: direction, at: place)
         for c in commands {
             ctx.emit(
                 Event(
@@ -90,6 +91,16 @@ final class L2CAPLayer: ConnectionLayer {
                     isTop: true, body: .l2capSignaling(c)))
         }
         for d in diagnostics { ctx.say(r, key.handle, d, direction) }
+        for o in changes.opened where o.psm == PSM.avdtp && !channels.avdtpSignalling.contains(o.toResponder) {
+            avdtp.transportOpened([o.toResponder, o.toRequester])
+        }
+        // A channel's end ends what its layer kept for it: a new channel may reuse its CIDs.
+        for (channel, psm, left) in changes.closed {
+            credit.left(left, channel, psm: psm, at: place)
+            credit.closeChannel(channel, at: place)
+            if psm == PSM.avdtp { avdtp.closeChannel(channel, at: place) }
+            if psm == PSM.avctp || psm == PSM.avctpBrowsing { avctp.closeChannel(channel, at: place) }
+        }
     }
 
     /// An RFCOMM PDU: its frame shown, and the data it carries handed to what its channel carries.

@@ -15,6 +15,7 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable {
         /// LE (0x14/0x15) and Enhanced (0x17/0x18) credit-based channels, their credits and reconfiguration.
         case leCreditBasedConnectionRequest, leCreditBasedConnectionResponse
         case creditBasedConnectionRequest, creditBasedConnectionResponse, creditBasedReconfigureRequest
+        case creditBasedReconfigureResponse
         case flowControlCredit
         /// Destination and source CID; the response closes the channel.
         case disconnectionRequest, disconnectionResponse
@@ -78,7 +79,11 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable {
             0x19,
             .init(name: "Credit Based Reconfigure Request", parameters: .creditBasedReconfigureRequest, minimumSize: 4)
         ),
-        (0x1a, .init(name: "Credit Based Reconfigure Response", parameters: .none, minimumSize: 0)),
+        (
+            0x1a,
+            .init(
+                name: "Credit Based Reconfigure Response", parameters: .creditBasedReconfigureResponse, minimumSize: 2)
+        ),
     ]
 
     /// `definitions` by code: a lookup per command is an array index.

@@ -11,13 +11,17 @@ extension Lifecycle {
         public var bytes = 0
     }
 
-    mutating func audioStream(seid: UInt8, codec: String?, state: String, _ step: Step) {
+    /// An accepted signal: the endpoint's new state (nil: unchanged, as a Reconfigure leaves it).
+    mutating func audioStream(seid: UInt8, codec: String?, state: String?, _ step: Step) {
         guard let i = audioStreams.firstIndex(where: { $0.seid == seid }) else {
-            return audioStreams.append(AudioStream(seid: seid, codec: codec, state: state, step: step))
+            return audioStreams.append(
+                AudioStream(seid: seid, codec: codec, state: state ?? "configured", step: step))
         }
         audioStreams[i].codec = codec ?? audioStreams[i].codec
-        audioStreams[i].state = state
-        audioStreams[i].step = step
+        if let state {
+            audioStreams[i].state = state
+            audioStreams[i].step = step
+        }
     }
 
     mutating func audioMedia(seid: UInt8, packets: Int, bytes: Int) {

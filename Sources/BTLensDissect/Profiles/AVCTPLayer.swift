@@ -39,8 +39,16 @@ final class AVCTPLayer: ConnectionLayer {
     }
 
     /// Messages begun and never ended (connection nil: every one): their bytes, undecoded.
-    private func unfinished(_ connection: ConnectionKey?, at place: RecordPlace, reason: String) {
-        for channel in assemblers.keys.sorted() where connection == nil || channel.connection == connection {
+    /// A channel closed by signalling: its unfinished message shown, its assembler freed.
+    func closeChannel(_ channel: Channel, at place: RecordPlace) {
+        unfinished(nil, at: place, reason: "its channel's end") { $0 == channel }
+    }
+
+    private func unfinished(
+        _ connection: ConnectionKey?, at place: RecordPlace, reason: String, only: (Channel) -> Bool = { _ in true }
+    ) {
+        for channel in assemblers.keys.sorted()
+        where (connection == nil || channel.connection == connection) && only(channel) {
             guard var a = assemblers.removeValue(forKey: channel), a.heldBytes > 0 else { continue }
             ctx.undecoded(
                 record: place.record, time: place.time, direction: channel.direction, channel.connection.handle,

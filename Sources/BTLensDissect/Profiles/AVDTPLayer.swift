@@ -1,16 +1,10 @@
 import BTLensCapture
 import BTLensCore
 
-/// AVDTP on its L2CAP channels (PSM 0x0019): the first channel of a connection carries
-/// signalling, the ones opened after it carry media (AVDTP 1.3 §5.4). Signalling messages are
-/// named, paired by transaction label, and move each stream endpoint through its states (§9.1);
-/// media packets are counted per stream and summed up when the stream stops. Per connection: one
-/// assembler per signalling direction (64 KiB), commands awaiting their response (at most 16
-/// labels × 64 signals × 2 directions), and a state per stream endpoint (at most 62): freed with
-/// the connection.
 /// The signal identifiers the stream state machine follows (AVDTP 1.3 §8.5).
 enum AVDTPSignalID {
     static let setConfiguration: UInt8 = 0x03
+    static let reconfigure: UInt8 = 0x05
     static let open: UInt8 = 0x06
     static let start: UInt8 = 0x07
     static let close: UInt8 = 0x08
@@ -18,6 +12,14 @@ enum AVDTPSignalID {
     static let abort: UInt8 = 0x0a
 }
 
+/// AVDTP on its L2CAP channels (PSM 0x0019): the first channel of a connection carries
+/// signalling; each one opened after an Open is accepted carries that endpoint's media (AVDTP 1.3
+/// §5.4.2). Signalling messages are named, paired by transaction label, and move each stream
+/// endpoint through its states (§9.1); media packets are counted per stream and summed up when the
+/// stream stops or its channel closes. Per connection: one assembler per signalling direction
+/// (64 KiB), commands awaiting their response (at most 16 labels × 64 signals × 2 directions), a
+/// codec per stream endpoint and endpoints awaiting their channel (at most 64, the SEID space):
+/// freed with the connection.
 final class AVDTPLayer: ConnectionLayer {
     typealias Channel = L2CAPChannelMap.Key
     private struct Pending: Hashable {
@@ -37,8 +39,12 @@ final class AVDTPLayer: ConnectionLayer {
     private var assemblers: [Channel: AVDTPAssembler] = [:]
     private var pending: [Pending: (seids: [UInt8], codec: String?)] = [:]
     private var codecs: [Endpoint: String] = [:]
-    /// The endpoint an Open was last accepted for: the next transport channel is its (§5.4.2).
-    private var opened: [ConnectionKey: UInt8] = [:]
+    /// Endpoints whose Open was accepted, in order, each waiting for its transport channel.
+    private var awaitingChannel: [ConnectionKey: [UInt8]] = [:]
+    /// Each transport channel's endpoint.
+    private var transport: [Channel: UInt8] = [:]
+    /// The endpoint last opened: a channel `--decode-as` names, with no captured opening, is its.
+    private var lastOpened: [ConnectionKey: UInt8] = [:]
     private var media: [Channel: AVDTPMediaCount] = [:]
 
     init(_ ctx: LayerContext, hci: HCILayer) {
@@ -59,7 +65,9 @@ final class AVDTPLayer: ConnectionLayer {
             emit(signal.message, channel, r)
             // A stream that stopped streaming: what it carried, after the signal that stopped it.
             for seid in stopped {
-                summarize(seid: seid, channel.connection, at: RecordPlace(record: r.number, time: r.timestamp))
+                summarize(channel.connection, at: RecordPlace(record: r.number, time: r.timestamp)) {
+                    $0 == seid
+                }
             }
         } catch {
             // The bytes are shown (and counted) by the undecoded event.
@@ -70,6 +78,17 @@ final class AVDTPLayer: ConnectionLayer {
         }
     }
 
+    /// A transport channel opened (both its CIDs): the endpoint whose Open was accepted first
+    /// and has no channel yet.
+    func transportOpened(_ channels: [Channel]) {
+        guard let connection = channels.first?.connection, var waiting = awaitingChannel[connection],
+            !waiting.isEmpty
+        else { return }
+        let seid = waiting.removeFirst()
+        awaitingChannel[connection] = waiting
+        for c in channels { transport[c] = seid }
+    }
+
     private func emit(_ m: ProfileMessage, _ channel: Channel, _ r: CaptureRecord) {
         ctx.emit(
             Event(
@@ -78,7 +97,7 @@ final class AVDTPLayer: ConnectionLayer {
     }
 
     /// A command waits for its response; an accepted response moves its endpoints to their next
-    /// state. Returns the endpoints that stopped streaming.
+    /// state (a Reconfigure changes only their codec). Returns the endpoints that stopped streaming.
     private func step(_ s: inout AVDTPSignal, _ channel: Channel, _ r: CaptureRecord) -> [UInt8] {
         let key = Pending(
             connection: channel.connection, transaction: s.transaction, signal: s.signal, direction: channel.direction)
@@ -89,9 +108,10 @@ final class AVDTPLayer: ConnectionLayer {
         var asked = key
         asked.direction = channel.direction.opposite
         guard let command = pending.removeValue(forKey: asked), s.messageType == .accept else { return [] }
-        let state: String
+        let state: String?
         switch s.signal {
         case AVDTPSignalID.setConfiguration: state = "configured"
+        case AVDTPSignalID.reconfigure: state = nil
         case AVDTPSignalID.open: state = "open"
         case AVDTPSignalID.start: state = "streaming"
         case AVDTPSignalID.suspend: state = "open"
@@ -100,20 +120,29 @@ final class AVDTPLayer: ConnectionLayer {
         }
         if let first = command.seids.first { s.message.fields.append(("seid", .int(first))) }
         if command.seids.count > 1 { s.message.fields.append(("seids", .string(AVDTPSignal.list(command.seids)))) }
-        s.message.fields.append(("stream_state", .string(state)))
+        if let state { s.message.fields.append(("stream_state", .string(state))) }
+        let step = Lifecycle.Step(record: r.number, time: r.timestamp)
         for seid in command.seids {
             let endpoint = Endpoint(connection: channel.connection, seid: seid)
             if let codec = command.codec { codecs[endpoint] = codec }
-            if s.signal == AVDTPSignalID.open { opened[channel.connection] = seid }
-            let step = Lifecycle.Step(record: r.number, time: r.timestamp)
+            if s.signal == AVDTPSignalID.open {
+                lastOpened[channel.connection] = seid
+                if (awaitingChannel[channel.connection]?.count ?? 0) < 64 {
+                    awaitingChannel[channel.connection, default: []].append(seid)
+                }
+            }
             let codec = codecs[endpoint]
-            hci.connections.update(channel.connection) { $0.audioStream(seid: seid, codec: codec, state: state, step) }
+            hci.connections.update(channel.connection) {
+                $0.audioStream(seid: seid, codec: codec, state: state, step)
+            }
         }
-        return state == "streaming" ? [] : command.seids
+        return state == nil || state == "streaming" ? [] : command.seids
     }
 
     private func mediaPacket(_ payload: ArraySlice<UInt8>, _ channel: Channel, _ r: CaptureRecord) {
-        var count = media.removeValue(forKey: channel) ?? newCount(channel.connection)
+        var count =
+            media.removeValue(forKey: channel)
+            ?? AVDTPMediaCount(seid: transport[channel] ?? lastOpened[channel.connection])
         let place = RecordPlace(record: r.number, time: r.timestamp)
         if let d = count.count(payload, at: place, cid: channel.cid) {
             ctx.say(r, channel.connection.handle, d, channel.direction)
@@ -121,24 +150,21 @@ final class AVDTPLayer: ConnectionLayer {
         media[channel] = count
     }
 
-    private func newCount(_ connection: ConnectionKey) -> AVDTPMediaCount {
-        let seid = opened[connection]
-        return AVDTPMediaCount(seid: seid, codec: seid.flatMap { codecs[Endpoint(connection: connection, seid: $0)] })
-    }
-
-    /// The media counted for an endpoint's stream (nil: every stream of the connection, or of every
-    /// connection), as `avdtp.media` events at `place`.
-    private func summarize(seid: UInt8?, _ connection: ConnectionKey?, at place: RecordPlace) {
-        for channel in media.keys.sorted()
-        where connection == nil || channel.connection == connection && (seid == nil || media[channel]?.seid == seid) {
-            guard var count = media[channel] else { continue }
-            let (packets, bytes, stream) = (count.packets, count.bytes, count.seid)
-            guard let m = count.summary() else { continue }
+    /// The media counted on a connection's channels (nil: every connection) whose endpoint passes
+    /// `which`, as `avdtp.media` events at `place`.
+    private func summarize(
+        _ connection: ConnectionKey?, at place: RecordPlace, channels: [Channel]? = nil,
+        which: (UInt8?) -> Bool = { _ in true }
+    ) {
+        for channel in channels ?? media.keys.sorted()
+        where connection == nil || channel.connection == connection {
+            guard var count = media[channel], which(count.seid) else { continue }
+            let (packets, bytes, seid) = (count.packets, count.bytes, count.seid)
+            let codec = seid.flatMap { codecs[Endpoint(connection: channel.connection, seid: $0)] }
+            guard let m = count.summary(codec: codec) else { continue }
             media[channel] = count
-            if let stream {
-                hci.connections.update(channel.connection) {
-                    $0.audioMedia(seid: stream, packets: packets, bytes: bytes)
-                }
+            if let seid {
+                hci.connections.update(channel.connection) { $0.audioMedia(seid: seid, packets: packets, bytes: bytes) }
             }
             ctx.emit(
                 Event(
@@ -147,9 +173,17 @@ final class AVDTPLayer: ConnectionLayer {
         }
     }
 
-    /// Messages begun and never ended (connection nil: every one): their bytes, undecoded.
-    private func unfinished(_ connection: ConnectionKey?, at place: RecordPlace, reason: String) {
-        for channel in assemblers.keys.sorted() where connection == nil || channel.connection == connection {
+    /// An AVDTP channel closed: its media summed up, its unfinished message shown, its state freed.
+    func closeChannel(_ channel: Channel, at place: RecordPlace) {
+        summarize(channel.connection, at: place, channels: [channel])
+        media[channel] = nil
+        transport[channel] = nil
+        unfinished([channel], at: place, reason: "its channel's end")
+    }
+
+    /// Messages begun and never ended: their bytes, undecoded.
+    private func unfinished(_ channels: [Channel], at place: RecordPlace, reason: String) {
+        for channel in channels {
             guard var a = assemblers.removeValue(forKey: channel), a.heldBytes > 0 else { continue }
             ctx.undecoded(
                 record: place.record, time: place.time, direction: channel.direction, channel.connection.handle,
@@ -158,16 +192,18 @@ final class AVDTPLayer: ConnectionLayer {
     }
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
-        summarize(seid: nil, connection, at: place)
-        unfinished(connection, at: place, reason: reason)
+        summarize(connection, at: place)
+        unfinished(assemblers.keys.filter { $0.connection == connection }.sorted(), at: place, reason: reason)
         pending = pending.filter { $0.key.connection != connection }
         codecs = codecs.filter { $0.key.connection != connection }
         media = media.filter { $0.key.connection != connection }
-        opened[connection] = nil
+        transport = transport.filter { $0.key.connection != connection }
+        awaitingChannel[connection] = nil
+        lastOpened[connection] = nil
     }
 
     func finish(at place: RecordPlace) {
-        summarize(seid: nil, nil, at: place)
-        unfinished(nil, at: place, reason: "the end of the capture")
+        summarize(nil, at: place)
+        unfinished(assemblers.keys.sorted(), at: place, reason: "the end of the capture")
     }
 }

@@ -12,7 +12,6 @@ public enum AVDTPMediaDiagnostics {
 /// the codec's frames): how many, how many bytes, over how long, and gaps in RTP sequence numbers.
 struct AVDTPMediaCount {
     var seid: UInt8?
-    var codec: String?
     private(set) var packets = 0
     private(set) var bytes = 0
     private(set) var lost = 0
@@ -22,10 +21,7 @@ struct AVDTPMediaCount {
     private var last: RecordPlace?
     private var nextSequence: UInt16?
 
-    init(seid: UInt8?, codec: String?) {
-        self.seid = seid
-        self.codec = codec
-    }
+    init(seid: UInt8?) { self.seid = seid }
 
     /// One media packet; a diagnostic when its RTP sequence number is not the one expected.
     mutating func count(_ packet: ArraySlice<UInt8>, at place: RecordPlace, cid: UInt16) -> Diagnostic? {
@@ -51,8 +47,9 @@ struct AVDTPMediaCount {
             fields: [("expected", .int(expected)), ("actual", .int(sequence)), ("missing", .int(missing))])
     }
 
-    /// The count as an `avdtp.media` event's message, and a fresh count for the same stream.
-    mutating func summary() -> ProfileMessage? {
+    /// The count as an `avdtp.media` event's message (with its endpoint's codec now), and a fresh
+    /// count for the same stream.
+    mutating func summary(codec: String?) -> ProfileMessage? {
         guard let first, let last else { return nil }
         let micros = max(0, last.time.microseconds &- first.time.microseconds)
         var fields: [(String, FieldValue)] = []
@@ -70,7 +67,7 @@ struct AVDTPMediaCount {
         if lost > 0 { fields.append(("lost", .int(lost))) }
         if notRTP > 0 { fields.append(("not_rtp", .int(notRTP))) }
         let message = ProfileMessage(.avdtpMedia, "Media", fields)
-        self = AVDTPMediaCount(seid: seid, codec: codec)
+        self = AVDTPMediaCount(seid: seid)
         return message
     }
 }

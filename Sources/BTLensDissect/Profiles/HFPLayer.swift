@@ -44,15 +44,16 @@ final class HFPLayer: ConnectionLayer {
 
     func carry(_ ck: RFCOMMChannelKey) { channels.insert(ck) }
 
-    /// Data that starts an AT dialogue: `AT` and a command, or a response line, all printable.
+    /// Data that starts an AT dialogue, all printable: `AT` and a command, a `+` response, or a
+    /// result code on a line of its own (`RING`, `OK`, …).
     static func looksLikeAT(_ bytes: ArraySlice<UInt8>) -> Bool {
         let text = bytes.drop { $0 == 0x0d || $0 == 0x0a }
         guard text.count >= 2, text.allSatisfy({ (0x20...0x7e).contains($0) || $0 == 0x0d || $0 == 0x0a }) else {
             return false
         }
-        let start = Array(text.prefix(3))
-        let isCommand = (start[0] | 0x20) == 0x61 && (start[1] | 0x20) == 0x74
-        return isCommand || start[0] == 0x2b || start == Array("OK\r".utf8)
+        let first = String(decoding: text.prefix { $0 != 0x0d && $0 != 0x0a }, as: UTF8.self)
+        return first.uppercased().hasPrefix("AT") || first.hasPrefix("+")
+            || (ATCommand.resultCodes.contains(first) && first.count < text.count)
     }
 
     /// RFCOMM data on an AT channel: each line it completes, as an event at this record.

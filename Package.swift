@@ -49,7 +49,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]),
         // Threads, relays, live input, folder runs and the output sink: how a capture flows through the analyzer.
-        .target(name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect"]),
+        .target(
+            name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensAppLog"]),
         // Display filters (--filter): the language, compiled once, over the events in the JSONL contract's names.
         .target(name: "BTLensFilter", dependencies: ["BTLensCore", "BTLensDissect"]),
         // App logs (logcat, log show, Xcode, an app's own logger) read line by line, and the hex bytes in them.
@@ -64,7 +65,7 @@ let package = Package(
             name: "btlens",
             dependencies: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-                "BTLensFilter", "CHeapUsage",
+                "BTLensFilter", "BTLensAppLog", "CHeapUsage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Builds captures byte by byte for the tests and for Captures/.

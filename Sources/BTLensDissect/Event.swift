@@ -13,10 +13,12 @@ public enum Layer: String, Sendable, CaseIterable {
     case a5 = "A5"
     /// AVDTP, AVRCP, HFP: profiles beside the vendor protocol.
     case profile = "PROFILE"
+    /// The app's own log (`--app-log`).
+    case app = "APP"
 
     public var depth: Int {
         switch self {
-        case .capture, .hci, .acl: return 0
+        case .capture, .hci, .acl, .app: return 0
         case .l2cap: return 1
         case .att, .gatt, .rfcomm: return 2
         case .iap2, .profile: return 3
@@ -57,6 +59,7 @@ public struct Event: Sendable {
         case .frame(let a): return a.frame.payload.count
         case .undecoded(let u): return u.bytes.count
         case .note(_, let text): return text.utf8.count
+        case .log(let l): return l.message.utf8.count
         default: return 0
         }
     }
@@ -83,6 +86,7 @@ public struct Event: Sendable {
         case .gattValue: return .gatt
         case .frame: return .a5
         case .profile: return .profile
+        case .log, .logAlignment: return .app
         }
     }
 }
@@ -99,6 +103,8 @@ public enum EventBody: Sendable {
     case l2capSignaling(L2CAPSignalingInfo)
     case smp(SMPInfo)
     case profile(ProfileMessage)
+    indirect case log(AppLogEntry)
+    case logAlignment(AppLogAlignment)
     case rfcomm(RFCOMMInfo)
     case sdp(SDPInfo)
     case iap2(IAP2PacketInfo)

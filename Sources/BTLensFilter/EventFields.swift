@@ -78,6 +78,12 @@ extension Field {
             case .name: return .string(m.name)
             default: return parameter(m.fields)
             }
+        case .log(let l):
+            switch key {
+            case .message: return .string(l.message)
+            default: return parameter(l.fields)
+            }
+        case .logAlignment(let a): return parameter(a.fields)
         case .rfcomm(let f): return rfcomm(f, e)
         case .sdp(let s): return sdp(s, e)
         case .iap2(let p): return iap2(p, e)

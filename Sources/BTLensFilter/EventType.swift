@@ -27,13 +27,16 @@ public enum EventType: Int, CaseIterable, Sendable {
     case avdtpMedia
     case avrcp
     case hfp
+    case log
+    case logAlignment
 
     /// The type as JSONL writes it.
     public var name: String { Self.names[rawValue] }
     private static let names = [
         "note", "hci.command", "hci.event", "connection", "acl", "l2cap", "l2cap.signaling", "rfcomm", "sdp", "iap2",
         "iap2.control", "iap2.identification", "att", "gatt.long_read", "gatt.long_write", "gatt.long_write_cancelled",
-        "undecoded", "a5", "message", "diagnostic", "smp", "avdtp", "avdtp.media", "avrcp", "hfp",
+        "undecoded", "a5", "message", "diagnostic", "smp", "avdtp", "avdtp.media", "avrcp", "hfp", "log",
+        "log.alignment",
     ]
 
     /// Borrowed: an initializer would otherwise take a copy of the event (a reference count).
@@ -55,6 +58,8 @@ public enum EventType: Int, CaseIterable, Sendable {
             case .hfp: self = .hfp
             }
         case .rfcomm: self = .rfcomm
+        case .log: self = .log
+        case .logAlignment: self = .logAlignment
         case .sdp: self = .sdp
         case .iap2: self = .iap2
         case .iap2Control: self = .iap2Control

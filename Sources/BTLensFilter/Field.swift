@@ -60,7 +60,8 @@ struct Field {
     /// ATT PDUs without sending them as events.
     var possibleTypes: TypeSet? {
         switch key {
-        case .id, .severity, .message, .packetOffset: return TypeSet(bits: EventType.diagnostic.bit)
+        case .id, .severity, .packetOffset: return TypeSet(bits: EventType.diagnostic.bit)
+        case .message: return TypeSet(bits: EventType.diagnostic.bit | EventType.log.bit)
         case .commandName, .fields, .flagsNames, .responseTo, .latencyMs, .checksumOk, .payload, .framing, .fragments:
             return TypeSet(bits: EventType.a5.bit | EventType.message.bit)
         case .command, .sequence, .version, .checksum:

@@ -23,6 +23,11 @@ extension FieldNames {
         "folder_uid", "search", "item_count", "folder_depth", "path", "items", "items_not_listed", "pid",
     ]
 
+    /// The keys of `log` and `log.alignment` events and of the `app.*` diagnostics.
+    static let appLog: Set<String> = [
+        "source", "level", "tag", "matches_record", "offset_ms", "matched", "method",
+    ]
+
     /// The parameters of `smp` events.
     static let smp: Set<String> = [
         "io_capability", "oob_data", "bonding", "mitm", "secure_connections", "keypress", "max_key_size",

@@ -74,6 +74,17 @@ public final class JSONLRenderer {
         case .l2capSignaling(let c): l2capSignaling(c, e)
         case .smp(let p): smp(p, e)
         case .profile(let m): profile(m, e)
+        case .log(let l):
+            // A log line is no record of the capture: no `record`, `direction` or `connection`.
+            w.field("type", "log")
+            w.key("time")
+            w.time(e.timestamp)
+            for (k, v) in l.fields { w.field(named: k, v) }
+        case .logAlignment(let a):
+            w.field("type", "log.alignment")
+            w.key("time")
+            w.time(e.timestamp)
+            for (k, v) in a.fields { w.field(named: k, v) }
         case .rfcomm(let f): rfcomm(f, e)
         case .sdp(let info): sdp(info, e)
         case .iap2(let p): iap2(p, e)

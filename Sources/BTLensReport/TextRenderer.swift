@@ -50,13 +50,20 @@ public struct TextRenderer {
         let (layer, style) = Self.describe(e, into: &summary)
         line.reset()
         if color, let style { line.add(text: style.rawValue) }
-        line.add("#")
-        line.decimal(e.record)
-        line.spaces(8 - 1 - DecimalDigits.count(UInt64(e.record.magnitude)))
+        // An app log's line is marked by its line number, L12: it is no record of the capture.
+        if case .log(let l) = e.body {
+            line.add("L")
+            line.decimal(l.line)
+            line.spaces(8 - 1 - DecimalDigits.count(UInt64(l.line.magnitude)))
+        } else {
+            line.add("#")
+            line.decimal(e.record)
+            line.spaces(8 - 1 - DecimalDigits.count(UInt64(e.record.magnitude)))
+        }
         line.add(" ")
         line.offset(e.timestamp, from: origin ?? e.timestamp, width: 12)
         line.add(" ")
-        line.add(text: e.direction?.arrow ?? (Self.isDiagnostic(e) ? "!" : "="))
+        line.add(text: e.direction?.arrow ?? (Self.isDiagnostic(e) ? "!" : Self.isLog(e) ? "~" : "="))
         line.add(" ")
         if let c = e.connection { line.hex(c, width: 4) } else { line.add("     -") }
         line.add(" ")
@@ -74,6 +81,13 @@ public struct TextRenderer {
         if color, style != nil { line.add("\u{1b}[0m") }
         line.add("\n")
         return true
+    }
+
+    private static func isLog(_ e: Event) -> Bool {
+        switch e.body {
+        case .log, .logAlignment: return true
+        default: return false
+        }
     }
 
     private static func isDiagnostic(_ e: Event) -> Bool {
@@ -145,6 +159,24 @@ public struct TextRenderer {
             )
         case .smp(let p):
             return ("SMP", "\(p.name) (\(Hex.value(p.code, width: 2)))\(fields(p.fields))", nil)
+        case .log(let l):
+            var s = l.tag.map { "[\(safe($0))] " } ?? ""
+            if let level = l.level { s += safe(level) + " " }
+            s += safe(l.message)
+            if let r = l.matchesRecord { s += " = #\(r)" }
+            return ("LOG", s, .cyan)
+        case .logAlignment(let a):
+            let ms = a.offsetMicroseconds / 1000
+            let offset =
+                (ms < 0 ? "− " : "+ ")
+                + FieldValue.decimalText(ms.magnitude > Int64.max.magnitude ? 0 : abs(ms), scale: 0)
+            let how: String
+            switch a.method {
+            case .content: how = "from \(a.matched) line\(a.matched == 1 ? "" : "s") whose bytes are on the air"
+            case .given: how = "as given (--app-log-offset)"
+            case .clock: how = "no line's bytes are on the air: its clock read as UTC"
+            }
+            return ("LOG", "\(safe(a.source)): its clock \(offset) ms is the capture's, \(how)", .cyan)
         case .profile(let m):
             let tag: String
             switch m.profile {

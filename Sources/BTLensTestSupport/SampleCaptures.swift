@@ -25,6 +25,7 @@ public enum SampleCaptures {
             Sample(file: "ble_firmware_after.btsnoop", session: firmwareAfter()),
             Sample(file: "ble_credit_channel_a5.btsnoop", session: creditChannelA5()),
             Sample(file: "bredr_headphone_audio.btsnoop", session: headphoneAudio()),
+            Sample(file: "ble_app_log.btsnoop", session: appLogSession().session),
         ]
     }
 

@@ -78,3 +78,12 @@ for sample in SampleCaptures.all {
     fclose(f)
     print("\(path): \(bytes.count) bytes, \(sample.session.lastRecord) records")
 }
+// The app's logs beside their capture, ble_app_log.btsnoop.
+let logged = SampleCaptures.appLogSession()
+for (file, text) in [("ble_app_log.logcat.txt", logged.logcat), ("ble_app_log.app.log", logged.appLog)] {
+    let bytes = Array(text.utf8)
+    let f = create(folder + "/" + file)
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+    fclose(f)
+    print("\(folder)/\(file): \(bytes.count) bytes")
+}

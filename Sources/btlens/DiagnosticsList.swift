@@ -1,5 +1,7 @@
 import ArgumentParser
+import BTLensAppLog
 import BTLensDissect
+import BTLensPipeline
 import BTLensReport
 
 struct DiagnosticsList: ParsableCommand {
@@ -9,7 +11,10 @@ struct DiagnosticsList: ParsableCommand {
 
     func run() {
         // The analyzer's, and the timeline's own line for those it counted and did not show.
-        for kind in (Analyzer.diagnosticKinds + DiagnosticThrottle.kinds).sorted(by: { $0.id < $1.id }) {
+        for kind
+            in (Analyzer.diagnosticKinds + DiagnosticThrottle.kinds + AppLogDiagnostics.all + AppLogAirDiagnostics.all)
+            .sorted(by: { $0.id < $1.id })
+        {
             print("\(pad(kind.id, 38)) \(pad(kind.severity.name, 8)) \(kind.summary)")
         }
     }

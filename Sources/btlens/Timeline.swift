@@ -31,6 +31,8 @@ struct Timeline: ParsableCommand {
 
     @OptionGroup var filterOption: FilterOption
 
+    @OptionGroup var appLog: AppLogOptions
+
     @Flag(
         help:
             "Begin with a summary: each connection's life (parameters, encryption, MTU, discovery, subscriptions, how it ended) and the findings with their records. Reads the capture twice."
@@ -39,6 +41,7 @@ struct Timeline: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
+        let merger = try appLog.merger()
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
         if summary && format == .text {
@@ -78,7 +81,7 @@ struct Timeline: ParsableCommand {
         // It counts what the filter selects.
         let throttle = throttleOptions.throttle(try input.limitOptions.limits())
         let filter = filterOption.filter()
-        let show: (Event) -> Void
+        var show: (Event) -> Void
         if let filter {
             show = { e in
                 begin(e.timestamp)
@@ -86,6 +89,15 @@ struct Timeline: ParsableCommand {
             }
         } else {
             show = { e in throttle.pass(e, to: render) }
+        }
+        // The app's logs merge in on the rendering thread, their lines in time order with the events.
+        var logFailure: (any Error)?
+        let display = show
+        if let merger {
+            show = { e in
+                guard logFailure == nil else { return display(e) }
+                do { try merger.event(e, display) } catch { logFailure = error }
+            }
         }
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
@@ -116,10 +128,14 @@ struct Timeline: ParsableCommand {
             sink.flush()
             throw error
         }
+        if let merger, logFailure == nil {
+            do { try merger.finish(display) } catch { logFailure = error }
+        }
         throttle.finish(render)
         // The rendering thread is done: a capture without events gets the note here.
         if let note = loaded.take() { show(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
         sink.flush()
+        if let logFailure { throw ValidationError("\(logFailure)") }
         try input.check([(input.file, analyzer.worstSeverity)])
     }
 

@@ -1,0 +1,66 @@
+import BTLensCore
+
+/// A line of the app's own log, placed on the capture's clock (`--app-log`).
+public struct AppLogEntry: Sendable {
+    /// The log file, as named on the command line.
+    public var source: String
+    /// Its 1-based line number in the file.
+    public var line: Int
+    public var level: String?
+    public var tag: String?
+    public var message: String
+    /// The record whose bytes the line shows (the same bytes, within the matching window).
+    public var matchesRecord: Int?
+
+    /// The keys JSONL writes after `time`, in its order (`message` too).
+    public var fields: [(String, FieldValue)] {
+        var f: [(String, FieldValue)] = [("source", .string(source)), ("line", .int(line))]
+        if let level { f.append(("level", .string(level))) }
+        if let tag { f.append(("tag", .string(tag))) }
+        f.append(("message", .string(message)))
+        if let matchesRecord { f.append(("matches_record", .int(matchesRecord))) }
+        return f
+    }
+
+    public init(source: String, line: Int, level: String?, tag: String?, message: String, matchesRecord: Int?) {
+        self.source = source
+        self.line = line
+        self.level = level
+        self.tag = tag
+        self.message = message
+        self.matchesRecord = matchesRecord
+    }
+}
+
+/// How a log's clock was put on the capture's: said once per log, before its first line.
+public struct AppLogAlignment: Sendable {
+    public enum Method: String, Sendable {
+        /// From lines whose bytes are the capture's.
+        case content
+        /// `--app-log-offset`.
+        case given
+        /// Nothing matched: the log's own clock, read as UTC.
+        case clock
+    }
+    public var source: String
+    /// Added to the log's times (read as UTC) to give the capture's.
+    public var offsetMicroseconds: Int64
+    /// Lines whose bytes agreed with that offset.
+    public var matched: Int
+    public var method: Method
+
+    /// The keys JSONL writes after `time`, in its order.
+    public var fields: [(String, FieldValue)] {
+        [
+            ("source", .string(source)), ("offset_ms", .decimal(offsetMicroseconds, scale: 3)),
+            ("matched", .int(matched)), ("method", .string(method.rawValue)),
+        ]
+    }
+
+    public init(source: String, offsetMicroseconds: Int64, matched: Int, method: Method) {
+        self.source = source
+        self.offsetMicroseconds = offsetMicroseconds
+        self.matched = matched
+        self.method = method
+    }
+}

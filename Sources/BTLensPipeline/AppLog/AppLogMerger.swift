@@ -1,0 +1,353 @@
+import BTLensAppLog
+import BTLensCore
+import BTLensDissect
+import Foundation
+
+public enum AppLogAirDiagnostics {
+    public static let txNotOnAir = DiagnosticKind(
+        "app.tx.not_on_air", .warning,
+        "A log line shows bytes the app sent that no packet carried within the matching window: they never left the phone, or left changed."
+    )
+    public static let rxNotLogged = DiagnosticKind(
+        "app.rx.not_logged", .note,
+        "A value the phone received, on a stream whose values the app logs, that no log line shows within the matching window."
+    )
+    public static let all = [txNotOnAir, rxNotLogged]
+}
+
+/// App logs placed on the capture's timeline (`--app-log`): each log's clock is put on the
+/// capture's by the lines whose bytes the capture carries, then its lines are merged with the
+/// events in time order, each line that shows bytes matched to the packet that carried them
+/// within `window`.
+///
+/// Bounded: while the offset is found, at most `readAhead` lines of each log and `holdLimit`
+/// events (or `alignTime` of capture time) are held; then events are held for `window` of capture
+/// time (at most `holdLimit`), and the values of the last `window` are kept for matching.
+public final class AppLogMerger {
+    public struct Options {
+        public var files: [String]
+        public var format: AppLogFormat?
+        /// `--app-log-offset`: the log's clock + this is the capture's; no content alignment.
+        public var offsetMilliseconds: Int64?
+        /// `--app-log-filter`: a tag, or a regular expression searched in the line.
+        public var filter: String?
+        public init(
+            files: [String], format: AppLogFormat? = nil, offsetMilliseconds: Int64? = nil, filter: String? = nil
+        ) {
+            self.files = files
+            self.format = format
+            self.offsetMilliseconds = offsetMilliseconds
+            self.filter = filter
+        }
+    }
+
+    static let window: Int64 = 2_000_000
+    static let alignTime: Int64 = 60_000_000
+    static let readAhead = 20_000
+    static let holdLimit = 50_000
+
+    /// A value the capture carried: what a log line may show.
+    struct Value {
+        var record: Int
+        var time: Int64
+        var bytes: [UInt8]
+        var direction: Direction?
+        /// Its stream (connection and handle or channel): a stream the app logs is one a line matched.
+        var stream: String
+        var matched = false
+    }
+
+    private let options: Options
+    private let keep: (AppLogLine) -> Bool
+    private var sources: [AppLogSource] = []
+    private var aligned = false
+    private var held: [(event: Event, values: [Value])] = []
+    private var heldStart = 0
+    private var recent: [Value] = []
+    private var recentStart = 0
+    private var loggedStreams: Set<String> = []
+    private var lastRecord = 0
+    /// The next line of each source, on the capture's clock.
+    private var nextLines: [AppLogSource.Line?] = []
+    /// Each log's alignment, said after the capture's first event (the note of what was loaded).
+    private var alignments: [Event] = []
+
+    public init(_ options: Options) throws {
+        self.options = options
+        guard let filter = options.filter else {
+            keep = { _ in true }
+            return
+        }
+        let regex: NSRegularExpression
+        do {
+            regex = try NSRegularExpression(pattern: filter)
+        } catch {
+            throw AppLogOpenError(message: "--app-log-filter \(filter): not a regular expression")
+        }
+        keep = { l in
+            if l.tag == filter { return true }
+            let range = NSRange(l.text.startIndex..., in: l.text)
+            return regex.firstMatch(in: l.text, range: range) != nil
+        }
+    }
+
+    /// One event of the capture: held, then passed on with the log lines before it.
+    public func event(_ e: Event, _ out: (Event) -> Void) throws {
+        if sources.isEmpty && !options.files.isEmpty {
+            let year = Self.year(e.timestamp)
+            sources = try options.files.map {
+                try AppLogSource(path: $0, format: options.format, year: year, keep: keep)
+            }
+            nextLines = Array(repeating: nil, count: sources.count)
+        }
+        let t = e.timestamp.microseconds
+        held.append((e.detached(), Self.values(e)))
+        if !aligned {
+            let first = held[heldStart].event.timestamp.microseconds
+            guard held.count - heldStart >= Self.holdLimit || t &- first > Self.alignTime else { return }
+            try align(out)
+        }
+        try drain(upTo: t &- Self.window, out)
+        if held.count - heldStart > Self.holdLimit {
+            try drain(upTo: held[heldStart].event.timestamp.microseconds, out)
+        }
+    }
+
+    /// The end of the capture: everything held, then the logs' remaining lines.
+    public func finish(_ out: (Event) -> Void) throws {
+        if !aligned { try align(out) }
+        try drain(upTo: .max, out)
+        for a in alignments { out(a) }
+        alignments = []
+        while let (i, line) = try earliestLine() {
+            nextLines[i] = nil
+            place(line, sources[i], out)
+        }
+        prune(before: .max, out)
+    }
+
+    // MARK: alignment
+
+    /// Finds each log's offset from the held events and the lines read ahead.
+    private func align(_ out: (Event) -> Void) throws {
+        aligned = true
+        var index: [[UInt8]: [Int64]] = [:]
+        for (_, values) in held[heldStart...] {
+            for v in values where v.bytes.count >= 3 { index[v.bytes, default: []].append(v.time) }
+        }
+        let at = held.count > heldStart ? held[heldStart].event : nil
+        for s in sources {
+            if let ms = options.offsetMilliseconds {
+                s.alignment = AppLogAlignment(
+                    source: s.name, offsetMicroseconds: ms.saturatingMultiplying(by: 1000), matched: 0, method: .given)
+            } else {
+                while s.ahead.count < Self.readAhead, let line = try s.next() { s.ahead.append(line) }
+                var offsets: [Int64] = []
+                for line in s.ahead {
+                    for run in line.runs where run.bytes.count >= 3 {
+                        for t in index[run.bytes] ?? [] { offsets.append(t &- line.rawTime) }
+                    }
+                }
+                let (offset, matched) = Self.densest(offsets)
+                s.alignment = AppLogAlignment(
+                    source: s.name, offsetMicroseconds: offset, matched: matched,
+                    method: matched > 0 ? .content : .clock)
+            }
+            if let a = s.alignment {
+                alignments.append(
+                    Event(
+                        record: at?.record ?? 0, timestamp: at?.timestamp ?? Timestamp(microseconds: 0), direction: nil,
+                        connection: nil, isTop: true, body: .logAlignment(a)))
+            }
+        }
+    }
+
+    /// The offset most candidates agree on within a second, and how many: their median.
+    static func densest(_ offsets: [Int64]) -> (Int64, Int) {
+        let sorted = offsets.sorted()
+        var best = (start: 0, count: 0)
+        var start = 0
+        for end in sorted.indices {
+            while sorted[end] &- sorted[start] > 1_000_000 { start += 1 }
+            if end - start + 1 > best.count { best = (start, end - start + 1) }
+        }
+        guard best.count > 0 else { return (0, 0) }
+        return (sorted[best.start + best.count / 2], best.count)
+    }
+
+    // MARK: merging
+
+    /// Passes on the held events up to `limit`, each after the log lines before it.
+    private func drain(upTo limit: Int64, _ out: (Event) -> Void) throws {
+        while heldStart < held.count, held[heldStart].event.timestamp.microseconds <= limit {
+            let (e, values) = held[heldStart]
+            let t = e.timestamp.microseconds
+            while let (i, line) = try earliestLine(), line.rawTime <= t {
+                nextLines[i] = nil
+                place(line, sources[i], out)
+            }
+            heldStart += 1
+            lastRecord = e.record
+            out(e)
+            for a in alignments { out(a) }
+            alignments = []
+            recent += values
+            prune(before: t &- Self.window, out)
+        }
+        if heldStart > 1024 && heldStart * 2 > held.count {
+            held.removeFirst(heldStart)
+            heldStart = 0
+        }
+    }
+
+    /// The earliest next line of all logs, on the capture's clock (`rawTime` shifted).
+    private func earliestLine() throws -> (Int, AppLogSource.Line)? {
+        var best: (Int, AppLogSource.Line)?
+        for (i, s) in sources.enumerated() {
+            if nextLines[i] == nil {
+                // Lines read ahead are few (`readAhead`): taking the first of them is cheap enough.
+                if var line = s.ahead.isEmpty ? try s.next() : s.ahead.removeFirst() {
+                    line.rawTime = line.rawTime &+ (s.alignment?.offsetMicroseconds ?? 0)
+                    nextLines[i] = line
+                }
+            }
+            if let l = nextLines[i], best.map({ l.rawTime < $0.1.rawTime }) ?? true { best = (i, l) }
+        }
+        return best
+    }
+
+    /// One log line on the timeline, matched to the packet that carried its bytes.
+    private func place(_ l: AppLogSource.Line, _ s: AppLogSource, _ out: (Event) -> Void) {
+        var matched: Int?
+        var unsent: HexRun?
+        for run in l.runs where run.bytes.count >= 2 {
+            if let v = match(run, at: l.rawTime) {
+                matched = matched ?? v
+            } else if run.direction == .sent, run.isComplete, unsent == nil {
+                unsent = run
+            }
+        }
+        let time = Timestamp(microseconds: l.rawTime)
+        let entry = AppLogEntry(
+            source: s.name, line: l.line.number, level: l.line.level, tag: l.line.tag, message: l.line.message,
+            matchesRecord: matched)
+        out(Event(record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true, body: .log(entry)))
+        for d in s.problems.removeValue(forKey: l.line.number) ?? [] {
+            out(
+                Event(
+                    record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true,
+                    body: .diagnostic(d)))
+        }
+        guard let unsent else { return }
+        let d = Diagnostic(
+            AppLogAirDiagnostics.txNotOnAir,
+            "\(s.name):\(l.line.number) logs \(unsent.bytes.count) bytes sent (\(Hex.string(unsent.bytes.prefix(16)))\(unsent.bytes.count > 16 ? "…" : "")) that no packet carried within \(Self.window / 1_000_000) s",
+            fields: [("source", .string(s.name)), ("line", .int(l.line.number)), ("bytes", .bytes(unsent.bytes))])
+        out(
+            Event(
+                record: lastRecord, timestamp: time, direction: .sent, connection: nil, isTop: true,
+                body: .diagnostic(d)))
+    }
+
+    /// The nearest value within the window whose bytes are the run's (or hold it, 4 bytes or more),
+    /// in the run's direction when it says one.
+    private func match(_ run: HexRun, at t: Int64) -> Int? {
+        /// Where a value is: in `recent` (index), or in `held` (event, value).
+        enum Place {
+            case recent(Int)
+            case held(Int, Int)
+        }
+        var best: (place: Place, distance: UInt64)?
+        func consider(_ v: Value, _ place: Place) {
+            let distance = (v.time &- t).magnitude
+            let sent = run.direction.map { $0 == .sent }
+            guard distance <= UInt64(Self.window), sent == nil || v.direction == nil || sent == (v.direction == .sent),
+                v.bytes == run.bytes || (run.bytes.count >= 4 && Self.contains(v.bytes, run.bytes)),
+                best.map({ distance < $0.distance }) ?? true
+            else { return }
+            best = (place, distance)
+        }
+        for i in recentStart..<recent.count { consider(recent[i], .recent(i)) }
+        for i in heldStart..<held.count {
+            guard held[i].event.timestamp.microseconds &- t <= Self.window else { break }
+            for (j, v) in held[i].values.enumerated() { consider(v, .held(i, j)) }
+        }
+        switch best?.place {
+        case .recent(let i)?:
+            recent[i].matched = true
+            loggedStreams.insert(recent[i].stream)
+            return recent[i].record
+        case .held(let i, let j)?:
+            held[i].values[j].matched = true
+            loggedStreams.insert(held[i].values[j].stream)
+            return held[i].values[j].record
+        case nil:
+            return nil
+        }
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+
+    /// Values older than `limit` leave the window: one received on a stream the app logs that no
+    /// line matched is said.
+    private func prune(before limit: Int64, _ out: (Event) -> Void) {
+        while recentStart < recent.count, recent[recentStart].time < limit {
+            let v = recent[recentStart]
+            recentStart += 1
+            guard v.direction == .received, !v.matched, loggedStreams.contains(v.stream) else { continue }
+            let d = Diagnostic(
+                AppLogAirDiagnostics.rxNotLogged,
+                "#\(v.record): \(v.bytes.count) bytes received on \(v.stream), which the app logs, that no log line shows",
+                fields: [("bytes", .bytes(v.bytes)), ("detected_record", .int(lastRecord))])
+            out(
+                Event(
+                    record: v.record, timestamp: Timestamp(microseconds: v.time), direction: .received, connection: nil,
+                    isTop: true, body: .diagnostic(d)))
+        }
+        if recentStart > 1024 && recentStart * 2 > recent.count {
+            recent.removeFirst(recentStart)
+            recentStart = 0
+        }
+    }
+
+    /// The bytes an event carried that an app may log: ATT values, joined long values, data no
+    /// decoder took (a serial protocol on RFCOMM).
+    static func values(_ e: Event) -> [Value] {
+        let t = e.timestamp.microseconds
+        let connection = e.connection.map { Hex.value($0, width: 4) } ?? "-"
+        switch e.body {
+        case .att(let a):
+            guard let v = a.value, !v.isEmpty, let h = a.handle else { return [] }
+            return [
+                Value(
+                    record: e.record, time: t, bytes: Array(v), direction: e.direction,
+                    stream: "\(connection) ATT \(Hex.value(h, width: 4))")
+            ]
+        case .gattValue(let g):
+            return [
+                Value(
+                    record: e.record, time: t, bytes: Array(g.value), direction: e.direction,
+                    stream: "\(connection) ATT \(Hex.value(g.handle, width: 4))")
+            ]
+        case .undecoded(let u) where !u.bytes.isEmpty:
+            return [
+                Value(
+                    record: e.record, time: t, bytes: u.bytes, direction: e.direction, stream: "\(connection) \(u.what)"
+                )
+            ]
+        default:
+            return []
+        }
+    }
+
+    static func year(_ t: Timestamp) -> Int {
+        let seconds = Double(t.microseconds) / 1_000_000
+        let date = Date(timeIntervalSince1970: seconds)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar.component(.year, from: date)
+    }
+}

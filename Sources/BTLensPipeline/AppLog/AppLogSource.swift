@@ -1,0 +1,74 @@
+import BTLensAppLog
+import BTLensCore
+import BTLensDissect
+import Foundation
+
+/// One `--app-log` file, read as it is needed: 64 KiB at a time through the line reader, never
+/// whole. Its lines come out in file order, with their bytes in hex found and their time read
+/// on the log's own clock.
+final class AppLogSource {
+    struct Line {
+        var line: AppLogLine
+        /// On the log's clock, as UTC (its zone when it writes one).
+        var rawTime: Int64
+        var runs: [HexRun]
+    }
+
+    let name: String
+    private let handle: FileHandle
+    private var reader: AppLogReader
+    private var ended = false
+    private let keep: (AppLogLine) -> Bool
+    private let year: Int
+    var alignment: AppLogAlignment?
+    /// Lines read but not yet placed (while the offset is found, at most `AppLogMerger.readAhead`).
+    var ahead: [Line] = []
+    /// Problems the reader found (a line cut at its bound), said when their line is placed.
+    var problems: [Int: [Diagnostic]] = [:]
+
+    init(path: String, format: AppLogFormat?, year: Int, keep: @escaping (AppLogLine) -> Bool) throws {
+        guard let h = FileHandle(forReadingAtPath: path) else {
+            throw AppLogOpenError(message: "\(path): cannot be read")
+        }
+        name = path
+        handle = h
+        reader = try AppLogReader(format: format)
+        self.year = year
+        self.keep = keep
+    }
+
+    /// The next kept line, or nil at the end of the file.
+    func next() throws -> Line? {
+        while true {
+            let item: AppLogItem?
+            do {
+                item = try reader.next()
+            } catch {
+                throw AppLogOpenError(message: "\(name): \(error)")
+            }
+            switch item {
+            case .line(let l)?:
+                guard keep(l) else { continue }
+                let time = l.time.microsecondsSinceEpoch(fallbackYear: year)
+                return Line(line: l, rawTime: time, runs: HexBytes.find(in: l.message))
+            case .problem(let p)?:
+                problems[p.line, default: []].append(p.diagnostic)
+            case nil:
+                if ended { return nil }
+                let chunk = handle.readData(ofLength: 65_536)
+                if chunk.isEmpty {
+                    ended = true
+                    reader.finish()
+                } else {
+                    reader.append(chunk)
+                }
+            }
+        }
+    }
+}
+
+/// A log that cannot be read: said as a usage error.
+public struct AppLogOpenError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import BTLensAppLog
+import BTLensPipeline
+
+/// `--app-log` and its companions: the app's own logs placed on the timeline.
+struct AppLogOptions: ParsableArguments {
+    @Option(
+        name: .customLong("app-log"),
+        help: ArgumentHelp(
+            "An app log to place on the timeline beside the capture (logcat, log show, Xcode console, or lines that begin with a time): its clock is aligned by the bytes it shows. Repeatable.",
+            valueName: "FILE"))
+    var files: [String] = []
+
+    @Option(
+        name: .customLong("app-log-format"),
+        help: ArgumentHelp(
+            "The logs' format when it is not recognised: a regular expression with named groups time, message, and optionally level and tag.",
+            valueName: "REGEX"))
+    var format: String?
+
+    @Option(
+        name: .customLong("app-log-offset"),
+        help: ArgumentHelp(
+            "Milliseconds to add to the logs' times (read as UTC) to give the capture's, instead of aligning by content.",
+            valueName: "MS"))
+    var offset: Int64?
+
+    @Option(
+        name: .customLong("app-log-filter"),
+        help: ArgumentHelp(
+            "Keep only the log lines with this tag, or that this regular expression finds.", valueName: "TAG|REGEX"))
+    var filter: String?
+
+    /// The merger for the logs given, or nil when there are none.
+    func merger() throws -> AppLogMerger? {
+        guard !files.isEmpty else {
+            if format != nil || offset != nil || filter != nil {
+                throw ValidationError("--app-log-format, --app-log-offset and --app-log-filter need --app-log FILE")
+            }
+            return nil
+        }
+        var pattern: AppLogFormat?
+        if let format {
+            do {
+                pattern = .custom(try AppLogPattern(format))
+            } catch {
+                throw ValidationError("--app-log-format \(format): \(error)")
+            }
+        }
+        do {
+            return try AppLogMerger(.init(files: files, format: pattern, offsetMilliseconds: offset, filter: filter))
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}

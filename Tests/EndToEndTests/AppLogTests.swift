@@ -1,0 +1,118 @@
+import BTLensCore
+import BTLensDissect
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// `--app-log`: the sample app logs beside their capture (Captures/ble_app_log.*), aligned by the
+/// bytes they show, every matched line naming its record, and the lines that disagree with the air.
+final class AppLogTests: XCTestCase {
+    static let captures = JSONContractTests.root.appendingPathComponent("Captures").path
+    let sample = SampleCaptures.appLogSession()
+
+    private func run(_ extra: [String], log: String = "ble_app_log.logcat.txt") throws -> [[String: Any]] {
+        let run = try runCLI(
+            [
+                "timeline", "--format", "jsonl", Self.captures + "/ble_app_log.btsnoop", "--app-log",
+                Self.captures + "/" + log,
+            ]
+                + extra)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
+    private func alignment(_ events: [[String: Any]]) -> [String: Any]? {
+        events.first { $0["type"] as? String == "log.alignment" }
+    }
+
+    /// logcat (milliseconds, no year, UTC+1): the offset found from the 10 lines with bytes on the
+    /// air is within 5 ms of the phone's −1 h (TX lines are logged 3 ms early, RX 4 ms late).
+    func testLogcatIsAlignedByContentAndEveryLineNamesItsRecord() throws {
+        let events = try run([])
+        let a = try XCTUnwrap(alignment(events))
+        XCTAssertEqual(a["method"] as? String, "content")
+        XCTAssertEqual(a["matched"] as? Int, 10)
+        let offset = try XCTUnwrap(a["offset_ms"] as? Double)
+        XCTAssertEqual(offset, -3_600_000, accuracy: 5)
+        var matched: [Int: Int] = [:]
+        var times: [String] = []
+        for e in events where e["type"] as? String == "log" {
+            times.append(e["time"] as? String ?? "")
+            if let r = e["matches_record"] as? Int { matched[e["line"] as? Int ?? 0] = r }
+        }
+        XCTAssertEqual(matched, sample.matches)
+        XCTAssertEqual(times, times.sorted(), "log lines in time order")
+        XCTAssertEqual(times.count, 13, "every line but the separator")
+    }
+
+    func testDisagreementsAreDiagnostics() throws {
+        let events = try run([])
+        let notOnAir = events.filter { $0["id"] as? String == "app.tx.not_on_air" }
+        XCTAssertEqual(notOnAir.compactMap { $0["line"] as? Int }, sample.notOnAir)
+        // The SetAncMode (0x22) the app logged as sent, sequence 4: never on the air.
+        XCTAssertEqual(
+            notOnAir.first?["bytes"] as? String, Hex.string(Frame.encode(command: 0x22, sequence: 4, payload: [0x02])))
+        let notLogged = events.filter { $0["id"] as? String == "app.rx.not_logged" }
+        XCTAssertEqual(notLogged.compactMap { $0["record"] as? Int }, sample.notLogged)
+    }
+
+    /// The app's own logger: whole seconds and a zone, so the offset is under a second, and the
+    /// same lines match (the window is 2 s).
+    func testAnAppLoggerWithSecondsAndAZone() throws {
+        let events = try run([], log: "ble_app_log.app.log")
+        let a = try XCTUnwrap(alignment(events))
+        XCTAssertEqual(a["method"] as? String, "content")
+        XCTAssertEqual(try XCTUnwrap(a["offset_ms"] as? Double), 0, accuracy: 1000)
+        let matched = events.filter { $0["type"] as? String == "log" && $0["matches_record"] != nil }
+        XCTAssertEqual(matched.count, 10)
+        XCTAssertEqual(events.first { $0["type"] as? String == "log" }?["tag"] as? String, "BLE/DATA")
+    }
+
+    func testAGivenOffsetAndAFilter() throws {
+        let events = try run(["--app-log-offset=-3600000", "--app-log-filter", "TX write"])
+        let a = try XCTUnwrap(alignment(events))
+        XCTAssertEqual(a["method"] as? String, "given")
+        XCTAssertEqual(a["offset_ms"] as? Double, -3_600_000)
+        let lines = events.filter { $0["type"] as? String == "log" }
+        XCTAssertEqual(lines.count, 6)
+        XCTAssertTrue(lines.allSatisfy { ($0["message"] as? String)?.hasPrefix("TX write") == true })
+    }
+
+    /// A log whose lines show no bytes of the capture: read on its own clock, said so.
+    func testNothingToMatchIsTheClock() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("plain.log").path
+        try "2023-11-14 22:13:20.010 [APP] started\n2023-11-14 22:13:20.020 [APP] TX 01 02 03 04\n".write(
+            toFile: log, atomically: true, encoding: .utf8)
+        let run = try runCLI(
+            ["timeline", "--format", "jsonl", Self.captures + "/ble_app_log.btsnoop", "--app-log", log])
+        let events = try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        XCTAssertEqual(alignment(events)?["method"] as? String, "clock")
+        XCTAssertEqual(events.filter { $0["id"] as? String == "app.tx.not_on_air" }.count, 1)
+        // Mistakes are usage errors.
+        let missing = try runCLI(["timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", log + ".none"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("cannot be read"), missing.stderr)
+        let regex = try runCLI([
+            "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", log, "--app-log-filter", "(",
+        ])
+        XCTAssertEqual(regex.status, 2)
+    }
+
+    func testTheTextTimelineMarksLogLines() throws {
+        let run = try runCLI([
+            "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", Self.captures + "/ble_app_log.logcat.txt",
+            "--color", "never",
+        ])
+        XCTAssertTrue(
+            run.stdout.contains(" ~      - LOG   [AuroraBLE] D TX write fff3: a5 01 20 01 00 01 01 c9 = #6\n"),
+            run.stdout)
+        XCTAssertTrue(run.stdout.contains("L3 "), run.stdout)
+    }
+}

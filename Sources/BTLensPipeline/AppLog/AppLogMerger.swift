@@ -69,6 +69,11 @@ public final class AppLogMerger {
     private var lastRecord = 0
     /// The next line of each source, on the capture's clock.
     private var nextLines: [AppLogSource.Line?] = []
+    /// The time of the earliest line not yet placed (`.min`: not known, `.max`: none left).
+    private var nextTime: Int64 = .min
+    /// The values in the window, counted by hash: a line whose bytes are none of them is matched
+    /// without looking at any value.
+    private var wholes: [Int: Int] = [:]
     /// Each log's alignment, said after the capture's first event (the note of what was loaded).
     private var alignments: [Event] = []
 
@@ -101,7 +106,9 @@ public final class AppLogMerger {
             nextLines = Array(repeating: nil, count: sources.count)
         }
         let t = e.timestamp.microseconds
-        held.append((e.detached(), Self.values(e)))
+        let values = Self.values(e)
+        for v in values { count(v.bytes, by: 1) }
+        held.append((e.detached(), values))
         if !aligned {
             let first = held[heldStart].event.timestamp.microseconds
             guard held.count - heldStart >= Self.holdLimit || t &- first > Self.alignTime else { return }
@@ -180,12 +187,15 @@ public final class AppLogMerger {
     /// Passes on the held events up to `limit`, each after the log lines before it.
     private func drain(upTo limit: Int64, _ out: (Event) -> Void) throws {
         while heldStart < held.count, held[heldStart].event.timestamp.microseconds <= limit {
-            let (e, values) = held[heldStart]
-            let t = e.timestamp.microseconds
-            while let (i, line) = try earliestLine(), line.rawTime <= t {
+            let t = held[heldStart].event.timestamp.microseconds
+            // The next line's time is kept: most events come before it, and are passed on at once.
+            while nextTime <= t, let (i, line) = try earliestLine(), line.rawTime <= t {
                 nextLines[i] = nil
                 place(line, sources[i], out)
+                nextTime = .min
             }
+            if nextTime == .min { nextTime = try earliestLine()?.1.rawTime ?? .max }
+            let (e, values) = held[heldStart]
             heldStart += 1
             lastRecord = e.record
             out(e)
@@ -205,8 +215,7 @@ public final class AppLogMerger {
         var best: (Int, AppLogSource.Line)?
         for (i, s) in sources.enumerated() {
             if nextLines[i] == nil {
-                // Lines read ahead are few (`readAhead`): taking the first of them is cheap enough.
-                if var line = s.ahead.isEmpty ? try s.next() : s.ahead.removeFirst() {
+                if var line = try s.take() {
                     line.rawTime = line.rawTime &+ (s.alignment?.offsetMicroseconds ?? 0)
                     nextLines[i] = line
                 }
@@ -249,20 +258,22 @@ public final class AppLogMerger {
                 body: .diagnostic(d)))
     }
 
-    /// The nearest value within the window whose bytes are the run's (or hold it, 4 bytes or more),
-    /// in the run's direction when it says one.
+    /// The nearest value within the window whose bytes are the run's, in the run's direction when
+    /// it says one.
     private func match(_ run: HexRun, at t: Int64) -> Int? {
         /// Where a value is: in `recent` (index), or in `held` (event, value).
         enum Place {
             case recent(Int)
             case held(Int, Int)
         }
+        // Most lines show bytes no value in the window is: said by the counts, with no scan.
+        guard wholes[Self.hash(run.bytes)] != nil else { return nil }
         var best: (place: Place, distance: UInt64)?
         func consider(_ v: Value, _ place: Place) {
             let distance = (v.time &- t).magnitude
             let sent = run.direction.map { $0 == .sent }
             guard distance <= UInt64(Self.window), sent == nil || v.direction == nil || sent == (v.direction == .sent),
-                v.bytes == run.bytes || (run.bytes.count >= 4 && Self.contains(v.bytes, run.bytes)),
+                v.bytes == run.bytes,
                 best.map({ distance < $0.distance }) ?? true
             else { return }
             best = (place, distance)
@@ -286,9 +297,17 @@ public final class AppLogMerger {
         }
     }
 
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard needle.count <= haystack.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
+    private func count(_ bytes: [UInt8], by n: Int) {
+        let h = Self.hash(bytes)
+        let c = (wholes[h] ?? 0) + n
+        wholes[h] = c == 0 ? nil : c
+    }
+
+    /// FNV-1a: the bytes of a value, hashed once in and once out of the window.
+    private static func hash(_ bytes: [UInt8]) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h)
     }
 
     /// Values older than `limit` leave the window: one received on a stream the app logs that no
@@ -297,6 +316,7 @@ public final class AppLogMerger {
         while recentStart < recent.count, recent[recentStart].time < limit {
             let v = recent[recentStart]
             recentStart += 1
+            count(v.bytes, by: -1)
             guard v.direction == .received, !v.matched, loggedStreams.contains(v.stream) else { continue }
             let d = Diagnostic(
                 AppLogAirDiagnostics.rxNotLogged,

@@ -21,8 +21,21 @@ final class AppLogSource {
     private let keep: (AppLogLine) -> Bool
     private let year: Int
     var alignment: AppLogAlignment?
-    /// Lines read but not yet placed (while the offset is found, at most `AppLogMerger.readAhead`).
+    /// Lines read but not yet placed (while the offset is found, at most `AppLogMerger.readAhead`),
+    /// from `aheadStart`.
     var ahead: [Line] = []
+    private var aheadStart = 0
+
+    /// The next line read ahead, or the next from the file.
+    func take() throws -> Line? {
+        guard aheadStart < ahead.count else {
+            ahead = []
+            aheadStart = 0
+            return try next()
+        }
+        aheadStart += 1
+        return ahead[aheadStart - 1]
+    }
     /// Problems the reader found (a line cut at its bound), said when their line is placed.
     var problems: [Int: [Diagnostic]] = [:]
 

@@ -25,7 +25,8 @@ extension FieldNames {
 
     /// The keys of `log` and `log.alignment` events and of the `app.*` diagnostics.
     static let appLog: Set<String> = [
-        "source", "level", "tag", "matches_record", "offset_ms", "matched", "method",
+        "source", "level", "tag", "matches_record", "offset_ms", "matched", "method", "earlier_line", "air_record",
+        "earlier_air_record",
     ]
 
     /// The parameters of `smp` events.

@@ -105,6 +105,30 @@ final class AppLogTests: XCTestCase {
         XCTAssertEqual(regex.status, 2)
     }
 
+    /// A log that writes WriteSettings (#8 on the air) before SetEQPreset (#6): app.order at the
+    /// second line, naming both lines and both records.
+    func testTheLogAndTheAirDisagreeOnOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("order.log").path
+        let settings = Hex.spaced(Frame.encode(command: 0x21, sequence: 2, payload: [0x00, 0x10, 0x20]))
+        let preset = Hex.spaced(Frame.encode(command: 0x20, sequence: 1, payload: [0x01]))
+        try "2023-11-14T22:13:20.040Z [BLE] TX write: \(settings)\n2023-11-14T22:13:20.045Z [BLE] TX write: \(preset)\n"
+            .write(toFile: log, atomically: true, encoding: .utf8)
+        let run = try runCLI(
+            ["timeline", "--format", "jsonl", Self.captures + "/ble_app_log.btsnoop", "--app-log", log])
+        let events = try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let order = events.filter { $0["id"] as? String == "app.order" }
+        XCTAssertEqual(order.count, 1, run.stdout)
+        XCTAssertEqual(order.first?["line"] as? Int, 2)
+        XCTAssertEqual(order.first?["earlier_line"] as? Int, 1)
+        XCTAssertEqual(order.first?["air_record"] as? Int, 6)
+        XCTAssertEqual(order.first?["earlier_air_record"] as? Int, 8)
+    }
+
     func testTheTextTimelineMarksLogLines() throws {
         let run = try runCLI([
             "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", Self.captures + "/ble_app_log.logcat.txt",

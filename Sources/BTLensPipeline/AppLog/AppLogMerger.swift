@@ -12,7 +12,10 @@ public enum AppLogAirDiagnostics {
         "app.rx.not_logged", .note,
         "A value the phone received, on a stream whose values the app logs, that no log line shows within the matching window."
     )
-    public static let all = [txNotOnAir, rxNotLogged]
+    public static let order = DiagnosticKind(
+        "app.order", .warning,
+        "The log and the air disagree on the order of two commands: the one logged first went out second.")
+    public static let all = [txNotOnAir, rxNotLogged, order]
 }
 
 /// App logs placed on the capture's timeline (`--app-log`): each log's clock is put on the
@@ -228,10 +231,12 @@ public final class AppLogMerger {
     /// One log line on the timeline, matched to the packet that carried its bytes.
     private func place(_ l: AppLogSource.Line, _ s: AppLogSource, _ out: (Event) -> Void) {
         var matched: Int?
+        var sentMatch: Int?
         var unsent: HexRun?
         for run in l.runs where run.bytes.count >= 2 {
             if let v = match(run, at: l.rawTime) {
-                matched = matched ?? v
+                matched = matched ?? v.record
+                if v.direction == .sent { sentMatch = sentMatch ?? v.record }
             } else if run.direction == .sent, run.isComplete, unsent == nil {
                 unsent = run
             }
@@ -247,6 +252,18 @@ public final class AppLogMerger {
                     record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true,
                     body: .diagnostic(d)))
         }
+        // The log says this command went before one it logged earlier: the air says otherwise.
+        if let r = sentMatch, let last = s.lastSent, r < last.record {
+            let d = Diagnostic(
+                AppLogAirDiagnostics.order,
+                "\(s.name):\(last.line) was logged before line \(l.line.number), but its bytes went out after them: #\(last.record) after #\(r)",
+                fields: [
+                    ("source", .string(s.name)), ("line", .int(l.line.number)), ("earlier_line", .int(last.line)),
+                    ("air_record", .int(r)), ("earlier_air_record", .int(last.record)),
+                ])
+            out(Event(record: r, timestamp: time, direction: .sent, connection: nil, isTop: true, body: .diagnostic(d)))
+        }
+        if let r = sentMatch, r >= s.lastSent?.record ?? 0 { s.lastSent = (r, l.line.number) }
         guard let unsent else { return }
         let d = Diagnostic(
             AppLogAirDiagnostics.txNotOnAir,
@@ -260,7 +277,7 @@ public final class AppLogMerger {
 
     /// The nearest value within the window whose bytes are the run's, in the run's direction when
     /// it says one.
-    private func match(_ run: HexRun, at t: Int64) -> Int? {
+    private func match(_ run: HexRun, at t: Int64) -> (record: Int, direction: Direction?)? {
         /// Where a value is: in `recent` (index), or in `held` (event, value).
         enum Place {
             case recent(Int)
@@ -287,11 +304,11 @@ public final class AppLogMerger {
         case .recent(let i)?:
             recent[i].matched = true
             loggedStreams.insert(recent[i].stream)
-            return recent[i].record
+            return (recent[i].record, recent[i].direction)
         case .held(let i, let j)?:
             held[i].values[j].matched = true
             loggedStreams.insert(held[i].values[j].stream)
-            return held[i].values[j].record
+            return (held[i].values[j].record, held[i].values[j].direction)
         case nil:
             return nil
         }

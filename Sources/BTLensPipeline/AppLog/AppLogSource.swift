@@ -21,6 +21,9 @@ final class AppLogSource {
     private let keep: (AppLogLine) -> Bool
     private let year: Int
     var alignment: AppLogAlignment?
+    /// The latest record a line of this log matched as sent, and that line: a later line matching
+    /// an earlier record is out of order.
+    var lastSent: (record: Int, line: Int)?
     /// Lines read but not yet placed (while the offset is found, at most `AppLogMerger.readAhead`),
     /// from `aheadStart`.
     var ahead: [Line] = []

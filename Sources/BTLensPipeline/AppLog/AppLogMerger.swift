@@ -49,14 +49,25 @@ public final class AppLogMerger {
     static let readAhead = 20_000
     static let holdLimit = 50_000
 
+    /// A connection's ATT handle, or a channel no decoder took; words only when a diagnostic says it.
+    struct Stream: Hashable, CustomStringConvertible {
+        var connection: UInt16?
+        var handle: UInt16?
+        var what: String?
+        var description: String {
+            let c = connection.map { Hex.value($0, width: 4) } ?? "-"
+            return handle.map { "\(c) ATT \(Hex.value($0, width: 4))" } ?? "\(c) \(what ?? "")"
+        }
+    }
+
     /// A value the capture carried: what a log line may show.
     struct Value {
         var record: Int
         var time: Int64
         var bytes: [UInt8]
         var direction: Direction?
-        /// Its stream (connection and handle or channel): a stream the app logs is one a line matched.
-        var stream: String
+        /// Its stream: a stream the app logs is one a line matched.
+        var stream: Stream
         var matched = false
     }
 
@@ -68,7 +79,7 @@ public final class AppLogMerger {
     private var heldStart = 0
     private var recent: [Value] = []
     private var recentStart = 0
-    private var loggedStreams: Set<String> = []
+    private var loggedStreams: Set<Stream> = []
     private var lastRecord = 0
     /// The next line of each source, on the capture's clock.
     private var nextLines: [AppLogSource.Line?] = []
@@ -354,26 +365,25 @@ public final class AppLogMerger {
     /// decoder took (a serial protocol on RFCOMM).
     static func values(_ e: Event) -> [Value] {
         let t = e.timestamp.microseconds
-        let connection = e.connection.map { Hex.value($0, width: 4) } ?? "-"
         switch e.body {
         case .att(let a):
             guard let v = a.value, !v.isEmpty, let h = a.handle else { return [] }
             return [
                 Value(
                     record: e.record, time: t, bytes: Array(v), direction: e.direction,
-                    stream: "\(connection) ATT \(Hex.value(h, width: 4))")
+                    stream: Stream(connection: e.connection, handle: h))
             ]
         case .gattValue(let g):
             return [
                 Value(
                     record: e.record, time: t, bytes: Array(g.value), direction: e.direction,
-                    stream: "\(connection) ATT \(Hex.value(g.handle, width: 4))")
+                    stream: Stream(connection: e.connection, handle: g.handle))
             ]
         case .undecoded(let u) where !u.bytes.isEmpty:
             return [
                 Value(
-                    record: e.record, time: t, bytes: u.bytes, direction: e.direction, stream: "\(connection) \(u.what)"
-                )
+                    record: e.record, time: t, bytes: u.bytes, direction: e.direction,
+                    stream: Stream(connection: e.connection, what: u.what))
             ]
         default:
             return []

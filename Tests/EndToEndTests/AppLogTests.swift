@@ -95,6 +95,11 @@ final class AppLogTests: XCTestCase {
         }
         XCTAssertEqual(alignment(events)?["method"] as? String, "clock")
         XCTAssertEqual(events.filter { $0["id"] as? String == "app.tx.not_on_air" }.count, 1)
+        // A capture with no records: the log's lines still come out, on their own clock.
+        let empty = folder.appendingPathComponent("empty.btsnoop")
+        try Data(Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xea]).write(to: empty)
+        let alone = try runCLI(["timeline", "--format", "jsonl", empty.path, "--app-log", log])
+        XCTAssertEqual(alone.stdout.components(separatedBy: "\"type\":\"log\"").count - 1, 2, alone.stdout)
         // Mistakes are usage errors.
         let missing = try runCLI(["timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", log + ".none"])
         XCTAssertEqual(missing.status, 2)

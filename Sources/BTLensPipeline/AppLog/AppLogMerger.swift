@@ -24,7 +24,7 @@ public enum AppLogAirDiagnostics {
 /// within `window`.
 ///
 /// Bounded: while the offset is found, at most `readAhead` lines of each log and `holdLimit`
-/// events (or `alignTime` of capture time) are held; then events are held for `window` of capture
+/// events (or `alignTime` of capture time) are held, and at most 100,000 candidate offsets weighed; then events are held for `window` of capture
 /// time (at most `holdLimit`), and the values of the last `window` are kept for matching.
 public final class AppLogMerger {
     public struct Options {
@@ -112,13 +112,7 @@ public final class AppLogMerger {
 
     /// One event of the capture: held, then passed on with the log lines before it.
     public func event(_ e: Event, _ out: (Event) -> Void) throws {
-        if sources.isEmpty && !options.files.isEmpty {
-            let year = Self.year(e.timestamp)
-            sources = try options.files.map {
-                try AppLogSource(path: $0, format: options.format, year: year, keep: keep)
-            }
-            nextLines = Array(repeating: nil, count: sources.count)
-        }
+        if sources.isEmpty { try open(year: Self.year(e.timestamp)) }
         let t = e.timestamp.microseconds
         let values = Self.values(e)
         for v in values { count(v.bytes, by: 1) }
@@ -136,6 +130,10 @@ public final class AppLogMerger {
 
     /// The end of the capture: everything held, then the logs' remaining lines.
     public func finish(_ out: (Event) -> Void) throws {
+        // A capture with no event: the logs' lines still come out, their year this one.
+        if sources.isEmpty {
+            try open(year: Self.year(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6))))
+        }
         if !aligned { try align(out) }
         try drain(upTo: .max, out)
         for a in alignments { out(a) }
@@ -145,6 +143,12 @@ public final class AppLogMerger {
             place(line, sources[i], out)
         }
         prune(before: .max, out)
+    }
+
+    /// The logs opened; a line that writes no year takes the capture's.
+    private func open(year: Int) throws {
+        sources = try options.files.map { try AppLogSource(path: $0, format: options.format, year: year, keep: keep) }
+        nextLines = Array(repeating: nil, count: sources.count)
     }
 
     // MARK: alignment
@@ -163,10 +167,13 @@ public final class AppLogMerger {
                     source: s.name, offsetMicroseconds: ms.saturatingMultiplying(by: 1000), matched: 0, method: .given)
             } else {
                 while s.ahead.count < Self.readAhead, let line = try s.next() { s.ahead.append(line) }
+                // A value sent over and over says little of the clock: runs seen more than 16 times are
+                // left out, and at most 100,000 candidates are weighed.
                 var offsets: [Int64] = []
-                for line in s.ahead {
+                for line in s.ahead where offsets.count < 100_000 {
                     for run in line.runs where run.bytes.count >= 3 {
-                        for t in index[run.bytes] ?? [] { offsets.append(t &- line.rawTime) }
+                        guard let times = index[run.bytes], times.count <= 16 else { continue }
+                        for t in times { offsets.append(t &- line.rawTime) }
                     }
                 }
                 let (offset, matched) = Self.densest(offsets)

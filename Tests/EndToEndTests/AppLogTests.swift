@@ -104,6 +104,9 @@ final class AppLogTests: XCTestCase {
         let missing = try runCLI(["timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", log + ".none"])
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.stderr.contains("cannot be read"), missing.stderr)
+        let folderGiven = try runCLI(["timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", folder.path])
+        XCTAssertEqual(folderGiven.status, 2, folderGiven.stderr)
+        XCTAssertTrue(folderGiven.stderr.contains("a folder"), folderGiven.stderr)
         let regex = try runCLI([
             "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", log, "--app-log-filter", "(",
         ])

@@ -75,6 +75,7 @@ public final class AppLogMerger {
     private let keep: (AppLogLine) -> Bool
     private var sources: [AppLogSource] = []
     private var aligned = false
+    private var yearSet = false
     private var held: [(event: Event, values: [Value])] = []
     private var heldStart = 0
     private var recent: [Value] = []
@@ -91,28 +92,31 @@ public final class AppLogMerger {
     /// Each log's alignment, said after the capture's first event (the note of what was loaded).
     private var alignments: [Event] = []
 
+    /// Opens the logs: one that cannot be read is said before any output.
     public init(_ options: Options) throws {
         self.options = options
-        guard let filter = options.filter else {
+        if let filter = options.filter {
+            let regex: NSRegularExpression
+            do {
+                regex = try NSRegularExpression(pattern: filter)
+            } catch {
+                throw AppLogOpenError(message: "--app-log-filter \(filter): not a regular expression")
+            }
+            keep = { l in
+                if l.tag == filter { return true }
+                let range = NSRange(l.text.startIndex..., in: l.text)
+                return regex.firstMatch(in: l.text, range: range) != nil
+            }
+        } else {
             keep = { _ in true }
-            return
         }
-        let regex: NSRegularExpression
-        do {
-            regex = try NSRegularExpression(pattern: filter)
-        } catch {
-            throw AppLogOpenError(message: "--app-log-filter \(filter): not a regular expression")
-        }
-        keep = { l in
-            if l.tag == filter { return true }
-            let range = NSRange(l.text.startIndex..., in: l.text)
-            return regex.firstMatch(in: l.text, range: range) != nil
-        }
+        sources = try options.files.map { [keep] in try AppLogSource(path: $0, format: options.format, keep: keep) }
+        nextLines = Array(repeating: nil, count: sources.count)
     }
 
     /// One event of the capture: held, then passed on with the log lines before it.
     public func event(_ e: Event, _ out: (Event) -> Void) throws {
-        if sources.isEmpty { try open(year: Self.year(e.timestamp)) }
+        if !yearSet { setYear(Self.year(e.timestamp)) }
         let t = e.timestamp.microseconds
         let values = Self.values(e)
         for v in values { count(v.bytes, by: 1) }
@@ -131,9 +135,7 @@ public final class AppLogMerger {
     /// The end of the capture: everything held, then the logs' remaining lines.
     public func finish(_ out: (Event) -> Void) throws {
         // A capture with no event: the logs' lines still come out, their year this one.
-        if sources.isEmpty {
-            try open(year: Self.year(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6))))
-        }
+        if !yearSet { setYear(Self.year(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6)))) }
         if !aligned { try align(out) }
         try drain(upTo: .max, out)
         for a in alignments { out(a) }
@@ -145,10 +147,10 @@ public final class AppLogMerger {
         prune(before: .max, out)
     }
 
-    /// The logs opened; a line that writes no year takes the capture's.
-    private func open(year: Int) throws {
-        sources = try options.files.map { try AppLogSource(path: $0, format: options.format, year: year, keep: keep) }
-        nextLines = Array(repeating: nil, count: sources.count)
+    /// A line that writes no year takes the capture's.
+    private func setYear(_ year: Int) {
+        for s in sources { s.year = year }
+        yearSet = true
     }
 
     // MARK: alignment

@@ -19,7 +19,8 @@ final class AppLogSource {
     private var reader: AppLogReader
     private var ended = false
     private let keep: (AppLogLine) -> Bool
-    private let year: Int
+    /// The year of a line that writes none: the capture's, set at its first event.
+    var year = 1970
     var alignment: AppLogAlignment?
     /// The latest record a line of this log matched as sent, and that line: a later line matching
     /// an earlier record is out of order.
@@ -42,14 +43,16 @@ final class AppLogSource {
     /// Problems the reader found (a line cut at its bound), said when their line is placed.
     var problems: [Int: [Diagnostic]] = [:]
 
-    init(path: String, format: AppLogFormat?, year: Int, keep: @escaping (AppLogLine) -> Bool) throws {
-        guard let h = FileHandle(forReadingAtPath: path) else {
-            throw AppLogOpenError(message: "\(path): cannot be read")
+    init(path: String, format: AppLogFormat?, keep: @escaping (AppLogLine) -> Bool) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let h = FileHandle(forReadingAtPath: path)
+        else {
+            throw AppLogOpenError(message: "\(path): cannot be read (no such file, or a folder)")
         }
         name = path
         handle = h
         reader = try AppLogReader(format: format)
-        self.year = year
         self.keep = keep
     }
 
@@ -71,7 +74,13 @@ final class AppLogSource {
                 problems[p.line, default: []].append(p.diagnostic)
             case nil:
                 if ended { return nil }
-                let chunk = handle.readData(ofLength: 65_536)
+                // The throwing read: the old one traps on a directory or a read error.
+                let chunk: Data
+                do {
+                    chunk = try handle.read(upToCount: 65_536) ?? Data()
+                } catch {
+                    throw AppLogOpenError(message: "\(name): cannot be read (\(error.localizedDescription))")
+                }
                 if chunk.isEmpty {
                     ended = true
                     reader.finish()

@@ -14,21 +14,22 @@ struct AppLogOptions: ParsableArguments {
     @Option(
         name: .customLong("app-log-format"),
         help: ArgumentHelp(
-            "The logs' format when it is not recognised: a regular expression with named groups time, message, and optionally level and tag.",
+            "The format of every --app-log, when theirs is not recognised: a regular expression with named groups time, message, and optionally level and tag.",
             valueName: "REGEX"))
     var format: String?
 
     @Option(
         name: .customLong("app-log-offset"),
         help: ArgumentHelp(
-            "Milliseconds to add to the logs' times (read as UTC) to give the capture's, instead of aligning by content.",
+            "Milliseconds to add to the logs' times (read as UTC) to give the capture's, instead of aligning by content; a negative one as --app-log-offset=-3600000.",
             valueName: "MS"))
     var offset: Int64?
 
     @Option(
         name: .customLong("app-log-filter"),
         help: ArgumentHelp(
-            "Keep only the log lines with this tag, or that this regular expression finds.", valueName: "TAG|REGEX"))
+            "Show only the log lines with this tag, or that this regular expression finds (every line still aligns and matches).",
+            valueName: "TAG|REGEX"))
     var filter: String?
 
     /// The merger for the logs given, or nil when there are none.

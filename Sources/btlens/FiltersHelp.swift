@@ -10,7 +10,7 @@ struct FiltersHelp: ParsableCommand {
 
             TESTS
               a5, diagnostic, att, hci.command, iap2.identification, smp, hfp,
-              avdtp, avdtp.media, avrcp, …
+              avdtp, avdtp.media, avrcp, log, log.alignment, …
                   an event type; a prefix stands for its family: hci (hci.command,
                   hci.event), gatt, l2cap, iap2, avdtp (avdtp.media too)
               response_to               a field alone: the event has it
@@ -75,6 +75,8 @@ struct FiltersHelp: ParsableCommand {
               -Y 'avrcp && event == VolumeChanged'      volume notifications
               -Y 'a5 && psm == 0x80'                    frames on a credit-based
                                                         channel
+              -Y 'log && matches_record'                app log lines whose bytes
+                                                        went over the air
               -Y 'reltime >= 12.5 && reltime < 13'      half a second of capture
               -Y '!hci && !connection'                  everything above HCI
 

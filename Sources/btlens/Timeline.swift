@@ -11,7 +11,7 @@ struct Timeline: ParsableCommand {
         commandName: "timeline",
         abstract: "Print the annotated timeline of a capture.",
         discussion: """
-            One line per event: #record (Wireshark's frame number), seconds since the first record, direction (< phone to controller, > controller to phone, = note, ! problem in the file), connection handle, layer, summary. Diagnostics are marked !NOTE, !WARN, !ERRO in the layer column. --format jsonl prints one JSON object per event (the contract is in the README).
+            One line per event: #record (Wireshark's frame number), seconds since the first record, direction (< phone to controller, > controller to phone, = note, ! problem in the file, ~ a line of --app-log, numbered L<line>), connection handle, layer, summary. Diagnostics are marked !NOTE, !WARN, !ERRO in the layer column. --format jsonl prints one JSON object per event (the contract is in the README).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, jsonl }
@@ -105,7 +105,10 @@ struct Timeline: ParsableCommand {
         // ATT PDUs a filter cannot select are not made into events (decoding is the longest stage). Not
         // for text, whose seconds count from the first event, nor for reltime, nor when the first
         // line (a note at the first event) may be selected.
-        if format == .jsonl, let filter, !filter.canSelect(.att), !filter.canSelect(.note), !filter.readsReltime {
+        // App logs align on ATT values, shown or not.
+        if format == .jsonl, let filter, !filter.canSelect(.att), !filter.canSelect(.note), !filter.readsReltime,
+            merger == nil
+        {
             configuration.attEvents = false
         }
         let analyzer: Analyzer
@@ -136,7 +139,9 @@ struct Timeline: ParsableCommand {
         if let note = loaded.take() { show(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
         sink.flush()
         if let logFailure { throw ValidationError("\(logFailure)") }
-        try input.check([(input.file, analyzer.worstSeverity)])
+        // The logs' own diagnostics count for --fail-on too.
+        let worst = [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+        try input.check([(input.file, worst)])
     }
 
     private func report(_ p: CaptureProblem) { reportProblem(input.file, p) }

@@ -80,6 +80,23 @@ final class AppLogTests: XCTestCase {
         XCTAssertTrue(lines.allSatisfy { ($0["message"] as? String)?.hasPrefix("TX write") == true })
     }
 
+    /// Found by a stranger: a JSONL filter that selects no ATT PDU still aligns (the merger needs
+    /// them); a filter on the log's lines leaves alignment alone; app.* warnings count for --fail-on.
+    func testFiltersAndFailOnSeeTheLogsDiagnostics() throws {
+        let matched = try run(["-Y", "log && matches_record"])
+        XCTAssertEqual(matched.count, 10)
+        let warnings = try run(["-Y", "severity >= warning"])
+        XCTAssertEqual(warnings.compactMap { $0["id"] as? String }, ["app.tx.not_on_air"])
+        let filtered = try run(["--app-log-filter", "session"])
+        XCTAssertEqual(alignment(filtered)?["method"] as? String, "content")
+        XCTAssertEqual(filtered.filter { $0["type"] as? String == "log" }.count, 1)
+        let failing = try runCLI([
+            "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", Self.captures + "/ble_app_log.logcat.txt",
+            "--fail-on", "warning",
+        ])
+        XCTAssertEqual(failing.status, 3, failing.stderr)
+    }
+
     /// A log whose lines show no bytes of the capture: read on its own clock, said so.
     func testNothingToMatchIsTheClock() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")

@@ -75,6 +75,8 @@ public final class AppLogMerger {
     private let keep: (AppLogLine) -> Bool
     private var sources: [AppLogSource] = []
     private var aligned = false
+    /// The most severe diagnostic the merger said (for `--fail-on`).
+    public private(set) var worstSeverity: Severity?
     private var yearSet = false
     private var held: [(event: Event, values: [Value])] = []
     private var heldStart = 0
@@ -115,7 +117,11 @@ public final class AppLogMerger {
     }
 
     /// One event of the capture: held, then passed on with the log lines before it.
-    public func event(_ e: Event, _ out: (Event) -> Void) throws {
+    public func event(_ e: Event, _ pass: (Event) -> Void) throws {
+        try withoutActuallyEscaping(pass) { pass in try take(e, watched(pass)) }
+    }
+
+    private func take(_ e: Event, _ out: (Event) -> Void) throws {
         if !yearSet { setYear(Self.year(e.timestamp)) }
         let t = e.timestamp.microseconds
         let values = Self.values(e)
@@ -133,7 +139,11 @@ public final class AppLogMerger {
     }
 
     /// The end of the capture: everything held, then the logs' remaining lines.
-    public func finish(_ out: (Event) -> Void) throws {
+    public func finish(_ pass: (Event) -> Void) throws {
+        try withoutActuallyEscaping(pass) { pass in try end(watched(pass)) }
+    }
+
+    private func end(_ out: (Event) -> Void) throws {
         // A capture with no event: the logs' lines still come out, their year this one.
         if !yearSet { setYear(Self.year(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6)))) }
         if !aligned { try align(out) }
@@ -145,6 +155,16 @@ public final class AppLogMerger {
             place(line, sources[i], out)
         }
         prune(before: .max, out)
+    }
+
+    /// `out`, with the severity of what the merger says kept.
+    private func watched(_ out: @escaping (Event) -> Void) -> (Event) -> Void {
+        { [self] e in
+            if case .diagnostic(let d) = e.body, worstSeverity.map({ d.severity > $0 }) ?? true {
+                worstSeverity = d.severity
+            }
+            out(e)
+        }
     }
 
     /// A line that writes no year takes the capture's.
@@ -163,6 +183,8 @@ public final class AppLogMerger {
             for v in values where v.bytes.count >= 3 { index[v.bytes, default: []].append(v.time) }
         }
         let at = held.count > heldStart ? held[heldStart].event : nil
+        // Lines before the capture's first event are placed at its record, not at 0.
+        if let at, lastRecord == 0 { lastRecord = at.record }
         for s in sources {
             if let ms = options.offsetMilliseconds {
                 s.alignment = AppLogAlignment(
@@ -253,6 +275,10 @@ public final class AppLogMerger {
         var matched: Int?
         var sentMatch: Int?
         var unsent: HexRun?
+        guard l.kept else {
+            for run in l.runs where run.bytes.count >= 2 { _ = match(run, at: l.rawTime) }
+            return
+        }
         for run in l.runs where run.bytes.count >= 2 {
             if let v = match(run, at: l.rawTime) {
                 matched = matched ?? v.record
@@ -376,7 +402,10 @@ public final class AppLogMerger {
         let t = e.timestamp.microseconds
         switch e.body {
         case .att(let a):
-            guard let v = a.value, !v.isEmpty, let h = a.handle else { return [] }
+            // What an app writes and is given: writes, notifications, indications, read responses;
+            // not a Prepare Write Response's echo of its own bytes.
+            guard Self.valueOpcodes.contains(a.opcode.rawValue), let v = a.value, !v.isEmpty, let h = a.handle
+            else { return [] }
             return [
                 Value(
                     record: e.record, time: t, bytes: Array(v), direction: e.direction,
@@ -398,6 +427,10 @@ public final class AppLogMerger {
             return []
         }
     }
+
+    /// Read Response, Read Blob Response, Write Request, Write Command, Signed Write Command,
+    /// Handle Value Notification, Indication (Core Vol 3 Part F §3.4).
+    static let valueOpcodes: Set<UInt8> = [0x0b, 0x0d, 0x12, 0x52, 0xd2, 0x1b, 0x1d]
 
     static func year(_ t: Timestamp) -> Int {
         let seconds = Double(t.microseconds) / 1_000_000

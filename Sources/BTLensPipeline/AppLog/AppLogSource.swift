@@ -12,6 +12,8 @@ final class AppLogSource {
         /// On the log's clock, as UTC (its zone when it writes one).
         var rawTime: Int64
         var runs: [HexRun]
+        /// `--app-log-filter` keeps it: a line it does not keep still aligns and matches, unseen.
+        var kept: Bool
     }
 
     let name: String
@@ -67,9 +69,8 @@ final class AppLogSource {
             }
             switch item {
             case .line(let l)?:
-                guard keep(l) else { continue }
                 let time = l.time.microsecondsSinceEpoch(fallbackYear: year)
-                return Line(line: l, rawTime: time, runs: HexBytes.find(in: l.message))
+                return Line(line: l, rawTime: time, runs: HexBytes.find(in: l.message), kept: keep(l))
             case .problem(let p)?:
                 problems[p.line, default: []].append(p.diagnostic)
             case nil:

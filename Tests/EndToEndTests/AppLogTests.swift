@@ -97,6 +97,29 @@ final class AppLogTests: XCTestCase {
         XCTAssertEqual(failing.status, 3, failing.stderr)
     }
 
+    /// A notification holding two frames (#33 of the A5 session), logged frame by frame: no
+    /// app.rx.not_logged for it, while one never logged (#55) still is.
+    func testAValueLoggedFrameByFrameIsLogged() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("frames.log").path
+        let lines = [
+            "2023-11-14T22:13:20.038Z [BLE] RX notify: a501a01000010057",
+            "2023-11-14T22:13:20.042Z [BLE] RX frame: a501a111000200308a",
+            "2023-11-14T22:13:20.042Z [BLE] RX frame: a50105120003025a6480",
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let run = try runCLI(
+            ["timeline", "--format", "jsonl", Self.captures + "/ble_a5_session.btsnoop", "--app-log", log])
+        let events = try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let notLogged = events.filter { $0["id"] as? String == "app.rx.not_logged" }.compactMap { $0["record"] as? Int }
+        XCTAssertFalse(notLogged.contains(33), "\(notLogged)")
+        XCTAssertTrue(notLogged.contains(55), "\(notLogged)")
+    }
+
     /// A log whose lines show no bytes of the capture: read on its own clock, said so.
     func testNothingToMatchIsTheClock() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")

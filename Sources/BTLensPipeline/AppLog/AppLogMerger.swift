@@ -88,6 +88,9 @@ public final class AppLogMerger {
     private var nextLines: [AppLogSource.Line?] = []
     /// The time of the earliest line not yet placed (`.min`: not known, `.max`: none left).
     private var nextTime: Int64 = .min
+    /// Runs of 4 bytes or more that matched no value whole, with their times (at most `holdLimit`):
+    /// a received value that holds one was logged in part, frame by frame.
+    private var unmatchedRuns: [(time: Int64, bytes: [UInt8])] = []
     /// The values in the window, counted by hash: a line whose bytes are none of them is matched
     /// without looking at any value.
     private var wholes: [Int: Int] = [:]
@@ -275,18 +278,22 @@ public final class AppLogMerger {
         var matched: Int?
         var sentMatch: Int?
         var unsent: HexRun?
-        guard l.kept else {
-            for run in l.runs where run.bytes.count >= 2 { _ = match(run, at: l.rawTime) }
-            return
-        }
         for run in l.runs where run.bytes.count >= 2 {
             if let v = match(run, at: l.rawTime) {
                 matched = matched ?? v.record
                 if v.direction == .sent { sentMatch = sentMatch ?? v.record }
-            } else if run.direction == .sent, run.isComplete, unsent == nil {
-                unsent = run
+            } else {
+                // Perhaps one frame of a value holding several: kept for the values that leave the window.
+                if run.bytes.count >= 4, run.direction != .sent {
+                    if unmatchedRuns.count >= Self.holdLimit {
+                        unmatchedRuns.removeAll { $0.time < l.rawTime &- 2 * Self.window }
+                    }
+                    if unmatchedRuns.count < Self.holdLimit { unmatchedRuns.append((l.rawTime, run.bytes)) }
+                }
+                if run.direction == .sent, run.isComplete, unsent == nil { unsent = run }
             }
         }
+        guard l.kept else { return }
         let time = Timestamp(microseconds: l.rawTime)
         let entry = AppLogEntry(
             source: s.name, line: l.line.number, level: l.line.level, tag: l.line.tag, message: l.line.message,
@@ -373,6 +380,16 @@ public final class AppLogMerger {
         return Int(truncatingIfNeeded: h)
     }
 
+    /// Whether a line within the window showed part of `v` (one of the frames it holds).
+    private func logsPart(of v: Value) -> Bool {
+        unmatchedRuns.contains { r in
+            (r.time &- v.time).magnitude <= UInt64(Self.window) && r.bytes.count <= v.bytes.count
+                && (0...(v.bytes.count - r.bytes.count)).contains {
+                    v.bytes[$0..<$0 + r.bytes.count].elementsEqual(r.bytes)
+                }
+        }
+    }
+
     /// Values older than `limit` leave the window: one received on a stream the app logs that no
     /// line matched is said.
     private func prune(before limit: Int64, _ out: (Event) -> Void) {
@@ -380,7 +397,9 @@ public final class AppLogMerger {
             let v = recent[recentStart]
             recentStart += 1
             count(v.bytes, by: -1)
-            guard v.direction == .received, !v.matched, loggedStreams.contains(v.stream) else { continue }
+            guard v.direction == .received, !v.matched, loggedStreams.contains(v.stream), !logsPart(of: v) else {
+                continue
+            }
             let d = Diagnostic(
                 AppLogAirDiagnostics.rxNotLogged,
                 "#\(v.record): \(v.bytes.count) bytes received on \(v.stream), which the app logs, that no log line shows",

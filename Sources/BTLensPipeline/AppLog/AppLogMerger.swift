@@ -64,7 +64,8 @@ public final class AppLogMerger {
     struct Value {
         var record: Int
         var time: Int64
-        var bytes: [UInt8]
+        /// A slice of the held event's own copy of its value: one copy per value, not two.
+        var bytes: ArraySlice<UInt8>
         var direction: Direction?
         /// Its stream: a stream the app logs is one a line matched.
         var stream: Stream
@@ -127,9 +128,10 @@ public final class AppLogMerger {
     private func take(_ e: Event, _ out: (Event) -> Void) throws {
         if !yearSet { setYear(Self.year(e.timestamp)) }
         let t = e.timestamp.microseconds
-        let values = Self.values(e)
+        let kept = e.detached()
+        let values = Self.values(kept)
         for v in values { count(v.bytes, by: 1) }
-        held.append((e.detached(), values))
+        held.append((kept, values))
         if !aligned {
             let first = held[heldStart].event.timestamp.microseconds
             guard held.count - heldStart >= Self.holdLimit || t &- first > Self.alignTime else { return }
@@ -183,7 +185,7 @@ public final class AppLogMerger {
         aligned = true
         var index: [[UInt8]: [Int64]] = [:]
         for (_, values) in held[heldStart...] {
-            for v in values where v.bytes.count >= 3 { index[v.bytes, default: []].append(v.time) }
+            for v in values where v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
         }
         let at = held.count > heldStart ? held[heldStart].event : nil
         // Lines before the capture's first event are placed at its record, not at 0.
@@ -343,7 +345,7 @@ public final class AppLogMerger {
             let distance = (v.time &- t).magnitude
             let sent = run.direction.map { $0 == .sent }
             guard distance <= UInt64(Self.window), sent == nil || v.direction == nil || sent == (v.direction == .sent),
-                v.bytes == run.bytes,
+                v.bytes.elementsEqual(run.bytes),
                 best.map({ distance < $0.distance }) ?? true
             else { return }
             best = (place, distance)
@@ -367,14 +369,14 @@ public final class AppLogMerger {
         }
     }
 
-    private func count(_ bytes: [UInt8], by n: Int) {
+    private func count(_ bytes: ArraySlice<UInt8>, by n: Int) {
         let h = Self.hash(bytes)
         let c = (wholes[h] ?? 0) + n
         wholes[h] = c == 0 ? nil : c
     }
 
     /// FNV-1a: the bytes of a value, hashed once in and once out of the window.
-    private static func hash(_ bytes: [UInt8]) -> Int {
+    private static func hash(_ bytes: some Collection<UInt8>) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return Int(truncatingIfNeeded: h)
@@ -385,7 +387,7 @@ public final class AppLogMerger {
         unmatchedRuns.contains { r in
             (r.time &- v.time).magnitude <= UInt64(Self.window) && r.bytes.count <= v.bytes.count
                 && (0...(v.bytes.count - r.bytes.count)).contains {
-                    v.bytes[$0..<$0 + r.bytes.count].elementsEqual(r.bytes)
+                    v.bytes.dropFirst($0).prefix(r.bytes.count).elementsEqual(r.bytes)
                 }
         }
     }
@@ -403,7 +405,7 @@ public final class AppLogMerger {
             let d = Diagnostic(
                 AppLogAirDiagnostics.rxNotLogged,
                 "#\(v.record): \(v.bytes.count) bytes received on \(v.stream), which the app logs, that no log line shows",
-                fields: [("bytes", .bytes(v.bytes)), ("detected_record", .int(lastRecord))])
+                fields: [("bytes", .bytes(Array(v.bytes))), ("detected_record", .int(lastRecord))])
             out(
                 Event(
                     record: v.record, timestamp: Timestamp(microseconds: v.time), direction: .received, connection: nil,
@@ -427,19 +429,19 @@ public final class AppLogMerger {
             else { return [] }
             return [
                 Value(
-                    record: e.record, time: t, bytes: Array(v), direction: e.direction,
+                    record: e.record, time: t, bytes: v, direction: e.direction,
                     stream: Stream(connection: e.connection, handle: h))
             ]
         case .gattValue(let g):
             return [
                 Value(
-                    record: e.record, time: t, bytes: Array(g.value), direction: e.direction,
+                    record: e.record, time: t, bytes: g.value[...], direction: e.direction,
                     stream: Stream(connection: e.connection, handle: g.handle))
             ]
         case .undecoded(let u) where !u.bytes.isEmpty:
             return [
                 Value(
-                    record: e.record, time: t, bytes: u.bytes, direction: e.direction,
+                    record: e.record, time: t, bytes: u.bytes[...], direction: e.direction,
                     stream: Stream(connection: e.connection, what: u.what))
             ]
         default:

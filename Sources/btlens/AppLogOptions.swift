@@ -55,7 +55,7 @@ struct AppLogOptions: ParsableArguments {
     }
 
     /// The merger for the logs given (or for `only` of them), or nil when there are none.
-    func merger(only: [String]? = nil) throws -> AppLogMerger? {
+    func merger(only: [String]? = nil, live: Bool = false) throws -> AppLogMerger? {
         let files = only ?? files
         guard !files.isEmpty else {
             guard only == nil else { return nil }
@@ -73,7 +73,8 @@ struct AppLogOptions: ParsableArguments {
             }
         }
         do {
-            return try AppLogMerger(.init(files: files, format: pattern, offsetMilliseconds: offset, filter: filter))
+            return try AppLogMerger(
+                .init(files: files, format: pattern, offsetMilliseconds: offset, filter: filter, live: live))
         } catch {
             throw ValidationError("\(error)")
         }

@@ -42,13 +42,18 @@ public final class AppLogMerger {
         public var offsetMilliseconds: Int64?
         /// `--app-log-filter`: a tag, or a regular expression searched in the line.
         public var filter: String?
+        /// `follow`: the logs grow; events are said as soon as the window has passed, with no
+        /// second hold, and the offset as soon as every log has 3 lines agreeing on it (or after `liveAlignWait`).
+        public var live: Bool
         public init(
-            files: [String], format: AppLogFormat? = nil, offsetMilliseconds: Int64? = nil, filter: String? = nil
+            files: [String], format: AppLogFormat? = nil, offsetMilliseconds: Int64? = nil, filter: String? = nil,
+            live: Bool = false
         ) {
             self.files = files
             self.format = format
             self.offsetMilliseconds = offsetMilliseconds
             self.filter = filter
+            self.live = live
         }
     }
 
@@ -57,6 +62,8 @@ public final class AppLogMerger {
     static let readAhead = 20_000
     static let holdLimit = 50_000
     static let holdBytes = 16 << 20
+    /// Nanoseconds a live log waits for 3 lines to agree on its offset before it takes what it has.
+    static let liveAlignWait: UInt64 = 10_000_000_000
 
     /// A connection's ATT handle, or a channel no decoder took; words only when a diagnostic says it.
     struct Stream: Hashable, CustomStringConvertible {
@@ -119,6 +126,9 @@ public final class AppLogMerger {
     private var lineSpans: [ClosedRange<Int64>?] = []
     /// Each log's alignment, said after the capture's first event (the note of what was loaded).
     private var alignments: [Event] = []
+    /// Live: the last event's time, and the monotonic clock (ns) when it came and when the first did.
+    private var lastEvent: (time: Int64, wall: UInt64)?
+    private var firstWall: UInt64?
 
     /// Opens the logs: one that cannot be read is said before any output.
     public init(_ options: Options) throws {
@@ -162,14 +172,57 @@ public final class AppLogMerger {
         }
         held.append((kept, value))
         heldBytes += kept.heldBytes
+        if options.live {
+            let now = Self.wallNow()
+            lastEvent = (t, now)
+            firstWall = firstWall ?? now
+            // The logs grow: look for their next lines again.
+            nextTime = .min
+        }
         if !aligned {
             let first = held[heldStart].event.timestamp.microseconds
-            guard full || t &- first > Self.alignTime else { return }
+            guard try full || t &- first > Self.alignTime || (options.live && readyToAlign()) else { return }
             try align(out)
         }
         try drain(upTo: t &- Self.window, out)
         while full { try drain(upTo: held[heldStart].event.timestamp.microseconds, out) }
     }
+
+    /// Live, while no record comes: the capture's clock is taken to go on with the wall clock, and
+    /// the events and lines it leaves more than the window behind are said.
+    public func idle(_ pass: (Event) -> Void) throws {
+        try withoutActuallyEscaping(pass) { pass in try quiet(watched(pass)) }
+    }
+
+    private func quiet(_ out: (Event) -> Void) throws {
+        guard let last = lastEvent else { return }
+        if !aligned {
+            guard try readyToAlign() else { return }
+            try align(out)
+        }
+        let now = last.time &+ Int64(clamping: (Self.wallNow() &- last.wall) / 1000)
+        nextTime = .min
+        try drain(upTo: now &- Self.window, out)
+        while let (i, line) = try earliestLine(), line.rawTime <= now &- Self.window {
+            nextLines[i] = nil
+            place(line, i, out)
+        }
+        nextTime = .min
+        // Every line within the window of these values has been placed.
+        prune(before: now &- 2 * Self.window)
+        output.release(before: .max, out)
+    }
+
+    /// Live: whether every log has 3 lines agreeing on an offset, or has waited long enough.
+    private func readyToAlign() throws -> Bool {
+        if options.offsetMilliseconds != nil { return true }
+        if let w = firstWall, Self.wallNow() &- w >= Self.liveAlignWait { return true }
+        let index = valueTimes()
+        for s in sources where try offset(of: s, index).matched < 3 { return false }
+        return true
+    }
+
+    static func wallNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// The first hold is at its bound.
     private var full: Bool { held.count - heldStart > Self.holdLimit || heldBytes > Self.holdBytes }
@@ -246,10 +299,7 @@ public final class AppLogMerger {
     /// Finds each log's offset from the held events and the lines read ahead.
     private func align(_ out: (Event) -> Void) throws {
         aligned = true
-        var index: [[UInt8]: [Int64]] = [:]
-        for (_, value) in held[heldStart...] {
-            if let v = value, v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
-        }
+        let index = valueTimes()
         let at = held.count > heldStart ? held[heldStart].event : nil
         // Lines before the capture's first event are placed at its record, not at 0.
         if let at, lastRecord == 0 { lastRecord = at.record }
@@ -258,17 +308,7 @@ public final class AppLogMerger {
                 s.alignment = AppLogAlignment(
                     source: s.name, offsetMicroseconds: ms.saturatingMultiplying(by: 1000), matched: 0, method: .given)
             } else {
-                while s.ahead.count < Self.readAhead, let line = try s.next() { s.ahead.append(line) }
-                // A value sent over and over says little of the clock: runs seen more than 16 times are
-                // left out, and at most 100,000 candidates are weighed.
-                var offsets: [Int64] = []
-                for line in s.ahead where offsets.count < 100_000 {
-                    for run in line.runs where run.bytes.count >= 3 {
-                        guard let times = index[run.bytes], times.count <= 16 else { continue }
-                        for t in times { offsets.append(t &- line.rawTime) }
-                    }
-                }
-                let (offset, matched) = Self.densest(offsets)
+                let (offset, matched) = try self.offset(of: s, index)
                 s.alignment = AppLogAlignment(
                     source: s.name, offsetMicroseconds: offset, matched: matched,
                     method: matched > 0 ? .content : .clock)
@@ -280,6 +320,30 @@ public final class AppLogMerger {
                         connection: nil, isTop: true, body: .logAlignment(a)))
             }
         }
+    }
+
+    /// The held values of 3 bytes or more, with their times.
+    private func valueTimes() -> [[UInt8]: [Int64]] {
+        var index: [[UInt8]: [Int64]] = [:]
+        for (_, value) in held[heldStart...] {
+            if let v = value, v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
+        }
+        return index
+    }
+
+    /// A log's offset from the lines read ahead whose bytes are values in `index`, and how many agree.
+    private func offset(of s: AppLogSource, _ index: [[UInt8]: [Int64]]) throws -> (offset: Int64, matched: Int) {
+        while s.ahead.count < Self.readAhead, let line = try s.next() { s.ahead.append(line) }
+        // A value sent over and over says little of the clock: runs seen more than 16 times are
+        // left out, and at most 100,000 candidates are weighed.
+        var offsets: [Int64] = []
+        for line in s.ahead where offsets.count < 100_000 {
+            for run in line.runs where run.bytes.count >= 3 {
+                guard let times = index[run.bytes], times.count <= 16 else { continue }
+                for t in times { offsets.append(t &- line.rawTime) }
+            }
+        }
+        return Self.densest(offsets)
     }
 
     /// The offset most candidates agree on within a second, and how many: their median.
@@ -324,7 +388,7 @@ public final class AppLogMerger {
                 recent[recent.count - 1].slot = slot
             }
             prune(before: t &- Self.window)
-            output.release(before: t &- Self.window, out)
+            output.release(before: options.live ? .max : t &- Self.window, out)
         }
         if heldStart > 1024 && heldStart * 2 > held.count {
             held.removeFirst(heldStart)

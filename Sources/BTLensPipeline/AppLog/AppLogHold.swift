@@ -6,7 +6,13 @@ import BTLensDissect
 /// Bounded by `AppLogMerger.holdLimit` events and `holdBytes` of their bytes: past those the
 /// oldest go on early, and what is learnt of them later comes out where it is learnt.
 struct AppLogHold {
-    private var slots: [(event: Event, after: [Event])] = []
+    private struct Slot {
+        var event: Event
+        var time: Int64
+        var bytes: Int
+        var after: [Event] = []
+    }
+    private var slots: [Slot] = []
     private var start = 0
     /// The number of slots passed on and removed before `slots[0]`.
     private var base = 0
@@ -14,9 +20,16 @@ struct AppLogHold {
 
     /// Holds `e`; its slot, for `follow`.
     @discardableResult
-    mutating func hold(_ e: Event) -> Int {
-        slots.append((e, []))
-        bytes += e.heldBytes
+    mutating func hold(_ e: consuming Event) -> Int {
+        let (time, bytes) = (e.timestamp.microseconds, e.heldBytes)
+        return hold(e, time: time, bytes: bytes)
+    }
+
+    /// Holds `e`, whose time and bytes are known.
+    @discardableResult
+    mutating func hold(_ e: consuming Event, time: Int64, bytes: Int) -> Int {
+        slots.append(Slot(event: e, time: time, bytes: bytes))
+        self.bytes += bytes
         return base + slots.count - 1
     }
 
@@ -33,15 +46,15 @@ struct AppLogHold {
     /// Passes on the events before `limit`, and the oldest past the bounds.
     mutating func release(before limit: Int64, _ out: (Event) -> Void) {
         while start < slots.count,
-            slots[start].event.timestamp.microseconds < limit || slots.count - start > AppLogMerger.holdLimit
-                || bytes > AppLogMerger.holdBytes
+            slots[start].time < limit || slots.count - start > AppLogMerger.holdLimit || bytes > AppLogMerger.holdBytes
         {
-            let (e, after) = slots[start]
-            slots[start] = (AppLogMerger.spent, [])
+            // Moved out, not copied.
+            var s = Slot(event: AppLogMerger.spent, time: 0, bytes: 0)
+            swap(&s, &slots[start])
             start += 1
-            bytes -= e.heldBytes
-            out(e)
-            for a in after { out(a) }
+            bytes -= s.bytes
+            out(s.event)
+            for a in s.after { out(a) }
         }
         if start > 1024 && start * 2 > slots.count {
             slots.removeFirst(start)

@@ -100,27 +100,35 @@ public final class AppLogMerger {
     /// The most severe diagnostic the merger said (for `--fail-on`).
     public private(set) var worstSeverity: Severity?
     private var yearSet = false
-    /// The first hold: events, each with the value a line may show.
-    private var held: [(event: Event, value: Value?)] = []
-    private var heldStart = 0
-    private var heldBytes = 0
+    /// An event in the first hold, with its time and bytes read once, and the value a line may show.
+    struct Held {
+        var event: Event
+        var time: Int64
+        var bytes: Int
+        var value: Value?
+    }
+    /// The first hold. The merger's state is used by one thread, never across a call back into it
+    /// (`out` only renders): the hot parts drop the runtime's exclusivity check, as in `StatsCollector`.
+    @exclusivity(unchecked) private var held: [Held] = []
+    @exclusivity(unchecked) private var heldStart = 0
+    @exclusivity(unchecked) private var heldBytes = 0
     /// The second hold.
-    private var output = AppLogHold()
-    private var recent: [Value] = []
-    private var recentStart = 0
+    @exclusivity(unchecked) private var output = AppLogHold()
+    @exclusivity(unchecked) private var recent: [Value] = []
+    @exclusivity(unchecked) private var recentStart = 0
     private var loggedStreams: Set<Stream> = []
-    private var lastRecord = 0
+    @exclusivity(unchecked) private var lastRecord = 0
     /// The next line of each source, on the capture's clock.
     private var nextLines: [AppLogSource.Line?] = []
     /// The time of the earliest line not yet placed (`.min`: not known, `.max`: none left).
-    private var nextTime: Int64 = .min
+    @exclusivity(unchecked) private var nextTime: Int64 = .min
     /// Runs of 4 bytes or more that matched no value whole, with their times (at most `holdLimit`):
     /// a received value that holds one was logged in part, frame by frame.
     private var unmatchedRuns: [(time: Int64, bytes: [UInt8])] = []
     /// The values in the window, counted by hash of their bytes and of their first 4: a line whose
     /// bytes are none of them, nor begin any, is matched without looking at any value.
-    private var wholes: [Int: Int] = [:]
-    private var heads: [Int: Int] = [:]
+    @exclusivity(unchecked) private var wholes: [Int: Int] = [:]
+    @exclusivity(unchecked) private var heads: [Int: Int] = [:]
     /// The capture's first and last times, and each log's first and last placed line's.
     private var captureSpan: ClosedRange<Int64>?
     private var lineSpans: [ClosedRange<Int64>?] = []
@@ -170,8 +178,9 @@ public final class AppLogMerger {
             count(v, by: 1)
             value = v
         }
-        held.append((kept, value))
-        heldBytes += kept.heldBytes
+        let bytes = kept.heldBytes
+        held.append(Held(event: kept, time: t, bytes: bytes, value: value))
+        heldBytes += bytes
         if options.live {
             let now = Self.wallNow()
             lastEvent = (t, now)
@@ -180,12 +189,12 @@ public final class AppLogMerger {
             nextTime = .min
         }
         if !aligned {
-            let first = held[heldStart].event.timestamp.microseconds
+            let first = held[heldStart].time
             guard try full || t &- first > Self.alignTime || (options.live && readyToAlign()) else { return }
             try align(out)
         }
         try drain(upTo: t &- Self.window, out)
-        while full { try drain(upTo: held[heldStart].event.timestamp.microseconds, out) }
+        while full { try drain(upTo: held[heldStart].time, out) }
     }
 
     /// Live, while no record comes: the capture's clock is taken to go on with the wall clock, and
@@ -209,8 +218,14 @@ public final class AppLogMerger {
         }
         nextTime = .min
         // Every line within the window of these values has been placed.
-        prune(before: now &- 2 * Self.window)
-        output.release(before: .max, out)
+        settle(before: now &- 2 * Self.window, out)
+    }
+
+    /// The values before `t` have seen every line within the window: those no line showed are
+    /// said, and the events waiting for them go on (live, every event goes on).
+    private func settle(before t: Int64, _ out: (Event) -> Void) {
+        prune(before: t)
+        output.release(before: options.live ? .max : t, out)
     }
 
     /// Live: whether every log has 3 lines agreeing on an offset, or has waited long enough.
@@ -325,8 +340,8 @@ public final class AppLogMerger {
     /// The held values of 3 bytes or more, with their times.
     private func valueTimes() -> [[UInt8]: [Int64]] {
         var index: [[UInt8]: [Int64]] = [:]
-        for (_, value) in held[heldStart...] {
-            if let v = value, v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
+        for h in held[heldStart...] {
+            if let v = h.value, v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
         }
         return index
     }
@@ -363,8 +378,8 @@ public final class AppLogMerger {
 
     /// Passes on the held events up to `limit`, each after the log lines before it.
     private func drain(upTo limit: Int64, _ out: (Event) -> Void) throws {
-        while heldStart < held.count, held[heldStart].event.timestamp.microseconds <= limit {
-            let t = held[heldStart].event.timestamp.microseconds
+        while heldStart < held.count, held[heldStart].time <= limit {
+            let t = held[heldStart].time
             // The next line's time is kept: most events come before it, and are passed on at once.
             while nextTime <= t, let (i, line) = try earliestLine(), line.rawTime <= t {
                 nextLines[i] = nil
@@ -372,23 +387,24 @@ public final class AppLogMerger {
                 nextTime = .min
             }
             if nextTime == .min { nextTime = try earliestLine()?.1.rawTime ?? .max }
-            let (e, value) = held[heldStart]
-            held[heldStart] = (Self.spent, nil)
+            // Moved out, not copied: no retain and release of the event's parts.
+            var h = Held(event: Self.spent, time: 0, bytes: 0, value: nil)
+            swap(&h, &held[heldStart])
             heldStart += 1
-            heldBytes -= e.heldBytes
-            lastRecord = e.record
-            let slot = output.hold(e)
+            heldBytes -= h.bytes
+            lastRecord = h.event.record
+            let (record, value) = (h.event.record, h.value)
+            let slot = output.hold(h.event, time: t, bytes: h.bytes)
             for a in alignments { output.hold(a) }
             alignments = []
             if var v = value {
                 v.slot = slot
                 recent.append(v)
-            } else if recentStart < recent.count, recent[recent.count - 1].record == e.record {
+            } else if recentStart < recent.count, recent[recent.count - 1].record == record {
                 // Said after the last event of its record (the frame its value holds), not between them.
                 recent[recent.count - 1].slot = slot
             }
-            prune(before: t &- Self.window)
-            output.release(before: options.live ? .max : t &- Self.window, out)
+            settle(before: t &- Self.window, out)
         }
         if heldStart > 1024 && heldStart * 2 > held.count {
             held.removeFirst(heldStart)
@@ -440,6 +456,8 @@ public final class AppLogMerger {
                 if run.direction == .sent, run.isComplete, unsent == nil { unsent = run }
             }
         }
+        // However many lines come before the next event, what they decide goes on.
+        defer { settle(before: l.rawTime &- Self.window, out) }
         guard l.kept else { return }
         let time = Timestamp(microseconds: l.rawTime)
         let entry = AppLogEntry(
@@ -508,7 +526,7 @@ public final class AppLogMerger {
         }
         for i in recentStart..<recent.count { consider(recent[i], .recent(i)) }
         for i in heldStart..<held.count {
-            guard held[i].event.timestamp.microseconds &- t <= Self.window else { break }
+            guard held[i].time &- t <= Self.window else { break }
             if let v = held[i].value { consider(v, .held(i)) }
         }
         switch best?.place {

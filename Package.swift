@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDissectTests", dependencies: ["BTLensDissect", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
-        .testTarget(name: "BTLensPipelineTests", dependencies: ["BTLensPipeline"]),
+        .testTarget(name: "BTLensPipelineTests", dependencies: ["BTLensPipeline", "BTLensTestSupport"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
         .testTarget(name: "BTLensAppLogTests", dependencies: ["BTLensAppLog"]),
         .testTarget(name: "BTLensFilterTests", dependencies: ["BTLensFilter", "BTLensTestSupport"]),

@@ -1,9 +1,11 @@
 /// The layouts of app log lines btlens reads. All but `custom` are recognised by content
-/// (`detect`); `logcatBrief` is recognised only to be refused, as it writes no time.
+/// (`detect`). logcat's `brief`, `process` and `tag` write no time: their lines' `time` is nil.
 public enum AppLogFormat: Sendable, Equatable, CustomStringConvertible {
     case logcatThreadtime
     case logcatTime
     case logcatBrief
+    case logcatProcess
+    case logcatTag
     case osLogDefault
     case osLogCompact
     case osLogNDJSON
@@ -16,17 +18,22 @@ public enum AppLogFormat: Sendable, Equatable, CustomStringConvertible {
     /// line is a timestamped line too), the earlier wins.
     public static let detectable: [AppLogFormat] = [
         .osLogNDJSON, .osLogDefault, .osLogCompact, .logcatThreadtime, .logcatTime, .xcode, .logcatBrief,
-        .timestamped,
+        .logcatProcess, .logcatTag, .timestamped,
     ]
 
     /// How many non-empty lines `detect` looks at.
     public static let detectionLines = 50
+    /// An untimed format has no time to vouch for it: it is detected only from this many
+    /// consecutive lines of it (`I/O error: …` alone is not a log).
+    public static let untimedRun = 3
 
     public var description: String {
         switch self {
         case .logcatThreadtime: return "logcat threadtime"
         case .logcatTime: return "logcat time"
         case .logcatBrief: return "logcat brief"
+        case .logcatProcess: return "logcat process"
+        case .logcatTag: return "logcat tag"
         case .osLogDefault: return "log show"
         case .osLogCompact: return "log show compact"
         case .osLogNDJSON: return "log show ndjson"
@@ -36,18 +43,25 @@ public enum AppLogFormat: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Whether its lines carry a time (all but logcat `brief`).
-    public var isTimed: Bool { self != .logcatBrief }
+    /// Whether its lines carry a time (all but logcat `brief`, `process` and `tag`).
+    public var isTimed: Bool { self != .logcatBrief && self != .logcatProcess && self != .logcatTag }
 
     /// Whether a line it does not parse continues the entry before it; ndjson lines stand alone.
     var hasContinuations: Bool { self != .osLogNDJSON }
 
-    /// The format that parses most of the first 50 non-empty lines; nil when none parses any.
+    /// The format that parses most of the first 50 non-empty lines; nil when none parses any (an
+    /// untimed one: when none parses `untimedRun` consecutive lines).
     public static func detect(firstLines: [String]) -> AppLogFormat? {
-        let lines = firstLines.lazy.map { Array($0.utf8) }.filter { !$0.isEmpty }.prefix(detectionLines)
+        let lines = Array(firstLines.lazy.map { Array($0.utf8) }.filter { !$0.isEmpty }.prefix(detectionLines))
         var best: (format: AppLogFormat, count: Int)?
         for format in detectable {
-            let count = lines.reduce(0) { $0 + (format.fields($1) == nil ? 0 : 1) }
+            var (count, run, longest) = (0, 0, 0)
+            for line in lines {
+                run = format.fields(line) == nil ? 0 : run + 1
+                count += run > 0 ? 1 : 0
+                longest = max(longest, run)
+            }
+            if !format.isTimed && longest < untimedRun { continue }
             if count > 0 && count > best?.count ?? 0 { best = (format, count) }
         }
         return best?.format
@@ -59,6 +73,8 @@ public enum AppLogFormat: Sendable, Equatable, CustomStringConvertible {
         case .logcatThreadtime: return LogcatParser.threadtime(line)
         case .logcatTime: return LogcatParser.time(line)
         case .logcatBrief: return LogcatParser.brief(line)
+        case .logcatProcess: return LogcatParser.process(line)
+        case .logcatTag: return LogcatParser.tag(line)
         case .osLogDefault: return OSLogParser.defaultStyle(line)
         case .osLogCompact: return OSLogParser.compact(line)
         case .osLogNDJSON: return OSLogNDJSON.fields(line)

@@ -2,7 +2,8 @@
 public struct AppLogLine: Sendable, Equatable {
     /// 1-based line number, in its file, of the entry's first physical line.
     public var number: Int
-    public var time: LogTime
+    /// As written; nil for the logcat formats that write none (`brief`, `process`, `tag`).
+    public var time: LogTime?
     /// As written: `D`, `E`, `Error`, `Default`, `Df`, `INFO`.
     public var level: String?
     /// Logcat's tag; `log show`'s `subsystem:category` (else the process); the bracketed category of
@@ -16,7 +17,7 @@ public struct AppLogLine: Sendable, Equatable {
     public var text: String
 
     public init(
-        number: Int, time: LogTime, level: String? = nil, tag: String? = nil, pid: Int? = nil, tid: Int? = nil,
+        number: Int, time: LogTime?, level: String? = nil, tag: String? = nil, pid: Int? = nil, tid: Int? = nil,
         message: String, text: String
     ) {
         self.number = number
@@ -32,14 +33,14 @@ public struct AppLogLine: Sendable, Equatable {
 
 /// What a format reads from one physical line.
 struct LogFields: Equatable {
-    var time: LogTime
+    var time: LogTime?
     var level: String?
     var tag: String?
     var pid: Int?
     var tid: Int?
     var message: String
 
-    init(time: LogTime, level: String? = nil, tag: String? = nil, pid: Int? = nil, tid: Int? = nil, message: String) {
+    init(time: LogTime?, level: String? = nil, tag: String? = nil, pid: Int? = nil, tid: Int? = nil, message: String) {
         self.time = time
         self.level = level
         self.tag = tag

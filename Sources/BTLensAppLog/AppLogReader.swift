@@ -51,17 +51,24 @@ public struct AppLogReader {
     private var lastLineInEntry = false
     private var ready: [AppLogItem] = []
     private var readyIndex = 0
+    private var sections: BugreportSections?
+    /// `flush()` was called: the held entry is complete once the lines there are have been read.
+    private var flushing = false
+    /// Whether the last line was read (a cut of a line outside the sections is not said).
+    private var lastLineAdmitted = true
 
     private enum Held {
         case event(PhysicalLines.Event)
         case blanks(Int)
     }
 
-    public init(format: AppLogFormat? = nil, limits: AppLogLimits = AppLogLimits()) throws {
-        if let format, !format.isTimed { throw AppLogError.untimed(format) }
+    /// `bugreport`: the bytes are an Android bugreport's text, of which only the logcat sections are
+    /// read (`BugreportSections`); line numbers stay those of the whole text.
+    public init(format: AppLogFormat? = nil, limits: AppLogLimits = AppLogLimits(), bugreport: Bool = false) {
         self.format = format
         self.limits = limits
         lines = PhysicalLines(limit: limits.lineBytes)
+        sections = bugreport ? BugreportSections() : nil
     }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { lines.append(bytes) }
@@ -69,8 +76,14 @@ public struct AppLogReader {
     /// No more bytes will come: the held entry and a last line without a line end are complete.
     public mutating func finish() { lines.finish() }
 
+    /// The log has gone quiet: once the lines it has are read, the entry held for continuation lines
+    /// comes out at the next `next()` (a continuation line that comes later is then in no entry),
+    /// and the lines held to detect the format are read if they show one (else they stay held). A
+    /// line not yet ended stays unread.
+    public mutating func flush() { flushing = true }
+
     /// The next entry or problem; nil when more bytes are needed, or after `finish` at the end.
-    /// Throws when the format cannot be detected or writes no time.
+    /// Throws when the format cannot be detected, or a bugreport holds no logcat.
     public mutating func next() throws -> AppLogItem? {
         while true {
             if readyIndex < ready.count {
@@ -80,13 +93,21 @@ public struct AppLogReader {
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
             guard let event = lines.next() else {
-                guard lines.finished else { return nil }
+                guard lines.finished else {
+                    guard flushing else { return nil }
+                    flushing = false
+                    if format == nil, heldNonEmpty > 0 { try? detect() }
+                    if format != nil { complete() }
+                    continue
+                }
+                if let sections, sections.sections == 0 { throw AppLogError.noLogcat }
                 if format == nil { try detect() }
                 guard ready.isEmpty else { continue }
                 complete()
                 if ready.isEmpty { return nil }
                 continue
             }
+            guard admits(event) else { continue }
             guard let format else {
                 hold(event)
                 if heldNonEmpty >= AppLogFormat.detectionLines { try detect() }
@@ -94,6 +115,16 @@ public struct AppLogReader {
             }
             take(event, format)
         }
+    }
+
+    /// Whether the line is read: in a bugreport, only the lines of its logcat sections are.
+    private mutating func admits(_ event: PhysicalLines.Event) -> Bool {
+        guard sections != nil else { return true }
+        switch event {
+        case .line(_, let bytes): lastLineAdmitted = sections?.admits(bytes) ?? true
+        case .cut: break
+        }
+        return lastLineAdmitted
     }
 
     private mutating func hold(_ event: PhysicalLines.Event) {
@@ -111,20 +142,25 @@ public struct AppLogReader {
 
     /// Detects the format from the held lines and reads them; nothing held is nothing to detect.
     private mutating func detect() throws {
+        // Separators are in no entry: a logcat of only `--------- beginning of main` is an empty logcat.
+        var separators = 0
         let sample = held.compactMap { h -> String? in
-            if case .event(.line(_, let bytes)) = h { return String(line: bytes) }
-            return nil
+            guard case .event(.line(_, let bytes)) = h else { return nil }
+            if Self.isSeparator(bytes) {
+                separators += 1
+                return nil
+            }
+            return String(line: bytes)
         }
-        guard let first = sample.first else {
-            skippedLines += held.reduce(0) { if case .blanks(let n) = $1 { return $0 + n } else { return $0 } }
-            held = []
-            format = .timestamped
-            return
+        let detected: AppLogFormat
+        if let first = sample.first {
+            guard let found = AppLogFormat.detect(firstLines: sample) else {
+                throw AppLogError.unrecognised(line: first)
+            }
+            detected = found
+        } else {
+            detected = separators > 0 ? .logcatThreadtime : .timestamped
         }
-        guard let detected = AppLogFormat.detect(firstLines: sample) else {
-            throw AppLogError.unrecognised(line: first)
-        }
-        guard detected.isTimed else { throw AppLogError.untimed(detected) }
         format = detected
         let replay = held
         held = []

@@ -27,8 +27,13 @@ public enum HexBytes {
                 i += 1
                 continue
             }
-            if let (range, bytes, elided) = nsData(u, i) ?? angle(u, i) ?? prefixed(u, i) ?? pairs(u, i) ?? plain(u, i)
-            {
+            if let (range, bytes, elided) = nsData(u, i) {
+                runs.append((range, bytes, elided))
+                // An elided description's tail bytes are not the value's next bytes: skipped with it.
+                i = u[range.upperBound...].firstIndex(of: UInt8(ascii: "}")) ?? range.upperBound
+                continue
+            }
+            if let (range, bytes, elided) = angle(u, i) ?? prefixed(u, i) ?? pairs(u, i) ?? plain(u, i) {
                 // A list refused as a whole (an address) comes back empty, so that its tail is not read.
                 if !bytes.isEmpty { runs.append((range, bytes, elided || ellipsisFollows(u, range.upperBound))) }
                 i = range.upperBound

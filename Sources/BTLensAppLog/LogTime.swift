@@ -54,6 +54,34 @@ public struct LogTime: Sendable, Hashable {
         return seconds.saturatingMultiplying(by: 1_000_000).saturatingAdding(Int64(clamping: nanosecond) / 1000)
     }
 
+    /// Microseconds since the Unix epoch; a time that writes no year takes the year, of the one
+    /// before `reference`'s (µs since the epoch, UTC), its own and the one after, that puts it
+    /// nearest `reference`: December's lines beside a capture of 1 January are last year's.
+    public func microsecondsSinceEpoch(nearest reference: Int64, assumedUTCOffsetSeconds: Int = 0) -> Int64 {
+        guard year == nil else {
+            return microsecondsSinceEpoch(fallbackYear: 0, assumedUTCOffsetSeconds: assumedUTCOffsetSeconds)
+        }
+        let y = Self.year(of: reference)
+        var best: (time: Int64, distance: UInt64)?
+        for candidate in [y - 1, y, y + 1] {
+            let t = microsecondsSinceEpoch(fallbackYear: candidate, assumedUTCOffsetSeconds: assumedUTCOffsetSeconds)
+            let distance = (t &- reference).magnitude
+            if best.map({ distance < $0.distance }) ?? true { best = (t, distance) }
+        }
+        return best?.time ?? 0
+    }
+
+    /// The UTC year of a time in µs since the epoch (Howard Hinnant's `civil_from_days`).
+    static func year(of microseconds: Int64) -> Int {
+        let days = microseconds.dividedRoundingDown(by: 86_400_000_000) + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let doe = days - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        return Int(yoe + era * 400 + (mp >= 10 ? 1 : 0))
+    }
+
     /// Days from 1970-01-01 to the first of `month` (1–12) in `year`, proleptic Gregorian (Howard
     /// Hinnant's `days_from_civil`); `year` is within ±2 × 10^11, so nothing here overflows.
     static func daysFromCivil(year: Int64, month: Int64) -> Int64 {
@@ -63,5 +91,13 @@ public struct LogTime: Sendable, Hashable {
         let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
+    }
+}
+
+extension Int64 {
+    /// The quotient rounded towards minus infinity (`/` rounds towards zero).
+    fileprivate func dividedRoundingDown(by d: Int64) -> Int64 {
+        let (q, r) = quotientAndRemainder(dividingBy: d)
+        return r < 0 ? q - 1 : q
     }
 }

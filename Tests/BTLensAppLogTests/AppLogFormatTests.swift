@@ -29,9 +29,25 @@ final class AppLogFormatTests: XCTestCase {
         XCTAssertEqual(try fields(.logcatThreadtime, Self.threadtime[2]).tag, "BluetoothGatt")
         // -v year, -v usec, -v zone.
         let year = try fields(.logcatThreadtime, "2023-11-14 22:13:20.036123 +0100  1234  1250 E BLE: write failed:")
-        XCTAssertEqual([year.time.year, year.time.utcOffsetSeconds, year.time.fractionDigits], [2023, 3600, 6])
+        XCTAssertEqual([year.time?.year, year.time?.utcOffsetSeconds, year.time?.fractionDigits], [2023, 3600, 6])
         XCTAssertEqual([year.level, year.tag, year.message], ["E", "BLE", "write failed:"])
         XCTAssertNil(LogcatParser.threadtime(Array("11-14 22:13:20.036  1234  1250 X BLE: x".utf8)), "no level X")
+    }
+
+    /// A bugreport's logcat (`-v uid`): the uid before the pid, a number or a user name.
+    func testLogcatThreadtimeWithTheUidColumn() throws {
+        for (line, tag) in [
+            ("11-14 22:13:20.036 10123  1234  1250 D BLE     : TX a5 01 20", "BLE"),
+            ("11-14 22:13:20.036  u0_a12  1234  1250 D BLE: TX a5 01 20", "BLE"),
+            ("11-14 22:13:20.036  root   653   653 I init    : starting", "init"),
+            ("2023-11-14 22:13:20.036  1002  1234  1250 W bt_stack: x", "bt_stack"),
+        ] {
+            let f = try fields(.logcatThreadtime, line)
+            XCTAssertEqual(f.tag, tag, line)
+            XCTAssertEqual([f.pid, f.tid], tag == "init" ? [653, 653] : [1234, 1250], line)
+        }
+        XCTAssertNil(LogcatParser.threadtime(Array("11-14 22:13:20.036  1  2  3  4 D BLE: x".utf8)), "four numbers")
+        XCTAssertNil(LogcatParser.threadtime(Array("11-14 22:13:20.036 root D BLE: x".utf8)), "a uid, no pid")
     }
 
     // adb logcat -v time.
@@ -45,7 +61,7 @@ final class AppLogFormatTests: XCTestCase {
         let f = try fields(.logcatTime, Self.time[0])
         XCTAssertEqual([f.level, f.tag, f.message], ["D", "BLE", "TX command: a5 01 20"])
         XCTAssertEqual(f.pid, 1234)
-        XCTAssertEqual(f.time.nanosecond, ms36)
+        XCTAssertEqual(f.time?.nanosecond, ms36)
         XCTAssertEqual(try fields(.logcatTime, Self.time[1]).tag, "Bluetooth Gatt (x)")
         XCTAssertEqual(try fields(.logcatTime, Self.time[2]).pid, 12345)
     }
@@ -53,14 +69,36 @@ final class AppLogFormatTests: XCTestCase {
     // adb logcat -v brief: no time at all.
     static let brief = ["D/BLE     ( 1234): TX command: a5 01 20", "I/ActivityManager(  567): Start proc"]
 
-    func testLogcatBriefIsRecognisedToBeRefused() throws {
+    func testLogcatBriefProcessAndTagWriteNoTime() throws {
         let f = try fields(.logcatBrief, Self.brief[0])
-        XCTAssertEqual([f.level, f.tag], ["D", "BLE"])
+        XCTAssertEqual([f.level, f.tag, f.message], ["D", "BLE", "TX command: a5 01 20"])
+        XCTAssertEqual(f.pid, 1234)
+        XCTAssertNil(f.time)
         XCTAssertFalse(AppLogFormat.logcatBrief.isTimed)
-        XCTAssertThrowsError(try AppLogReader(format: .logcatBrief)) { error in
-            XCTAssertEqual(error as? AppLogError, .untimed(.logcatBrief))
-            XCTAssertTrue("\(error)".contains("adb logcat -v threadtime"), "\(error)")
-        }
+        let p = try fields(.logcatProcess, Self.process[0])
+        XCTAssertEqual([p.level, p.tag, p.message], ["D", "BLE", "TX command: a5 01 20"])
+        XCTAssertEqual(p.pid, 1234)
+        XCTAssertNil(p.time)
+        let t = try fields(.logcatTag, Self.tag[0])
+        XCTAssertEqual([t.level, t.tag, t.message], ["D", "BLE", "TX command: a5 01 20"])
+        XCTAssertNil(t.time)
+        XCTAssertNil(LogcatParser.process(Array("D( 1234) no tag at the end".utf8)))
+        XCTAssertNil(LogcatParser.tag(Array("D/: no tag".utf8)))
+    }
+
+    // adb logcat -v process and -v tag.
+    static let process = ["D( 1234) TX command: a5 01 20  (BLE)", "I(  567) Start proc  (ActivityManager)"]
+    static let tag = ["D/BLE     : TX command: a5 01 20", "I/ActivityManager: Start proc"]
+
+    /// Random text that happens to look like a brief line is not a log: it takes 3 in a row.
+    func testUntimedFormatsAreDetectedOnlyFromARunOfLines() {
+        let three = Self.brief + ["W/BLE     ( 1234): RX: a5 81 00"]
+        XCTAssertEqual(AppLogFormat.detect(firstLines: three), .logcatBrief)
+        XCTAssertNil(AppLogFormat.detect(firstLines: Self.brief), "two lines are not enough")
+        XCTAssertNil(AppLogFormat.detect(firstLines: [Self.brief[0], "prose", Self.brief[1], "more", three[2]]))
+        XCTAssertNil(AppLogFormat.detect(firstLines: ["I/O error: disk full", "E/S: other", "nothing else"]))
+        XCTAssertEqual(AppLogFormat.detect(firstLines: Self.process + [Self.process[0]]), .logcatProcess)
+        XCTAssertEqual(AppLogFormat.detect(firstLines: Self.tag + [Self.tag[0]]), .logcatTag)
     }
 
     // log show (log(1), --style default): the header, then time, thread, type, activity, pid, TTL.
@@ -76,7 +114,7 @@ final class AppLogFormatTests: XCTestCase {
         let f = try fields(.osLogDefault, Self.osLogDefault[2])
         XCTAssertEqual([f.level, f.tag, f.message], ["Default", "com.example.app:BLE", "TX a5012007"])
         XCTAssertEqual([f.pid, f.tid], [123, 0x1a2b])
-        XCTAssertEqual(f.time.microsecondsSinceEpoch(fallbackYear: 0), 1_699_996_400_036_123)
+        XCTAssertEqual(f.time?.microsecondsSinceEpoch(fallbackYear: 0), 1_699_996_400_036_123)
         XCTAssertEqual(try fields(.osLogDefault, Self.osLogDefault[3]).level, "Error")
         let noCategory = try fields(.osLogDefault, Self.osLogDefault[4])
         XCTAssertEqual([noCategory.tag, noCategory.message], ["bluetoothd", "connection up"])
@@ -110,7 +148,7 @@ final class AppLogFormatTests: XCTestCase {
         let f = try fields(.osLogNDJSON, Self.osLogNDJSON[0])
         XCTAssertEqual([f.level, f.tag, f.message], ["Default", "com.example.app:BLE", "TX <a5012007 00010203>"])
         XCTAssertEqual([f.pid, f.tid], [123, 6699])
-        XCTAssertEqual(f.time.microsecondsSinceEpoch(fallbackYear: 0), 1_699_996_400_036_123)
+        XCTAssertEqual(f.time?.microsecondsSinceEpoch(fallbackYear: 0), 1_699_996_400_036_123)
         XCTAssertEqual(try fields(.osLogNDJSON, Self.osLogNDJSON[1]).tag, "bluetoothd", "no subsystem: the process")
         XCTAssertNil(OSLogNDJSON.fields(Array(Self.osLogNDJSON[2].utf8)))
         XCTAssertNil(OSLogNDJSON.fields(Array(#"{"timestamp":"yesterday"}"#.utf8)))
@@ -147,12 +185,12 @@ final class AppLogFormatTests: XCTestCase {
     func testAnAppsOwnLogger() throws {
         let f = try fields(.timestamped, Self.timestamped[0])
         XCTAssertEqual([f.level, f.tag, f.message], [nil, "BLE/DATA", "TX command: A5 01 20"])
-        XCTAssertEqual([f.time.fractionDigits, f.time.utcOffsetSeconds], [0, 3600])
+        XCTAssertEqual([f.time?.fractionDigits, f.time?.utcOffsetSeconds], [0, 3600])
         let level = try fields(.timestamped, Self.timestamped[1])
         XCTAssertEqual([level.level, level.tag, level.message], ["INFO", "BLE", "RX a5 81 00"])
         let before = try fields(.timestamped, Self.timestamped[2])
         XCTAssertEqual([before.tag, before.message], ["BLE/DATA", "TX command: A5 01 21"])
-        XCTAssertEqual(before.time.second, 22)
+        XCTAssertEqual(before.time?.second, 22)
         let bare = try fields(.timestamped, Self.timestamped[3])
         XCTAssertEqual([bare.level, bare.tag, bare.message], ["ERROR", nil, "write failed"])
         XCTAssertNil(TimestampedParser.parse(Array("[BLE] no time here".utf8)))
@@ -165,13 +203,13 @@ final class AppLogFormatTests: XCTestCase {
             timeFormat: "%d/%m/%Y %H:%M:%S.%f")
         let f = try fields(.custom(p), "D 14/11/2023 22:13:20.036 <BLE> TX a5 01 20")
         XCTAssertEqual([f.level, f.tag, f.message], ["D", "BLE", "TX a5 01 20"])
-        XCTAssertEqual(f.time.microsecondsSinceEpoch(fallbackYear: 0), 1_700_000_000_036_000)
+        XCTAssertEqual(f.time?.microsecondsSinceEpoch(fallbackYear: 0), 1_700_000_000_036_000)
         XCTAssertNil(AppLogFormat.custom(p).fields(Array("D 14/13/2023 22:13:20.036 <BLE> TX".utf8)), "bad month")
         // Without a layout the built-in parser reads the time; without a message group, the rest.
         let plain = try AppLogPattern(#"^@(?<time>\S+)"#)
         let g = try fields(.custom(plain), "@2023-11-14T22:13:20Z  hello")
         XCTAssertEqual(g.message, "hello")
-        XCTAssertEqual(g.time.utcOffsetSeconds, 0)
+        XCTAssertEqual(g.time?.utcOffsetSeconds, 0)
         XCTAssertThrowsError(try AppLogPattern("(?<when>.*)")) {
             XCTAssertTrue("\($0)".contains("no group named time"))
         }
@@ -184,7 +222,8 @@ final class AppLogFormatTests: XCTestCase {
 
     func testEachFormatsSampleIsDetectedAsItself() {
         let samples: [(AppLogFormat, [String])] = [
-            (.logcatThreadtime, Self.threadtime), (.logcatTime, Self.time), (.logcatBrief, Self.brief),
+            (.logcatThreadtime, Self.threadtime), (.logcatTime, Self.time), (.logcatBrief, Self.brief + Self.brief),
+            (.logcatProcess, Self.process + Self.process), (.logcatTag, Self.tag + Self.tag),
             (.osLogDefault, Self.osLogDefault), (.osLogCompact, Self.osLogCompact), (.osLogNDJSON, Self.osLogNDJSON),
             (.xcode, Self.xcode), (.timestamped, Self.timestamped),
         ]

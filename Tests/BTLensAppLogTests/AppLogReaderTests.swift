@@ -6,15 +6,17 @@ import XCTest
 final class AppLogReaderTests: XCTestCase {
     /// Everything the reader gives for `text` fed in chunks of `chunk` bytes.
     private func read(
-        _ text: String, chunk: Int = .max, format: AppLogFormat? = nil, limits: AppLogLimits = AppLogLimits()
+        _ text: String, chunk: Int = .max, format: AppLogFormat? = nil, limits: AppLogLimits = AppLogLimits(),
+        bugreport: Bool = false
     ) throws -> [AppLogItem] {
-        try read(Array(text.utf8), chunk: chunk, format: format, limits: limits)
+        try read(Array(text.utf8), chunk: chunk, format: format, limits: limits, bugreport: bugreport)
     }
 
     private func read(
-        _ bytes: [UInt8], chunk: Int = .max, format: AppLogFormat? = nil, limits: AppLogLimits = AppLogLimits()
+        _ bytes: [UInt8], chunk: Int = .max, format: AppLogFormat? = nil, limits: AppLogLimits = AppLogLimits(),
+        bugreport: Bool = false
     ) throws -> [AppLogItem] {
-        var reader = try AppLogReader(format: format, limits: limits)
+        var reader = AppLogReader(format: format, limits: limits, bugreport: bugreport)
         var items = [AppLogItem]()
         var at = 0
         while at < bytes.count {
@@ -51,7 +53,7 @@ final class AppLogReaderTests: XCTestCase {
         """
 
     func testContinuationLinesJoinTheEntryBeforeThem() throws {
-        var reader = try AppLogReader()
+        var reader = AppLogReader()
         reader.append(Array(Self.xcodeLog.utf8))
         reader.finish()
         var items = [AppLogItem]()
@@ -76,14 +78,14 @@ final class AppLogReaderTests: XCTestCase {
 
     func testYearlessLogcatWithItsMarkers() throws {
         let log = AppLogFormatTests.threadtime.joined(separator: "\n") + "\n--------- beginning of system\nstray\n"
-        var reader = try AppLogReader()
+        var reader = AppLogReader()
         reader.append(Array(log.utf8))
         reader.finish()
         var got = [AppLogLine]()
         while let item = try reader.next() { if case .line(let l) = item { got.append(l) } }
         XCTAssertEqual(reader.format, .logcatThreadtime)
         XCTAssertEqual(got.map(\.number), [2, 3, 4])
-        XCTAssertEqual(got.map(\.time.year), [nil, nil, nil])
+        XCTAssertEqual(got.map { $0.time.map { $0.year == nil } }, [true, true, true])
         XCTAssertEqual(got[2].message, "RX: a5 81 00", "a line after a marker continues nothing")
         XCTAssertEqual(reader.skippedLines, 3)
     }
@@ -129,7 +131,7 @@ final class AppLogReaderTests: XCTestCase {
         }
         let bytes = Array(log.utf8)
         for split in 0...bytes.count {
-            var reader = try AppLogReader()
+            var reader = AppLogReader()
             var items = [AppLogItem]()
             reader.append(bytes[..<split])
             while let item = try reader.next() { items.append(item) }
@@ -186,7 +188,7 @@ final class AppLogReaderTests: XCTestCase {
     }
 
     func testDetectionHoldsAtMostFiftyLinesThenReads() throws {
-        var reader = try AppLogReader()
+        var reader = AppLogReader()
         let line = "11-14 22:13:20.036  1234  1250 D BLE     : TX a5 01\n"
         reader.append(Array(String(repeating: line, count: 50).utf8))
         XCTAssertNotNil(try reader.next(), "fifty lines decide; the entries come before the end")
@@ -196,9 +198,6 @@ final class AppLogReaderTests: XCTestCase {
     func testUnreadableLogsAreRefusedByName() throws {
         XCTAssertThrowsError(try read("hello\nworld\n")) {
             XCTAssertEqual($0 as? AppLogError, .unrecognised(line: "hello"))
-        }
-        XCTAssertThrowsError(try read(AppLogFormatTests.brief.joined(separator: "\n"))) {
-            XCTAssertEqual($0 as? AppLogError, .untimed(.logcatBrief))
         }
         XCTAssertEqual(try read(""), [])
         XCTAssertEqual(try read("\n\n\r\n"), [])
@@ -221,14 +220,108 @@ final class AppLogReaderTests: XCTestCase {
                     bytes.append(UInt8.random(in: 0...255, using: &generator))
                 }
             }
-            for format in AppLogFormat.detectable where format.isTimed {
+            for format in AppLogFormat.detectable {
                 let items = try read(bytes, chunk: Int.random(in: 1...16, using: &generator), format: format)
                 for line in lines(items) {
-                    _ = line.time.microsecondsSinceEpoch(fallbackYear: 2023)
+                    _ = line.time?.microsecondsSinceEpoch(nearest: 1_700_000_000_000_000)
                     _ = HexBytes.find(in: line.message)
                 }
             }
             _ = try? read(bytes, chunk: 5)
         }
+    }
+
+    /// A bugreport's text as dumpstate writes it: sections, the logcat one among them.
+    static let bugreportText = """
+        ========================================================
+        == dumpstate: 2023-11-14 22:14:00
+        ========================================================
+        ------ UPTIME (uptime) ------
+        up 2 days
+        ------ 0.003s was the duration of 'UPTIME' ------
+        ------ SYSTEM LOG (logcat -v threadtime -v printable -v uid -d *:v) ------
+        --------- beginning of main
+        11-14 22:13:20.036 10123  1234  1250 D BLE     : TX command: a5 01 20
+            continued
+        11-14 22:13:20.090  u0_a12  1234  1251 W BLE     : RX: a5 81 00
+        ------ 0.120s was the duration of 'SYSTEM LOG' ------
+        ------ EVENT LOG (logcat -b events -v threadtime -v printable -v uid -d *:v) ------
+        11-14 22:13:21.000  1000  1500  1500 I am_proc_start: [0,1234]
+        ------ 0.010s was the duration of 'EVENT LOG' ------
+        ------ SYSTEM LOG AFTER DONE (logcat -v threadtime -v printable -v uid -d *:v -T 2023-11-14 22:13:20.000) ------
+        11-14 22:13:20.090  u0_a12  1234  1251 W BLE     : RX: a5 81 00
+        ------ 0.100s was the duration of 'SYSTEM LOG AFTER DONE' ------
+
+        """
+
+    func testABugreportsLogcatSectionIsReadWithTheTextsLineNumbers() throws {
+        for chunk in [.max, 7] {
+            let items = try read(Self.bugreportText, chunk: chunk, bugreport: true)
+            let got = lines(items)
+            XCTAssertEqual(got.map(\.number), [9, 11], "numbered in the whole text")
+            XCTAssertEqual(got.map(\.message), ["TX command: a5 01 20\n    continued", "RX: a5 81 00"])
+            XCTAssertEqual(got.map(\.pid), [1234, 1234])
+            XCTAssertEqual(problems(items), [])
+        }
+        // Read as a plain log, every logcat line counts, the events' too.
+        XCTAssertEqual(lines(try read(Self.bugreportText)).map(\.number), [9, 11, 14, 17])
+    }
+
+    func testABugreportWithNoLogcatIsSaid() throws {
+        let text = "== dumpstate\n------ UPTIME (uptime) ------\nup 2 days\n"
+        XCTAssertThrowsError(try read(text, bugreport: true)) {
+            XCTAssertEqual($0 as? AppLogError, .noLogcat)
+            XCTAssertTrue("\($0)".contains("SYSTEM LOG"), "\($0)")
+        }
+        // An empty logcat section is a logcat with no lines.
+        let empty =
+            "------ SYSTEM LOG (logcat -v threadtime -d *:v) ------\n------ 0.1s was the duration of 'SYSTEM LOG' ------\n"
+        XCTAssertEqual(try read(empty, bugreport: true), [])
+    }
+
+    /// A long line outside the sections is no problem of the log's.
+    func testALongLineOutsideTheLogcatIsNotSaid() throws {
+        let long = String(repeating: "x", count: 100)
+        let text = "\(long)\n------ SYSTEM LOG (logcat) ------\n11-14 22:13:20.036  1234  1250 D BLE: \(long)\n"
+        let items = try read(text, limits: AppLogLimits(lineBytes: 60), bugreport: true)
+        XCTAssertEqual(problems(items).map(\.line), [3])
+    }
+
+    func testALogcatOfOnlyItsMarkerIsAnEmptyLogcat() throws {
+        var reader = AppLogReader()
+        reader.append(Array("--------- beginning of main\n".utf8))
+        reader.finish()
+        XCTAssertNil(try reader.next())
+        XCTAssertEqual(reader.format, .logcatThreadtime)
+        XCTAssertEqual(reader.skippedLines, 1)
+        XCTAssertEqual(try read("--------- beginning of main\n--------- beginning of system\n"), [])
+    }
+
+    func testLogcatBriefIsReadWithNoTime() throws {
+        let log = (AppLogFormatTests.brief + AppLogFormatTests.brief).joined(separator: "\n")
+        let got = lines(try read(log))
+        XCTAssertEqual(got.map(\.number), [1, 2, 3, 4])
+        XCTAssertEqual(got.map(\.time), [nil, nil, nil, nil])
+        XCTAssertEqual(got.first?.tag, "BLE")
+    }
+
+    func testFlushGivesTheHeldEntryAndDetectsFromWhatIsHeld() throws {
+        var reader = AppLogReader()
+        reader.append(Array("11-14 22:13:20.036  1234  1250 D BLE: TX a5 01 20\n    more\n11-14 22:13:21".utf8))
+        XCTAssertNil(try reader.next(), "fewer than 50 lines: held to detect the format")
+        reader.flush()
+        guard case .line(let l)? = try reader.next() else { return XCTFail("the held entry comes out") }
+        XCTAssertEqual(l.message, "TX a5 01 20\n    more")
+        XCTAssertNil(try reader.next(), "a line not yet ended stays unread")
+        reader.append(Array(".000  1234  1250 D BLE: RX\n".utf8))
+        reader.flush()
+        guard case .line(let m)? = try reader.next() else { return XCTFail("the ended line comes out") }
+        XCTAssertEqual([m.number, m.time?.second], [3, 21])
+        // Nothing that shows a format: held, not refused.
+        var prose = AppLogReader()
+        prose.append(Array("a header line\n".utf8))
+        prose.flush()
+        XCTAssertNil(try prose.next())
+        XCTAssertNil(prose.format)
     }
 }

@@ -26,6 +26,10 @@ final class HexBytesTests: XCTestCase {
             runs("<- {length = 40, bytes = 0xa5012007 00010203 04050607 ... 24252627 }"),
             ["0xa5012007 00010203 04050607=a50120070001020304050607 partial received"])
         XCTAssertEqual(
+            runs("RX {length = 300, bytes = 0x0a0b0c0d ... 0a0b0c0d} then a5 01 20"),
+            ["0x0a0b0c0d=0a0b0c0d partial received", "a5 01 20=a50120 received"],
+            "an elided description's tail is not more bytes of the value, nor a value of its own")
+        XCTAssertEqual(
             runs("{length = 9, bytes = 0xa5012007 00010203}"), ["0xa5012007 00010203=a501200700010203 partial"],
             "a length that disagrees with the bytes shown")
         XCTAssertEqual(runs("TX A5 01 20 …"), ["A5 01 20=a50120 partial sent"])

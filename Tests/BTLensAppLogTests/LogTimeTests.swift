@@ -48,6 +48,35 @@ final class LogTimeTests: XCTestCase {
         XCTAssertEqual(s.at, 0, "a failed parse moves nothing")
     }
 
+    /// 2023-01-01T00:00:00Z and 2024-01-01T00:00:00Z in µs.
+    static let newYear2023: Int64 = 1_672_531_200_000_000
+    static let newYear2024: Int64 = 1_704_067_200_000_000
+
+    func testAYearlessTimeTakesTheYearNearestTheReference() throws {
+        let december = try XCTUnwrap(time("12-31 23:59:59.500"))
+        let january = try XCTUnwrap(time("01-01 00:00:00.250"))
+        // A capture that starts on 1 January 2024 beside a log from the evening before.
+        XCTAssertEqual(
+            december.microsecondsSinceEpoch(nearest: Self.newYear2024 + 60_000_000), Self.newYear2024 - 500_000)
+        // A log from 31 December going on past midnight, its reference its last line.
+        XCTAssertEqual(january.microsecondsSinceEpoch(nearest: Self.newYear2024 - 500_000), Self.newYear2024 + 250_000)
+        // Within the year: the reference's own year.
+        let june = Self.newYear2023 + 180 * 86_400_000_000
+        let november = try XCTUnwrap(time("11-14 22:13:20.036"))
+        XCTAssertEqual(november.microsecondsSinceEpoch(nearest: june), 1_700_000_000_036_000)
+        XCTAssertEqual(january.microsecondsSinceEpoch(nearest: june), Self.newYear2023 + 250_000)
+        // A written year is kept, whatever the reference.
+        let written = try XCTUnwrap(time("2020-12-31 23:59:59"))
+        XCTAssertEqual(written.microsecondsSinceEpoch(nearest: june), written.microsecondsSinceEpoch(fallbackYear: 0))
+        // Before 1970 and at Int64's ends: no trap.
+        XCTAssertEqual(LogTime.year(of: -1), 1969)
+        XCTAssertEqual(LogTime.year(of: 0), 1970)
+        XCTAssertEqual(LogTime.year(of: Self.newYear2024 - 1), 2023)
+        XCTAssertEqual(LogTime.year(of: Self.newYear2024), 2024)
+        _ = january.microsecondsSinceEpoch(nearest: .max)
+        _ = january.microsecondsSinceEpoch(nearest: .min)
+    }
+
     func testWhatIsNotATime() {
         for text in [
             "2023-13-14 22:13:20", "2023-11-32 22:13:20", "2023-11-14 24:13:20", "2023-11-14 22:60:20",

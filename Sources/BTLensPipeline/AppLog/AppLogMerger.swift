@@ -167,7 +167,7 @@ public final class AppLogMerger {
     }
 
     private func take(_ e: Event, _ out: (Event) -> Void) throws {
-        if !yearSet { setYear(Self.year(e.timestamp)) }
+        if !yearSet { setReference(e.timestamp.microseconds) }
         let t = e.timestamp.microseconds
         captureSpan = captureSpan.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
         let kept = e.detached()
@@ -212,7 +212,7 @@ public final class AppLogMerger {
         let now = last.time &+ Int64(clamping: (Self.wallNow() &- last.wall) / 1000)
         nextTime = .min
         try drain(upTo: now &- Self.window, out)
-        while let (i, line) = try earliestLine(), line.rawTime <= now &- Self.window {
+        while let (i, line) = try earliestLine(), (line.rawTime ?? 0) <= now &- Self.window {
             nextLines[i] = nil
             place(line, i, out)
         }
@@ -249,7 +249,7 @@ public final class AppLogMerger {
 
     private func end(_ out: (Event) -> Void) throws {
         // A capture with no event: the logs' lines still come out, their year this one.
-        if !yearSet { setYear(Self.year(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6)))) }
+        if !yearSet { setReference(Int64(Date().timeIntervalSince1970 * 1e6)) }
         if !aligned { try align(out) }
         try drain(upTo: .max, out)
         for a in alignments { output.hold(a) }
@@ -304,8 +304,8 @@ public final class AppLogMerger {
     }
 
     /// A line that writes no year takes the capture's.
-    private func setYear(_ year: Int) {
-        for s in sources { s.year = year }
+    private func setReference(_ t: Int64) {
+        for s in sources { s.reference = t }
         yearSet = true
     }
 
@@ -355,7 +355,7 @@ public final class AppLogMerger {
         for line in s.ahead where offsets.count < 100_000 {
             for run in line.runs where run.bytes.count >= 3 {
                 guard let times = index[run.bytes], times.count <= 16 else { continue }
-                for t in times { offsets.append(t &- line.rawTime) }
+                for t in times { offsets.append(t &- (line.rawTime ?? 0)) }
             }
         }
         return Self.densest(offsets)
@@ -381,7 +381,7 @@ public final class AppLogMerger {
         while heldStart < held.count, held[heldStart].time <= limit {
             let t = held[heldStart].time
             // The next line's time is kept: most events come before it, and are passed on at once.
-            while nextTime <= t, let (i, line) = try earliestLine(), line.rawTime <= t {
+            while nextTime <= t, let (i, line) = try earliestLine(), (line.rawTime ?? 0) <= t {
                 nextLines[i] = nil
                 place(line, i, out)
                 nextTime = .min
@@ -423,11 +423,11 @@ public final class AppLogMerger {
         for (i, s) in sources.enumerated() {
             if nextLines[i] == nil {
                 if var line = try s.take() {
-                    line.rawTime = line.rawTime &+ (s.alignment?.offsetMicroseconds ?? 0)
+                    line.rawTime = (line.rawTime ?? 0) &+ (s.alignment?.offsetMicroseconds ?? 0)
                     nextLines[i] = line
                 }
             }
-            if let l = nextLines[i], best.map({ l.rawTime < $0.1.rawTime }) ?? true { best = (i, l) }
+            if let l = nextLines[i], best.map({ (l.rawTime ?? 0) < ($0.1.rawTime ?? 0) }) ?? true { best = (i, l) }
         }
         return best
     }
@@ -436,22 +436,22 @@ public final class AppLogMerger {
     private func place(_ l: AppLogSource.Line, _ index: Int, _ out: (Event) -> Void) {
         let s = sources[index]
         lineSpans[index] =
-            lineSpans[index].map { min($0.lowerBound, l.rawTime)...max($0.upperBound, l.rawTime) }
-            ?? l.rawTime...l.rawTime
+            lineSpans[index].map { min($0.lowerBound, (l.rawTime ?? 0))...max($0.upperBound, (l.rawTime ?? 0)) }
+            ?? (l.rawTime ?? 0)...(l.rawTime ?? 0)
         var matched: Int?
         var sentMatch: Int?
         var unsent: HexRun?
         for run in l.runs where run.bytes.count >= 2 {
-            if let v = match(run, at: l.rawTime) {
+            if let v = match(run, at: (l.rawTime ?? 0)) {
                 matched = matched ?? v.record
                 if v.direction == .sent { sentMatch = sentMatch ?? v.record }
             } else {
                 // Perhaps one frame of a value holding several: kept for the values that leave the window.
                 if run.bytes.count >= 4, run.direction != .sent {
                     if unmatchedRuns.count >= Self.holdLimit {
-                        unmatchedRuns.removeAll { $0.time < l.rawTime &- 2 * Self.window }
+                        unmatchedRuns.removeAll { $0.time < (l.rawTime ?? 0) &- 2 * Self.window }
                     }
-                    if unmatchedRuns.count < Self.holdLimit { unmatchedRuns.append((l.rawTime, run.bytes)) }
+                    if unmatchedRuns.count < Self.holdLimit { unmatchedRuns.append(((l.rawTime ?? 0), run.bytes)) }
                 }
                 if run.direction == .sent, run.isComplete, unsent == nil { unsent = run }
             }
@@ -459,7 +459,7 @@ public final class AppLogMerger {
         // However many lines come before the next event, what they decide goes on.
         defer { settle(before: l.rawTime &- Self.window, out) }
         guard l.kept else { return }
-        let time = Timestamp(microseconds: l.rawTime)
+        let time = Timestamp(microseconds: (l.rawTime ?? 0))
         let entry = AppLogEntry(
             source: s.name, line: l.line.number, level: l.line.level, tag: l.line.tag, message: l.line.message,
             matchesRecord: matched)

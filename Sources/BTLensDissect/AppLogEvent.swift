@@ -48,19 +48,23 @@ public struct AppLogAlignment: Sendable {
     /// Lines whose bytes agreed with that offset.
     public var matched: Int
     public var method: Method
+    /// The log writes no time (logcat `brief`): each line with bytes is placed at the value they
+    /// are, the others after the line before; `offsetMicroseconds` is 0.
+    public var untimed: Bool
 
     /// The keys JSONL writes after `time`, in its order.
     public var fields: [(String, FieldValue)] {
         [
             ("source", .string(source)), ("offset_ms", .decimal(offsetMicroseconds, scale: 3)),
             ("matched", .int(matched)), ("method", .string(method.rawValue)),
-        ]
+        ] + (untimed ? [("untimed", .bool(true))] : [])
     }
 
-    public init(source: String, offsetMicroseconds: Int64, matched: Int, method: Method) {
+    public init(source: String, offsetMicroseconds: Int64, matched: Int, method: Method, untimed: Bool = false) {
         self.source = source
         self.offsetMicroseconds = offsetMicroseconds
         self.matched = matched
         self.method = method
+        self.untimed = untimed
     }
 }

@@ -181,6 +181,13 @@ public struct TextRenderer {
             case .given: how = "as given (--app-log-offset)"
             case .clock: how = "no line's bytes are on the air: its clock read as UTC"
             }
+            if a.untimed {
+                return (
+                    "LOG",
+                    "\(safe(a.source)): its lines write no time: each showing bytes is placed at the packet that carried them (\(a.matched) of the first lines do), the others after the line before",
+                    .cyan
+                )
+            }
             return ("LOG", "\(safe(a.source)): its clock \(offset) ms is the capture's, \(how)", .cyan)
         case .profile(let m):
             let tag: String

@@ -7,7 +7,7 @@ struct AppLogOptions: ParsableArguments {
     @Option(
         name: .customLong("app-log"),
         help: ArgumentHelp(
-            "An app log to place on the timeline beside the capture (logcat, log show, Xcode console, or lines that begin with a time): its clock is aligned by the bytes it shows. Repeatable.",
+            "An app log to place on the timeline beside the capture (logcat, log show, Xcode console, or lines that begin with a time; `bugreport`: the logcat of the capture's Android bugreport): its clock is aligned by the bytes it shows. Repeatable.",
             valueName: "FILE"))
     var files: [String] = []
 
@@ -55,7 +55,7 @@ struct AppLogOptions: ParsableArguments {
     }
 
     /// The merger for the logs given (or for `only` of them), or nil when there are none.
-    func merger(only: [String]? = nil, live: Bool = false) throws -> AppLogMerger? {
+    func merger(only: [String]? = nil, live: Bool = false, capture: String? = nil) throws -> AppLogMerger? {
         let files = only ?? files
         guard !files.isEmpty else {
             guard only == nil else { return nil }
@@ -74,7 +74,9 @@ struct AppLogOptions: ParsableArguments {
         }
         do {
             return try AppLogMerger(
-                .init(files: files, format: pattern, offsetMilliseconds: offset, filter: filter, live: live))
+                .init(
+                    files: files, format: pattern, offsetMilliseconds: offset, filter: filter, live: live,
+                    capture: capture))
         } catch {
             throw ValidationError("\(error)")
         }

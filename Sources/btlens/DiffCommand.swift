@@ -59,14 +59,15 @@ struct Diff: ParsableCommand {
         let expression = filterOption.expression
         // Each side's logs, opened (and any that cannot be read said) before either is read.
         let (logsBefore, logsAfter) = try appLog.sides()
-        _ = try appLog.merger(only: logsBefore + logsAfter)
+        _ = try appLog.merger(only: logsBefore, capture: before)
+        _ = try appLog.merger(only: logsAfter, capture: after)
         let logs = appLog
         // The two captures are read side by side, each on its own core.
         let results = FolderRun.run([(before, logsBefore), (after, logsAfter)]) { (file, files) in
             Result {
                 try Self.summary(
                     file, configuration, filter: expression.flatMap { try? DisplayFilter($0) },
-                    merger: try logs.merger(only: files))
+                    merger: try logs.merger(only: files, capture: file))
             }
         }
         guard results.count == 2 else { throw InputFailure(message: "the captures could not be read") }

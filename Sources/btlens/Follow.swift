@@ -85,7 +85,7 @@ struct Follow: ParsableCommand {
 
     func run() throws {
         let table = try definitions.load().table
-        let merger = try appLog.merger(live: true)
+        let merger = try appLog.merger(live: true, capture: file)
         let input: Follower.Input
         if let connect, let (host, port) = Self.endpoint(connect) {
             input = .connect(host: host, port: port)

@@ -27,7 +27,7 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
-        let merger = try appLog.merger()
+        let merger = try appLog.merger(capture: input.file)
         let (json, member) = (format == .json, input.member)
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
         // A filter that may select them needs them as events, to test each (ATT PDUs only when it may

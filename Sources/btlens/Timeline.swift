@@ -41,7 +41,7 @@ struct Timeline: ParsableCommand {
 
     func run() throws {
         let dissectors = try input.dissectors()
-        let merger = try appLog.merger()
+        let merger = try appLog.merger(capture: input.file)
         var reader = try input.open()
         let sink = OutputSink(fd: 1)
         if summary && format == .text {

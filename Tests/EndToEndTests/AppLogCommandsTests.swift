@@ -64,4 +64,53 @@ final class AppLogCommandsTests: XCTestCase {
         let ambiguous = try runCLI(["diff", capture, capture, "--app-log", log])
         XCTAssertEqual(ambiguous.status, 2, ambiguous.stderr)
     }
+
+    /// An Android bugreport holds the snoop log and the logcat: `--app-log bugreport` reads the
+    /// logcat of the bugreport given as the capture (dumpstate's `-v uid` column and all), aligned
+    /// and matched as the logcat alone is. A capture that is no bugreport is a usage error.
+    func testTheLogcatOfTheCapturesBugreport() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // "11-14 23:13:20.024  4321  4390 D AuroraBLE: …" with dumpstate's uid column after the time.
+        let logcat = sample.logcat.split(separator: "\n").filter { !$0.hasPrefix("---") }.map { line in
+            line.replacingOccurrences(of: "  4321  4390", with: " u0_a123  4321  4390")
+        }
+        let text =
+            ([
+                "== dumpstate: 2023-11-14 23:14:00",
+                "------ SYSTEM LOG (logcat -v threadtime -v printable -v uid -d *:v) ------",
+                "--------- beginning of main",
+            ]
+            + logcat + [
+                "------ 0.1s was the duration of 'SYSTEM LOG' ------",
+                "------ EVENT LOG (logcat -b events -v threadtime -v printable -v uid -d *:v) ------",
+                "11-14 23:13:20.030  1000  1000  1000 I am_proc: a5 01 20 01 00 01 01 c9",
+            ])
+            .joined(separator: "\n") + "\n"
+        let zip = folder.appendingPathComponent("bugreport.zip")
+        try Data(
+            BugreportZip.make([
+                ("bugreport-phone-2023-11-14.txt", Array(text.utf8), true),
+                ("FS/data/misc/bluetooth/logs/btsnoop_hci.log", sample.session.bytes, true),
+            ])
+        ).write(to: zip)
+        let run = try runCLI(["timeline", "--format", "jsonl", zip.path, "--app-log", "bugreport"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let events = try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+        let alignment = try XCTUnwrap(events.first { $0["type"] as? String == "log.alignment" })
+        XCTAssertEqual(alignment["method"] as? String, "content")
+        XCTAssertEqual(try XCTUnwrap(alignment["offset_ms"] as? Double), -3_600_000, accuracy: 5)
+        XCTAssertEqual(alignment["source"] as? String, zip.path + " member bugreport-phone-2023-11-14.txt")
+        let lines = events.filter { $0["type"] as? String == "log" }
+        XCTAssertEqual(lines.count, 13, "the SYSTEM LOG's lines, not the EVENT LOG's")
+        XCTAssertEqual(lines.filter { $0["matches_record"] != nil }.count, sample.matches.count)
+        let notBugreport = try runCLI([
+            "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", "bugreport",
+        ])
+        XCTAssertEqual(notBugreport.status, 2, notBugreport.stderr)
+        XCTAssertTrue(notBugreport.stderr.contains("is not one"), notBugreport.stderr)
+    }
 }

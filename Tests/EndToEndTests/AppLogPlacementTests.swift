@@ -86,4 +86,38 @@ final class AppLogPlacementTests: XCTestCase {
                 l.contains("LOG   ble_app_log.logcat.txt: ") || l.contains("LOG   ble_app_log.app.log: "), String(l))
         }
     }
+
+    /// logcat `brief` writes no time: each line showing bytes goes to the packet that carried them
+    /// (a received one just after it), the others after the line before; the line whose bytes
+    /// never went out waits only until a later line finds its packet.
+    func testABriefLogcatIsPlacedByItsBytes() throws {
+        let brief = sample.logcat.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            // "11-14 23:13:20.024  4321  4390 D AuroraBLE: TX …" → "D/AuroraBLE( 4321): TX …"
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count > 5, let colon = line.range(of: ": ") else { return String(line) }
+            return "\(f[4])/\(f[5].dropLast(f[5].hasSuffix(":") ? 1 : 0))( \(f[2])): \(line[colon.upperBound...])"
+        }
+        let log = try temporaryLog(brief.joined(separator: "\n"))
+        let events = try jsonl([Self.captures + "/ble_app_log.btsnoop", "--app-log", log])
+        let alignment = try XCTUnwrap(events.first { $0["type"] as? String == "log.alignment" })
+        XCTAssertEqual(alignment["untimed"] as? Bool, true)
+        XCTAssertEqual(alignment["method"] as? String, "content")
+        let lines = events.filter { $0["type"] as? String == "log" }
+        XCTAssertEqual(lines.compactMap { $0["line"] as? Int }, Array(2...14))
+        var matched: [Int: Int] = [:]
+        for l in lines { if let r = l["matches_record"] as? Int { matched[l["line"] as? Int ?? 0] = r } }
+        XCTAssertEqual(matched, sample.matches)
+        XCTAssertEqual(
+            events.filter { $0["id"] as? String == "app.tx.not_on_air" }.compactMap { $0["line"] as? Int },
+            sample.notOnAir)
+        let times = events.compactMap { $0["time"] as? String }
+        XCTAssertEqual(times, times.sorted())
+        // Each line with bytes is next to its packet: a sent one right before, a received one right after.
+        for (line, record) in matched {
+            let i = try XCTUnwrap(events.firstIndex { $0["type"] as? String == "log" && $0["line"] as? Int == line })
+            XCTAssertTrue(
+                [i - 1, i + 1].contains { $0 >= 0 && $0 < events.count && events[$0]["record"] as? Int == record },
+                "line \(line) beside #\(record)")
+        }
+    }
 }

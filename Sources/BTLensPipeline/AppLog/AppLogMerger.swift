@@ -45,10 +45,13 @@ public final class AppLogMerger {
         /// `follow`: the logs grow; events are said as soon as the window has passed, with no
         /// second hold, and the offset as soon as every log has 3 lines agreeing on it (or after `liveAlignWait`).
         public var live: Bool
+        /// The capture, whose bugreport's logcat `--app-log bugreport` names.
+        public var capture: String?
         public init(
             files: [String], format: AppLogFormat? = nil, offsetMilliseconds: Int64? = nil, filter: String? = nil,
-            live: Bool = false
+            live: Bool = false, capture: String? = nil
         ) {
+            self.capture = capture
             self.files = files
             self.format = format
             self.offsetMilliseconds = offsetMilliseconds
@@ -99,7 +102,7 @@ public final class AppLogMerger {
     private var aligned = false
     /// The most severe diagnostic the merger said (for `--fail-on`).
     public private(set) var worstSeverity: Severity?
-    private var yearSet = false
+    private var referenceSet = false
     /// An event in the first hold, with its time and bytes read once, and the value a line may show.
     struct Held {
         var event: Event
@@ -118,8 +121,20 @@ public final class AppLogMerger {
     @exclusivity(unchecked) private var recentStart = 0
     private var loggedStreams: Set<Stream> = []
     @exclusivity(unchecked) private var lastRecord = 0
-    /// The next line of each source, on the capture's clock.
-    private var nextLines: [AppLogSource.Line?] = []
+    /// A line with its place on the capture's clock.
+    struct Placed {
+        var line: AppLogSource.Line
+        var time: Int64
+    }
+    /// The next line of each source, placed.
+    private var nextLines: [Placed?] = []
+    /// A source whose lines write no time (logcat brief): its next lines while the first waits for
+    /// the value its bytes show (at most `untimedLookahead`), and where its last line went.
+    private var waiting: [[AppLogSource.Line]] = []
+    private var untimedLast: [Int64?] = []
+    /// The time of the last event passed on from the first hold, and of the newest one held.
+    @exclusivity(unchecked) private var drained: Int64 = .min
+    @exclusivity(unchecked) private var newest: Int64 = .min
     /// The time of the earliest line not yet placed (`.min`: not known, `.max`: none left).
     @exclusivity(unchecked) private var nextTime: Int64 = .min
     /// Runs of 4 bytes or more that matched no value whole, with their times (at most `holdLimit`):
@@ -137,6 +152,7 @@ public final class AppLogMerger {
     /// Live: the last event's time, and the monotonic clock (ns) when it came and when the first did.
     private var lastEvent: (time: Int64, wall: UInt64)?
     private var firstWall: UInt64?
+    private var lastFlush: UInt64 = 0
 
     /// Opens the logs: one that cannot be read is said before any output.
     public init(_ options: Options) throws {
@@ -156,9 +172,42 @@ public final class AppLogMerger {
         } else {
             keep = { _ in true }
         }
-        sources = try options.files.map { [keep] in try AppLogSource(path: $0, format: options.format, keep: keep) }
+        sources = try options.files.map { [keep] in try Self.source($0, options, keep) }
         nextLines = Array(repeating: nil, count: sources.count)
+        waiting = Array(repeating: [], count: sources.count)
+        untimedLast = Array(repeating: nil, count: sources.count)
         lineSpans = Array(repeating: nil, count: sources.count)
+    }
+
+    /// `bugreport` is the capture's bugreport; a bugreport (a zip, or dumpstate's text) given by
+    /// name is read for its logcat too; any other file is read as a log.
+    static func source(_ file: String, _ options: Options, _ keep: @escaping (AppLogLine) -> Bool) throws
+        -> AppLogSource
+    {
+        if file == "bugreport" {
+            guard let capture = options.capture else {
+                throw AppLogOpenError(
+                    message: "--app-log bugreport reads the logcat of the capture's bugreport: there is no capture file"
+                )
+            }
+            guard isBugreport(capture) else {
+                throw AppLogOpenError(
+                    message:
+                        "--app-log bugreport reads the logcat of the capture's bugreport, and \(capture) is not one (a bugreport .zip or its dumpstate text)"
+                )
+            }
+            return try AppLogSource(bugreport: capture, format: options.format, keep: keep)
+        }
+        if isBugreport(file) { return try AppLogSource(bugreport: file, format: options.format, keep: keep) }
+        return try AppLogSource(path: file, format: options.format, keep: keep, growing: options.live)
+    }
+
+    /// A zip, or text that dumpstate wrote: from its first 4 KiB.
+    static func isBugreport(_ path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path), let head = try? h.read(upToCount: 4096) else { return false }
+        try? h.close()
+        return head.starts(with: [0x50, 0x4b, 0x03, 0x04])
+            || String(decoding: head, as: UTF8.self).contains("== dumpstate")
     }
 
     /// One event of the capture: held, then passed on with the log lines before it.
@@ -167,7 +216,7 @@ public final class AppLogMerger {
     }
 
     private func take(_ e: Event, _ out: (Event) -> Void) throws {
-        if !yearSet { setReference(e.timestamp.microseconds) }
+        if !referenceSet { setReference(e.timestamp.microseconds) }
         let t = e.timestamp.microseconds
         captureSpan = captureSpan.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
         let kept = e.detached()
@@ -180,6 +229,9 @@ public final class AppLogMerger {
         }
         let bytes = kept.heldBytes
         held.append(Held(event: kept, time: t, bytes: bytes, value: value))
+        newest = max(newest, t)
+        // A line waiting for its value looks again.
+        if waiting.contains(where: { !$0.isEmpty }) { nextTime = .min }
         heldBytes += bytes
         if options.live {
             let now = Self.wallNow()
@@ -204,6 +256,12 @@ public final class AppLogMerger {
     }
 
     private func quiet(_ out: (Event) -> Void) throws {
+        // The entry a growing log's reader holds back for its continuation lines comes out after 0.5 s.
+        let wall = Self.wallNow()
+        if wall &- lastFlush >= 500_000_000 {
+            lastFlush = wall
+            for s in sources { s.flushPending() }
+        }
         guard let last = lastEvent else { return }
         if !aligned {
             guard try readyToAlign() else { return }
@@ -212,7 +270,7 @@ public final class AppLogMerger {
         let now = last.time &+ Int64(clamping: (Self.wallNow() &- last.wall) / 1000)
         nextTime = .min
         try drain(upTo: now &- Self.window, out)
-        while let (i, line) = try earliestLine(), (line.rawTime ?? 0) <= now &- Self.window {
+        while let (i, line) = try earliestLine(), line.time <= now &- Self.window {
             nextLines[i] = nil
             place(line, i, out)
         }
@@ -248,13 +306,15 @@ public final class AppLogMerger {
     }
 
     private func end(_ out: (Event) -> Void) throws {
+        // Growing logs grow no more: what their readers hold comes out.
+        for s in sources { s.finish() }
         // A capture with no event: the logs' lines still come out, their year this one.
-        if !yearSet { setReference(Int64(Date().timeIntervalSince1970 * 1e6)) }
+        if !referenceSet { setReference(Int64(Date().timeIntervalSince1970 * 1e6)) }
         if !aligned { try align(out) }
         try drain(upTo: .max, out)
         for a in alignments { output.hold(a) }
         alignments = []
-        while let (i, line) = try earliestLine() {
+        while let (i, line) = try earliestLine(ending: true) {
             nextLines[i] = nil
             place(line, i, out)
         }
@@ -303,10 +363,10 @@ public final class AppLogMerger {
         }
     }
 
-    /// A line that writes no year takes the capture's.
+    /// A line that writes no year takes the one that puts it nearest the capture's first event.
     private func setReference(_ t: Int64) {
         for s in sources { s.reference = t }
-        yearSet = true
+        referenceSet = true
     }
 
     // MARK: alignment
@@ -327,6 +387,12 @@ public final class AppLogMerger {
                 s.alignment = AppLogAlignment(
                     source: s.name, offsetMicroseconds: offset, matched: matched,
                     method: matched > 0 ? .content : .clock)
+                // A log that writes no time is placed line by line by its bytes: no offset.
+                if let first = s.ahead.first, first.rawTime == nil {
+                    let shown = s.ahead.filter { $0.runs.contains { index[$0.bytes] != nil } }.count
+                    s.alignment = AppLogAlignment(
+                        source: s.name, offsetMicroseconds: 0, matched: shown, method: .content, untimed: true)
+                }
             }
             if let a = s.alignment {
                 alignments.append(
@@ -353,9 +419,10 @@ public final class AppLogMerger {
         // left out, and at most 100,000 candidates are weighed.
         var offsets: [Int64] = []
         for line in s.ahead where offsets.count < 100_000 {
+            guard let at = line.rawTime else { continue }
             for run in line.runs where run.bytes.count >= 3 {
                 guard let times = index[run.bytes], times.count <= 16 else { continue }
-                for t in times { offsets.append(t &- (line.rawTime ?? 0)) }
+                for t in times { offsets.append(t &- at) }
             }
         }
         return Self.densest(offsets)
@@ -380,23 +447,25 @@ public final class AppLogMerger {
     private func drain(upTo limit: Int64, _ out: (Event) -> Void) throws {
         while heldStart < held.count, held[heldStart].time <= limit {
             let t = held[heldStart].time
+            // Each log's alignment comes before its lines.
+            for a in alignments { output.hold(a) }
+            alignments = []
             // The next line's time is kept: most events come before it, and are passed on at once.
-            while nextTime <= t, let (i, line) = try earliestLine(), (line.rawTime ?? 0) <= t {
+            while nextTime <= t, let (i, line) = try earliestLine(), line.time <= t {
                 nextLines[i] = nil
                 place(line, i, out)
                 nextTime = .min
             }
-            if nextTime == .min { nextTime = try earliestLine()?.1.rawTime ?? .max }
+            if nextTime == .min { nextTime = try earliestLine()?.1.time ?? .max }
             // Moved out, not copied: no retain and release of the event's parts.
             var h = Held(event: Self.spent, time: 0, bytes: 0, value: nil)
             swap(&h, &held[heldStart])
             heldStart += 1
             heldBytes -= h.bytes
+            drained = t
             lastRecord = h.event.record
             let (record, value) = (h.event.record, h.value)
             let slot = output.hold(h.event, time: t, bytes: h.bytes)
-            for a in alignments { output.hold(a) }
-            alignments = []
             if var v = value {
                 v.slot = slot
                 recent.append(v)
@@ -417,49 +486,93 @@ public final class AppLogMerger {
         record: 0, timestamp: Timestamp(microseconds: 0), direction: nil, connection: nil, isTop: false,
         body: .note(category: "", text: ""))
 
-    /// The earliest next line of all logs, on the capture's clock (`rawTime` shifted).
-    private func earliestLine() throws -> (Int, AppLogSource.Line)? {
-        var best: (Int, AppLogSource.Line)?
+    /// The earliest next line of all logs, on the capture's clock (`rawTime` shifted, or placed by
+    /// its bytes when it writes no time).
+    private func earliestLine(ending: Bool = false) throws -> (Int, Placed)? {
+        var best: (Int, Placed)?
         for (i, s) in sources.enumerated() {
-            if nextLines[i] == nil {
-                if var line = try s.take() {
-                    line.rawTime = (line.rawTime ?? 0) &+ (s.alignment?.offsetMicroseconds ?? 0)
-                    nextLines[i] = line
+            if nextLines[i] == nil, let line = try waiting[i].first ?? s.take() {
+                if !waiting[i].isEmpty { waiting[i].removeFirst() }
+                if let t = line.rawTime {
+                    nextLines[i] = Placed(line: line, time: t &+ (s.alignment?.offsetMicroseconds ?? 0))
+                } else if let t = try untimedTime(line, i, ending: ending) {
+                    nextLines[i] = Placed(line: line, time: t)
+                    untimedLast[i] = t
+                } else {
+                    waiting[i].insert(line, at: 0)
                 }
             }
-            if let l = nextLines[i], best.map({ (l.rawTime ?? 0) < ($0.1.rawTime ?? 0) }) ?? true { best = (i, l) }
+            if let l = nextLines[i], best.map({ l.time < $0.1.time }) ?? true { best = (i, l) }
         }
         return best
     }
 
+    /// How long a line of a log with no times waits for the value its bytes show, and how many
+    /// lines after it are read meanwhile.
+    static let untimedWait: Int64 = 10_000_000
+    static let untimedLookahead = 32
+
+    /// Where a line that writes no time goes: at the first value its bytes are (or begin), at or
+    /// after the log's last line. A line with no bytes goes right after the line before it, and so
+    /// does one whose value has not come while a line after it has found its own (or within
+    /// `untimedWait` of capture time). Nil: it waits for more events.
+    private func untimedTime(_ line: AppLogSource.Line, _ i: Int, ending: Bool) throws -> Int64? {
+        let after = untimedLast[i] ?? held.first.map(\.time) ?? drained
+        let now = max(after, drained)
+        guard line.runs.contains(where: { $0.bytes.count >= 3 }) else { return now }
+        if let t = shown(line, after: after) { return t }
+        if ending || newest &- after > Self.untimedWait { return now }
+        // A line after it found its value: this one's never came.
+        while waiting[i].count < Self.untimedLookahead, let next = try sources[i].take() { waiting[i].append(next) }
+        return waiting[i].contains { shown($0, after: after) != nil } ? now : nil
+    }
+
+    /// The time of the first value at or after `after` that a run of the line is (or begins, from 8 bytes).
+    private func shown(_ line: AppLogSource.Line, after: Int64) -> Int64? {
+        for run in line.runs where run.bytes.count >= 3 {
+            guard
+                wholes[Self.hash(run.bytes)] != nil
+                    || (run.bytes.count >= 8 && heads[Self.hash(run.bytes.prefix(4))] != nil)
+            else { continue }
+            let head = run.bytes.count >= 8
+            func shows(_ v: Value) -> Bool {
+                v.time >= after && (v.bytes.elementsEqual(run.bytes) || (head && v.bytes.starts(with: run.bytes)))
+            }
+            // A line that says it received the bytes goes after their packet, any other before it.
+            let late: Int64 = run.direction == .received ? 1 : 0
+            if let v = recent[recentStart...].first(where: shows) { return v.time &+ late }
+            if let h = held[heldStart...].first(where: { $0.value.map(shows) ?? false }) { return h.time &+ late }
+        }
+        return nil
+    }
+
     /// One log line on the timeline, matched to the packet that carried its bytes.
-    private func place(_ l: AppLogSource.Line, _ index: Int, _ out: (Event) -> Void) {
+    private func place(_ placed: Placed, _ index: Int, _ out: (Event) -> Void) {
         let s = sources[index]
-        lineSpans[index] =
-            lineSpans[index].map { min($0.lowerBound, (l.rawTime ?? 0))...max($0.upperBound, (l.rawTime ?? 0)) }
-            ?? (l.rawTime ?? 0)...(l.rawTime ?? 0)
+        let (l, at) = (placed.line, placed.time)
+        lineSpans[index] = lineSpans[index].map { min($0.lowerBound, at)...max($0.upperBound, at) } ?? at...at
         var matched: Int?
         var sentMatch: Int?
         var unsent: HexRun?
         for run in l.runs where run.bytes.count >= 2 {
-            if let v = match(run, at: (l.rawTime ?? 0)) {
+            if let v = match(run, at: at) {
                 matched = matched ?? v.record
                 if v.direction == .sent { sentMatch = sentMatch ?? v.record }
             } else {
                 // Perhaps one frame of a value holding several: kept for the values that leave the window.
                 if run.bytes.count >= 4, run.direction != .sent {
                     if unmatchedRuns.count >= Self.holdLimit {
-                        unmatchedRuns.removeAll { $0.time < (l.rawTime ?? 0) &- 2 * Self.window }
+                        unmatchedRuns.removeAll { $0.time < at &- 2 * Self.window }
                     }
-                    if unmatchedRuns.count < Self.holdLimit { unmatchedRuns.append(((l.rawTime ?? 0), run.bytes)) }
+                    if unmatchedRuns.count < Self.holdLimit { unmatchedRuns.append((at, run.bytes)) }
                 }
                 if run.direction == .sent, run.isComplete, unsent == nil { unsent = run }
             }
         }
         // However many lines come before the next event, what they decide goes on.
-        defer { settle(before: l.rawTime &- Self.window, out) }
+        defer { settle(before: at &- Self.window, out) }
         guard l.kept else { return }
-        let time = Timestamp(microseconds: (l.rawTime ?? 0))
+        let time = Timestamp(microseconds: at)
         let entry = AppLogEntry(
             source: s.name, line: l.line.number, level: l.line.level, tag: l.line.tag, message: l.line.message,
             matchesRecord: matched)
@@ -624,12 +737,4 @@ public final class AppLogMerger {
     /// Read Response, Read Blob Response, Write Request, Write Command, Signed Write Command,
     /// Handle Value Notification, Indication (Core Vol 3 Part F §3.4).
     static let valueOpcodes: Set<UInt8> = [0x0b, 0x0d, 0x12, 0x52, 0xd2, 0x1b, 0x1d]
-
-    static func year(_ t: Timestamp) -> Int {
-        let seconds = Double(t.microseconds) / 1_000_000
-        let date = Date(timeIntervalSince1970: seconds)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar.component(.year, from: date)
-    }
 }

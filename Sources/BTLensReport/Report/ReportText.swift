@@ -30,6 +30,7 @@ public enum ReportText {
         if let d = r.definitions { item("Dissectors: \(d.summary)") }
         if let f = r.filter { item("Filter: \(f) (the timeline, commands and diagnostics are of what it selects)") }
         if r.redacted { item("Redacted: \(Redactor.what)") }
+        for a in r.appLogs { item(ReportLine(a)) }
         for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
             let closed = c.closed.map { "#\($0)" } ?? "still open"
@@ -103,7 +104,18 @@ public enum ReportText {
 
     static func line(_ row: Report.Row) -> ReportLine {
         let conn = row.connection.map { Hex.value($0, width: 4) } ?? "     -"
-        return "\("#\(row.record)".padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(row.text)"
+        // An app log's line is marked by its line number, as on the text timeline.
+        let mark = row.log.map { "L\($0.line)" } ?? "#\(row.record)"
+        return "\(mark.padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(row.text)"
+    }
+}
+
+extension ReportLine {
+    /// An app log's alignment in the summary: `App log x.txt: offset -3599997.000 ms (content, 10 lines
+    /// matched), 13 lines in the timeline`.
+    init(_ a: Report.LogAlignment) {
+        self =
+            "App log \(a.source): offset \(FieldValue.decimalText(a.offsetMicroseconds, scale: 3)) ms (\(a.method)\(a.method == "content" ? ", \(a.matched) lines matched" : "")), \(a.lines) lines in the timeline"
     }
 }
 

@@ -16,6 +16,8 @@ struct ReportCommand: ParsableCommand {
             The HTML page needs no network (everything inline, remote loads forbidden) and holds the summary, the diagnostics (each linking to its place in the timeline), a message sequence chart, charts, and a timeline with filters and expandable rows. Markdown and text hold the summary, the diagnostics and the timeline around each diagnostic, short enough to paste. JSON holds what the HTML shows (docs/report.md).
 
             On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events and 20 on each side of every diagnostic, and says what it left out. With --from/--to it keeps only that range.
+
+            --app-log LOG puts the app's log lines in the timeline (and the lines that show bytes on a lane of the sequence chart), each log's alignment in the summary, and where the log and the air disagree in the diagnostics (docs/report.md).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case html, md, txt, json }

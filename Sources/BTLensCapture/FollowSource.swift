@@ -33,6 +33,30 @@ public final class StopFlag: @unchecked Sendable {
 
     public var isSet: Bool { pointer.pointee != 0 }
 
+    /// Called at most every `idleInterval` while a wait on the thread that set it goes on (follow
+    /// --app-log places the log's lines by it while the capture is quiet); never on another
+    /// thread (the pump that feeds libpcap a stream). Set before following starts.
+    public private(set) var idle: (() -> Void)?
+    private var idleThread: pthread_t?
+    public static let idleInterval: Int32 = 250
+    private var lastIdle: UInt64 = 0
+
+    public func setIdle(_ idle: @escaping () -> Void) {
+        self.idle = idle
+        idleThread = pthread_self()
+    }
+
+    /// Calls `idle` when it is due; for waits that are not this flag's (libpcap's read timeout).
+    public func tick() {
+        guard let idle, let idleThread, pthread_equal(idleThread, pthread_self()) != 0 else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let ms = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
+        guard ms &- lastIdle >= UInt64(Self.idleInterval) else { return }
+        lastIdle = ms
+        idle()
+    }
+
     /// Safe in a signal handler: a store and a write(2). The byte is never read, so the pipe stays
     /// readable for every wait to come.
     public func set() {
@@ -47,9 +71,17 @@ public final class StopFlag: @unchecked Sendable {
         var fds = [
             pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
         ]
+        var left = timeout
         while !isSet {
-            let n = poll(&fds, 2, timeout)
+            // With an idle hook, no single poll outlasts its interval.
+            let slice = idle == nil ? left : left < 0 ? Self.idleInterval : min(left, Self.idleInterval)
+            let n = poll(&fds, 2, slice)
             if n < 0 && errno == EINTR { continue }
+            if n == 0, idle != nil {
+                tick()
+                if left >= 0 { left -= slice }
+                if left != 0 { continue }
+            }
             return n > 0 && fds[0].revents != 0 && !isSet
         }
         return false

@@ -141,7 +141,10 @@ public final class PcapReader: CaptureReader {
         let offset = lastOffset
         var status = pcap_next_ex(handle, &header, &data)
         // A live capture's read timed out with no packet: wait again, unless told to stop.
-        while status == 0, let stop, !stop.isSet { status = pcap_next_ex(handle, &header, &data) }
+        while status == 0, let stop, !stop.isSet {
+            stop.tick()
+            status = pcap_next_ex(handle, &header, &data)
+        }
         guard status == 1, let h = header?.pointee else {
             finished = true
             // A followed stream ended by a stop: libpcap's error is that it was left with part of a record.

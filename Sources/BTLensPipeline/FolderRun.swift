@@ -55,11 +55,11 @@ public enum FolderRun {
         var all: [Value] { values.compactMap { $0 } }
     }
 
-    /// Runs `work` on each file, in parallel; returns what each gave, in file order. `progress`
-    /// hears (files done, files) as each finishes.
-    public static func run<Value>(
-        _ files: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
-        _ work: @escaping @Sendable (String) -> Value
+    /// Runs `work` on each file (or each item naming one), in parallel; returns what each gave, in
+    /// order. `progress` hears (files done, files) as each finishes.
+    public static func run<Item: Sendable, Value>(
+        _ files: [Item], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+        _ work: @escaping @Sendable (Item) -> Value
     ) -> [Value] {
         let results = Results<Value>(count: files.count, progress: progress)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in results.set(i, work(files[i])) }

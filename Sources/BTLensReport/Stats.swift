@@ -76,7 +76,11 @@ public final class StatsCollector {
     /// `--filter`: the events counted; the records, connections and bytes are the whole capture's.
     public var filter: (expression: String, selects: (Event) -> Bool)?
 
+    /// `--app-log`: each log's alignment and lines.
+    private var appLogs = AppLogStats()
+
     public func event(_ e: Event) {
+        if appLogs.count(e) { return }
         if let filter, !filter.selects(e) { return account(e) }
         count(e)
     }
@@ -217,6 +221,10 @@ public final class StatsCollector {
             w.endObject()
         }
         w.endArray()
+        if !appLogs.logs.isEmpty {
+            w.key("app_logs")
+            appLogs.json(&w)
+        }
         w.key("diagnostics")
         w.beginObject()
         for (id, (_, n)) in diagnostics.sorted(by: { $0.key < $1.key }) { w.field(named: id, n) }
@@ -289,6 +297,7 @@ public final class StatsCollector {
                     + "\(pad(latency, 19))  \(name) (\(Hex.value(key.command, width: 2))) [\(TerminalText.safe(key.dissector))]"
             )
         }
+        lines += appLogs.text
         let total = diagnostics.values.reduce(0) { $0 + $1.1 }
         lines.append("Diagnostics: \(total)")
         for (id, (severity, n)) in diagnostics.sorted(by: { $0.key < $1.key }) {

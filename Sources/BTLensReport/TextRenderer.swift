@@ -12,6 +12,8 @@ public struct TextRenderer {
     public var origin: Timestamp?
     /// The terminal's columns: a longer line has its summary cut with `…`. Nil: whole lines.
     public var width: Int?
+    /// More than one `--app-log`: each line of a log begins with its file's name.
+    public var namesLogSources = false
 
     public init(verbose: Bool = false, color: Bool = false) {
         self.verbose = verbose
@@ -71,6 +73,9 @@ public struct TextRenderer {
         line.spaces(5 - layer.utf8.count)
         line.add(" ")
         if verbose { line.spaces(2 * e.layer.depth) }
+        if namesLogSources, case .log(let l) = e.body {
+            line.add(text: TerminalText.safe(String(l.source.split(separator: "/").last ?? "")) + ": ")
+        }
         // The columns before the summary are fixed: only the summary is cut.
         let room = (width ?? .max) - (line.count - (color ? style?.rawValue.utf8.count ?? 0 : 0))
         if summary.count > room {

@@ -32,9 +32,33 @@ struct AppLogOptions: ParsableArguments {
             valueName: "TAG|REGEX"))
     var filter: String?
 
-    /// The merger for the logs given, or nil when there are none.
-    func merger() throws -> AppLogMerger? {
+    /// `diff`'s logs: each `before:FILE` or `after:FILE`; two plain files are the before's and the after's.
+    func sides() throws -> (before: [String], after: [String]) {
+        var before: [String] = []
+        var after: [String] = []
+        var plain: [String] = []
+        for f in files {
+            if f.hasPrefix("before:") {
+                before.append(String(f.dropFirst(7)))
+            } else if f.hasPrefix("after:") {
+                after.append(String(f.dropFirst(6)))
+            } else {
+                plain.append(f)
+            }
+        }
+        guard plain.isEmpty || (plain.count == 2 && before.isEmpty && after.isEmpty) else {
+            throw ValidationError(
+                "diff takes two plain --app-log files (the before's, then the after's), or each as before:FILE or after:FILE"
+            )
+        }
+        return plain.isEmpty ? (before, after) : ([plain[0]], [plain[1]])
+    }
+
+    /// The merger for the logs given (or for `only` of them), or nil when there are none.
+    func merger(only: [String]? = nil, live: Bool = false) throws -> AppLogMerger? {
+        let files = only ?? files
         guard !files.isEmpty else {
+            guard only == nil else { return nil }
             if format != nil || offset != nil || filter != nil {
                 throw ValidationError("--app-log-format, --app-log-offset and --app-log-filter need --app-log FILE")
             }
@@ -49,7 +73,8 @@ struct AppLogOptions: ParsableArguments {
             }
         }
         do {
-            return try AppLogMerger(.init(files: files, format: pattern, offsetMilliseconds: offset, filter: filter))
+            return try AppLogMerger(
+                .init(files: files, format: pattern, offsetMilliseconds: offset, filter: filter, live: live))
         } catch {
             throw ValidationError("\(error)")
         }

@@ -11,7 +11,7 @@ struct Diff: ParsableCommand {
         commandName: "diff",
         abstract: "Compare two captures of one app and accessory (before and after an update): what changed.",
         discussion:
-            "Commands (counts and latency), diagnostics (counts, first records), connections (parameters, MTU, PHY, encryption, subscriptions, how each ended), GATT databases (services, characteristics, descriptors), identity (iAP2 identification, Device Information strings, advertised names) and the first place where the order of framed messages differs. Names, pairing and latency need the definitions (./Dissectors or --dissectors): without them commands are compared by number. Each capture is summarised as it is read, never held. With --fail-on-regression the exit status is 3 when the after side has a new error or warning id, more unanswered requests, or a latency rise past the spread."
+            "Commands (counts and latency), diagnostics (counts, first records), connections (parameters, MTU, PHY, encryption, subscriptions, how each ended), GATT databases (services, characteristics, descriptors), identity (iAP2 identification, Device Information strings, advertised names) and the first place where the order of framed messages differs. Names, pairing and latency need the definitions (./Dissectors or --dissectors): without them commands are compared by number. Each capture is summarised as it is read, never held. --app-log merges each side's app logs as on the timeline (two files: the before's, then the after's; or before:FILE and after:FILE), so their app.* diagnostics are compared too. With --fail-on-regression the exit status is 3 when the after side has a new error or warning id, more unanswered requests, or a latency rise past the spread."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, md, html }
@@ -43,6 +43,8 @@ struct Diff: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
     var output: String?
 
+    @OptionGroup var appLog: AppLogOptions
+
     @Flag(help: "Exit with status 3 when the after side regressed (for CI); each cause is said on stderr.")
     var failOnRegression = false
 
@@ -55,9 +57,17 @@ struct Diff: ParsableCommand {
         reading.attEvents = true
         let configuration = reading
         let expression = filterOption.expression
+        // Each side's logs, opened (and any that cannot be read said) before either is read.
+        let (logsBefore, logsAfter) = try appLog.sides()
+        _ = try appLog.merger(only: logsBefore + logsAfter)
+        let logs = appLog
         // The two captures are read side by side, each on its own core.
-        let results = FolderRun.run([before, after]) { file in
-            Result { try Self.summary(file, configuration, filter: expression.flatMap { try? DisplayFilter($0) }) }
+        let results = FolderRun.run([(before, logsBefore), (after, logsAfter)]) { (file, files) in
+            Result {
+                try Self.summary(
+                    file, configuration, filter: expression.flatMap { try? DisplayFilter($0) },
+                    merger: try logs.merger(only: files))
+            }
         }
         guard results.count == 2 else { throw InputFailure(message: "the captures could not be read") }
         let diff = CaptureDiff(before: try results[0].get(), after: try results[1].get())
@@ -97,15 +107,22 @@ struct Diff: ParsableCommand {
     }
 
     /// One capture read through to its summary; nothing of it is held.
-    static func summary(_ file: String, _ configuration: Configuration, filter: DisplayFilter?) throws
-        -> CaptureSummary
-    {
+    static func summary(
+        _ file: String, _ configuration: Configuration, filter: DisplayFilter?, merger: AppLogMerger? = nil
+    ) throws -> CaptureSummary {
         var reader = try openCapture(file, member: nil, archiveBytes: configuration.limits.archiveBytes)
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = configuration.dissectors.sources
         // Counted through `count` and `account` below; set so that the summary says it.
         stats.filter = filter.map { f in (f.expression, f.matches) }
         let recorder = SummaryRecorder()
+        // The app's logs merge in as on the timeline: their diagnostics are compared like any.
+        func count(_ e: Event) {
+            if let filter, !filter.matches(e) { return stats.account(e) }
+            stats.count(e)
+            recorder.event(e)
+        }
+        var logFailure: (any Error)?
         let analyzer = try Pipeline.runReadingAhead(
             &reader, configuration, onRecord: stats.record,
             onProblem: {
@@ -113,10 +130,13 @@ struct Diff: ParsableCommand {
                 stats.problem($0)
             },
             onEvent: { e in
-                if let filter, !filter.matches(e) { return stats.account(e) }
-                stats.count(e)
-                recorder.event(e)
+                guard let merger, logFailure == nil else { return count(e) }
+                do { try merger.event(e, count) } catch { logFailure = error }
             })
+        if let merger, logFailure == nil {
+            do { try merger.finish(count) } catch { logFailure = error }
+        }
+        if let logFailure { throw ValidationError("\(logFailure)") }
         stats.finish(bytesRead: reader.bytesRead)
         return CaptureSummary(
             stats: stats, recorder: recorder, connections: analyzer.connectionSummaries,

@@ -62,6 +62,8 @@ struct Follow: ParsableCommand {
 
     @OptionGroup var filterOption: FilterOption
 
+    @OptionGroup var appLog: AppLogOptions
+
     func validate() throws {
         let sources = [file != nil, connect != nil, interface != nil].filter { $0 }.count
         guard sources == 1 else {
@@ -83,6 +85,7 @@ struct Follow: ParsableCommand {
 
     func run() throws {
         let table = try definitions.load().table
+        let merger = try appLog.merger(live: true)
         let input: Follower.Input
         if let connect, let (host, port) = Self.endpoint(connect) {
             input = .connect(host: host, port: port)
@@ -104,7 +107,8 @@ struct Follow: ParsableCommand {
         }
         let live = LiveOutput(
             format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0,
-            throttle: throttleOptions.throttle(try limitOptions.limits()), filter: filterOption.filter())
+            throttle: throttleOptions.throttle(try limitOptions.limits()), filter: filterOption.filter(),
+            namesLogSources: appLog.files.count > 1)
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }
@@ -114,11 +118,27 @@ struct Follow: ParsableCommand {
         let follower = Follower(input, stop: followStop, configuration, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         follower.onRecord = { live.record($0) }
+        // The app's logs merge in as the capture and they grow: on each event, and while the
+        // capture is quiet (every wait of the follow calls the stop flag's idle hook).
+        var logFailure: (any Error)?
+        let show: (Event) -> Void
+        if let merger {
+            show = { e in
+                guard logFailure == nil else { return live.event(e) }
+                do { try merger.event(e, live.event) } catch { logFailure = error }
+            }
+            followStop.setIdle {
+                guard logFailure == nil else { return }
+                do { try merger.idle(live.event) } catch { logFailure = error }
+            }
+        } else {
+            show = live.event
+        }
         // Said first, as in timeline: which definition files were loaded from where.
         var loaded: DefinitionSources? = table.sources
         follower.onEvent = { e in
-            if let note = loaded.take() { live.event(note.note(record: e.record, timestamp: e.timestamp)) }
-            live.event(e)
+            if let note = loaded.take() { show(note.note(record: e.record, timestamp: e.timestamp)) }
+            show(e)
         }
         follower.onProblem = { reportProblem(name, $0) }
         follower.onNote = { live.note($0) }
@@ -130,6 +150,10 @@ struct Follow: ParsableCommand {
         } catch {
             throw InputFailure(message: "\(name): \(error)")
         }
+        if let merger, logFailure == nil {
+            do { try merger.finish(live.event) } catch { logFailure = error }
+        }
+        if let logFailure { live.note("\(logFailure)") }
         live.finish(
             stopped: followStop.isSet, written: follower.writer.map { "\($0.written) records kept in \(write ?? "")" })
     }

@@ -23,8 +23,11 @@ struct Stats: ParsableCommand {
 
     @OptionGroup var filterOption: FilterOption
 
+    @OptionGroup var appLog: AppLogOptions
+
     func run() throws {
         let dissectors = try input.dissectors()
+        let merger = try appLog.merger()
         let (json, member) = (format == .json, input.member)
         // Stats counts PDUs and frames: the analyzer counts those it need not send, and keeps no value bytes.
         // A filter that may select them needs them as events, to test each (ATT PDUs only when it may
@@ -32,15 +35,20 @@ struct Stats: ParsableCommand {
         let filter = filterOption.filter()
         let frames = filter.map { [.a5, .message].contains(where: $0.canSelect) } ?? false
         let att = filter?.canSelect(.att) ?? false
-        var counting = try input.configuration(dissectors, lowerLayers: false, detail: frames || att ? .full : .counts)
-        counting.attEvents = att
-        counting.keepsValues = filter?.readsValues ?? true
+        // App logs align on the values of every ATT PDU, frame and channel: all come as events.
+        let logs = merger != nil
+        var counting = try input.configuration(
+            dissectors, lowerLayers: false, detail: frames || att || logs ? .full : .counts)
+        counting.attEvents = att || logs
+        counting.keepsValues = logs || (filter?.readsValues ?? true)
         let configuration = counting
         guard let files = try FolderRun.capturesIn(input.file) else {
-            let (output, worst) = try Self.stats(input.file, member: member, configuration, json: json, filter: filter)
+            let (output, worst) = try Self.stats(
+                input.file, member: member, configuration, json: json, filter: filter, merger: merger)
             print(output, terminator: "")
             return try input.check([(input.file, worst)])
         }
+        if logs { throw ValidationError("--app-log belongs to one capture: '\(input.file)' is a folder") }
         let expression = filterOption.expression
         // A folder: each capture on its own core; JSON as one array, text as sections. A file that
         // cannot be read is said in its place and the rest go on.
@@ -74,7 +82,7 @@ struct Stats: ParsableCommand {
     /// One capture's stats as text or JSON, and its worst diagnostic.
     static func stats(
         _ file: String, member: String?, _ configuration: Configuration, json: Bool, filter: DisplayFilter? = nil,
-        inFolder: Bool = false
+        merger: AppLogMerger? = nil, inFolder: Bool = false
     ) throws -> (String, Severity?) {
         var reader = try openCapture(
             file, member: member, inFolder: inFolder,
@@ -82,22 +90,38 @@ struct Stats: ParsableCommand {
         let stats = StatsCollector(file: file, info: reader.info)
         stats.definitions = configuration.dissectors.sources
         stats.filter = filter.map { f in (f.expression, f.matches) }
+        // The app's logs merge in with the events, as on the timeline.
+        var logFailure: (any Error)?
+        let onEvent: (Event) -> Void
+        if let merger {
+            onEvent = { e in
+                guard logFailure == nil else { return stats.event(e) }
+                do { try merger.event(e, stats.event) } catch { logFailure = error }
+            }
+        } else {
+            onEvent = stats.event
+        }
         let analyzer = try Pipeline.runReadingAhead(
             &reader, configuration, onRecord: stats.record,
             onProblem: {
                 reportProblem(file, $0)
                 stats.problem($0)
             },
-            onEvent: stats.event)
-        // With a filter, what the analyzer counted is what the filter cannot select.
-        if filter == nil { stats.add(analyzer.tally) }
+            onEvent: onEvent)
+        if let merger, logFailure == nil {
+            do { try merger.finish(stats.event) } catch { logFailure = error }
+        }
+        if let logFailure { throw ValidationError("\(logFailure)") }
+        // With a filter or logs, every event was counted; without, what the analyzer counted instead.
+        if filter == nil && merger == nil { stats.add(analyzer.tally) }
         stats.finish(bytesRead: reader.bytesRead)
         stats.connectionsDropped = analyzer.connections.historyDropped
         let (connections, advertisers) = (analyzer.connectionSummaries, analyzer.advertisers)
         return (
             json
                 ? stats.json(connections: connections, advertisers: advertisers)
-                : stats.text(connections: connections, advertisers: advertisers), analyzer.worstSeverity
+                : stats.text(connections: connections, advertisers: advertisers),
+            [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
         )
     }
 }

@@ -15,7 +15,11 @@ public enum AppLogAirDiagnostics {
     public static let order = DiagnosticKind(
         "app.order", .warning,
         "The log and the air disagree on the order of two commands: the one logged first went out second.")
-    public static let all = [txNotOnAir, rxNotLogged, order]
+    public static let outside = DiagnosticKind(
+        "app.log.outside", .warning,
+        "No line of a log falls within the capture's time on the capture's clock: the log is of another time, or its offset is wrong."
+    )
+    public static let all = [txNotOnAir, rxNotLogged, order, outside]
 }
 
 /// App logs placed on the capture's timeline (`--app-log`): each log's clock is put on the
@@ -23,9 +27,13 @@ public enum AppLogAirDiagnostics {
 /// events in time order, each line that shows bytes matched to the packet that carried them
 /// within `window`.
 ///
+/// Events pass through two holds of `window` each: the first lets a line see the values sent
+/// after it, the second lets a received value no line showed be said right after its event.
+///
 /// Bounded: while the offset is found, at most `readAhead` lines of each log and `holdLimit`
-/// events (or `alignTime` of capture time) are held, and at most 100,000 candidate offsets weighed; then events are held for `window` of capture
-/// time (at most `holdLimit`), and the values of the last `window` are kept for matching.
+/// events (or `alignTime` of capture time) are held, and at most 100,000 candidate offsets
+/// weighed. Each hold keeps at most `holdLimit` events and `holdBytes` of their bytes: past
+/// those, the oldest go on early.
 public final class AppLogMerger {
     public struct Options {
         public var files: [String]
@@ -34,13 +42,18 @@ public final class AppLogMerger {
         public var offsetMilliseconds: Int64?
         /// `--app-log-filter`: a tag, or a regular expression searched in the line.
         public var filter: String?
+        /// `follow`: the logs grow; events are said as soon as the window has passed, with no
+        /// second hold, and the offset as soon as every log has 3 lines agreeing on it (or after `liveAlignWait`).
+        public var live: Bool
         public init(
-            files: [String], format: AppLogFormat? = nil, offsetMilliseconds: Int64? = nil, filter: String? = nil
+            files: [String], format: AppLogFormat? = nil, offsetMilliseconds: Int64? = nil, filter: String? = nil,
+            live: Bool = false
         ) {
             self.files = files
             self.format = format
             self.offsetMilliseconds = offsetMilliseconds
             self.filter = filter
+            self.live = live
         }
     }
 
@@ -48,6 +61,9 @@ public final class AppLogMerger {
     static let alignTime: Int64 = 60_000_000
     static let readAhead = 20_000
     static let holdLimit = 50_000
+    static let holdBytes = 16 << 20
+    /// Nanoseconds a live log waits for 3 lines to agree on its offset before it takes what it has.
+    static let liveAlignWait: UInt64 = 10_000_000_000
 
     /// A connection's ATT handle, or a channel no decoder took; words only when a diagnostic says it.
     struct Stream: Hashable, CustomStringConvertible {
@@ -70,6 +86,11 @@ public final class AppLogMerger {
         /// Its stream: a stream the app logs is one a line matched.
         var stream: Stream
         var matched = false
+        /// The hashes of its bytes and of its first 4, kept for the counts.
+        var hash = 0
+        var head: Int?
+        /// Where its event waits in the second hold (`Output.slot`).
+        var slot = 0
     }
 
     private let options: Options
@@ -79,8 +100,12 @@ public final class AppLogMerger {
     /// The most severe diagnostic the merger said (for `--fail-on`).
     public private(set) var worstSeverity: Severity?
     private var yearSet = false
-    private var held: [(event: Event, values: [Value])] = []
+    /// The first hold: events, each with the value a line may show.
+    private var held: [(event: Event, value: Value?)] = []
     private var heldStart = 0
+    private var heldBytes = 0
+    /// The second hold.
+    private var output = AppLogHold()
     private var recent: [Value] = []
     private var recentStart = 0
     private var loggedStreams: Set<Stream> = []
@@ -92,11 +117,18 @@ public final class AppLogMerger {
     /// Runs of 4 bytes or more that matched no value whole, with their times (at most `holdLimit`):
     /// a received value that holds one was logged in part, frame by frame.
     private var unmatchedRuns: [(time: Int64, bytes: [UInt8])] = []
-    /// The values in the window, counted by hash: a line whose bytes are none of them is matched
-    /// without looking at any value.
+    /// The values in the window, counted by hash of their bytes and of their first 4: a line whose
+    /// bytes are none of them, nor begin any, is matched without looking at any value.
     private var wholes: [Int: Int] = [:]
+    private var heads: [Int: Int] = [:]
+    /// The capture's first and last times, and each log's first and last placed line's.
+    private var captureSpan: ClosedRange<Int64>?
+    private var lineSpans: [ClosedRange<Int64>?] = []
     /// Each log's alignment, said after the capture's first event (the note of what was loaded).
     private var alignments: [Event] = []
+    /// Live: the last event's time, and the monotonic clock (ns) when it came and when the first did.
+    private var lastEvent: (time: Int64, wall: UInt64)?
+    private var firstWall: UInt64?
 
     /// Opens the logs: one that cannot be read is said before any output.
     public init(_ options: Options) throws {
@@ -118,6 +150,7 @@ public final class AppLogMerger {
         }
         sources = try options.files.map { [keep] in try AppLogSource(path: $0, format: options.format, keep: keep) }
         nextLines = Array(repeating: nil, count: sources.count)
+        lineSpans = Array(repeating: nil, count: sources.count)
     }
 
     /// One event of the capture: held, then passed on with the log lines before it.
@@ -128,20 +161,71 @@ public final class AppLogMerger {
     private func take(_ e: Event, _ out: (Event) -> Void) throws {
         if !yearSet { setYear(Self.year(e.timestamp)) }
         let t = e.timestamp.microseconds
+        captureSpan = captureSpan.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
         let kept = e.detached()
-        let values = Self.values(kept)
-        for v in values { count(v.bytes, by: 1) }
-        held.append((kept, values))
+        var value = Self.value(kept)
+        if var v = value {
+            v.hash = Self.hash(v.bytes)
+            v.head = v.bytes.count >= 4 ? Self.hash(v.bytes.prefix(4)) : nil
+            count(v, by: 1)
+            value = v
+        }
+        held.append((kept, value))
+        heldBytes += kept.heldBytes
+        if options.live {
+            let now = Self.wallNow()
+            lastEvent = (t, now)
+            firstWall = firstWall ?? now
+            // The logs grow: look for their next lines again.
+            nextTime = .min
+        }
         if !aligned {
             let first = held[heldStart].event.timestamp.microseconds
-            guard held.count - heldStart >= Self.holdLimit || t &- first > Self.alignTime else { return }
+            guard try full || t &- first > Self.alignTime || (options.live && readyToAlign()) else { return }
             try align(out)
         }
         try drain(upTo: t &- Self.window, out)
-        if held.count - heldStart > Self.holdLimit {
-            try drain(upTo: held[heldStart].event.timestamp.microseconds, out)
-        }
+        while full { try drain(upTo: held[heldStart].event.timestamp.microseconds, out) }
     }
+
+    /// Live, while no record comes: the capture's clock is taken to go on with the wall clock, and
+    /// the events and lines it leaves more than the window behind are said.
+    public func idle(_ pass: (Event) -> Void) throws {
+        try withoutActuallyEscaping(pass) { pass in try quiet(watched(pass)) }
+    }
+
+    private func quiet(_ out: (Event) -> Void) throws {
+        guard let last = lastEvent else { return }
+        if !aligned {
+            guard try readyToAlign() else { return }
+            try align(out)
+        }
+        let now = last.time &+ Int64(clamping: (Self.wallNow() &- last.wall) / 1000)
+        nextTime = .min
+        try drain(upTo: now &- Self.window, out)
+        while let (i, line) = try earliestLine(), line.rawTime <= now &- Self.window {
+            nextLines[i] = nil
+            place(line, i, out)
+        }
+        nextTime = .min
+        // Every line within the window of these values has been placed.
+        prune(before: now &- 2 * Self.window)
+        output.release(before: .max, out)
+    }
+
+    /// Live: whether every log has 3 lines agreeing on an offset, or has waited long enough.
+    private func readyToAlign() throws -> Bool {
+        if options.offsetMilliseconds != nil { return true }
+        if let w = firstWall, Self.wallNow() &- w >= Self.liveAlignWait { return true }
+        let index = valueTimes()
+        for s in sources where try offset(of: s, index).matched < 3 { return false }
+        return true
+    }
+
+    static func wallNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// The first hold is at its bound.
+    private var full: Bool { held.count - heldStart > Self.holdLimit || heldBytes > Self.holdBytes }
 
     /// The end of the capture: everything held, then the logs' remaining lines.
     public func finish(_ pass: (Event) -> Void) throws {
@@ -153,13 +237,45 @@ public final class AppLogMerger {
         if !yearSet { setYear(Self.year(Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1e6)))) }
         if !aligned { try align(out) }
         try drain(upTo: .max, out)
-        for a in alignments { out(a) }
+        for a in alignments { output.hold(a) }
         alignments = []
         while let (i, line) = try earliestLine() {
             nextLines[i] = nil
-            place(line, sources[i], out)
+            place(line, i, out)
         }
-        prune(before: .max, out)
+        prune(before: .max)
+        output.release(before: .max, out)
+        outside(out)
+    }
+
+    /// A log none of whose lines falls within the capture's time is said, once, at the end.
+    private func outside(_ out: (Event) -> Void) {
+        guard let capture = captureSpan else { return }
+        for (s, span) in zip(sources, lineSpans) {
+            guard let span, span.upperBound < capture.lowerBound || span.lowerBound > capture.upperBound else {
+                continue
+            }
+            let d = Diagnostic(
+                AppLogAirDiagnostics.outside,
+                "\(s.name): its lines run from \(Self.clock(span.lowerBound)) to \(Self.clock(span.upperBound)) on the capture's clock, which runs from \(Self.clock(capture.lowerBound)) to \(Self.clock(capture.upperBound)): no line falls within the capture (method \(s.alignment?.method.rawValue ?? "clock"); --app-log-offset sets the offset)",
+                fields: [
+                    ("source", .string(s.name)), ("first_line_time", .decimal(span.lowerBound, scale: 6)),
+                    ("last_line_time", .decimal(span.upperBound, scale: 6)),
+                ])
+            out(
+                Event(
+                    record: lastRecord, timestamp: Timestamp(microseconds: capture.upperBound), direction: nil,
+                    connection: nil, isTop: true, body: .diagnostic(d)))
+        }
+    }
+
+    /// A time as UTC date and time, to the millisecond.
+    static func clock(_ t: Int64) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        return f.string(from: Date(timeIntervalSince1970: Double(t) / 1_000_000)) + " UTC"
     }
 
     /// `out`, with the severity of what the merger says kept.
@@ -183,10 +299,7 @@ public final class AppLogMerger {
     /// Finds each log's offset from the held events and the lines read ahead.
     private func align(_ out: (Event) -> Void) throws {
         aligned = true
-        var index: [[UInt8]: [Int64]] = [:]
-        for (_, values) in held[heldStart...] {
-            for v in values where v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
-        }
+        let index = valueTimes()
         let at = held.count > heldStart ? held[heldStart].event : nil
         // Lines before the capture's first event are placed at its record, not at 0.
         if let at, lastRecord == 0 { lastRecord = at.record }
@@ -195,17 +308,7 @@ public final class AppLogMerger {
                 s.alignment = AppLogAlignment(
                     source: s.name, offsetMicroseconds: ms.saturatingMultiplying(by: 1000), matched: 0, method: .given)
             } else {
-                while s.ahead.count < Self.readAhead, let line = try s.next() { s.ahead.append(line) }
-                // A value sent over and over says little of the clock: runs seen more than 16 times are
-                // left out, and at most 100,000 candidates are weighed.
-                var offsets: [Int64] = []
-                for line in s.ahead where offsets.count < 100_000 {
-                    for run in line.runs where run.bytes.count >= 3 {
-                        guard let times = index[run.bytes], times.count <= 16 else { continue }
-                        for t in times { offsets.append(t &- line.rawTime) }
-                    }
-                }
-                let (offset, matched) = Self.densest(offsets)
+                let (offset, matched) = try self.offset(of: s, index)
                 s.alignment = AppLogAlignment(
                     source: s.name, offsetMicroseconds: offset, matched: matched,
                     method: matched > 0 ? .content : .clock)
@@ -217,6 +320,30 @@ public final class AppLogMerger {
                         connection: nil, isTop: true, body: .logAlignment(a)))
             }
         }
+    }
+
+    /// The held values of 3 bytes or more, with their times.
+    private func valueTimes() -> [[UInt8]: [Int64]] {
+        var index: [[UInt8]: [Int64]] = [:]
+        for (_, value) in held[heldStart...] {
+            if let v = value, v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
+        }
+        return index
+    }
+
+    /// A log's offset from the lines read ahead whose bytes are values in `index`, and how many agree.
+    private func offset(of s: AppLogSource, _ index: [[UInt8]: [Int64]]) throws -> (offset: Int64, matched: Int) {
+        while s.ahead.count < Self.readAhead, let line = try s.next() { s.ahead.append(line) }
+        // A value sent over and over says little of the clock: runs seen more than 16 times are
+        // left out, and at most 100,000 candidates are weighed.
+        var offsets: [Int64] = []
+        for line in s.ahead where offsets.count < 100_000 {
+            for run in line.runs where run.bytes.count >= 3 {
+                guard let times = index[run.bytes], times.count <= 16 else { continue }
+                for t in times { offsets.append(t &- line.rawTime) }
+            }
+        }
+        return Self.densest(offsets)
     }
 
     /// The offset most candidates agree on within a second, and how many: their median.
@@ -241,24 +368,38 @@ public final class AppLogMerger {
             // The next line's time is kept: most events come before it, and are passed on at once.
             while nextTime <= t, let (i, line) = try earliestLine(), line.rawTime <= t {
                 nextLines[i] = nil
-                place(line, sources[i], out)
+                place(line, i, out)
                 nextTime = .min
             }
             if nextTime == .min { nextTime = try earliestLine()?.1.rawTime ?? .max }
-            let (e, values) = held[heldStart]
+            let (e, value) = held[heldStart]
+            held[heldStart] = (Self.spent, nil)
             heldStart += 1
+            heldBytes -= e.heldBytes
             lastRecord = e.record
-            out(e)
-            for a in alignments { out(a) }
+            let slot = output.hold(e)
+            for a in alignments { output.hold(a) }
             alignments = []
-            recent += values
-            prune(before: t &- Self.window, out)
+            if var v = value {
+                v.slot = slot
+                recent.append(v)
+            } else if recentStart < recent.count, recent[recent.count - 1].record == e.record {
+                // Said after the last event of its record (the frame its value holds), not between them.
+                recent[recent.count - 1].slot = slot
+            }
+            prune(before: t &- Self.window)
+            output.release(before: options.live ? .max : t &- Self.window, out)
         }
         if heldStart > 1024 && heldStart * 2 > held.count {
             held.removeFirst(heldStart)
             heldStart = 0
         }
     }
+
+    /// What a passed-on slot of the first hold is left holding.
+    static let spent = Event(
+        record: 0, timestamp: Timestamp(microseconds: 0), direction: nil, connection: nil, isTop: false,
+        body: .note(category: "", text: ""))
 
     /// The earliest next line of all logs, on the capture's clock (`rawTime` shifted).
     private func earliestLine() throws -> (Int, AppLogSource.Line)? {
@@ -276,7 +417,11 @@ public final class AppLogMerger {
     }
 
     /// One log line on the timeline, matched to the packet that carried its bytes.
-    private func place(_ l: AppLogSource.Line, _ s: AppLogSource, _ out: (Event) -> Void) {
+    private func place(_ l: AppLogSource.Line, _ index: Int, _ out: (Event) -> Void) {
+        let s = sources[index]
+        lineSpans[index] =
+            lineSpans[index].map { min($0.lowerBound, l.rawTime)...max($0.upperBound, l.rawTime) }
+            ?? l.rawTime...l.rawTime
         var matched: Int?
         var sentMatch: Int?
         var unsent: HexRun?
@@ -300,9 +445,10 @@ public final class AppLogMerger {
         let entry = AppLogEntry(
             source: s.name, line: l.line.number, level: l.line.level, tag: l.line.tag, message: l.line.message,
             matchesRecord: matched)
-        out(Event(record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true, body: .log(entry)))
+        output.hold(
+            Event(record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true, body: .log(entry)))
         for d in s.problems.removeValue(forKey: l.line.number) ?? [] {
-            out(
+            output.hold(
                 Event(
                     record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true,
                     body: .diagnostic(d)))
@@ -316,7 +462,8 @@ public final class AppLogMerger {
                     ("source", .string(s.name)), ("line", .int(l.line.number)), ("earlier_line", .int(last.line)),
                     ("air_record", .int(r)), ("earlier_air_record", .int(last.record)),
                 ])
-            out(Event(record: r, timestamp: time, direction: .sent, connection: nil, isTop: true, body: .diagnostic(d)))
+            output.hold(
+                Event(record: r, timestamp: time, direction: .sent, connection: nil, isTop: true, body: .diagnostic(d)))
         }
         if let r = sentMatch, r >= s.lastSent?.record ?? 0 { s.lastSent = (r, l.line.number) }
         guard let unsent else { return }
@@ -324,58 +471,70 @@ public final class AppLogMerger {
             AppLogAirDiagnostics.txNotOnAir,
             "\(s.name):\(l.line.number) logs \(unsent.bytes.count) bytes sent (\(Hex.string(unsent.bytes.prefix(16)))\(unsent.bytes.count > 16 ? "…" : "")) that no packet carried within \(Self.window / 1_000_000) s",
             fields: [("source", .string(s.name)), ("line", .int(l.line.number)), ("bytes", .bytes(unsent.bytes))])
-        out(
+        output.hold(
             Event(
                 record: lastRecord, timestamp: time, direction: .sent, connection: nil, isTop: true,
                 body: .diagnostic(d)))
     }
 
-    /// The nearest value within the window whose bytes are the run's, in the run's direction when
-    /// it says one.
+    /// The nearest value within the window whose bytes are the run's, or begin with them (a line
+    /// that shows the first 8 bytes or more, or an elided value's head), in the run's direction
+    /// when it says one.
     private func match(_ run: HexRun, at t: Int64) -> (record: Int, direction: Direction?)? {
-        /// Where a value is: in `recent` (index), or in `held` (event, value).
+        /// Where a value is: in `recent` (index), or in `held` (index).
         enum Place {
             case recent(Int)
-            case held(Int, Int)
+            case held(Int)
         }
-        // Most lines show bytes no value in the window is: said by the counts, with no scan.
-        guard wholes[Self.hash(run.bytes)] != nil else { return nil }
-        var best: (place: Place, distance: UInt64)?
+        // Most lines show bytes no value in the window is or begins with: said by the counts, with no scan.
+        let whole = wholes[Self.hash(run.bytes)] != nil
+        let head =
+            (run.bytes.count >= 8 || (!run.isComplete && run.bytes.count >= 4))
+            && heads[Self.hash(run.bytes.prefix(4))] != nil
+        guard whole || head else { return nil }
+        var best: (place: Place, distance: UInt64, whole: Bool)?
         func consider(_ v: Value, _ place: Place) {
             let distance = (v.time &- t).magnitude
             let sent = run.direction.map { $0 == .sent }
-            guard distance <= UInt64(Self.window), sent == nil || v.direction == nil || sent == (v.direction == .sent),
-                v.bytes.elementsEqual(run.bytes),
-                best.map({ distance < $0.distance }) ?? true
+            guard distance <= UInt64(Self.window), sent == nil || v.direction == nil || sent == (v.direction == .sent)
             else { return }
-            best = (place, distance)
+            let isWhole = whole && v.bytes.elementsEqual(run.bytes)
+            guard isWhole || (head && v.bytes.count > run.bytes.count && v.bytes.starts(with: run.bytes)) else {
+                return
+            }
+            // A value that is the run's bytes whole is taken before one that only begins with them.
+            if let b = best, (b.whole && !isWhole) || (b.whole == isWhole && b.distance <= distance) { return }
+            best = (place, distance, isWhole)
         }
         for i in recentStart..<recent.count { consider(recent[i], .recent(i)) }
         for i in heldStart..<held.count {
             guard held[i].event.timestamp.microseconds &- t <= Self.window else { break }
-            for (j, v) in held[i].values.enumerated() { consider(v, .held(i, j)) }
+            if let v = held[i].value { consider(v, .held(i)) }
         }
         switch best?.place {
         case .recent(let i)?:
             recent[i].matched = true
             loggedStreams.insert(recent[i].stream)
             return (recent[i].record, recent[i].direction)
-        case .held(let i, let j)?:
-            held[i].values[j].matched = true
-            loggedStreams.insert(held[i].values[j].stream)
-            return (held[i].values[j].record, held[i].values[j].direction)
+        case .held(let i)?:
+            held[i].value?.matched = true
+            guard let v = held[i].value else { return nil }
+            loggedStreams.insert(v.stream)
+            return (v.record, v.direction)
         case nil:
             return nil
         }
     }
 
-    private func count(_ bytes: ArraySlice<UInt8>, by n: Int) {
-        let h = Self.hash(bytes)
-        let c = (wholes[h] ?? 0) + n
-        wholes[h] = c == 0 ? nil : c
+    private func count(_ v: Value, by n: Int) {
+        let c = (wholes[v.hash] ?? 0) + n
+        wholes[v.hash] = c == 0 ? nil : c
+        guard let h = v.head else { return }
+        let d = (heads[h] ?? 0) + n
+        heads[h] = d == 0 ? nil : d
     }
 
-    /// FNV-1a: the bytes of a value, hashed once in and once out of the window.
+    /// FNV-1a: the bytes of a value, hashed once as it is held.
     private static func hash(_ bytes: some Collection<UInt8>) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
@@ -393,20 +552,21 @@ public final class AppLogMerger {
     }
 
     /// Values older than `limit` leave the window: one received on a stream the app logs that no
-    /// line matched is said.
-    private func prune(before limit: Int64, _ out: (Event) -> Void) {
+    /// line matched is said right after its event, which waits in the second hold.
+    private func prune(before limit: Int64) {
         while recentStart < recent.count, recent[recentStart].time < limit {
             let v = recent[recentStart]
             recentStart += 1
-            count(v.bytes, by: -1)
+            count(v, by: -1)
             guard v.direction == .received, !v.matched, loggedStreams.contains(v.stream), !logsPart(of: v) else {
                 continue
             }
             let d = Diagnostic(
                 AppLogAirDiagnostics.rxNotLogged,
-                "#\(v.record): \(v.bytes.count) bytes received on \(v.stream), which the app logs, that no log line shows",
+                "#\(v.record): \(v.bytes.count) bytes received on \(v.stream), which the app logs, that no log line shows within \(Self.window / 1_000_000) s",
                 fields: [("bytes", .bytes(Array(v.bytes))), ("detected_record", .int(lastRecord))])
-            out(
+            output.follow(
+                v.slot,
                 Event(
                     record: v.record, timestamp: Timestamp(microseconds: v.time), direction: .received, connection: nil,
                     isTop: true, body: .diagnostic(d)))
@@ -419,33 +579,27 @@ public final class AppLogMerger {
 
     /// The bytes an event carried that an app may log: ATT values, joined long values, data no
     /// decoder took (a serial protocol on RFCOMM).
-    static func values(_ e: Event) -> [Value] {
+    static func value(_ e: Event) -> Value? {
         let t = e.timestamp.microseconds
         switch e.body {
         case .att(let a):
             // What an app writes and is given: writes, notifications, indications, read responses;
             // not a Prepare Write Response's echo of its own bytes.
             guard Self.valueOpcodes.contains(a.opcode.rawValue), let v = a.value, !v.isEmpty, let h = a.handle
-            else { return [] }
-            return [
-                Value(
-                    record: e.record, time: t, bytes: v, direction: e.direction,
-                    stream: Stream(connection: e.connection, handle: h))
-            ]
+            else { return nil }
+            return Value(
+                record: e.record, time: t, bytes: v, direction: e.direction,
+                stream: Stream(connection: e.connection, handle: h))
         case .gattValue(let g):
-            return [
-                Value(
-                    record: e.record, time: t, bytes: g.value[...], direction: e.direction,
-                    stream: Stream(connection: e.connection, handle: g.handle))
-            ]
+            return Value(
+                record: e.record, time: t, bytes: g.value[...], direction: e.direction,
+                stream: Stream(connection: e.connection, handle: g.handle))
         case .undecoded(let u) where !u.bytes.isEmpty:
-            return [
-                Value(
-                    record: e.record, time: t, bytes: u.bytes[...], direction: e.direction,
-                    stream: Stream(connection: e.connection, what: u.what))
-            ]
+            return Value(
+                record: e.record, time: t, bytes: u.bytes[...], direction: e.direction,
+                stream: Stream(connection: e.connection, what: u.what))
         default:
-            return []
+            return nil
         }
     }
 

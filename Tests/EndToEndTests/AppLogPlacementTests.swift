@@ -1,0 +1,89 @@
+import BTLensCore
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// Where `--app-log` puts what it says: every event in time order, a received value no line shows
+/// said right after its record, lines showing only a value's head matched, two logs named apart,
+/// and a log that misses the capture said.
+final class AppLogPlacementTests: XCTestCase {
+    static let captures = AppLogTests.captures
+    let sample = SampleCaptures.appLogSession()
+
+    private func jsonl(_ arguments: [String]) throws -> [[String: Any]] {
+        let run = try runCLI(["timeline", "--format", "jsonl"] + arguments)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
+    private func temporaryLog(_ text: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("app.log").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The second hold: app.rx.not_logged comes after the last event of its record, before the
+    /// next record's, and the whole output is in time order.
+    func testNotLoggedFollowsItsRecordInTimeOrder() throws {
+        let events = try jsonl([
+            Self.captures + "/ble_app_log.btsnoop", "--app-log", Self.captures + "/ble_app_log.logcat.txt",
+        ])
+        let times = events.compactMap { $0["time"] as? String }
+        XCTAssertEqual(times, times.sorted())
+        let said = events.indices.filter { events[$0]["id"] as? String == "app.rx.not_logged" }
+        XCTAssertEqual(said.count, sample.notLogged.count)
+        for (i, record) in zip(said, sample.notLogged) {
+            XCTAssertEqual(events[i]["record"] as? Int, record)
+            XCTAssertEqual(events[i - 1]["record"] as? Int, record, "after an event of its record")
+            XCTAssertNotEqual(events[i + 1]["record"] as? Int, record, "after the last of them")
+        }
+    }
+
+    /// A line that logs only the first 8 bytes of a 10-byte write (#8, WriteSettings) names it and
+    /// is no app.tx.not_on_air; one logging 4 bytes of it is too short to say so.
+    func testALineShowingAValuesHeadMatchesIt() throws {
+        let head = "a5 01 21 02 00 03 00 10"
+        let log = try temporaryLog(
+            "2023-11-14T23:13:20.048+01:00 [BLE] TX write: \(head)\n2023-11-14T23:13:20.048+01:00 [BLE] TX write: a5 01 21 02\n"
+        )
+        let events = try jsonl([Self.captures + "/ble_app_log.btsnoop", "--app-log", log, "--app-log-offset=0"])
+        let lines = events.filter { $0["type"] as? String == "log" }
+        XCTAssertEqual(lines.map { $0["matches_record"] as? Int }, [8, nil])
+        XCTAssertEqual(
+            events.filter { $0["id"] as? String == "app.tx.not_on_air" }.compactMap { $0["line"] as? Int }, [2])
+    }
+
+    /// A log of another year, with nothing to align by: said once, at the end, with both spans.
+    func testALogOutsideTheCaptureIsSaid() throws {
+        let log = try temporaryLog("2020-01-02 03:04:05.000 [APP] started\n2020-01-02 03:04:06.000 [APP] done\n")
+        let events = try jsonl([Self.captures + "/ble_app_log.btsnoop", "--app-log", log])
+        let outside = events.filter { $0["id"] as? String == "app.log.outside" }
+        XCTAssertEqual(outside.count, 1)
+        XCTAssertEqual(outside.first?["source"] as? String, log)
+        XCTAssertEqual(events.last?["id"] as? String, "app.log.outside")
+        let fitting = try jsonl([
+            Self.captures + "/ble_app_log.btsnoop", "--app-log", Self.captures + "/ble_app_log.logcat.txt",
+        ])
+        XCTAssertFalse(fitting.contains { $0["id"] as? String == "app.log.outside" })
+    }
+
+    /// Two logs on the text timeline: each line begins with its file's name.
+    func testTwoLogsAreNamedApart() throws {
+        let run = try runCLI([
+            "timeline", Self.captures + "/ble_app_log.btsnoop", "--color", "never",
+            "--app-log", Self.captures + "/ble_app_log.logcat.txt", "--app-log", Self.captures + "/ble_app_log.app.log",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let logLines = run.stdout.split(separator: "\n").filter { $0.contains(" LOG   ") && $0.hasPrefix("L") }
+        XCTAssertFalse(logLines.isEmpty)
+        for l in logLines {
+            XCTAssertTrue(
+                l.contains("LOG   ble_app_log.logcat.txt: ") || l.contains("LOG   ble_app_log.app.log: "), String(l))
+        }
+    }
+}

@@ -85,10 +85,10 @@ public enum ReportText {
                 last = range.upperBound
                 shown += 1
             }
-            if marked.count > shown {
-                out.append(
-                    "(\(marked.count - shown) more diagnostics in the full timeline: btlens timeline or the HTML report)"
-                )
+            // An excerpt may show several: those after the last excerpt are the ones left.
+            let left = marked.filter { $0 > last }.count
+            if left > 0 {
+                out.append("(\(left) more diagnostics in the full timeline: btlens timeline or the HTML report)")
             }
         }
         if r.isRange, !r.rows.isEmpty {

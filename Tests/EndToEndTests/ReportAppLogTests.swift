@@ -215,6 +215,38 @@ final class ReportAppLogTests: XCTestCase {
         )
     }
 
+    /// A log's lines before the capture's first event come before its alignment: they count, and
+    /// they do not move the origin of the seconds.
+    func testLinesBeforeTheAlignmentAreCountedAndAtNegativeTimes() throws {
+        var reader = try CaptureFormat.open(MemorySource(SampleCaptures.session().bytes))
+        let builder = ReportBuilder(file: "x", info: reader.info)
+        // The first record, at 2 s: the merger passes nothing on before it.
+        guard case .record(var first)? = try reader.next() else { return XCTFail("no record") }
+        first.timestamp = Timestamp(microseconds: 2_000_000)
+        builder.record(first)
+        let entry = AppLogEntry(source: "a.log", line: 1, level: nil, tag: nil, message: "early", matchesRecord: nil)
+        builder.event(
+            Event(
+                record: 0, timestamp: Timestamp(microseconds: 500_000), direction: nil, connection: nil, isTop: true,
+                body: .log(entry)))
+        let t = Timestamp(microseconds: 2_000_000)
+        builder.event(
+            Event(
+                record: 1, timestamp: t, direction: nil, connection: nil, isTop: true,
+                body: .note(category: "n", text: "first")))
+        let alignment = AppLogAlignment(source: "a.log", offsetMicroseconds: -1500, matched: 2, method: .content)
+        builder.event(
+            Event(record: 1, timestamp: t, direction: nil, connection: nil, isTop: true, body: .logAlignment(alignment))
+        )
+        let r = builder.finish(connections: [], gatt: GATTStore())
+        XCTAssertEqual(
+            r.appLogs.map { "\($0.source) \($0.offsetMicroseconds) \($0.matched) \($0.method) \($0.lines)" },
+            [
+                "a.log -1500 2 content 1"
+            ])
+        XCTAssertEqual(r.rows.map(\.offset), ["-1.500000", "0.000000", "0.000000"])
+    }
+
     /// Chromium renders the page: the log's rows are a layer its filter selects, and the chart has the lane.
     func testTheLogsRowsAndLaneInHeadlessChromium() throws {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {

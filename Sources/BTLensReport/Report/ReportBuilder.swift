@@ -51,6 +51,7 @@ public final class ReportBuilder {
     /// App log lines among `events`, and each log's alignment (at most `appLogLimit` logs).
     private var logLines = 0
     private var appLogs: [Report.LogAlignment] = []
+    private var linesBySource: [String: Int] = [:]
     static let appLogLimit = 64
     /// The app log line kept last, with its row: a diagnostic that follows it may name it.
     private var lastLogLine: (line: Report.LogLine, row: Int, detail: String)?
@@ -127,7 +128,7 @@ public final class ReportBuilder {
         // Seconds count from the capture's first event: a log line before it is at a negative time.
         if origin == nil, !fromLog { origin = e.timestamp }
         events += 1
-        let seconds = Double(e.timestamp.elapsed(since: origin ?? e.timestamp)) / 1_000_000
+        let seconds = Double(e.timestamp.elapsed(since: start(e))) / 1_000_000
         var isDiagnostic = false
         switch e.body {
         case .diagnostic(let d):
@@ -135,7 +136,10 @@ public final class ReportBuilder {
             isDiagnostic = true
         case .log(let l):
             logLines += 1
-            if let i = appLogs.firstIndex(where: { $0.source == l.source }) { appLogs[i].lines += 1 }
+            // Lines before the capture's first event come before their log's alignment.
+            if linesBySource[l.source] != nil || linesBySource.count < Self.appLogLimit {
+                linesBySource[l.source, default: 0] += 1
+            }
         case .logAlignment(let a):
             if appLogs.count < Self.appLogLimit {
                 appLogs.append(
@@ -190,6 +194,10 @@ public final class ReportBuilder {
             }
         }
     }
+
+    /// Where seconds count from: the first event; before it (an app log's line) the first record, which
+    /// comes before anything the merger passes on.
+    private func start(_ e: Event) -> Timestamp { origin ?? stats.firstTime ?? e.timestamp }
 
     /// A line of an app's log, its alignment, or a diagnostic of one (`app.*`, `applog.*`).
     static func fromAppLog(_ e: Event) -> Bool {
@@ -308,7 +316,7 @@ public final class ReportBuilder {
         let (layer, described, _) = text.describe(e)
         let summary = Self.cut(described)
         var row = Report.Row(
-            index: index, record: e.record, offset: e.timestamp.offset(from: origin ?? e.timestamp),
+            index: index, record: e.record, offset: e.timestamp.offset(from: start(e)),
             arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
             connection: e.connection, layer: layer, text: summary)
         switch e.body {
@@ -431,7 +439,11 @@ public final class ReportBuilder {
         report.isRange = options.range != nil
         report.definitions = options.redact ? options.definitions?.redacted : options.definitions
         report.filter = options.filter
-        report.appLogs = appLogs
+        report.appLogs = appLogs.map { a in
+            var a = a
+            a.lines = linesBySource[a.source] ?? 0
+            return a
+        }
         report.logLines = logLines
         if options.redact { Redactor(report, deviceNames: deviceNames).apply(&report) }
         return report

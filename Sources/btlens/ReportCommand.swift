@@ -16,6 +16,8 @@ struct ReportCommand: ParsableCommand {
             The HTML page needs no network (everything inline, remote loads forbidden) and holds the summary, the diagnostics (each linking to its place in the timeline), a message sequence chart, charts, and a timeline with filters and expandable rows. Markdown and text hold the summary, the diagnostics and the timeline around each diagnostic, short enough to paste. JSON holds what the HTML shows (docs/report.md).
 
             On large captures the counts and diagnostics stay complete; the timeline keeps the first 2,000 events and 20 on each side of every diagnostic, and says what it left out. With --from/--to it keeps only that range.
+
+            --app-log LOG puts the app's log lines in the timeline (and the lines that show bytes on a lane of the sequence chart), each log's alignment in the summary, and where the log and the air disagree in the diagnostics (docs/report.md).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case html, md, txt, json }
@@ -44,8 +46,14 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var filterOption: FilterOption
 
+    @OptionGroup var appLog: AppLogOptions
+
     func validate() throws {
         if FolderRun.files(input.file) != nil {
+            if !appLog.files.isEmpty {
+                throw ValidationError(
+                    "'\(input.file)' is a folder: --app-log belongs to one capture; give it with that capture's file")
+            }
             // A folder's reports go into a folder: -o x.html would make a folder named like a file.
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
@@ -118,13 +126,15 @@ struct ReportCommand: ParsableCommand {
             try FolderRun.unreadable(zip(files, results).filter(\.1.failed).map(\.0), of: files.count)
             return try input.check(zip(files, results).map { ($0, $1.worst) })
         }
+        // The logs are opened before the capture is read: one that cannot be read is said first.
+        let merger = try appLog.merger(capture: input.file)
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let configuration = try input.configuration(dissectors, lowerLayers: false)
         let (summary, worst) = try Self.render(
             &reader, file: input.file, configuration,
             options: try options(dissectors.sources), format: chosen, to: output,
-            relayed: true)
+            relayed: true, merger: merger)
         print("\(output): \(summary)")
         try input.check([(input.file, worst)])
     }
@@ -183,21 +193,36 @@ struct ReportCommand: ParsableCommand {
     static func render(
         _ reader: inout any CaptureReader, file: String, _ configuration: Configuration,
         options: ReportBuilder.Options, format: Format, to path: String,
-        relayed: Bool = false
+        relayed: Bool = false, merger: AppLogMerger? = nil
     ) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         // Compiled for each capture: a filter counts its seconds from the capture's first event.
         if let f = options.filter.flatMap({ try? DisplayFilter($0) }) { builder.selects = f.matches }
         let analyzer: Analyzer
+        var logFailure: (any Error)?
         if relayed {
             // One capture: reading, decoding and the builder each on a thread, fed in order; the builder's
             // thread is done with it before anything else reads it, even on a failed read.
+            var consume = builder.take
+            if let merger {
+                // The app's logs merge in on the builder's thread. The merger holds events up to 2 s to
+                // match the lines to them; records go straight on: the builder counts them whole and
+                // no count of its events depends on the record before them.
+                consume = { input in
+                    guard case .event(let e) = input, logFailure == nil else { return builder.take(input) }
+                    do { try merger.event(e, builder.event) } catch { logFailure = error }
+                }
+            }
             analyzer = try Pipeline.runRelayed(
                 &reader, configuration,
                 onRecord: { r, relay in relay.send(.record(r), bytes: r.payload.count) },
                 onProblem: { reportProblem(file, $0) },
                 onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
-                consume: builder.take)
+                consume: consume)
+            if let merger, logFailure == nil {
+                do { try merger.finish(builder.event) } catch { logFailure = error }
+            }
+            if let logFailure { throw ValidationError("\(logFailure)") }
         } else {
             analyzer = try Pipeline.run(
                 &reader, configuration, onRecord: builder.record,
@@ -226,7 +251,8 @@ struct ReportCommand: ParsableCommand {
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
         return (
             "\(format.rawValue) report, \(written) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
-            analyzer.worstSeverity
+            // The logs' own diagnostics count for --fail-on too.
+            [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
         )
     }
 

@@ -37,7 +37,18 @@ final class ReportRowsTests: XCTestCase {
         var warning = plain
         warning.severity = .warning
         warning.index = 5
-        return [plain, frame, cut, diagnostic, redacted, note, warning]
+        // App log lines: every part, and none of the optional ones.
+        var log = Report.Row(
+            index: 6, record: 5, offset: "-0.5", arrow: "~", connection: nil, layer: "LOG",
+            text: "[BLE] D TX a5 01 = #9")
+        log.log = Report.LogLine(
+            source: "logs/app.txt", line: 12, level: "D", tag: "BLE", message: "TX a5 01 😀", matchesRecord: 9)
+        var bare = log
+        bare.log = Report.LogLine(
+            source: "", line: 0, level: nil, tag: nil, message: "", matchesRecord: 0)
+        var unmatched = log
+        unmatched.log?.matchesRecord = nil
+        return [plain, frame, cut, diagnostic, redacted, note, warning, log, bare, unmatched]
             + (0..<2_000).map { i in
                 var r = frame
                 r.index = 10 + i
@@ -61,6 +72,7 @@ final class ReportRowsTests: XCTestCase {
         XCTAssertEqual(a.fields.map(\.0), b.fields.map(\.0), line: line)
         XCTAssertEqual(a.fields.map(\.1), b.fields.map(\.1), line: line)
         XCTAssertEqual(a.hex, b.hex, line: line)
+        XCTAssertEqual(a.log, b.log, line: line)
     }
 
     func testRowsReadBackAsTheyWerePutIn() {

@@ -5,7 +5,8 @@ import BTLensDissect
 /// Bluetooth addresses (as text, and as bytes in either order inside hex dumps), accessory serial
 /// numbers, device names (GAP Device Name, advertised Local Name, iAP2 accessory name; as text and
 /// as their bytes in hex dumps), and iAP2 Wi-Fi credentials. The same value always gets the same
-/// placeholder. The input is named by its file name only: its folders name the user's machine.
+/// placeholder. The input and its app logs are named by their file names only: their folders name
+/// the user's machine.
 final class Redactor {
     /// What the report says was redacted.
     static let what =
@@ -19,11 +20,16 @@ final class Redactor {
     /// Each name as text, as the terminal-safe text the timeline shows, and as hex, longest first so
     /// that a name inside a longer one does not break the longer one's replacement.
     private var nameForms: [(form: String, placeholder: String)] = []
-    /// The input's path and its file name.
+    /// The input's path and its file name, and those of the app logs (`--app-log`).
     private let path: (full: String, name: String)
+    private var logPaths: [(full: String, name: String)] = []
 
     init(_ report: Report, deviceNames: Set<String> = []) {
         path = (report.file, report.file.split(separator: "/").last.map(String.init) ?? report.file)
+        for a in report.appLogs {
+            let name = a.source.split(separator: "/").last.map(String.init) ?? a.source
+            if name != a.source, logPaths.count < Self.searched { logPaths.append((a.source, name)) }
+        }
         let found =
             report.connections.compactMap(\.name) + report.advertisers.compactMap(\.name)
             + report.accessories.map(\.name)
@@ -38,7 +44,7 @@ final class Redactor {
             }
         }
         scan(report.captureInformation + report.services.map(\.server))
-        for row in report.rows { scan([row.text] + row.fields.map(\.1)) }
+        for row in report.rows { scan([row.text] + row.fields.map(\.1) + (row.log.map { [$0.message] } ?? [])) }
         scan(report.diagnostics.map(\.firstMessage))
         for (i, a) in report.accessories.enumerated() where !a.serial.isEmpty {
             serials.append((a.serial, "[serial \(i + 1)]"))
@@ -76,10 +82,20 @@ final class Redactor {
             row.fields = row.fields.map { ($0.0, text($0.1)) }
             // A dump no placeholder changed stays bytes.
             if let hex = row.hex, case let redacted = text(hex), redacted != hex { row.hex = redacted }
+            if var l = row.log {
+                (l.source, l.message) = (text(l.source), text(l.message))
+                (l.tag, l.level) = (l.tag.map(text), l.level.map(text))
+                row.log = l
+            }
         }
+        for i in r.appLogs.indices { r.appLogs[i].source = text(r.appLogs[i].source) }
         for i in r.messages.indices {
             r.messages[i].detail = text(r.messages[i].detail)
             r.messages[i].label = text(r.messages[i].label)
+            if var l = r.messages[i].log {
+                (l.source, l.message) = (text(l.source), text(l.message))
+                r.messages[i].log = l
+            }
         }
         for i in r.diagnostics.indices { r.diagnostics[i].firstMessage = text(r.diagnostics[i].firstMessage) }
         r.redacted = true
@@ -90,6 +106,7 @@ final class Redactor {
     func text(_ s: String) -> String {
         var out = s
         if path.full != path.name { out = out.replacingOccurrences(of: path.full, with: path.name) }
+        for p in logPaths { out = out.replacingOccurrences(of: p.full, with: p.name) }
         for (form, placeholder) in nameForms where out.contains(form) {
             out = out.replacingOccurrences(of: form, with: placeholder)
         }

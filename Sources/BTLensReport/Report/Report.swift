@@ -33,6 +33,30 @@ public struct Report {
         }
         /// Kept as bytes, made text when shown: half the size.
         var dump: Dump?
+        /// A line of an app's log (`--app-log`), placed among the events.
+        public var log: LogLine?
+    }
+
+    /// A line of an app's log as a row shows it: where it is written, and the record whose bytes it
+    /// shows.
+    public struct LogLine: Equatable {
+        public var source: String
+        public var line: Int
+        public var level: String?
+        public var tag: String?
+        public var message: String
+        public var matchesRecord: Int?
+    }
+
+    /// How an app log's clock was put on the capture's (its `log.alignment` event).
+    public struct LogAlignment {
+        public var source: String
+        /// Added to the log's times (read as UTC) to give the capture's.
+        public var offsetMicroseconds: Int64
+        public var matched: Int
+        public var method: String
+        /// Its lines among the timeline's events.
+        public var lines = 0
     }
 
     enum Dump {
@@ -49,6 +73,8 @@ public struct Report {
     }
 
     public struct Message {
+        /// The app log's lane (a log line that shows bytes), or nil: an arrow between phone and accessory.
+        public var log: LogLine?
         public var row: Int
         public var record: Int
         public var sent: Bool
@@ -158,4 +184,8 @@ public struct Report {
     public var definitions: DefinitionSources?
     /// `--filter`: the events the timeline, charts, messages, commands and findings hold.
     public var filter: String?
+    /// `--app-log`: each log's alignment, in the order they were said.
+    public var appLogs: [LogAlignment] = []
+    /// App log lines among `events`.
+    public var logLines = 0
 }

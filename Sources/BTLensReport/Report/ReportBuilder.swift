@@ -1,6 +1,7 @@
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
+import BTLensPipeline
 
 /// Builds a `Report` while the capture streams past, in bounded memory: counts and diagnostics are
 /// complete; the timeline keeps the chosen range only, if there is one, and of that (or of the whole
@@ -44,6 +45,16 @@ public final class ReportBuilder {
     }
     private var after = 0
     private var events = 0
+    /// Events of the capture, and lines of its app logs, kept in the head of the timeline.
+    private var headEvents = 0
+    private var headLogLines = 0
+    /// App log lines among `events`, and each log's alignment (at most `appLogLimit` logs).
+    private var logLines = 0
+    private var appLogs: [Report.LogAlignment] = []
+    private var linesBySource: [String: Int] = [:]
+    static let appLogLimit = 64
+    /// The app log line kept last, with its row: a diagnostic that follows it may name it.
+    private var lastLogLine: (line: Report.LogLine, row: Int, detail: String)?
     private var omitted = 0
     /// Of those, events outside `--from`/`--to`.
     private var outsideRange = 0
@@ -104,22 +115,40 @@ public final class ReportBuilder {
     public var selects: ((Event) -> Bool)?
 
     public func event(_ e: Event) {
+        let fromLog = Self.fromAppLog(e)
         if let selects, !selects(e) {
             stats.account(e)
             guard e.isTop else { return }
-            if origin == nil { origin = e.timestamp }
+            if origin == nil, !fromLog { origin = e.timestamp }
             if let c = e.connection { deviceName(e.body, c) }
             return
         }
         stats.count(e)
         guard e.isTop else { return }
-        if origin == nil { origin = e.timestamp }
+        // Seconds count from the capture's first event: a log line before it is at a negative time.
+        if origin == nil, !fromLog { origin = e.timestamp }
         events += 1
-        let seconds = Double(e.timestamp.elapsed(since: origin ?? e.timestamp)) / 1_000_000
+        let seconds = Double(e.timestamp.elapsed(since: start(e))) / 1_000_000
         var isDiagnostic = false
-        if case .diagnostic(let d) = e.body {
+        switch e.body {
+        case .diagnostic(let d):
             group(d, e.record)
             isDiagnostic = true
+        case .log(let l):
+            logLines += 1
+            // Lines before the capture's first event come before their log's alignment.
+            if linesBySource[l.source] != nil || linesBySource.count < Self.appLogLimit {
+                linesBySource[l.source, default: 0] += 1
+            }
+        case .logAlignment(let a):
+            if appLogs.count < Self.appLogLimit {
+                appLogs.append(
+                    Report.LogAlignment(
+                        source: a.source, offsetMicroseconds: a.offsetMicroseconds,
+                        matched: a.matched, method: a.method.rawValue))
+            }
+        default:
+            break
         }
         if let c = e.connection { deviceName(e.body, c) }
         if case .frame(let a) = e.body { count(a, e, seconds) }
@@ -129,7 +158,11 @@ public final class ReportBuilder {
             omitted += 1
             return
         }
-        if rows.count < options.headRows || isDiagnostic || after > 0 {
+        // The head is the capture's first `headRows` events, with the log's lines among them (as many
+        // again at most): a chatty log does not push the capture's events out of it.
+        let inHead =
+            headEvents < options.headRows && (!fromLog || headLogLines < options.headRows)
+        if inHead || isDiagnostic || after > 0 {
             if isDiagnostic {
                 for (index, held) in ring {
                     switch held {
@@ -139,8 +172,14 @@ public final class ReportBuilder {
                 }
                 ring.removeAll()
                 after = options.context
-            } else if rows.count >= options.headRows {
+            } else if !inHead {
                 after -= 1
+            }
+            if inHead {
+                if fromLog { headLogLines += 1 } else { headEvents += 1 }
+                // Rows stay in order: what the ring held before this row is left out.
+                omitted += ring.count
+                ring.removeAll()
             }
             keep(row(e, index: events), e)
         } else {
@@ -153,6 +192,19 @@ public final class ReportBuilder {
                 ring.removeFirst()
                 omitted += 1
             }
+        }
+    }
+
+    /// Where seconds count from: the first event; before it (an app log's line) the first record, which
+    /// comes before anything the merger passes on.
+    private func start(_ e: Event) -> Timestamp { origin ?? stats.firstTime ?? e.timestamp }
+
+    /// A line of an app's log, its alignment, or a diagnostic of one (`app.*`, `applog.*`).
+    static func fromAppLog(_ e: Event) -> Bool {
+        switch e.body {
+        case .log, .logAlignment: return true
+        case .diagnostic(let d): return d.id.hasPrefix("app.") || d.id.hasPrefix("applog.")
+        default: return false
         }
     }
 
@@ -209,8 +261,26 @@ public final class ReportBuilder {
                     row: row.index, record: e.record, sent: e.direction == .sent, label: name,
                     detail: row.text, responseTo: a.pairing?.requestRecord,
                     latencyMs: a.pairing.map { Double($0.latencyMicroseconds) / 1000 }))
+        case .log:
+            guard let l = row.log else { break }
+            lastLogLine = (l, row.index, row.text)
+            // The app log's lane shows the lines whose bytes the capture carried.
+            if l.matchesRecord != nil { logMessage(l, row: row.index, detail: row.text, record: e.record) }
         case .diagnostic(let d):
-            if let last = messages.indices.last, messages[last].record == e.record {
+            if d.kind == AppLogAirDiagnostics.txNotOnAir, let (l, index, detail) = lastLogLine,
+                Self.names(d, l)
+            {
+                // A line whose bytes never went out: on the lane (once, if another of its runs matched), marked.
+                if messages.last?.row != index { logMessage(l, row: index, detail: detail, record: e.record) }
+                if let last = messages.indices.last, messages[last].row == index {
+                    messages[last].diagnostics.append(d.id)
+                }
+            } else if d.kind == AppLogAirDiagnostics.rxNotLogged,
+                let i = messages.lastIndex(where: { $0.record == e.record && $0.log == nil })
+            {
+                // Said when its value leaves the matching window, up to 2 s after its message.
+                messages[i].diagnostics.append(d.id)
+            } else if let last = messages.indices.last, messages[last].record == e.record, messages[last].log == nil {
                 messages[last].diagnostics.append(d.id)
             }
         default:
@@ -218,14 +288,45 @@ public final class ReportBuilder {
         }
     }
 
+    private func logMessage(_ l: Report.LogLine, row: Int, detail: String, record: Int) {
+        guard messages.count < options.messageLimit else { return }
+        messages.append(
+            Report.Message(
+                log: l, row: row, record: l.matchesRecord ?? record, sent: false, label: Self.label(l),
+                detail: detail, responseTo: nil, latencyMs: nil))
+    }
+
+    /// A lane's label: `L12` and the message's first 36 characters on one line.
+    static func label(_ l: Report.LogLine) -> String {
+        let flat = l.message.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "L\(l.line) " + (flat.count > 36 ? flat.prefix(36) + "…" : flat)
+    }
+
+    /// Whether a diagnostic names this log line (its `source` and `line` fields).
+    static func names(_ d: Diagnostic, _ l: Report.LogLine) -> Bool {
+        var (source, line) = (false, false)
+        for (k, v) in d.fields {
+            if k == "source", case .string(let s) = v { source = s == l.source }
+            if k == "line", case .int(let n) = v { line = n == l.line }
+        }
+        return source && line
+    }
+
     private func row(_ e: Event, index: Int) -> Report.Row {
         let (layer, described, _) = text.describe(e)
         let summary = Self.cut(described)
         var row = Report.Row(
-            index: index, record: e.record, offset: e.timestamp.offset(from: origin ?? e.timestamp),
+            index: index, record: e.record, offset: e.timestamp.offset(from: start(e)),
             arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
             connection: e.connection, layer: layer, text: summary)
         switch e.body {
+        case .log(let l):
+            row.arrow = "~"
+            row.log = Report.LogLine(
+                source: l.source, line: l.line, level: l.level.map { Self.cut($0) }, tag: l.tag.map { Self.cut($0) },
+                message: Self.cut(l.message), matchesRecord: l.matchesRecord)
+        case .logAlignment:
+            row.arrow = "~"
         case .diagnostic(let d):
             row.severity = d.severity
             row.diagnosticId = d.id
@@ -307,16 +408,19 @@ public final class ReportBuilder {
         omitted += ring.count
         let info = stats.info
         let kept = rows.count
-        var window = "all \(events) events"
+        let all = "\(events) events" + (logLines > 0 ? " (\(logLines) of them app log lines)" : "")
+        var window = "all \(all)"
         let range = options.range.map { Self.describe($0, time: options.rangeIsTime) }
         if omitted > outsideRange {
             // Too many events even in the range: a window of it.
             window =
-                "\(kept) of \(events) events: " + (range.map { "in \($0), " } ?? "")
-                + "the first \(min(options.headRows, kept)), \(options.context) on each side of every diagnostic"
+                "\(kept) of \(all): " + (range.map { "in \($0), " } ?? "")
+                + "the first \(min(options.headRows, headEvents))"
+                + (headLogLines > 0 ? " and the \(headLogLines) log lines among them" : "")
+                + ", \(options.context) on each side of every diagnostic"
                 + (kept >= options.rowLimit ? ", at most \(options.rowLimit)" : "") + "; \(omitted) left out"
         } else if let range, omitted > 0 {
-            window = "\(kept) of \(events) events: only \(range); \(omitted) outside it left out"
+            window = "\(kept) of \(all): only \(range); \(omitted) outside it left out"
         }
         var report = Report(
             file: stats.file, format: info.format, linkType: "\(info.linkType) (\(info.linkTypeName))",
@@ -335,6 +439,12 @@ public final class ReportBuilder {
         report.isRange = options.range != nil
         report.definitions = options.redact ? options.definitions?.redacted : options.definitions
         report.filter = options.filter
+        report.appLogs = appLogs.map { a in
+            var a = a
+            a.lines = linesBySource[a.source] ?? 0
+            return a
+        }
+        report.logLines = logLines
         if options.redact { Redactor(report, deviceNames: deviceNames).apply(&report) }
         return report
     }

@@ -114,6 +114,7 @@ public enum ReportHTML {
         if r.truncatedRecords > 0 { h += "; \(r.truncatedRecords) cut short by the capture" }
         h += "</td></tr><tr><th>undecoded</th><td>\(r.undecodedBytes) bytes</td></tr>"
         for n in r.captureInformation { h += "<tr><th>capture</th><td>\(e(n))</td></tr>" }
+        for a in r.appLogs { h += "<tr><th>app log</th><td>\(e(ReportLine(a).written(.text)))</td></tr>" }
         if let d = r.definitions { h += "<tr><th>dissectors</th><td>\(e(d.summary))</td></tr>" }
         if let f = r.filter {
             h +=
@@ -201,6 +202,18 @@ public enum ReportHTML {
         return h + "</tbody></table>\n"
     }
 
+    /// A log line's summary: where it is written, its tag, level and message, and the record it shows.
+    private static func logLine(_ l: Report.LogLine, _ rowOfRecord: [Int: Int]) -> String {
+        var h = "<span class=\"src\">\(e(l.source)):\(l.line)</span> "
+        if let t = l.tag { h += "[\(e(t))] " }
+        if let v = l.level { h += e(v) + " " }
+        h += e(l.message)
+        if let m = l.matchesRecord {
+            h += " = " + (rowOfRecord[m].map { "<a href=\"#r\($0)\">#\(m)</a>" } ?? "#\(m)")
+        }
+        return h
+    }
+
     private static func timeline(_ r: Report, into h: inout String, _ out: (String) -> Void) {
         h += "<section id=\"timeline-section\"><h2>Timeline</h2>\n<p class=\"note\">\(e(r.window)).</p>\n"
         func options(_ id: String, _ label: String, _ values: [String], display: (String) -> String = { $0 }) -> String
@@ -226,6 +239,13 @@ public enum ReportHTML {
             "<button id=\"f-reset\" type=\"button\">reset</button> <span><span id=\"shown\">\(r.rows.count)</span> shown</span></div>\n"
         h +=
             "<table id=\"timeline\"><thead><tr><th>#</th><th>time</th><th></th><th>conn</th><th>layer</th><th>summary</th></tr></thead><tbody>\n"
+        // A log line links to the row of the record whose bytes it shows, when the window kept it.
+        var rowOfRecord: [Int: Int] = [:]
+        if r.logLines > 0 {
+            for row in r.rows where row.log == nil && row.diagnosticId == nil && rowOfRecord[row.record] == nil {
+                rowOfRecord[row.record] = row.index
+            }
+        }
         for row in r.rows {
             let layer = row.diagnosticId != nil ? "DIAG" : row.layer
             var attrs = "id=\"r\(row.index)\" data-record=\"\(row.record)\" data-layer=\"\(e(layer))\""
@@ -237,10 +257,14 @@ public enum ReportHTML {
                 attrs += " data-severity=\"\(s.name)\""
                 cls += " diag-\(s.name)"
             }
+            // An app log's line is marked by its line number, L12, as on the text timeline.
+            let mark = row.log.map { "<a href=\"#r\(row.index)\" title=\"\(e($0.source)):\($0.line)\">L\($0.line)</a>" }
             h +=
-                "<tr \(attrs) class=\"\(cls)\"><td><a href=\"#r\(row.index)\">#\(row.record)</a></td><td>\(row.offset)</td><td>\(e(row.arrow))</td>"
+                "<tr \(attrs) class=\"\(cls)\"><td>\(mark ?? "<a href=\"#r\(row.index)\">#\(row.record)</a>")</td><td>\(row.offset)</td><td>\(e(row.arrow))</td>"
             h += "<td>\(row.connection.map { Hex.value($0, width: 4) } ?? "-")</td><td>\(e(row.layer))</td><td>"
-            if row.fields.isEmpty && row.hex == nil {
+            if let l = row.log {
+                h += logLine(l, rowOfRecord)
+            } else if row.fields.isEmpty && row.hex == nil {
                 h += e(row.text)
             } else {
                 h += "<details><summary>\(e(row.text))</summary>"

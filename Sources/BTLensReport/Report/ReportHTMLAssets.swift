@@ -5,7 +5,7 @@ enum ReportHTMLAssets {
         "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
     static let css = """
-        :root { --fg:#1d2330; --muted:#5b6475; --line:#d9dde5; --bg:#fff; --soft:#f5f7fa; --err:#b3261e; --warn:#9a6700; --note:#0b6bcb; --a5:#1a7f37; }
+        :root { --fg:#1d2330; --muted:#5b6475; --line:#d9dde5; --bg:#fff; --soft:#f5f7fa; --err:#b3261e; --warn:#9a6700; --note:#0b6bcb; --a5:#1a7f37; --log:#8250df; }
         * { box-sizing: border-box; }
         body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 1280px; padding: 0 20px 40px; }
         header { padding: 18px 0 8px; border-bottom: 1px solid var(--line); }
@@ -24,6 +24,8 @@ enum ReportHTMLAssets {
         tr.diag-error td { background: #fdecea; } tr.diag-warning td { background: #fff6e0; } tr.diag-note td { background: #eef5fd; }
         tr.layer-A5 td:nth-child(5), tr.layer-MSG td:nth-child(5) { color: var(--a5); font-weight: 600; }
         #timeline td:first-child a { color: var(--muted); text-decoration: none; }
+        tr.layer-LOG td { background: #f3f0fb; } tr.layer-LOG td:nth-child(5), tr.layer-LOG td:first-child a { color: var(--log); font-weight: 600; }
+        .src { color: var(--muted); }
         #timeline tr:target td { outline: 2px solid var(--note); }
         details summary { cursor: pointer; } details .hex { color: var(--muted); word-break: break-all; }
         #timeline td:last-child { overflow-wrap: anywhere; }

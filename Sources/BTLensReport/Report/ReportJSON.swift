@@ -35,6 +35,8 @@ public enum ReportJSON {
         diagnostics(&w, r.diagnostics)
         w.key("commands")
         commands(&w, r.commands)
+        w.key("app_logs")
+        appLogs(&w, r.appLogs)
         w.key("timeline")
         timeline(&w, r, out)
         w.key("sequence")
@@ -184,9 +186,25 @@ public enum ReportJSON {
         w.endArray()
     }
 
+    private static func appLogs(_ w: inout JSONWriter, _ logs: [Report.LogAlignment]) {
+        w.beginArray()
+        for a in logs {
+            w.beginObject()
+            w.field("source", a.source)
+            // As JSONL's log.alignment writes it.
+            w.field(named: "offset_ms", .decimal(a.offsetMicroseconds, scale: 3))
+            w.field("matched", a.matched)
+            w.field("method", a.method)
+            w.field("lines", a.lines)
+            w.endObject()
+        }
+        w.endArray()
+    }
+
     private static func timeline(_ w: inout JSONWriter, _ r: Report, _ out: (UnsafeBufferPointer<UInt8>) -> Void) {
         w.beginObject()
         w.field("events", r.events)
+        w.field("log_lines", r.logLines)
         w.field("shown", r.rows.count)
         w.field("omitted", r.omittedEvents)
         w.field("window", r.window)
@@ -204,9 +222,16 @@ public enum ReportJSON {
         w.beginArray()
         for m in messages {
             w.beginObject()
+            w.field("lane", m.log == nil ? "air" : "app log")
             w.field("record", m.record)
             w.field("row", m.row)
-            w.field("direction", m.sent ? "sent" : "received")
+            if let l = m.log {
+                w.field("source", l.source)
+                w.field("line", l.line)
+                optional(&w, "matches_record", l.matchesRecord)
+            } else {
+                w.field("direction", m.sent ? "sent" : "received")
+            }
             w.field("label", m.label)
             optional(&w, "response_to", m.responseTo)
             if let l = m.latencyMs {
@@ -258,6 +283,17 @@ public enum ReportJSON {
             w.endObject()
         }
         optional(&w, "hex", row.hex)
+        if let l = row.log {
+            w.key("log")
+            w.beginObject()
+            w.field("source", l.source)
+            w.field("line", l.line)
+            optional(&w, "level", l.level)
+            optional(&w, "tag", l.tag)
+            w.field("message", l.message)
+            optional(&w, "matches_record", l.matchesRecord)
+            w.endObject()
+        }
         w.endObject()
     }
 

@@ -117,7 +117,8 @@ extension Report {
 /// How a row is laid out in a chunk: its index and record (LEB128), its connection + 1 (0 for none),
 /// its severity + 1 (a byte, 0 for none); then its strings, each a length and its UTF-8, an absent
 /// one a length of 0 and a present one its length + 1; the fields as a count and pairs; the dump as
-/// a tag (0 none, 1 bytes with the length they were cut from, 2 text).
+/// a tag (0 none, 1 bytes with the length they were cut from, 2 text); an app log's line as 0 (none)
+/// or 1, its source, line, level, tag, message and matched record + 1 (0 for none).
 private enum Packed {
     static func size(_ row: Report.Row) -> Int {
         var n = varint(row.index) + varint(row.record) + varint(row.connection.map { Int($0) + 1 } ?? 0) + 1
@@ -129,6 +130,11 @@ private enum Packed {
         case nil: n += 1
         case .bytes(let b, let length)?: n += 1 + varint(length) + varint(b.count) + b.count
         case .text(let s)?: n += 1 + string(s)
+        }
+        n += 1
+        if let l = row.log {
+            n += string(l.source) + varint(l.line) + optional(l.level) + optional(l.tag) + string(l.message)
+            n += varint(l.matchesRecord.map { $0 &+ 1 } ?? 0)
         }
         return n
     }
@@ -161,6 +167,14 @@ private enum Packed {
             out.append(2)
             string(s, &out)
         }
+        guard let l = row.log else { return out.append(0) }
+        out.append(1)
+        string(l.source, &out)
+        varint(l.line, &out)
+        optional(l.level, &out)
+        optional(l.tag, &out)
+        string(l.message, &out)
+        varint(l.matchesRecord.map { $0 &+ 1 } ?? 0, &out)
     }
 
     /// The row written at `at`.
@@ -209,6 +223,14 @@ private enum Packed {
             row.dump = .bytes(Array(bytes(int())), length: length)
         case 2: row.dump = .text(string())
         default: break
+        }
+        if byte() == 1 {
+            let (source, line, level, tag, message, matched) = (
+                string(), int(), optional(), optional(), string(), int()
+            )
+            row.log = Report.LogLine(
+                source: source, line: line, level: level, tag: tag, message: message,
+                matchesRecord: matched == 0 ? nil : matched &- 1)
         }
         return row
     }

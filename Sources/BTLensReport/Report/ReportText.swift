@@ -30,6 +30,7 @@ public enum ReportText {
         if let d = r.definitions { item("Dissectors: \(d.summary)") }
         if let f = r.filter { item("Filter: \(f) (the timeline, commands and diagnostics are of what it selects)") }
         if r.redacted { item("Redacted: \(Redactor.what)") }
+        for a in r.appLogs { item(ReportLine(a)) }
         for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
             let closed = c.closed.map { "#\($0)" } ?? "still open"
@@ -84,10 +85,10 @@ public enum ReportText {
                 last = range.upperBound
                 shown += 1
             }
-            if marked.count > shown {
-                out.append(
-                    "(\(marked.count - shown) more diagnostics in the full timeline: btlens timeline or the HTML report)"
-                )
+            // An excerpt may show several: those after the last excerpt are the ones left.
+            let left = marked.filter { $0 > last }.count
+            if left > 0 {
+                out.append("(\(left) more diagnostics in the full timeline: btlens timeline or the HTML report)")
             }
         }
         if r.isRange, !r.rows.isEmpty {
@@ -103,7 +104,18 @@ public enum ReportText {
 
     static func line(_ row: Report.Row) -> ReportLine {
         let conn = row.connection.map { Hex.value($0, width: 4) } ?? "     -"
-        return "\("#\(row.record)".padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(row.text)"
+        // An app log's line is marked by its line number, as on the text timeline.
+        let mark = row.log.map { "L\($0.line)" } ?? "#\(row.record)"
+        return "\(mark.padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(row.text)"
+    }
+}
+
+extension ReportLine {
+    /// An app log's alignment in the summary: `App log x.txt: offset -3599997.000 ms (content, 10 lines
+    /// matched), 13 lines in the timeline`.
+    init(_ a: Report.LogAlignment) {
+        self =
+            "App log \(a.source): offset \(FieldValue.decimalText(a.offsetMicroseconds, scale: 3)) ms (\(a.method)\(a.method == "content" ? ", \(a.matched) lines matched" : "")), \(a.lines) lines in the timeline"
     }
 }
 

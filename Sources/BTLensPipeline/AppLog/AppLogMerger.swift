@@ -103,12 +103,13 @@ public final class AppLogMerger {
     /// The most severe diagnostic the merger said (for `--fail-on`).
     public private(set) var worstSeverity: Severity?
     private var referenceSet = false
-    /// An event in the first hold, with its time and bytes read once, and the value a line may show.
+    /// An event in the first hold, with its time and bytes read once, and the id of the value a
+    /// line may show (-1: none).
     struct Held {
         var event: Event
         var time: Int64
         var bytes: Int
-        var value: Value?
+        var value: Int
     }
     /// The first hold. The merger's state is used by one thread, never across a call back into it
     /// (`out` only renders): the hot parts drop the runtime's exclusivity check, as in `StatsCollector`.
@@ -117,8 +118,10 @@ public final class AppLogMerger {
     @exclusivity(unchecked) private var heldBytes = 0
     /// The second hold.
     @exclusivity(unchecked) private var output = AppLogHold()
-    @exclusivity(unchecked) private var recent: [Value] = []
-    @exclusivity(unchecked) private var recentStart = 0
+    /// The values of the window: those of the events passed on (ids before `drainedEnd`), then
+    /// those of the events held.
+    @exclusivity(unchecked) private var values = AppLogValues()
+    @exclusivity(unchecked) private var drainedEnd = 0
     private var loggedStreams: Set<Stream> = []
     @exclusivity(unchecked) private var lastRecord = 0
     /// A line with its place on the capture's clock.
@@ -137,13 +140,11 @@ public final class AppLogMerger {
     @exclusivity(unchecked) private var newest: Int64 = .min
     /// The time of the earliest line not yet placed (`.min`: not known, `.max`: none left).
     @exclusivity(unchecked) private var nextTime: Int64 = .min
-    /// Runs of 4 bytes or more that matched no value whole, with their times (at most `holdLimit`):
-    /// a received value that holds one was logged in part, frame by frame.
+    /// Runs of 4 bytes or more that matched no value whole, with their times, from `unmatchedStart`
+    /// (at most `holdLimit`, each kept for the window): a received value that holds one was logged
+    /// in part, frame by frame.
     private var unmatchedRuns: [(time: Int64, bytes: [UInt8])] = []
-    /// The values in the window, counted by hash of their bytes and of their first 4: a line whose
-    /// bytes are none of them, nor begin any, is matched without looking at any value.
-    @exclusivity(unchecked) private var wholes: [Int: Int] = [:]
-    @exclusivity(unchecked) private var heads: [Int: Int] = [:]
+    private var unmatchedStart = 0
     /// The capture's first and last times, and each log's first and last placed line's.
     private var captureSpan: ClosedRange<Int64>?
     private var lineSpans: [ClosedRange<Int64>?] = []
@@ -210,25 +211,30 @@ public final class AppLogMerger {
             || String(decoding: head, as: UTF8.self).contains("== dumpstate")
     }
 
+    deinit { for s in sources { s.stopReading() } }
+
     /// One event of the capture: held, then passed on with the log lines before it.
     public func event(_ e: Event, _ pass: (Event) -> Void) throws {
         try withoutActuallyEscaping(pass) { pass in try take(e, watched(pass)) }
     }
 
     private func take(_ e: Event, _ out: (Event) -> Void) throws {
-        if !referenceSet { setReference(e.timestamp.microseconds) }
+        if !referenceSet {
+            setReference(e.timestamp.microseconds)
+            // From now on each log is read on a thread of its own, its year reference set.
+            if !options.live { for s in sources { s.readOnAThread() } }
+        }
         let t = e.timestamp.microseconds
         captureSpan = captureSpan.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
         let kept = e.detached()
-        var value = Self.value(kept)
-        if var v = value {
+        var id = -1
+        if var v = Self.value(kept) {
             v.hash = Self.hash(v.bytes)
             v.head = v.bytes.count >= 4 ? Self.hash(v.bytes.prefix(4)) : nil
-            count(v, by: 1)
-            value = v
+            id = values.add(v)
         }
         let bytes = kept.heldBytes
-        held.append(Held(event: kept, time: t, bytes: bytes, value: value))
+        held.append(Held(event: kept, time: t, bytes: bytes, value: id))
         newest = max(newest, t)
         // A line waiting for its value looks again.
         if waiting.contains(where: { !$0.isEmpty }) { nextTime = .min }
@@ -406,8 +412,8 @@ public final class AppLogMerger {
     /// The held values of 3 bytes or more, with their times.
     private func valueTimes() -> [[UInt8]: [Int64]] {
         var index: [[UInt8]: [Int64]] = [:]
-        for h in held[heldStart...] {
-            if let v = h.value, v.bytes.count >= 3 { index[Array(v.bytes), default: []].append(v.time) }
+        for id in values.firstID..<values.endID where values[id].bytes.count >= 3 {
+            index[Array(values[id].bytes), default: []].append(values[id].time)
         }
         return index
     }
@@ -458,20 +464,20 @@ public final class AppLogMerger {
             }
             if nextTime == .min { nextTime = try earliestLine()?.1.time ?? .max }
             // Moved out, not copied: no retain and release of the event's parts.
-            var h = Held(event: Self.spent, time: 0, bytes: 0, value: nil)
+            var h = Held(event: Self.spent, time: 0, bytes: 0, value: -1)
             swap(&h, &held[heldStart])
             heldStart += 1
             heldBytes -= h.bytes
             drained = t
             lastRecord = h.event.record
-            let (record, value) = (h.event.record, h.value)
+            let (record, id) = (h.event.record, h.value)
             let slot = output.hold(h.event, time: t, bytes: h.bytes)
-            if var v = value {
-                v.slot = slot
-                recent.append(v)
-            } else if recentStart < recent.count, recent[recent.count - 1].record == record {
+            if id >= 0 {
+                values[id].slot = slot
+                drainedEnd = id + 1
+            } else if drainedEnd > values.firstID, values[drainedEnd - 1].record == record {
                 // Said after the last event of its record (the frame its value holds), not between them.
-                recent[recent.count - 1].slot = slot
+                values[drainedEnd - 1].slot = slot
             }
             settle(before: t &- Self.window, out)
         }
@@ -530,18 +536,14 @@ public final class AppLogMerger {
     /// The time of the first value at or after `after` that a run of the line is (or begins, from 8 bytes).
     private func shown(_ line: AppLogSource.Line, after: Int64) -> Int64? {
         for run in line.runs where run.bytes.count >= 3 {
-            guard
-                wholes[Self.hash(run.bytes)] != nil
-                    || (run.bytes.count >= 8 && heads[Self.hash(run.bytes.prefix(4))] != nil)
-            else { continue }
             let head = run.bytes.count >= 8
-            func shows(_ v: Value) -> Bool {
-                v.time >= after && (v.bytes.elementsEqual(run.bytes) || (head && v.bytes.starts(with: run.bytes)))
-            }
+            let ids =
+                values.ids(whole: Self.hash(run.bytes)) + (head ? values.ids(head: Self.hash(run.bytes.prefix(4))) : [])
+            let first = ids.lazy.map { self.values[$0] }.filter {
+                $0.time >= after && ($0.bytes.elementsEqual(run.bytes) || (head && $0.bytes.starts(with: run.bytes)))
+            }.map(\.time).min()
             // A line that says it received the bytes goes after their packet, any other before it.
-            let late: Int64 = run.direction == .received ? 1 : 0
-            if let v = recent[recentStart...].first(where: shows) { return v.time &+ late }
-            if let h = held[heldStart...].first(where: { $0.value.map(shows) ?? false }) { return h.time &+ late }
+            if let first { return first &+ (run.direction == .received ? 1 : 0) }
         }
         return nil
     }
@@ -559,12 +561,10 @@ public final class AppLogMerger {
                 matched = matched ?? v.record
                 if v.direction == .sent { sentMatch = sentMatch ?? v.record }
             } else {
-                // Perhaps one frame of a value holding several: kept for the values that leave the window.
-                if run.bytes.count >= 4, run.direction != .sent {
-                    if unmatchedRuns.count >= Self.holdLimit {
-                        unmatchedRuns.removeAll { $0.time < at &- 2 * Self.window }
-                    }
-                    if unmatchedRuns.count < Self.holdLimit { unmatchedRuns.append((at, run.bytes)) }
+                // Perhaps one frame of a value holding several: kept for the values that leave the
+                // window (at most `holdLimit`; past that, such a value may be said not logged).
+                if run.bytes.count >= 4, run.direction != .sent, unmatchedRuns.count - unmatchedStart < Self.holdLimit {
+                    unmatchedRuns.append((at, run.bytes))
                 }
                 if run.direction == .sent, run.isComplete, unsent == nil { unsent = run }
             }
@@ -612,57 +612,30 @@ public final class AppLogMerger {
     /// that shows the first 8 bytes or more, or an elided value's head), in the run's direction
     /// when it says one.
     private func match(_ run: HexRun, at t: Int64) -> (record: Int, direction: Direction?)? {
-        /// Where a value is: in `recent` (index), or in `held` (index).
-        enum Place {
-            case recent(Int)
-            case held(Int)
-        }
-        // Most lines show bytes no value in the window is or begins with: said by the counts, with no scan.
-        let whole = wholes[Self.hash(run.bytes)] != nil
-        let head =
-            (run.bytes.count >= 8 || (!run.isComplete && run.bytes.count >= 4))
-            && heads[Self.hash(run.bytes.prefix(4))] != nil
-        guard whole || head else { return nil }
-        var best: (place: Place, distance: UInt64, whole: Bool)?
-        func consider(_ v: Value, _ place: Place) {
+        let headed = run.bytes.count >= 8 || (!run.isComplete && run.bytes.count >= 4)
+        let sent = run.direction.map { $0 == .sent }
+        var best: (id: Int, distance: UInt64, whole: Bool)?
+        func consider(_ id: Int, whole: Bool) {
+            let v = values[id]
             let distance = (v.time &- t).magnitude
-            let sent = run.direction.map { $0 == .sent }
-            guard distance <= UInt64(Self.window), sent == nil || v.direction == nil || sent == (v.direction == .sent)
+            guard distance <= UInt64(Self.window), sent == nil || v.direction == nil || sent == (v.direction == .sent),
+                whole
+                    ? v.bytes.elementsEqual(run.bytes)
+                    : v.bytes.count > run.bytes.count && v.bytes.starts(with: run.bytes)
             else { return }
-            let isWhole = whole && v.bytes.elementsEqual(run.bytes)
-            guard isWhole || (head && v.bytes.count > run.bytes.count && v.bytes.starts(with: run.bytes)) else {
-                return
-            }
             // A value that is the run's bytes whole is taken before one that only begins with them.
-            if let b = best, (b.whole && !isWhole) || (b.whole == isWhole && b.distance <= distance) { return }
-            best = (place, distance, isWhole)
+            if let b = best, (b.whole && !whole) || (b.whole == whole && b.distance <= distance) { return }
+            best = (id, distance, whole)
         }
-        for i in recentStart..<recent.count { consider(recent[i], .recent(i)) }
-        for i in heldStart..<held.count {
-            guard held[i].time &- t <= Self.window else { break }
-            if let v = held[i].value { consider(v, .held(i)) }
+        // Only the values whose hashes are the run's are looked at.
+        for id in values.ids(whole: Self.hash(run.bytes)) { consider(id, whole: true) }
+        if headed, best == nil {
+            for id in values.ids(head: Self.hash(run.bytes.prefix(4))) { consider(id, whole: false) }
         }
-        switch best?.place {
-        case .recent(let i)?:
-            recent[i].matched = true
-            loggedStreams.insert(recent[i].stream)
-            return (recent[i].record, recent[i].direction)
-        case .held(let i)?:
-            held[i].value?.matched = true
-            guard let v = held[i].value else { return nil }
-            loggedStreams.insert(v.stream)
-            return (v.record, v.direction)
-        case nil:
-            return nil
-        }
-    }
-
-    private func count(_ v: Value, by n: Int) {
-        let c = (wholes[v.hash] ?? 0) + n
-        wholes[v.hash] = c == 0 ? nil : c
-        guard let h = v.head else { return }
-        let d = (heads[h] ?? 0) + n
-        heads[h] = d == 0 ? nil : d
+        guard let id = best?.id else { return nil }
+        values[id].matched = true
+        loggedStreams.insert(values[id].stream)
+        return (values[id].record, values[id].direction)
     }
 
     /// FNV-1a: the bytes of a value, hashed once as it is held.
@@ -674,7 +647,7 @@ public final class AppLogMerger {
 
     /// Whether a line within the window showed part of `v` (one of the frames it holds).
     private func logsPart(of v: Value) -> Bool {
-        unmatchedRuns.contains { r in
+        unmatchedRuns[unmatchedStart...].contains { r in
             (r.time &- v.time).magnitude <= UInt64(Self.window) && r.bytes.count <= v.bytes.count
                 && (0...(v.bytes.count - r.bytes.count)).contains {
                     v.bytes.dropFirst($0).prefix(r.bytes.count).elementsEqual(r.bytes)
@@ -685,10 +658,8 @@ public final class AppLogMerger {
     /// Values older than `limit` leave the window: one received on a stream the app logs that no
     /// line matched is said right after its event, which waits in the second hold.
     private func prune(before limit: Int64) {
-        while recentStart < recent.count, recent[recentStart].time < limit {
-            let v = recent[recentStart]
-            recentStart += 1
-            count(v, by: -1)
+        while values.firstID < drainedEnd, values[values.firstID].time < limit {
+            let v = values.removeFirst()
             guard v.direction == .received, !v.matched, loggedStreams.contains(v.stream), !logsPart(of: v) else {
                 continue
             }
@@ -702,9 +673,13 @@ public final class AppLogMerger {
                     record: v.record, timestamp: Timestamp(microseconds: v.time), direction: .received, connection: nil,
                     isTop: true, body: .diagnostic(d)))
         }
-        if recentStart > 1024 && recentStart * 2 > recent.count {
-            recent.removeFirst(recentStart)
-            recentStart = 0
+        // A run older than the window before `limit` can show no value still in it.
+        while unmatchedStart < unmatchedRuns.count, unmatchedRuns[unmatchedStart].time < limit &- Self.window {
+            unmatchedStart += 1
+        }
+        if unmatchedStart > 1024 && unmatchedStart * 2 > unmatchedRuns.count {
+            unmatchedRuns.removeFirst(unmatchedStart)
+            unmatchedStart = 0
         }
     }
 

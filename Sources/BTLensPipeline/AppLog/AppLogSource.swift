@@ -57,6 +57,9 @@ final class AppLogSource {
     /// from `aheadStart`.
     var ahead: [Line] = []
     private var aheadStart = 0
+    /// Problems the reader found since the last line given, on the thread that reads.
+    private var found: [(line: Int, diagnostic: Diagnostic)] = []
+    private var prefetch: AppLogPrefetch?
     /// Problems the reader found (a line cut at its bound), said when their line is placed.
     var problems: [Int: [Diagnostic]] = [:]
 
@@ -125,6 +128,31 @@ final class AppLogSource {
 
     /// The next line, or nil at the end of the file (a growing log's: for now).
     func next() throws -> Line? {
+        guard let prefetch else {
+            let line = try parse()
+            for (n, d) in found { problems[n, default: []].append(d) }
+            found = []
+            return line
+        }
+        return try prefetch.next { problems[$0, default: []].append($1) }
+    }
+
+    /// Lines read on a thread of their own from now on, a batch ahead (not a growing log's, whose
+    /// end is only for now). The year's reference must be set first.
+    func readOnAThread() {
+        guard !growing, prefetch == nil else { return }
+        prefetch = AppLogPrefetch { [self] in
+            let line = try parse()
+            defer { found = [] }
+            return (line, found)
+        }
+    }
+
+    /// Stops the reading thread, if there is one.
+    func stopReading() { prefetch?.stop() }
+
+    /// The next line from the reader (on the reading thread, once there is one).
+    private func parse() throws -> Line? {
         while true {
             let item: AppLogItem?
             do {
@@ -138,7 +166,7 @@ final class AppLogSource {
                 if let time { reference = time }
                 return Line(line: l, rawTime: time, runs: HexBytes.find(in: l.message), kept: keep(l))
             case .problem(let p)?:
-                problems[p.line, default: []].append(p.diagnostic)
+                found.append((p.line, p.diagnostic))
             case nil:
                 if told {
                     ended = true

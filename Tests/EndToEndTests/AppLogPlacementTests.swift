@@ -1,4 +1,5 @@
 import BTLensCore
+import BTLensDissect
 import BTLensTestSupport
 import Foundation
 import XCTest
@@ -119,5 +120,26 @@ final class AppLogPlacementTests: XCTestCase {
                 [i - 1, i + 1].contains { $0 >= 0 && $0 < events.count && events[$0]["record"] as? Int == record },
                 "line \(line) beside #\(record)")
         }
+    }
+
+    /// Frames of an iAP2 External Accessory session: an app logs what it writes to and reads from
+    /// the session, whose frames are no ATT value; each line names its frame's record, the one with
+    /// a bad checksum too (its bytes as they were on the air).
+    func testFramesOfAnEASessionAreMatched() throws {
+        let sent = Frame.encode(command: 0x20, sequence: 1, payload: [1, 2, 3])
+        var bad = Frame.encode(command: 0x05, sequence: 65, payload: [0x64])
+        bad[bad.count - 1] = 82
+        let log = try temporaryLog(
+            """
+            2023-11-14T22:13:20.034Z [EA] write com.lawaken.iap2: \(Hex.spaced(sent))
+            2023-11-14T22:13:20.041Z [EA] read: \(Hex.string(bad))
+            2023-11-14T22:13:20.050Z [EA] write com.lawaken.iap2: a5 01 21 09 00 01 07 d7
+            """)
+        let events = try jsonl([Self.captures + "/bredr_iap2_ea.btsnoop", "--app-log", log])
+        XCTAssertEqual(events.first { $0["type"] as? String == "log.alignment" }?["method"] as? String, "content")
+        let lines = events.filter { $0["type"] as? String == "log" }
+        XCTAssertEqual(lines.map { $0["matches_record"] as? Int }, [29, 31, nil])
+        XCTAssertEqual(
+            events.filter { $0["id"] as? String == "app.tx.not_on_air" }.compactMap { $0["line"] as? Int }, [3])
     }
 }

@@ -683,8 +683,8 @@ public final class AppLogMerger {
         }
     }
 
-    /// The bytes an event carried that an app may log: ATT values, joined long values, data no
-    /// decoder took (a serial protocol on RFCOMM).
+    /// The bytes an event carried that an app may log: ATT values, joined long values, A5 frames
+    /// on other channels (EA sessions, RFCOMM), data no decoder took (a serial protocol on RFCOMM).
     static func value(_ e: Event) -> Value? {
         let t = e.timestamp.microseconds
         switch e.body {
@@ -700,6 +700,17 @@ public final class AppLogMerger {
             return Value(
                 record: e.record, time: t, bytes: g.value[...], direction: e.direction,
                 stream: Stream(connection: e.connection, handle: g.handle))
+        case .frame(let f) where f.transport != .att && f.isA5 && f.frame.payload.count == f.frame.payloadCount:
+            // An A5 frame of an EA session, an RFCOMM or a credit-based channel: its wire bytes,
+            // as an app logs what it writes to the session (over ATT, the value holds them).
+            let bytes = FrameFormat.a5.encode(
+                command: f.frame.command, sequence: f.frame.sequence ?? 0, flags: f.frame.flags ?? 0,
+                version: f.frame.version ?? 1, payload: f.frame.payload, fragment: f.frame.fragment,
+                messageChecksum: f.frame.checksum)
+            let channel = f.eaSession.map { "EA session \($0)" } ?? f.rfcommChannel.map { "RFCOMM channel \($0)" }
+            return Value(
+                record: e.record, time: t, bytes: bytes[...], direction: e.direction,
+                stream: Stream(connection: e.connection, what: channel ?? f.transport.rawValue))
         case .undecoded(let u) where !u.bytes.isEmpty:
             return Value(
                 record: e.record, time: t, bytes: u.bytes[...], direction: e.direction,

@@ -13,7 +13,7 @@ public enum AppLogError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unrecognised(let line):
             return "not an app log btlens recognises (logcat, log show, Xcode, or lines beginning with a time): "
-                + "its first line is \"\(line.prefix(120))\"; give a pattern with named groups time, message"
+                + "its first line is \"\(Self.printable(line.prefix(120)))\"; give a pattern with named groups time, message"
         case .noLogcat:
             return "no logcat in this bugreport: it has no \"------ SYSTEM LOG (logcat …) ------\" section"
         case .badPattern(let pattern, let why):
@@ -21,5 +21,13 @@ public enum AppLogError: Error, Equatable, CustomStringConvertible {
         case .badTimeFormat(let layout, let why):
             return "the app log time format \"\(layout)\" cannot be used: \(why)"
         }
+    }
+
+    /// A line as a terminal can show it: control characters and U+FFFD as `\u{…}` escapes.
+    static func printable(_ text: Substring) -> String {
+        text.unicodeScalars.map { u in
+            u.properties.generalCategory == .control || u == "\u{FFFD}"
+                ? "\\u{\(String(u.value, radix: 16))}" : String(u)
+        }.joined()
     }
 }

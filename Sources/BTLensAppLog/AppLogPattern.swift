@@ -26,6 +26,9 @@ public struct AppLogPattern: @unchecked Sendable, Equatable {
         a.pattern == b.pattern && a.timeFormat == b.timeFormat
     }
 
+    /// Whether the pattern reads `line`: it matches, and its time group reads as a time.
+    public func reads(_ line: Substring) -> Bool { parse(Array(line.utf8)) != nil }
+
     func parse(_ line: [UInt8]) -> LogFields? {
         let text = String(line: line)
         guard let match = try? regex.firstMatch(in: text), let timeText = match.output["time"]?.substring,

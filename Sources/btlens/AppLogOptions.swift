@@ -19,11 +19,18 @@ struct AppLogOptions: ParsableArguments {
     var format: String?
 
     @Option(
+        name: .customLong("app-log-time-format"),
+        help: ArgumentHelp(
+            "The layout of --app-log-format's time group, when the built-in parser does not read it: %Y %y %m %d %H %M %S %f (fraction) %b (Jan) %z %T %%, e.g. '%d/%m/%Y %H:%M:%S.%f'.",
+            valueName: "LAYOUT"))
+    var timeFormat: String?
+
+    @Option(
         name: .customLong("app-log-offset"),
         help: ArgumentHelp(
-            "Milliseconds to add to the logs' times (read as UTC) to give the capture's, instead of aligning by content; a negative one as --app-log-offset=-3600000.",
+            "Milliseconds (a fraction too, as log.alignment says them) to add to the logs' times (read as UTC) to give the capture's, instead of aligning by content; a negative one as --app-log-offset=-3600000.",
             valueName: "MS"))
-    var offset: Int64?
+    var offset: Double?
 
     @Option(
         name: .customLong("app-log-filter"),
@@ -31,6 +38,23 @@ struct AppLogOptions: ParsableArguments {
             "Show only the log lines with this tag, or that this regular expression finds (every line still aligns and matches).",
             valueName: "TAG|REGEX"))
     var filter: String?
+
+    /// `--app-log-offset` in microseconds: milliseconds with a fraction, as `log.alignment` says them.
+    private func offsetMicroseconds() throws -> Int64? {
+        guard let offset else { return nil }
+        // A century either way: more is no clock difference.
+        guard offset.isFinite, abs(offset) <= 3.2e12 else {
+            throw ValidationError("--app-log-offset \(offset): expected milliseconds within a century")
+        }
+        return Int64((offset * 1000).rounded())
+    }
+
+    /// A log that cannot be named or read as asked is a usage error (2); one whose content cannot
+    /// be read (no format btlens knows, a damaged bugreport) is an input failure (1), as a capture's.
+    static func failure(_ error: any Error) -> any Error {
+        guard let e = error as? AppLogOpenError, !e.usage else { return ValidationError("\(error)") }
+        return InputFailure(message: e.message)
+    }
 
     /// `diff`'s logs: each `before:FILE` or `after:FILE`; two plain files are the before's and the after's.
     func sides() throws -> (before: [String], after: [String]) {
@@ -59,15 +83,23 @@ struct AppLogOptions: ParsableArguments {
         let files = only ?? files
         guard !files.isEmpty else {
             guard only == nil else { return nil }
-            if format != nil || offset != nil || filter != nil {
-                throw ValidationError("--app-log-format, --app-log-offset and --app-log-filter need --app-log FILE")
+            if format != nil || timeFormat != nil || offset != nil || filter != nil {
+                throw ValidationError(
+                    "--app-log-format, --app-log-time-format, --app-log-offset and --app-log-filter need --app-log FILE"
+                )
             }
             return nil
         }
+        if let twice = Dictionary(grouping: files, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+            throw ValidationError("--app-log \(twice) is given twice")
+        }
         var pattern: AppLogFormat?
+        if timeFormat != nil && format == nil {
+            throw ValidationError("--app-log-time-format is the layout of --app-log-format's time group: give both")
+        }
         if let format {
             do {
-                pattern = .custom(try AppLogPattern(format))
+                pattern = .custom(try AppLogPattern(format, timeFormat: timeFormat))
             } catch {
                 throw ValidationError("--app-log-format \(format): \(error)")
             }
@@ -75,10 +107,11 @@ struct AppLogOptions: ParsableArguments {
         do {
             return try AppLogMerger(
                 .init(
-                    files: files, format: pattern, offsetMilliseconds: offset, filter: filter, live: live,
+                    files: files, format: pattern, offsetMicroseconds: try offsetMicroseconds(), filter: filter,
+                    live: live,
                     capture: capture))
         } catch {
-            throw ValidationError("\(error)")
+            throw Self.failure(error)
         }
     }
 }

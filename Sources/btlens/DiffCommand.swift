@@ -137,7 +137,7 @@ struct Diff: ParsableCommand {
         if let merger, logFailure == nil {
             do { try merger.finish(count) } catch { logFailure = error }
         }
-        if let logFailure { throw ValidationError("\(logFailure)") }
+        if let logFailure { throw AppLogOptions.failure(logFailure) }
         stats.finish(bytesRead: reader.bytesRead)
         return CaptureSummary(
             stats: stats, recorder: recorder, connections: analyzer.connectionSummaries,

@@ -222,7 +222,7 @@ struct ReportCommand: ParsableCommand {
             if let merger, logFailure == nil {
                 do { try merger.finish(builder.event) } catch { logFailure = error }
             }
-            if let logFailure { throw ValidationError("\(logFailure)") }
+            if let logFailure { throw AppLogOptions.failure(logFailure) }
         } else {
             analyzer = try Pipeline.run(
                 &reader, configuration, onRecord: builder.record,

@@ -111,7 +111,7 @@ struct Stats: ParsableCommand {
         if let merger, logFailure == nil {
             do { try merger.finish(stats.event) } catch { logFailure = error }
         }
-        if let logFailure { throw ValidationError("\(logFailure)") }
+        if let logFailure { throw AppLogOptions.failure(logFailure) }
         // With a filter or logs, every event was counted; without, what the analyzer counted instead.
         if filter == nil && merger == nil { stats.add(analyzer.tally) }
         stats.finish(bytesRead: reader.bytesRead)

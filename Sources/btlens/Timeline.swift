@@ -139,7 +139,7 @@ struct Timeline: ParsableCommand {
         // The rendering thread is done: a capture without events gets the note here.
         if let note = loaded.take() { show(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
         sink.flush()
-        if let logFailure { throw ValidationError("\(logFailure)") }
+        if let logFailure { throw AppLogOptions.failure(logFailure) }
         // The logs' own diagnostics count for --fail-on too.
         let worst = [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
         try input.check([(input.file, worst)])

@@ -57,4 +57,22 @@ final class AppLogFollowTests: XCTestCase {
             XCTAssertEqual(l["matches_record"] as? Int, sample.matches[line], "line \(line)")
         }
     }
+
+    /// A log that does not exist yet (`adb logcat > app.log` started after the follow) is waited
+    /// for, as the capture is, and read once it appears.
+    func testALogThatAppearsLaterIsRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("live.btsnoop")
+        try Data(sample.session.bytes).write(to: capture)
+        let log = folder.appendingPathComponent("later.txt")
+        let run = try FollowSignalTests.Running(["follow", capture.path, "--app-log", log.path, "--format", "jsonl"])
+        XCTAssertTrue(run.waitForOutput("\"record\":19,"), run.stderr)
+        try Data(sample.logcat.utf8).write(to: log)
+        XCTAssertTrue(run.waitForOutput("session done"), run.stdout + run.stderr)
+        XCTAssertEqual(run.stop(SIGINT, within: 5).map { _ in true }, true)
+        let lines = run.stdout.split(separator: "\n").filter { $0.contains("\"type\":\"log\"") }
+        XCTAssertEqual(lines.count, 13, run.stdout)
+    }
 }

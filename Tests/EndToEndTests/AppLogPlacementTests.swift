@@ -66,6 +66,7 @@ final class AppLogPlacementTests: XCTestCase {
         let outside = events.filter { $0["id"] as? String == "app.log.outside" }
         XCTAssertEqual(outside.count, 1)
         XCTAssertEqual(outside.first?["source"] as? String, log)
+        XCTAssertEqual(outside.first?["first_line_time"] as? String, "2020-01-02T03:04:05.000000Z")
         XCTAssertEqual(events.last?["id"] as? String, "app.log.outside")
         let fitting = try jsonl([
             Self.captures + "/ble_app_log.btsnoop", "--app-log", Self.captures + "/ble_app_log.logcat.txt",
@@ -141,5 +142,23 @@ final class AppLogPlacementTests: XCTestCase {
         XCTAssertEqual(lines.map { $0["matches_record"] as? Int }, [29, 31, nil])
         XCTAssertEqual(
             events.filter { $0["id"] as? String == "app.tx.not_on_air" }.compactMap { $0["line"] as? Int }, [3])
+    }
+
+    /// Found by a stranger: an app logs a frame whole before cutting it to the MTU (#31 and #32 of
+    /// the A5 session carry one 37-byte frame), and a notification's frames one by one (#33 holds
+    /// two): each line names the record of its frame, and none is said not on the air.
+    func testFramesJoinedFromWritesOrInsideAValueAreMatched() throws {
+        let whole = Frame.encode(command: 0x21, sequence: 8, payload: [0x00] + Array(0x01...0x1d))
+        let log = try temporaryLog(
+            """
+            2023-11-14T22:13:20.037Z [BLE] TX frame: \(Hex.string(whole))
+            2023-11-14T22:13:20.045Z [BLE] RX frame: a501a111000200308a
+            2023-11-14T22:13:20.045Z [BLE] RX frame: a50105120003025a6480
+            """)
+        let events = try jsonl([Self.captures + "/ble_a5_session.btsnoop", "--app-log", log])
+        let lines = events.filter { $0["type"] as? String == "log" }
+        XCTAssertEqual(lines.map { $0["matches_record"] as? Int }, [32, 33, 33])
+        XCTAssertFalse(events.contains { $0["id"] as? String == "app.tx.not_on_air" })
+        XCTAssertFalse(events.contains { $0["id"] as? String == "app.rx.not_logged" && $0["record"] as? Int == 33 })
     }
 }

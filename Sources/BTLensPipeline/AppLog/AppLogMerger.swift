@@ -39,7 +39,7 @@ public final class AppLogMerger {
         public var files: [String]
         public var format: AppLogFormat?
         /// `--app-log-offset`: the log's clock + this is the capture's; no content alignment.
-        public var offsetMilliseconds: Int64?
+        public var offsetMicroseconds: Int64?
         /// `--app-log-filter`: a tag, or a regular expression searched in the line.
         public var filter: String?
         /// `follow`: the logs grow; events are said as soon as the window has passed, with no
@@ -48,13 +48,13 @@ public final class AppLogMerger {
         /// The capture, whose bugreport's logcat `--app-log bugreport` names.
         public var capture: String?
         public init(
-            files: [String], format: AppLogFormat? = nil, offsetMilliseconds: Int64? = nil, filter: String? = nil,
+            files: [String], format: AppLogFormat? = nil, offsetMicroseconds: Int64? = nil, filter: String? = nil,
             live: Bool = false, capture: String? = nil
         ) {
             self.capture = capture
             self.files = files
             self.format = format
-            self.offsetMilliseconds = offsetMilliseconds
+            self.offsetMicroseconds = offsetMicroseconds
             self.filter = filter
             self.live = live
         }
@@ -94,6 +94,11 @@ public final class AppLogMerger {
         var head: Int?
         /// Where its event waits in the second hold (`Output.slot`).
         var slot = 0
+        /// An A5 frame over ATT that is not its record's value whole (one of several in it, or one
+        /// joined from several writes): a line showing it shows the value it came with (`parent`),
+        /// and it is never said not logged itself.
+        var derived = false
+        var parent: Int?
     }
 
     private let options: Options
@@ -122,6 +127,8 @@ public final class AppLogMerger {
     /// those of the events held.
     @exclusivity(unchecked) private var values = AppLogValues()
     @exclusivity(unchecked) private var drainedEnd = 0
+    /// The last ATT value's record, length and id: its frames that are not it whole are values too.
+    private var lastATT: (record: Int, count: Int, id: Int)?
     private var loggedStreams: Set<Stream> = []
     @exclusivity(unchecked) private var lastRecord = 0
     /// A line with its place on the capture's clock.
@@ -152,7 +159,8 @@ public final class AppLogMerger {
     private var alignments: [Event] = []
     /// Live: the last event's time, and the monotonic clock (ns) when it came and when the first did.
     private var lastEvent: (time: Int64, wall: UInt64)?
-    private var firstWall: UInt64?
+    /// Live: when each log's first line was seen (its offset waits at most `liveAlignWait` after).
+    private var liveSeen: [UInt64?] = []
     private var lastFlush: UInt64 = 0
 
     /// Opens the logs: one that cannot be read is said before any output.
@@ -163,7 +171,7 @@ public final class AppLogMerger {
             do {
                 regex = try NSRegularExpression(pattern: filter)
             } catch {
-                throw AppLogOpenError(message: "--app-log-filter \(filter): not a regular expression")
+                throw AppLogOpenError(message: "--app-log-filter \(filter): not a regular expression", usage: true)
             }
             keep = { l in
                 if l.tag == filter { return true }
@@ -178,6 +186,7 @@ public final class AppLogMerger {
         waiting = Array(repeating: [], count: sources.count)
         untimedLast = Array(repeating: nil, count: sources.count)
         lineSpans = Array(repeating: nil, count: sources.count)
+        liveSeen = Array(repeating: nil, count: sources.count)
     }
 
     /// `bugreport` is the capture's bugreport; a bugreport (a zip, or dumpstate's text) given by
@@ -188,19 +197,34 @@ public final class AppLogMerger {
         if file == "bugreport" {
             guard let capture = options.capture else {
                 throw AppLogOpenError(
-                    message: "--app-log bugreport reads the logcat of the capture's bugreport: there is no capture file"
-                )
+                    message:
+                        "--app-log bugreport reads the logcat of the capture's bugreport: there is no capture file",
+                    usage: true)
             }
             guard isBugreport(capture) else {
                 throw AppLogOpenError(
                     message:
-                        "--app-log bugreport reads the logcat of the capture's bugreport, and \(capture) is not one (a bugreport .zip or its dumpstate text)"
-                )
+                        "--app-log bugreport reads the logcat of the capture's bugreport, and \(capture) is not one (a bugreport .zip or its dumpstate text)",
+                    usage: true)
             }
             return try AppLogSource(bugreport: capture, format: options.format, keep: keep)
         }
         if isBugreport(file) { return try AppLogSource(bugreport: file, format: options.format, keep: keep) }
-        return try AppLogSource(path: file, format: options.format, keep: keep, growing: options.live)
+        let source = try AppLogSource(path: file, format: options.format, keep: keep, growing: options.live)
+        if case .custom(let pattern) = options.format { try check(pattern, on: file) }
+        return source
+    }
+
+    /// A pattern that reads none of a log's first lines is a mistake, said before any output.
+    static func check(_ pattern: AppLogPattern, on file: String) throws {
+        guard let h = FileHandle(forReadingAtPath: file), let head = try? h.read(upToCount: 65_536) else { return }
+        try? h.close()
+        let lines = String(decoding: head, as: UTF8.self).split(whereSeparator: \.isNewline).prefix(200)
+        guard !lines.isEmpty, !lines.contains(where: pattern.reads) else { return }
+        throw AppLogOpenError(
+            message:
+                "\(file): --app-log-format reads none of its first \(lines.count) lines (each must match, and its time group read as a time: --app-log-time-format gives the time's layout)",
+            usage: true)
     }
 
     /// A zip, or text that dumpstate wrote: from its first 4 KiB.
@@ -228,10 +252,11 @@ public final class AppLogMerger {
         captureSpan = captureSpan.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
         let kept = e.detached()
         var id = -1
-        if var v = Self.value(kept) {
+        if var v = Self.value(kept) ?? derivedFrame(kept) {
             v.hash = Self.hash(v.bytes)
             v.head = v.bytes.count >= 4 ? Self.hash(v.bytes.prefix(4)) : nil
             id = values.add(v)
+            if !v.derived, case .att = kept.body { lastATT = (e.record, v.bytes.count, id) }
         }
         let bytes = kept.heldBytes
         held.append(Held(event: kept, time: t, bytes: bytes, value: id))
@@ -242,13 +267,15 @@ public final class AppLogMerger {
         if options.live {
             let now = Self.wallNow()
             lastEvent = (t, now)
-            firstWall = firstWall ?? now
             // The logs grow: look for their next lines again.
             nextTime = .min
         }
-        if !aligned {
+        if options.live {
+            guard try alignLive() || full else { return }
+            aligned = true
+        } else if !aligned {
             let first = held[heldStart].time
-            guard try full || t &- first > Self.alignTime || (options.live && readyToAlign()) else { return }
+            guard full || t &- first > Self.alignTime else { return }
             try align(out)
         }
         try drain(upTo: t &- Self.window, out)
@@ -268,11 +295,8 @@ public final class AppLogMerger {
             lastFlush = wall
             for s in sources { s.flushPending() }
         }
-        guard let last = lastEvent else { return }
-        if !aligned {
-            guard try readyToAlign() else { return }
-            try align(out)
-        }
+        guard let last = lastEvent, try alignLive() else { return }
+        aligned = true
         let now = last.time &+ Int64(clamping: (Self.wallNow() &- last.wall) / 1000)
         nextTime = .min
         try drain(upTo: now &- Self.window, out)
@@ -292,13 +316,27 @@ public final class AppLogMerger {
         output.release(before: options.live ? .max : t, out)
     }
 
-    /// Live: whether every log has 3 lines agreeing on an offset, or has waited long enough.
-    private func readyToAlign() throws -> Bool {
-        if options.offsetMilliseconds != nil { return true }
-        if let w = firstWall, Self.wallNow() &- w >= Self.liveAlignWait { return true }
+    /// Live: aligns each log once 3 of its lines agree on an offset, or `liveAlignWait` after its
+    /// first line came; a log with no line yet (one that appears after the follow began) holds
+    /// nothing back. True when no log waits: the events may go on.
+    private func alignLive() throws -> Bool {
+        let now = Self.wallNow()
         let index = valueTimes()
-        for s in sources where try offset(of: s, index).matched < 3 { return false }
-        return true
+        var waiting = false
+        for (i, s) in sources.enumerated() where s.alignment == nil {
+            if options.offsetMicroseconds == nil {
+                let matched = try offset(of: s, index).matched
+                guard !s.ahead.isEmpty else { continue }
+                let seen = liveSeen[i] ?? now
+                liveSeen[i] = seen
+                guard matched >= 3 || now &- seen >= Self.liveAlignWait else {
+                    waiting = true
+                    continue
+                }
+            }
+            try align(s, index)
+        }
+        return !waiting
     }
 
     static func wallNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -340,8 +378,9 @@ public final class AppLogMerger {
                 AppLogAirDiagnostics.outside,
                 "\(s.name): its lines run from \(Self.clock(span.lowerBound)) to \(Self.clock(span.upperBound)) on the capture's clock, which runs from \(Self.clock(capture.lowerBound)) to \(Self.clock(capture.upperBound)): no line falls within the capture (method \(s.alignment?.method.rawValue ?? "clock"); --app-log-offset sets the offset)",
                 fields: [
-                    ("source", .string(s.name)), ("first_line_time", .decimal(span.lowerBound, scale: 6)),
-                    ("last_line_time", .decimal(span.upperBound, scale: 6)),
+                    ("source", .string(s.name)),
+                    ("first_line_time", .string(Timestamp(microseconds: span.lowerBound).iso8601)),
+                    ("last_line_time", .string(Timestamp(microseconds: span.upperBound).iso8601)),
                 ])
             out(
                 Event(
@@ -381,32 +420,36 @@ public final class AppLogMerger {
     private func align(_ out: (Event) -> Void) throws {
         aligned = true
         let index = valueTimes()
+        for s in sources where s.alignment == nil { try align(s, index) }
+    }
+
+    /// Finds one log's offset; said at the first event held (or the last passed on).
+    private func align(_ s: AppLogSource, _ index: [[UInt8]: [Int64]]) throws {
         let at = held.count > heldStart ? held[heldStart].event : nil
         // Lines before the capture's first event are placed at its record, not at 0.
         if let at, lastRecord == 0 { lastRecord = at.record }
-        for s in sources {
-            if let ms = options.offsetMilliseconds {
-                s.alignment = AppLogAlignment(
-                    source: s.name, offsetMicroseconds: ms.saturatingMultiplying(by: 1000), matched: 0, method: .given)
+        let a: AppLogAlignment
+        if let given = options.offsetMicroseconds {
+            a = AppLogAlignment(source: s.name, offsetMicroseconds: given, matched: 0, method: .given)
+        } else {
+            let (offset, matched) = try self.offset(of: s, index)
+            if let first = s.ahead.first, first.rawTime == nil {
+                // A log that writes no time is placed line by line by its bytes: no offset.
+                let shown = s.ahead.filter { $0.runs.contains { index[$0.bytes] != nil } }.count
+                a = AppLogAlignment(
+                    source: s.name, offsetMicroseconds: 0, matched: shown, method: .content, untimed: true)
             } else {
-                let (offset, matched) = try self.offset(of: s, index)
-                s.alignment = AppLogAlignment(
+                a = AppLogAlignment(
                     source: s.name, offsetMicroseconds: offset, matched: matched,
                     method: matched > 0 ? .content : .clock)
-                // A log that writes no time is placed line by line by its bytes: no offset.
-                if let first = s.ahead.first, first.rawTime == nil {
-                    let shown = s.ahead.filter { $0.runs.contains { index[$0.bytes] != nil } }.count
-                    s.alignment = AppLogAlignment(
-                        source: s.name, offsetMicroseconds: 0, matched: shown, method: .content, untimed: true)
-                }
-            }
-            if let a = s.alignment {
-                alignments.append(
-                    Event(
-                        record: at?.record ?? 0, timestamp: at?.timestamp ?? Timestamp(microseconds: 0), direction: nil,
-                        connection: nil, isTop: true, body: .logAlignment(a)))
             }
         }
+        s.alignment = a
+        alignments.append(
+            Event(
+                record: at?.record ?? lastRecord,
+                timestamp: at?.timestamp ?? Timestamp(microseconds: drained == .min ? 0 : drained),
+                direction: nil, connection: nil, isTop: true, body: .logAlignment(a)))
     }
 
     /// The held values of 3 bytes or more, with their times.
@@ -496,7 +539,8 @@ public final class AppLogMerger {
     /// its bytes when it writes no time).
     private func earliestLine(ending: Bool = false) throws -> (Int, Placed)? {
         var best: (Int, Placed)?
-        for (i, s) in sources.enumerated() {
+        // A live log not aligned yet (no line agreed on its offset) waits.
+        for (i, s) in sources.enumerated() where s.alignment != nil {
             if nextLines[i] == nil, let line = try waiting[i].first ?? s.take() {
                 if !waiting[i].isEmpty { waiting[i].removeFirst() }
                 if let t = line.rawTime {
@@ -571,13 +615,17 @@ public final class AppLogMerger {
         }
         // However many lines come before the next event, what they decide goes on.
         defer { settle(before: at &- Self.window, out) }
-        guard l.kept else { return }
         let time = Timestamp(microseconds: at)
-        let entry = AppLogEntry(
-            source: s.name, line: l.line.number, level: l.line.level, tag: l.line.tag, message: l.line.message,
-            matchesRecord: matched)
-        output.hold(
-            Event(record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true, body: .log(entry)))
+        // A line the filter hides still says what it disagrees with.
+        if l.kept {
+            let entry = AppLogEntry(
+                source: s.name, line: l.line.number, level: l.line.level, tag: l.line.tag, message: l.line.message,
+                matchesRecord: matched)
+            output.hold(
+                Event(
+                    record: lastRecord, timestamp: time, direction: nil, connection: nil, isTop: true, body: .log(entry)
+                ))
+        }
         for d in s.problems.removeValue(forKey: l.line.number) ?? [] {
             output.hold(
                 Event(
@@ -635,6 +683,7 @@ public final class AppLogMerger {
         guard let id = best?.id else { return nil }
         values[id].matched = true
         loggedStreams.insert(values[id].stream)
+        if let p = values[id].parent, p >= values.firstID { values[p].matched = true }
         return (values[id].record, values[id].direction)
     }
 
@@ -660,7 +709,8 @@ public final class AppLogMerger {
     private func prune(before limit: Int64) {
         while values.firstID < drainedEnd, values[values.firstID].time < limit {
             let v = values.removeFirst()
-            guard v.direction == .received, !v.matched, loggedStreams.contains(v.stream), !logsPart(of: v) else {
+            guard v.direction == .received, !v.derived, !v.matched, loggedStreams.contains(v.stream), !logsPart(of: v)
+            else {
                 continue
             }
             let d = Diagnostic(
@@ -718,6 +768,25 @@ public final class AppLogMerger {
         default:
             return nil
         }
+    }
+
+    /// An A5 frame over ATT that its record's value is not, whole: one of several frames in a
+    /// notification, or one an app wrote in several writes (as it logs it before cutting it to the MTU).
+    private func derivedFrame(_ e: Event) -> Value? {
+        guard case .frame(let f) = e.body, f.transport == .att, f.isA5, f.frame.payload.count == f.frame.payloadCount
+        else { return nil }
+        let whole = lastATT.map { $0.record == e.record && $0.count == f.frame.length } ?? false
+        guard !whole else { return nil }
+        let bytes = FrameFormat.a5.encode(
+            command: f.frame.command, sequence: f.frame.sequence ?? 0, flags: f.frame.flags ?? 0,
+            version: f.frame.version ?? 1, payload: f.frame.payload, fragment: f.frame.fragment,
+            messageChecksum: f.frame.checksum)
+        var v = Value(
+            record: e.record, time: e.timestamp.microseconds, bytes: bytes[...], direction: e.direction,
+            stream: Stream(connection: e.connection, handle: f.attHandle))
+        v.derived = true
+        v.parent = lastATT.flatMap { $0.record == e.record ? $0.id : nil }
+        return v
     }
 
     /// Read Response, Read Blob Response, Write Request, Write Command, Signed Write Command,

@@ -23,6 +23,8 @@ final class AppLogSource {
     private enum Input {
         case file(FileHandle)
         case member(ZipMemberStream)
+        /// A growing log that does not exist yet (`follow` started before the app's logging).
+        case missing
     }
 
     /// The most a bugreport's text is inflated to: it is streamed, so this bounds the time a zip
@@ -65,9 +67,13 @@ final class AppLogSource {
 
     /// `growing`: the log is still being written (`follow`); its end is only the end for now.
     init(path: String, format: AppLogFormat?, keep: @escaping (AppLogLine) -> Bool, growing: Bool = false) throws {
-        let handle = try Self.open(path)
         (name, self.path, self.format, bugreport, self.growing, self.keep) = (path, path, format, false, growing, keep)
-        input = .file(handle)
+        // A growing log may appear later; a folder, or a file that cannot be read, is said now.
+        if growing && !FileManager.default.fileExists(atPath: path) {
+            input = .missing
+        } else {
+            input = .file(try Self.open(path))
+        }
         inode = Self.identity(path)?.inode
         reader = AppLogReader(format: format)
     }
@@ -101,7 +107,7 @@ final class AppLogSource {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
             let h = FileHandle(forReadingAtPath: path)
         else {
-            throw AppLogOpenError(message: "\(path): cannot be read (no such file, or a folder)")
+            throw AppLogOpenError(message: "\(path): cannot be read (no such file, or a folder)", usage: true)
         }
         return h
     }
@@ -203,6 +209,11 @@ final class AppLogSource {
             } catch {
                 throw AppLogOpenError(message: "\(name): \(error)")
             }
+        case .missing:
+            guard FileManager.default.fileExists(atPath: path) else { return [] }
+            input = .file(try Self.open(path))
+            inode = Self.identity(path)?.inode
+            return try read()
         }
     }
 
@@ -232,5 +243,7 @@ final class AppLogSource {
 /// A log that cannot be read: said as a usage error.
 public struct AppLogOpenError: Error, CustomStringConvertible {
     public var message: String
+    /// The log was named or asked for wrongly (a missing file, a bad pattern), not unreadable.
+    public var usage = false
     public var description: String { message }
 }

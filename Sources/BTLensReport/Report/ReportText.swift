@@ -10,6 +10,8 @@ public enum ReportText {
 
     public static func render(_ r: Report, markdown: Bool) -> String {
         let style: ReportLine.Style = markdown ? .markdown : .text
+        // With two logs or more, each log line names its file, as on the text timeline.
+        let names = r.appLogs.count > 1
         var out: [String] = []
         func add(_ l: ReportLine) { out.append(l.written(style)) }
         func heading(_ l: ReportLine) {
@@ -80,7 +82,7 @@ public enum ReportText {
                 let range = max(last + 1, i - context)...min(r.rows.count - 1, i + context)
                 out.append(markdown ? "```" : "")
                 // Inside a fence nothing is markup; each line begins with `#record`, so none closes it.
-                for j in range { out.append(line(r.rows[j]).written(markdown ? .code : .text)) }
+                for j in range { out.append(line(r.rows[j], names: names).written(markdown ? .code : .text)) }
                 out.append(markdown ? "```" : "")
                 last = range.upperBound
                 shown += 1
@@ -94,7 +96,7 @@ public enum ReportText {
         if r.isRange, !r.rows.isEmpty {
             heading("Timeline")
             out.append(markdown ? "```" : "")
-            for row in r.rows { out.append(line(row).written(markdown ? .code : .text)) }
+            for row in r.rows { out.append(line(row, names: names).written(markdown ? .code : .text)) }
             out.append(markdown ? "```" : "")
         }
         out.append("")
@@ -102,11 +104,14 @@ public enum ReportText {
         return out.joined(separator: "\n") + "\n"
     }
 
-    static func line(_ row: Report.Row) -> ReportLine {
+    /// A row as the text timeline writes it; with `names` (more than one log), a log's line begins
+    /// with its file's name.
+    static func line(_ row: Report.Row, names: Bool = false) -> ReportLine {
         let conn = row.connection.map { Hex.value($0, width: 4) } ?? "     -"
         // An app log's line is marked by its line number, as on the text timeline.
         let mark = row.log.map { "L\($0.line)" } ?? "#\(row.record)"
-        return "\(mark.padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(row.text)"
+        let source = row.log.map { names ? "\($0.source.split(separator: "/").last ?? ""): " : "" } ?? ""
+        return "\(mark.padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(source)\(row.text)"
     }
 }
 

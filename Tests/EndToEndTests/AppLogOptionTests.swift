@@ -10,15 +10,6 @@ final class AppLogOptionTests: XCTestCase {
     let capture = AppLogTests.captures + "/ble_app_log.btsnoop"
     let logcat = AppLogTests.captures + "/ble_app_log.logcat.txt"
 
-    private func temporaryLog(_ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("app.log").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     private func jsonl(_ arguments: [String]) throws -> [[String: Any]] {
         let run = try runCLI(["timeline", "--format", "jsonl"] + arguments)
         XCTAssertEqual(run.status, 0, run.stderr)

@@ -19,15 +19,6 @@ final class AppLogPlacementTests: XCTestCase {
         }
     }
 
-    private func temporaryLog(_ text: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("app.log").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
     /// The second hold: app.rx.not_logged comes after the last event of its record, before the
     /// next record's, and the whole output is in time order.
     func testNotLoggedFollowsItsRecordInTimeOrder() throws {
@@ -160,5 +151,17 @@ final class AppLogPlacementTests: XCTestCase {
         XCTAssertEqual(lines.map { $0["matches_record"] as? Int }, [32, 33, 33])
         XCTAssertFalse(events.contains { $0["id"] as? String == "app.tx.not_on_air" })
         XCTAssertFalse(events.contains { $0["id"] as? String == "app.rx.not_logged" && $0["record"] as? Int == 33 })
+    }
+}
+
+extension XCTestCase {
+    /// `text` as an app log in a folder of its own, removed after the test.
+    func temporaryLog(_ text: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("applog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("app.log").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 }

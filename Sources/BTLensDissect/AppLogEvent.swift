@@ -22,6 +22,14 @@ public struct AppLogEntry: Sendable {
         return f
     }
 
+    /// How text names each of several logs: its file name, or the path given where two logs share one.
+    public static func names(_ sources: [String]) -> [String: String] {
+        guard sources.count > 1 else { return [:] }
+        let base = { (s: String) in String(s.split(separator: "/").last ?? Substring(s)) }
+        let counts = Dictionary(grouping: sources, by: base).mapValues(\.count)
+        return Dictionary(sources.map { ($0, counts[base($0), default: 0] > 1 ? $0 : base($0)) }) { a, _ in a }
+    }
+
     public init(source: String, line: Int, level: String?, tag: String?, message: String, matchesRecord: Int?) {
         self.source = source
         self.line = line

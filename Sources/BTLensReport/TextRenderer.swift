@@ -12,8 +12,8 @@ public struct TextRenderer {
     public var origin: Timestamp?
     /// The terminal's columns: a longer line has its summary cut with `…`. Nil: whole lines.
     public var width: Int?
-    /// More than one `--app-log`: each line of a log begins with its file's name.
-    public var namesLogSources = false
+    /// More than one `--app-log`: each line of a log begins with its name here (`AppLogEntry.names`).
+    public var logNames: [String: String] = [:]
 
     public init(verbose: Bool = false, color: Bool = false) {
         self.verbose = verbose
@@ -73,8 +73,8 @@ public struct TextRenderer {
         line.spaces(5 - layer.utf8.count)
         line.add(" ")
         if verbose { line.spaces(2 * e.layer.depth) }
-        if namesLogSources, case .log(let l) = e.body {
-            line.add(text: TerminalText.safe(String(l.source.split(separator: "/").last ?? "")) + ": ")
+        if !logNames.isEmpty, case .log(let l) = e.body {
+            line.add(text: TerminalText.safe(logNames[l.source] ?? l.source) + ": ")
         }
         // The columns before the summary are fixed: only the summary is cut.
         let room = (width ?? .max) - (line.count - (color ? style?.rawValue.utf8.count ?? 0 : 0))
@@ -171,10 +171,12 @@ public struct TextRenderer {
             if let r = l.matchesRecord { s += " = #\(r)" }
             return ("LOG", s, .cyan)
         case .logAlignment(let a):
-            let ms = a.offsetMicroseconds / 1000
-            let offset =
-                (ms < 0 ? "− " : "+ ")
-                + FieldValue.decimalText(ms.magnitude > Int64.max.magnitude ? 0 : abs(ms), scale: 0)
+            // Milliseconds with the fraction there is, so that it can be given back as --app-log-offset.
+            let us = a.offsetMicroseconds
+            var digits = FieldValue.decimalText(us == .min ? .max : abs(us), scale: 3)
+            while digits.hasSuffix("0") && digits.contains(".") { digits.removeLast() }
+            if digits.hasSuffix(".") { digits.removeLast() }
+            let offset = (us < 0 ? "− " : "+ ") + digits
             let how: String
             switch a.method {
             case .content: how = "from \(a.matched) line\(a.matched == 1 ? "" : "s") whose bytes are on the air"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTLensAppLog
 import BTLensPipeline
+import Foundation
 
 /// `--app-log` and its companions: the app's own logs placed on the timeline.
 struct AppLogOptions: ParsableArguments {
@@ -90,8 +91,10 @@ struct AppLogOptions: ParsableArguments {
             }
             return nil
         }
-        if let twice = Dictionary(grouping: files, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-            throw ValidationError("--app-log \(twice) is given twice")
+        // The same file, however it is named (./a.log, a symlink to it).
+        let same = { (f: String) in URL(fileURLWithPath: f).resolvingSymlinksInPath().standardizedFileURL.path }
+        if let twice = Dictionary(grouping: files, by: same).first(where: { $0.value.count > 1 }) {
+            throw ValidationError("--app-log \(twice.value.joined(separator: " and ")): the same log given twice")
         }
         var pattern: AppLogFormat?
         if timeFormat != nil && format == nil {

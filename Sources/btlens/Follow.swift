@@ -108,7 +108,7 @@ struct Follow: ParsableCommand {
         let live = LiveOutput(
             format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0,
             throttle: throttleOptions.throttle(try limitOptions.limits()), filter: filterOption.filter(),
-            namesLogSources: appLog.files.count > 1)
+            logNames: merger?.names ?? [:])
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }

@@ -28,7 +28,7 @@ final class LiveOutput {
 
     init(
         format: Timeline.Format, verbose: Bool, color: Bool, status: Bool, throttle: DiagnosticThrottle,
-        filter: DisplayFilter? = nil, namesLogSources: Bool = false
+        filter: DisplayFilter? = nil, logNames: [String: String] = [:]
     ) {
         self.throttle = throttle
         self.filter = filter
@@ -37,7 +37,7 @@ final class LiveOutput {
         } else {
             text = TextRenderer(verbose: verbose, color: color)
             text?.width = terminalWidth(verbose: verbose)
-            text?.namesLogSources = namesLogSources
+            text?.logNames = logNames
             jsonl = nil
         }
         self.status = status

@@ -71,7 +71,7 @@ struct Timeline: ParsableCommand {
         case .text:
             var renderer = TextRenderer(verbose: verbose, color: color.enabled)
             renderer.width = terminalWidth(verbose: verbose)
-            renderer.namesLogSources = appLog.files.count > 1
+            renderer.logNames = merger?.names ?? [:]
             render = { e in renderer.render(e, into: sink) }
             begin = { t in if renderer.origin == nil { renderer.origin = t } }
         case .jsonl:

@@ -1,3 +1,4 @@
+import BTLensDissect
 import BTLensTestSupport
 import Foundation
 import XCTest
@@ -19,6 +20,8 @@ final class AppLogOptionTests: XCTestCase {
     }
 
     func testAnOffsetWithAFractionIsGivenBack() throws {
+        let text = try runCLI(["timeline", capture, "--app-log", logcat, "--app-log-offset=-3599997.25"])
+        XCTAssertTrue(text.stdout.contains("its clock − 3599997.25 ms is the capture's"), text.stdout)
         let events = try jsonl([capture, "--app-log", logcat, "--app-log-offset=-3599997.25"])
         let a = try XCTUnwrap(events.first { $0["type"] as? String == "log.alignment" })
         XCTAssertEqual(a["method"] as? String, "given")
@@ -56,6 +59,11 @@ final class AppLogOptionTests: XCTestCase {
         let twice = try runCLI(["timeline", capture, "--app-log", logcat, "--app-log", logcat])
         XCTAssertEqual(twice.status, 2)
         XCTAssertTrue(twice.stderr.contains("given twice"), twice.stderr)
+        let otherwise = try runCLI([
+            "timeline", capture, "--app-log", logcat, "--app-log",
+            Self.captures + "/../Captures/ble_app_log.logcat.txt",
+        ])
+        XCTAssertEqual(otherwise.status, 2, "the same file by another path")
         // Bytes no format reads: the log cannot be read, as a capture that is none (1), its first
         // line shown with its control characters escaped.
         let junk = try temporaryLog("\u{1}\u{2}binary\u{7f}\u{1b}[2J\n\u{0}\u{0}")
@@ -84,5 +92,14 @@ final class AppLogOptionTests: XCTestCase {
                 $0.contains("LOG   ble_app_log.logcat.txt: ") || $0.contains("LOG   ble_app_log.app.log: ")
             },
             lines.joined(separator: "\n"))
+    }
+
+    /// Logs are named by their file names, or by the paths given where two share one.
+    func testNamesOfSeveralLogs() {
+        XCTAssertEqual(AppLogEntry.names(["a/app.log"]), [:])
+        XCTAssertEqual(AppLogEntry.names(["a/app.log", "x.txt"]), ["a/app.log": "app.log", "x.txt": "x.txt"])
+        XCTAssertEqual(
+            AppLogEntry.names(["a/app.log", "b/app.log", "c.txt"]),
+            ["a/app.log": "a/app.log", "b/app.log": "b/app.log", "c.txt": "c.txt"])
     }
 }

@@ -151,6 +151,26 @@ final class AppLogPlacementTests: XCTestCase {
         XCTAssertEqual(lines.map { $0["matches_record"] as? Int }, [32, 33, 33])
         XCTAssertFalse(events.contains { $0["id"] as? String == "app.tx.not_on_air" })
         XCTAssertFalse(events.contains { $0["id"] as? String == "app.rx.not_logged" && $0["record"] as? Int == 33 })
+        // A frame that began in one notification (#40) and ended in the next (#41), logged whole:
+        // both values are shown, neither said not logged.
+        let split = Frame.encode(command: 0xa2, sequence: 19, payload: Array(repeating: 0x42, count: 12))
+        let log2 = try temporaryLog("2023-11-14T22:13:20.053Z [BLE] RX frame: \(Hex.string(split))\n")
+        let events2 = try jsonl([Self.captures + "/ble_a5_session.btsnoop", "--app-log", log2])
+        XCTAssertEqual(events2.first { $0["type"] as? String == "log" }?["matches_record"] as? Int, 41)
+        let notLogged = events2.filter { $0["id"] as? String == "app.rx.not_logged" }.compactMap {
+            $0["record"] as? Int
+        }
+        XCTAssertFalse(notLogged.contains(40), "\(notLogged)")
+        XCTAssertFalse(notLogged.contains(41), "\(notLogged)")
+    }
+
+    /// The note of what was loaded stays the timeline's first line; each log's alignment follows.
+    func testTheLoadedNoteStaysFirst() throws {
+        let events = try jsonl([
+            Self.captures + "/ble_app_log.btsnoop", "--app-log", Self.captures + "/ble_app_log.logcat.txt",
+        ])
+        XCTAssertEqual(events.first?["category"] as? String, "dissectors.loaded")
+        XCTAssertEqual(events.dropFirst().first?["type"] as? String, "log.alignment")
     }
 }
 

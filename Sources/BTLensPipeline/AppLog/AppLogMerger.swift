@@ -127,6 +127,8 @@ public final class AppLogMerger {
     /// those of the events held.
     @exclusivity(unchecked) private var values = AppLogValues()
     @exclusivity(unchecked) private var drainedEnd = 0
+    /// Values before this time have left the window.
+    private var prunedBefore: Int64 = .min
     /// The last ATT value's record, length and id: its frames that are not it whole are values too.
     private var lastATT: (record: Int, count: Int, id: Int)?
     private var loggedStreams: Set<Stream> = []
@@ -237,6 +239,9 @@ public final class AppLogMerger {
 
     deinit { for s in sources { s.stopReading() } }
 
+    /// How text names each log's lines when there are several.
+    public var names: [String: String] { AppLogEntry.names(sources.map(\.name)) }
+
     /// One event of the capture: held, then passed on with the log lines before it.
     public func event(_ e: Event, _ pass: (Event) -> Void) throws {
         try withoutActuallyEscaping(pass) { pass in try take(e, watched(pass)) }
@@ -300,6 +305,9 @@ public final class AppLogMerger {
         let now = last.time &+ Int64(clamping: (Self.wallNow() &- last.wall) / 1000)
         nextTime = .min
         try drain(upTo: now &- Self.window, out)
+        // A log aligned while no record came says so before its lines.
+        for a in alignments { output.hold(a) }
+        alignments = []
         while let (i, line) = try earliestLine(), line.time <= now &- Self.window {
             nextLines[i] = nil
             place(line, i, out)
@@ -382,10 +390,12 @@ public final class AppLogMerger {
                     ("first_line_time", .string(Timestamp(microseconds: span.lowerBound).iso8601)),
                     ("last_line_time", .string(Timestamp(microseconds: span.upperBound).iso8601)),
                 ])
+            // After everything said, in time order.
+            let last = lineSpans.compactMap { $0?.upperBound }.max() ?? capture.upperBound
             out(
                 Event(
-                    record: lastRecord, timestamp: Timestamp(microseconds: capture.upperBound), direction: nil,
-                    connection: nil, isTop: true, body: .diagnostic(d)))
+                    record: lastRecord, timestamp: Timestamp(microseconds: max(capture.upperBound, last)),
+                    direction: nil, connection: nil, isTop: true, body: .diagnostic(d)))
         }
     }
 
@@ -496,16 +506,21 @@ public final class AppLogMerger {
     private func drain(upTo limit: Int64, _ out: (Event) -> Void) throws {
         while heldStart < held.count, held[heldStart].time <= limit {
             let t = held[heldStart].time
-            // Each log's alignment comes before its lines.
-            for a in alignments { output.hold(a) }
-            alignments = []
-            // The next line's time is kept: most events come before it, and are passed on at once.
-            while nextTime <= t, let (i, line) = try earliestLine(), line.time <= t {
-                nextLines[i] = nil
-                place(line, i, out)
-                nextTime = .min
+            // The timeline's first line, the note of what was loaded, stays first.
+            var leads = false
+            if drained == .min, case .note = held[heldStart].event.body { leads = true }
+            if !leads {
+                // Each log's alignment comes before its lines.
+                for a in alignments { output.hold(a) }
+                alignments = []
+                // The next line's time is kept: most events come before it, and are passed on at once.
+                while nextTime <= t, let (i, line) = try earliestLine(), line.time <= t {
+                    nextLines[i] = nil
+                    place(line, i, out)
+                    nextTime = .min
+                }
+                if nextTime == .min { nextTime = try earliestLine()?.1.time ?? .max }
             }
-            if nextTime == .min { nextTime = try earliestLine()?.1.time ?? .max }
             // Moved out, not copied: no retain and release of the event's parts.
             var h = Held(event: Self.spent, time: 0, bytes: 0, value: -1)
             swap(&h, &held[heldStart])
@@ -610,7 +625,11 @@ public final class AppLogMerger {
                 if run.bytes.count >= 4, run.direction != .sent, unmatchedRuns.count - unmatchedStart < Self.holdLimit {
                     unmatchedRuns.append((at, run.bytes))
                 }
-                if run.direction == .sent, run.isComplete, unsent == nil { unsent = run }
+                // Only where the values of its whole window are still known: not for a line that
+                // came late (a live log written behind the capture, a time going back in the file).
+                if run.direction == .sent, run.isComplete, unsent == nil, at &- Self.window >= prunedBefore {
+                    unsent = run
+                }
             }
         }
         // However many lines come before the next event, what they decide goes on.
@@ -683,7 +702,17 @@ public final class AppLogMerger {
         guard let id = best?.id else { return nil }
         values[id].matched = true
         loggedStreams.insert(values[id].stream)
-        if let p = values[id].parent, p >= values.firstID { values[p].matched = true }
+        // A frame shows each value it came from, back to the one where it began.
+        if let p = values[id].parent {
+            var (covered, j) = (0, p)
+            while j >= values.firstID, covered < values[id].bytes.count {
+                if !values[j].derived, values[j].stream == values[id].stream {
+                    values[j].matched = true
+                    covered += values[j].bytes.count
+                }
+                j -= 1
+            }
+        }
         return (values[id].record, values[id].direction)
     }
 
@@ -707,6 +736,7 @@ public final class AppLogMerger {
     /// Values older than `limit` leave the window: one received on a stream the app logs that no
     /// line matched is said right after its event, which waits in the second hold.
     private func prune(before limit: Int64) {
+        prunedBefore = max(prunedBefore, limit)
         while values.firstID < drainedEnd, values[values.firstID].time < limit {
             let v = values.removeFirst()
             guard v.direction == .received, !v.derived, !v.matched, loggedStreams.contains(v.stream), !logsPart(of: v)

@@ -11,7 +11,7 @@ public enum ReportText {
     public static func render(_ r: Report, markdown: Bool) -> String {
         let style: ReportLine.Style = markdown ? .markdown : .text
         // With two logs or more, each log line names its file, as on the text timeline.
-        let names = r.appLogs.count > 1
+        let names = AppLogEntry.names(r.appLogs.map(\.source))
         var out: [String] = []
         func add(_ l: ReportLine) { out.append(l.written(style)) }
         func heading(_ l: ReportLine) {
@@ -105,12 +105,12 @@ public enum ReportText {
     }
 
     /// A row as the text timeline writes it; with `names` (more than one log), a log's line begins
-    /// with its file's name.
-    static func line(_ row: Report.Row, names: Bool = false) -> ReportLine {
+    /// with its log's name.
+    static func line(_ row: Report.Row, names: [String: String] = [:]) -> ReportLine {
         let conn = row.connection.map { Hex.value($0, width: 4) } ?? "     -"
         // An app log's line is marked by its line number, as on the text timeline.
         let mark = row.log.map { "L\($0.line)" } ?? "#\(row.record)"
-        let source = row.log.map { names ? "\($0.source.split(separator: "/").last ?? ""): " : "" } ?? ""
+        let source = row.log.map { names.isEmpty ? "" : "\(names[$0.source] ?? $0.source): " } ?? ""
         return "\(mark.padding(8)) \(row.offset) \(row.arrow) \(conn) \(row.layer.padding(5)) \(source)\(row.text)"
     }
 }

@@ -89,14 +89,14 @@ public final class AppLogMerger {
         /// Its stream: a stream the app logs is one a line matched.
         var stream: Stream
         var matched = false
-        /// The hashes of its bytes and of its first 4, kept for the counts.
+        /// The hashes of its bytes and of its first 4, kept for the index (`AppLogValues`).
         var hash = 0
         var head: Int?
-        /// Where its event waits in the second hold (`Output.slot`).
+        /// Where its event waits in the second hold (`AppLogHold.hold`).
         var slot = 0
         /// An A5 frame over ATT that is not its record's value whole (one of several in it, or one
-        /// joined from several writes): a line showing it shows the value it came with (`parent`),
-        /// and it is never said not logged itself.
+        /// joined from several writes): a line showing it shows each value it came from (`parent`,
+        /// the last, and those before it on its stream), and it is never said not logged itself.
         var derived = false
         var parent: Int?
     }
@@ -157,9 +157,9 @@ public final class AppLogMerger {
     /// The capture's first and last times, and each log's first and last placed line's.
     private var captureSpan: ClosedRange<Int64>?
     private var lineSpans: [ClosedRange<Int64>?] = []
-    /// Each log's alignment, said after the capture's first event (the note of what was loaded).
+    /// Each log's alignment, said before its first line (after the note of what was loaded).
     private var alignments: [Event] = []
-    /// Live: the last event's time, and the monotonic clock (ns) when it came and when the first did.
+    /// Live: the last event's time, and the monotonic clock (ns) when it came.
     private var lastEvent: (time: Int64, wall: UInt64)?
     /// Live: when each log's first line was seen (its offset waits at most `liveAlignWait` after).
     private var liveSeen: [UInt64?] = []

@@ -164,6 +164,26 @@ final class AppLogPlacementTests: XCTestCase {
         XCTAssertFalse(notLogged.contains(41), "\(notLogged)")
     }
 
+    /// A log whose times go back a little (two threads, logcat's buffers interleaved) comes out in
+    /// time order, lines of one time in file order.
+    func testLinesGoingBackInTimeComeInTimeOrder() throws {
+        let log = try temporaryLog(
+            """
+            11-14 23:13:20.070  4321  4390 D BLE: third
+            11-14 23:13:20.030  4321  4391 D BLE: first
+            11-14 23:13:20.050  4321  4390 D BLE: second, a
+            11-14 23:13:20.050  4321  4390 D BLE: second, b
+            11-14 23:13:20.120  4321  4390 D BLE: last
+            """)
+        let events = try jsonl([
+            Self.captures + "/ble_app_log.btsnoop", "--app-log", log, "--app-log-offset=-3600000",
+        ])
+        let lines = events.filter { $0["type"] as? String == "log" }
+        XCTAssertEqual(lines.compactMap { $0["line"] as? Int }, [2, 3, 4, 1, 5])
+        let times = events.compactMap { $0["time"] as? String }
+        XCTAssertEqual(times, times.sorted())
+    }
+
     /// The note of what was loaded stays the timeline's first line; each log's alignment follows.
     func testTheLoadedNoteStaysFirst() throws {
         let events = try jsonl([

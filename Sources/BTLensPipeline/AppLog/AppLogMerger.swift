@@ -161,6 +161,11 @@ public final class AppLogMerger {
     private var alignments: [Event] = []
     /// Live: the last event's time, and the monotonic clock (ns) when it came.
     private var lastEvent: (time: Int64, wall: UInt64)?
+    /// Each timed log's lines read ahead into time order (`timedLine`), from `reorderStart`, and the
+    /// latest time among them.
+    private var reorder: [[Placed]] = []
+    private var reorderStart: [Int] = []
+    private var reorderLatest: [Int64] = []
     /// Live: when each log's first line was seen (its offset waits at most `liveAlignWait` after).
     private var liveSeen: [UInt64?] = []
     private var lastFlush: UInt64 = 0
@@ -189,6 +194,9 @@ public final class AppLogMerger {
         untimedLast = Array(repeating: nil, count: sources.count)
         lineSpans = Array(repeating: nil, count: sources.count)
         liveSeen = Array(repeating: nil, count: sources.count)
+        reorder = Array(repeating: [], count: sources.count)
+        reorderStart = Array(repeating: 0, count: sources.count)
+        reorderLatest = Array(repeating: .min, count: sources.count)
     }
 
     /// `bugreport` is the capture's bugreport; a bugreport (a zip, or dumpstate's text) given by
@@ -556,6 +564,7 @@ public final class AppLogMerger {
         var best: (Int, Placed)?
         // A live log not aligned yet (no line agreed on its offset) waits.
         for (i, s) in sources.enumerated() where s.alignment != nil {
+            if nextLines[i] == nil { nextLines[i] = try timedLine(i) }
             if nextLines[i] == nil, let line = try waiting[i].first ?? s.take() {
                 if !waiting[i].isEmpty { waiting[i].removeFirst() }
                 if let t = line.rawTime {
@@ -570,6 +579,40 @@ public final class AppLogMerger {
             if let l = nextLines[i], best.map({ l.time < $0.1.time }) ?? true { best = (i, l) }
         }
         return best
+    }
+
+    /// Lines whose times go back a little (threads, logcat's buffers interleaved) come out in time
+    /// order: a log is read ahead until 1 s past its earliest line not yet placed, at most 1,024 lines.
+    static let reorderSpan: Int64 = 1_000_000
+    static let reorderLines = 1024
+
+    /// A timed log's next line in time order (equal times in file order); nil when it has none
+    /// now, or its next line writes no time (it waits in `waiting`).
+    private func timedLine(_ i: Int) throws -> Placed? {
+        let s = sources[i]
+        while waiting[i].isEmpty, reorder[i].count - reorderStart[i] < Self.reorderLines,
+            reorderStart[i] == reorder[i].count
+                || reorderLatest[i] &- reorder[i][reorderStart[i]].time < Self.reorderSpan,
+            let line = try s.take()
+        {
+            guard let raw = line.rawTime else {
+                waiting[i].append(line)
+                break
+            }
+            let p = Placed(line: line, time: raw &+ (s.alignment?.offsetMicroseconds ?? 0))
+            reorderLatest[i] = max(reorderLatest[i], p.time)
+            var at = reorder[i].count
+            while at > reorderStart[i], reorder[i][at - 1].time > p.time { at -= 1 }
+            reorder[i].insert(p, at: at)
+        }
+        guard reorderStart[i] < reorder[i].count else { return nil }
+        let p = reorder[i][reorderStart[i]]
+        reorderStart[i] += 1
+        if reorderStart[i] > 512 {
+            reorder[i].removeFirst(reorderStart[i])
+            reorderStart[i] = 0
+        }
+        return p
     }
 
     /// How long a line of a log with no times waits for the value its bytes show, and how many

@@ -138,12 +138,26 @@ public final class AppLogMerger {
         var line: AppLogSource.Line
         var time: Int64
     }
-    /// The next line of each source, placed.
-    private var nextLines: [Placed?] = []
-    /// A source whose lines write no time (logcat brief): its next lines while the first waits for
-    /// the value its bytes show (at most `untimedLookahead`), and where its last line went.
-    private var waiting: [[AppLogSource.Line]] = []
-    private var untimedLast: [Int64?] = []
+    /// What the merger keeps of one log's lines, beside its source.
+    struct Lane {
+        /// Its next line, placed.
+        var next: Placed?
+        /// Lines that write no time (logcat brief): the next ones while the first waits for the
+        /// value its bytes show (at most `untimedLookahead`), and where the last one went.
+        var waiting: [AppLogSource.Line] = []
+        var untimedLast: Int64?
+        /// Timed lines read ahead into time order (`timedLine`), from `reorderStart`, and the
+        /// latest time among them.
+        var reorder: [Placed] = []
+        var reorderStart = 0
+        var reorderLatest: Int64 = .min
+        /// Its first and last placed line's times.
+        var span: ClosedRange<Int64>?
+        /// Live: when its first line was seen (its offset waits at most `liveAlignWait` after).
+        var seen: UInt64?
+    }
+    /// One per source, in the same order.
+    private var lanes: [Lane] = []
     /// The time of the last event passed on from the first hold, and of the newest one held.
     @exclusivity(unchecked) private var drained: Int64 = .min
     @exclusivity(unchecked) private var newest: Int64 = .min
@@ -154,20 +168,12 @@ public final class AppLogMerger {
     /// in part, frame by frame.
     private var unmatchedRuns: [(time: Int64, bytes: [UInt8])] = []
     private var unmatchedStart = 0
-    /// The capture's first and last times, and each log's first and last placed line's.
+    /// The capture's first and last times.
     private var captureSpan: ClosedRange<Int64>?
-    private var lineSpans: [ClosedRange<Int64>?] = []
     /// Each log's alignment, said before its first line (after the note of what was loaded).
     private var alignments: [Event] = []
     /// Live: the last event's time, and the monotonic clock (ns) when it came.
     private var lastEvent: (time: Int64, wall: UInt64)?
-    /// Each timed log's lines read ahead into time order (`timedLine`), from `reorderStart`, and the
-    /// latest time among them.
-    private var reorder: [[Placed]] = []
-    private var reorderStart: [Int] = []
-    private var reorderLatest: [Int64] = []
-    /// Live: when each log's first line was seen (its offset waits at most `liveAlignWait` after).
-    private var liveSeen: [UInt64?] = []
     private var lastFlush: UInt64 = 0
 
     /// Opens the logs: one that cannot be read is said before any output.
@@ -189,14 +195,7 @@ public final class AppLogMerger {
             keep = { _ in true }
         }
         sources = try options.files.map { [keep] in try Self.source($0, options, keep) }
-        nextLines = Array(repeating: nil, count: sources.count)
-        waiting = Array(repeating: [], count: sources.count)
-        untimedLast = Array(repeating: nil, count: sources.count)
-        lineSpans = Array(repeating: nil, count: sources.count)
-        liveSeen = Array(repeating: nil, count: sources.count)
-        reorder = Array(repeating: [], count: sources.count)
-        reorderStart = Array(repeating: 0, count: sources.count)
-        reorderLatest = Array(repeating: .min, count: sources.count)
+        lanes = Array(repeating: Lane(), count: sources.count)
     }
 
     /// `bugreport` is the capture's bugreport; a bugreport (a zip, or dumpstate's text) given by
@@ -275,15 +274,12 @@ public final class AppLogMerger {
         held.append(Held(event: kept, time: t, bytes: bytes, value: id))
         newest = max(newest, t)
         // A line waiting for its value looks again.
-        if waiting.contains(where: { !$0.isEmpty }) { nextTime = .min }
+        if lanes.contains(where: { !$0.waiting.isEmpty }) { nextTime = .min }
         heldBytes += bytes
         if options.live {
-            let now = Self.wallNow()
-            lastEvent = (t, now)
+            lastEvent = (t, Self.wallNow())
             // The logs grow: look for their next lines again.
             nextTime = .min
-        }
-        if options.live {
             guard try alignLive() || full else { return }
             aligned = true
         } else if !aligned {
@@ -314,10 +310,9 @@ public final class AppLogMerger {
         nextTime = .min
         try drain(upTo: now &- Self.window, out)
         // A log aligned while no record came says so before its lines.
-        for a in alignments { output.hold(a) }
-        alignments = []
+        sayAlignments()
         while let (i, line) = try earliestLine(), line.time <= now &- Self.window {
-            nextLines[i] = nil
+            lanes[i].next = nil
             place(line, i, out)
         }
         nextTime = .min
@@ -332,6 +327,12 @@ public final class AppLogMerger {
         output.release(before: options.live ? .max : t, out)
     }
 
+    /// The alignments found, before any line of their logs.
+    private func sayAlignments() {
+        for a in alignments { output.hold(a) }
+        alignments = []
+    }
+
     /// Live: aligns each log once 3 of its lines agree on an offset, or `liveAlignWait` after its
     /// first line came; a log with no line yet (one that appears after the follow began) holds
     /// nothing back. True when no log waits: the events may go on.
@@ -343,8 +344,8 @@ public final class AppLogMerger {
             if options.offsetMicroseconds == nil {
                 let matched = try offset(of: s, index).matched
                 guard !s.ahead.isEmpty else { continue }
-                let seen = liveSeen[i] ?? now
-                liveSeen[i] = seen
+                let seen = lanes[i].seen ?? now
+                lanes[i].seen = seen
                 guard matched >= 3 || now &- seen >= Self.liveAlignWait else {
                     waiting = true
                     continue
@@ -372,10 +373,9 @@ public final class AppLogMerger {
         if !referenceSet { setReference(Int64(Date().timeIntervalSince1970 * 1e6)) }
         if !aligned { try align(out) }
         try drain(upTo: .max, out)
-        for a in alignments { output.hold(a) }
-        alignments = []
+        sayAlignments()
         while let (i, line) = try earliestLine(ending: true) {
-            nextLines[i] = nil
+            lanes[i].next = nil
             place(line, i, out)
         }
         prune(before: .max)
@@ -386,20 +386,20 @@ public final class AppLogMerger {
     /// A log none of whose lines falls within the capture's time is said, once, at the end.
     private func outside(_ out: (Event) -> Void) {
         guard let capture = captureSpan else { return }
-        for (s, span) in zip(sources, lineSpans) {
+        for (s, span) in zip(sources, lanes.map(\.span)) {
             guard let span, span.upperBound < capture.lowerBound || span.lowerBound > capture.upperBound else {
                 continue
             }
             let d = Diagnostic(
                 AppLogAirDiagnostics.outside,
-                "\(s.name): its lines run from \(Self.clock(span.lowerBound)) to \(Self.clock(span.upperBound)) on the capture's clock, which runs from \(Self.clock(capture.lowerBound)) to \(Self.clock(capture.upperBound)): no line falls within the capture (method \(s.alignment?.method.rawValue ?? "clock"); --app-log-offset sets the offset)",
+                "\(s.name): its lines run from \(Self.iso(span.lowerBound)) to \(Self.iso(span.upperBound)) on the capture's clock, which runs from \(Self.iso(capture.lowerBound)) to \(Self.iso(capture.upperBound)): no line falls within the capture (method \(s.alignment?.method.rawValue ?? "clock"); --app-log-offset sets the offset)",
                 fields: [
                     ("source", .string(s.name)),
-                    ("first_line_time", .string(Timestamp(microseconds: span.lowerBound).iso8601)),
-                    ("last_line_time", .string(Timestamp(microseconds: span.upperBound).iso8601)),
+                    ("first_line_time", .string(Self.iso(span.lowerBound))),
+                    ("last_line_time", .string(Self.iso(span.upperBound))),
                 ])
             // After everything said, in time order.
-            let last = lineSpans.compactMap { $0?.upperBound }.max() ?? capture.upperBound
+            let last = lanes.compactMap { $0.span?.upperBound }.max() ?? capture.upperBound
             out(
                 Event(
                     record: lastRecord, timestamp: Timestamp(microseconds: max(capture.upperBound, last)),
@@ -407,14 +407,7 @@ public final class AppLogMerger {
         }
     }
 
-    /// A time as UTC date and time, to the millisecond.
-    static func clock(_ t: Int64) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
-        return f.string(from: Date(timeIntervalSince1970: Double(t) / 1_000_000)) + " UTC"
-    }
+    static func iso(_ t: Int64) -> String { Timestamp(microseconds: t).iso8601 }
 
     /// `out`, with the severity of what the merger says kept.
     private func watched(_ out: @escaping (Event) -> Void) -> (Event) -> Void {
@@ -519,11 +512,10 @@ public final class AppLogMerger {
             if drained == .min, case .note = held[heldStart].event.body { leads = true }
             if !leads {
                 // Each log's alignment comes before its lines.
-                for a in alignments { output.hold(a) }
-                alignments = []
+                sayAlignments()
                 // The next line's time is kept: most events come before it, and are passed on at once.
                 while nextTime <= t, let (i, line) = try earliestLine(), line.time <= t {
-                    nextLines[i] = nil
+                    lanes[i].next = nil
                     place(line, i, out)
                     nextTime = .min
                 }
@@ -564,19 +556,19 @@ public final class AppLogMerger {
         var best: (Int, Placed)?
         // A live log not aligned yet (no line agreed on its offset) waits.
         for (i, s) in sources.enumerated() where s.alignment != nil {
-            if nextLines[i] == nil { nextLines[i] = try timedLine(i) }
-            if nextLines[i] == nil, let line = try waiting[i].first ?? s.take() {
-                if !waiting[i].isEmpty { waiting[i].removeFirst() }
+            if lanes[i].next == nil { lanes[i].next = try timedLine(i) }
+            if lanes[i].next == nil, let line = try lanes[i].waiting.first ?? s.take() {
+                if !lanes[i].waiting.isEmpty { lanes[i].waiting.removeFirst() }
                 if let t = line.rawTime {
-                    nextLines[i] = Placed(line: line, time: t &+ (s.alignment?.offsetMicroseconds ?? 0))
+                    lanes[i].next = Placed(line: line, time: t &+ (s.alignment?.offsetMicroseconds ?? 0))
                 } else if let t = try untimedTime(line, i, ending: ending) {
-                    nextLines[i] = Placed(line: line, time: t)
-                    untimedLast[i] = t
+                    lanes[i].next = Placed(line: line, time: t)
+                    lanes[i].untimedLast = t
                 } else {
-                    waiting[i].insert(line, at: 0)
+                    lanes[i].waiting.insert(line, at: 0)
                 }
             }
-            if let l = nextLines[i], best.map({ l.time < $0.1.time }) ?? true { best = (i, l) }
+            if let l = lanes[i].next, best.map({ l.time < $0.1.time }) ?? true { best = (i, l) }
         }
         return best
     }
@@ -590,27 +582,27 @@ public final class AppLogMerger {
     /// now, or its next line writes no time (it waits in `waiting`).
     private func timedLine(_ i: Int) throws -> Placed? {
         let s = sources[i]
-        while waiting[i].isEmpty, reorder[i].count - reorderStart[i] < Self.reorderLines,
-            reorderStart[i] == reorder[i].count
-                || reorderLatest[i] &- reorder[i][reorderStart[i]].time < Self.reorderSpan,
+        while lanes[i].waiting.isEmpty, lanes[i].reorder.count - lanes[i].reorderStart < Self.reorderLines,
+            lanes[i].reorderStart == lanes[i].reorder.count
+                || lanes[i].reorderLatest &- lanes[i].reorder[lanes[i].reorderStart].time < Self.reorderSpan,
             let line = try s.take()
         {
             guard let raw = line.rawTime else {
-                waiting[i].append(line)
+                lanes[i].waiting.append(line)
                 break
             }
             let p = Placed(line: line, time: raw &+ (s.alignment?.offsetMicroseconds ?? 0))
-            reorderLatest[i] = max(reorderLatest[i], p.time)
-            var at = reorder[i].count
-            while at > reorderStart[i], reorder[i][at - 1].time > p.time { at -= 1 }
-            reorder[i].insert(p, at: at)
+            lanes[i].reorderLatest = max(lanes[i].reorderLatest, p.time)
+            var at = lanes[i].reorder.count
+            while at > lanes[i].reorderStart, lanes[i].reorder[at - 1].time > p.time { at -= 1 }
+            lanes[i].reorder.insert(p, at: at)
         }
-        guard reorderStart[i] < reorder[i].count else { return nil }
-        let p = reorder[i][reorderStart[i]]
-        reorderStart[i] += 1
-        if reorderStart[i] > 512 {
-            reorder[i].removeFirst(reorderStart[i])
-            reorderStart[i] = 0
+        guard lanes[i].reorderStart < lanes[i].reorder.count else { return nil }
+        let p = lanes[i].reorder[lanes[i].reorderStart]
+        lanes[i].reorderStart += 1
+        if lanes[i].reorderStart > 512 {
+            lanes[i].reorder.removeFirst(lanes[i].reorderStart)
+            lanes[i].reorderStart = 0
         }
         return p
     }
@@ -625,14 +617,16 @@ public final class AppLogMerger {
     /// does one whose value has not come while a line after it has found its own (or within
     /// `untimedWait` of capture time). Nil: it waits for more events.
     private func untimedTime(_ line: AppLogSource.Line, _ i: Int, ending: Bool) throws -> Int64? {
-        let after = untimedLast[i] ?? held.first.map(\.time) ?? drained
+        let after = lanes[i].untimedLast ?? held.first.map(\.time) ?? drained
         let now = max(after, drained)
         guard line.runs.contains(where: { $0.bytes.count >= 3 }) else { return now }
         if let t = shown(line, after: after) { return t }
         if ending || newest &- after > Self.untimedWait { return now }
         // A line after it found its value: this one's never came.
-        while waiting[i].count < Self.untimedLookahead, let next = try sources[i].take() { waiting[i].append(next) }
-        return waiting[i].contains { shown($0, after: after) != nil } ? now : nil
+        while lanes[i].waiting.count < Self.untimedLookahead, let next = try sources[i].take() {
+            lanes[i].waiting.append(next)
+        }
+        return lanes[i].waiting.contains { shown($0, after: after) != nil } ? now : nil
     }
 
     /// The time of the first value at or after `after` that a run of the line is (or begins, from 8 bytes).
@@ -654,7 +648,7 @@ public final class AppLogMerger {
     private func place(_ placed: Placed, _ index: Int, _ out: (Event) -> Void) {
         let s = sources[index]
         let (l, at) = (placed.line, placed.time)
-        lineSpans[index] = lineSpans[index].map { min($0.lowerBound, at)...max($0.upperBound, at) } ?? at...at
+        lanes[index].span = lanes[index].span.map { min($0.lowerBound, at)...max($0.upperBound, at) } ?? at...at
         var matched: Int?
         var sentMatch: Int?
         var unsent: HexRun?

@@ -1,10 +1,17 @@
 #if canImport(Glibc)
 import Glibc
+
+private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
+
+private let systemWrite = Darwin.write
 #endif
 
 /// Where rendered bytes go: a file descriptor in large writes, or memory for tests.
+///
+/// A write that fails (a full disk, a closed pipe) is handed to `onFailure` with its `errno`, once;
+/// what comes after it is dropped. The CLI ends there, so a write error is never a silent success.
 public final class OutputSink {
     /// Lines wait in raw memory until 64 KiB are there: a line is one copy, with no array append
     /// (scripts/benchmark's JSONL and text timeline figures: a line per event). Safe: `count` never
@@ -16,18 +23,23 @@ public final class OutputSink {
     private static let capacity = 1 << 16
     private let fd: Int32?
     private let flushEachWrite: Bool
+    private let onFailure: (Int32) -> Void
+    /// The `errno` of the first write that failed.
+    public private(set) var failure: Int32?
     public private(set) var collected: [UInt8] = []
 
     /// Writes to `fd`, buffered in 64 KiB pieces (or flushed at every line when following live).
-    public init(fd: Int32, flushEachWrite: Bool = false) {
+    public init(fd: Int32, flushEachWrite: Bool = false, onFailure: @escaping (Int32) -> Void = { _ in }) {
         self.fd = fd
         self.flushEachWrite = flushEachWrite
+        self.onFailure = onFailure
     }
 
     /// Keeps everything in memory (`text`).
     public init() {
         fd = nil
         flushEachWrite = false
+        onFailure = { _ in }
     }
 
     public var text: String { String(decoding: collected, as: UTF8.self) }
@@ -39,10 +51,10 @@ public final class OutputSink {
             collected.append(contentsOf: bytes)
             return
         }
-        guard let from = bytes.baseAddress else { return }
+        guard failure == nil, let from = bytes.baseAddress else { return }
         if count + bytes.count > Self.capacity { flush() }
         if bytes.count > Self.capacity {
-            Self.write(fd, UnsafeRawBufferPointer(bytes))
+            put(fd, UnsafeRawBufferPointer(bytes))
         } else {
             (pending + count).update(from: from, count: bytes.count)
             count += bytes.count
@@ -54,16 +66,21 @@ public final class OutputSink {
 
     public func flush() {
         guard let fd, count > 0 else { return }
-        Self.write(fd, UnsafeRawBufferPointer(start: pending, count: count))
+        put(fd, UnsafeRawBufferPointer(start: pending, count: count))
         count = 0
     }
 
-    private static func write(_ fd: Int32, _ raw: UnsafeRawBufferPointer) {
-        guard let base = raw.baseAddress else { return }
+    private func put(_ fd: Int32, _ raw: UnsafeRawBufferPointer) {
+        guard failure == nil, let base = raw.baseAddress else { return }
         var offset = 0
         while offset < raw.count {
-            let n = Glibc.write(fd, base + offset, raw.count - offset)
-            if n < 0 { if errno == EINTR { continue } else { return } }
+            let n = systemWrite(fd, base + offset, raw.count - offset)
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                failure = code
+                return onFailure(code)
+            }
             offset += n
         }
     }

@@ -12,7 +12,7 @@ import Glibc
 /// What `follow` prints: each event flushed as it comes, notes about the input on stderr, and on a
 /// terminal a one-line status under the timeline, cleared before each line and drawn again.
 final class LiveOutput {
-    private let sink = OutputSink(fd: 1, flushEachWrite: true)
+    private let sink = OutputSink(fd: 1, flushEachWrite: true, onFailure: { StandardOutput.failed($0) })
     private var text: TextRenderer?
     private let jsonl: JSONLRenderer?
     /// A flood of one diagnostic is shown in part; its lines come when its second of capture time is over.

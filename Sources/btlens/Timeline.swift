@@ -43,7 +43,7 @@ struct Timeline: ParsableCommand {
         let dissectors = try input.dissectors()
         let merger = try appLog.merger(capture: input.file)
         var reader = try input.open()
-        let sink = OutputSink(fd: 1)
+        let sink = OutputSink(fd: 1, onFailure: { StandardOutput.failed($0) })
         if summary && format == .text {
             var first = try input.open()
             let s = TimelineSummary()

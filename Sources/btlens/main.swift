@@ -4,14 +4,21 @@ import ArgumentParser
 import Glibc
 #endif
 
-/// Exit 2 for usage errors (ArgumentParser's default is 64), 1 for unreadable input, 3 for `--fail-on`.
+/// Exit 2 for usage errors (ArgumentParser's default is 64), 1 for unreadable input or a failed
+/// write, 3 for `--fail-on`.
+StandardOutput.start()
 if let unknown = Btlens.unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {
     FileHandleStderr.write("btlens: \(unknown)\n")
     exit(2)
 }
 do {
     var command = try Btlens.parseAsRoot()
-    try command.run()
+    // What was printed is written before any status is given: a run whose output was lost failed.
+    do { try command.run() } catch {
+        StandardOutput.flush()
+        throw error
+    }
+    StandardOutput.flush()
 } catch let failure as InputFailure {
     FileHandleStderr.write("btlens: \(failure.message)\n")
     exit(1)
@@ -25,6 +32,7 @@ do {
     let code = Btlens.exitCode(for: error)
     if code == .success {
         print(Btlens.fullMessage(for: error))
+        StandardOutput.flush()
         exit(0)
     }
     let message = Btlens.fullMessage(for: error)

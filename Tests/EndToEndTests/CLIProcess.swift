@@ -10,9 +10,10 @@ struct CLIRun {
 
 /// Runs the btlens built beside this test bundle, as a user's shell would. A run past `timeout`
 /// seconds is killed (SIGKILL), so a hang fails its test instead of stalling the suite.
+/// With `stdout` a path (`/dev/full`), standard output goes there and `CLIRun.stdout` is empty.
 func runCLI(
     _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Double = 120,
-    cwd: String? = nil
+    cwd: String? = nil, stdout stdoutPath: String? = nil
 ) throws -> CLIRun {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "btlens")
@@ -31,14 +32,18 @@ func runCLI(
     defer { try? FileManager.default.removeItem(at: errURL) }
     let out = Pipe()
     let err = try FileHandle(forWritingTo: errURL)
-    process.standardOutput = out
+    if let stdoutPath {
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+    } else {
+        process.standardOutput = out
+    }
     process.standardError = err
     try process.run()
     let pid = process.processIdentifier
     let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
     defer { watchdog.cancel() }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stdout = stdoutPath == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     process.waitUntilExit()
     try err.close()
     let stderr = try Data(contentsOf: errURL)

@@ -7,6 +7,16 @@ public enum CaptureOpenError: Error, Equatable, Sendable, CustomStringConvertibl
     /// A followed input was told to stop (SIGINT, SIGTERM) while waiting for bytes: nothing is wrong with it.
     case stopped
 
+    /// The file is something else (a README, a log, empty), as opposed to a capture that is damaged
+    /// or unreadable: a folder run passes over it with a note.
+    public var isNotACapture: Bool {
+        switch self {
+        case .notACapture: return true
+        case .unsupported(let format, _): return format == "text"
+        default: return false
+        }
+    }
+
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):

@@ -136,7 +136,11 @@ public enum CaptureFormat {
         }
         let archive = try BugreportArchive(path: path)
         let (extracted, name, damage) = try archive.extract(member: member, limit: archiveLimit)
-        var reader = try open(extracted)
+        var reader: any CaptureReader
+        do { reader = try open(extracted) } catch {
+            // Which member was read is said: the best candidate, or the one --member named.
+            throw .unsupported(format: "zip", detail: "member \(name): \(error)")
+        }
         let others = archive.candidates.filter { $0 != name }
         reader.addNote(
             "bugreport member \(name)" + (damage.map { " (damaged: \($0); read as far as it goes)" } ?? "")

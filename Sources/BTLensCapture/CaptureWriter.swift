@@ -40,7 +40,10 @@ public final class CaptureWriter {
             file = nil
             return
         }
-        guard let f = fopen(path, "wb") else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        // "-" is standard output, as libpcap's dump takes it.
+        guard let f = path == "-" ? fdopen(dup(1), "wb") : fopen(path, "wb") else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
         file = f
         dead = nil
         dumper = nil
@@ -64,10 +67,18 @@ public final class CaptureWriter {
         if let file { fclose(file) }
     }
 
-    /// Flushes what was written (the file stays open until the writer goes away).
-    public func flush() {
-        if let dumper { pcap_dump_flush(dumper) }
-        if let file { fflush(file) }
+    /// Flushes what was written (the file stays open until the writer goes away); why a write
+    /// failed on the way (a full disk), or nil.
+    @discardableResult
+    public func flush() -> String? {
+        if let dumper, pcap_dump_flush(dumper) != 0 { return String(cString: strerror(errno)) }
+        if let file {
+            let flushed = fflush(file)
+            let code = errno
+            if flushed != 0 { return String(cString: strerror(code)) }
+            if ferror(file) != 0 { return "a write failed" }
+        }
+        return nil
     }
 
     /// The packet bytes in the chosen layout, or nil for records it cannot carry (notes in H4).

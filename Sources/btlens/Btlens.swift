@@ -33,8 +33,12 @@ extension Btlens {
     /// `btlens stat FILE`: the first word is neither a subcommand nor a file, so it is not the
     /// `btlens FILE` shorthand; said as an unknown subcommand, with the nearest one.
     static func unknownSubcommand(_ arguments: [String]) -> String? {
-        guard let word = arguments.first, !word.hasPrefix("-"), word != "help" else { return nil }
         let names = configuration.subcommands.map { $0.configuration.commandName ?? "" }
+        // `btlens help NOPE` would show the overview and succeed.
+        if arguments.first == "help", let topic = arguments.dropFirst().first, !names.contains(topic) {
+            return "help: no subcommand '\(topic)' (subcommands: \(names.joined(separator: ", ")))"
+        }
+        guard let word = arguments.first, !word.hasPrefix("-"), word != "help" else { return nil }
         guard !names.contains(word), !FileManager.default.fileExists(atPath: word) else { return nil }
         let near = names.filter { EditDistance.levenshtein($0, word) <= 2 || (word.count >= 3 && $0.hasPrefix(word)) }
         // A lone word that looks like nothing is left to the shorthand, which says the file is missing.

@@ -11,11 +11,14 @@ struct Convert: ParsableCommand {
             "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201)."
     )
 
-    @Argument(help: "The capture to read.")
+    @Argument(help: "The capture to read, or - for standard input.")
     var input: String
 
     @Option(
-        name: .shortAndLong, help: "The file to write; the format comes from its extension (.btsnoop, .pcap, .pcapng).")
+        name: .shortAndLong,
+        help:
+            "The file to write (- for standard output); the format comes from its extension (.btsnoop, .pcap, .pcapng)."
+    )
     var output: String
 
     @Option(help: "The output format, when the extension does not say it: btsnoop, pcap, pcapng.")
@@ -56,7 +59,9 @@ struct Convert: ParsableCommand {
                 reportProblem(input, p)
             }
         }
-        writer.flush()
+        if let why = writer.flush() {
+            throw InputFailure(message: "cannot write \(output == "-" ? "standard output" : output): \(why)")
+        }
         let skipped = writer.skipped > 0 ? "; \(writer.skipped) records with no place in this layout left out" : ""
         let n = writer.clampedTimes
         let clamped =
@@ -66,7 +71,9 @@ struct Convert: ParsableCommand {
             selection.map {
                 "; --filter '\(filterOption.expression ?? "")' selects \($0.selected) events, in these and the records they need"
             } ?? ""
-        print(
+        // With -o -, the capture is standard output, and what was written is said on stderr.
+        let say: (String) -> Void = output == "-" ? { FileHandleStderr.write("btlens: \($0)\n") } : { print($0) }
+        say(
             "\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)\(filtered)"
         )
     }
@@ -74,6 +81,7 @@ struct Convert: ParsableCommand {
     /// With `--filter`, a first pass decodes the capture and chooses the records to write.
     private func select() throws -> RecordSelection? {
         guard let filter = filterOption.filter() else { return nil }
+        try refuseStandardInput(input, because: "--filter")
         var reader = try openCapture(input, member: member)
         let selection = RecordSelection(filter)
         let configuration = Configuration(dissectors: try definitions.load().table, lowerLayers: true)

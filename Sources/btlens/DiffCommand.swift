@@ -40,7 +40,9 @@ struct Diff: ParsableCommand {
     )
     var format: Format?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write to this file instead of stdout (- is stdout).", valueName: "file"))
     var output: String?
 
     @OptionGroup var appLog: AppLogOptions
@@ -79,7 +81,11 @@ struct Diff: ParsableCommand {
         case .md: text = diff.markdown
         case .html: text = diff.html(generator: "btlens \(Btlens.version) diff")
         }
-        if let output { _ = try ReportCommand.write(text, to: output) } else { print(text, terminator: "") }
+        if let output, output != "-" {
+            _ = try ReportCommand.write(text, to: output)
+        } else {
+            print(text, terminator: "")
+        }
         let causes = diff.regressions
         if failOnRegression, !causes.isEmpty {
             throw DiagnosticsFound(message: "--fail-on-regression: " + causes.joined(separator: "; "))

@@ -93,18 +93,22 @@ struct Dissectors: ParsableCommand {
                 "A protocol per definition (filter name: the protocol with - as _), bound to its characteristics, RFCOMM services and EA protocols, with btlens' framing, pairing and diagnostics as expert infos. Streams whose discovery is not in the capture: Decode As (-d btatt.handle==0x0013,aurora_headphones). A definition with an error is refused, as everywhere."
         )
 
-        @Flag(help: "Write a Wireshark Lua plugin (the only export so far; required).")
-        var wireshark = false
+        /// What to export to; a flag without a default, so the usage line shows it as required.
+        enum Target: EnumerableFlag {
+            case wireshark
+
+            static func help(for value: Target) -> ArgumentHelp? {
+                "Write a Wireshark Lua plugin (the only export so far)."
+            }
+        }
+
+        @Flag var target: Target
 
         @Argument(help: "Folders or files of definitions (default: ~/.config/btlens/dissectors and ./Dissectors).")
         var paths: [String] = []
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The Lua file to write; - for stdout.", valueName: "file"))
         var output: String
-
-        func validate() throws {
-            guard wireshark else { throw ValidationError("say which export: --wireshark") }
-        }
 
         func run() throws {
             let loaded = try DefinitionOptions.load(paths)

@@ -25,7 +25,9 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var input: CaptureInput
 
     @Option(
-        name: .shortAndLong, help: "The report to write; the format comes from its extension (.html, .md, .txt, .json)."
+        name: .shortAndLong,
+        help:
+            "The report to write (- for standard output); the format comes from its extension (.html, .md, .txt, .json)."
     )
     var output: String
 
@@ -54,6 +56,10 @@ struct ReportCommand: ParsableCommand {
                 throw ValidationError(
                     "'\(input.file)' is a folder: --app-log belongs to one capture; give it with that capture's file")
             }
+            if output == "-" {
+                throw ValidationError(
+                    "'\(input.file)' is a folder: its reports go into a folder, not to standard output")
+            }
             // A folder's reports go into a folder: -o x.html would make a folder named like a file.
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory)
@@ -65,7 +71,7 @@ struct ReportCommand: ParsableCommand {
             _ = try range()
             return
         }
-        if format == nil && Format(rawValue: pathExtension(output)) == nil {
+        if format == nil && output != "-" && Format(rawValue: pathExtension(output)) == nil {
             throw ValidationError(
                 "cannot tell the report format from '\(output)': use .html, .md, .txt or .json, or --format")
         }
@@ -104,8 +110,9 @@ struct ReportCommand: ParsableCommand {
             let (options, member, out) = (try self.options(dissectors.sources), input.member, output)
             let configuration = try input.configuration(dissectors, lowerLayers: false)
             // Each file's line: what was written (stdout), or why not (stderr).
+            // A file that is no capture (a README, a log) is passed over with a note.
             let results = FolderRun.run(files, progress: Progress.bar) {
-                file -> (line: String, failed: Bool, worst: Severity?) in
+                file -> (line: String?, failed: Bool, worst: Severity?, skipped: InputFailure?) in
                 let name = file.split(separator: "/").last.map(String.init) ?? file
                 let target = out + "/" + name + "." + chosen.rawValue
                 do {
@@ -115,13 +122,20 @@ struct ReportCommand: ParsableCommand {
                     let (summary, worst) = try Self.render(
                         &reader, file: file, configuration, options: options,
                         format: chosen, to: target)
-                    return ("\(target): \(summary)", false, worst)
+                    return ("\(target): \(summary)", false, worst, nil)
+                } catch let failure as InputFailure where failure.notACapture {
+                    return (nil, false, nil, failure)
                 } catch {
-                    return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil)
+                    return ((error as? InputFailure)?.message ?? "\(file): \(error)", true, nil, nil)
                 }
             }
             for r in results {
-                if r.failed { FileHandleStderr.write("btlens: \(r.line)\n") } else { print(r.line) }
+                if let skipped = r.skipped { FolderRun.skip(skipped) }
+                guard let line = r.line else { continue }
+                if r.failed { FileHandleStderr.write("btlens: \(line)\n") } else { print(line) }
+            }
+            guard results.contains(where: { $0.line != nil }) else {
+                throw InputFailure(message: "\(input.file): the folder holds no captures")
             }
             try FolderRun.unreadable(zip(files, results).filter(\.1.failed).map(\.0), of: files.count)
             return try input.check(zip(files, results).map { ($0, $1.worst) })
@@ -135,7 +149,12 @@ struct ReportCommand: ParsableCommand {
             &reader, file: input.file, configuration,
             options: try options(dissectors.sources), format: chosen, to: output,
             relayed: true, merger: merger)
-        print("\(output): \(summary)")
+        // With -o -, the report is standard output, and what it holds is said on stderr.
+        if output == "-" {
+            FileHandleStderr.write("btlens: report: \(summary)\n")
+        } else {
+            print("\(output): \(summary)")
+        }
         try input.check([(input.file, worst)])
     }
 
@@ -155,7 +174,9 @@ struct ReportCommand: ParsableCommand {
     /// megabytes, which need not all be in memory); the bytes written.
     static func write(to path: String, _ render: ((UnsafeRawBufferPointer) -> Void) -> Void) throws(InputFailure) -> Int
     {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // "-" is standard output, left open for what follows.
+        let toStdout = path == "-"
+        let fd = toStdout ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
         var written = 0
         var failure: Int32 = 0
@@ -174,7 +195,8 @@ struct ReportCommand: ParsableCommand {
                 written += n
             }
         }
-        if close(fd) != 0, failure == 0 { failure = errno }
+        if !toStdout, close(fd) != 0, failure == 0 { failure = errno }
+        if toStdout, failure != 0 { StandardOutput.failed(failure) }
         guard failure == 0 else {
             throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(failure)))")
         }

@@ -25,6 +25,12 @@ enum StandardOutput {
         let flushed = fflush(stdout)
         let code = errno
         guard flushed != 0 || ferror(stdout) != 0 else { return }
-        failed(flushed != 0 ? code : EIO)
+        failed(flushed != 0 ? code : readerGone() ? EPIPE : EIO)
+    }
+
+    /// Whether the pipe on fd 1 lost its reader: stdio keeps that a write failed, not why.
+    private static func readerGone() -> Bool {
+        var p = pollfd(fd: 1, events: Int16(POLLOUT), revents: 0)
+        return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLERR) != 0
     }
 }

@@ -52,25 +52,31 @@ struct Stats: ParsableCommand {
         let expression = filterOption.expression
         // A folder: each capture on its own core; JSON as one array, text as sections. A file that
         // cannot be read is said in its place and the rest go on.
-        let results = FolderRun.run(files, progress: Progress.bar) { file -> (String, Severity?, failed: Bool) in
+        // A file that is no capture (a README, a log) is passed over with a note.
+        let results = FolderRun.run(files, progress: Progress.bar) {
+            file -> (String?, Severity?, failed: Bool, skipped: InputFailure?) in
             do {
                 let (output, worst) = try Self.stats(
                     file, member: member, configuration, json: json,
                     filter: expression.flatMap { try? DisplayFilter($0) }, inFolder: true)
-                return (output, worst, false)
+                return (output, worst, false, nil)
+            } catch let failure as InputFailure where failure.notACapture {
+                return (nil, nil, false, failure)
             } catch {
                 let message = (error as? InputFailure)?.message ?? "\(error)"
                 FileHandleStderr.write("btlens: \(message)\n")
-                guard json else { return ("File:        \(file)\nError:       \(message)\n", nil, true) }
+                guard json else { return ("File:        \(file)\nError:       \(message)\n", nil, true, nil) }
                 var w = JSONWriter()
                 w.beginObject()
                 w.field("file", file)
                 w.field("error", message)
                 w.endObject()
-                return (String(decoding: w.bytes, as: UTF8.self), nil, true)
+                return (String(decoding: w.bytes, as: UTF8.self), nil, true, nil)
             }
         }
-        let outputs = results.map(\.0)
+        for case let skipped? in results.map(\.skipped) { FolderRun.skip(skipped) }
+        let outputs = results.compactMap(\.0)
+        guard !outputs.isEmpty else { throw InputFailure(message: "\(input.file): the folder holds no captures") }
         print(
             json
                 ? "[" + outputs.map { $0.trimmingCharacters(in: .newlines) }.joined(separator: ",\n") + "]"

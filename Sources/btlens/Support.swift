@@ -14,6 +14,14 @@ import Glibc
 /// The input could not be read as a capture: exit status 1.
 struct InputFailure: Error {
     var message: String
+    /// The file is no capture at all (`CaptureOpenError.isNotACapture`): a folder run skips it.
+    var notACapture = false
+}
+
+/// Options that cannot go together, found once the command runs: exit status 2, without the
+/// usage lines a parsing error shows.
+struct UsageFailure: Error {
+    var message: String
 }
 
 /// Definition files that do not load: each error on its own line, exit status 2.
@@ -62,19 +70,40 @@ func terminalWidth(verbose: Bool) -> Int? {
     return 80
 }
 
+/// The path that names standard input, as in other Unix tools: `cat F | btlens timeline -`.
+let standardInputPath = "-"
+
 /// `inFolder`: one of a folder's entries, which must be a regular file (`FolderRun.notRegularFile`).
+/// `-` is standard input, read as a stream (pcap through a pipe to libpcap, never loaded whole).
 func openCapture(
     _ path: String, member: String? = nil, inFolder: Bool = false,
     archiveBytes: Int = Limits().archiveBytes
 ) throws -> any CaptureReader {
     if inFolder, let why = FolderRun.notRegularFile(path) { throw InputFailure(message: "cannot open \(path): \(why)") }
     do {
+        if path == standardInputPath, !inFolder {
+            if member != nil {
+                throw UsageFailure(message: "--member applies to a bugreport .zip file, not to standard input")
+            }
+            return try CaptureFormat.open(FileSource(descriptor: dup(0), name: "standard input"), streaming: true)
+        }
         return try CaptureFormat.open(path: path, member: member, archiveLimit: Int64(archiveBytes))
-    } catch .cannotOpen(let path, let reason) {
+    } catch let error as UsageFailure {
+        throw error
+    } catch CaptureOpenError.cannotOpen(let path, let reason) {
         throw InputFailure(message: "cannot open \(path): \(reason)")
     } catch {
-        throw InputFailure(message: "\(path): \(error)")
+        throw InputFailure(
+            message: "\(path == standardInputPath ? "standard input" : path): \(error)",
+            notACapture: (error as? CaptureOpenError)?.isNotACapture ?? false)
     }
+}
+
+/// A command that reads its capture twice cannot read standard input.
+func refuseStandardInput(_ path: String, because twice: String) throws {
+    guard path == standardInputPath else { return }
+    throw UsageFailure(
+        message: "\(twice) reads the capture twice, which standard input cannot give: save it to a file first")
 }
 
 /// What a path ends in after its last dot, lowercased: how an output's format is chosen.
@@ -90,7 +119,7 @@ func reportProblem(_ path: String, _ p: CaptureProblem) {
 
 /// The capture a command reads, and how to read it: shared by timeline and stats.
 struct CaptureInput: ParsableArguments {
-    @Argument(help: "The capture file.")
+    @Argument(help: "The capture file, or - for standard input.")
     var file: String
 
     @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
@@ -208,6 +237,9 @@ struct DefinitionOptions: ParsableArguments {
         // A folder named twice is read once, not refused as binding what it binds itself.
         var seen: Set<String> = []
         let paths = paths.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            throw UsageFailure(message: "\(path): no such folder or file of dissector definitions")
+        }
         let loaded =
             paths.isEmpty
             ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
@@ -225,6 +257,11 @@ extension FolderRun {
         guard let files = files(path) else { return nil }
         guard !files.isEmpty else { throw InputFailure(message: "\(path): the folder holds no files to read") }
         return files
+    }
+
+    /// What a folder run says of a file that is no capture (a README, a log), which it passes over.
+    static func skip(_ failure: InputFailure) {
+        FileHandleStderr.write("btlens: note: \(failure.message); skipped\n")
     }
 
     /// A folder in which some files could not be read exits 1 naming them, after the others' output.

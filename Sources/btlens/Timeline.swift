@@ -40,11 +40,18 @@ struct Timeline: ParsableCommand {
     var summary = false
 
     func run() throws {
+        if FolderRun.files(input.file) != nil {
+            throw UsageFailure(
+                message:
+                    "\(input.file) is a folder: a timeline is of one capture (stats and report read each capture of a folder)"
+            )
+        }
         let dissectors = try input.dissectors()
         let merger = try appLog.merger(capture: input.file)
         var reader = try input.open()
         let sink = OutputSink(fd: 1, onFailure: { StandardOutput.failed($0) })
         if summary && format == .text {
+            try refuseStandardInput(input.file, because: "--summary")
             var first = try input.open()
             let s = TimelineSummary()
             let pass = try Pipeline.run(

@@ -25,6 +25,9 @@ do {
 } catch let found as DiagnosticsFound {
     FileHandleStderr.write("btlens: \(found.message)\n")
     exit(3)
+} catch let failure as UsageFailure {
+    FileHandleStderr.write("btlens: \(failure.message)\n")
+    exit(2)
 } catch let failure as DefinitionFailure {
     for e in failure.errors { FileHandleStderr.write("btlens: \(e)\n") }
     exit(2)

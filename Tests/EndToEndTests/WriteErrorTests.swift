@@ -47,5 +47,16 @@ final class WriteErrorTests: XCTestCase {
             XCTAssertEqual(shell.terminationStatus, 0, format)
             XCTAssertEqual(try String(contentsOfFile: stderr, encoding: .utf8), "", format)
         }
+        // What is printed through stdio (the Lua plugin is 100 KB) ends as quietly.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = [
+            "-c", "set -o pipefail; \"$0\" dissectors export --wireshark -o - 2>\"$1\" | head -n 1 >/dev/null",
+            binary, stderr,
+        ]
+        try shell.run()
+        shell.waitUntilExit()
+        XCTAssertEqual(shell.terminationStatus, 0)
+        XCTAssertEqual(try String(contentsOfFile: stderr, encoding: .utf8), "")
     }
 }

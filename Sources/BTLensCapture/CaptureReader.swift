@@ -41,7 +41,7 @@ public struct CaptureInfo: Sendable, Equatable {
 public enum CaptureFormat {
     public static let btsnoopMagic: [UInt8] = Array("btsnoop\0".utf8)
 
-    /// What is read, for `btlens formats` and the README.
+    /// What is read, for `btlens formats` and docs/usage.md.
     public static let supported: [(name: String, detail: String)] = [
         ("btsnoop 1001", "HCI un-encapsulated (H1); files labelled 1001 that hold H4 bytes are recognised"),
         ("btsnoop 1002", "HCI UART (H4): Android btsnoop_hci.log, btsnoop_net"),

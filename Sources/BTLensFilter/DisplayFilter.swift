@@ -2,8 +2,8 @@ import BTLensCore
 import BTLensDissect
 
 /// A display filter (`--filter`, `-Y`): an expression over the events, in the names of the JSONL
-/// contract, compiled once into a tree of resolved tests. `btlens help filters` and the README's
-/// "Display filters" section describe the language; `Parser` has its grammar.
+/// contract, compiled once into a tree of resolved tests. `btlens help filters` and
+/// docs/filters.md describe the language; `Parser` has its grammar.
 ///
 /// Event types are tests (`a5`, `diagnostic`, `hci` for `hci.command` and `hci.event`); fields are
 /// compared (`command == 0x20`, `severity >= warning`, `payload contains a5:01`, `id matches "^a5\."`,

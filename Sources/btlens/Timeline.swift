@@ -11,7 +11,7 @@ struct Timeline: ParsableCommand {
         commandName: "timeline",
         abstract: "Print the annotated timeline of a capture.",
         discussion: """
-            One line per event: #record (Wireshark's frame number), seconds since the first record, direction (< phone to controller, > controller to phone, = note, ! problem in the file, ~ a line of --app-log, numbered L<line>), connection handle, layer, summary. Diagnostics are marked !NOTE, !WARN, !ERRO in the layer column. --format jsonl prints one JSON object per event (the contract is in the README).
+            One line per event: #record (Wireshark's frame number), seconds since the first record, direction (< phone to controller, > controller to phone, = note, ! problem in the file, ~ a line of --app-log, numbered L<line>), connection handle, layer, summary. Diagnostics are marked !NOTE, !WARN, !ERRO in the layer column. --format jsonl prints one JSON object per event (the contract is docs/jsonl.md).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, jsonl }

@@ -220,8 +220,8 @@ final class DiffTests: XCTestCase {
         XCTAssertEqual((sequence["after"] as? [[String: Any]])?[3]["name"] as? String, "SetAncMode")
     }
 
-    /// The bundled pair (Captures/README.md): every kind of difference the script put in, as the
-    /// README shows it.
+    /// The bundled pair (Captures/README.md): every kind of difference the script put in, as
+    /// docs/diff.md shows it.
     func testTheBundledFirmwareUpdate() throws {
         let run = try runCLI(
             [

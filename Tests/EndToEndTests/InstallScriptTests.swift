@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// `scripts/install` (README, Install) run as a user runs it, with the build beside these tests in
+/// `scripts/install` (README, Install; docs/install.md) run as a user runs it, with the build beside these tests in
 /// place of the release build it would make, into a prefix of its own.
 final class InstallScriptTests: XCTestCase {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

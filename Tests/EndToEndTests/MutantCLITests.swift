@@ -7,7 +7,7 @@ import XCTest
 /// orders, pcap, pcapng, btsnooz, bugreport zip), and the mutants in Fuzz/mutants that once found
 /// a bug, each run by the built btlens as its own process: `timeline --format jsonl`, `stats
 /// --format json`, `report`, `convert`. None may die by a signal, run past 10 s (twice: a busy
-/// machine can stall one run), exit with a status the README does not give, or print JSON that
+/// machine can stall one run), exit with a status docs/usage.md does not give, or print JSON that
 /// does not parse or a time that is not ISO 8601. scripts/mutate runs thousands of them the same way.
 final class MutantCLITests: XCTestCase {
     static let perForm = 8
@@ -85,7 +85,7 @@ final class MutantCLITests: XCTestCase {
             }
             if ![0, 1].contains(run.status) {
                 found.append(
-                    "\(name) \(arguments[0]): status \(run.status) (a signal, or a status the README does not give): \(run.stderr.suffix(500))"
+                    "\(name) \(arguments[0]): status \(run.status) (a signal, or a status docs/usage.md does not give): \(run.stderr.suffix(500))"
                 )
             } else if run.status == 0, let check {
                 do { try check(run.stdout) } catch { found.append("\(name) \(arguments[0]): invalid JSON: \(error)") }
@@ -94,7 +94,7 @@ final class MutantCLITests: XCTestCase {
         return found
     }
 
-    /// The README's JSONL contract: times are ISO 8601 UTC with microseconds (a damaged capture's
+    /// The JSONL contract (docs/jsonl.md): times are ISO 8601 UTC with microseconds (a damaged capture's
     /// year may have more digits than four).
     static func checkTimes(_ json: String, _ keys: [String]) throws {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]

@@ -29,7 +29,7 @@ enum FieldNames {
         "model", "mtu", "mux", "name", "need", "needed", "offset", "opcode", "opened_record", "origin", "original",
         "packet_offset", "pan", "parameters", "payload", "payload_length", "pdu", "poll_final", "present",
         "previous_record", "protocol", "protocol_id", "protocols", "protocols.id", "protocols.name", "psm",
-        "psm_name", "psn", "ranges", "reason", "record", "reltime", "reports", "request", "request_record",
+        "psm_name", "psn", "ranges", "reason", "record", "records", "reltime", "reports", "request", "request_record",
         "response", "response_to", "result", "revision", "rfcomm_channel", "role", "rx_phy", "sequence", "serial",
         "server_rx_mtu", "services", "services.classes", "services.iap2", "services.name", "services.rfcomm_channel",
         "session", "session_type", "severity", "signature", "since_record", "skipped_bytes", "source_cid",

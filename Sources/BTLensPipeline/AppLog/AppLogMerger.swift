@@ -132,6 +132,8 @@ public final class AppLogMerger {
     /// The last ATT value's record, length and id: its frames that are not it whole are values too.
     private var lastATT: (record: Int, count: Int, id: Int)?
     private var loggedStreams: Set<Stream> = []
+    /// The received values no line showed, by stream (`AppLogUnlogged`).
+    private var unlogged = AppLogUnlogged()
     @exclusivity(unchecked) private var lastRecord = 0
     /// A line with its place on the capture's clock.
     struct Placed {
@@ -380,6 +382,12 @@ public final class AppLogMerger {
         }
         prune(before: .max)
         output.release(before: .max, out)
+        for d in unlogged.later(window: Self.window) {
+            out(
+                Event(
+                    record: lastRecord, timestamp: Timestamp(microseconds: captureSpan?.upperBound ?? drained),
+                    direction: .received, connection: nil, isTop: true, body: .diagnostic(d)))
+        }
         outside(out)
     }
 
@@ -718,7 +726,7 @@ public final class AppLogMerger {
     private func match(_ run: HexRun, at t: Int64) -> (record: Int, direction: Direction?)? {
         let headed = run.bytes.count >= 8 || (!run.isComplete && run.bytes.count >= 4)
         let sent = run.direction.map { $0 == .sent }
-        var best: (id: Int, distance: UInt64, whole: Bool)?
+        var best: (id: Int, distance: UInt64, whole: Bool, fresh: Bool)?
         func consider(_ id: Int, whole: Bool) {
             let v = values[id]
             let distance = (v.time &- t).magnitude
@@ -727,9 +735,17 @@ public final class AppLogMerger {
                     ? v.bytes.elementsEqual(run.bytes)
                     : v.bytes.count > run.bytes.count && v.bytes.starts(with: run.bytes)
             else { return }
-            // A value that is the run's bytes whole is taken before one that only begins with them.
-            if let b = best, (b.whole && !whole) || (b.whole == whole && b.distance <= distance) { return }
-            best = (id, distance, whole)
+            // A value that is the run's bytes whole is taken before one that only begins with them, and
+            // one no line showed yet before one a line did: two lines of a repeated value show one
+            // each, even when the log's times are too coarse to tell which is nearer.
+            let fresh = !v.matched
+            if let b = best,
+                (b.whole && !whole)
+                    || (b.whole == whole && (b.fresh && !fresh || b.fresh == fresh && b.distance <= distance))
+            {
+                return
+            }
+            best = (id, distance, whole, fresh)
         }
         // Only the values whose hashes are the run's are looked at.
         for id in values.ids(whole: Self.hash(run.bytes)) { consider(id, whole: true) }
@@ -780,6 +796,9 @@ public final class AppLogMerger {
             else {
                 continue
             }
+            // Said once per stream, at its first value: the later ones are counted, and said together
+            // at the end (an app that never logs a class of values, such as a frame's continuations).
+            guard unlogged.first(v) else { continue }
             let d = Diagnostic(
                 AppLogAirDiagnostics.rxNotLogged,
                 "#\(v.record): \(v.bytes.count) bytes received on \(v.stream), which the app logs, that no log line shows within \(Self.window / 1_000_000) s",

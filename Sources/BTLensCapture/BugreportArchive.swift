@@ -13,21 +13,34 @@ public struct BugreportArchive {
 
     /// Members that may hold Bluetooth traffic, best first.
     public let candidates: [String]
-    private let archive: Archive
+    /// The central directory's listing; nil for an archive cut short, read by its local headers.
+    private let archive: Archive?
     private let path: String
+    /// What is wrong with the archive as a whole (its members are read all the same).
+    public let damage: String?
 
-    public init(path: String) throws(CaptureOpenError) {
+    /// `limit`: the most bytes a member may inflate to (also while its end is looked for).
+    public init(path: String, limit: Int64 = 256 << 20) throws(CaptureOpenError) {
         self.path = path
+        let opened: Archive
         do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+            opened = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch Archive.ArchiveError.missingEndOfCentralDirectoryRecord {
-            throw .unsupported(
-                format: "zip",
-                detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
+            // Cut short (a transfer that broke off): the members whose local headers are there.
+            let found = Self.localMembers(path, limit: limit)
+            guard !found.isEmpty else {
+                throw .unsupported(
+                    format: "zip",
+                    detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
+            }
+            archive = nil
+            damage = "no central directory, cut short? \(found.count) members read from their local headers"
+            candidates = Self.rank(found)
+            return
         } catch {
             throw .unsupported(format: "zip", detail: "the archive cannot be read: \(error)")
         }
-        let paths = archive.map(\.path)
+        let paths = opened.map(\.path)
         // ZIPFoundation stops listing at the first central directory entry it cannot read.
         if let declared = Self.declaredMemberCount(path), paths.count < declared {
             throw .unsupported(
@@ -36,7 +49,17 @@ public struct BugreportArchive {
                     "the archive is damaged: its central directory lists \(declared) members, only \(paths.count) can be read"
             )
         }
+        archive = opened
+        damage = nil
         candidates = Self.rank(paths)
+    }
+
+    /// The names of the members whose local headers a zip without a central directory holds.
+    private static func localMembers(_ path: String, limit: Int64) -> [String] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        return ZipLocalScan.members(fd: fd, limit: limit).map(\.name)
     }
 
     /// The member count of the end of central directory record (APPNOTE 4.3.16), which sits in the
@@ -96,7 +119,8 @@ public struct BugreportArchive {
                     "no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)"
             )
         }
-        guard let entry = archive[name] else {
+        let listed = archive.map { $0[name] != nil } ?? candidates.contains(name)
+        guard listed else {
             throw .unsupported(format: "zip", detail: "no member \(name) (candidates: \(Self.list(candidates)))")
         }
         let tooLarge = CaptureOpenError.unsupported(
@@ -105,12 +129,12 @@ public struct BugreportArchive {
                 "member \(name) inflates to more than \(limit) bytes (--limit archive-bytes=\(limit)): not read; raise the limit to read it"
         )
         // The size the archive declares may be a lie: the inflated bytes are counted as well.
-        guard entry.uncompressedSize <= UInt64(limit) else { throw tooLarge }
+        if let entry = archive?[name], entry.uncompressedSize > UInt64(limit) { throw tooLarge }
         let archiveFile = open(path, O_RDONLY)
         guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         defer { close(archiveFile) }
         let located: ZipMember
-        do { located = try ZipMember.locate(name, fd: archiveFile) } catch {
+        do { located = try ZipMember.locate(name, fd: archiveFile, limit: limit) } catch {
             throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)")
         }
         var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)

@@ -134,7 +134,7 @@ public enum CaptureFormat {
             }
             return try open(FileSource(path: path), path: path)
         }
-        let archive = try BugreportArchive(path: path)
+        let archive = try BugreportArchive(path: path, limit: archiveLimit)
         let (extracted, name, damage) = try archive.extract(member: member, limit: archiveLimit)
         var reader: any CaptureReader
         do { reader = try open(extracted) } catch {
@@ -142,8 +142,9 @@ public enum CaptureFormat {
             throw .unsupported(format: "zip", detail: "member \(name): \(error)")
         }
         let others = archive.candidates.filter { $0 != name }
+        let damaged = [archive.damage, damage].compactMap { $0 }.joined(separator: "; ")
         reader.addNote(
-            "bugreport member \(name)" + (damage.map { " (damaged: \($0); read as far as it goes)" } ?? "")
+            "bugreport member \(name)" + (damaged.isEmpty ? "" : " (damaged: \(damaged); read as far as it goes)")
                 + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
         return reader
     }

@@ -22,10 +22,19 @@ struct ZipMember {
 
     struct Damaged: Error { var detail: String }
 
-    /// The member named `name` in the archive open at `fd`, or why it cannot be found.
-    static func locate(_ name: String, fd: Int32) throws(Damaged) -> ZipMember {
+    /// The member named `name` in the archive open at `fd`, or why it cannot be found. In an archive
+    /// without a central directory (cut short), it is looked for by its local header
+    /// (`ZipLocalScan`, each member inflated to at most `limit` bytes to find where it ends).
+    static func locate(_ name: String, fd: Int32, limit: Int64) throws(Damaged) -> ZipMember {
         let size = UInt64(max(lseek(fd, 0, SEEK_END), 0))
-        let (directoryOffset, directorySize) = try centralDirectory(fd, size: size)
+        let directoryOffset: UInt64
+        let directorySize: UInt64
+        do { (directoryOffset, directorySize) = try centralDirectory(fd, size: size) } catch {
+            guard let found = ZipLocalScan.members(fd: fd, limit: limit).first(where: { $0.name == name }) else {
+                throw error
+            }
+            return found.member
+        }
         let directory = try read(fd, at: directoryOffset, count: directorySize, size: size, "the central directory")
         let wanted = Array(name.utf8)
         var at = 0

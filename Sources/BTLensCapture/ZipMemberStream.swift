@@ -29,7 +29,7 @@ public final class ZipMemberStream {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         do {
-            located = try ZipMember.locate(member, fd: fd)
+            located = try ZipMember.locate(member, fd: fd, limit: limit)
         } catch {
             close(fd)
             throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)")

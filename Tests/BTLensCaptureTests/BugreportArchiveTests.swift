@@ -129,10 +129,15 @@ final class BugreportArchiveTests: XCTestCase {
         }
     }
 
-    /// A zip whose end of central directory record is gone (the file cut short) says so in words.
+    /// A zip whose end of central directory record is gone (the file cut short) is read by its
+    /// local headers, and says so; one with no local header either says it in words.
     func testAZipCutBeforeItsEndRecordSaysSo() throws {
-        let bytes = try storedZip([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", SampleCaptures.session().bytes)])
-        XCTAssertThrowsError(try CaptureFormat.open(path: write(Array(bytes.dropLast(22))))) {
+        let session = SampleCaptures.session()
+        let bytes = try storedZip([("FS/data/misc/bluetooth/logs/btsnoop_hci.log", session.bytes)])
+        var reader = try CaptureFormat.open(path: write(Array(bytes.dropLast(22))))
+        XCTAssertEqual(try count(&reader), session.lastRecord)
+        XCTAssertTrue(reader.info.notes.first?.contains("(damaged: no central directory, cut short?") ?? false)
+        XCTAssertThrowsError(try CaptureFormat.open(path: write(Array(bytes.prefix(4)) + [0, 0]))) {
             XCTAssertEqual(
                 "\($0)", "zip: the archive is damaged: it has no end of central directory record (is it cut short?)")
         }

@@ -18,6 +18,8 @@ public final class CaptureWriter {
     private let dumper: OpaquePointer?
     private let dead: OpaquePointer?
     public private(set) var written = 0
+    /// The `errno` of the first write that failed (a full disk, a closed pipe); nothing is written after it.
+    public private(set) var failure: Int32?
     public private(set) var skipped = 0
     /// Records whose time the format cannot hold (pcap: 1970 to 2038 as libpcap reads it; pcapng:
     /// nothing before 1970; btsnoop: i64 µs since year 0): written as the nearest it holds, counted.
@@ -31,7 +33,8 @@ public final class CaptureWriter {
                 throw .cannotOpen(path: path, reason: "libpcap cannot start a dump")
             }
             guard let dump = pcap_dump_open(d, path) else {
-                let reason = String(cString: pcap_geterr(d))
+                // libpcap's message names the path again.
+                let reason = String(cString: strerror(errno))
                 pcap_close(d)
                 throw .cannotOpen(path: path, reason: reason)
             }
@@ -67,18 +70,14 @@ public final class CaptureWriter {
         if let file { fclose(file) }
     }
 
-    /// Flushes what was written (the file stays open until the writer goes away); why a write
-    /// failed on the way (a full disk), or nil.
+    /// Flushes what was written (the file stays open until the writer goes away); the `errno` of
+    /// the first write that failed on the way (`failure`), or nil.
     @discardableResult
-    public func flush() -> String? {
-        if let dumper, pcap_dump_flush(dumper) != 0 { return String(cString: strerror(errno)) }
-        if let file {
-            let flushed = fflush(file)
-            let code = errno
-            if flushed != 0 { return String(cString: strerror(code)) }
-            if ferror(file) != 0 { return "a write failed" }
-        }
-        return nil
+    public func flush() -> Int32? {
+        guard failure == nil else { return failure }
+        if let dumper, pcap_dump_flush(dumper) != 0 { failure = errno }
+        if let file, fflush(file) != 0 { failure = errno }
+        return failure
     }
 
     /// The packet bytes in the chosen layout, or nil for records it cannot carry (notes in H4).
@@ -108,6 +107,7 @@ public final class CaptureWriter {
     }
 
     public func write(_ r: CaptureRecord) {
+        guard failure == nil else { return }
         guard let (bytes, original, flags) = packet(r) else {
             skipped += 1
             return
@@ -150,13 +150,16 @@ public final class CaptureWriter {
                 data.withUnsafeBufferPointer { p in
                     pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &h, p.baseAddress)
                 }
+                // libpcap says nothing of a failed write: its stream does.
+                if let stream = pcap_dump_file(dumper), ferror(stream) != 0 { failure = errno }
             }
         }
     }
 
     private func put(_ bytes: [UInt8]) {
-        guard let file else { return }
-        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        guard let file, failure == nil else { return }
+        let done = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        if done < bytes.count { failure = errno }
     }
 }
 

@@ -260,7 +260,7 @@ public final class StatsCollector {
                 "Filter:      \(TerminalText.safe(filter.expression)) (the ATT PDUs, frames, commands, diagnostics, undecoded bytes and accessories it selects; records, connections and bytes whole)"
             )
         }
-        lines.append("Records:     \(records) (\(kinds.joined(separator: ", ")))")
+        lines.append("Records:     \(records)" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))"))
         if truncatedRecords > 0 { lines.append("Truncated:   \(truncatedRecords) records cut short by the capture") }
         if let f = firstTime, let l = lastTime {
             lines.append("Time:        \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")

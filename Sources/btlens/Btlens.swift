@@ -13,7 +13,8 @@ struct Btlens: ParsableCommand {
             EXIT STATUS
               0  the input was read as a capture (diagnostics may have been reported)
               1  the input could not be read as a capture (not a capture, unreadable,
-                 unsupported); for a folder, one of its files could not
+                 unsupported); for a folder, one of its captures could not; the
+                 output could not be written (a full disk)
               2  usage error, unknown subcommand, or a definition that does not load
               3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found
             """,

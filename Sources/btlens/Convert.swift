@@ -2,6 +2,7 @@ import ArgumentParser
 import BTLensCapture
 import BTLensDissect
 import BTLensPipeline
+import Foundation
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +51,7 @@ struct Convert: ParsableCommand {
             throw InputFailure(message: "\(error)")
         }
         var records = 0
-        while let item = try reader.next() {
+        while writer.failure == nil, let item = try reader.next() {
             switch item {
             case .record(let r):
                 records += 1
@@ -59,8 +60,9 @@ struct Convert: ParsableCommand {
                 reportProblem(input, p)
             }
         }
-        if let why = writer.flush() {
-            throw InputFailure(message: "cannot write \(output == "-" ? "standard output" : output): \(why)")
+        if let code = writer.flush() {
+            if output == "-" { StandardOutput.failed(code) }
+            throw InputFailure(message: "cannot write \(output): \(String(cString: strerror(code)))")
         }
         let skipped = writer.skipped > 0 ? "; \(writer.skipped) records with no place in this layout left out" : ""
         let n = writer.clampedTimes

@@ -16,10 +16,10 @@ struct Diff: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, md, html }
 
-    @Argument(help: "The capture before.")
+    @Argument(help: "The capture before, or - for standard input.")
     var before: String
 
-    @Argument(help: "The capture after.")
+    @Argument(help: "The capture after, or - for standard input (not both).")
     var after: String
 
     @Option(
@@ -51,6 +51,9 @@ struct Diff: ParsableCommand {
     var failOnRegression = false
 
     func run() throws {
+        if before == standardInputPath && after == standardInputPath {
+            throw UsageFailure(message: "diff - -: standard input holds one capture; give the other as a file")
+        }
         let dissectors = try CaptureInput.dissectors(definitions, decodeAs: decodeAs)
         var reading = Configuration(
             decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, detail: .full,

@@ -22,10 +22,12 @@ enum StandardOutput {
 
     /// What `print` left in stdio's buffer, written; a write that failed on the way is said now.
     static func flush() {
+        // stdio keeps that a write failed, not why: the errno the failed write left is kept too.
+        let before = errno
         let flushed = fflush(stdout)
         let code = errno
         guard flushed != 0 || ferror(stdout) != 0 else { return }
-        failed(flushed != 0 ? code : readerGone() ? EPIPE : EIO)
+        failed(flushed != 0 ? code : readerGone() ? EPIPE : before != 0 ? before : EIO)
     }
 
     /// Whether the pipe on fd 1 lost its reader: stdio keeps that a write failed, not why.

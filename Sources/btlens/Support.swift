@@ -261,7 +261,7 @@ extension FolderRun {
 
     /// What a folder run says of a file that is no capture (a README, a log), which it passes over.
     static func skip(_ failure: InputFailure) {
-        FileHandleStderr.write("btlens: note: \(failure.message); skipped\n")
+        FileHandleStderr.write("btlens: note: skipped, not a capture: \(failure.message)\n")
     }
 
     /// A folder in which some files could not be read exits 1 naming them, after the others' output.

@@ -37,6 +37,8 @@ final class CLIHabitsTests: XCTestCase {
         let report = try runCLI(["report", "-", "-o", "-", "--format", "md"], stdin: Self.session)
         XCTAssertEqual(report.status, 0, report.stderr)
         XCTAssertTrue(report.stdout.hasPrefix("# btlens report: -\n"), report.stdout)
+        let both = try runCLI(["diff", "-", "-"], stdin: Self.session)
+        XCTAssertEqual(both.status, 2, "standard input holds one capture")
         let diff = try runCLI(["diff", "-", Self.session], stdin: Self.session)
         XCTAssertEqual(diff.status, 0, diff.stderr)
         XCTAssertTrue(diff.stdout.hasPrefix("before: - (58 records"), diff.stdout)

@@ -236,13 +236,13 @@ extension ExitStatusTests {
         try FileManager.default.copyItem(
             atPath: Self.captures + "/ble_a5_session.btsnoop", toPath: folder + "/a.btsnoop")
         try Data("not a capture\n".utf8).write(to: URL(fileURLWithPath: folder + "/b.log"))
-        let skipped = "btlens: note: \(folder)/b.log: text: no BEGIN:BTSNOOP_LOG_SUMMARY block"
+        let skipped = "btlens: note: skipped, not a capture: \(folder)/b.log: text: no BEGIN:BTSNOOP_LOG_SUMMARY block"
         let run = try btlens(["stats", folder])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertTrue(
             run.stdout.contains("File:        \(folder)/a.btsnoop\n"), "the readable file's stats are printed")
         XCTAssertFalse(run.stdout.contains("b.log"), run.stdout)
-        XCTAssertTrue(run.stderr.hasPrefix(skipped) && run.stderr.hasSuffix("; skipped\n"), run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix(skipped), run.stderr)
         let report = try btlens(["report", folder, "-o", folder + "/out", "--format", "txt"])
         XCTAssertEqual(report.status, 0, report.stderr)
         XCTAssertTrue(report.stderr.hasPrefix(skipped), report.stderr)

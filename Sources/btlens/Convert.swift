@@ -40,7 +40,9 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
-        let selection = try select()
+        // Loaded first, so a definition that does not load is said whether or not --filter needs it.
+        let table = try definitions.load().table
+        let selection = try select(table)
         var reader = try openCapture(input, member: member)
         let monitor = ["pklg"].contains(reader.info.format) || [2001, 254].contains(reader.info.linkType)
         let chosen = format ?? CaptureWriter.Format(rawValue: pathExtension(output)) ?? .pcapng
@@ -81,12 +83,12 @@ struct Convert: ParsableCommand {
     }
 
     /// With `--filter`, a first pass decodes the capture and chooses the records to write.
-    private func select() throws -> RecordSelection? {
+    private func select(_ table: DissectorTable) throws -> RecordSelection? {
         guard let filter = filterOption.filter() else { return nil }
         try refuseStandardInput(input, because: "--filter")
         var reader = try openCapture(input, member: member)
         let selection = RecordSelection(filter)
-        let configuration = Configuration(dissectors: try definitions.load().table, lowerLayers: true)
+        let configuration = Configuration(dissectors: table, lowerLayers: true)
         _ = try Pipeline.run(
             &reader, configuration, onRecord: selection.record, onProblem: { _ in }, onEvent: selection.event)
         return selection

@@ -90,6 +90,9 @@ func openCapture(
         return try CaptureFormat.open(path: path, member: member, archiveLimit: Int64(archiveBytes))
     } catch let error as UsageFailure {
         throw error
+    } catch CaptureOpenError.unsupported("capture", let detail) where member != nil {
+        // --member given with a file that is no .zip: the option is misused.
+        throw UsageFailure(message: "\(path): \(detail)")
     } catch CaptureOpenError.cannotOpen(let path, let reason) {
         throw InputFailure(message: "cannot open \(path): \(reason)")
     } catch {

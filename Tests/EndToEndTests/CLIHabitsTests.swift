@@ -102,9 +102,17 @@ final class CLIHabitsTests: XCTestCase {
     }
 
     func testAMissingDefinitionsFolderIsSaidAsMissing() throws {
-        let run = try runCLI(["timeline", Self.session, "--dissectors", "/nonexistent/defs"])
+        for command in [["timeline", Self.session], ["convert", Self.session, "-o", "-", "--format", "pcap"]] {
+            let run = try runCLI(command + ["--dissectors", "/nonexistent/defs"])
+            XCTAssertEqual(run.status, 2, "\(command)")
+            XCTAssertEqual(run.stderr, "btlens: /nonexistent/defs: no such folder or file of dissector definitions\n")
+        }
+    }
+
+    func testMemberWithACaptureThatIsNoZipIsAUsageError() throws {
+        let run = try runCLI(["stats", Self.session, "--member", "x"])
         XCTAssertEqual(run.status, 2)
-        XCTAssertEqual(run.stderr, "btlens: /nonexistent/defs: no such folder or file of dissector definitions\n")
+        XCTAssertEqual(run.stderr, "btlens: \(Self.session): --member applies to a bugreport .zip\n")
     }
 
     func testAMemberThatIsNoCaptureIsNamed() throws {

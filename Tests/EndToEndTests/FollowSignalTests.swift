@@ -241,12 +241,16 @@ final class FollowSignalTests: XCTestCase {
             cases.append((plain, [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"], "Permission denied"))
         }
         for c in cases {
-            let timeline = try Running(["timeline", c.path], as: c.user)
-            XCTAssertEqual(timeline.exit(within: 30), 1)
-            XCTAssertEqual(timeline.stderr, "btlens: cannot open \(c.path): \(c.reason)\n")
+            let said = "btlens: cannot open \(c.path): \(c.reason)\n"
+            // A timeline of a folder is a usage error of its own (CLIHabitsTests).
+            if c.path != dir {
+                let timeline = try Running(["timeline", c.path], as: c.user)
+                XCTAssertEqual(timeline.exit(within: 30), 1)
+                XCTAssertEqual(timeline.stderr, said)
+            }
             let follow = try Running(["follow", c.path], as: c.user)
             XCTAssertEqual(follow.exit(within: Self.stopDeadline), 1, "\(c.reason): exits 1 at once\n\(follow.stderr)")
-            XCTAssertEqual(follow.stderr, timeline.stderr, c.reason)
+            XCTAssertEqual(follow.stderr, said, c.reason)
         }
     }
 }

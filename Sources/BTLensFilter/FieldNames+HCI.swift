@@ -33,5 +33,7 @@ extension FieldNames {
         "channel_selection_algorithm",
         // PHY and data length
         "all_phys", "tx_phys", "rx_phys", "phy_options", "tx_octets", "tx_time", "max_tx_time", "max_rx_time",
+        // BTstack's daemon events
+        "connections", "local_cid", "remote_cid",
     ]
 }

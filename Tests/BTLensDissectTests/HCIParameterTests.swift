@@ -129,4 +129,23 @@ final class HCIParameterTests: XCTestCase {
                 "advertising_data=020106",
             ])
     }
+
+    func testVendorCommandNamesThatArePublic() {
+        // docs/protocols/vendor-hci.md: Android's and Broadcom's; another stays a number.
+        XCTAssertEqual(HCIOpcode(rawValue: 0xfd57).name, "Android LE Advertising Packet Content Filter")
+        XCTAssertEqual(HCIOpcode(rawValue: 0xfc4c).description, "Broadcom Write RAM (0xfc4c)")
+        XCTAssertEqual(HCIOpcode(rawValue: 0xfce9).name, "Vendor (0xfce9)")
+    }
+
+    func testBTstackDaemonEvents() {
+        // BTstack's L2CAP Channel Opened (docs/protocols/vendor-hci.md): status, address, handle, PSM,
+        // local and remote CIDs.
+        let d = event("70 0f 00 a5 bc 64 6b 18 00 0b 00 03 00 40 00 41 00")
+        XCTAssertEqual(d?.info.name, "BTstack L2CAP Channel Opened")
+        XCTAssertEqual(
+            shown(d?.info.fields),
+            ["status=Success", "address=00:18:6B:64:BC:A5", "handle=11", "psm=3", "local_cid=64", "remote_cid=65"])
+        // BTstack State: its length byte says 0, so nothing is read and nothing is malformed.
+        XCTAssertEqual(event("60 00")?.diagnostics.count, 0)
+    }
 }

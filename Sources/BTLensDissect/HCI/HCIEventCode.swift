@@ -152,6 +152,29 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
         (0x48, .init(name: "Number Of Completed Data Blocks", parameters: .none)),
         (0x57, .init(name: "Authenticated Payload Timeout Expired", parameters: .layout([.handle]))),
         (0x59, .init(name: "Encryption Change V2", parameters: .encryptionChange)),
+        // BTstack's daemon logs events of its own in codes the specification leaves unused (BTstack's
+        // hci_dump on iOS; docs/protocols/vendor-hci.md).
+        // Its length byte says 0 and the state follows it, outside the event: not read.
+        (0x60, .init(name: "BTstack State", parameters: .none)),
+        (0x61, .init(name: "BTstack Connections Changed", parameters: .layout([.u8("connections")]))),
+        (0x62, .init(name: "BTstack Power On Failed", parameters: .none)),
+        (
+            0x70,
+            .init(
+                name: "BTstack L2CAP Channel Opened",
+                parameters: .layout([
+                    .status, .address, .handle, .hex16("psm"), .hex16("local_cid"), .hex16("remote_cid"),
+                ]))
+        ),
+        (0x71, .init(name: "BTstack L2CAP Channel Closed", parameters: .layout([.hex16("local_cid")]))),
+        (
+            0x72,
+            .init(
+                name: "BTstack L2CAP Incoming Connection",
+                parameters: .layout([.address, .handle, .hex16("psm"), .hex16("local_cid"), .hex16("remote_cid")]))
+        ),
+        (0x73, .init(name: "BTstack L2CAP Timeout Check", parameters: .layout([.handle]))),
+        (0x74, .init(name: "BTstack L2CAP Credits", parameters: .layout([.hex16("local_cid"), .u8("credits")]))),
         (0xff, .init(name: "Vendor", parameters: .none)),
     ]
 

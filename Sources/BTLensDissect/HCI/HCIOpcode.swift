@@ -332,6 +332,18 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         (0x204e, "LE Set Privacy Mode", .layout([.u8("address_type"), .address, .u8("privacy_mode")])),
         (0x2060, "LE Read Buffer Size V2", .leReadBufferSize),
         (0x2074, "LE Set Host Feature", .none),
+        // Vendor commands whose names are public (docs/protocols/vendor-hci.md); their parameters
+        // are the vendor's, not read.
+        (0xfc01, "Broadcom Write BD_ADDR", .none), (0xfc18, "Broadcom Update UART Baud Rate", .none),
+        (0xfc1c, "Broadcom Write SCO PCM Int Param", .none), (0xfc1e, "Broadcom Write PCM Data Format Param", .none),
+        (0xfc27, "Broadcom Write Sleep Mode", .none), (0xfc2e, "Broadcom Download Minidriver", .none),
+        (0xfc4c, "Broadcom Write RAM", .none), (0xfc4e, "Broadcom Launch RAM", .none),
+        (0xfc57, "Broadcom Set ACL Priority", .none), (0xfc6d, "Broadcom Write I2S PCM Interface Param", .none),
+        (0xfc79, "Broadcom Read Verbose Config Version Info", .none),
+        (0xfd53, "Android LE Get Vendor Capabilities", .none), (0xfd54, "Android LE Multi Advertising", .none),
+        (0xfd56, "Android LE Batch Scan", .none), (0xfd57, "Android LE Advertising Packet Content Filter", .none),
+        (0xfd58, "Android LE Track Advertiser", .none), (0xfd59, "Android Controller Energy Info", .none),
+        (0xfd5a, "Android LE Extended Scan Parameters", .none), (0xfd5b, "Android Controller Debug Info", .none),
     ]
 
     /// `definitions` by OGF, then OCF: a lookup is two array indices.

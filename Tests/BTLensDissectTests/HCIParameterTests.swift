@@ -137,6 +137,20 @@ final class HCIParameterTests: XCTestCase {
         XCTAssertEqual(HCIOpcode(rawValue: 0xfce9).name, "Vendor (0xfce9)")
     }
 
+    func testVendorParametersAreCountedAsNotDecoded() {
+        // §5.4.1: OGF 0x3F is the vendor's; its parameters are nobody's to read.
+        XCTAssertEqual(command("57 fd 03 01 02 03")?.info.vendorBytes, 3)
+        XCTAssertEqual(command("13 04 03 0b 00 01")?.info.vendorBytes, 0)
+        // A vendor command's completion: after the status, what it returns is the vendor's.
+        XCTAssertEqual(event("0e 09 01 53 fd 00 01 02 03 04 05")?.info.vendorBytes, 5)
+        XCTAssertEqual(event("0e 04 01 03 0c 00")?.info.vendorBytes, 0)
+        // §7.7.74 Vendor event, and a code the specification does not define.
+        XCTAssertEqual(event("ff 03 01 02 03")?.info.vendorBytes, 3)
+        XCTAssertEqual(event("5f 02 01 02")?.info.vendorBytes, 2)
+        // BTstack's events are read: none of theirs is the vendor's.
+        XCTAssertEqual(event("70 0f 00 a5 bc 64 6b 18 00 0b 00 03 00 40 00 41 00")?.info.vendorBytes, 0)
+    }
+
     func testBTstackDaemonEvents() {
         // BTstack's L2CAP Channel Opened (docs/protocols/vendor-hci.md): status, address, handle, PSM,
         // local and remote CIDs.

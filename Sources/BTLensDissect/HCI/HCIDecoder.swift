@@ -82,6 +82,7 @@ enum HCIDecoder {
         var out = HCIDecoded(info: HCICommandInfo(opcode: opcode, parameterLength: Int(plen), fields: []), effect: nil)
         out.diagnostics += lengthCheck(opcode.name, declared: Int(plen), present: r.remaining, truncated: truncated)
         var p = ByteReader(r.rest().prefix(Int(plen)))
+        if opcode.isVendor { out.info.vendorBytes = p.remaining }
         do {
             switch opcode.parameters {
             case .createConnection:
@@ -132,6 +133,7 @@ enum HCIDecoder {
             effect: nil)
         out.diagnostics += lengthCheck(code.name, declared: Int(plen), present: r.remaining, truncated: truncated)
         var p = ByteReader(r.rest().prefix(Int(plen)))
+        if code.isVendor { out.info.vendorBytes = p.remaining }
         do {
             try decodeEvent(code, &p, &out)
         } catch {
@@ -206,6 +208,7 @@ enum HCIDecoder {
         // success, the same for every opcode.
         guard opcode.rawValue != 0, let status = p.peek().map(HCIErrorCode.init(rawValue:)) else { return }
         out.info.fields.append(("status", .string(status.name)))
+        if opcode.isVendor { out.info.vendorBytes = p.remaining - 1 }
         guard status.isSuccess else {
             if opcode.parameters == .createConnectionCancel { out.effect = .cancelRefused }
             return

@@ -12,6 +12,9 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
 
     public var isKnown: Bool { Self.table[Int(rawValue)] != nil }
 
+    /// An event whose parameters nothing reads: a vendor's (0xFF, §5.4.4) or a code not defined.
+    public var isVendor: Bool { rawValue == 0xff || !isKnown }
+
     /// How the parameters are read; nil for a code not defined.
     var parameters: HCIEventParameters? { Self.table[Int(rawValue)]?.parameters }
 

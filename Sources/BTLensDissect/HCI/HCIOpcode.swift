@@ -20,6 +20,10 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     public var isKnown: Bool { definition != nil }
 
+    /// A vendor's command (OGF 0x3F, §5.4.1), or BTstack's own (OGF 0x3D): its parameters are not
+    /// the specification's, and btlens does not read them.
+    public var isVendor: Bool { ogf == 0x3f || ogf == 0x3d }
+
     public var description: String { isKnown ? "\(name) (\(Hex.value(rawValue, width: 4)))" : name }
 
     /// What btlens reads of the command and of its completion.

@@ -1,6 +1,7 @@
 extension FieldNames {
     /// The parameters of `hci.command` and `hci.event` events (docs/jsonl.md): the specification's
-    /// parameter names in lower case, a time's count beside its `_ms`.
+    /// parameter names in lower case, a time's count beside its `_ms`; and those of L2CAP signalling
+    /// that no other event has.
     static let hci: Set<String> = [
         // Connections, encryption and pairing
         "allow_role_switch", "authentication_requirements", "class_of_device", "clock_offset", "key_size",
@@ -35,5 +36,9 @@ extension FieldNames {
         "all_phys", "tx_phys", "rx_phys", "phy_options", "tx_octets", "tx_time", "max_tx_time", "max_rx_time",
         // BTstack's daemon events
         "connections", "local_cid", "remote_cid",
+        // L2CAP signalling: configuration options, information, results
+        "result_name", "flush_timeout", "tx_window", "max_transmit", "retransmission_timeout_ms",
+        "monitor_timeout_ms", "fcs", "extended_window_size", "option", "info_type", "info_type_name",
+        "extended_features", "fixed_channels",
     ]
 }

@@ -1,7 +1,7 @@
 extension FieldNames {
     /// The parameters of `hci.command` and `hci.event` events (docs/jsonl.md): the specification's
     /// parameter names in lower case, a time's count beside its `_ms`; and those of L2CAP signalling
-    /// that no other event has.
+    /// and SDP that no other event has.
     static let hci: Set<String> = [
         // Connections, encryption and pairing
         "allow_role_switch", "authentication_requirements", "class_of_device", "clock_offset", "key_size",
@@ -40,5 +40,8 @@ extension FieldNames {
         "result_name", "flush_timeout", "tx_window", "max_transmit", "retransmission_timeout_ms",
         "monitor_timeout_ms", "fcs", "extended_window_size", "option", "info_type", "info_type_name",
         "extended_features", "fixed_channels",
+        // SDP requests and search responses
+        "search_pattern", "max_records", "max_bytes", "attribute_ids", "record_handle", "record_handles",
+        "total_records",
     ]
 }

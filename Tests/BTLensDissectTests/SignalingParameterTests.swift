@@ -3,7 +3,8 @@ import XCTest
 
 @testable import BTLensDissect
 
-/// Hex vectors for the L2CAP signalling commands that change no channel (Core Vol 3 Part A §4, §5),
+/// Hex vectors for the L2CAP signalling commands that change no channel (Core Vol 3 Part A §4, §5)
+/// and for SDP's requests and service class names (Core Vol 3 Part B §4; Assigned Numbers §3.3),
 /// each field as the JSONL writes it: `key=value`.
 final class SignalingParameterTests: XCTestCase {
     let connection = ConnectionKey(index: 0, handle: 0x0b)
@@ -87,5 +88,46 @@ final class SignalingParameterTests: XCTestCase {
         XCTAssertEqual(
             signaling("03 06 08 00 00 00 40 00 01 00 02 00"),
             ["destination_cid=0", "source_cid=64", "result=1", "status=2"])
+    }
+
+    func testServiceClassNamesFromAssignedNumbers() {
+        XCTAssertEqual(SDPDecoder.describe([0x11, 0x0f]), "A/V Remote Control Controller")
+        XCTAssertEqual(SDPDecoder.describe([0x11, 0x2d]), "SIM Access")
+        XCTAssertEqual(SDPDecoder.describe([0x12, 0x03]), "Generic Audio")
+        XCTAssertEqual(SDPDecoder.describe([0x12, 0x04]), "Generic Telephony")
+        XCTAssertEqual(SDPDecoder.describe([0x00, 0x00, 0x11, 0x1e]), "Handsfree")
+        // A 128-bit UUID on the Base UUID (Core Vol 3 Part B §2.5.1) is its 16-bit one.
+        let base: [UInt8] = [
+            0x00, 0x00, 0x11, 0x0b, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0x80, 0x5f, 0x9b, 0x34, 0xfb,
+        ]
+        XCTAssertEqual(SDPDecoder.describe(base), "Audio Sink")
+        XCTAssertEqual(SDPDecoder.describe([0xab, 0xcd]), "0xabcd")
+    }
+
+    func testSDPRequestsSayWhatTheyAskFor() {
+        // §4.7.1 Service Search Attribute Request: pattern {Audio Sink}, 656 bytes, attributes
+        // 0x0001, 0x0004 and the range 0x0100-0x01ff; no continuation.
+        var d = SDPDecoder()
+        let request = "06 00 00 00 15 35 03 19 11 0b 02 90 35 0b 09 00 01 09 00 04 0a 01 00 01 ff 00"
+        XCTAssertEqual(
+            shown(d.decode((Hex.bytes(request) ?? [])[...]).0?.fields),
+            ["search_pattern=Audio Sink", "max_bytes=656", "attribute_ids=0x0001 0x0004 0x0100-0x01ff"])
+        // §4.5.1 Service Search Request: {SIM Access}, at most 16 records.
+        XCTAssertEqual(
+            shown(d.decode((Hex.bytes("02 00 01 00 08 35 03 19 11 2d 00 10 00") ?? [])[...]).0?.fields),
+            ["search_pattern=SIM Access", "max_records=16"])
+        // §4.5.2 Service Search Response: 1 record of 1, handle 0x00010004.
+        XCTAssertEqual(
+            shown(d.decode((Hex.bytes("03 00 01 00 09 00 01 00 01 00 01 00 04 00") ?? [])[...]).0?.fields),
+            ["total_records=1", "record_handles=0x00010004"])
+        // §4.6.1 Service Attribute Request: record 0x00010004, 0xffff bytes, the whole range.
+        XCTAssertEqual(
+            shown(
+                d.decode((Hex.bytes("04 00 02 00 0e 00 01 00 04 ff ff 35 05 0a 00 00 ff ff 00") ?? [])[...]).0?.fields),
+            ["record_handle=65540", "max_bytes=65535", "attribute_ids=0x0000-0xffff"])
+        // §4.4.1 Error Response: invalid continuation state.
+        XCTAssertEqual(
+            shown(d.decode((Hex.bytes("01 00 03 00 02 00 05") ?? [])[...]).0?.fields),
+            ["error_code=5", "error_name=Invalid Continuation State"])
     }
 }

@@ -121,6 +121,8 @@ public struct HCICommandInfo: Sendable {
     public var opcode: HCIOpcode
     public var parameterLength: Int
     public var fields: [(String, FieldValue)]
+    /// Parameter bytes of a vendor command, which nothing decodes (`stats` counts them apart).
+    public var vendorBytes = 0
 }
 
 public struct HCIEventInfo: Sendable {
@@ -128,6 +130,8 @@ public struct HCIEventInfo: Sendable {
     public var subevent: LESubeventCode?
     public var parameterLength: Int
     public var fields: [(String, FieldValue)]
+    /// Parameter bytes nothing decodes: a vendor event's, or what a vendor command's completion returns.
+    public var vendorBytes = 0
 
     public var name: String { subevent?.name ?? code.name }
 }

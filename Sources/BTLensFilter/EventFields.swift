@@ -237,7 +237,7 @@ extension Field {
                     default: return nil
                     }
                 })
-        default: return nil
+        default: return parameter(s.fields)
         }
     }
 

@@ -13,7 +13,7 @@ enum FieldNames {
     /// The keys of the contract's objects; nested ones (`services.name`) with dots. Under `fields.`
     /// any name goes: a definition names its fields. `reltime` is the text timeline's seconds since
     /// the first event, which JSONL does not print.
-    static let known = contract.union(profiles).union(smp).union(appLog)
+    static let known = contract.union(profiles).union(smp).union(appLog).union(hci)
 
     private static let contract: Set<String> = [
         "actual", "address", "address_type", "addresses", "att_handle", "attribute_type", "attribute_value",

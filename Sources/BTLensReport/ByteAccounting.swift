@@ -3,8 +3,9 @@ import BTLensCore
 import BTLensDissect
 
 /// Where every byte of a capture went: file and record framing, packet bytes decoded, packet bytes
-/// reported as undecoded (with their records), bytes kept of records the capture cut short, and
-/// bytes never read because reading stopped. The parts are counted separately; they add up to the
+/// reported as undecoded (with their records), vendor HCI parameters (which no specification
+/// describes, so nothing decodes), bytes kept of records the capture cut short, and bytes never
+/// read because reading stopped. The parts are counted separately; they add up to the
 /// file's size, and a difference (`unaccounted`) would be a reader that skipped bytes silently.
 public struct ByteAccounting: Sendable, Equatable {
     /// Records named as holding undecoded bytes; the count goes on beyond them.
@@ -16,10 +17,11 @@ public struct ByteAccounting: Sendable, Equatable {
     public var undecoded: Int64 = 0
     public var undecodedRecords: [Int] = []
     public var undecodedRecordCount = 0
+    public var vendor: Int64 = 0
     public var truncated: Int64 = 0
     public var unread: Int64 = 0
 
-    public var decoded: Int64 { packets - undecoded - truncated }
+    public var decoded: Int64 { packets - undecoded - vendor - truncated }
     public var unaccounted: Int64 { fileSize - framing - packets - unread }
 
     mutating func record(_ r: CaptureRecord) {
@@ -42,6 +44,11 @@ public struct ByteAccounting: Sendable, Equatable {
         if at < undecodedRecords.count, undecodedRecords[at] == record { return }
         undecodedRecordCount += 1
         if undecodedRecords.count < Self.recordLimit { undecodedRecords.insert(record, at: at) }
+    }
+
+    /// Parameter bytes of a vendor command or event; those of a cut record are already counted as truncated.
+    mutating func vendor(_ n: Int, inTruncatedRecord: Bool) {
+        if !inTruncatedRecord { vendor += Int64(n) }
     }
 
     /// Reading is over: the file header, and what was left unread.
@@ -71,6 +78,7 @@ public struct ByteAccounting: Sendable, Equatable {
                     ? "reported undecoded"
                     : "reported undecoded, in \(undecodedRecordCount) record\(undecodedRecordCount == 1 ? "" : "s"): \(records)"
             ),
+            row("vendor", vendor, "vendor HCI command and event parameters, not decoded"),
             row("truncated", truncated, "kept of records the capture cut short"),
             row("unread", unread, "after reading stopped"),
         ]
@@ -89,6 +97,7 @@ public struct ByteAccounting: Sendable, Equatable {
         for r in undecodedRecords { w.int(r) }
         w.endArray()
         w.field("undecoded_record_count", undecodedRecordCount)
+        w.field("vendor", Int(vendor))
         w.field("truncated", Int(truncated))
         w.field("unread", Int(unread))
         w.field("unaccounted", Int(unaccounted))

@@ -220,6 +220,7 @@ public final class JSONLRenderer {
         connection(&w, e)
         w.field("pdu", info.pdu)
         w.field("transaction", info.transaction)
+        for (k, v) in info.fields { w.field(named: k, v) }
         w.key("services")
         w.beginArray()
         for s in info.services {

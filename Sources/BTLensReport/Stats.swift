@@ -88,6 +88,8 @@ public final class StatsCollector {
     /// Counts an event the filter selected (or every event, with none).
     public func count(_ e: Event) {
         switch e.body {
+        case .hciCommand(let c): vendor(c.vendorBytes, e)
+        case .hciEvent(let h): vendor(h.vendorBytes, e)
         case .att(let a): opcodeCounts[Int(a.opcode.rawValue)] += 1
         case .frame(let a):
             if a.isA5 {
@@ -117,12 +119,18 @@ public final class StatsCollector {
     /// The bytes an event not counted stands for: the byte accounting is the whole capture's.
     public func account(_ e: Event) {
         switch e.body {
+        case .hciCommand(let c): vendor(c.vendorBytes, e)
+        case .hciEvent(let h): vendor(h.vendorBytes, e)
         case .diagnostic(let d):
             bytes.undecoded(d.undecodedBytes, record: e.record, inTruncatedRecord: current == (e.record, true))
         case .undecoded(let u):
             bytes.undecoded(u.length, record: e.record, inTruncatedRecord: current == (e.record, true))
         default: break
         }
+    }
+
+    private func vendor(_ n: Int, _ e: Event) {
+        if n > 0 { bytes.vendor(n, inTruncatedRecord: current == (e.record, true)) }
     }
 
     /// What the analyzer counted instead of sending as events (`Analyzer.Detail.counts`).

@@ -216,7 +216,7 @@ public struct TextRenderer {
             }
             return (
                 "SDP",
-                "\(info.pdu) tid \(info.transaction)"
+                "\(info.pdu) tid \(info.transaction)" + fields(info.fields)
                     + (services.isEmpty ? "" : ": " + services.joined(separator: "; ")), nil
             )
         case .iap2(let p):

@@ -106,6 +106,23 @@ final class ByteAccountingTests: XCTestCase {
         XCTAssertEqual(a.framing + a.decoded + a.undecoded + a.truncated + a.unread, a.fileSize)
     }
 
+    /// Vendor parameters (Core Vol 4 Part E §5.4.1, §7.7.74) are nobody's to decode: they are counted
+    /// apart, not as decoded.
+    func testVendorParametersAreCountedApartFromTheDecoded() throws {
+        var w = BTSnoopWriter()
+        // A vendor command with 3 parameter bytes, its completion returning 2 after the status, and
+        // a vendor event with 4; then Reset, all of it decoded.
+        _ = w.add(.command, .sent, [0x57, 0xfd, 0x03, 0x01, 0x02, 0x03], time: 1)
+        _ = w.add(.event, .received, [0x0e, 0x06, 0x01, 0x57, 0xfd, 0x00, 0xaa, 0xbb], time: 2)
+        _ = w.add(.event, .received, [0xff, 0x04, 0x01, 0x02, 0x03, 0x04], time: 3)
+        _ = w.add(.command, .sent, [0x03, 0x0c, 0x00], time: 4)
+        let (a, _) = try account(w.bytes)
+        XCTAssertEqual(a.vendor, 3 + 2 + 4)
+        XCTAssertEqual(a.decoded, Int64(6 + 8 + 6 + 3) - a.vendor)
+        XCTAssertEqual(a.unaccounted, 0)
+        XCTAssertTrue(a.lines.contains { $0.hasPrefix("  vendor") && $0.contains(" 9  vendor HCI") })
+    }
+
     func testBytesAfterAnAbsurdLengthAreUnreadAndAFileHeaderCutShortToo() throws {
         var w = BTSnoopWriter()
         _ = w.add(.command, .sent, [0x03, 0x0c, 0x00], time: 1)

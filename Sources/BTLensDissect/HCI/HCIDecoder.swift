@@ -51,7 +51,7 @@ struct HCIDecoded<Info> {
 }
 
 /// How an event's parameters are read (the decoder column of `HCIEventCode.definitions`).
-enum HCIEventParameters {
+enum HCIEventParameters: Equatable {
     case commandComplete, commandStatus, connectionComplete, connectionRequest, disconnectionComplete
     case synchronousConnectionComplete
     /// Encryption Change and Encryption Change V2.
@@ -59,6 +59,7 @@ enum HCIEventParameters {
     case encryptionKeyRefreshComplete, roleChange, numberOfCompletedPackets, leMeta
     /// Only a status, the first parameter, is shown.
     case status
+    case layout([HCIParameter])
     case none
 }
 
@@ -68,6 +69,7 @@ enum LESubeventParameters {
     /// The enhanced completions (V1 and V2): a connection complete with resolvable addresses.
     case enhancedConnectionComplete
     case advertisingReport, extendedAdvertisingReport, connectionUpdateComplete, dataLengthChange, phyUpdateComplete
+    case layout([HCIParameter])
     case none
 }
 
@@ -80,12 +82,13 @@ enum HCIDecoder {
         var out = HCIDecoded(info: HCICommandInfo(opcode: opcode, parameterLength: Int(plen), fields: []), effect: nil)
         out.diagnostics += lengthCheck(opcode.name, declared: Int(plen), present: r.remaining, truncated: truncated)
         var p = ByteReader(r.rest().prefix(Int(plen)))
+        if opcode.isVendor { out.info.vendorBytes = p.remaining }
         do {
             switch opcode.parameters {
             case .createConnection:
-                let a = try BDAddr(&p)
-                out.info.fields = [("address", .string(a.description))]
-                out.effect = .hostConnects(a)
+                var first = p
+                out.effect = .hostConnects(try BDAddr(&first))
+                try HCIParameter.read(Self.createConnection, &p, into: &out.info.fields)
             case .disconnect:
                 let handle = try p.u16le() & 0x0fff
                 let reason = HCIErrorCode(rawValue: try p.u8())
@@ -104,6 +107,8 @@ enum HCIDecoder {
                 out.effect = .hostConnects(a)
             case .createConnectionCancel:
                 out.effect = .hostCancels
+            case .layout(let layout, _):
+                try HCIParameter.read(layout, &p, into: &out.info.fields)
             case .readBufferSize, .leReadBufferSize, .none:
                 break
             }
@@ -112,6 +117,12 @@ enum HCIDecoder {
         }
         return out
     }
+
+    /// Create Connection (§7.1.5); its address is also what the connection table is told.
+    static let createConnection: [HCIParameter] = [
+        .address, .hex16("packet_type"), .u8("page_scan_repetition_mode"), .reserved(1), .hex16("clock_offset"),
+        .u8("allow_role_switch"),
+    ]
 
     static func event(_ payload: ArraySlice<UInt8>, truncated: Bool) -> HCIDecoded<HCIEventInfo>? {
         var r = ByteReader(payload)
@@ -122,6 +133,7 @@ enum HCIDecoder {
             effect: nil)
         out.diagnostics += lengthCheck(code.name, declared: Int(plen), present: r.remaining, truncated: truncated)
         var p = ByteReader(r.rest().prefix(Int(plen)))
+        if code.isVendor { out.info.vendorBytes = p.remaining }
         do {
             try decodeEvent(code, &p, &out)
         } catch {
@@ -147,9 +159,9 @@ enum HCIDecoder {
         case .connectionComplete: try connectionComplete(&p, &out)
         case .synchronousConnectionComplete: try synchronousConnectionComplete(&p, &out)
         case .connectionRequest:
-            let address = try BDAddr(&p)
-            out.info.fields = [("address", .string(address.description))]
-            out.effect = .peerRequests(address)
+            var first = p
+            out.effect = .peerRequests(try BDAddr(&first))
+            try HCIParameter.read([.address, .hex24("class_of_device"), .u8("link_type")], &p, into: &out.info.fields)
         case .disconnectionComplete:
             let status = HCIErrorCode(rawValue: try p.u8())
             let handle = try p.u16le() & 0x0fff
@@ -175,9 +187,10 @@ enum HCIDecoder {
             out.effect = .encryption(status: status, handle: handle, enabled: nil)
         case .roleChange: try roleChange(&p, &out)
         case .numberOfCompletedPackets: try numberOfCompletedPackets(&p, &out)
-        case .leMeta: try decodeLEMeta(&p, &out)
+        case .leMeta: try leMeta(&p, &out)
         case .status:
             if let status = p.peek() { out.info.fields = [("status", .string(HCIErrorCode(rawValue: status).name))] }
+        case .layout(let layout): try HCIParameter.read(layout, &p, into: &out.info.fields)
         case .none:
             break
         }
@@ -195,12 +208,15 @@ enum HCIDecoder {
         // success, the same for every opcode.
         guard opcode.rawValue != 0, let status = p.peek().map(HCIErrorCode.init(rawValue:)) else { return }
         out.info.fields.append(("status", .string(status.name)))
+        if opcode.isVendor { out.info.vendorBytes = p.remaining - 1 }
         guard status.isSuccess else {
             if opcode.parameters == .createConnectionCancel { out.effect = .cancelRefused }
             return
         }
         try p.skip(1)
+        var returned = p
         out.effect = try bufferCount(opcode, &p)
+        try HCIParameter.read(opcode.parameters.returns, &returned, into: &out.info.fields)
     }
 
     private static func connectionComplete(
@@ -215,6 +231,7 @@ enum HCIDecoder {
             ("status", .string(status.name)), ("handle", .hex(handle)),
             ("address", .string(address.description)), ("link_type", .int(linkType)),
         ]
+        if let encryption = p.peek() { out.info.fields.append(("encryption", .int(encryption))) }
         // Link type 1 is ACL; 0 and 2 are (e)SCO and open no ACL connection.
         if linkType == 1 {
             out.effect = .completed(
@@ -271,104 +288,6 @@ enum HCIDecoder {
         }
         out.info.fields = [("completed", .string(parts.joined(separator: " ")))]
         out.effect = .completedPackets(freed)
-    }
-
-    private static func decodeLEMeta(_ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>) throws(ShortRead) {
-        let sub = LESubeventCode(rawValue: try p.u8())
-        out.info.subevent = sub
-        switch sub.parameters ?? .none {
-        case .connectionComplete: try leConnectionComplete(&p, &out, enhanced: false)
-        case .enhancedConnectionComplete: try leConnectionComplete(&p, &out, enhanced: true)
-        case .advertisingReport:
-            let n = try p.u8()
-            var reports: [AdvertisingReport] = []
-            for _ in 0..<n {
-                try p.skip(2)
-                let address = try BDAddr(&p)
-                let data = try p.bytes(Int(try p.u8()))
-                reports.append(AdvertisingReport(address: address, rssi: Int8(bitPattern: try p.u8()), data: data))
-            }
-            advertising(n, reports, &out)
-        case .extendedAdvertisingReport:
-            let n = try p.u8()
-            var reports: [AdvertisingReport] = []
-            for _ in 0..<n {
-                try p.skip(3)
-                let address = try BDAddr(&p)
-                try p.skip(4)
-                let rssi = Int8(bitPattern: try p.u8())
-                try p.skip(9)
-                reports.append(AdvertisingReport(address: address, rssi: rssi, data: try p.bytes(Int(try p.u8()))))
-            }
-            advertising(n, reports, &out)
-        case .connectionUpdateComplete:
-            let status = HCIErrorCode(rawValue: try p.u8())
-            let handle = try p.u16le() & 0x0fff
-            let interval = try p.u16le()
-            let latency = try p.u16le()
-            let timeout = try p.u16le()
-            out.info.fields = [
-                ("status", .string(status.name)), ("handle", .hex(handle)),
-                ("interval_ms", .decimal(Int64(interval) * 125, scale: 2)),
-                ("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10)),
-            ]
-            let parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
-            out.effect = .parametersUpdated(status: status, handle: handle, parameters)
-        case .dataLengthChange:
-            let handle = try p.u16le() & 0x0fff
-            let tx = try p.u16le()
-            try p.skip(2)
-            let rx = try p.u16le()
-            out.info.fields = [("handle", .hex(handle)), ("max_tx_octets", .int(tx)), ("max_rx_octets", .int(rx))]
-            out.effect = .dataLengthChanged(handle: handle, tx: Int(tx), rx: Int(rx))
-        case .phyUpdateComplete:
-            let status = HCIErrorCode(rawValue: try p.u8())
-            let handle = try p.u16le() & 0x0fff
-            let tx = try p.u8()
-            let rx = try p.u8()
-            out.info.fields = [
-                ("status", .string(status.name)), ("handle", .hex(handle)),
-                ("tx_phy", .int(tx)), ("rx_phy", .int(rx)),
-            ]
-            out.effect = .phyUpdated(status: status, handle: handle, tx: tx, rx: rx)
-        case .none:
-            break
-        }
-    }
-
-    /// LE Connection Complete, and the enhanced ones, which add 12 bytes of resolvable addresses.
-    private static func leConnectionComplete(
-        _ p: inout ByteReader, _ out: inout HCIDecoded<HCIEventInfo>,
-        enhanced: Bool
-    ) throws(ShortRead) {
-        let status = HCIErrorCode(rawValue: try p.u8())
-        let handle = try p.u16le() & 0x0fff
-        let role = try p.u8()
-        let addressType = try p.u8()
-        let address = try BDAddr(&p)
-        out.info.fields = [
-            ("status", .string(status.name)), ("handle", .hex(handle)),
-            ("role", .string(role == 0 ? "central" : "peripheral")),
-            ("address", .string(address.description)), ("address_type", .int(addressType)),
-        ]
-        if enhanced { try p.skip(12) }
-        var parameters: Lifecycle.Parameters?
-        if let interval = try? p.u16le() {
-            out.info.fields.append(("interval_ms", .decimal(Int64(interval) * 125, scale: 2)))
-            if let latency = try? p.u16le(), let timeout = try? p.u16le() {
-                parameters = Lifecycle.Parameters(interval: interval, latency: latency, timeout: timeout)
-                out.info.fields += [("latency", .int(latency)), ("timeout_ms", .int(Int(timeout) * 10))]
-            }
-        }
-        out.effect = .completed(
-            status: status, handle: handle, address: address, addressType: addressType,
-            transport: .le, role: role == 0 ? .central : .peripheral, parameters: parameters)
-    }
-
-    private static func advertising(_ n: UInt8, _ reports: [AdvertisingReport], _ out: inout HCIDecoded<HCIEventInfo>) {
-        let addresses = reports.map(\.address.description).joined(separator: " ")
-        out.info.fields = [("reports", .int(n)), ("addresses", .string(addresses))]
-        out.effect = .advertising(reports)
     }
 
     /// The ACL buffer count a Read Buffer Size completion reports (Core Vol 4, Part E, §7.4.5, §7.8.2, §7.8.93).

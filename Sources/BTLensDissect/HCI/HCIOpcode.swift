@@ -20,6 +20,10 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     public var isKnown: Bool { definition != nil }
 
+    /// A vendor's command (OGF 0x3F, §5.4.1), or BTstack's own (OGF 0x3D): its parameters are not
+    /// the specification's, and btlens does not read them.
+    public var isVendor: Bool { ogf == 0x3f || ogf == 0x3d }
+
     public var description: String { isKnown ? "\(name) (\(Hex.value(rawValue, width: 4)))" : name }
 
     /// What btlens reads of the command and of its completion.
@@ -39,112 +43,311 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// Every command btlens names (§7): opcode, name, what is read of it. No Operation is named
     /// because controllers send it in Command Complete/Status to report free command slots (§7.7.14).
     private static let definitions: [(UInt16, String, HCICommandParameters)] = [
-        (0x0000, "No Operation", .none), (0x0401, "Inquiry", .none), (0x0402, "Inquiry Cancel", .none),
+        (0x0000, "No Operation", .none),
+        (
+            0x0401, "Inquiry",
+            .layout([.hex24("lap"), .duration8("inquiry_length", .inquiryLength), .u8("num_responses")])
+        ), (0x0402, "Inquiry Cancel", .none),
         (0x0403, "Periodic Inquiry Mode", .none), (0x0404, "Exit Periodic Inquiry Mode", .none),
         (0x0405, "Create Connection", .createConnection), (0x0406, "Disconnect", .disconnect),
-        (0x0408, "Create Connection Cancel", .createConnectionCancel), (0x0409, "Accept Connection Request", .none),
-        (0x040a, "Reject Connection Request", .none), (0x040b, "Link Key Request Reply", .none),
-        (0x040c, "Link Key Request Negative Reply", .none), (0x040d, "PIN Code Request Reply", .none),
-        (0x040e, "PIN Code Request Negative Reply", .none), (0x040f, "Change Connection Packet Type", .none),
-        (0x0411, "Authentication Requested", .none), (0x0413, "Set Connection Encryption", .none),
-        (0x0415, "Change Connection Link Key", .none), (0x0419, "Remote Name Request", .none),
-        (0x041a, "Remote Name Request Cancel", .none), (0x041b, "Read Remote Supported Features", .none),
-        (0x041c, "Read Remote Extended Features", .none), (0x041d, "Read Remote Version Information", .none),
-        (0x041f, "Read Clock Offset", .none), (0x0420, "Read LMP Handle", .none),
+        (0x0408, "Create Connection Cancel", .createConnectionCancel),
+        (0x0409, "Accept Connection Request", .layout([.address, .choice("role", ["central", "peripheral"])])),
+        (0x040a, "Reject Connection Request", .layout([.address, .reason])),
+        (0x040b, "Link Key Request Reply", .layout([.address, .secret("link_key", count: 16)], returns: [.address])),
+        (0x040c, "Link Key Request Negative Reply", .layout([.address], returns: [.address])),
+        (
+            0x040d, "PIN Code Request Reply",
+            .layout([.address, .u8("pin_length"), .secret("pin", count: 16)], returns: [.address])
+        ),
+        (0x040e, "PIN Code Request Negative Reply", .layout([.address], returns: [.address])),
+        (0x040f, "Change Connection Packet Type", .layout([.handle, .hex16("packet_type")])),
+        (0x0411, "Authentication Requested", .layout([.handle])),
+        (0x0413, "Set Connection Encryption", .layout([.handle, .u8("encryption")])),
+        (0x0415, "Change Connection Link Key", .layout([.handle])),
+        (
+            0x0419, "Remote Name Request",
+            .layout([.address, .u8("page_scan_repetition_mode"), .reserved(1), .hex16("clock_offset")])
+        ),
+        (0x041a, "Remote Name Request Cancel", .layout([.address], returns: [.address])),
+        (0x041b, "Read Remote Supported Features", .layout([.handle])),
+        (0x041c, "Read Remote Extended Features", .layout([.handle, .u8("page_number")])),
+        (0x041d, "Read Remote Version Information", .layout([.handle])),
+        (0x041f, "Read Clock Offset", .layout([.handle])), (0x0420, "Read LMP Handle", .none),
         (0x0428, "Setup Synchronous Connection", .none), (0x0429, "Accept Synchronous Connection Request", .none),
-        (0x042a, "Reject Synchronous Connection Request", .none), (0x042b, "IO Capability Request Reply", .none),
-        (0x042c, "User Confirmation Request Reply", .none), (0x042d, "User Confirmation Request Negative Reply", .none),
-        (0x042e, "User Passkey Request Reply", .none), (0x042f, "User Passkey Request Negative Reply", .none),
+        (0x042a, "Reject Synchronous Connection Request", .none),
+        (
+            0x042b, "IO Capability Request Reply",
+            .layout(
+                [
+                    .address,
+                    .choice("io_capability", ["DisplayOnly", "DisplayYesNo", "KeyboardOnly", "NoInputNoOutput"]),
+                    .u8("oob_data"), .hex8("authentication_requirements"),
+                ], returns: [.address])
+        ),
+        (0x042c, "User Confirmation Request Reply", .layout([.address], returns: [.address])),
+        (0x042d, "User Confirmation Request Negative Reply", .layout([.address], returns: [.address])),
+        (0x042e, "User Passkey Request Reply", .layout([.address, .secret("passkey", count: 4)], returns: [.address])),
+        (0x042f, "User Passkey Request Negative Reply", .layout([.address], returns: [.address])),
         (0x0430, "Remote OOB Data Request Reply", .none), (0x0433, "Remote OOB Data Request Negative Reply", .none),
-        (0x0434, "IO Capability Request Negative Reply", .none),
+        (0x0434, "IO Capability Request Negative Reply", .layout([.address, .reason], returns: [.address])),
         (0x043d, "Enhanced Setup Synchronous Connection", .none),
         (0x043e, "Enhanced Accept Synchronous Connection Request", .none), (0x0801, "Hold Mode", .none),
-        (0x0803, "Sniff Mode", .none), (0x0804, "Exit Sniff Mode", .none), (0x0807, "QoS Setup", .none),
-        (0x0809, "Role Discovery", .none), (0x080b, "Switch Role", .none), (0x080c, "Read Link Policy Settings", .none),
-        (0x080d, "Write Link Policy Settings", .none), (0x080e, "Read Default Link Policy Settings", .none),
-        (0x080f, "Write Default Link Policy Settings", .none), (0x0811, "Sniff Subrating", .none),
-        (0x0c01, "Set Event Mask", .none), (0x0c03, "Reset", .none), (0x0c05, "Set Event Filter", .none),
+        (
+            0x0803, "Sniff Mode",
+            .layout([
+                .handle, .duration16("max_interval", .slot), .duration16("min_interval", .slot),
+                .duration16("attempt", .slot), .duration16("timeout", .slot),
+            ])
+        ), (0x0804, "Exit Sniff Mode", .layout([.handle])), (0x0807, "QoS Setup", .none),
+        (
+            0x0809, "Role Discovery",
+            .layout([.handle], returns: [.handle, .choice("role", ["central", "peripheral"])])
+        ), (0x080b, "Switch Role", .layout([.address, .choice("role", ["central", "peripheral"])])),
+        (0x080c, "Read Link Policy Settings", .layout([.handle], returns: [.handle, .hex16("link_policy")])),
+        (0x080d, "Write Link Policy Settings", .layout([.handle, .hex16("link_policy")], returns: [.handle])),
+        (0x080e, "Read Default Link Policy Settings", .layout(returns: [.hex16("link_policy")])),
+        (0x080f, "Write Default Link Policy Settings", .layout([.hex16("link_policy")])),
+        (
+            0x0811, "Sniff Subrating",
+            .layout(
+                [
+                    .handle, .duration16("max_latency", .slot), .duration16("min_remote_timeout", .slot),
+                    .duration16("min_local_timeout", .slot),
+                ], returns: [.handle])
+        ),
+        (0x0c01, "Set Event Mask", .layout([.bytes("event_mask", count: 8)])), (0x0c03, "Reset", .none),
+        (0x0c05, "Set Event Filter", .layout([.u8("filter_type"), .u8("filter_condition_type")])),
         (0x0c08, "Flush", .none), (0x0c09, "Read PIN Type", .none), (0x0c0a, "Write PIN Type", .none),
         (0x0c0d, "Read Stored Link Key", .none), (0x0c11, "Write Stored Link Key", .none),
-        (0x0c12, "Delete Stored Link Key", .none), (0x0c13, "Write Local Name", .none),
-        (0x0c14, "Read Local Name", .none), (0x0c15, "Read Connection Accept Timeout", .none),
-        (0x0c16, "Write Connection Accept Timeout", .none), (0x0c17, "Read Page Timeout", .none),
-        (0x0c18, "Write Page Timeout", .none), (0x0c19, "Read Scan Enable", .none),
-        (0x0c1a, "Write Scan Enable", .none), (0x0c1b, "Read Page Scan Activity", .none),
-        (0x0c1c, "Write Page Scan Activity", .none), (0x0c1d, "Read Inquiry Scan Activity", .none),
-        (0x0c1e, "Write Inquiry Scan Activity", .none), (0x0c1f, "Read Authentication Enable", .none),
-        (0x0c20, "Write Authentication Enable", .none), (0x0c23, "Read Class of Device", .none),
-        (0x0c24, "Write Class of Device", .none), (0x0c25, "Read Voice Setting", .none),
-        (0x0c26, "Write Voice Setting", .none), (0x0c27, "Read Automatic Flush Timeout", .none),
+        (0x0c12, "Delete Stored Link Key", .none),
+        (0x0c13, "Write Local Name", .layout([.text("local_name", count: 248)])),
+        (0x0c14, "Read Local Name", .layout(returns: [.text("local_name", count: 248)])),
+        (0x0c15, "Read Connection Accept Timeout", .none),
+        (0x0c16, "Write Connection Accept Timeout", .none),
+        (0x0c17, "Read Page Timeout", .layout(returns: [.duration16("page_timeout", .slot)])),
+        (0x0c18, "Write Page Timeout", .layout([.duration16("page_timeout", .slot)])),
+        (0x0c19, "Read Scan Enable", .layout(returns: [.hex8("scan_enable")])),
+        (0x0c1a, "Write Scan Enable", .layout([.hex8("scan_enable")])),
+        (
+            0x0c1b, "Read Page Scan Activity",
+            .layout(returns: [.duration16("scan_interval", .slot), .duration16("scan_window", .slot)])
+        ),
+        (
+            0x0c1c, "Write Page Scan Activity",
+            .layout([.duration16("scan_interval", .slot), .duration16("scan_window", .slot)])
+        ),
+        (
+            0x0c1d, "Read Inquiry Scan Activity",
+            .layout(returns: [.duration16("scan_interval", .slot), .duration16("scan_window", .slot)])
+        ),
+        (
+            0x0c1e, "Write Inquiry Scan Activity",
+            .layout([.duration16("scan_interval", .slot), .duration16("scan_window", .slot)])
+        ), (0x0c1f, "Read Authentication Enable", .none),
+        (0x0c20, "Write Authentication Enable", .layout([.u8("authentication_enable")])),
+        (0x0c23, "Read Class of Device", .layout(returns: [.hex24("class_of_device")])),
+        (0x0c24, "Write Class of Device", .layout([.hex24("class_of_device")])),
+        (0x0c25, "Read Voice Setting", .layout(returns: [.hex16("voice_setting")])),
+        (0x0c26, "Write Voice Setting", .layout([.hex16("voice_setting")])),
+        (0x0c27, "Read Automatic Flush Timeout", .none),
         (0x0c28, "Write Automatic Flush Timeout", .none), (0x0c2d, "Read Transmit Power Level", .none),
         (0x0c2e, "Read Synchronous Flow Control Enable", .none),
         (0x0c2f, "Write Synchronous Flow Control Enable", .none),
-        (0x0c31, "Set Controller To Host Flow Control", .none), (0x0c33, "Host Buffer Size", .none),
-        (0x0c35, "Host Number Of Completed Packets", .none), (0x0c36, "Read Link Supervision Timeout", .none),
-        (0x0c37, "Write Link Supervision Timeout", .none), (0x0c38, "Read Number Of Supported IAC", .none),
-        (0x0c39, "Read Current IAC LAP", .none), (0x0c3a, "Write Current IAC LAP", .none),
+        (0x0c31, "Set Controller To Host Flow Control", .none),
+        (
+            0x0c33, "Host Buffer Size",
+            .layout([.u16("acl_packet_length"), .u8("sco_packet_length"), .u16("acl_packets"), .u16("sco_packets")])
+        ),
+        (0x0c35, "Host Number Of Completed Packets", .none),
+        (
+            0x0c36, "Read Link Supervision Timeout",
+            .layout([.handle], returns: [.handle, .duration16("timeout", .slot)])
+        ),
+        (
+            0x0c37, "Write Link Supervision Timeout",
+            .layout([.handle, .duration16("timeout", .slot)], returns: [.handle])
+        ), (0x0c38, "Read Number Of Supported IAC", .none),
+        (0x0c39, "Read Current IAC LAP", .none),
+        (0x0c3a, "Write Current IAC LAP", .layout([.u8("num_current_iac"), .hex24("iac_lap")])),
         (0x0c3f, "Set AFH Host Channel Classification", .none), (0x0c42, "Read Inquiry Scan Type", .none),
-        (0x0c43, "Write Inquiry Scan Type", .none), (0x0c44, "Read Inquiry Mode", .none),
-        (0x0c45, "Write Inquiry Mode", .none), (0x0c46, "Read Page Scan Type", .none),
-        (0x0c47, "Write Page Scan Type", .none), (0x0c48, "Read AFH Channel Assessment Mode", .none),
-        (0x0c49, "Write AFH Channel Assessment Mode", .none), (0x0c51, "Read Extended Inquiry Response", .none),
-        (0x0c52, "Write Extended Inquiry Response", .none), (0x0c53, "Refresh Encryption Key", .none),
-        (0x0c55, "Read Simple Pairing Mode", .none), (0x0c56, "Write Simple Pairing Mode", .none),
+        (0x0c43, "Write Inquiry Scan Type", .layout([.choice("scan_type", ["standard", "interlaced"])])),
+        (0x0c44, "Read Inquiry Mode", .none),
+        (
+            0x0c45, "Write Inquiry Mode",
+            .layout([.choice("inquiry_mode", ["standard", "with RSSI", "with RSSI or extended"])])
+        ), (0x0c46, "Read Page Scan Type", .none),
+        (0x0c47, "Write Page Scan Type", .layout([.choice("scan_type", ["standard", "interlaced"])])),
+        (0x0c48, "Read AFH Channel Assessment Mode", .none),
+        (0x0c49, "Write AFH Channel Assessment Mode", .none),
+        (0x0c51, "Read Extended Inquiry Response", .layout(returns: [.u8("fec_required"), .rest("eir")])),
+        (0x0c52, "Write Extended Inquiry Response", .layout([.u8("fec_required"), .rest("eir")])),
+        (0x0c53, "Refresh Encryption Key", .none),
+        (0x0c55, "Read Simple Pairing Mode", .none),
+        (0x0c56, "Write Simple Pairing Mode", .layout([.u8("simple_pairing_mode")])),
         (0x0c57, "Read Local OOB Data", .none), (0x0c58, "Read Inquiry Response Transmit Power Level", .none),
         (0x0c59, "Write Inquiry Transmit Power Level", .none), (0x0c5a, "Read Default Erroneous Data Reporting", .none),
-        (0x0c5b, "Write Default Erroneous Data Reporting", .none), (0x0c63, "Set Event Mask Page 2", .none),
-        (0x0c6c, "Read LE Host Support", .none), (0x0c6d, "Write LE Host Support", .none),
+        (0x0c5b, "Write Default Erroneous Data Reporting", .none),
+        (0x0c63, "Set Event Mask Page 2", .layout([.bytes("event_mask", count: 8)])),
+        (0x0c6c, "Read LE Host Support", .none),
+        (0x0c6d, "Write LE Host Support", .layout([.u8("le_supported_host"), .u8("simultaneous_le_host")])),
         (0x0c79, "Read Secure Connections Host Support", .none),
-        (0x0c7a, "Write Secure Connections Host Support", .none), (0x0c7b, "Read Authenticated Payload Timeout", .none),
-        (0x0c7c, "Write Authenticated Payload Timeout", .none), (0x0c7d, "Read Local OOB Extended Data", .none),
-        (0x1001, "Read Local Version Information", .none), (0x1002, "Read Local Supported Commands", .none),
-        (0x1003, "Read Local Supported Features", .none), (0x1004, "Read Local Extended Features", .none),
-        (0x1005, "Read Buffer Size", .readBufferSize), (0x1009, "Read BD_ADDR", .none),
-        (0x100a, "Read Data Block Size", .none), (0x100b, "Read Local Supported Codecs", .none),
+        (0x0c7a, "Write Secure Connections Host Support", .layout([.u8("secure_connections_host_support")])),
+        (
+            0x0c7b, "Read Authenticated Payload Timeout",
+            .layout([.handle], returns: [.handle, .duration16("timeout", .tenMilliseconds)])
+        ),
+        (
+            0x0c7c, "Write Authenticated Payload Timeout",
+            .layout([.handle, .duration16("timeout", .tenMilliseconds)], returns: [.handle])
+        ), (0x0c7d, "Read Local OOB Extended Data", .none),
+        (
+            0x1001, "Read Local Version Information",
+            .layout(returns: [
+                .u8("hci_version"), .hex16("hci_subversion"), .u8("lmp_version"), .company, .hex16("lmp_subversion"),
+            ])
+        ), (0x1002, "Read Local Supported Commands", .layout(returns: [.bytes("supported_commands", count: 64)])),
+        (0x1003, "Read Local Supported Features", .layout(returns: [.bytes("features", count: 8)])),
+        (
+            0x1004, "Read Local Extended Features",
+            .layout(
+                [.u8("page_number")],
+                returns: [.u8("page_number"), .u8("max_page_number"), .bytes("features", count: 8)])
+        ),
+        (0x1005, "Read Buffer Size", .readBufferSize), (0x1009, "Read BD_ADDR", .layout(returns: [.address])),
+        (0x100a, "Read Data Block Size", .none),
+        (
+            0x100b, "Read Local Supported Codecs",
+            .layout(returns: [.list("codecs", itemSize: 1), .list("vendor_codecs", itemSize: 4)])
+        ),
         (0x100d, "Read Local Supported Codecs V2", .none), (0x1401, "Read Failed Contact Counter", .none),
-        (0x1402, "Reset Failed Contact Counter", .none), (0x1403, "Read Link Quality", .none),
-        (0x1405, "Read RSSI", .none), (0x1406, "Read AFH Channel Map", .none), (0x1407, "Read Clock", .none),
-        (0x1408, "Read Encryption Key Size", .none), (0x2001, "LE Set Event Mask", .none),
-        (0x2002, "LE Read Buffer Size", .leReadBufferSize), (0x2003, "LE Read Local Supported Features", .none),
-        (0x2005, "LE Set Random Address", .none), (0x2006, "LE Set Advertising Parameters", .none),
-        (0x2007, "LE Read Advertising Physical Channel Tx Power", .none), (0x2008, "LE Set Advertising Data", .none),
-        (0x2009, "LE Set Scan Response Data", .none), (0x200a, "LE Set Advertising Enable", .none),
-        (0x200b, "LE Set Scan Parameters", .none), (0x200c, "LE Set Scan Enable", .none),
+        (0x1402, "Reset Failed Contact Counter", .none),
+        (0x1403, "Read Link Quality", .layout([.handle], returns: [.handle, .u8("link_quality")])),
+        (0x1405, "Read RSSI", .layout([.handle], returns: [.handle, .i8("rssi")])),
+        (0x1406, "Read AFH Channel Map", .none), (0x1407, "Read Clock", .none),
+        (0x1408, "Read Encryption Key Size", .layout([.handle], returns: [.handle, .u8("key_size")])),
+        (0x2001, "LE Set Event Mask", .layout([.bytes("event_mask", count: 8)])),
+        (0x2002, "LE Read Buffer Size", .leReadBufferSize),
+        (0x2003, "LE Read Local Supported Features", .layout(returns: [.bytes("le_features", count: 8)])),
+        (0x2005, "LE Set Random Address", .layout([.address])),
+        (
+            0x2006, "LE Set Advertising Parameters",
+            .layout([
+                .duration16("advertising_interval_min", .slot), .duration16("advertising_interval_max", .slot),
+                .u8("advertising_type"), .u8("own_address_type"), .u8("peer_address_type"), .address,
+                .hex8("advertising_channel_map"), .u8("advertising_filter_policy"),
+            ])
+        ),
+        (0x2007, "LE Read Advertising Physical Channel Tx Power", .layout(returns: [.i8("tx_power")])),
+        (0x2008, "LE Set Advertising Data", .layout([.sized("advertising_data")])),
+        (0x2009, "LE Set Scan Response Data", .layout([.sized("scan_response_data")])),
+        (0x200a, "LE Set Advertising Enable", .layout([.u8("advertising_enable")])),
+        (
+            0x200b, "LE Set Scan Parameters",
+            .layout([
+                .choice("scan_type", ["passive", "active"]), .duration16("scan_interval", .slot),
+                .duration16("scan_window", .slot), .u8("own_address_type"), .u8("scanning_filter_policy"),
+            ])
+        ), (0x200c, "LE Set Scan Enable", .layout([.u8("scan_enable"), .u8("filter_duplicates")])),
         (0x200d, "LE Create Connection", .leCreateConnection),
         (0x200e, "LE Create Connection Cancel", .createConnectionCancel),
-        (0x200f, "LE Read Filter Accept List Size", .none), (0x2010, "LE Clear Filter Accept List", .none),
-        (0x2011, "LE Add Device To Filter Accept List", .none),
-        (0x2012, "LE Remove Device From Filter Accept List", .none), (0x2013, "LE Connection Update", .none),
+        (0x200f, "LE Read Filter Accept List Size", .layout(returns: [.u8("list_size")])),
+        (0x2010, "LE Clear Filter Accept List", .none),
+        (0x2011, "LE Add Device To Filter Accept List", .layout([.u8("address_type"), .address])),
+        (0x2012, "LE Remove Device From Filter Accept List", .layout([.u8("address_type"), .address])),
+        (
+            0x2013, "LE Connection Update",
+            .layout([
+                .handle, .duration16("interval_min", .connectionInterval),
+                .duration16("interval_max", .connectionInterval), .u16("latency"),
+                .duration16("timeout", .tenMilliseconds), .duration16("min_ce_length", .slot),
+                .duration16("max_ce_length", .slot),
+            ])
+        ),
         (0x2014, "LE Set Host Channel Classification", .none), (0x2015, "LE Read Channel Map", .none),
-        (0x2016, "LE Read Remote Features", .none), (0x2017, "LE Encrypt", .none), (0x2018, "LE Rand", .none),
-        (0x2019, "LE Enable Encryption", .none), (0x201a, "LE Long Term Key Request Reply", .none),
-        (0x201b, "LE Long Term Key Request Negative Reply", .none), (0x201c, "LE Read Supported States", .none),
+        (0x2016, "LE Read Remote Features", .layout([.handle])), (0x2017, "LE Encrypt", .none),
+        (0x2018, "LE Rand", .layout(returns: [.secret("random_number", count: 8)])),
+        (
+            0x2019, "LE Enable Encryption",
+            .layout([.handle, .secret("random_number", count: 8), .hex16("ediv"), .secret("ltk", count: 16)])
+        ),
+        (0x201a, "LE Long Term Key Request Reply", .layout([.handle, .secret("ltk", count: 16)], returns: [.handle])),
+        (0x201b, "LE Long Term Key Request Negative Reply", .layout([.handle], returns: [.handle])),
+        (0x201c, "LE Read Supported States", .layout(returns: [.bytes("le_states", count: 8)])),
         (0x201d, "LE Receiver Test", .none), (0x201e, "LE Transmitter Test", .none), (0x201f, "LE Test End", .none),
-        (0x2020, "LE Remote Connection Parameter Request Reply", .none),
-        (0x2021, "LE Remote Connection Parameter Request Negative Reply", .none), (0x2022, "LE Set Data Length", .none),
-        (0x2023, "LE Read Suggested Default Data Length", .none),
-        (0x2024, "LE Write Suggested Default Data Length", .none), (0x2025, "LE Read Local P-256 Public Key", .none),
-        (0x2026, "LE Generate DHKey", .none), (0x2027, "LE Add Device To Resolving List", .none),
-        (0x2028, "LE Remove Device From Resolving List", .none), (0x2029, "LE Clear Resolving List", .none),
-        (0x202a, "LE Read Resolving List Size", .none), (0x202b, "LE Read Peer Resolvable Address", .none),
-        (0x202c, "LE Read Local Resolvable Address", .none), (0x202d, "LE Set Address Resolution Enable", .none),
-        (0x202e, "LE Set Resolvable Private Address Timeout", .none), (0x202f, "LE Read Maximum Data Length", .none),
-        (0x2030, "LE Read PHY", .none), (0x2031, "LE Set Default PHY", .none), (0x2032, "LE Set PHY", .none),
+        (
+            0x2020, "LE Remote Connection Parameter Request Reply",
+            .layout(
+                [
+                    .handle, .duration16("interval_min", .connectionInterval),
+                    .duration16("interval_max", .connectionInterval), .u16("latency"),
+                    .duration16("timeout", .tenMilliseconds), .duration16("min_ce_length", .slot),
+                    .duration16("max_ce_length", .slot),
+                ], returns: [.handle])
+        ),
+        (
+            0x2021, "LE Remote Connection Parameter Request Negative Reply",
+            .layout([.handle, .reason], returns: [.handle])
+        ), (0x2022, "LE Set Data Length", .layout([.handle, .u16("tx_octets"), .u16("tx_time")], returns: [.handle])),
+        (0x2023, "LE Read Suggested Default Data Length", .layout(returns: [.u16("tx_octets"), .u16("tx_time")])),
+        (0x2024, "LE Write Suggested Default Data Length", .layout([.u16("tx_octets"), .u16("tx_time")])),
+        (0x2025, "LE Read Local P-256 Public Key", .none),
+        (0x2026, "LE Generate DHKey", .none),
+        (
+            0x2027, "LE Add Device To Resolving List",
+            .layout([.u8("address_type"), .address, .secret("peer_irk", count: 16), .secret("local_irk", count: 16)])
+        ),
+        (0x2028, "LE Remove Device From Resolving List", .layout([.u8("address_type"), .address])),
+        (0x2029, "LE Clear Resolving List", .none),
+        (0x202a, "LE Read Resolving List Size", .layout(returns: [.u8("list_size")])),
+        (0x202b, "LE Read Peer Resolvable Address", .none),
+        (0x202c, "LE Read Local Resolvable Address", .none),
+        (0x202d, "LE Set Address Resolution Enable", .layout([.u8("address_resolution_enable")])),
+        (0x202e, "LE Set Resolvable Private Address Timeout", .layout([.u16("rpa_timeout")])),
+        (
+            0x202f, "LE Read Maximum Data Length",
+            .layout(returns: [.u16("max_tx_octets"), .u16("max_tx_time"), .u16("max_rx_octets"), .u16("max_rx_time")])
+        ),
+        (0x2030, "LE Read PHY", .layout([.handle], returns: [.handle, .u8("tx_phy"), .u8("rx_phy")])),
+        (0x2031, "LE Set Default PHY", .layout([.hex8("all_phys"), .hex8("tx_phys"), .hex8("rx_phys")])),
+        (
+            0x2032, "LE Set PHY",
+            .layout([.handle, .hex8("all_phys"), .hex8("tx_phys"), .hex8("rx_phys"), .u16("phy_options")])
+        ),
         (0x2035, "LE Set Advertising Set Random Address", .none),
         (0x2036, "LE Set Extended Advertising Parameters", .none), (0x2037, "LE Set Extended Advertising Data", .none),
-        (0x2038, "LE Set Extended Scan Response Data", .none), (0x2039, "LE Set Extended Advertising Enable", .none),
+        (0x2038, "LE Set Extended Scan Response Data", .none),
+        (0x2039, "LE Set Extended Advertising Enable", .layout([.u8("advertising_enable")])),
         (0x203a, "LE Read Maximum Advertising Data Length", .none),
         (0x203b, "LE Read Number of Supported Advertising Sets", .none), (0x203c, "LE Remove Advertising Set", .none),
         (0x203d, "LE Clear Advertising Sets", .none), (0x203e, "LE Set Periodic Advertising Parameters", .none),
         (0x203f, "LE Set Periodic Advertising Data", .none), (0x2040, "LE Set Periodic Advertising Enable", .none),
-        (0x2041, "LE Set Extended Scan Parameters", .none), (0x2042, "LE Set Extended Scan Enable", .none),
+        (0x2041, "LE Set Extended Scan Parameters", .none),
+        (
+            0x2042, "LE Set Extended Scan Enable",
+            .layout([
+                .u8("scan_enable"), .u8("filter_duplicates"), .duration16("duration", .tenMilliseconds), .u16("period"),
+            ])
+        ),
         (0x2043, "LE Extended Create Connection", .leExtendedCreateConnection),
         (0x2044, "LE Periodic Advertising Create Sync", .none),
         (0x2045, "LE Periodic Advertising Create Sync Cancel", .none),
         (0x2046, "LE Periodic Advertising Terminate Sync", .none), (0x204a, "LE Read Transmit Power", .none),
         (0x204b, "LE Read RF Path Compensation", .none), (0x204c, "LE Write RF Path Compensation", .none),
-        (0x204e, "LE Set Privacy Mode", .none), (0x2060, "LE Read Buffer Size V2", .leReadBufferSize),
+        (0x204e, "LE Set Privacy Mode", .layout([.u8("address_type"), .address, .u8("privacy_mode")])),
+        (0x2060, "LE Read Buffer Size V2", .leReadBufferSize),
         (0x2074, "LE Set Host Feature", .none),
+        // Vendor commands whose names are public (docs/protocols/vendor-hci.md); their parameters
+        // are the vendor's, not read.
+        (0xfc01, "Broadcom Write BD_ADDR", .none), (0xfc18, "Broadcom Update UART Baud Rate", .none),
+        (0xfc1c, "Broadcom Write SCO PCM Int Param", .none), (0xfc1e, "Broadcom Write PCM Data Format Param", .none),
+        (0xfc27, "Broadcom Write Sleep Mode", .none), (0xfc2e, "Broadcom Download Minidriver", .none),
+        (0xfc4c, "Broadcom Write RAM", .none), (0xfc4e, "Broadcom Launch RAM", .none),
+        (0xfc57, "Broadcom Set ACL Priority", .none), (0xfc6d, "Broadcom Write I2S PCM Interface Param", .none),
+        (0xfc79, "Broadcom Read Verbose Config Version Info", .none),
+        (0xfd53, "Android LE Get Vendor Capabilities", .none), (0xfd54, "Android LE Multi Advertising", .none),
+        (0xfd56, "Android LE Batch Scan", .none), (0xfd57, "Android LE Advertising Packet Content Filter", .none),
+        (0xfd58, "Android LE Track Advertiser", .none), (0xfd59, "Android Controller Energy Info", .none),
+        (0xfd5a, "Android LE Extended Scan Parameters", .none), (0xfd5b, "Android Controller Debug Info", .none),
     ]
 
     /// `definitions` by OGF, then OCF: a lookup is two array indices.
@@ -163,7 +366,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 }
 
 /// What btlens reads of a command (the decoder column of `HCIOpcode.definitions`).
-enum HCICommandParameters {
+enum HCICommandParameters: Equatable {
     case createConnection, disconnect, leCreateConnection, leExtendedCreateConnection
     /// Create Connection Cancel and LE Create Connection Cancel: the attempt they cancel ends.
     case createConnectionCancel
@@ -171,5 +374,18 @@ enum HCICommandParameters {
     case readBufferSize
     /// LE Read Buffer Size (V1 and V2): its completion gives the LE ACL buffers.
     case leReadBufferSize
+    /// The command's parameters and its completion's return parameters after the status (§7.1-§7.8).
+    case layout(_ command: [HCIParameter] = [], returns: [HCIParameter] = [])
     case none
+
+    /// What a successful Command Complete returns after its status.
+    var returns: [HCIParameter] {
+        switch self {
+        case .layout(_, let returns): returns
+        case .readBufferSize:
+            [.u16("acl_packet_length"), .u8("sco_packet_length"), .u16("acl_packets"), .u16("sco_packets")]
+        case .leReadBufferSize: [.u16("acl_packet_length"), .u8("acl_packets")]
+        default: []
+        }
+    }
 }

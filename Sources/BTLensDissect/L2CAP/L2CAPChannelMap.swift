@@ -123,7 +123,11 @@ struct L2CAPChannelMap {
             let result = (try? p.u16le()) ?? 0xffff
             // Result 1 is "pending": the final response follows with the same identifier.
             if result != 1 { connected(c, responderCIDs: [result == 0 ? dcid : 0], flow: nil) }
-            return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result))]
+            var fields: [(String, FieldValue)] = [
+                ("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result)),
+            ]
+            if let status = try? p.u16le() { fields.append(("status", .int(status))) }
+            return fields
         case .leCreditBasedConnectionResponse, .creditBasedConnectionResponse:
             let le = parameters == .leCreditBasedConnectionResponse
             let dcid = le ? u16() : 0
@@ -169,14 +173,22 @@ struct L2CAPChannelMap {
                 }
             }
             return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
-        case .configuration:
-            return [("cid", .hex(u16()))]
+        case .configurationRequest, .configurationResponse:
+            return L2CAPSignalingCode.configuration(&p, response: parameters == .configurationResponse)
+        case .informationRequest, .informationResponse:
+            return L2CAPSignalingCode.information(&p, response: parameters == .informationResponse)
+        case .commandReject:
+            return L2CAPSignalingCode.reject(&p)
         case .connectionParameterUpdate:
+            // §4.20: the LE connection's parameters, in the units of HCI's LE Connection Update.
             let (min, max, latency, timeout) = (u16(), u16(), u16(), u16())
-            return [
-                ("interval_min", .int(min)), ("interval_max", .int(max)), ("latency", .int(latency)),
-                ("timeout_ms", .int(Int(timeout) * 10)),
-            ]
+            return HCIUnit.connectionInterval.fields("interval_min", Int(min))
+                + HCIUnit.connectionInterval.fields("interval_max", Int(max)) + [("latency", .int(latency))]
+                + HCIUnit.tenMilliseconds.fields("timeout", Int(timeout))
+        case .connectionParameterUpdateResponse:
+            let result = u16()
+            let name = result == 0 ? "Accepted" : result == 1 ? "Rejected" : "Unknown"
+            return [("result", .int(result)), ("result_name", .string(name))]
         case .none:
             return []
         }

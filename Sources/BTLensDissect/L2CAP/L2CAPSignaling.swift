@@ -19,9 +19,10 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable {
         case flowControlCredit
         /// Destination and source CID; the response closes the channel.
         case disconnectionRequest, disconnectionResponse
-        /// Destination CID, then options not read.
-        case configuration
-        case connectionParameterUpdate
+        /// The receiver's CID, flags, (a response's result,) options.
+        case configurationRequest, configurationResponse
+        case informationRequest, informationResponse, commandReject
+        case connectionParameterUpdate, connectionParameterUpdateResponse
         /// Not read: the name alone is shown.
         case none
     }
@@ -36,24 +37,29 @@ public struct L2CAPSignalingCode: RawRepresentable, Hashable, Sendable {
     /// Every command: its name, how its data is read, and how many bytes that needs. Requests and
     /// responses travel either way: either side of a link may ask.
     private static let definitions: [(UInt8, Definition)] = [
-        (0x01, .init(name: "Command Reject", parameters: .none, minimumSize: 0)),
+        (0x01, .init(name: "Command Reject", parameters: .commandReject, minimumSize: 2)),
         (0x02, .init(name: "Connection Request", parameters: .connectionRequest, minimumSize: 4)),
         (0x03, .init(name: "Connection Response", parameters: .connectionResponse, minimumSize: 0)),
-        (0x04, .init(name: "Configuration Request", parameters: .configuration, minimumSize: 2)),
-        (0x05, .init(name: "Configuration Response", parameters: .configuration, minimumSize: 2)),
+        (0x04, .init(name: "Configuration Request", parameters: .configurationRequest, minimumSize: 2)),
+        (0x05, .init(name: "Configuration Response", parameters: .configurationResponse, minimumSize: 2)),
         (0x06, .init(name: "Disconnection Request", parameters: .disconnectionRequest, minimumSize: 4)),
         (0x07, .init(name: "Disconnection Response", parameters: .disconnectionResponse, minimumSize: 4)),
         (0x08, .init(name: "Echo Request", parameters: .none, minimumSize: 0)),
         (0x09, .init(name: "Echo Response", parameters: .none, minimumSize: 0)),
-        (0x0a, .init(name: "Information Request", parameters: .none, minimumSize: 0)),
-        (0x0b, .init(name: "Information Response", parameters: .none, minimumSize: 0)),
+        (0x0a, .init(name: "Information Request", parameters: .informationRequest, minimumSize: 2)),
+        (0x0b, .init(name: "Information Response", parameters: .informationResponse, minimumSize: 4)),
         (
             0x12,
             .init(
                 name: "Connection Parameter Update Request", parameters: .connectionParameterUpdate,
                 minimumSize: 8)
         ),
-        (0x13, .init(name: "Connection Parameter Update Response", parameters: .none, minimumSize: 0)),
+        (
+            0x13,
+            .init(
+                name: "Connection Parameter Update Response", parameters: .connectionParameterUpdateResponse,
+                minimumSize: 2)
+        ),
         (
             0x14,
             .init(

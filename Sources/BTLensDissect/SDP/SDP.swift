@@ -64,6 +64,8 @@ public struct SDPInfo: Sendable {
     public var pdu: String
     public var transaction: UInt16
     public var services: [SDPService]
+    /// What a request asks for, a search response's records, an error's code.
+    public var fields: [(String, FieldValue)] = []
 }
 
 /// SDP over one L2CAP channel: PDUs named, attribute lists (joined across continuation) read for
@@ -101,7 +103,10 @@ struct SDPDecoder {
         }
         var info = SDPInfo(
             pdu: Self.pduNames[id] ?? "Unknown (\(Hex.value(id, width: 2)))", transaction: transaction, services: [])
-        guard id == 0x05 || id == 0x07 else { return (info, []) }
+        guard id == 0x05 || id == 0x07 else {
+            info.fields = Self.parameters(id, ByteReader(params))
+            return (info, [])
+        }
         var p = ByteReader(params)
         guard let count = try? p.u16be(), let list = try? p.bytes(Int(count)), let more = try? p.u8() else {
             return (info, [Diagnostic(SDPDiagnostics.malformed, "\(info.pdu): attribute list runs past the PDU")])
@@ -177,17 +182,21 @@ struct SDPDecoder {
         }
     }
 
+    /// A 32-bit UUID whose value fits 16 bits.
+    private static func bit32(_ uuid: [UInt8]) -> UInt16? {
+        if case .bit32(let v)? = Self.uuid(uuid) { return UInt16(exactly: v) }
+        return nil
+    }
+
     static func describe(_ uuid: [UInt8]) -> String {
         if uuid == iap2Accessory || uuid == iap2Device { return "iAP2 (\(Hex.string(uuid.suffix(2))))" }
-        let names: [UInt16: String] = [
-            0x1101: "Serial Port", 0x110a: "Audio Source", 0x110b: "Audio Sink",
-            0x110c: "A/V Remote Control Target", 0x110e: "A/V Remote Control", 0x111e: "Handsfree",
-            0x111f: "Handsfree Audio Gateway", 0x1112: "Headset Audio Gateway", 0x1108: "Headset",
-            0x112f: "Phonebook Access Server", 0x1132: "Message Access Server", 0x1200: "PnP Information",
-        ]
         if uuid.count == 2 {
             let v = UInt16(uuid[0]) << 8 | UInt16(uuid[1])
-            return names[v] ?? Hex.value(v, width: 4)
+            return SDPServiceClass.name(v) ?? Hex.value(v, width: 4)
+        }
+        // A 32- or 128-bit form of a 16-bit UUID (on the Base UUID, Core Vol 3 Part B §2.5.1).
+        if uuid.count != 2, let short = Self.uuid(uuid)?.sig16 ?? bit32(uuid) {
+            return describe([UInt8(short >> 8), UInt8(short & 0xff)])
         }
         return Hex.string(uuid)
     }

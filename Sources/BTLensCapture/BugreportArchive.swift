@@ -54,6 +54,21 @@ public struct BugreportArchive {
         candidates = Self.rank(paths)
     }
 
+    /// A temporary file whose name is gone before a signal can end btlens: made and unlinked with
+    /// the signals that end it held back, so that nothing is left behind.
+    private static func anonymousFile() -> Int32 {
+        var ending = sigset_t()
+        var before = sigset_t()
+        sigemptyset(&ending)
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&ending, s) }
+        pthread_sigmask(SIG_BLOCK, &ending, &before)
+        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+        var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)
+        let fd = mkstemp(&template)
+        if fd >= 0 { unlink(template) }
+        return fd
+    }
+
     /// The names of the members whose local headers a zip without a central directory holds.
     private static func localMembers(_ path: String, limit: Int64) -> [String] {
         let fd = open(path, O_RDONLY)
@@ -137,14 +152,12 @@ public struct BugreportArchive {
         do { located = try ZipMember.locate(name, fd: archiveFile, limit: limit) } catch {
             throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)")
         }
-        var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)
-        let fd = mkstemp(&template)
+        let fd = Self.anonymousFile()
         guard fd >= 0 else {
             throw .cannotOpen(
                 path: NSTemporaryDirectory(),
                 reason: "cannot make a temporary file: \(String(cString: strerror(errno)))")
         }
-        unlink(template)
         let file = FileSource(descriptor: fd, name: "\(path) member \(name)")
         let damage: String?
         do {

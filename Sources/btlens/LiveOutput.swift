@@ -92,7 +92,8 @@ final class LiveOutput {
         sink.flush()
         clearStatus()
         var summary =
-            "\(stopped ? "stopped" : "input ended") after \(records) records: \(frames) frames, \(diagnostics) diagnostics (\(errors) errors)"
+            "\(stopped ? "stopped" : "input ended") after \(Plural.of(records, "record")): \(Plural.of(frames, "frame")), "
+            + "\(Plural.of(diagnostics, "diagnostic")) (\(Plural.of(errors, "error")))"
         if stopped { summary += "; \(partial) partial frames or packets left in buffers (reported above)" }
         if let filter { summary += "; \(matched) events matched --filter '\(filter.expression)'" }
         if let written { summary += "; \(written)" }

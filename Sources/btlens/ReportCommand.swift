@@ -272,7 +272,7 @@ struct ReportCommand: ParsableCommand {
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
         return (
-            "\(format.rawValue) report, \(written) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
+            "\(format.rawValue) report, \(Plural.of(written, "byte")); \(Plural.of(total, "diagnostic")) (\(Plural.of(errors, "error"))); timeline: \(report.window)",
             // The logs' own diagnostics count for --fail-on too.
             [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
         )

@@ -122,7 +122,7 @@ final class FollowSignalTests: XCTestCase {
         XCTAssertEqual(
             run.process.terminationReason, .exit, "\(signal.1): exits, is not killed", file: file, line: line)
         XCTAssertEqual(run.process.terminationStatus, 0, "\(signal.1)\n\(run.stderr)", file: file, line: line)
-        let summary = cutInside == nil ? "0 diagnostics (0 errors)" : "1 diagnostics (0 errors)"
+        let summary = cutInside == nil ? "0 diagnostics (0 errors)" : "1 diagnostic (0 errors)"
         let last = run.stderr.split(separator: "\n").last ?? ""
         XCTAssertTrue(
             last.hasPrefix("btlens: stopped after 58 records: ")

@@ -408,7 +408,10 @@ public final class ReportBuilder {
         omitted += ring.count
         let info = stats.info
         let kept = rows.count
-        let all = "\(events) events" + (logLines > 0 ? " (\(logLines) of them app log lines)" : "")
+        let all =
+            Plural.of(events, "event")
+            + (logLines > 1
+                ? " (\(logLines) of them app log lines)" : logLines == 1 ? " (1 of them an app log line)" : "")
         var window = "all \(all)"
         let range = options.range.map { Self.describe($0, time: options.rangeIsTime) }
         if omitted > outsideRange {

@@ -64,10 +64,15 @@ public enum ReportHTML {
         let warnings = r.diagnostics.filter { $0.severity == .warning }.reduce(0) { $0 + $1.count }
         var span = "-"
         if let f = r.firstTime, let l = r.lastTime { span = l.offset(from: f) + " s" }
+        let frames = r.streams.reduce(0) { $0 + $1.sent + $1.received }
+        // Each count over its noun, singular for 1: the card reads "1 error".
+        func card(_ n: Int, _ singular: String, _ plural: String? = nil) -> (String, String) {
+            (String(n), Plural.noun(n, singular, plural))
+        }
         for (value, label) in [
-            (String(r.records), "records"), (span, "time span"), (String(r.connections.count), "connections"),
-            (String(r.streams.reduce(0) { $0 + $1.sent + $1.received }), "A5 frames and messages"),
-            (String(errors), "errors"), (String(warnings), "warnings"),
+            card(r.records, "record"), (span, "time span"), card(r.connections.count, "connection"),
+            card(frames, "A5 frame or message", "A5 frames and messages"), card(errors, "error"),
+            card(warnings, "warning"),
         ] {
             h += "<div class=\"card\"><b>\(e(value))</b><span>\(label)</span></div>"
         }
@@ -112,7 +117,7 @@ public enum ReportHTML {
             "<tr><th>records</th><td>\(r.records): "
             + e(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", "))
         if r.truncatedRecords > 0 { h += "; \(r.truncatedRecords) cut short by the capture" }
-        h += "</td></tr><tr><th>undecoded</th><td>\(r.undecodedBytes) bytes</td></tr>"
+        h += "</td></tr><tr><th>undecoded</th><td>\(Plural.of(r.undecodedBytes, "byte"))</td></tr>"
         for n in r.captureInformation { h += "<tr><th>capture</th><td>\(e(n))</td></tr>" }
         for a in r.appLogs { h += "<tr><th>app log</th><td>\(e(ReportLine(a).written(.text)))</td></tr>" }
         if let d = r.definitions { h += "<tr><th>dissectors</th><td>\(e(d.summary))</td></tr>" }
@@ -133,7 +138,7 @@ public enum ReportHTML {
             })
         if r.connections.count > connectionLimit {
             h +=
-                "<p class=\"note\">\(r.connections.count - connectionLimit) more connections: the JSON report lists them all.</p>"
+                "<p class=\"note\">\(Plural.of(r.connections.count - connectionLimit, "more connection")): the JSON report lists them all.</p>"
         }
         if !r.advertisers.isEmpty {
             h += "<h3>Devices seen advertising</h3>"

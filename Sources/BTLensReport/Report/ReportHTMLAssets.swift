@@ -32,9 +32,10 @@ enum ReportHTMLAssets {
         .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; background: var(--soft); padding: 8px; border-radius: 6px; }
         .filters label { font-size: 12px; color: var(--muted); } .filters select, .filters input { font: inherit; padding: 2px 4px; }
         .note { color: var(--muted); font-style: italic; }
-        svg { max-width: 100%; height: auto; } svg text { font: 11px ui-monospace, Menlo, Consolas, monospace; fill: var(--fg); }
+        svg { max-width: 100%; height: auto; } svg text { font: 11px ui-monospace, Menlo, Consolas, monospace; } svg text:not([fill]) { fill: var(--fg); }
+        .sequence-chart { max-height: 600px; overflow-y: auto; border-bottom: 1px solid var(--line); }
         .empty { color: var(--muted); }
-        @media print { nav, .filters { display: none; } tr[hidden] { display: none; } body { max-width: none; } }
+        @media print { nav, .filters { display: none; } tr[hidden] { display: none; } .sequence-chart { max-height: none; overflow: visible; } body { max-width: none; } }
         """
 
     static let script = """

@@ -43,7 +43,9 @@ public enum ReportText {
                     + "\(reason)\(c.steps.map { "; " + $0 }.joined())")
         }
         if r.connections.count > connectionLimit {
-            item("… \(r.connections.count - connectionLimit) more connections (the JSON report lists them all)")
+            item(
+                "… \(Plural.of(r.connections.count - connectionLimit, "more connection")) (the JSON report lists them all)"
+            )
         }
         for a in r.advertisers.prefix(connectionLimit) {
             item("Advertising: \(AdvertisingSummary.describe(a))")
@@ -90,7 +92,8 @@ public enum ReportText {
             // An excerpt may show several: those after the last excerpt are the ones left.
             let left = marked.filter { $0 > last }.count
             if left > 0 {
-                out.append("(\(left) more diagnostics in the full timeline: btlens timeline or the HTML report)")
+                out.append(
+                    "(\(Plural.of(left, "more diagnostic")) in the full timeline: btlens timeline or the HTML report)")
             }
         }
         if r.isRange, !r.rows.isEmpty {
@@ -120,7 +123,7 @@ extension ReportLine {
     /// matched), 13 lines in the timeline`.
     init(_ a: Report.LogAlignment) {
         self =
-            "App log \(a.source): offset \(FieldValue.decimalText(a.offsetMicroseconds, scale: 3)) ms (\(a.method)\(a.method == "content" ? ", \(a.matched) lines matched" : "")), \(a.lines) lines in the timeline"
+            "App log \(a.source): offset \(FieldValue.decimalText(a.offsetMicroseconds, scale: 3)) ms (\(a.method)\(a.method == "content" ? ", \(Plural.of(a.matched, "line")) matched" : "")), \(Plural.of(a.lines, "line")) in the timeline"
     }
 }
 

@@ -4,10 +4,10 @@ import BTLensDissect
 /// Replaces what users should not post publicly with stable placeholders, everywhere in a report:
 /// Bluetooth addresses (as text, and as bytes in either order inside hex), accessory serial
 /// numbers (as text and as hex), device names (GAP Device Name, advertised Local Name, iAP2
-/// accessory name; as text and as hex), and iAP2 Wi-Fi credentials. It runs on the whole report
-/// before any of it is written, so a secret learned late is replaced in the rows before it too. The
-/// same value always gets the same placeholder. The input and its app logs are named by their file
-/// names only: their folders name the user's machine.
+/// accessory name, the devices PacketLogger config records list; as text and as hex), and iAP2
+/// Wi-Fi credentials. It runs on the whole report before any of it is written, so a secret learned
+/// late is replaced in the rows before it too. The same value always gets the same placeholder. The
+/// input and its app logs are named by their file names only: their folders name the user's machine.
 final class Redactor {
     /// What the report says was redacted.
     static let what =
@@ -26,7 +26,8 @@ final class Redactor {
     private let path: (full: String, name: String)
     private var logPaths: [(full: String, name: String)] = []
 
-    init(_ report: Report, deviceNames: Set<String> = []) {
+    /// `deviceNames` and `addresses`: what the builder learned that the report does not list.
+    init(_ report: Report, deviceNames: Set<String> = [], addresses: Set<String> = []) {
         path = (report.file, report.file.split(separator: "/").last.map(String.init) ?? report.file)
         for a in report.appLogs {
             let name = a.source.split(separator: "/").last.map(String.init) ?? a.source
@@ -39,6 +40,7 @@ final class Redactor {
         nameForms.sort { $0.form.count > $1.form.count }
         for c in report.connections { if let a = c.address { _ = address(a) } }
         for a in report.advertisers { _ = address(a.address) }
+        for a in addresses.sorted() { _ = address(a) }
         // Every address anywhere first, so hex dumps earlier in the report than an address's text are caught too.
         func scan(_ texts: [String]) {
             for t in texts where t.utf8.count >= 17 {

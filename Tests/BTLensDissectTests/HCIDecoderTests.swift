@@ -60,6 +60,20 @@ final class HCIDecoderTests: XCTestCase {
         XCTAssertEqual(d?.info.fields.first?.1, .string("Reset"))
     }
 
+    func testRemoteNameRequestCompleteGivesTheName() {
+        // §7.7.7: status 0, address AA:BB:CC:11:22:33, name "Car" and its NUL, the rest of 248 zeros.
+        let name = "Car".utf8.map { Hex.string([$0]) }.joined(separator: " ")
+        let ok = event("07 ff 00 33 22 11 cc bb aa \(name)" + String(repeating: " 00", count: 245))
+        XCTAssertEqual(ok?.info.fields.map(\.0), ["status", "address", "remote_name"])
+        XCTAssertEqual(ok?.info.fields.last?.1, .string("Car"))
+        XCTAssertEqual(ok?.diagnostics.count, 0)
+        // After an error, no name; cut short in the name, what is there.
+        XCTAssertEqual(event("07 07 04 33 22 11 cc bb aa")?.info.fields.map(\.0), ["status", "address"])
+        XCTAssertEqual(
+            event("07 ff 00 33 22 11 cc bb aa 43 61", truncated: true)?.info.fields.last?.1, .string("Ca"))
+        XCTAssertEqual(event("07 03 00 33 22")?.diagnostics.map(\.id), ["hci.malformed"])
+    }
+
     func testMalformedAndLengthMismatch() {
         XCTAssertNil(event("05"))
         XCTAssertEqual(event("05 04 00 0b")?.diagnostics.map(\.id), ["hci.length_mismatch", "hci.malformed"])

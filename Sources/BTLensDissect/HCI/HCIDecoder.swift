@@ -57,6 +57,8 @@ enum HCIEventParameters {
     /// Encryption Change and Encryption Change V2.
     case encryptionChange
     case encryptionKeyRefreshComplete, roleChange, numberOfCompletedPackets, leMeta
+    /// Remote Name Request Complete: the status, the address and, after a success, the name.
+    case remoteName
     /// Only a status, the first parameter, is shown.
     case status
     case none
@@ -174,6 +176,13 @@ enum HCIDecoder {
             out.info.fields = [("status", .string(status.name)), ("handle", .hex(handle))]
             out.effect = .encryption(status: status, handle: handle, enabled: nil)
         case .roleChange: try roleChange(&p, &out)
+        case .remoteName:
+            // §7.7.7: the name is 248 bytes, UTF-8, ended by a NUL when shorter; after an error it is not read.
+            let status = HCIErrorCode(rawValue: try p.u8())
+            out.info.fields = [("status", .string(status.name)), ("address", .string(try BDAddr(&p).description))]
+            guard status.isSuccess else { return }
+            let bytes = p.rest().prefix(248)
+            out.info.fields.append(("remote_name", .string(String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))))
         case .numberOfCompletedPackets: try numberOfCompletedPackets(&p, &out)
         case .leMeta: try decodeLEMeta(&p, &out)
         case .status:

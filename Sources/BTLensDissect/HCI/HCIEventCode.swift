@@ -28,7 +28,7 @@ public struct HCIEventCode: RawRepresentable, Hashable, Sendable {
         (0x04, .init(name: "Connection Request", parameters: .connectionRequest)),
         (0x05, .init(name: "Disconnection Complete", parameters: .disconnectionComplete)),
         (0x06, .init(name: "Authentication Complete", parameters: .status)),
-        (0x07, .init(name: "Remote Name Request Complete", parameters: .status)),
+        (0x07, .init(name: "Remote Name Request Complete", parameters: .remoteName)),
         (0x08, .init(name: "Encryption Change", parameters: .encryptionChange)),
         (0x09, .init(name: "Change Connection Link Key Complete", parameters: .status)),
         (0x0a, .init(name: "Link Key Type Changed", parameters: .none)),

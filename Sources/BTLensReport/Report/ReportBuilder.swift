@@ -84,8 +84,8 @@ public final class ReportBuilder {
     private var series: [StreamID: [Int]] = [:]
     /// GAP Device Name values read, per connection handle: the first one names the connection.
     private var names: [UInt16: String] = [:]
-    /// Every Device Name value read, and every device a PacketLogger config record names (bounded),
-    /// for `--redact`.
+    /// Every Device Name value read, every remote name, and every device a PacketLogger config record
+    /// names (bounded), for `--redact`.
     private var deviceNames: Set<String> = []
     private var deviceAddresses: Set<String> = []
     /// Connections whose last Read By Type Request asked for the Device Name.
@@ -128,6 +128,7 @@ public final class ReportBuilder {
 
     public func event(_ e: Event) {
         let fromLog = Self.fromAppLog(e)
+        if options.redact { remoteName(e.body) }
         if let selects, !selects(e) {
             stats.account(e)
             guard e.isTop else { return }
@@ -249,6 +250,15 @@ public final class ReportBuilder {
         guard let name, !name.isEmpty else { return }
         if names[c] == nil, names.count < Self.deviceNameLimit { names[c] = name }
         if deviceNames.count < Self.deviceNameLimit { deviceNames.insert(name) }
+    }
+
+    /// A name a Remote Name Request Complete gave, which notes and logs may repeat.
+    private func remoteName(_ body: EventBody) {
+        guard case .hciEvent(let h) = body, h.code.rawValue == 0x07,
+            case .string(let name)? = h.fields.first(where: { $0.0 == "remote_name" })?.1, !name.isEmpty,
+            deviceNames.count < Self.deviceNameLimit
+        else { return }
+        deviceNames.insert(name)
     }
 
     /// Adds a row unless the timeline holds `rowLimit` already (then it is counted as left out);

@@ -110,6 +110,28 @@ final class RedactionPlantingTests: XCTestCase {
             .joined(separator: "\n") + "\n"
     }
 
+    /// The same in this process, from the builder to each renderer, with no app log.
+    func testNoSecretSurvivesTheRenderers() throws {
+        var options = ReportBuilder.Options()
+        options.redact = true
+        var reader = try CaptureFormat.open(MemorySource(Self.capture()))
+        let path = "/home/hawk-private/bt/planted.pklg"
+        let builder = ReportBuilder(file: path, info: reader.info, options: options)
+        let analyzer = try Pipeline.run(&reader, onRecord: builder.record, onEvent: builder.event)
+        let r = builder.finish(
+            connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
+        let pages = [
+            ("html", ReportHTML.render(r, generator: "test")), ("md", ReportText.render(r, markdown: true)),
+            ("txt", ReportText.render(r, markdown: false)),
+            ("json", String(decoding: ReportJSON.render(r), as: UTF8.self)),
+        ]
+        let forms = Self.forms() + ["/home/hawk-private", "hawk-private"]
+        for (format, page) in pages {
+            XCTAssertEqual(forms.filter { page.contains($0) }, [], format)
+            XCTAssertTrue(page.contains("[serial 1]") || page.contains(#"\[serial 1\]"#), format)
+        }
+    }
+
     func testNoSecretSurvivesInAnyFormatOfTheReport() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hawk-private-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -132,6 +132,24 @@ final class RedactionPlantingTests: XCTestCase {
         }
     }
 
+    /// The real iPhone capture of ../shared (skipped without it) lists four devices in its config
+    /// records, which nothing else in it names.
+    func testARealPacketLoggerFileKeepsNoDeviceName() throws {
+        let capture = RealCaptureConformanceTests.shared.appendingPathComponent("evenG2_test.pklg").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: capture), "../shared/captures is absent")
+        let out = NSTemporaryDirectory() + "btlens-redact-real-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try runCLI(["report", capture, "-o", out, "--redact", "--no-dissectors"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let report = try String(contentsOfFile: out, encoding: .utf8).lowercased()
+        for part in ["AirPods", "Apple\u{a0}Watch", "Even G2_32_"] {
+            for form in [part, Hex.string(Array(part.utf8)), Hex.spaced(Array(part.utf8))] {
+                XCTAssertFalse(report.contains(form.lowercased()), form)
+            }
+        }
+        XCTAssertTrue(report.contains("[name 4]"))
+    }
+
     func testNoSecretSurvivesInAnyFormatOfTheReport() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hawk-private-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

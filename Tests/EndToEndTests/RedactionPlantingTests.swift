@@ -23,11 +23,13 @@ final class RedactionPlantingTests: XCTestCase {
     static let accessory = "Ana's Lamp Secret"
     static let serial = "AX2-0042-7781"
     static let remoteName = "Bob's Car Kit"
+    /// The phone's own name.
+    static let localName = "Hawk's iPhone 17"
     /// The iAP2 sample's accessory.
     static let accessoryAddress: [UInt8] = [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]
     static let sdpAddress: [UInt8] = [0x06, 0x05, 0x04, 0x03, 0x02, 0xd1]
 
-    static var names: [String] { [paired.0, pairedNoAddress, gapName, advertised, accessory, remoteName] }
+    static var names: [String] { [paired.0, pairedNoAddress, gapName, advertised, accessory, remoteName, localName] }
     static var addresses: [[UInt8]] { [paired.1, gapAddress, advertiser, accessoryAddress, sdpAddress] }
 
     /// Every spelling of every secret a report could hold.
@@ -63,6 +65,10 @@ final class RedactionPlantingTests: XCTestCase {
         s.att(handle: 0x40, .received, [0x0b] + Array(gapName.utf8))
         s.att(handle: 0x40, .sent, [0x12, 0x10, 0x00, 0x01] + Array(gapName.utf8))
         s.l2cap(handle: 0x40, .sent, cid: 0x0030, [0x01] + paired.1 + Array(serial.utf8) + Array(advertised.utf8))
+        // Write Local Name (Core Vol 4 Part E 7.3.11), and the same read back (7.3.12).
+        let local = Array(localName.utf8) + [0]
+        s.command(0x0c13, local)
+        s.event(0x0e, [0x01, 0x14, 0x0c, 0x00] + local)
         // A Remote Name Request Complete (Core Vol 4 Part E 7.7.7): the name, NUL-padded to 248 bytes.
         let utf8 = Array(remoteName.utf8)
         s.event(0x07, [0x00] + sdpAddress + utf8 + Array(repeating: 0, count: 248 - utf8.count))
@@ -88,7 +94,9 @@ final class RedactionPlantingTests: XCTestCase {
             let utf8 = Array(name.utf8)
             p.add(0xfd, [0x01, 0x00, 0x00, UInt8(utf8.count)] + utf8 + wire + Array(repeating: 0x5a, count: 16))
         }
-        p.add(0xfc, Array("Connected to \(paired.0) (\(BDAddr(wire: paired.1))), then \(remoteName)".utf8))
+        p.add(
+            0xfc,
+            Array("Connected to \(paired.0) (\(BDAddr(wire: paired.1))), then \(remoteName) from \(localName)".utf8))
         // A note that is no text is shown as hex.
         p.add(0xfc, [0x01, 0x02] + Array(pairedNoAddress.utf8) + [0x00, 0x07])
         p.syslog("Found \(pairedNoAddress), serial \(serial)")

@@ -106,7 +106,9 @@ enum HCIDecoder {
                 out.effect = .hostConnects(a)
             case .createConnectionCancel:
                 out.effect = .hostCancels
-            case .readBufferSize, .leReadBufferSize, .none:
+            case .writeLocalName:
+                out.info.fields = [("local_name", .string(name(p.rest())))]
+            case .readBufferSize, .leReadBufferSize, .readLocalName, .none:
                 break
             }
         } catch {
@@ -177,12 +179,11 @@ enum HCIDecoder {
             out.effect = .encryption(status: status, handle: handle, enabled: nil)
         case .roleChange: try roleChange(&p, &out)
         case .remoteName:
-            // §7.7.7: the name is 248 bytes, UTF-8, ended by a NUL when shorter; after an error it is not read.
+            // §7.7.7: after an error the name is not read.
             let status = HCIErrorCode(rawValue: try p.u8())
             out.info.fields = [("status", .string(status.name)), ("address", .string(try BDAddr(&p).description))]
             guard status.isSuccess else { return }
-            let bytes = p.rest().prefix(248)
-            out.info.fields.append(("remote_name", .string(String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))))
+            out.info.fields.append(("remote_name", .string(name(p.rest()))))
         case .numberOfCompletedPackets: try numberOfCompletedPackets(&p, &out)
         case .leMeta: try decodeLEMeta(&p, &out)
         case .status:
@@ -209,6 +210,7 @@ enum HCIDecoder {
             return
         }
         try p.skip(1)
+        if opcode.parameters == .readLocalName { out.info.fields.append(("local_name", .string(name(p.rest())))) }
         out.effect = try bufferCount(opcode, &p)
     }
 
@@ -381,6 +383,11 @@ enum HCIDecoder {
     }
 
     /// The ACL buffer count a Read Buffer Size completion reports (Core Vol 4, Part E, §7.4.5, §7.8.2, §7.8.93).
+    /// A device name parameter: 248 bytes, UTF-8, ended by a NUL when shorter (§7.3.11).
+    private static func name(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.prefix(248).prefix { $0 != 0 }, as: UTF8.self)
+    }
+
     private static func bufferCount(
         _ opcode: HCIOpcode,
         _ p: inout ByteReader

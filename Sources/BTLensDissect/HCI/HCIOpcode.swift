@@ -66,8 +66,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         (0x0c01, "Set Event Mask", .none), (0x0c03, "Reset", .none), (0x0c05, "Set Event Filter", .none),
         (0x0c08, "Flush", .none), (0x0c09, "Read PIN Type", .none), (0x0c0a, "Write PIN Type", .none),
         (0x0c0d, "Read Stored Link Key", .none), (0x0c11, "Write Stored Link Key", .none),
-        (0x0c12, "Delete Stored Link Key", .none), (0x0c13, "Write Local Name", .none),
-        (0x0c14, "Read Local Name", .none), (0x0c15, "Read Connection Accept Timeout", .none),
+        (0x0c12, "Delete Stored Link Key", .none), (0x0c13, "Write Local Name", .writeLocalName),
+        (0x0c14, "Read Local Name", .readLocalName), (0x0c15, "Read Connection Accept Timeout", .none),
         (0x0c16, "Write Connection Accept Timeout", .none), (0x0c17, "Read Page Timeout", .none),
         (0x0c18, "Write Page Timeout", .none), (0x0c19, "Read Scan Enable", .none),
         (0x0c1a, "Write Scan Enable", .none), (0x0c1b, "Read Page Scan Activity", .none),
@@ -171,5 +171,7 @@ enum HCICommandParameters {
     case readBufferSize
     /// LE Read Buffer Size (V1 and V2): its completion gives the LE ACL buffers.
     case leReadBufferSize
+    /// The controller's name: Write Local Name's parameter (§7.3.11), Read Local Name's return (§7.3.12).
+    case writeLocalName, readLocalName
     case none
 }

@@ -3,11 +3,12 @@ import BTLensDissect
 
 /// Replaces what users should not post publicly with stable placeholders, everywhere in a report:
 /// Bluetooth addresses (as text, and as bytes in either order inside hex), accessory serial
-/// numbers (as text and as hex), device names (GAP Device Name, advertised Local Name, remote name,
-/// iAP2 accessory name, the devices PacketLogger config records list; as text and as hex), and iAP2
-/// Wi-Fi credentials. It runs on the whole report before any of it is written, so a secret learned
-/// late is replaced in the rows before it too. The same value always gets the same placeholder. The
-/// input and its app logs are named by their file names only: their folders name the user's machine.
+/// numbers (as text and as hex), device names (GAP Device Name, advertised Local Name, remote and
+/// local names, iAP2 accessory name, the devices PacketLogger config records list; as text and as
+/// hex), and iAP2 Wi-Fi credentials. It runs on the whole report before any of it is written, so a
+/// secret learned late is replaced in the rows before it too. The same value always gets the same
+/// placeholder. The input and its app logs are named by their file names only: their folders name
+/// the user's machine.
 final class Redactor {
     /// What the report says was redacted.
     static let what =

@@ -84,7 +84,7 @@ public final class ReportBuilder {
     private var series: [StreamID: [Int]] = [:]
     /// GAP Device Name values read, per connection handle: the first one names the connection.
     private var names: [UInt16: String] = [:]
-    /// Every Device Name value read, every remote name, and every device a PacketLogger config record
+    /// Every Device Name value read, every remote and local name, and every device a PacketLogger config record
     /// names (bounded), for `--redact`.
     private var deviceNames: Set<String> = []
     private var deviceAddresses: Set<String> = []
@@ -128,7 +128,7 @@ public final class ReportBuilder {
 
     public func event(_ e: Event) {
         let fromLog = Self.fromAppLog(e)
-        if options.redact { remoteName(e.body) }
+        if options.redact { hciName(e.body) }
         if let selects, !selects(e) {
             stats.account(e)
             guard e.isTop else { return }
@@ -252,13 +252,20 @@ public final class ReportBuilder {
         if deviceNames.count < Self.deviceNameLimit { deviceNames.insert(name) }
     }
 
-    /// A name a Remote Name Request Complete gave, which notes and logs may repeat.
-    private func remoteName(_ body: EventBody) {
-        guard case .hciEvent(let h) = body, h.code.rawValue == 0x07,
-            case .string(let name)? = h.fields.first(where: { $0.0 == "remote_name" })?.1, !name.isEmpty,
-            deviceNames.count < Self.deviceNameLimit
-        else { return }
-        deviceNames.insert(name)
+    /// A remote device's name (Remote Name Request Complete) or the phone's own (Write Local Name,
+    /// Read Local Name), which notes and logs may repeat.
+    private func hciName(_ body: EventBody) {
+        let fields: [(String, FieldValue)]
+        switch body {
+        case .hciEvent(let h): fields = h.fields
+        case .hciCommand(let c): fields = c.fields
+        default: return
+        }
+        for case (let key, .string(let name)) in fields
+        where (key == "remote_name" || key == "local_name") && !name.isEmpty && deviceNames.count < Self.deviceNameLimit
+        {
+            deviceNames.insert(name)
+        }
     }
 
     /// Adds a row unless the timeline holds `rowLimit` already (then it is counted as left out);

@@ -51,7 +51,7 @@ final class RedactionPlantingTests: XCTestCase {
         return texts
     }
 
-    static func capture() -> [UInt8] {
+    static func capture() throws -> [UInt8] {
         var s = SampleCaptures.bredrIAP2(accessoryName: accessory, serial: serial)
         // An advertised Local Name (Core Supplement Part A 1.2).
         let ad: [UInt8] = [UInt8(advertised.utf8.count + 1), 0x09] + Array(advertised.utf8)
@@ -87,7 +87,7 @@ final class RedactionPlantingTests: XCTestCase {
         s.l2cap(
             handle: 0x0d, .received, cid: 0x0040,
             SampleCaptures.sdpResponse(serviceName: "\(gapName) Sync for \(accessory)"), fragment: 64)
-        var p = PacketLoggerWriter()
+        var p = PlantedPacketLogger()
         // Config records list the phone's devices: version 1, two bytes, the name's length, the name,
         // the address (least significant byte first, or zeros), a key.
         for (name, wire) in [(paired.0, paired.1), (pairedNoAddress, [UInt8](repeating: 0, count: 6))] {
@@ -100,7 +100,7 @@ final class RedactionPlantingTests: XCTestCase {
         // A note that is no text is shown as hex.
         p.add(0xfc, [0x01, 0x02] + Array(pairedNoAddress.utf8) + [0x00, 0x07])
         p.syslog("Found \(pairedNoAddress), serial \(serial)")
-        p.add(btsnoop: s.bytes)
+        try p.add(btsnoop: s.bytes)
         return p.bytes
     }
 
@@ -122,7 +122,7 @@ final class RedactionPlantingTests: XCTestCase {
     func testNoSecretSurvivesTheRenderers() throws {
         var options = ReportBuilder.Options()
         options.redact = true
-        var reader = try CaptureFormat.open(MemorySource(Self.capture()))
+        var reader = try CaptureFormat.open(MemorySource(try Self.capture()))
         let path = "/home/hawk-private/bt/planted.pklg"
         let builder = ReportBuilder(file: path, info: reader.info, options: options)
         let analyzer = try Pipeline.run(&reader, onRecord: builder.record, onEvent: builder.event)
@@ -164,7 +164,7 @@ final class RedactionPlantingTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("planted.pklg").path
         let log = folder.appendingPathComponent("phone.logcat.txt").path
-        XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: Data(Self.capture())))
+        XCTAssertTrue(FileManager.default.createFile(atPath: input, contents: Data(try Self.capture())))
         try Self.appLog().write(toFile: log, atomically: true, encoding: .utf8)
         let forms = Self.forms() + [folder.path, folder.lastPathComponent]
         for redact in [false, true] {
@@ -187,5 +187,48 @@ final class RedactionPlantingTests: XCTestCase {
                 }
             }
         }
+    }
+}
+
+/// A little-endian PacketLogger file, as PacketLogger and iOS sysdiagnose write it: a btsnoop
+/// script's HCI records, and the text and config records only PacketLogger has.
+private struct PlantedPacketLogger {
+    private(set) var bytes: [UInt8] = []
+    private var time: Int64 = 1_700_000_000_000_000
+
+    /// Every HCI record of a btsnoop file, at its time.
+    mutating func add(btsnoop: [UInt8]) throws {
+        var reader = try CaptureFormat.open(MemorySource(btsnoop))
+        while let item = try reader.next() {
+            guard case .record(let r) = item else { continue }
+            let received = r.direction == .received
+            let type: UInt8
+            switch r.kind {
+            case .command: type = 0x00
+            case .event: type = 0x01
+            case .aclData: type = received ? 0x03 : 0x02
+            case .scoData: type = received ? 0x09 : 0x08
+            case .isoData: type = received ? 0x13 : 0x12
+            case .note, .unknown: continue
+            }
+            add(type, Array(r.payload), at: r.timestamp.microseconds)
+        }
+    }
+
+    /// A record of `type` (0xFC note, 0xFD config, 0xF7 syslog, …), 1 ms after the last.
+    mutating func add(_ type: UInt8, _ payload: [UInt8], at microseconds: Int64? = nil) {
+        time = microseconds ?? time + 1_000
+        let (seconds, micros) = time.quotientAndRemainder(dividingBy: 1_000_000)
+        for word in [UInt32(9 + payload.count), UInt32(truncatingIfNeeded: seconds), UInt32(micros)] {
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) }
+        }
+        bytes += [type] + payload
+    }
+
+    /// A syslog record: pid, message type, then process, sender, subsystem, category and message.
+    mutating func syslog(_ message: String) {
+        add(
+            0xf7,
+            [0x2a, 0, 0, 0, 0] + Array("bluetoothd\0bluetoothd\0com.apple.bluetooth\0CBManager\0\(message)\0".utf8))
     }
 }

@@ -19,7 +19,7 @@ public struct PacketLoggerReader: CaptureReader {
         0x00: "HCI command", 0x01: "HCI event", 0x02: "ACL sent", 0x03: "ACL received", 0x08: "SCO sent",
         0x09: "SCO received", 0x0a: "LMP sent", 0x0b: "LMP received", 0x12: "ISO sent", 0x13: "ISO received",
         0xf7: "Syslog", 0xf8: "Kernel", 0xf9: "Kernel Debug", 0xfa: "Error", 0xfb: "Power", 0xfc: "Note",
-        0xfd: "Config", 0xfe: "New Controller",
+        0xfd: PacketLoggerDevice.category, 0xfe: "New Controller",
     ]
 
     public private(set) var info: CaptureInfo

@@ -25,6 +25,7 @@ enum FieldNames {
         "first_record", "flags", "flags_names", "fragments", "frame", "frames", "framing", "handle", "handles",
         "hardware", "have", "held_bytes", "id", "identifier", "included", "inferred", "interval_max", "interval_min",
         "interval_ms", "kind", "last", "last_record", "latency", "latency_ms", "length", "limit", "link_type",
+        "local_name",
         "manufacturer", "max_rx_octets", "max_tx_octets", "message", "message_id", "microseconds", "missing",
         "model", "mtu", "mux", "name", "need", "needed", "offset", "opcode", "opened_record", "origin", "original",
         "packet_offset", "pan", "parameters", "payload", "payload_length", "pdu", "poll_final", "present",

@@ -93,13 +93,14 @@ extension SampleCaptures {
 
     /// ServiceClassIDList {iAP2 accessory …CAFF, Serial Port}, ProtocolDescriptorList {{L2CAP},
     /// {RFCOMM, channel 1}}, ServiceName (Core Vol 3 Part B §3, §5.1).
-    public static func sdpResponse() -> [UInt8] {
+    public static func sdpResponse(serviceName: String = "Watch SPP") -> [UInt8] {
         let iap2: [UInt8] = [0x1c, 0, 0, 0, 0, 0xde, 0xca, 0xfa, 0xde, 0xde, 0xca, 0xde, 0xaf, 0xde, 0xca, 0xca, 0xff]
         let classes: [UInt8] = [0x09, 0x00, 0x01, 0x35, UInt8(iap2.count + 3)] + iap2 + [0x19, 0x11, 0x01]
         let protocols: [UInt8] = [
             0x09, 0x00, 0x04, 0x35, 0x0c, 0x35, 0x03, 0x19, 0x01, 0x00, 0x35, 0x05, 0x19, 0x00, 0x03, 0x08, 0x01,
         ]
-        let name: [UInt8] = [0x09, 0x01, 0x00, 0x25, 0x09] + Array("Watch SPP".utf8)
+        let text = Array(serviceName.utf8.prefix(200))
+        let name: [UInt8] = [0x09, 0x01, 0x00, 0x25, UInt8(text.count)] + text
         let record = classes + protocols + name
         let lists: [UInt8] = [0x35, UInt8(record.count + 2), 0x35, UInt8(record.count)] + record
         let params = [UInt8(lists.count >> 8), UInt8(lists.count & 0xff)] + lists + [0x00]

@@ -248,10 +248,10 @@ public enum SampleCaptures {
     /// An MFi accessory over iAP2 on RFCOMM channel 3: detect, link sync, identification with the EA
     /// protocol `com.lawaken.iap2`, an EA session, and A5 frames over it split across iAP2 packets and
     /// RFCOMM frames; a bad frame checksum and a retransmitted packet.
-    public static func bredrIAP2(accessoryName: String = "Lumen Lamp") -> LESession {
+    public static func bredrIAP2(accessoryName: String = "Lumen Lamp", serial: String = "LW0001") -> LESession {
         var s = LESession()
         let h: UInt16 = 0x000c
-        iap2Start(&s, handle: h, accessoryName: accessoryName)
+        iap2Start(&s, handle: h, accessoryName: accessoryName, serial: serial)
         // The phone's A5 frame split over two EA packets; the second packet split over two RFCOMM frames.
         let f1 = Frame.encode(command: 0x20, sequence: 1, payload: [0x01, 0x02, 0x03])
         _ = s.iap2(handle: h, .sent, iap2Packet(0x40, 0x74, 0x21, 2, [0x00, 0x05] + Array(f1.prefix(4))))
@@ -293,7 +293,7 @@ public enum SampleCaptures {
     /// A BR/EDR connection on `handle`, RFCOMM on DLCI 6, iAP2 detect and link SYN, identification
     /// with the EA protocol com.lawaken.iap2 (identifier 1) and its EA session 5 started. The
     /// phone's next PSN is 0x74, the accessory's 0x22.
-    static func iap2Start(_ s: inout LESession, handle h: UInt16, accessoryName: String) {
+    static func iap2Start(_ s: inout LESession, handle h: UInt16, accessoryName: String, serial: String = "LW0001") {
         let (ours, theirs) = (IAP2Channel.ours, IAP2Channel.theirs)
         s.connectBREDR(handle: h, address: peer)
         s.l2cap(handle: h, .sent, cid: 0x0001, [0x02, 0x01, 0x04, 0x00, 0x03, 0x00, 0x40, 0x00])
@@ -319,7 +319,7 @@ public enum SampleCaptures {
         let ident = message(
             0x1d01,
             param(0, Array((accessoryName + "\0").utf8)) + param(1, Array("LL-2\0".utf8))
-                + param(2, Array("Lawaken\0".utf8)) + param(3, Array("LW0001\0".utf8))
+                + param(2, Array("Lawaken\0".utf8)) + param(3, Array((serial + "\0").utf8))
                 + param(4, Array("2.1.0\0".utf8)) + param(5, Array("B\0".utf8))
                 + param(10, param(0, [1]) + param(1, Array("com.lawaken.iap2\0".utf8)) + param(2, [0])))
         s.iap2(handle: h, .received, iap2Packet(0x40, 0x21, 0x71, 1, ident), [40, 200])

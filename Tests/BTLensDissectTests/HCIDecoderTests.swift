@@ -60,6 +60,34 @@ final class HCIDecoderTests: XCTestCase {
         XCTAssertEqual(d?.info.fields.first?.1, .string("Reset"))
     }
 
+    func testRemoteNameRequestCompleteGivesTheName() {
+        // §7.7.7: status 0, address AA:BB:CC:11:22:33, name "Car" and its NUL, the rest of 248 zeros.
+        let name = "Car".utf8.map { Hex.string([$0]) }.joined(separator: " ")
+        let ok = event("07 ff 00 33 22 11 cc bb aa \(name)" + String(repeating: " 00", count: 245))
+        XCTAssertEqual(ok?.info.fields.map(\.0), ["status", "address", "remote_name"])
+        XCTAssertEqual(ok?.info.fields.last?.1, .string("Car"))
+        XCTAssertEqual(ok?.diagnostics.count, 0)
+        // After an error, no name; cut short in the name, what is there.
+        XCTAssertEqual(event("07 07 04 33 22 11 cc bb aa")?.info.fields.map(\.0), ["status", "address"])
+        XCTAssertEqual(
+            event("07 ff 00 33 22 11 cc bb aa 43 61", truncated: true)?.info.fields.last?.1, .string("Ca"))
+        XCTAssertEqual(event("07 03 00 33 22")?.diagnostics.map(\.id), ["hci.malformed"])
+    }
+
+    func testLocalNameIsReadFromItsCommandAndCompletion() {
+        // §7.3.11 Write Local Name "Pi" and its NUL (padding left out); §7.3.12 Read Local Name's
+        // completion: 1 free slot, opcode 0x0c14, status 0, the name.
+        let write = HCIDecoder.command([0x13, 0x0c, 0x03, 0x50, 0x69, 0x00][...], truncated: false)
+        XCTAssertEqual(write?.info.fields.last?.1, .string("Pi"))
+        XCTAssertEqual(write?.info.fields.map(\.0), ["local_name"])
+        XCTAssertEqual(event("0e 06 01 14 0c 00 50 69")?.info.fields.last?.1, .string("Pi"))
+        XCTAssertEqual(event("0e 06 01 14 0c 00 50 69")?.info.fields.last?.0, "local_name")
+        // Write Local Name's completion has no name; nor has a failed read, nor the Read Local Name command.
+        XCTAssertEqual(event("0e 04 01 13 0c 00")?.info.fields.map(\.0), ["command", "opcode", "status"])
+        XCTAssertEqual(event("0e 04 01 14 0c 01")?.info.fields.map(\.0), ["command", "opcode", "status"])
+        XCTAssertEqual(HCIDecoder.command([0x14, 0x0c, 0x00][...], truncated: false)?.info.fields.count, 0)
+    }
+
     func testMalformedAndLengthMismatch() {
         XCTAssertNil(event("05"))
         XCTAssertEqual(event("05 04 00 0b")?.diagnostics.map(\.id), ["hci.length_mismatch", "hci.malformed"])

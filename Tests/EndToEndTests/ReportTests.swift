@@ -91,7 +91,8 @@ final class ReportTests: XCTestCase {
                 let lower = text.lowercased()
                 for leak in [
                     "aa:bb:cc:11:22:33", "aa bb cc 11 22 33", "33 22 11 cc bb aa", "aabbcc112233", "332211ccbbaa",
-                    "lw0001",
+                    // The serial as text, and as the hex of the identification's raw parameters.
+                    "lw0001", "4c5730303031", "4c 57 30 30 30 31",
                 ] {
                     XCTAssertFalse(lower.contains(leak), "\(leak) in \(text.prefix(80))")
                 }

@@ -74,6 +74,8 @@ enum HCIParameter: Sendable, Equatable {
             try p.skip(count)
             fields.append((name, .string("present")))
         case .text(let name, let count):
+            // A name the packet leaves out (a failed request's event stops before it) is not an empty one.
+            guard p.remaining > 0 else { return }
             let raw = try p.bytes(min(count, p.remaining))
             fields.append((name, .string(String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self))))
         case .company:

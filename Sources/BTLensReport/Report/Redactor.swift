@@ -2,9 +2,11 @@ import BTLensCore
 import BTLensDissect
 
 /// Replaces what users should not post publicly with stable placeholders, everywhere in a report:
-/// Bluetooth addresses (as text, and as bytes in either order inside hex dumps), accessory serial
-/// numbers, device names (GAP Device Name, advertised Local Name, iAP2 accessory name; as text and
-/// as their bytes in hex dumps), and iAP2 Wi-Fi credentials. The same value always gets the same
+/// Bluetooth addresses (as text, and as bytes in either order inside hex), accessory serial
+/// numbers (as text and as hex), device names (GAP Device Name, advertised Local Name, remote and
+/// local names, iAP2 accessory name, the devices PacketLogger config records list; as text and as
+/// hex), and iAP2 Wi-Fi credentials. It runs on the whole report before any of it is written, so a
+/// secret learned late is replaced in the rows before it too. The same value always gets the same
 /// placeholder. The input and its app logs are named by their file names only: their folders name
 /// the user's machine.
 final class Redactor {
@@ -14,17 +16,19 @@ final class Redactor {
         + " the input is named by its file name only"
 
     private var addresses: [String: String] = [:]
-    private var addressBytes: [(hex: String, placeholder: String)] = []
+    /// Addresses, names and serials as bytes, for hex dumps and parameters.
+    private var bytes = HexSecrets()
     private var serials: [(serial: String, placeholder: String)] = []
     private var names: [String: String] = [:]
-    /// Each name as text, as the terminal-safe text the timeline shows, and as hex, longest first so
+    /// Each name as text and as the terminal-safe text the timeline shows, longest first so
     /// that a name inside a longer one does not break the longer one's replacement.
     private var nameForms: [(form: String, placeholder: String)] = []
     /// The input's path and its file name, and those of the app logs (`--app-log`).
     private let path: (full: String, name: String)
     private var logPaths: [(full: String, name: String)] = []
 
-    init(_ report: Report, deviceNames: Set<String> = []) {
+    /// `deviceNames` and `addresses`: what the builder learned that the report does not list.
+    init(_ report: Report, deviceNames: Set<String> = [], addresses: Set<String> = []) {
         path = (report.file, report.file.split(separator: "/").last.map(String.init) ?? report.file)
         for a in report.appLogs {
             let name = a.source.split(separator: "/").last.map(String.init) ?? a.source
@@ -37,6 +41,7 @@ final class Redactor {
         nameForms.sort { $0.form.count > $1.form.count }
         for c in report.connections { if let a = c.address { _ = address(a) } }
         for a in report.advertisers { _ = address(a.address) }
+        for a in addresses.sorted() { _ = address(a) }
         // Every address anywhere first, so hex dumps earlier in the report than an address's text are caught too.
         func scan(_ texts: [String]) {
             for t in texts where t.utf8.count >= 17 {
@@ -48,6 +53,7 @@ final class Redactor {
         scan(report.diagnostics.map(\.firstMessage))
         for (i, a) in report.accessories.enumerated() where !a.serial.isEmpty {
             serials.append((a.serial, "[serial \(i + 1)]"))
+            bytes.add(Array(a.serial.utf8), "[serial \(i + 1)]")
         }
     }
 
@@ -59,6 +65,7 @@ final class Redactor {
         r.connections.redaction = { c in
             c.address = c.address.map(self.text)
             c.name = c.name.map(self.name)
+            c.steps = c.steps.map(self.text)
         }
         for i in r.advertisers.indices {
             r.advertisers[i].address = text(r.advertisers[i].address)
@@ -101,16 +108,15 @@ final class Redactor {
         r.redacted = true
     }
 
-    /// The input's path, known device names, any `AA:BB:CC:DD:EE:FF`, any known serial, and known
-    /// addresses as hex bytes in `s`.
+    /// The input's path, known names, addresses and serials as hex, known device names, any known
+    /// serial, and any `AA:BB:CC:DD:EE:FF` in `s`.
     func text(_ s: String) -> String {
-        var out = s
+        var out = bytes.scrub(s)
         if path.full != path.name { out = out.replacingOccurrences(of: path.full, with: path.name) }
         for p in logPaths { out = out.replacingOccurrences(of: p.full, with: p.name) }
         for (form, placeholder) in nameForms where out.contains(form) {
             out = out.replacingOccurrences(of: form, with: placeholder)
         }
-        for (bytes, placeholder) in addressBytes { out = out.replacingOccurrences(of: bytes, with: placeholder) }
         for (serial, placeholder) in serials { out = out.replacingOccurrences(of: serial, with: placeholder) }
         guard out.utf8.count >= 17 else { return out }
         var result = ""
@@ -132,7 +138,7 @@ final class Redactor {
     static let searched = 256
 
     /// The forms looked for in every string: what the bound above keeps small.
-    var searchedForms: Int { nameForms.count + addressBytes.count }
+    var searchedForms: Int { nameForms.count + bytes.count }
 
     /// A device name's placeholder. Names of 3 characters or more are also replaced inside other
     /// text, and of 4 bytes or more inside hex dumps: a shorter one would match by chance.
@@ -145,10 +151,7 @@ final class Redactor {
             nameForms.append((n, p))
             if TerminalText.safe(n) != n { nameForms.append((TerminalText.safe(n), p)) }
         }
-        if n.utf8.count >= 4 {
-            nameForms.append((Hex.spaced(Array(n.utf8)), p))
-            nameForms.append((Hex.string(Array(n.utf8)), p))
-        }
+        bytes.add(Array(n.utf8), p)
         return p
     }
 
@@ -158,12 +161,10 @@ final class Redactor {
         let p = "[address \(addresses.count + 1)]"
         addresses[key] = p
         guard addresses.count <= Self.searched else { return p }
-        let octets = key.lowercased().split(separator: ":")
-        // Hex dumps spaced (`aa bb …`) or not (`aabb…`), in display and wire (reversed) order.
-        for order in [octets, octets.reversed()] {
-            addressBytes.append((order.joined(separator: " "), p))
-            addressBytes.append((order.joined(), p))
-        }
+        let octets = key.split(separator: ":").compactMap { UInt8($0, radix: 16) }
+        // In display and wire (reversed) order.
+        bytes.add(octets, p)
+        bytes.add(octets.reversed(), p)
         return p
     }
 }

@@ -84,8 +84,10 @@ public final class ReportBuilder {
     private var series: [StreamID: [Int]] = [:]
     /// GAP Device Name values read, per connection handle: the first one names the connection.
     private var names: [UInt16: String] = [:]
-    /// Every Device Name value read (bounded), for `--redact`.
+    /// Every Device Name value read, every remote and local name, and every device a PacketLogger config record
+    /// names (bounded), for `--redact`.
     private var deviceNames: Set<String> = []
+    private var deviceAddresses: Set<String> = []
     /// Connections whose last Read By Type Request asked for the Device Name.
     private var nameByType: Set<UInt16> = []
     static let deviceNameLimit = 10_000
@@ -95,7 +97,17 @@ public final class ReportBuilder {
         stats = StatsCollector(file: file, info: info)
     }
 
-    public func record(_ r: CaptureRecord) { stats.record(r) }
+    public func record(_ r: CaptureRecord) {
+        stats.record(r)
+        // A config record names a device the phone knows, which the capture may name nowhere else.
+        if options.redact, r.kind == .note, r.noteCategory == PacketLoggerDevice.category,
+            let d = PacketLoggerDevice(config: r.payload),
+            deviceNames.count < Self.deviceNameLimit
+        {
+            deviceNames.insert(d.name)
+            if let a = d.address { deviceAddresses.insert(a.description) }
+        }
+    }
 
     /// What the builder is fed, in capture order: a record, then the events decoded from it.
     public enum Input: Sendable {
@@ -116,6 +128,7 @@ public final class ReportBuilder {
 
     public func event(_ e: Event) {
         let fromLog = Self.fromAppLog(e)
+        if options.redact { hciName(e.body) }
         if let selects, !selects(e) {
             stats.account(e)
             guard e.isTop else { return }
@@ -237,6 +250,22 @@ public final class ReportBuilder {
         guard let name, !name.isEmpty else { return }
         if names[c] == nil, names.count < Self.deviceNameLimit { names[c] = name }
         if deviceNames.count < Self.deviceNameLimit { deviceNames.insert(name) }
+    }
+
+    /// A remote device's name (Remote Name Request Complete) or the phone's own (Write Local Name,
+    /// Read Local Name), which notes and logs may repeat.
+    private func hciName(_ body: EventBody) {
+        let fields: [(String, FieldValue)]
+        switch body {
+        case .hciEvent(let h): fields = h.fields
+        case .hciCommand(let c): fields = c.fields
+        default: return
+        }
+        for case (let key, .string(let name)) in fields
+        where (key == "remote_name" || key == "local_name") && !name.isEmpty && deviceNames.count < Self.deviceNameLimit
+        {
+            deviceNames.insert(name)
+        }
     }
 
     /// Adds a row unless the timeline holds `rowLimit` already (then it is counted as left out);
@@ -448,7 +477,7 @@ public final class ReportBuilder {
             return a
         }
         report.logLines = logLines
-        if options.redact { Redactor(report, deviceNames: deviceNames).apply(&report) }
+        if options.redact { Redactor(report, deviceNames: deviceNames, addresses: deviceAddresses).apply(&report) }
         return report
     }
 

@@ -1,0 +1,37 @@
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// What the built CLI says of captures that could mislead it: each fact it cannot know is said
+/// as unknown, and what a smaller or restarted capture shows is what the capture holds.
+final class NothingUntrueTests: XCTestCase {
+    private var files: [String] = []
+
+    override func tearDown() {
+        for f in files { try? FileManager.default.removeItem(atPath: f) }
+        files = []
+    }
+
+    /// `bytes` written to a new temporary file named `name`.
+    func temporary(_ name: String, _ bytes: [UInt8] = []) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        files.append(path)
+        return path
+    }
+
+    /// An LE link already open when the capture began, its 243-byte writes as an iPhone's.
+    func testTheMTUOfALinkThatBeganBeforeTheCaptureIsUnknown() throws {
+        var s = LESession()
+        s.att(handle: 0x40, .sent, [0x52, 0x03, 0x00] + [UInt8](repeating: 1, count: 240))
+        let capture = try temporary("inferred.btsnoop", s.bytes)
+        let text = try runCLI(["stats", capture])
+        XCTAssertTrue(text.stdout.contains("MTU unknown (no exchange since the capture began)"), text.stdout)
+        XCTAssertFalse(text.stdout.contains("MTU 23"), text.stdout)
+        let json = try runCLI(["stats", "--format", "json", capture])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let connection = try XCTUnwrap((object?["connections"] as? [[String: Any]])?.first)
+        XCTAssertTrue(connection["att_mtu"] is NSNull, "\(connection)")
+        XCTAssertEqual(connection["att_mtu_default"] as? Bool, false)
+    }
+}

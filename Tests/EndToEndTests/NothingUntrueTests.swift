@@ -34,4 +34,18 @@ final class NothingUntrueTests: XCTestCase {
         XCTAssertTrue(connection["att_mtu"] is NSNull, "\(connection)")
         XCTAssertEqual(connection["att_mtu_default"] as? Bool, false)
     }
+
+    /// An Android filtered log as AOSP's SnoopLogger writes it: 14 bytes counting the H4 byte.
+    func testAFilteredLogWhoseCutsCountTheH4ByteIsSaid() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        let pdu: [UInt8] = [0x52, 0x13, 0x00] + [UInt8](repeating: 7, count: 30)
+        for _ in 0..<3 {
+            s.acl(handle: 0x40, .sent, boundary: 0b10, [UInt8(pdu.count), 0, 4, 0] + pdu, cutTo: 9)
+        }
+        let run = try runCLI(["timeline", try temporary("filtered.btsnoop", s.bytes)])
+        let said = "!NOTE capture.android_filtered: ACL packets cut to 13 bytes (14 with the H4 byte)"
+        XCTAssertTrue(run.stdout.contains(said), run.stdout)
+        XCTAssertFalse(run.stdout.contains("capture.truncated"), run.stdout)
+    }
 }

@@ -6,9 +6,11 @@ import BTLensFilter
 /// Which records `convert --filter` writes: every record holding a byte of an event the filter
 /// selects (every fragment of its L2CAP PDU, every PDU of a frame joined across values, every read
 /// of a long value), and the records the smaller capture needs to decode those events as the whole
-/// one does: HCI commands and events (connections), notes, L2CAP signalling, SDP, ATT discovery and
-/// MTU exchange, RFCOMM control, iAP2 link setup and control. Fed the analyzer's events with the
-/// lower layers (`acl`, `l2cap`), in order.
+/// one does and to find in it nothing the whole one does not: HCI commands and events
+/// (connections), notes, L2CAP signalling, SDP, ATT discovery and MTU exchange, CCCD writes and
+/// their responses (subscriptions), each connection's first ATT PDU (it reached ATT), the response
+/// to a request kept (it was answered), RFCOMM control, iAP2 link setup and control. Fed the
+/// analyzer's events with the lower layers (`acl`, `l2cap`), in order.
 ///
 /// Bounded: one bit per record of the capture; per connection and direction the last `partLimit`
 /// records of a PDU or frame in progress, per connection the last `partLimit` ATT PDUs, and the
@@ -31,6 +33,11 @@ final class RecordSelection {
     private var frameParts: [Int: [Int]] = [:]
     private var frameOrder: [Int] = []
     private(set) var selected = 0
+    /// The whole capture's findings by id, that the smaller one is checked against.
+    private(set) var findings: [String: Int] = [:]
+    /// Connections whose first ATT PDU was kept, and those whose CCCD write awaits its response.
+    private var reachedATT: Set<UInt16> = []
+    private var subscribing: Set<UInt16> = []
 
     private struct Link: Hashable {
         var connection: UInt16
@@ -67,6 +74,7 @@ final class RecordSelection {
     func event(_ e: Event) {
         let selects = filter.matches(e)
         if selects && e.isTop { selected += 1 }
+        if e.isTop, case .diagnostic(let d) = e.body { findings[d.id, default: 0] += 1 }
         guard let connection = e.connection else {
             if selects || Self.isContext(e) { keep(e.record) }
             return
@@ -74,7 +82,10 @@ final class RecordSelection {
         let link = Link(connection: connection, direction: e.direction)
         var parts = [e.record]
         if let pdu = completed[link], pdu.last == e.record { parts = pdu }
+        var needed = false
         switch e.body {
+        case .connection(let c):
+            if c.change == .opened { reachedATT.remove(connection) }
         case .acl(let a):
             // Start (0b00, 0b10) or complete (0b11) begins a PDU; a continuation (0b01) adds to it.
             if a.boundary & 3 == 1 {
@@ -88,6 +99,7 @@ final class RecordSelection {
             reassembling[link] = nil
             return
         case .att(let a):
+            needed = reachedATT.insert(connection).inserted || subscribes(a, connection)
             for r in parts { append(&sinceFrame[Stream(link: link, attHandle: a.handle), default: []], r) }
             // Changed in place: a copy of the list per PDU would cost 256 entries.
             if attPDUs[connection]?.count ?? 0 >= Self.partLimit { attPDUs[connection]?.removeFirst() }
@@ -99,7 +111,10 @@ final class RecordSelection {
             parts += sinceFrame[stream] ?? []
             // The next frame may begin in the record this one ended in.
             sinceFrame[stream] = [e.record]
-            if let request = f.pairing?.requestRecord { parts += frameParts[request] ?? [request] }
+            if let request = f.pairing?.requestRecord {
+                parts += frameParts[request] ?? [request]
+                needed = contains(request)
+            }
             remember(e.record, parts)
         case .gattValue(let g):
             for pdu in attPDUs[connection] ?? [] where pdu.end >= g.firstRecord && pdu.end <= e.record {
@@ -109,7 +124,18 @@ final class RecordSelection {
             if case .int(let detected)? = d.field("detected_record") { parts.append(Int(detected)) }
         default: break
         }
-        if selects || Self.isContext(e) { parts.forEach(keep) }
+        if selects || needed || Self.isContext(e) { parts.forEach(keep) }
+    }
+
+    /// Whether an ATT PDU writes a CCCD, or answers such a write: notifications kept need their subscription.
+    private func subscribes(_ a: ATTInfo, _ connection: UInt16) -> Bool {
+        let opcode = a.opcode.rawValue
+        if opcode == 0x12 || opcode == 0x52, a.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration {
+            if opcode == 0x12 { subscribing.insert(connection) }
+            return true
+        }
+        // A Write Response, or the Error Response that refused the write.
+        return (opcode == 0x13 || opcode == 0x01) && subscribing.remove(connection) != nil
     }
 
     private func remember(_ record: Int, _ parts: [Int]) {

@@ -48,4 +48,45 @@ final class NothingUntrueTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains(said), run.stdout)
         XCTAssertFalse(run.stdout.contains("capture.truncated"), run.stdout)
     }
+
+    /// Notifications kept by `convert -Y` keep the CCCD write that subscribed to them: the smaller
+    /// capture does not say they came unsubscribed.
+    func testConvertKeepsTheSubscriptionOfTheNotificationsItKeeps() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        s.att(handle: 0x40, .sent, [0x02, 0xf7, 0x00])
+        s.att(handle: 0x40, .received, [0x03, 0xf7, 0x00])
+        s.att(handle: 0x40, .sent, [0x08, 0x01, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: 0x40, .received, [0x09, 0x07, 0x14, 0x00, 0x10, 0x15, 0x00, 0xf4, 0xff])
+        s.att(handle: 0x40, .sent, [0x04, 0x16, 0x00, 0x16, 0x00])
+        s.att(handle: 0x40, .received, [0x05, 0x01, 0x16, 0x00, 0x02, 0x29])
+        s.att(handle: 0x40, .sent, [0x12, 0x16, 0x00, 0x01, 0x00])
+        s.att(handle: 0x40, .received, [0x13])
+        for i in 0..<3 { s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00, UInt8(i)]) }
+        s.disconnect(handle: 0x40)
+        let whole = try temporary("whole.btsnoop", s.bytes)
+        let small = try temporary("small.btsnoop")
+        let run = try runCLI(["convert", whole, "-o", small, "-Y", "att && opcode == 0x1b"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("selects 3 events"), run.stdout)
+        XCTAssertFalse(run.stdout.contains("records left out"), run.stdout)
+        let findings = try runCLI(["timeline", "--format", "jsonl", "-Y", "diagnostic", small])
+        XCTAssertEqual(findings.stdout, "", "the smaller capture finds nothing the whole one does not")
+        let lines = try runCLI(["timeline", small]).stdout
+        XCTAssertTrue(lines.contains("Write Request 0x0016"), lines)
+    }
+
+    /// What records left out make the smaller capture show (a gap in the frames kept) is said.
+    func testConvertSaysWhatTheSmallerCaptureShowsThatTheWholeDoesNot() throws {
+        let whole = JSONContractTests.root.appendingPathComponent("Captures/ble_a5_session.btsnoop").path
+        let small = try temporary("small.btsnoop")
+        let run = try runCLI(["convert", whole, "-o", small, "-Y", "a5 && sequence in {7, 9}"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let said = "; records left out make it show what the whole capture does not: "
+        XCTAssertTrue(run.stdout.contains(said), run.stdout)
+        XCTAssertTrue(run.stdout.contains("1 a5.sequence.gap"), run.stdout)
+        // A request kept keeps its response: it was answered.
+        let answered = try runCLI(["convert", whole, "-o", small, "-Y", "a5 && command == 0x20"])
+        XCTAssertFalse(answered.stdout.contains("records left out"), answered.stdout)
+    }
 }

@@ -273,8 +273,10 @@ struct ReportCommand: ParsableCommand {
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
         return (
             "\(format.rawValue) report, \(written) bytes; \(total) diagnostics (\(errors) errors); timeline: \(report.window)",
-            // The logs' own diagnostics count for --fail-on too.
-            [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+            // The logs' own diagnostics count for --fail-on too; with a filter, those it selects.
+            options.filter == nil
+                ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+                : report.diagnostics.map(\.severity).max()
         )
     }
 

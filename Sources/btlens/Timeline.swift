@@ -89,11 +89,17 @@ struct Timeline: ParsableCommand {
         // It counts what the filter selects.
         let throttle = throttleOptions.throttle(try input.limitOptions.limits())
         let filter = filterOption.filter()
+        // With a filter, --fail-on judges the diagnostics it selects (the logs' among them).
+        var selectedWorst: Severity?
         var show: (Event) -> Void
         if let filter {
             show = { e in
                 begin(e.timestamp)
-                if filter.matches(e) { throttle.pass(e, to: render) }
+                guard filter.matches(e) else { return }
+                if case .diagnostic(let d) = e.body, selectedWorst.map({ d.severity > $0 }) ?? true {
+                    selectedWorst = d.severity
+                }
+                throttle.pass(e, to: render)
             }
         } else {
             show = { e in throttle.pass(e, to: render) }
@@ -148,7 +154,8 @@ struct Timeline: ParsableCommand {
         sink.flush()
         if let logFailure { throw AppLogOptions.failure(logFailure) }
         // The logs' own diagnostics count for --fail-on too.
-        let worst = [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+        let worst =
+            filter == nil ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max() : selectedWorst
         try input.check([(input.file, worst)])
     }
 

@@ -89,4 +89,20 @@ final class NothingUntrueTests: XCTestCase {
         let answered = try runCLI(["convert", whole, "-o", small, "-Y", "a5 && command == 0x20"])
         XCTAssertFalse(answered.stdout.contains("records left out"), answered.stdout)
     }
+
+    /// `--fail-on` judges what `--filter` keeps: a filter that selects no diagnostic finds none.
+    func testFailOnJudgesTheDiagnosticsTheFilterSelects() throws {
+        let faults = JSONContractTests.root.appendingPathComponent("Captures/ble_a5_faults.btsnoop").path
+        let report = try temporary("report.json")
+        for command in [["timeline"], ["stats"], ["stats", "--format", "json"], ["report", "-o", report]] {
+            let none = try runCLI(command + ["--fail-on", "note", "-Y", "hci.command", faults])
+            XCTAssertEqual(none.status, 0, "\(command): \(none.stderr)")
+            let warnings = try runCLI(command + ["--fail-on", "error", "-Y", "severity == warning", faults])
+            XCTAssertEqual(warnings.status, 0, "\(command): \(warnings.stderr)")
+            let failed = try runCLI(command + ["--fail-on", "warning", "-Y", "severity == warning", faults])
+            XCTAssertEqual(failed.status, 3, "\(command)")
+            XCTAssertTrue(failed.stderr.contains("(worst: warning)"), failed.stderr)
+            XCTAssertEqual(try runCLI(command + ["--fail-on", "error", faults]).status, 3, "\(command)")
+        }
+    }
 }

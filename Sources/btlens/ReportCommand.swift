@@ -222,18 +222,24 @@ struct ReportCommand: ParsableCommand {
         if let f = options.filter.flatMap({ try? DisplayFilter($0) }) { builder.selects = f.matches }
         let analyzer: Analyzer
         var logFailure: (any Error)?
+        // Seconds count from the traffic's first event: notes before it wait for it (TrafficOrigin).
+        let origin = TrafficOrigin()
         if relayed {
             // One capture: reading, decoding and the builder each on a thread, fed in order; the builder's
             // thread is done with it before anything else reads it, even on a failed read.
-            var consume = builder.take
+            var event = builder.event
             if let merger {
                 // The app's logs merge in on the builder's thread. The merger holds events up to 2 s to
                 // match the lines to them; records go straight on: the builder counts them whole and
                 // no count of its events depends on the record before them.
-                consume = { input in
-                    guard case .event(let e) = input, logFailure == nil else { return builder.take(input) }
+                event = { e in
+                    guard logFailure == nil else { return builder.event(e) }
                     do { try merger.event(e, builder.event) } catch { logFailure = error }
                 }
+            }
+            let consume: (ReportBuilder.Input) -> Void = { [event] input in
+                guard case .event(let e) = input else { return builder.take(input) }
+                origin.pass(e, begin: builder.begin, to: event)
             }
             analyzer = try Pipeline.runRelayed(
                 &reader, configuration,
@@ -241,6 +247,7 @@ struct ReportCommand: ParsableCommand {
                 onProblem: { reportProblem(file, $0) },
                 onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
                 consume: consume)
+            origin.finish(begin: builder.begin, to: event)
             if let merger, logFailure == nil {
                 do { try merger.finish(builder.event) } catch { logFailure = error }
             }
@@ -248,7 +255,9 @@ struct ReportCommand: ParsableCommand {
         } else {
             analyzer = try Pipeline.run(
                 &reader, configuration, onRecord: builder.record,
-                onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
+                onProblem: { reportProblem(file, $0) },
+                onEvent: { origin.pass($0, begin: builder.begin, to: builder.event) })
+            origin.finish(begin: builder.begin, to: builder.event)
         }
         // The threads' freed batches back to the system before the report is finished and written
         // on this one, whose allocations cannot reuse them: 3 MB of peak memory on 600 MB.

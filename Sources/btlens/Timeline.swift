@@ -113,6 +113,14 @@ struct Timeline: ParsableCommand {
                 do { try merger.event(e, display) } catch { logFailure = error }
             }
         }
+        // Text seconds count from the traffic's first event: notes before it (an iPhone's header
+        // notes, days older) wait for it and keep their own times.
+        var finishOrigin = {}
+        if format == .text {
+            let (origin, decoded, start) = (TrafficOrigin(), show, begin)
+            show = { e in origin.pass(e, begin: start, to: decoded) }
+            finishOrigin = { origin.finish(begin: start, to: decoded) }
+        }
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         var configuration = try input.configuration(dissectors, lowerLayers: verbose)
@@ -141,16 +149,21 @@ struct Timeline: ParsableCommand {
                 consume: show)
         } catch {
             // What was decoded before the read failed is still printed.
+            finishOrigin()
             throttle.finish(render)
             sink.flush()
             throw error
         }
+        finishOrigin()
         if let merger, logFailure == nil {
             do { try merger.finish(display) } catch { logFailure = error }
         }
         throttle.finish(render)
         // The rendering thread is done: a capture without events gets the note here.
-        if let note = loaded.take() { show(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
+        if let note = loaded.take() {
+            show(note.note(record: 0, timestamp: Timestamp(microseconds: 0)))
+            finishOrigin()
+        }
         sink.flush()
         if let logFailure { throw AppLogOptions.failure(logFailure) }
         // The logs' own diagnostics count for --fail-on too.

@@ -1,3 +1,4 @@
+import BTLensCore
 import BTLensTestSupport
 import Foundation
 import XCTest
@@ -104,5 +105,49 @@ final class NothingUntrueTests: XCTestCase {
             XCTAssertTrue(failed.stderr.contains("(worst: warning)"), failed.stderr)
             XCTAssertEqual(try runCLI(command + ["--fail-on", "error", faults]).status, 3, "\(command)")
         }
+    }
+
+    /// An iPhone's PacketLogger file: its header notes five days older than a minute of traffic.
+    func testTheTimeOriginAndSpanAreTheTraffics() throws {
+        let notes: Int64 = 1_785_000_000_000_000
+        let traffic = notes + 5 * 86_400_000_000
+        var p = PacketLoggerWriter()
+        for (i, fact) in ["Product: iPhone17,2", "Software: Version 27.0"].enumerated() {
+            p.note(fact, time: notes + Int64(i) * 1000)
+        }
+        p.event([0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00], time: traffic)
+        p.event([0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00], time: traffic + 60_000_000)
+        let capture = try temporary("iphone.pklg", p.bytes)
+        let stats = try runCLI(["stats", capture]).stdout
+        XCTAssertTrue(stats.contains("(60.000000 s)"), stats)
+        XCTAssertTrue(stats.contains("Product: iPhone17,2"), stats)
+        let json = try runCLI(["stats", "--format", "json", capture]).stdout
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual(object["first_time"] as? String, Timestamp(microseconds: traffic).iso8601)
+        XCTAssertEqual(object["last_time"] as? String, Timestamp(microseconds: traffic + 60_000_000).iso8601)
+        // The timeline counts from the traffic; the notes keep their own times, before it.
+        let lines = try runCLI(["timeline", capture]).stdout.split(separator: "\n")
+        let product = lines.first { $0.contains("iPhone17,2") }
+        XCTAssertTrue(product?.hasPrefix("#1       -432000.000000 =") == true, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("#3           0.000000 >") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("#4          60.000000 >") }, "\(lines)")
+        let report = try temporary("report.json")
+        XCTAssertEqual(try runCLI(["report", capture, "-o", report]).status, 0)
+        let page = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertEqual(page["first_time"] as? String, Timestamp(microseconds: traffic).iso8601)
+        let rows = ((page["timeline"] as? [String: Any])?["rows"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(rows.first { $0["record"] as? Int == 3 }?["offset"] as? String, "0.000000")
+    }
+
+    /// The real iPhone capture of ../shared (skipped without it): header notes 8.8 days before 23 s of
+    /// traffic on links that began before the capture.
+    func testTheRealIPhoneCaptureSaysItsSpanAndUnknownMTUs() throws {
+        let capture = RealCaptureConformanceTests.shared.appendingPathComponent("evenG2_test.pklg").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: capture), "../shared/captures is absent")
+        let stats = try runCLI(["stats", capture]).stdout
+        XCTAssertTrue(stats.contains("(23.033000 s)"), stats)
+        XCTAssertFalse(stats.contains("MTU 23"), stats)
+        XCTAssertTrue(stats.contains("first ATT #74; MTU unknown"), stats)
     }
 }

@@ -77,6 +77,12 @@ public final class DiagnosticThrottle {
         if !counts.isEmpty { close(out) }
     }
 
+    /// A followed source started over: the last window's lines, and seconds counted from the new one.
+    public func restart(_ out: (Event) -> Void) {
+        finish(out)
+        origin = nil
+    }
+
     /// Counts a diagnostic under its key; true when it is to be shown.
     private func shows(_ d: Diagnostic, _ e: Event) -> Bool {
         if counts.isEmpty { open(at: e.timestamp) }

@@ -18,7 +18,9 @@ final class LiveOutput {
     /// A flood of one diagnostic is shown in part; its lines come when its second of capture time is over.
     private let throttle: DiagnosticThrottle
     /// `--filter`: the events shown; the status line and the summary count every one.
-    private let filter: DisplayFilter?
+    private var filter: DisplayFilter?
+    /// Why the input started over, said in the timeline at the new source's first event.
+    private var restarted: String?
     private var matched = 0
     private let status: Bool
     private var records = 0, frames = 0, diagnostics = 0, errors = 0, partial = 0
@@ -48,7 +50,23 @@ final class LiveOutput {
         drawStatus(force: false)
     }
 
+    /// A new source (a file truncated or replaced, a connection made again): its records and times
+    /// start again, so the timeline says so and counts its seconds from it.
+    func restart(_ why: String) {
+        throttle.restart { show($0) }
+        text?.origin = nil
+        filter = filter?.fresh()
+        restarted = why
+    }
+
     func event(_ e: Event) {
+        if let why = restarted {
+            restarted = nil
+            event(
+                Event(
+                    record: e.record, timestamp: e.timestamp, direction: nil, connection: nil, isTop: true,
+                    body: .note(category: "follow.restart", text: why)))
+        }
         switch e.body {
         case .frame: frames += 1
         // Counted as stats counts them: a condition's consequences said once (--verbose detail) are not counted again.

@@ -150,4 +150,29 @@ final class NothingUntrueTests: XCTestCase {
         XCTAssertFalse(stats.contains("MTU 23"), stats)
         XCTAssertTrue(stats.contains("first ATT #74; MTU unknown"), stats)
     }
+
+    /// A followed file replaced by one whose times are an hour earlier (a phone's clock set back):
+    /// the timeline says where the new file begins and counts its seconds from it, never negative.
+    func testFollowSaysWhereTheSourceStartsOverAndCountsFromIt() throws {
+        let path = try temporary("followed.btsnoop", SampleCaptures.session().bytes)
+        defer { unlink(path + ".last") }
+        var earlier = LESession(start: 1_700_000_000_000_000 - 3_600_000_000)
+        earlier.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        earlier.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 0x01])
+        earlier.disconnect(handle: 0x40)
+        let run = try FollowSignalTests.Running(["follow", path, "--color", "never"])
+        XCTAssertTrue(run.waitForOutput("#58 "), run.stdout)
+        rename(path, path + ".last")
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(earlier.bytes)))
+        XCTAssertTrue(run.waitForOutput("Disconnected 06:05:04:03:02:01"), run.stdout)
+        _ = run.stop(SIGINT, within: 5)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let marker = try XCTUnwrap(lines.firstIndex { $0.contains("follow.restart") }, run.stdout)
+        let said = "#1           0.000000 =      - NOTE  follow.restart: \(path) was replaced: following the new file"
+        XCTAssertEqual(lines[marker], said)
+        let seconds = lines[(marker + 1)...].compactMap { $0.split(separator: " ").dropFirst().first }
+        XCTAssertFalse(seconds.isEmpty)
+        XCTAssertTrue(seconds.allSatisfy { !$0.hasPrefix("-") }, run.stdout)
+        XCTAssertTrue(lines[marker + 1].hasPrefix("#1           0.000000 <"), lines[marker + 1])
+    }
 }

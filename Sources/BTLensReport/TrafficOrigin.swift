@@ -16,10 +16,8 @@ public final class TrafficOrigin {
     /// Hands `e` on to `out`, or holds it; `begin` is told the origin once, before anything is handed on.
     public func pass(_ e: Event, begin: (Timestamp) -> Void, to out: (Event) -> Void) {
         if known { return out(e) }
-        var note = false
-        if case .note = e.body { note = true }
-        if note, held.count < Self.limit { return held.append(e) }
-        release(at: note ? held.first?.timestamp ?? e.timestamp : e.timestamp, begin, out)
+        if e.isNote, held.count < Self.limit { return held.append(e) }
+        release(at: e.isNote ? held.first?.timestamp ?? e.timestamp : e.timestamp, begin, out)
         out(e)
     }
 
@@ -34,5 +32,13 @@ public final class TrafficOrigin {
         begin(origin)
         for e in held { out(e) }
         held = []
+    }
+}
+
+extension Event {
+    /// A note: a capture's text, which may be far older than its traffic.
+    var isNote: Bool {
+        if case .note = body { return true }
+        return false
     }
 }

@@ -34,11 +34,3 @@ public final class TrafficOrigin {
         held = []
     }
 }
-
-extension Event {
-    /// A note: a capture's text, which may be far older than its traffic.
-    var isNote: Bool {
-        if case .note = body { return true }
-        return false
-    }
-}

@@ -218,8 +218,13 @@ struct ReportCommand: ParsableCommand {
         relayed: Bool = false, merger: AppLogMerger? = nil
     ) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
-        // Compiled for each capture: a filter counts its seconds from the capture's first event.
-        if let f = options.filter.flatMap({ try? DisplayFilter($0) }) { builder.selects = f.matches }
+        // Compiled for each capture: a filter counts its seconds from the capture's traffic.
+        let filter = options.filter.flatMap { try? DisplayFilter($0) }
+        if let filter { builder.selects = filter.matches }
+        let begin = { (t: Timestamp) in
+            builder.begin(at: t)
+            filter?.begin(at: t)
+        }
         let analyzer: Analyzer
         var logFailure: (any Error)?
         // Seconds count from the traffic's first event: notes before it wait for it (TrafficOrigin).
@@ -239,7 +244,7 @@ struct ReportCommand: ParsableCommand {
             }
             let consume: (ReportBuilder.Input) -> Void = { [event] input in
                 guard case .event(let e) = input else { return builder.take(input) }
-                origin.pass(e, begin: builder.begin, to: event)
+                origin.pass(e, begin: begin, to: event)
             }
             analyzer = try Pipeline.runRelayed(
                 &reader, configuration,
@@ -247,7 +252,7 @@ struct ReportCommand: ParsableCommand {
                 onProblem: { reportProblem(file, $0) },
                 onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
                 consume: consume)
-            origin.finish(begin: builder.begin, to: event)
+            origin.finish(begin: begin, to: event)
             if let merger, logFailure == nil {
                 do { try merger.finish(builder.event) } catch { logFailure = error }
             }
@@ -256,8 +261,8 @@ struct ReportCommand: ParsableCommand {
             analyzer = try Pipeline.run(
                 &reader, configuration, onRecord: builder.record,
                 onProblem: { reportProblem(file, $0) },
-                onEvent: { origin.pass($0, begin: builder.begin, to: builder.event) })
-            origin.finish(begin: builder.begin, to: builder.event)
+                onEvent: { origin.pass($0, begin: begin, to: builder.event) })
+            origin.finish(begin: begin, to: builder.event)
         }
         // The threads' freed batches back to the system before the report is finished and written
         // on this one, whose allocations cannot reuse them: 3 MB of peak memory on 600 MB.

@@ -72,7 +72,7 @@ struct Timeline: ParsableCommand {
         }
         // Reading on this thread, decoding on a second, rendering and writing on a third.
         let render: (Event) -> Void
-        // With a filter, seconds count from the first event, shown or not: as without one.
+        // With a filter, seconds count from the traffic's first event, shown or not: as without one.
         var begin: (Timestamp) -> Void = { _ in }
         switch format {
         case .text:
@@ -113,14 +113,15 @@ struct Timeline: ParsableCommand {
                 do { try merger.event(e, display) } catch { logFailure = error }
             }
         }
-        // Text seconds count from the traffic's first event: notes before it (an iPhone's header
-        // notes, days older) wait for it and keep their own times.
-        var finishOrigin = {}
-        if format == .text {
-            let (origin, decoded, start) = (TrafficOrigin(), show, begin)
-            show = { e in origin.pass(e, begin: start, to: decoded) }
-            finishOrigin = { origin.finish(begin: start, to: decoded) }
+        // Seconds (and reltime) count from the traffic's first event: notes before it (an iPhone's
+        // header notes, days older) wait for it and keep their own times.
+        let (origin, decoded, beginText) = (TrafficOrigin(), show, begin)
+        let start = { (t: Timestamp) in
+            beginText(t)
+            filter?.begin(at: t)
         }
+        show = { e in origin.pass(e, begin: start, to: decoded) }
+        let finishOrigin = { origin.finish(begin: start, to: decoded) }
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         var configuration = try input.configuration(dissectors, lowerLayers: verbose)

@@ -131,6 +131,14 @@ final class NothingUntrueTests: XCTestCase {
         XCTAssertTrue(product?.hasPrefix("#1       -432000.000000 =") == true, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("#3           0.000000 >") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("#4          60.000000 >") }, "\(lines)")
+        // reltime is that column: the notes before the traffic are at a negative time.
+        for format in ["text", "jsonl"] {
+            let minute = try runCLI(["timeline", "--format", format, "-Y", "reltime >= 59", capture]).stdout
+            XCTAssertEqual(minute.split(separator: "\n").count, 1, minute)
+            let before = try runCLI(["timeline", "--format", format, "-Y", "reltime < -400000", capture]).stdout
+            // The two notes, and the dissectors.loaded note said at the first one's time.
+            XCTAssertEqual(before.split(separator: "\n").count, 3, before)
+        }
         let report = try temporary("report.json")
         XCTAssertEqual(try runCLI(["report", capture, "-o", report]).status, 0)
         let page = try XCTUnwrap(

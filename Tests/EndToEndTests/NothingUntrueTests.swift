@@ -183,4 +183,23 @@ final class NothingUntrueTests: XCTestCase {
         XCTAssertTrue(seconds.allSatisfy { !$0.hasPrefix("-") }, run.stdout)
         XCTAssertTrue(lines[marker + 1].hasPrefix("#1           0.000000 <"), lines[marker + 1])
     }
+
+    /// `follow` on an iPhone's PacketLogger file counts from its traffic too, not from its header notes.
+    func testFollowCountsFromTheTrafficNotTheHeaderNotes() throws {
+        let notes: Int64 = 1_785_000_000_000_000
+        var p = PacketLoggerWriter()
+        p.note("Product: iPhone17,2", time: notes)
+        p.event([0x0e, 0x04, 0x01, 0x03, 0x0c, 0x00], time: notes + 86_400_000_000)
+        p.event([0x0e, 0x04, 0x01, 0x05, 0x0c, 0x00], time: notes + 86_402_000_000)
+        // A stream is taken for PacketLogger once five records look like it.
+        for i in 0..<3 { p.event([0x0e, 0x04, 0x01, 0x05, 0x0c, 0x00], time: notes + 86_403_000_000 + Int64(i)) }
+        let run = try FollowSignalTests.Running(["follow", try temporary("live.pklg", p.bytes), "--color", "never"])
+        XCTAssertTrue(run.waitForOutput("#3 "), run.stdout)
+        _ = run.stop(SIGINT, within: 5)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("#1       -86400.000000 =") && $0.contains("iPhone17,2") }, run.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("#2           0.000000 >") }, run.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("#3           2.000000 >") }, run.stdout)
+    }
 }

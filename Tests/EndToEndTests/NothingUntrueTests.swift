@@ -77,6 +77,22 @@ final class NothingUntrueTests: XCTestCase {
         XCTAssertTrue(lines.contains("Write Request 0x0016"), lines)
     }
 
+    /// Over every sample, a filter of each layer: the smaller capture finds nothing the whole does
+    /// not (an SDU's K-frames, an iAP2 packet's RFCOMM frames and what set them up are kept).
+    func testConvertOfEverySampleFindsNothingNew() throws {
+        let folder = JSONContractTests.root.appendingPathComponent("Captures").path
+        let samples = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".btsnoop") }
+        XCTAssertGreaterThanOrEqual(samples.count, 10)
+        let small = try temporary("small.btsnoop")
+        for name in samples.sorted() {
+            for filter in ["a5", "hci.event", "rfcomm", "hfp"] {
+                let run = try runCLI(["convert", folder + "/" + name, "-o", small, "-Y", filter])
+                XCTAssertEqual(run.status, 0, "\(name) \(filter): \(run.stderr)")
+                XCTAssertFalse(run.stdout.contains("records left out"), "\(name) \(filter): \(run.stdout)")
+            }
+        }
+    }
+
     /// What records left out make the smaller capture show (a gap in the frames kept) is said.
     func testConvertSaysWhatTheSmallerCaptureShowsThatTheWholeDoesNot() throws {
         let whole = JSONContractTests.root.appendingPathComponent("Captures/ble_a5_session.btsnoop").path

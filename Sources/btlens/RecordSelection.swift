@@ -5,12 +5,12 @@ import BTLensFilter
 
 /// Which records `convert --filter` writes: every record holding a byte of an event the filter
 /// selects (every fragment of its L2CAP PDU, every PDU of a frame joined across values or K-frames,
-/// every RFCOMM frame of an iAP2 packet, every read of a long value), and the records the smaller capture needs to decode those events as the whole
-/// one does and to find in it nothing the whole one does not: HCI commands and events
-/// (connections), notes, L2CAP signalling, SDP, ATT discovery and MTU exchange, CCCD writes and
-/// their responses (subscriptions), each connection's first ATT PDU (it reached ATT), the response
-/// to a request kept (it was answered), RFCOMM control, iAP2 link setup and control. Fed the
-/// analyzer's events with the lower layers (`acl`, `l2cap`), in order.
+/// every RFCOMM frame of an iAP2 packet, every read of a long value), and the records the smaller
+/// capture needs to decode those events as the whole one does and to find in it nothing the whole
+/// one does not: HCI commands and events (connections), notes, L2CAP signalling, SDP, ATT discovery
+/// and MTU exchange, CCCD writes and their responses (subscriptions), each connection's first ATT
+/// PDU (it reached ATT), the response to a request kept (it was answered), RFCOMM control, iAP2
+/// link setup and control. Fed the analyzer's events with the lower layers (`acl`, `l2cap`), in order.
 ///
 /// Bounded: one bit per record of the capture; per connection and direction the last `partLimit`
 /// records of a PDU or frame in progress, per connection the last `partLimit` ATT PDUs, and the

@@ -34,11 +34,19 @@ public enum CaptureDiagnostics {
 
     public static let androidFiltered = DiagnosticKind(
         "capture.android_filtered", .note,
-        "ACL packets cut to 14 bytes: an Android \"filtered\" snoop log. Payloads above the L2CAP header are not in the file; said once, not per record."
+        "ACL packets cut to 14 bytes, or to 14 with the H4 byte: an Android \"filtered\" snoop log. Payloads above the L2CAP header are not in the file; said once, not per record."
     )
 
-    /// Android's filtered mode keeps this many bytes of an ACL packet (MAX_HCI_ACL_LEN in snoop_logger.cc).
+    /// Android's filtered mode keeps this many bytes of an ACL packet (MAX_HCI_ACL_LEN in snoop_logger.cc):
+    /// of the packet in some versions, of the record with its H4 byte in AOSP's SnoopLogger.
     public static let androidFilteredACLLength = 14
+
+    /// Whether a cut ACL record is cut as Android's filtered mode cuts it.
+    public static func isAndroidFilteredCut(_ r: CaptureRecord) -> Bool {
+        r.kind == .aclData
+            && (r.payload.count == androidFilteredACLLength
+                || r.hadIndicator && r.payload.count + 1 == androidFilteredACLLength)
+    }
     public static let byteOrderChanged = DiagnosticKind(
         "capture.pklg.byte_order_changed", .warning,
         "A PacketLogger file changes byte order midway (two recordings joined): read on in the new order.")

@@ -33,6 +33,9 @@ public struct CaptureRecord: Sendable {
     public var direction: Direction?
     /// Controller index (btmon monitor captures); 0 otherwise, 0xFFFF for "no controller".
     public var controllerIndex: UInt16
+    /// The file counted an H4 indicator byte in the record (stripped from `payload`): what a length
+    /// a writer cut records to counts. Here, it fills padding before `payload`.
+    public var hadIndicator = false
     /// The HCI packet without any H4 indicator byte, or the note's bytes.
     public var payload: ArraySlice<UInt8>
     /// Length of the packet before the capture cut it (same units as `payload`).

@@ -236,6 +236,7 @@ enum H4 {
     static func classify(_ r: inout CaptureRecord, indicator: UInt8?, direction: Direction?) -> CaptureProblem? {
         guard let type = indicator else { return empty(r) }
         r.headerLength += 1
+        r.hadIndicator = true
         r.direction = direction
         switch type {
         case 0x01:

@@ -50,6 +50,13 @@ public struct Event: Sendable {
         self.body = body
     }
 
+    /// A note: a capture's text, which may be far older than its traffic (an iPhone's header notes):
+    /// no time origin.
+    public var isNote: Bool {
+        if case .note = body { return true }
+        return false
+    }
+
     /// Bytes of packet data the event holds (a value, a payload, undecoded bytes, a note's text):
     /// what a queue of events weighs, besides the records they came from.
     public var heldBytes: Int {

@@ -8,7 +8,7 @@ final class RecordChecks {
     /// The last record read: where the end of the capture is reported. Skips runtime exclusivity
     /// checks (one per record): one thread drives the analyzer, and nothing else writes it.
     @exclusivity(unchecked) private(set) var last = RecordPlace(record: 0, time: Timestamp(microseconds: 0))
-    /// True once a 14-byte ACL cut has been seen.
+    /// True once an ACL cut to Android's filtered length has been seen.
     private(set) var androidFiltered = false
 
     init(_ ctx: LayerContext) { self.ctx = ctx }
@@ -20,9 +20,10 @@ final class RecordChecks {
     }
 
     /// A record the capture cut short. A capture that cuts packets of a kind to one length (Android's
-    /// filtered mode cuts ACL to 14 bytes in whichever direction it filters; a snap length) is a
-    /// condition of the file: it is said at its first record, and the records after it cut the same
-    /// way, like the continuations of the PDUs it cut, are lower-layer detail (`--verbose`).
+    /// filtered mode cuts ACL to 14 bytes, or to 14 with the H4 byte, in whichever direction it
+    /// filters; a snap length) is a condition of the file: it is said at its first record, and the
+    /// records after it cut the same way, like the continuations of the PDUs it cut, are lower-layer
+    /// detail (`--verbose`).
     private func truncated(_ r: CaptureRecord) {
         let cut = CutCondition(kind: r.kind.name, kept: r.payload.count)
         if saidCuts.contains(cut) || saidCuts.count >= 16 {
@@ -37,13 +38,13 @@ final class RecordChecks {
                     isTop: false, body: .diagnostic(d)))
         }
         saidCuts.insert(cut)
-        if r.kind == .aclData && r.payload.count == CaptureDiagnostics.androidFilteredACLLength {
+        if CaptureDiagnostics.isAndroidFilteredCut(r) {
             androidFiltered = true
             return ctx.say(
                 r, nil,
                 Diagnostic(
                     CaptureDiagnostics.androidFiltered,
-                    "ACL packets cut to \(r.payload.count) bytes (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file, and what the cuts leave undecoded is shown with --verbose only. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"
+                    "ACL packets cut to \(r.payload.count) bytes\(r.payload.count < CaptureDiagnostics.androidFilteredACLLength ? " (14 with the H4 byte)" : "") (this one had \(r.originalLength)): an Android filtered snoop log; payloads are not in the file, and what the cuts leave undecoded is shown with --verbose only. Set \"Enable Bluetooth HCI snoop log\" to Enabled (full) to capture them"
                 ))
         }
         ctx.say(

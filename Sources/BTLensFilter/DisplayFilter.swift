@@ -10,8 +10,8 @@ import BTLensDissect
 /// `command in {0x20 0x21}`, `record in 800..900`), combined with `&&`, `||`, `!` and parentheses.
 /// A comparison on a field an event lacks is false.
 ///
-/// One instance serves one run of events, on one thread: it keeps the first event's time, from
-/// which `reltime` counts (the text timeline's seconds column). `fresh()` gives another run its own.
+/// One instance serves one run of events, on one thread: it keeps the traffic's first event's time,
+/// from which `reltime` counts (the text timeline's seconds column). `fresh()` gives another run its own.
 public final class DisplayFilter {
     /// The expression as the user wrote it.
     public let expression: String
@@ -56,11 +56,17 @@ public final class DisplayFilter {
     public func fresh() -> DisplayFilter { DisplayFilter(self) }
 
     /// Whether the filter selects `e`. Every event of the run is to be passed, in order: the first
-    /// is where `reltime` counts from.
+    /// that is not a note is where `reltime` counts from (a note before it counts from itself, unless
+    /// `begin` said the origin first).
     public func matches(_ e: Event) -> Bool {
-        let origin = self.origin ?? e.timestamp
+        if let origin { return test(e, origin) }
+        if !e.isNote { origin = e.timestamp }
+        return test(e, e.timestamp)
+    }
+
+    /// Where `reltime` counts from, when it is known before the first event (`TrafficOrigin`).
+    public func begin(at origin: Timestamp) {
         if self.origin == nil { self.origin = origin }
-        return test(e, origin)
     }
 
     /// Whether the filter can select an event of type `t`.

@@ -33,6 +33,11 @@ public final class Follower {
     public var onEvent: (Event) -> Void = { _ in }
     public var onProblem: (CaptureProblem) -> Void = { _ in }
     public var onNote: (String) -> Void = { _ in }
+    /// Called when a source begins after another (a file truncated or replaced, a connection made
+    /// again), with why, before its first record: its records and times start again.
+    public var onRestart: (String) -> Void = { _ in }
+    /// Why the next source is a new start; nil for the first.
+    private var restart: String?
     /// `--write`: every record received, flushed as it arrives, so an interruption loses nothing.
     public private(set) var writer: CaptureWriter?
     private let keepPath: String?
@@ -70,10 +75,12 @@ public final class Follower {
                     guard source.change != nil else { throw error }
                 }
                 guard let change = source.change else { return }
-                onNote(
+                let why =
                     change == .truncated
-                        ? "\(path) was truncated: following it from the start"
-                        : "\(path) was replaced: following the new file")
+                    ? "\(path) was truncated: following it from the start"
+                    : "\(path) was replaced: following the new file"
+                onNote(why)
+                restart = why
             }
         case .descriptor(let fd):
             try segment(FollowSource(descriptor: fd, stop: stop))
@@ -98,7 +105,10 @@ public final class Follower {
                 } catch {
                     onNote("\(host):\(port): \(error)")
                 }
-                if !stop.isSet { onNote("\(host):\(port) closed the connection; reconnecting") }
+                if !stop.isSet {
+                    onNote("\(host):\(port) closed the connection; reconnecting")
+                    restart = "\(host):\(port) closed the connection: following the next one"
+                }
             }
         case .interface(let name):
             try run(PcapReader(interface: name, stop: stop))
@@ -121,6 +131,10 @@ public final class Follower {
     private func run(_ reader: any CaptureReader, from source: FollowSource? = nil) throws(CaptureOpenError) {
         var reader = reader
         onOpen(reader.info)
+        if let why = restart {
+            restart = nil
+            onRestart(why)
+        }
         if let keepPath, writer == nil {
             // Monitor layout for inputs with notes or controller indexes, as `convert` chooses.
             let monitor = reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType)

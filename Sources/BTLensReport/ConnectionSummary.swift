@@ -46,7 +46,11 @@ public enum ConnectionSummary {
         if let p = l.pairingFailure { security.append("pairing failed at \(at(p.step)): \(p.reason.name)") }
         var gatt: [String] = []
         if let f = l.firstATT { gatt.append("first ATT \(at(f))") }
-        if let m = c.attMTU { gatt.append("MTU \(m.value)\(m.isDefault ? " (default, no exchange)" : "")") }
+        if let m = c.attMTU {
+            gatt.append("MTU \(m.value)\(m.isDefault ? " (default, no exchange)" : "")")
+        } else if c.inferred && c.transport == .le {
+            gatt.append("MTU unknown (no exchange since the capture began)")
+        }
         if let d = l.discovery { gatt.append("discovery at \(at(d))") }
         if l.attErrors > 0 { gatt.append("\(l.attErrors) ATT error\(l.attErrors == 1 ? "" : "s")") }
         let audio = l.audioStreams.map { s in

@@ -65,7 +65,9 @@ public final class DiagnosticThrottle {
     /// that closes the window comes after the lines of what the window suppressed.
     public func pass(_ e: Event, to out: (Event) -> Void) {
         guard perSecond > 0 else { return out(e) }
-        if origin == nil { origin = e.timestamp }
+        // Seconds count from the traffic's first event, as the timeline's (TrafficOrigin): not from
+        // header notes days older.
+        if origin == nil, !e.isNote { origin = e.timestamp }
         // Most events are frames: a time compared, no dictionary, until a diagnostic comes.
         if !counts.isEmpty, e.timestamp.microseconds < start || e.timestamp.microseconds >= end { close(out) }
         guard e.isTop, case .diagnostic(let d) = e.body else { return out(e) }
@@ -75,6 +77,12 @@ public final class DiagnosticThrottle {
     /// The end of the capture: the lines of the last window.
     public func finish(_ out: (Event) -> Void) {
         if !counts.isEmpty { close(out) }
+    }
+
+    /// A followed source started over: the last window's lines, and seconds counted from the new one.
+    public func restart(_ out: (Event) -> Void) {
+        finish(out)
+        origin = nil
     }
 
     /// Counts a diagnostic under its key; true when it is to be shown.

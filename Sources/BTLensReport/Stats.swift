@@ -23,8 +23,12 @@ public final class StatsCollector {
             })
     }
     public private(set) var truncatedRecords = 0
-    @exclusivity(unchecked) public private(set) var firstTime: Timestamp?
-    @exclusivity(unchecked) public private(set) var lastTime: Timestamp?
+    /// The traffic's first and last times; the notes' only in a capture of notes alone. An iPhone's
+    /// PacketLogger file begins with notes days older than its traffic, which keep their own times.
+    public var firstTime: Timestamp? { traffic.first ?? notes.first }
+    public var lastTime: Timestamp? { traffic.first == nil ? notes.last : traffic.last }
+    @exclusivity(unchecked) private var traffic: (first: Timestamp?, last: Timestamp?) = (nil, nil)
+    @exclusivity(unchecked) private var notes: (first: Timestamp?, last: Timestamp?) = (nil, nil)
     public var attByOpcode: [UInt8: Int] {
         Dictionary(uniqueKeysWithValues: opcodeCounts.enumerated().compactMap { $1 > 0 ? (UInt8($0), $1) : nil })
     }
@@ -69,8 +73,13 @@ public final class StatsCollector {
         {
             captureNotes.append(r.noteText)
         }
-        if firstTime == nil { firstTime = r.timestamp }
-        lastTime = r.timestamp
+        if r.kind == .note {
+            if notes.first == nil { notes.first = r.timestamp }
+            notes.last = r.timestamp
+        } else {
+            if traffic.first == nil { traffic.first = r.timestamp }
+            traffic.last = r.timestamp
+        }
     }
 
     /// `--filter`: the events counted; the records, connections and bytes are the whole capture's.

@@ -16,7 +16,7 @@ struct Btlens: ParsableCommand {
                  unsupported); for a folder, one of its captures could not; the
                  output could not be written (a full disk)
               2  usage error, unknown subcommand, or a definition that does not load
-              3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found
+              3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found (one --filter selects)
             """,
         version: "\(version) (libpcap: \(Libpcap.version))",
         subcommands: [

@@ -9,7 +9,7 @@ struct Convert: ParsableCommand {
         commandName: "convert",
         abstract: "Write any readable capture as btsnoop, pcap or pcapng, so one file opens everywhere.",
         discussion:
-            "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201)."
+            "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201). With --filter, the records of what it selects are written with those they depend on (connections, channels, discovery, MTU exchange, subscriptions, the response to a request kept); the capture written is then decoded, and any finding that records left out make it show and the whole capture does not (a sequence gap between the frames kept) is said."
     )
 
     @Argument(help: "The capture to read, or - for standard input.")
@@ -42,7 +42,8 @@ struct Convert: ParsableCommand {
     func run() throws {
         // Loaded first, so a definition that does not load is said whether or not --filter needs it.
         let table = try definitions.load().table
-        let selection = try select(table)
+        let configuration = Configuration(dissectors: table, lowerLayers: true)
+        let selection = try select(configuration)
         var reader = try openCapture(input, member: member)
         let monitor = ["pklg"].contains(reader.info.format) || [2001, 254].contains(reader.info.linkType)
         let chosen = format ?? CaptureWriter.Format(rawValue: pathExtension(output)) ?? .pcapng
@@ -71,10 +72,22 @@ struct Convert: ParsableCommand {
         let clamped =
             n > 0
             ? "; \(n) timestamp\(n == 1 ? "" : "s") \(chosen.rawValue) cannot hold written as the nearest it can" : ""
-        let filtered =
-            selection.map {
-                "; --filter '\(filterOption.expression ?? "")' selects \($0.selected) events, in these and the records they need"
-            } ?? ""
+        var filtered = ""
+        if let selection {
+            filtered =
+                "; --filter '\(filterOption.expression ?? "")' selects \(selection.selected) events, in these and the records they need"
+            // Standard output cannot be read back: only a file written is checked.
+            let more =
+                try output == "-"
+                ? []
+                : findings(of: output, configuration).compactMap { id, n in
+                    n > selection.findings[id, default: 0] ? "\(n - selection.findings[id, default: 0]) \(id)" : nil
+                }.sorted()
+            if !more.isEmpty {
+                filtered +=
+                    "; records left out make it show what the whole capture does not: \(more.joined(separator: ", "))"
+            }
+        }
         // With -o -, the capture is standard output, and what was written is said on stderr.
         let say: (String) -> Void = output == "-" ? { FileHandleStderr.write("btlens: \($0)\n") } : { print($0) }
         say(
@@ -83,15 +96,24 @@ struct Convert: ParsableCommand {
     }
 
     /// With `--filter`, a first pass decodes the capture and chooses the records to write.
-    private func select(_ table: DissectorTable) throws -> RecordSelection? {
+    private func select(_ configuration: Configuration) throws -> RecordSelection? {
         guard let filter = filterOption.filter() else { return nil }
         try refuseStandardInput(input, because: "--filter")
         var reader = try openCapture(input, member: member)
         let selection = RecordSelection(filter)
-        let configuration = Configuration(dissectors: table, lowerLayers: true)
         _ = try Pipeline.run(
             &reader, configuration, onRecord: selection.record, onProblem: { _ in }, onEvent: selection.event)
         return selection
+    }
+
+    /// The findings of the capture written, by id: what a reader of it is told, checked against the whole's.
+    private func findings(of path: String, _ configuration: Configuration) throws -> [String: Int] {
+        var reader = try openCapture(path)
+        var found: [String: Int] = [:]
+        _ = try Pipeline.run(&reader, configuration) { e in
+            if e.isTop, case .diagnostic(let d) = e.body { found[d.id, default: 0] += 1 }
+        }
+        return found
     }
 
 }

@@ -47,8 +47,8 @@ struct FiltersHelp: ParsableCommand {
               sent or received. time takes ISO 8601 text in UTC
               (2023-11-14T22:13:20.5Z; the seconds and fraction may be left out)
               or, in quotes, with an offset ("2023-11-14T23:13:20.5+01:00");
-              reltime is seconds since the first event (the text timeline's
-              second column).
+              reltime is seconds since the traffic's first event, not a note
+              before it (the text timeline's second column).
 
             EXAMPLES
               -Y 'a5 && command == 0x20'                one command, both ways

@@ -18,7 +18,7 @@ struct Follow: ParsableCommand {
         abstract:
             "Follow a live capture: a growing file, a stream on stdin, btsnoop_net over TCP, or a libpcap interface.",
         discussion: """
-            Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last) is said and followed anew; a file that does not exist yet is waited for. Ctrl-C (or SIGTERM) stops within a second, prints a summary and exits 0; a second Ctrl-C ends at once.
+            Prints the timeline of what is already there, then each event as its record completes. A followed file that is truncated or replaced (Android rotates btsnoop_hci.log to .last), or a connection made again, is said and followed anew: a follow.restart note in the timeline, after which record numbers and seconds start again; a file that does not exist yet is waited for. Ctrl-C (or SIGTERM) stops within a second, prints a summary and exits 0; a second Ctrl-C ends at once.
 
               Android, file:        adb shell su -c 'tail -c +0 -f /data/misc/bluetooth/logs/btsnoop_hci.log' | btlens follow -
               Android, btsnoop_net: adb forward tcp:8872 tcp:8872 && btlens follow --connect localhost:8872
@@ -142,6 +142,7 @@ struct Follow: ParsableCommand {
         }
         follower.onProblem = { reportProblem(name, $0) }
         follower.onNote = { live.note($0) }
+        follower.onRestart = { live.restart($0) }
         do {
             try follower.run()
         } catch .cannotOpen(let path, let reason) {

@@ -18,7 +18,11 @@ final class LiveOutput {
     /// A flood of one diagnostic is shown in part; its lines come when its second of capture time is over.
     private let throttle: DiagnosticThrottle
     /// `--filter`: the events shown; the status line and the summary count every one.
-    private let filter: DisplayFilter?
+    private var filter: DisplayFilter?
+    /// Why the input started over, said in the timeline at the new source's first event.
+    private var restarted: String?
+    /// Seconds count from each source's traffic: header notes before it wait for it.
+    private var origin = TrafficOrigin()
     private var matched = 0
     private let status: Bool
     private var records = 0, frames = 0, diagnostics = 0, errors = 0, partial = 0
@@ -48,7 +52,34 @@ final class LiveOutput {
         drawStatus(force: false)
     }
 
+    /// A new source (a file truncated or replaced, a connection made again): its records and times
+    /// start again, so the timeline says so and counts its seconds from it.
+    func restart(_ why: String) {
+        origin.finish(begin: begin, to: take)
+        throttle.restart { show($0) }
+        text?.origin = nil
+        filter = filter?.fresh()
+        origin = TrafficOrigin()
+        restarted = why
+    }
+
     func event(_ e: Event) {
+        if let why = restarted {
+            restarted = nil
+            let marker = Event(
+                record: e.record, timestamp: e.timestamp, direction: nil, connection: nil, isTop: true,
+                body: .note(category: "follow.restart", text: why))
+            origin.pass(marker, begin: begin, to: take)
+        }
+        origin.pass(e, begin: begin, to: take)
+    }
+
+    private func begin(_ t: Timestamp) {
+        text?.origin = t
+        filter?.begin(at: t)
+    }
+
+    private func take(_ e: Event) {
         switch e.body {
         case .frame: frames += 1
         // Counted as stats counts them: a condition's consequences said once (--verbose detail) are not counted again.
@@ -88,6 +119,7 @@ final class LiveOutput {
     }
 
     func finish(stopped: Bool, written: String?) {
+        origin.finish(begin: begin, to: take)
         throttle.finish { show($0) }
         sink.flush()
         clearStatus()

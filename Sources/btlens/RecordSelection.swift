@@ -4,11 +4,13 @@ import BTLensDissect
 import BTLensFilter
 
 /// Which records `convert --filter` writes: every record holding a byte of an event the filter
-/// selects (every fragment of its L2CAP PDU, every PDU of a frame joined across values, every read
-/// of a long value), and the records the smaller capture needs to decode those events as the whole
-/// one does: HCI commands and events (connections), notes, L2CAP signalling, SDP, ATT discovery and
-/// MTU exchange, RFCOMM control, iAP2 link setup and control. Fed the analyzer's events with the
-/// lower layers (`acl`, `l2cap`), in order.
+/// selects (every fragment of its L2CAP PDU, every PDU of a frame joined across values or K-frames,
+/// every RFCOMM frame of an iAP2 packet, every read of a long value), and the records the smaller
+/// capture needs to decode those events as the whole one does and to find in it nothing the whole
+/// one does not: HCI commands and events (connections), notes, L2CAP signalling, SDP, ATT discovery
+/// and MTU exchange, CCCD writes and their responses (subscriptions), each connection's first ATT
+/// PDU (it reached ATT), the response to a request kept (it was answered), RFCOMM control, iAP2
+/// link setup and control. Fed the analyzer's events with the lower layers (`acl`, `l2cap`), in order.
 ///
 /// Bounded: one bit per record of the capture; per connection and direction the last `partLimit`
 /// records of a PDU or frame in progress, per connection the last `partLimit` ATT PDUs, and the
@@ -31,6 +33,17 @@ final class RecordSelection {
     private var frameParts: [Int: [Int]] = [:]
     private var frameOrder: [Int] = []
     private(set) var selected = 0
+    /// The whole capture's findings by id, that the smaller one is checked against.
+    private(set) var findings: [String: Int] = [:]
+    /// Connections whose first ATT PDU was kept, and those whose CCCD write awaits its response.
+    private var reachedATT: Set<UInt16> = []
+    private var subscribing: Set<UInt16> = []
+    /// The RFCOMM records since the last iAP2 packet, per link, and those of the last packet: a packet
+    /// (and the control message it carries) needs every record it spans.
+    private var sincePacket: [Link: [Int]] = [:]
+    private var packetParts: [Link: [Int]] = [:]
+    /// Credit-based channels (connection << 16 | CID) from their signalling: an SDU's K-frames are its parts.
+    private var creditChannels: Set<UInt32> = []
 
     private struct Link: Hashable {
         var connection: UInt16
@@ -40,6 +53,8 @@ final class RecordSelection {
     private struct Stream: Hashable {
         var link: Link
         var attHandle: UInt16?
+        /// A credit-based channel's receiving CID.
+        var cid: UInt16?
     }
 
     init(_ filter: DisplayFilter) { self.filter = filter }
@@ -67,6 +82,7 @@ final class RecordSelection {
     func event(_ e: Event) {
         let selects = filter.matches(e)
         if selects && e.isTop { selected += 1 }
+        if e.isTop, case .diagnostic(let d) = e.body { findings[d.id, default: 0] += 1 }
         guard let connection = e.connection else {
             if selects || Self.isContext(e) { keep(e.record) }
             return
@@ -74,7 +90,15 @@ final class RecordSelection {
         let link = Link(connection: connection, direction: e.direction)
         var parts = [e.record]
         if let pdu = completed[link], pdu.last == e.record { parts = pdu }
+        var needed = false
         switch e.body {
+        case .connection(let c):
+            if c.change == .opened {
+                reachedATT.remove(connection)
+                creditChannels = creditChannels.filter { $0 >> 16 != UInt32(connection) }
+            }
+        case .l2capSignaling(let s) where s.fields.contains { $0.0 == "mps" }:
+            for cid in Self.cids(s) { creditChannels.insert(UInt32(connection) << 16 | UInt32(cid)) }
         case .acl(let a):
             // Start (0b00, 0b10) or complete (0b11) begins a PDU; a continuation (0b01) adds to it.
             if a.boundary & 3 == 1 {
@@ -83,23 +107,44 @@ final class RecordSelection {
                 reassembling[link] = [e.record]
             }
             return
-        case .l2cap:
-            completed[link] = reassembling[link] ?? [e.record]
+        case .l2cap(let l):
+            let pdu = reassembling[link] ?? [e.record]
+            completed[link] = pdu
             reassembling[link] = nil
+            if creditChannels.contains(UInt32(connection) << 16 | UInt32(l.cid)) {
+                for r in pdu { append(&sinceFrame[Stream(link: link, attHandle: nil, cid: l.cid), default: []], r) }
+            }
             return
         case .att(let a):
-            for r in parts { append(&sinceFrame[Stream(link: link, attHandle: a.handle), default: []], r) }
+            needed = reachedATT.insert(connection).inserted || subscribes(a, connection)
+            for r in parts { append(&sinceFrame[Stream(link: link, attHandle: a.handle, cid: nil), default: []], r) }
             // Changed in place: a copy of the list per PDU would cost 256 entries.
             if attPDUs[connection]?.count ?? 0 >= Self.partLimit { attPDUs[connection]?.removeFirst() }
             attPDUs[connection, default: []].append((e.record, parts))
-        case .rfcomm, .iap2:
-            for r in parts { append(&sinceFrame[Stream(link: link, attHandle: nil), default: []], r) }
+        case .rfcomm:
+            for r in parts {
+                append(&sinceFrame[Stream(link: link, attHandle: nil, cid: nil), default: []], r)
+                append(&sincePacket[link, default: []], r)
+            }
+        case .iap2:
+            for r in parts { append(&sinceFrame[Stream(link: link, attHandle: nil, cid: nil), default: []], r) }
+            var packet = sincePacket[link] ?? []
+            for r in parts { append(&packet, r) }
+            packetParts[link] = packet
+            // The next packet may begin in the record this one ended in.
+            sincePacket[link] = [e.record]
+            parts = packet
+        case .iap2Control, .iap2Identification:
+            parts = packetParts[link] ?? parts
         case .frame(let f):
-            let stream = Stream(link: link, attHandle: f.attHandle)
+            let stream = Stream(link: link, attHandle: f.attHandle, cid: f.l2capChannel?.cid)
             parts += sinceFrame[stream] ?? []
             // The next frame may begin in the record this one ended in.
             sinceFrame[stream] = [e.record]
-            if let request = f.pairing?.requestRecord { parts += frameParts[request] ?? [request] }
+            if let request = f.pairing?.requestRecord {
+                parts += frameParts[request] ?? [request]
+                needed = contains(request)
+            }
             remember(e.record, parts)
         case .gattValue(let g):
             for pdu in attPDUs[connection] ?? [] where pdu.end >= g.firstRecord && pdu.end <= e.record {
@@ -109,7 +154,29 @@ final class RecordSelection {
             if case .int(let detected)? = d.field("detected_record") { parts.append(Int(detected)) }
         default: break
         }
-        if selects || Self.isContext(e) { parts.forEach(keep) }
+        if selects || needed || Self.isContext(e) { parts.forEach(keep) }
+    }
+
+    /// Whether an ATT PDU writes a CCCD, or answers such a write: notifications kept need their subscription.
+    private func subscribes(_ a: ATTInfo, _ connection: UInt16) -> Bool {
+        let opcode = a.opcode.rawValue
+        if opcode == 0x12 || opcode == 0x52, a.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration {
+            if opcode == 0x12 { subscribing.insert(connection) }
+            return true
+        }
+        // A Write Response, or the Error Response that refused the write.
+        return (opcode == 0x13 || opcode == 0x01) && subscribing.remove(connection) != nil
+    }
+
+    /// The CIDs a credit-based command names: one as a number, several (Enhanced) as `0x0040 0x0041`.
+    private static func cids(_ s: L2CAPSignalingInfo) -> [UInt16] {
+        s.fields.filter { $0.0 == "source_cid" || $0.0 == "destination_cid" }.flatMap { field -> [UInt16] in
+            switch field.1 {
+            case .hex(let v, _), .int(let v): return UInt16(exactly: v).map { [$0] } ?? []
+            case .string(let list): return list.split(separator: " ").compactMap { UInt16($0.dropFirst(2), radix: 16) }
+            default: return []
+            }
+        }
     }
 
     private func remember(_ record: Int, _ parts: [Int]) {

@@ -218,22 +218,33 @@ struct ReportCommand: ParsableCommand {
         relayed: Bool = false, merger: AppLogMerger? = nil
     ) throws -> (String, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
-        // Compiled for each capture: a filter counts its seconds from the capture's first event.
-        if let f = options.filter.flatMap({ try? DisplayFilter($0) }) { builder.selects = f.matches }
+        // Compiled for each capture: a filter counts its seconds from the capture's traffic.
+        let filter = options.filter.flatMap { try? DisplayFilter($0) }
+        if let filter { builder.selects = filter.matches }
+        let begin = { (t: Timestamp) in
+            builder.begin(at: t)
+            filter?.begin(at: t)
+        }
         let analyzer: Analyzer
         var logFailure: (any Error)?
+        // Seconds count from the traffic's first event: notes before it wait for it (TrafficOrigin).
+        let origin = TrafficOrigin()
         if relayed {
             // One capture: reading, decoding and the builder each on a thread, fed in order; the builder's
             // thread is done with it before anything else reads it, even on a failed read.
-            var consume = builder.take
+            var event = builder.event
             if let merger {
                 // The app's logs merge in on the builder's thread. The merger holds events up to 2 s to
                 // match the lines to them; records go straight on: the builder counts them whole and
                 // no count of its events depends on the record before them.
-                consume = { input in
-                    guard case .event(let e) = input, logFailure == nil else { return builder.take(input) }
+                event = { e in
+                    guard logFailure == nil else { return builder.event(e) }
                     do { try merger.event(e, builder.event) } catch { logFailure = error }
                 }
+            }
+            let consume: (ReportBuilder.Input) -> Void = { [event] input in
+                guard case .event(let e) = input else { return builder.take(input) }
+                origin.pass(e, begin: begin, to: event)
             }
             analyzer = try Pipeline.runRelayed(
                 &reader, configuration,
@@ -241,6 +252,7 @@ struct ReportCommand: ParsableCommand {
                 onProblem: { reportProblem(file, $0) },
                 onEvent: { e, relay in relay.send(.event(e), bytes: e.heldBytes) },
                 consume: consume)
+            origin.finish(begin: begin, to: event)
             if let merger, logFailure == nil {
                 do { try merger.finish(builder.event) } catch { logFailure = error }
             }
@@ -248,7 +260,9 @@ struct ReportCommand: ParsableCommand {
         } else {
             analyzer = try Pipeline.run(
                 &reader, configuration, onRecord: builder.record,
-                onProblem: { reportProblem(file, $0) }, onEvent: builder.event)
+                onProblem: { reportProblem(file, $0) },
+                onEvent: { origin.pass($0, begin: begin, to: builder.event) })
+            origin.finish(begin: begin, to: builder.event)
         }
         // The threads' freed batches back to the system before the report is finished and written
         // on this one, whose allocations cannot reuse them: 3 MB of peak memory on 600 MB.
@@ -273,8 +287,10 @@ struct ReportCommand: ParsableCommand {
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
         return (
             "\(format.rawValue) report, \(Plural.of(written, "byte")); \(Plural.of(total, "diagnostic")) (\(Plural.of(errors, "error"))); timeline: \(report.window)",
-            // The logs' own diagnostics count for --fail-on too.
-            [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+            // The logs' own diagnostics count for --fail-on too; with a filter, those it selects.
+            options.filter == nil
+                ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+                : report.diagnostics.map(\.severity).max()
         )
     }
 

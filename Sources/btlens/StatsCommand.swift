@@ -127,7 +127,10 @@ struct Stats: ParsableCommand {
             json
                 ? stats.json(connections: connections, advertisers: advertisers)
                 : stats.text(connections: connections, advertisers: advertisers),
-            [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+            // With a filter, --fail-on judges the diagnostics it selects: those counted.
+            filter == nil
+                ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+                : stats.diagnostics.values.map(\.0).max()
         )
     }
 }

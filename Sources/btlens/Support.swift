@@ -140,7 +140,7 @@ struct CaptureInput: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Exit with status 3 when a diagnostic of this severity or worse is found: note, warning or error (for CI).",
+            "Exit with status 3 when a diagnostic of this severity or worse is found (with --filter, one it selects): note, warning or error (for CI).",
             valueName: "severity"))
     var failOn: Severity?
 

@@ -72,7 +72,7 @@ struct Timeline: ParsableCommand {
         }
         // Reading on this thread, decoding on a second, rendering and writing on a third.
         let render: (Event) -> Void
-        // With a filter, seconds count from the first event, shown or not: as without one.
+        // With a filter, seconds count from the traffic's first event, shown or not: as without one.
         var begin: (Timestamp) -> Void = { _ in }
         switch format {
         case .text:
@@ -89,11 +89,17 @@ struct Timeline: ParsableCommand {
         // It counts what the filter selects.
         let throttle = throttleOptions.throttle(try input.limitOptions.limits())
         let filter = filterOption.filter()
+        // With a filter, --fail-on judges the diagnostics it selects (the logs' among them).
+        var selectedWorst: Severity?
         var show: (Event) -> Void
         if let filter {
             show = { e in
                 begin(e.timestamp)
-                if filter.matches(e) { throttle.pass(e, to: render) }
+                guard filter.matches(e) else { return }
+                if case .diagnostic(let d) = e.body, selectedWorst.map({ d.severity > $0 }) ?? true {
+                    selectedWorst = d.severity
+                }
+                throttle.pass(e, to: render)
             }
         } else {
             show = { e in throttle.pass(e, to: render) }
@@ -107,6 +113,15 @@ struct Timeline: ParsableCommand {
                 do { try merger.event(e, display) } catch { logFailure = error }
             }
         }
+        // Seconds (and reltime) count from the traffic's first event: notes before it (an iPhone's
+        // header notes, days older) wait for it and keep their own times.
+        let (origin, decoded, beginText) = (TrafficOrigin(), show, begin)
+        let start = { (t: Timestamp) in
+            beginText(t)
+            filter?.begin(at: t)
+        }
+        show = { e in origin.pass(e, begin: start, to: decoded) }
+        let finishOrigin = { origin.finish(begin: start, to: decoded) }
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         var configuration = try input.configuration(dissectors, lowerLayers: verbose)
@@ -135,20 +150,26 @@ struct Timeline: ParsableCommand {
                 consume: show)
         } catch {
             // What was decoded before the read failed is still printed.
+            finishOrigin()
             throttle.finish(render)
             sink.flush()
             throw error
         }
+        finishOrigin()
         if let merger, logFailure == nil {
             do { try merger.finish(display) } catch { logFailure = error }
         }
         throttle.finish(render)
         // The rendering thread is done: a capture without events gets the note here.
-        if let note = loaded.take() { show(note.note(record: 0, timestamp: Timestamp(microseconds: 0))) }
+        if let note = loaded.take() {
+            show(note.note(record: 0, timestamp: Timestamp(microseconds: 0)))
+            finishOrigin()
+        }
         sink.flush()
         if let logFailure { throw AppLogOptions.failure(logFailure) }
         // The logs' own diagnostics count for --fail-on too.
-        let worst = [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
+        let worst =
+            filter == nil ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max() : selectedWorst
         try input.check([(input.file, worst)])
     }
 

@@ -128,7 +128,12 @@ final class FilterLanguageTests: XCTestCase {
         try check("direction != received", [false, true, false])
         try check("time >= 1970-01-01T00:00:01Z", [false, true, true])
         try check("time == \"1970-01-01T00:00:02.5Z\"", [false, true, false])
-        try check("reltime > 2 && reltime < 3", [false, true, false])
+        // reltime counts from the traffic's first event, not from a note before it (an iPhone's
+        // header), unless the origin was said first (the timeline holds such notes until the traffic).
+        try check("reltime < 0", [false, false, true])
+        let told = try DisplayFilter("reltime > 2 && reltime < 3")
+        told.begin(at: Timestamp(microseconds: 0))
+        XCTAssertEqual([note(), frame(), diagnostic()].map(told.matches), [false, true, false])
     }
 
     /// Input a filter must refuse or survive, never trap on: a number with two signs (negating

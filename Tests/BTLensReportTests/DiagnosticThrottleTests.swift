@@ -66,7 +66,7 @@ final class DiagnosticThrottleTests: XCTestCase {
     /// A window is a whole second since the first event: 0.999999 s is in the first, 1.000000 s
     /// closes it, and the lines of the closed second come before the event that closed it.
     func testTheWindowIsAWholeSecondAndItsLinesComeBeforeTheEventThatClosesIt() {
-        let first = [note(1)] + (2...22).map { diagnostic($0, us: 999_999) }
+        let first = [diagnostic(1, Self.extra, stream: nil)] + (2...22).map { diagnostic($0, us: 999_999) }
         let out = run(first + [note(23, us: 1_000_000), diagnostic(24, us: 1_000_001)])
         XCTAssertEqual(
             Array(lines(out).suffix(3)),
@@ -81,13 +81,23 @@ final class DiagnosticThrottleTests: XCTestCase {
 
     func testAClockThatGoesBackClosesTheWindowToo() {
         let late = (2...31).map { diagnostic($0, ms: 5_200) }
-        let out = run([note(1)] + late + [diagnostic(32, ms: 3_100)])
+        let out = run([diagnostic(1, Self.extra, stream: nil)] + late + [diagnostic(32, ms: 3_100)])
         XCTAssertEqual(
             Array(lines(out).suffix(2)),
             [
                 "#31 diagnostic.suppressed … and 10 more a5.payload.short on att_handle 0x0013 in the second from 5.000 s (last at #31)",
                 "#32 a5.payload.short #32",
             ])
+    }
+
+    /// Seconds count from the traffic, as the timeline's: a header note days older is no origin.
+    func testANoteOlderThanTheTrafficIsNoOrigin() {
+        let old = note(1, ms: -5 * 86_400_000)
+        let out = run([old] + (2...22).map { diagnostic($0, ms: 1_500) })
+        XCTAssertEqual(
+            lines(out).last,
+            "#22 diagnostic.suppressed … and 1 more a5.payload.short on att_handle 0x0013 in the second from 0.000 s (last at #22)"
+        )
     }
 
     /// Another id, handle, kind of stream, connection, or no stream at all: each key has its own share.

@@ -66,6 +66,7 @@ final class FollowTests: XCTestCase {
         follower.onRecord = { _ in shared.add() }
         follower.onEvent = { events.append($0) }
         follower.onNote = { notes.append($0) }
+        follower.onRestart = { notes.append("restart: \($0)") }
         let done = expectation(description: "writer")
         Thread.detachNewThread {
             writer(stop, shared)
@@ -186,6 +187,9 @@ final class FollowTests: XCTestCase {
                 "connected to 127.0.0.1:\(port)", "127.0.0.1:\(port) closed the connection; reconnecting",
                 "connected to 127.0.0.1:\(port)",
             ])
+        XCTAssertEqual(
+            notes.filter { $0.hasPrefix("restart: ") },
+            ["restart: 127.0.0.1:\(port) closed the connection: following the next one"])
     }
 
     func testAFileReplacedOrTruncatedIsFollowedAnew() throws {
@@ -218,7 +222,9 @@ final class FollowTests: XCTestCase {
             notes.filter { !$0.hasPrefix("waiting") },
             [
                 "\(path) was replaced: following the new file",
+                "restart: \(path) was replaced: following the new file",
                 "\(path) was truncated: following it from the start",
+                "restart: \(path) was truncated: following it from the start",
             ])
     }
 }

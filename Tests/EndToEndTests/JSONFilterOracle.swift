@@ -69,7 +69,7 @@ struct JSONFilterOracle {
     }
 
     let expr: Expr
-    /// The first line's time, in microseconds: where `reltime` counts from.
+    /// The traffic's first line's time, in microseconds: where `reltime` counts from.
     var origin: Double = 0
 
     init(_ s: String) {

@@ -70,7 +70,9 @@ final class JSONLFilterTests: XCTestCase {
                 }
                 return o
             }
-            guard case .string(let first)? = objects.first?["time"], let origin = JSONFilterOracle.parseTime(first)
+            // reltime counts from the traffic's first line: not from notes before it (an iPhone's header).
+            let traffic = objects.first { $0["type"] != .string("note") } ?? objects.first
+            guard case .string(let first)? = traffic?["time"], let origin = JSONFilterOracle.parseTime(first)
             else { continue }
             for (k, e) in Self.expressions.enumerated() {
                 var oracle = JSONFilterOracle(e)

@@ -112,6 +112,18 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(other.attMTU?.isDefault, false)
     }
 
+    /// A link that began before the capture may have exchanged its MTU before it too: unknown, not 23.
+    func testALinkThatBeganBeforeTheCaptureHasAnUnknownMTU() throws {
+        var s = LESession()
+        s.att(handle: 0x40, .sent, [0x52, 0x03, 0x00] + [UInt8](repeating: 1, count: 240))
+        let info = try XCTUnwrap(run(s).connections.first)
+        XCTAssertTrue(info.inferred)
+        XCTAssertEqual(info.transport, .le)
+        XCTAssertNil(info.attMTU)
+        let steps = ConnectionSummary.steps(info)
+        XCTAssertTrue(steps.contains { $0.contains("MTU unknown (no exchange since the capture began)") }, "\(steps)")
+    }
+
     func testASupervisionTimeoutSaysTheLastTrafficAndTheSilence() throws {
         var s = LESession()
         s.connect(handle: 0x40, address: address)

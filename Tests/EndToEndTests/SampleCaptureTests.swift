@@ -117,6 +117,28 @@ final class AndroidFilteredTests: XCTestCase {
             "the later cuts are detail, for --verbose")
     }
 
+    /// AOSP's SnoopLogger counts the H4 byte in the 14 it keeps: records of 14 bytes, 13 of the packet.
+    func testFourteenBytesCountingTheH4ByteAreTheFilteredLogToo() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        let value = Frame.encode(command: 0x20, sequence: 1, payload: Array(repeating: 7, count: 20))
+        let pdu = [0x52, 0x13, 0x00] + value
+        for _ in 0..<3 {
+            s.acl(handle: 0x40, .sent, boundary: 0b10, le16(pdu.count) + le16(4) + pdu, cutTo: 9)
+        }
+        let events = try analyze(s.bytes)
+        let ids = events.filter(\.isTop).compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id)" } }
+        XCTAssertEqual(ids, ["#4 capture.android_filtered"])
+        XCTAssertTrue(
+            events.first { $0.diagnostic?.id == "capture.android_filtered" }?.diagnostic?.message
+                .hasPrefix("ACL packets cut to 13 bytes (14 with the H4 byte)") == true)
+        // Without an H4 byte (datalink 1001), 13 bytes are a cut like any other.
+        var h1 = BTSnoopWriter(datalink: 1001)
+        h1.add(.acl, .sent, [0x40, 0x20] + le16(pdu.count + 4) + le16(pdu.count) + le16(4) + pdu, time: 0, cutTo: 13)
+        let h1IDs = try analyze(h1.bytes).filter(\.isTop).compactMap { $0.diagnostic?.id }
+        XCTAssertTrue(h1IDs.contains("capture.truncated") && !h1IDs.contains("capture.android_filtered"), "\(h1IDs)")
+    }
+
     /// Only received packets cut, each PDU sent in several ACL fragments: the filter and the
     /// continuations it orphans are one condition, said once.
     func testCutsInOneDirectionAndTheirContinuationsAreSaidOnce() throws {

@@ -36,11 +36,12 @@ public struct ConnectionInfo: Sendable {
     /// What happened on it, step by step.
     public var lifecycle = Lifecycle()
 
-    /// The ATT_MTU in force: the one an MTU exchange set, or on an LE link without one the default of 23
-    /// (Core Vol 3 Part F §3.2.8). nil on BR/EDR without an exchange, where ATT may not run at all.
+    /// The ATT_MTU in force: the one an MTU exchange set, or on an LE link the capture saw open without
+    /// one the default of 23 (Core Vol 3 Part F §3.2.8). nil when unknown: on BR/EDR without an exchange,
+    /// where ATT may not run at all, and on a link that began before the capture, whose exchange may too.
     public var attMTU: (value: Int, isDefault: Bool)? {
         if let m = lifecycle.attMTU { return (m, false) }
-        return transport == .le ? (ATTBearer.defaultLEMTU, true) : nil
+        return transport == .le && !inferred ? (ATTBearer.defaultLEMTU, true) : nil
     }
 
     mutating func changeLifecycle(_ change: (inout Lifecycle) -> Void) { change(&lifecycle) }

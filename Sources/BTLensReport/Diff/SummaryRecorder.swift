@@ -186,7 +186,11 @@ extension CaptureSummary {
         }
         if let p = l.phy { f["PHY"] = "\(ConnectionSummary.phy(p.tx))/\(ConnectionSummary.phy(p.rx))" }
         if let d = l.dataLength { f["data length"] = "\(d.tx)/\(d.rx)" }
-        if let m = c.attMTU { f["ATT MTU"] = "\(m.value)\(m.isDefault ? " (default)" : "")" }
+        if let m = c.attMTU {
+            f["ATT MTU"] = "\(m.value)\(m.isDefault ? " (default)" : "")"
+        } else if c.inferred && c.transport == .le {
+            f["ATT MTU"] = "unknown"
+        }
         f["encrypted"] = l.encrypted ? "yes" : "no"
         if l.pairingStarted != nil {
             f["pairing"] = l.pairingFailure.map { "failed: \($0.reason.name)" } ?? l.pairingMethod ?? "yes"

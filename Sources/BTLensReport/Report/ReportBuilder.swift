@@ -126,6 +126,11 @@ public final class ReportBuilder {
     /// selects; connections (and their names) and records are the whole capture's.
     public var selects: ((Event) -> Bool)?
 
+    /// Where seconds count from, when it is known before the first event (`TrafficOrigin`).
+    public func begin(at origin: Timestamp) {
+        if self.origin == nil { self.origin = origin }
+    }
+
     public func event(_ e: Event) {
         let fromLog = Self.fromAppLog(e)
         if options.redact { hciName(e.body) }

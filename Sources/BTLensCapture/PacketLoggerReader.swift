@@ -209,7 +209,7 @@ public struct PacketLoggerReader: CaptureReader {
         let body = bytes[bytes.startIndex..<end]
         let controls = body.contains { $0 < 0x20 && $0 != 0x0a && $0 != 0x09 && $0 != 0x0d }
         guard !controls, var s = String(validating: body, as: UTF8.self) else {
-            return "\(bytes.count) bytes: \(Hex.string(bytes.prefix(32)))\(bytes.count > 32 ? "…" : "")"
+            return "\(Plural.of(bytes.count, "byte")): \(Hex.string(bytes.prefix(32)))\(bytes.count > 32 ? "…" : "")"
         }
         while s.last == "\n" || s.last == "\r" { s.removeLast() }
         return s

@@ -10,7 +10,10 @@ public enum ConnectionSummary {
         let addr = c.address?.description ?? "address unknown"
         let opened = c.openedRecord.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
         let closed = c.closedRecord.map { "#\($0)" } ?? "still open"
-        let reason = c.disconnectReason.map { " (\($0.name))" } ?? ""
+        let reason =
+            c.replaced
+            ? " (replaced: its handle connected again, no disconnection seen)"
+            : c.disconnectReason.map { " (\($0.name))" } ?? ""
         var duration = ""
         if let a = c.openedTime, let b = c.closedTime { duration = ", \(b.offset(from: a)) s" }
         return
@@ -106,6 +109,7 @@ public enum ConnectionSummary {
             w.null()
         }
         w.field("inferred", c.inferred)
+        w.field("replaced", c.replaced)
         if let m = c.attMTU {
             w.field("att_mtu", m.value)
         } else {

@@ -9,7 +9,7 @@ struct Convert: ParsableCommand {
         commandName: "convert",
         abstract: "Write any readable capture as btsnoop, pcap or pcapng, so one file opens everywhere.",
         discussion:
-            "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201). With --filter, the records of what it selects are written with those they depend on (connections, channels, discovery, MTU exchange, subscriptions, the response to a request kept); the capture written is then decoded, and any finding that records left out make it show and the whole capture does not (a sequence gap between the frames kept) is said."
+            "Records, timestamps, direction and original lengths are kept. Captures with notes or controller indexes (btmon, PacketLogger, Linux monitor) are written in the monitor layout (btsnoop 2001, LINKTYPE 254) with notes as system notes; others as H4 (btsnoop 1002, LINKTYPE 201). With --filter, the records of what it selects are written with those they depend on (connections, channels, discovery, MTU exchange, subscriptions, the response to a request kept); the capture written is then decoded, and any finding that records left out make it show and the whole capture does not (a sequence gap between the frames kept, a frame cut short, a response whose request was left out) is said."
     )
 
     @Argument(help: "The capture to read, or - for standard input.")

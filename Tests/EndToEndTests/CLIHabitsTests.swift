@@ -131,3 +131,31 @@ final class CLIHabitsTests: XCTestCase {
         XCTAssertTrue(run.stderr.hasPrefix("btlens: \(url.path): zip: member notes.txt: text: "), run.stderr)
     }
 }
+
+/// A connection whose handle connects again with no disconnection seen ended there: it is not
+/// still open, and what comes after on the handle is the new one's.
+final class ReplacedConnectionTests: XCTestCase {
+    func testAReplacedConnectionEndsWhereItsHandleConnectsAgain() throws {
+        var s = LESession()
+        s.connect(handle: 0x0041, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        let firstATT = s.att(handle: 0x0041, .sent, [0x02, 0x17, 0x00])
+        s.connect(handle: 0x0041, address: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
+        let reopened = s.lastRecord
+        let secondATT = s.att(handle: 0x0041, .sent, [0x02, 0x17, 0x00])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("replaced-\(UUID().uuidString).btsnoop")
+        try Data(s.bytes).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        let run = try runCLI(["stats", url.path, "--format", "json"])
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let connections = try XCTUnwrap(json["connections"] as? [[String: Any]])
+        XCTAssertEqual(connections.count, 2)
+        XCTAssertEqual(connections[0]["replaced"] as? Bool, true)
+        XCTAssertEqual(connections[0]["closed_record"] as? Int, reopened)
+        XCTAssertEqual(connections[0]["first_att_record"] as? Int, firstATT)
+        XCTAssertEqual(connections[1]["replaced"] as? Bool, false)
+        XCTAssertEqual(connections[1]["first_att_record"] as? Int, secondATT)
+        let text = try runCLI(["stats", url.path]).stdout
+        XCTAssertTrue(
+            text.contains("#3 → #\(reopened) (replaced: its handle connected again, no disconnection seen)"), text)
+    }
+}

@@ -31,6 +31,8 @@ public struct ConnectionInfo: Sendable {
     public var closedRecord: Int?
     public var closedTime: Timestamp?
     public var disconnectReason: HCIErrorCode?
+    /// Ended by a Connection Complete that reused its handle, with no disconnection seen (closed there).
+    public var replaced = false
     /// True when the capture started after the connection was made.
     public var inferred: Bool
     /// What happened on it, step by step.
@@ -95,8 +97,11 @@ public struct ConnectionTable: Sendable {
             }
         }
         let previous = open.updateValue(info, forKey: info.key)
-        if let p = previous { remember(p) }
-        return previous
+        guard var p = previous else { return nil }
+        // It ended where its handle was taken again: it is not still open, and what comes after is not its.
+        (p.closedRecord, p.closedTime, p.replaced) = (info.openedRecord, info.openedTime, true)
+        remember(p)
+        return p
     }
 
     mutating func closed(_ key: ConnectionKey, record: Int, time: Timestamp, reason: HCIErrorCode) -> ConnectionInfo? {

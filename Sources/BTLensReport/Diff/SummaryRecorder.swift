@@ -204,7 +204,8 @@ extension CaptureSummary {
         if !l.audioStreams.isEmpty {
             f["audio codec"] = l.audioStreams.map { "SEID \($0.seid) \($0.codec ?? "?")" }.joined(separator: ", ")
         }
-        f["ended"] = c.closedRecord == nil ? "still open" : (c.disconnectReason?.name ?? "closed")
+        f["ended"] =
+            c.replaced ? "replaced" : c.closedRecord == nil ? "still open" : (c.disconnectReason?.name ?? "closed")
         return f
     }
 }

@@ -278,7 +278,9 @@ public final class StatsCollector {
             )
         }
         lines.append("Records:     \(records)" + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))"))
-        if truncatedRecords > 0 { lines.append("Truncated:   \(Plural.of(truncatedRecords, "record")) cut short by the capture") }
+        if truncatedRecords > 0 {
+            lines.append("Truncated:   \(Plural.of(truncatedRecords, "record")) cut short by the capture")
+        }
         if let f = firstTime, let l = lastTime {
             lines.append("Time:        \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
         }

@@ -27,7 +27,8 @@ extension Report {
                 handle: c.key.handle, address: c.address?.description, name: names[c.key.handle],
                 transport: c.transport.rawValue, role: c.role.rawValue, opened: c.openedRecord,
                 closed: c.closedRecord, openedAt: at(c.openedTime), closedAt: at(c.closedTime),
-                reason: c.replaced ? "replaced (its handle connected again)" : c.disconnectReason?.name, inferred: c.inferred, steps: ConnectionSummary.steps(c),
+                reason: c.replaced ? "replaced (its handle connected again)" : c.disconnectReason?.name,
+                inferred: c.inferred, steps: ConnectionSummary.steps(c),
                 attMTU: c.attMTU?.value, attMTUDefault: c.attMTU?.isDefault ?? false)
             redaction?(&connection)
             return connection

@@ -29,6 +29,11 @@ final class HexSecretsTests: XCTestCase {
             // A dump cut inside the secret: its start is still the secret.
             ("01 02 41 58 32 2d 30 30 … (+60 bytes)", "01 02 [serial 1] … (+60 bytes)"),
             ("Config: 45 bytes: 0100004158322d3030…", "Config: 45 bytes: 010000[serial 1]…"),
+            // 8 bytes or more of it anywhere: the parts of a long read, each in its own PDU.
+            ("value 58 32 2d 30 30 34 32 2d 37", "value [serial 1]"),
+            ("01 30 30 34 32 2d 37 37 38 31 02", "01 [serial 1] 02"),
+            // Two runs: the first is too short to say anything, the second is 9 bytes of it.
+            ("41 58 32 2d  30 30 34 32 2d 37 37 38 31", "41 58 32 2d  [serial 1]"),
         ]
         for (input, expected) in cases { XCTAssertEqual(s.scrub(input), expected, input) }
     }
@@ -37,7 +42,7 @@ final class HexSecretsTests: XCTestCase {
         let s = secrets()
         for input in [
             "414243 41 42 43", "4158322d3030", "4158322d3030 then more", "no hex at all", "",
-            "41 58 32 2d  30 30 34 32 2d 37 37 38 31", "331122ccbb",
+            "331122ccbb", "30 30 34 32 2d 37 37",
         ] {
             XCTAssertEqual(s.scrub(input), input)
         }

@@ -1,14 +1,19 @@
 /// Secrets as bytes, found wherever a string writes bytes as hex: `41424344`, `41 42 43 44`,
-/// `41:42:43:44` or `41-42-43-44`, in either case, at any digit (a dump may follow a hex word), and
-/// the start of one that a dump's `…` cut off. Each is replaced by its placeholder (`--redact`).
+/// `41:42:43:44` or `41-42-43-44`, in either case, at any digit (a dump may follow a hex word), the
+/// start of one that a dump's `…` cut off, and any 8 bytes or more of one (the parts a long read
+/// carried, each in its own PDU). Each is replaced by its placeholder (`--redact`).
 struct HexSecrets {
     /// Fewer bytes would match by chance.
     static let shortest = 4
+    /// A part of a secret found anywhere: long enough not to be some other value's bytes.
+    static let shortestPart = 8
     private static let keyNibbles = 2 * shortest
 
     private var secrets: [(nibbles: [UInt8], placeholder: String)] = []
     /// Secrets by their first 4 bytes, so a string is read once however many there are.
     private var byKey: [UInt64: [Int]] = [:]
+    /// Each byte offset of each secret of `shortestPart` bytes or more, by the 4 bytes there.
+    private var parts: [UInt64: [(secret: Int, from: Int)]] = [:]
 
     var count: Int { secrets.count }
 
@@ -18,6 +23,11 @@ struct HexSecrets {
         let key = Self.key(nibbles[...])
         if byKey[key]?.contains(where: { secrets[$0].nibbles == nibbles }) == true { return }
         byKey[key, default: []].append(secrets.count)
+        if bytes.count >= Self.shortestPart {
+            for from in stride(from: 0, through: nibbles.count - 2 * Self.shortestPart, by: 2) {
+                parts[Self.key(nibbles[from...]), default: []].append((secrets.count, from))
+            }
+        }
         secrets.append((nibbles, placeholder))
     }
 
@@ -73,6 +83,11 @@ struct HexSecrets {
                 let start = cut && end > nibbles.count && secret.starts(with: nibbles[p...])
                 guard whole || start, min(end, nibbles.count) > best?.end ?? 0 else { continue }
                 best = (min(end, nibbles.count), secrets[k].placeholder)
+            }
+            for (k, from) in parts[Self.key(nibbles[p...])] ?? [] {
+                let shared = zip(nibbles[p...], secrets[k].nibbles[from...]).prefix { $0 == $1 }.count
+                guard shared >= 2 * Self.shortestPart, p + shared > best?.end ?? 0 else { continue }
+                best = (p + shared, secrets[k].placeholder)
             }
             guard let best else {
                 p += 1

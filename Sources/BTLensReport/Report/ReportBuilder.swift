@@ -392,6 +392,14 @@ public final class ReportBuilder {
     }
 
     /// `0x0013 (fff3)`, `EA 5 (com.x)`, `RFCOMM 2`.
+    /// A chart line's name: its stream, and its connection when the streams are on more than one
+    /// (the same characteristic on two links would otherwise read as one name twice).
+    private func seriesLabel(_ k: StreamID) -> String {
+        guard let s = streams[k] else { return "" }
+        let connections = Set(streamOrder.compactMap { streams[$0]?.connection })
+        return connections.count > 1 ? "\(Hex.value(s.connection, width: 4)) \(s.label)" : s.label
+    }
+
     static func stream(_ a: FrameInfo) -> String {
         if let h = a.attHandle {
             return Hex.value(h, width: 4) + (a.uuid.map { " (\(GATTNames.name($0) ?? $0.description))" } ?? "")
@@ -470,7 +478,7 @@ public final class ReportBuilder {
             diagnostics: groups.values.sorted { ($0.severity.rawValue, $1.id) > ($1.severity.rawValue, $0.id) },
             commands: stats.commandRows, rows: rows, messages: messages, events: events, omittedEvents: omitted,
             window: window, bucketSeconds: bucketSeconds,
-            series: streamOrder.compactMap { k in series[k].map { (streams[k]?.label ?? "", $0) } },
+            series: streamOrder.compactMap { k in series[k].map { (seriesLabel(k), $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
         report.isRange = options.range != nil

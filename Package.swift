@@ -48,7 +48,7 @@ let package = Package(
                 "BTLensCore", "BTLensDissect", "BTLensReport",
                 .product(name: "Yams", package: "Yams"),
             ]),
-        // Threads, relays, live input, folder runs and the output sink: how a capture flows through the analyzer.
+        // Threads, relays, live input, folder runs and app logs merged in: how a capture flows through the analyzer.
         .target(
             name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensAppLog"]),
         // Display filters (--filter): the language, compiled once, over the events in the JSONL contract's names.
@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "BTLensReport",
             dependencies: [
-                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline", "CBTLensZlib",
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "CBTLensZlib",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         .executableTarget(

@@ -1,6 +1,5 @@
 import BTLensCore
 import BTLensDissect
-import BTLensPipeline
 
 /// One JSON object per line per event (the JSONL contract: docs/jsonl.md).
 /// One writer serves every event, so its storage and its cached date prefix are reused.

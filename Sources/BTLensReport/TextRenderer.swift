@@ -1,6 +1,5 @@
 import BTLensCore
 import BTLensDissect
-import BTLensPipeline
 
 /// The terminal timeline: one line per event —
 /// `#record  seconds  arrow  connection  LAYER  summary`, diagnostics marked with `!`.

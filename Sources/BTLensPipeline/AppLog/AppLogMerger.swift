@@ -3,25 +3,6 @@ import BTLensCore
 import BTLensDissect
 import Foundation
 
-public enum AppLogAirDiagnostics {
-    public static let txNotOnAir = DiagnosticKind(
-        "app.tx.not_on_air", .warning,
-        "A log line shows bytes the app sent that no packet carried within the matching window: they never left the phone, or left changed."
-    )
-    public static let rxNotLogged = DiagnosticKind(
-        "app.rx.not_logged", .note,
-        "A value the phone received, on a stream whose values the app logs, that no log line shows within the matching window."
-    )
-    public static let order = DiagnosticKind(
-        "app.order", .warning,
-        "The log and the air disagree on the order of two commands: the one logged first went out second.")
-    public static let outside = DiagnosticKind(
-        "app.log.outside", .warning,
-        "No line of a log falls within the capture's time on the capture's clock: the log is of another time, or its offset is wrong."
-    )
-    public static let all = [txNotOnAir, rxNotLogged, order, outside]
-}
-
 /// App logs placed on the capture's timeline (`--app-log`): each log's clock is put on the
 /// capture's by the lines whose bytes the capture carries, then its lines are merged with the
 /// events in time order, each line that shows bytes matched to the packet that carried them

@@ -1,4 +1,5 @@
 import BTLensCore
+import BTLensDissect
 
 /// The received values that no log line showed, on streams the app logs: the first of a stream is
 /// said where it is (`app.rx.not_logged`), the later ones are counted and said in one diagnostic

@@ -1,7 +1,6 @@
 import BTLensCapture
 import BTLensCore
 import BTLensDissect
-import BTLensPipeline
 
 /// Builds a `Report` while the capture streams past, in bounded memory: counts and diagnostics are
 /// complete; the timeline keeps the chosen range only, if there is one, and of that (or of the whole

@@ -1,4 +1,4 @@
-import BTLensPipeline
+import BTLensCore
 import Foundation
 import XCTest
 

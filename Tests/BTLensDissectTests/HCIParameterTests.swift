@@ -14,18 +14,6 @@ final class HCIParameterTests: XCTestCase {
         HCIDecoder.event((Hex.bytes(hex) ?? [])[...], truncated: false)
     }
 
-    func shown(_ fields: [(String, FieldValue)]?) -> [String] {
-        (fields ?? []).map { key, value in
-            switch value {
-            case .int(let v), .hex(let v, _): "\(key)=\(v)"
-            case .string(let s): "\(key)=\(s)"
-            case .bool(let b): "\(key)=\(b)"
-            case .bytes(let b): "\(key)=\(Hex.string(b))"
-            case .decimal(let units, let scale): "\(key)=\(FieldValue.decimalText(units, scale: scale))"
-            }
-        }
-    }
-
     func testLEConnectionUpdateGivesIntervalsInMillisecondsBesideTheirCounts() {
         // §7.8.18: handle 0x0040, interval 24 to 40 (×1.25 ms), latency 0, timeout 500 (×10 ms),
         // CE lengths 0 and 0x0010 (×0.625 ms).

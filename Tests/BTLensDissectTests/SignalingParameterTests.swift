@@ -10,18 +10,6 @@ final class SignalingParameterTests: XCTestCase {
     let connection = ConnectionKey(index: 0, handle: 0x0b)
     let place = RecordPlace(record: 1, time: Timestamp(microseconds: 0))
 
-    func shown(_ fields: [(String, FieldValue)]?) -> [String] {
-        (fields ?? []).map { key, value in
-            switch value {
-            case .int(let v), .hex(let v, _): "\(key)=\(v)"
-            case .string(let s): "\(key)=\(s)"
-            case .bool(let b): "\(key)=\(b)"
-            case .bytes(let b): "\(key)=\(Hex.string(b))"
-            case .decimal(let units, let scale): "\(key)=\(FieldValue.decimalText(units, scale: scale))"
-            }
-        }
-    }
-
     func signaling(_ hex: String) -> [String] {
         var map = L2CAPChannelMap()
         let out = map.decode((Hex.bytes(hex) ?? [])[...], connection: connection, direction: .sent, at: place)

@@ -27,7 +27,8 @@ let package = Package(
         .systemLibrary(
             name: "CBTLensZlib", path: "Sources/CBTLensZlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "BTLensCore"),
+        // The operating system's calls (Sources/BTLensCore/OS.swift) and the heap's counters.
+        .target(name: "BTLensCore", dependencies: ["CHeapUsage"]),
         // A FILE over a pipe whose ftell counts what was read: record offsets of followed pcap streams.
         .target(name: "CCountingFile"),
         .target(
@@ -65,7 +66,7 @@ let package = Package(
             name: "btlens",
             dependencies: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-                "BTLensFilter", "BTLensAppLog", "CHeapUsage",
+                "BTLensFilter", "BTLensAppLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Builds captures byte by byte for the tests and for Captures/.
@@ -92,13 +93,13 @@ let package = Package(
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
         .testTarget(name: "BTLensAppLogTests", dependencies: ["BTLensAppLog"]),
         .testTarget(name: "BTLensFilterTests", dependencies: ["BTLensFilter", "BTLensTestSupport"]),
-        // The heap in use (glibc), for the tests that bound memory.
+        // The heap in use (glibc, macOS), for the tests that bound memory; through OS.heapInUse.
         .target(name: "CHeapUsage"),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "btlens", "BTLensPipeline", "BTLensReport", "BTLensFilter",
-                "BTLensDefinitions", "BTLensTestSupport", "CHeapUsage",
+                "BTLensDefinitions", "BTLensTestSupport",
             ]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["BTLensFuzz", "BTLensTestSupport"]),
     ]

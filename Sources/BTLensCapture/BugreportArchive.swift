@@ -1,9 +1,6 @@
+import BTLensCore
 import Foundation
 import ZIPFoundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An Android bugreport .zip: finds the snoop logs and the summary text inside, through ZIPFoundation.
 public struct BugreportArchive {
@@ -57,23 +54,19 @@ public struct BugreportArchive {
     /// A temporary file whose name is gone before a signal can end btlens: made and unlinked with
     /// the signals that end it held back, so that nothing is left behind.
     private static func anonymousFile() -> Int32 {
-        var ending = sigset_t()
-        var before = sigset_t()
-        sigemptyset(&ending)
-        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&ending, s) }
-        pthread_sigmask(SIG_BLOCK, &ending, &before)
-        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
-        var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)
-        let fd = mkstemp(&template)
-        if fd >= 0 { unlink(template) }
-        return fd
+        OS.withEndingSignalsBlocked {
+            var template = Array((NSTemporaryDirectory() + "/btlens-XXXXXX").utf8CString)
+            let fd = OS.mkstemp(&template)
+            if fd >= 0 { OS.unlink(String(cString: template)) }
+            return fd
+        }
     }
 
     /// The names of the members whose local headers a zip without a central directory holds.
     private static func localMembers(_ path: String, limit: Int64) -> [String] {
-        let fd = open(path, O_RDONLY)
+        let fd = OS.open(path, O_RDONLY)
         guard fd >= 0 else { return [] }
-        defer { close(fd) }
+        defer { OS.close(fd) }
         return ZipLocalScan.members(fd: fd, limit: limit).map(\.name)
     }
 
@@ -145,9 +138,9 @@ public struct BugreportArchive {
         )
         // The size the archive declares may be a lie: the inflated bytes are counted as well.
         if let entry = archive?[name], entry.uncompressedSize > UInt64(limit) { throw tooLarge }
-        let archiveFile = open(path, O_RDONLY)
-        guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(archiveFile) }
+        let archiveFile = OS.open(path, O_RDONLY)
+        guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: OS.describe(OS.errno)) }
+        defer { OS.close(archiveFile) }
         let located: ZipMember
         do { located = try ZipMember.locate(name, fd: archiveFile, limit: limit) } catch {
             throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)")
@@ -156,7 +149,7 @@ public struct BugreportArchive {
         guard fd >= 0 else {
             throw .cannotOpen(
                 path: NSTemporaryDirectory(),
-                reason: "cannot make a temporary file: \(String(cString: strerror(errno)))")
+                reason: "cannot make a temporary file: \(OS.describe(OS.errno))")
         }
         let file = FileSource(descriptor: fd, name: "\(path) member \(name)")
         let damage: String?
@@ -166,10 +159,10 @@ public struct BugreportArchive {
                 guard let base = piece.baseAddress else { return }
                 var at = 0
                 while at < piece.count {
-                    let n = write(fd, base + at, piece.count - at)
-                    if n < 0 && errno == EINTR { continue }
+                    let n = OS.write(fd, base + at, piece.count - at)
+                    if n < 0 && OS.errno == EINTR { continue }
                     guard n > 0 else {
-                        throw .cannotOpen(path: "a temporary file", reason: String(cString: strerror(errno)))
+                        throw .cannotOpen(path: "a temporary file", reason: OS.describe(OS.errno))
                     }
                     at += n
                 }
@@ -181,7 +174,7 @@ public struct BugreportArchive {
             case .unsupported(let detail): throw .unsupported(format: "zip", detail: detail)
             }
         }
-        lseek(fd, 0, SEEK_SET)
+        OS.lseek(fd, 0, SEEK_SET)
         return (file, name, damage)
     }
 }

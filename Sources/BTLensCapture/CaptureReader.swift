@@ -1,9 +1,5 @@
 import BTLensCore
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A streaming reader of one capture: records come out one at a time, in file order.
 public protocol CaptureReader {
     var info: CaptureInfo { get }
@@ -101,8 +97,8 @@ public enum CaptureFormat {
         _ input: inout ChunkedInput, _ source: any ByteSource, path: String?, format: String
     ) throws(CaptureOpenError) -> any CaptureReader {
         if let path {
-            guard let file = fopen(path, "rb") else {
-                throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            guard let file = OS.fopen(path, "rb") else {
+                throw .cannotOpen(path: path, reason: OS.describe(OS.errno))
             }
             return try PcapReader(file: file, format: format)
         }
@@ -113,7 +109,7 @@ public enum CaptureFormat {
         bytes = Array(input.take(input.available))
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
         memory.copyBytes(from: bytes)
-        guard let file = fmemopen(memory.baseAddress, bytes.count, "rb") else {
+        guard let file = OS.fmemopen(memory.baseAddress, bytes.count, "rb") else {
             memory.deallocate()
             throw .unsupported(format: format, detail: "cannot hand the bytes to libpcap")
         }

@@ -1,10 +1,6 @@
 import BTLensCore
 import CPcap
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes records to a file Wireshark opens: btsnoop (1002, or 2001 when the input has notes or
 /// controller indexes), pcap through libpcap's dumper, or pcapng (blocks written here: libpcap
 /// 1.10 cannot write pcapng). Timestamps, direction and original lengths are kept.
@@ -34,7 +30,7 @@ public final class CaptureWriter {
             }
             guard let dump = pcap_dump_open(d, path) else {
                 // libpcap's message names the path again.
-                let reason = String(cString: strerror(errno))
+                let reason = OS.describe(OS.errno)
                 pcap_close(d)
                 throw .cannotOpen(path: path, reason: reason)
             }
@@ -44,8 +40,8 @@ public final class CaptureWriter {
             return
         }
         // "-" is standard output, as libpcap's dump takes it.
-        guard let f = path == "-" ? fdopen(dup(1), "wb") : fopen(path, "wb") else {
-            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        guard let f = path == "-" ? OS.fdopen(OS.dup(1), "wb") : OS.fopen(path, "wb") else {
+            throw .cannotOpen(path: path, reason: OS.describe(OS.errno))
         }
         file = f
         dead = nil
@@ -67,7 +63,7 @@ public final class CaptureWriter {
     deinit {
         if let dumper { pcap_dump_close(dumper) }
         if let dead { pcap_close(dead) }
-        if let file { fclose(file) }
+        if let file { OS.fclose(file) }
     }
 
     /// Flushes what was written (the file stays open until the writer goes away); the `errno` of
@@ -75,8 +71,8 @@ public final class CaptureWriter {
     @discardableResult
     public func flush() -> Int32? {
         guard failure == nil else { return failure }
-        if let dumper, pcap_dump_flush(dumper) != 0 { failure = errno }
-        if let file, fflush(file) != 0 { failure = errno }
+        if let dumper, pcap_dump_flush(dumper) != 0 { failure = OS.errno }
+        if let file, OS.fflush(file) != 0 { failure = OS.errno }
         return failure
     }
 
@@ -151,15 +147,15 @@ public final class CaptureWriter {
                     pcap_dump(UnsafeMutableRawPointer(dumper).assumingMemoryBound(to: UInt8.self), &h, p.baseAddress)
                 }
                 // libpcap says nothing of a failed write: its stream does.
-                if let stream = pcap_dump_file(dumper), ferror(stream) != 0 { failure = errno }
+                if let stream = pcap_dump_file(dumper), OS.ferror(stream) != 0 { failure = OS.errno }
             }
         }
     }
 
     private func put(_ bytes: [UInt8]) {
         guard let file, failure == nil else { return }
-        let done = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        if done < bytes.count { failure = errno }
+        let done = bytes.withUnsafeBytes { OS.fwrite($0, file) }
+        if done < bytes.count { failure = OS.errno }
     }
 }
 

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import BTLensCore
+import Foundation
 
 /// Where capture bytes come from: a file, a pipe, memory.
 public protocol ByteSource {
@@ -47,8 +44,8 @@ public final class FileSource: ByteSource {
 
     public init(path: String) throws(CaptureOpenError) {
         self.path = path
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        let fd = OS.open(path, O_RDONLY)
+        guard fd >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: OS.describe(OS.errno)) }
         self.fd = fd
     }
 
@@ -58,14 +55,14 @@ public final class FileSource: ByteSource {
         self.fd = descriptor
     }
 
-    deinit { close(fd) }
+    deinit { OS.close(fd) }
 
     /// The whole file again as a stdio stream of its own (for libpcap): its name may be gone.
     func rewoundStream() -> UnsafeMutablePointer<FILE>? {
-        let copy = dup(fd)
+        let copy = OS.dup(fd)
         guard copy >= 0 else { return nil }
-        guard lseek(copy, 0, SEEK_SET) == 0, let stream = fdopen(copy, "rb") else {
-            close(copy)
+        guard OS.lseek(copy, 0, SEEK_SET) == 0, let stream = OS.fdopen(copy, "rb") else {
+            OS.close(copy)
             return nil
         }
         return stream
@@ -73,9 +70,7 @@ public final class FileSource: ByteSource {
 
     /// The file's size, for a regular file.
     public var size: Int64? {
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(st.st_size)
+        OS.regularFileSize(fd)
     }
 
     public func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8] {
@@ -87,10 +82,10 @@ public final class FileSource: ByteSource {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(CaptureOpenError) -> Int {
         while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let n = OS.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
-            if errno != EINTR {
-                throw CaptureOpenError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            if OS.errno != EINTR {
+                throw CaptureOpenError.cannotOpen(path: path, reason: OS.describe(OS.errno))
             }
         }
     }

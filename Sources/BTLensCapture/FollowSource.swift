@@ -1,8 +1,5 @@
 import BTLensCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// Set from a signal handler (SIGINT, SIGTERM) or a test: every follow source stops at once, the
 /// pipeline reports what is left in its buffers, and `follow` ends.
@@ -16,18 +13,17 @@ public final class StopFlag: @unchecked Sendable {
 
     public init() {
         pointer.pointee = 0
-        var fds: [Int32] = [-1, -1]
         // Made once, at start: a process that cannot make a pipe then cannot do much else either.
-        precondition(pipe(&fds) == 0, "btlens: no pipe for the stop flag: \(String(cString: strerror(errno)))")
-        wake = (fds[0], fds[1])
-        // A handler never blocks on a full pipe; a program btlens starts does not inherit it.
-        _ = fcntl(wake.write, F_SETFL, O_NONBLOCK)
-        for fd in [wake.read, wake.write] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // A handler never blocks on a full pipe.
+        guard let fds = OS.pipe(nonBlockingWrite: true) else {
+            preconditionFailure("btlens: no pipe for the stop flag: \(OS.describe(OS.errno))")
+        }
+        wake = fds
     }
 
     deinit {
-        close(wake.read)
-        close(wake.write)
+        OS.close(wake.read)
+        OS.close(wake.write)
         pointer.deallocate()
     }
 
@@ -49,9 +45,7 @@ public final class StopFlag: @unchecked Sendable {
     /// Calls `idle` when it is due; for waits that are not this flag's (libpcap's read timeout).
     public func tick() {
         guard let idle, let idleThread, pthread_equal(idleThread, pthread_self()) != 0 else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let ms = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
+        let ms = OS.monotonicNanoseconds() / 1_000_000
         guard ms &- lastIdle >= UInt64(Self.idleInterval) else { return }
         lastIdle = ms
         idle()
@@ -62,7 +56,7 @@ public final class StopFlag: @unchecked Sendable {
     public func set() {
         pointer.pointee = 1
         var byte: UInt8 = 1
-        _ = Glibc.write(wake.write, &byte, 1)
+        _ = OS.write(wake.write, &byte, 1)
     }
 
     /// Waits until `fd` has `events` or the flag is set; true when `fd` is ready (or failed, which
@@ -75,8 +69,8 @@ public final class StopFlag: @unchecked Sendable {
         while !isSet {
             // With an idle hook, no single poll outlasts its interval.
             let slice = idle == nil ? left : left < 0 ? Self.idleInterval : min(left, Self.idleInterval)
-            let n = poll(&fds, 2, slice)
-            if n < 0 && errno == EINTR { continue }
+            let n = OS.poll(&fds, slice)
+            if n < 0 && OS.errno == EINTR { continue }
             if n == 0, idle != nil {
                 tick()
                 if left >= 0 { left -= slice }
@@ -124,16 +118,15 @@ public final class FollowSource: ByteSource {
     /// nothing has that name (yet); any other reason it cannot be read is thrown.
     public init?(path: String, stop: StopFlag) throws(CaptureOpenError) {
         // Non-blocking, so opening a FIFO no writer has opened yet does not wait beyond a stop.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = OS.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+            if OS.errno == ENOENT { return nil }
+            throw .cannotOpen(path: path, reason: OS.describe(OS.errno))
         }
-        var st = stat()
-        let type = fstat(fd, &st) == 0 ? st.st_mode & S_IFMT : 0
+        let type = OS.status(fd).map { $0.st_mode & S_IFMT } ?? 0
         guard type != S_IFDIR else {
-            close(fd)
-            throw .cannotOpen(path: path, reason: String(cString: strerror(EISDIR)))
+            OS.close(fd)
+            throw .cannotOpen(path: path, reason: OS.describe(EISDIR))
         }
         self.fd = fd
         self.path = path
@@ -151,7 +144,7 @@ public final class FollowSource: ByteSource {
         self.stop = stop
     }
 
-    deinit { if ownsDescriptor { close(fd) } }
+    deinit { if ownsDescriptor { OS.close(fd) } }
 
     public func read(maxCount: Int) throws(CaptureOpenError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: max(maxCount, 1))
@@ -159,15 +152,15 @@ public final class FollowSource: ByteSource {
             // A stream is read only once it has bytes (or has ended), so no read blocks past a stop.
             if !isFile && !stop.wait(for: fd) { break }
             if stop.isSet { break }
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, maxCount) }
+            let n = buffer.withUnsafeMutableBytes { OS.read(fd, $0.baseAddress, maxCount) }
             if n > 0 {
                 position += Int64(n)
                 buffer.removeLast(buffer.count - n)
                 return buffer
             }
             if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw .cannotOpen(path: path ?? "input", reason: String(cString: strerror(errno)))
+                if OS.errno == EINTR || OS.errno == EAGAIN { continue }
+                throw .cannotOpen(path: path ?? "input", reason: OS.describe(OS.errno))
             }
             // End of what is there: a stream has ended; a file may still grow, or have been
             // replaced, in which case what was written to it before is read first (the loop goes round once more).
@@ -180,10 +173,10 @@ public final class FollowSource: ByteSource {
 
     /// Compares the open file with what its name points to now.
     static func change(fd: Int32, path: String, position: Int64) -> Change? {
-        var open = stat()
-        var named = stat()
-        guard fstat(fd, &open) == 0 else { return .replaced }
-        if stat(path, &named) != 0 || named.st_ino != open.st_ino || named.st_dev != open.st_dev { return .replaced }
+        guard let open = OS.status(fd) else { return .replaced }
+        guard let named = OS.status(path: path), named.st_ino == open.st_ino, named.st_dev == open.st_dev else {
+            return .replaced
+        }
         return Int64(open.st_size) < position ? .truncated : nil
     }
 }

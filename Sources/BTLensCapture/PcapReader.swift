@@ -1,10 +1,6 @@
 import BTLensCore
 import CPcap
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// pcap and pcapng through libpcap, for the Bluetooth HCI link types:
 /// 187 H4 (no direction), 201 H4 with a 4-byte big-endian direction (bit 0 set = received),
 /// 254 Linux monitor (4-byte big-endian adapter index and opcode).
@@ -39,7 +35,7 @@ public final class PcapReader: CaptureReader {
     {
         var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         guard let p = pcap_fopen_offline(file, &errbuf) else {
-            fclose(file)
+            OS.fclose(file)
             memory?.deallocate()
             throw .unsupported(format: format, detail: "libpcap cannot read it: \(Self.text(errbuf))")
         }
@@ -53,15 +49,13 @@ public final class PcapReader: CaptureReader {
         handle = p
         self.memory = memory
         stop = nil
-        lastOffset = Int64(ftell(pcap_file(p)))
+        lastOffset = pcap_file(p).map { Int64(OS.ftell($0)) } ?? -1
         info.headerLength = Int(lastOffset)
         info.size = memory.map { Int64($0.count) } ?? Self.size(of: file)
     }
 
     private static func size(of file: UnsafeMutablePointer<FILE>) -> Int64? {
-        var st = stat()
-        guard fstat(fileno(file), &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(st.st_size)
+        OS.regularFileSize(OS.fileno(file))
     }
 
     public var bytesRead: Int64 { lastOffset }
@@ -161,7 +155,7 @@ public final class PcapReader: CaptureReader {
                     recordNumber: recordNumber + 1, fileOffset: offset))
         }
         recordNumber += 1
-        if let f = pcap_file(handle) { lastOffset = Int64(ftell(f)) }
+        if let f = pcap_file(handle) { lastOffset = Int64(OS.ftell(f)) }
         let count = Int(h.caplen)
         // The record header or pcapng block around the packet: what the file offset moved past it.
         let framing = Int(lastOffset - offset) - count

@@ -1,9 +1,6 @@
+import BTLensCore
 import CCountingFile
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Hands a live pcap or pcapng stream to libpcap, which reads from a `FILE`: a thread copies the
 /// stream into a pipe as it arrives, and libpcap reads the other end, blocking until a record is
@@ -20,15 +17,14 @@ final class PipePump: @unchecked Sendable {
     }
 
     static func open(_ input: ChunkedInput, format: String) throws(CaptureOpenError) -> any CaptureReader {
-        var fds: [Int32] = [0, 0]
         // libpcap's ftell gives each record's offset: on a plain pipe it is -1.
-        guard pipe(&fds) == 0, let file = btlens_counting_fdopen(fds[0]) else {
+        guard let fds = OS.pipe(), let file = btlens_counting_fdopen(fds.read) else {
             throw .unsupported(
-                format: format, detail: "cannot make a pipe for libpcap: \(String(cString: strerror(errno)))")
+                format: format, detail: "cannot make a pipe for libpcap: \(OS.describe(OS.errno))")
         }
         // A reader that stops early closes its end: the pump then sees EPIPE, not a fatal SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        let pump = PipePump(input, fd: fds[1])
+        OS.ignore(SIGPIPE)
+        let pump = PipePump(input, fd: fds.write)
         Thread.detachNewThread { pump.run() }
         do {
             let reader = try PcapReader(file: file, format: format)
@@ -45,7 +41,7 @@ final class PipePump: @unchecked Sendable {
     var stopped: Bool { lock.withLock { endedByStop } }
 
     private func run() {
-        defer { close(fd) }
+        defer { OS.close(fd) }
         while true {
             let n = input.available
             if n > 0 {
@@ -66,8 +62,8 @@ final class PipePump: @unchecked Sendable {
     private func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = bytes[offset...].withUnsafeBytes { OS.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && OS.errno == EINTR { continue }
             guard n > 0 else { return false }
             offset += n
         }

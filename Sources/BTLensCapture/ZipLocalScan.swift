@@ -1,10 +1,5 @@
+import BTLensCore
 import CBTLensZlib
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The members of a zip that lost its central directory (a bugreport cut short by a dropped
 /// transfer), found by walking the local file headers from the start (APPNOTE.TXT 4.3.7, and 4.3.9
@@ -16,7 +11,7 @@ enum ZipLocalScan {
     static let memberLimit = 100_000
 
     static func members(fd: Int32, limit: Int64) -> [(name: String, member: ZipMember)] {
-        let size = UInt64(max(lseek(fd, 0, SEEK_END), 0))
+        let size = UInt64(max(OS.lseek(fd, 0, SEEK_END), 0))
         var found: [(name: String, member: ZipMember)] = []
         var at: UInt64 = 0
         while found.count < memberLimit,

@@ -1,9 +1,6 @@
 import BTLensCore
 import CBTLensZlib
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// A member's stored bytes, found from the archive's own headers, and inflated with zlib within
 /// bounds. ZIPFoundation lists the members, but its inflater reads on past a member's compressed
@@ -26,7 +23,7 @@ struct ZipMember {
     /// without a central directory (cut short), it is looked for by its local header
     /// (`ZipLocalScan`, each member inflated to at most `limit` bytes to find where it ends).
     static func locate(_ name: String, fd: Int32, limit: Int64) throws(Damaged) -> ZipMember {
-        let size = UInt64(max(lseek(fd, 0, SEEK_END), 0))
+        let size = UInt64(max(OS.lseek(fd, 0, SEEK_END), 0))
         let directoryOffset: UInt64
         let directorySize: UInt64
         do { (directoryOffset, directorySize) = try centralDirectory(fd, size: size) } catch {
@@ -112,7 +109,7 @@ struct ZipMember {
             let got = Self.readFully(
                 fd, into: UnsafeMutableRawBufferPointer(rebasing: input[..<want]), at: dataOffset + position)
             guard got == want else {
-                return "it cannot be read at offset \(dataOffset + position): \(String(cString: strerror(errno)))"
+                return "it cannot be read at offset \(dataOffset + position): \(OS.describe(OS.errno))"
             }
             position += UInt64(got)
             if method == 0 {
@@ -196,7 +193,7 @@ struct ZipMember {
         var bytes = [UInt8](repeating: 0, count: Int(count))
         let done = bytes.withUnsafeMutableBytes { readFully(fd, into: $0, at: offset) }
         guard done == bytes.count else {
-            throw Damaged(detail: "\(what) cannot be read: \(String(cString: strerror(errno)))")
+            throw Damaged(detail: "\(what) cannot be read: \(OS.describe(OS.errno))")
         }
         return bytes
     }
@@ -206,8 +203,8 @@ struct ZipMember {
         guard let base = buffer.baseAddress else { return 0 }
         var done = 0
         while done < buffer.count {
-            let n = pread(fd, base + done, buffer.count - done, off_t(offset) + off_t(done))
-            if n < 0 && errno == EINTR { continue }
+            let n = OS.pread(fd, base + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 && OS.errno == EINTR { continue }
             guard n > 0 else { break }
             done += n
         }

@@ -2,10 +2,6 @@ import BTLensCore
 import CBTLensZlib
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One member of a zip, inflated as it is read: 64 KiB at a time, never the whole member (the
 /// logcat inside a bugreport, read by `--app-log bugreport`). The member is found from the
 /// archive's own headers (`ZipMember`); stored (0) and deflated (8) members are read.
@@ -26,16 +22,16 @@ public final class ZipMemberStream {
 
     /// Opens `member` of the zip at `path`; at most `limit` bytes are inflated from it.
     public init(archive path: String, member: String, limit: Int64) throws(CaptureOpenError) {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        let fd = OS.open(path, O_RDONLY)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: OS.describe(OS.errno)) }
         do {
             located = try ZipMember.locate(member, fd: fd, limit: limit)
         } catch {
-            close(fd)
+            OS.close(fd)
             throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)")
         }
         guard located.method == 0 || located.method == 8 else {
-            close(fd)
+            OS.close(fd)
             throw .unsupported(
                 format: "zip",
                 detail:
@@ -44,7 +40,7 @@ public final class ZipMemberStream {
         }
         stream.initialize(to: z_stream())
         guard inflateInit2_(stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            close(fd)
+            OS.close(fd)
             throw .unsupported(format: "zip", detail: "zlib cannot start")
         }
         (self.member, self.fd, self.limit) = (member, fd, limit)
@@ -55,7 +51,7 @@ public final class ZipMemberStream {
         stream.deallocate()
         input.deallocate()
         output.deallocate()
-        close(fd)
+        OS.close(fd)
     }
 
     /// The member's next bytes (at most 64 KiB), or nil at its end. Throws when it is damaged (its

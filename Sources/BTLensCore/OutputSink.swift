@@ -1,12 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-
-private let systemWrite = Darwin.write
-#endif
+import Foundation
 
 /// Where rendered bytes go: a file descriptor in large writes, or memory for tests.
 ///
@@ -74,9 +66,9 @@ public final class OutputSink {
         guard failure == nil, let base = raw.baseAddress else { return }
         var offset = 0
         while offset < raw.count {
-            let n = systemWrite(fd, base + offset, raw.count - offset)
+            let n = OS.write(fd, base + offset, raw.count - offset)
             if n < 0 {
-                let code = errno
+                let code = OS.errno
                 if code == EINTR { continue }
                 failure = code
                 return onFailure(code)

@@ -1,3 +1,4 @@
+import BTLensCore
 import Foundation
 
 /// A command over a folder of captures: files run in parallel on every core, and results come
@@ -21,8 +22,7 @@ public enum FolderRun {
     /// Why a folder's entry is not read as a capture (a FIFO or device would block or never end), or
     /// nil for a regular file.
     public static func notRegularFile(_ path: String) -> String? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return String(cString: strerror(errno)) }
+        guard let st = OS.status(path: path) else { return OS.describe(OS.errno) }
         switch st.st_mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFIFO: return "a FIFO, not a regular file: name it alone to read it"

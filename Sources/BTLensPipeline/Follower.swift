@@ -2,10 +2,6 @@ import BTLensCapture
 import BTLensCore
 import BTLensDissect
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Follows a live capture, handing each record and event on as soon as the record is whole.
 ///
 /// A followed file that is truncated or replaced (Android rotates `btsnoop_hci.log` to `.last`),

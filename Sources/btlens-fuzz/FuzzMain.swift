@@ -1,12 +1,9 @@
-import BTLensFuzz
 // libFuzzer's driver for the targets of BTLensFuzz (built by scripts/fuzz with
 // -sanitize=fuzzer -DFUZZING; the target is named by BTLENS_FUZZ_TARGET), or, in a normal build,
 // a command that lists the targets, writes their seeds, and replays inputs through one.
+import BTLensCore
+import BTLensFuzz
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 #if FUZZING
 // libFuzzer's driver, started from this executable's own main (SwiftPM names the entry point).
@@ -28,12 +25,12 @@ struct FuzzDriver {
             FileHandle.standardError.write(
                 Data("BTLENS_FUZZ_TARGET must name one of: \(FuzzTarget.all.map(\.name).joined(separator: " "))\n".utf8)
             )
-            exit(2)
+            OS.exit(2)
         }
         target = t
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
-        exit(
+        OS.exit(
             LLVMFuzzerRunDriver(&argc, &argv) { data, size in
                 target?.run(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
                 return 0
@@ -59,9 +56,9 @@ struct FuzzCommand {
         case ("seeds", 3):
             let t = target(args[1])
             for (i, seed) in t.seeds().enumerated() {
-                guard let f = fopen("\(args[2])/seed-\(i)", "wb") else { fail("cannot write into \(args[2])") }
-                _ = seed.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-                fclose(f)
+                guard let f = OS.fopen("\(args[2])/seed-\(i)", "wb") else { fail("cannot write into \(args[2])") }
+                _ = seed.withUnsafeBytes { OS.fwrite($0, f) }
+                OS.fclose(f)
             }
         case ("replay", 3...):
             let t = target(args[1])
@@ -81,17 +78,17 @@ struct FuzzCommand {
     }
 
     static func read(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
+        guard let f = OS.fopen(path, "rb") else { return nil }
+        defer { OS.fclose(f) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        while case let n = fread(&chunk, 1, chunk.count, f), n > 0 { bytes += chunk[..<n] }
+        while case let n = chunk.withUnsafeMutableBytes({ OS.fread($0, f) }), n > 0 { bytes += chunk[..<n] }
         return bytes
     }
 
     static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data((message + "\n").utf8))
-        exit(2)
+        OS.exit(2)
     }
 }
 #endif

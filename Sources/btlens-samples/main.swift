@@ -2,16 +2,14 @@
 // `--benchmark FILE MEGABYTES` the benchmark's large capture (scripts/benchmark), or with
 // `--hostile DIR` the hostile captures (docs/hostile-captures.md), with
 // `--mutants FORM SEED FIRST COUNT DIR` seeded mutants of the samples in one form (scripts/mutate).
+import BTLensCore
 import BTLensTestSupport
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 func create(_ path: String) -> UnsafeMutablePointer<FILE> {
-    guard let f = fopen(path, "wb") else {
+    guard let f = OS.fopen(path, "wb") else {
         print("btlens-samples: cannot write \(path)")
-        exit(1)
+        OS.exit(1)
     }
     return f
 }
@@ -20,35 +18,35 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--benchmark", arguments.count == 3, let megabytes = Int(arguments[2]) {
     let f = create(arguments[1])
     let records = BenchmarkCapture.generate(bytes: megabytes * 1_000_000) { bytes in
-        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
+        _ = bytes.withUnsafeBytes { OS.fwrite($0, f) }
     }
-    fclose(f)
+    OS.fclose(f)
     print("\(arguments[1]): \(records) records")
-    exit(0)
+    OS.exit(0)
 }
 if arguments.first == "--hostile", arguments.count == 2 {
     for c in HostileCaptures.all() {
         let path = arguments[1] + "/" + c.file
         let f = create(path)
-        _ = c.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-        fclose(f)
+        _ = c.bytes.withUnsafeBytes { OS.fwrite($0, f) }
+        OS.fclose(f)
         print("\(path): \(c.bytes.count) bytes, \(c.about); expect \(c.expected.count) diagnostics")
     }
     let flood = HostileCaptures.reassemblyFlood(handles: 400)
     let f = create(arguments[1] + "/reassembly_flood.btsnoop")
-    _ = flood.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-    fclose(f)
+    _ = flood.withUnsafeBytes { OS.fwrite($0, f) }
+    OS.fclose(f)
     print(
         "\(arguments[1])/reassembly_flood.btsnoop: \(flood.count) bytes, 400 links each leaving a 65,535-byte PDU unfinished"
     )
     for d in HostileCaptures.definitions {
         let path = arguments[1] + "/" + d.file
         let f = create(path)
-        _ = Array(d.text.utf8).withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-        fclose(f)
+        _ = Array(d.text.utf8).withUnsafeBytes { OS.fwrite($0, f) }
+        OS.fclose(f)
         print("\(path): \(d.about); expect \(d.error)")
     }
-    exit(0)
+    OS.exit(0)
 }
 if arguments.first == "--mutants" {
     guard arguments.count == 6, let form = MutantForm(rawValue: arguments[1]), let seed = UInt64(arguments[2]),
@@ -57,25 +55,25 @@ if arguments.first == "--mutants" {
         print(
             "usage: btlens-samples --mutants FORM SEED FIRST COUNT DIR; forms: \(MutantForm.allCases.map(\.rawValue).joined(separator: " "))"
         )
-        exit(2)
+        OS.exit(2)
     }
     let bases = form.bases
     for index in first..<first + count {
         let m = CaptureMutator.mutant(form, bases: bases, seed: seed, index: index)
         let f = create(arguments[5] + "/" + m.fileName)
-        _ = m.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-        fclose(f)
+        _ = m.bytes.withUnsafeBytes { OS.fwrite($0, f) }
+        OS.fclose(f)
         print("\(m.fileName)\t\(m.about)")
     }
-    exit(0)
+    OS.exit(0)
 }
 let folder = arguments.first ?? "Captures"
 for sample in SampleCaptures.all {
     let path = folder + "/" + sample.file
     let f = create(path)
     let bytes = sample.session.bytes
-    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-    fclose(f)
+    _ = bytes.withUnsafeBytes { OS.fwrite($0, f) }
+    OS.fclose(f)
     print("\(path): \(bytes.count) bytes, \(sample.session.lastRecord) records")
 }
 // The app's logs beside their capture, ble_app_log.btsnoop.
@@ -83,7 +81,7 @@ let logged = SampleCaptures.appLogSession()
 for (file, text) in [("ble_app_log.logcat.txt", logged.logcat), ("ble_app_log.app.log", logged.appLog)] {
     let bytes = Array(text.utf8)
     let f = create(folder + "/" + file)
-    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
-    fclose(f)
+    _ = bytes.withUnsafeBytes { OS.fwrite($0, f) }
+    OS.fclose(f)
     print("\(folder)/\(file): \(bytes.count) bytes")
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import Foundation
@@ -65,7 +66,7 @@ struct Convert: ParsableCommand {
         }
         if let code = writer.flush() {
             if output == "-" { StandardOutput.failed(code) }
-            throw InputFailure(message: "cannot write \(output): \(String(cString: strerror(code)))")
+            throw InputFailure(message: "cannot write \(output): \(OS.describe(code))")
         }
         let skipped = writer.skipped > 0 ? "; \(writer.skipped) records with no place in this layout left out" : ""
         let n = writer.clampedTimes

@@ -3,10 +3,6 @@ import BTLensDefinitions
 import BTLensDissect
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 struct Dissectors: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dissectors",

@@ -4,10 +4,7 @@ import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
 
 /// Set by SIGINT and SIGTERM: the follow stops cleanly.
 let followStop = StopFlag()
@@ -96,17 +93,11 @@ struct Follow: ParsableCommand {
         }
         // Made before a handler can run: a global's first use allocates, which a handler must not.
         _ = followStop.isSet
-        for signal in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { _ in followStop.set() }
-            sigemptyset(&action.sa_mask)
-            // Every wait polls the stop flag's pipe, so no call needs interrupting: reads restart
-            // (libpcap would report an interrupted one as an error). A second signal ends btlens at once.
-            action.sa_flags = SA_RESTART | Int32(bitPattern: UInt32(SA_RESETHAND))
-            sigaction(signal, &action, nil)
-        }
+        // Every wait polls the stop flag's pipe, so no call needs interrupting: reads restart
+        // (libpcap would report an interrupted one as an error). A second signal ends btlens at once.
+        OS.handle([SIGINT, SIGTERM], restart: true, once: true) { _ in followStop.set() }
         let live = LiveOutput(
-            format: format, verbose: verbose, color: color.enabled, status: isatty(1) != 0 && isatty(2) != 0,
+            format: format, verbose: verbose, color: color.enabled, status: OS.isatty(1) && OS.isatty(2),
             throttle: throttleOptions.throttle(try limitOptions.limits()), filter: filterOption.filter(),
             logNames: merger?.names ?? [:])
         let keep = write.map { path in

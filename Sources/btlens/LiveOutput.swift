@@ -5,10 +5,6 @@ import BTLensFilter
 import BTLensPipeline
 import BTLensReport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What `follow` prints: each event flushed as it comes, notes about the input on stderr, and on a
 /// terminal a one-line status under the timeline, cleared before each line and drawn again.
 final class LiveOutput {
@@ -151,8 +147,6 @@ final class LiveOutput {
     }
 
     private static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+        Double(OS.monotonicNanoseconds()) / 1e9
     }
 }

@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import BTLensCore
 
 /// A progress bar on stderr, only on a terminal; cleared when done.
 enum Progress {
     static func bar(_ done: Int, _ total: Int) {
-        guard isatty(2) != 0 else { return }
+        guard OS.isatty(2) else { return }
         guard done < total else { return FileHandleStderr.write("\r\u{1b}[2K") }
         let width = 30
         let filled = width * done / max(total, 1)

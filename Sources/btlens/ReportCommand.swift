@@ -5,7 +5,6 @@ import BTLensDissect
 import BTLensFilter
 import BTLensPipeline
 import BTLensReport
-import CHeapUsage
 import Foundation
 
 struct ReportCommand: ParsableCommand {
@@ -176,18 +175,18 @@ struct ReportCommand: ParsableCommand {
     {
         // "-" is standard output, left open for what follows.
         let toStdout = path == "-"
-        let fd = toStdout ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        let fd = toStdout ? 1 : OS.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputFailure(message: "cannot write \(path): \(OS.describe(OS.errno))") }
         var written = 0
         var failure: Int32 = 0
         render { piece in
             guard failure == 0, var at = piece.baseAddress else { return }
             var left = piece.count
             while left > 0 {
-                let n = Foundation.write(fd, at, left)
+                let n = OS.write(fd, at, left)
                 if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
+                    if OS.errno == EINTR { continue }
+                    failure = OS.errno
                     return
                 }
                 at += n
@@ -195,10 +194,10 @@ struct ReportCommand: ParsableCommand {
                 written += n
             }
         }
-        if !toStdout, close(fd) != 0, failure == 0 { failure = errno }
+        if !toStdout, OS.close(fd) != 0, failure == 0 { failure = OS.errno }
         if toStdout, failure != 0 { StandardOutput.failed(failure) }
         guard failure == 0 else {
-            throw InputFailure(message: "cannot write \(path): \(String(cString: strerror(failure)))")
+            throw InputFailure(message: "cannot write \(path): \(OS.describe(failure))")
         }
         return written
     }
@@ -266,7 +265,7 @@ struct ReportCommand: ParsableCommand {
         }
         // The threads' freed batches back to the system before the report is finished and written
         // on this one, whose allocations cannot reuse them: 3 MB of peak memory on 600 MB.
-        btlens_heap_trim()
+        OS.heapTrim()
         let report = builder.finish(
             connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
         let written: Int

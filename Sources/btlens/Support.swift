@@ -7,10 +7,6 @@ import BTLensPipeline
 import BTLensReport
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The input could not be read as a capture: exit status 1.
 struct InputFailure: Error {
     var message: String
@@ -42,7 +38,7 @@ extension Severity: ExpressibleByArgument {
 enum FileHandleStderr {
     static func write(_ s: String) {
         let bytes = Array(s.utf8)
-        bytes.withUnsafeBytes { raw in _ = Glibc.write(2, raw.baseAddress, raw.count) }
+        bytes.withUnsafeBytes { raw in _ = OS.write(2, raw.baseAddress, raw.count) }
     }
 }
 
@@ -55,7 +51,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
         case .never: return false
         case .auto:
             let term = getenv("TERM").map { String(cString: $0) } ?? ""
-            return isatty(1) != 0 && getenv("NO_COLOR") == nil && term != "dumb"
+            return OS.isatty(1) && getenv("NO_COLOR") == nil && term != "dumb"
         }
     }
 }
@@ -63,11 +59,9 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 /// The columns a text timeline line may take: nil (whole lines) with `--verbose` or when stdout is
 /// not a terminal; on a terminal `$COLUMNS` when set, else its width (TIOCGWINSZ), else 80.
 func terminalWidth(verbose: Bool) -> Int? {
-    guard !verbose, isatty(1) != 0 else { return nil }
+    guard !verbose, OS.isatty(1) else { return nil }
     if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }), columns > 0 { return columns }
-    var size = winsize()
-    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-    return 80
+    return OS.terminalColumns(1) ?? 80
 }
 
 /// The path that names standard input, as in other Unix tools: `cat F | btlens timeline -`.
@@ -85,7 +79,7 @@ func openCapture(
             if member != nil {
                 throw UsageFailure(message: "--member applies to a bugreport .zip file, not to standard input")
             }
-            return try CaptureFormat.open(FileSource(descriptor: dup(0), name: "standard input"), streaming: true)
+            return try CaptureFormat.open(FileSource(descriptor: OS.dup(0), name: "standard input"), streaming: true)
         }
         return try CaptureFormat.open(path: path, member: member, archiveLimit: Int64(archiveBytes))
     } catch let error as UsageFailure {

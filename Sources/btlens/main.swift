@@ -1,15 +1,12 @@
 import ArgumentParser
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import BTLensCore
 
 /// Exit 2 for usage errors (ArgumentParser's default is 64), 1 for unreadable input or a failed
 /// write, 3 for `--fail-on`.
 StandardOutput.start()
 if let unknown = Btlens.unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {
     FileHandleStderr.write("btlens: \(unknown)\n")
-    exit(2)
+    OS.exit(2)
 }
 do {
     var command = try Btlens.parseAsRoot()
@@ -21,24 +18,24 @@ do {
     StandardOutput.flush()
 } catch let failure as InputFailure {
     FileHandleStderr.write("btlens: \(failure.message)\n")
-    exit(1)
+    OS.exit(1)
 } catch let found as DiagnosticsFound {
     FileHandleStderr.write("btlens: \(found.message)\n")
-    exit(3)
+    OS.exit(3)
 } catch let failure as UsageFailure {
     FileHandleStderr.write("btlens: \(failure.message)\n")
-    exit(2)
+    OS.exit(2)
 } catch let failure as DefinitionFailure {
     for e in failure.errors { FileHandleStderr.write("btlens: \(e)\n") }
-    exit(2)
+    OS.exit(2)
 } catch {
     let code = Btlens.exitCode(for: error)
     if code == .success {
         print(Btlens.fullMessage(for: error))
         StandardOutput.flush()
-        exit(0)
+        OS.exit(0)
     }
     let message = Btlens.fullMessage(for: error)
     if !message.isEmpty { FileHandleStderr.write("btlens: \(message)\n") }
-    exit(code == .validationFailure ? 2 : code.rawValue)
+    OS.exit(code == .validationFailure ? 2 : code.rawValue)
 }

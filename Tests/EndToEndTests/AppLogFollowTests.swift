@@ -2,10 +2,6 @@ import BTLensTestSupport
 import Foundation
 import XCTest
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `follow --app-log` as a user runs it: the built CLI following a capture while the app's logcat
 /// grows beside it, a line cut across two writes. Every line comes out once, whole; the offset is
 /// found from the content; the lines there from the start name their records.

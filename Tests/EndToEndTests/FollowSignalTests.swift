@@ -1,11 +1,8 @@
 import BTLensCapture
+import BTLensCore
 import BTLensTestSupport
 import Foundation
 import XCTest
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `btlens follow` as a user runs it: the built CLI in its own process, stopped by SIGINT or SIGTERM
 /// while it waits on a quiet pipe, a quiet socket, a file that does not grow, or a pcap/pcapng
@@ -51,10 +48,10 @@ final class FollowSignalTests: XCTestCase {
             let deadline = Date().addingTimeInterval(30)
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while !stdout.split(separator: "\n").contains(where: { $0.contains(text) }) {
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                var p = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
                 let left = Int32(deadline.timeIntervalSinceNow * 1000)
-                guard left > 0, poll(&p, 1, left) > 0 else { return false }
-                let n = read(fd, &buffer, buffer.count)
+                guard left > 0, OS.poll(&p, left) > 0 else { return false }
+                let n = OS.read(fd, &buffer, buffer.count)
                 guard n > 0 else { return false }
                 stdout += String(decoding: buffer[..<n], as: UTF8.self)
             }
@@ -79,14 +76,14 @@ final class FollowSignalTests: XCTestCase {
         /// exit within `seconds` (it is then killed, so no test is left hanging).
         func stop(_ signal: Int32, within seconds: Double) -> Double? {
             let start = Date()
-            kill(process.processIdentifier, signal)
+            OS.kill(process.processIdentifier, signal)
             return exit(within: seconds).map { _ in Date().timeIntervalSince(start) }
         }
 
         /// Waits for the exit and reads the rest of the output; nil when it did not exit in time.
         func exit(within seconds: Double) -> Int32? {
             guard exited.wait(timeout: .now() + seconds) == .success else {
-                kill(process.processIdentifier, SIGKILL)
+                OS.kill(process.processIdentifier, SIGKILL)
                 exited.wait()
                 finish()
                 return nil
@@ -103,6 +100,13 @@ final class FollowSignalTests: XCTestCase {
     }
 
     static let signals: [(Int32, String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
+
+    /// A signal is sent once btlens waits, which these tests see in /proc (Linux's).
+    override func setUpWithError() throws {
+        guard FileManager.default.fileExists(atPath: "/proc/self/stat") else {
+            throw XCTSkip("needs /proc to see when btlens waits")
+        }
+    }
 
     /// A btsnoop record header and the first byte of its payload: record 59 of the sample, cut.
     var cutRecord: [UInt8] { Array(capture[16..<16 + 24 + 1]) }
@@ -162,26 +166,14 @@ final class FollowSignalTests: XCTestCase {
     /// `btlens follow --connect`, to a peer that sends a capture and then keeps quiet.
     func testSignalsStopFollowOnAQuietSocket() throws {
         for signal in Self.signals {
-            let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(server) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(server, $0, length) }
-            }
-            withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) }
-            }
-            XCTAssertEqual(listen(server, 1), 0)
-            let port = UInt16(bigEndian: address.sin_port)
+            let (server, port) = try XCTUnwrap(OS.listenOnLoopback())
+            defer { OS.close(server) }
             let run = try Running(["follow", "--connect", "127.0.0.1:\(port)", "--color", "never"])
-            var p = pollfd(fd: server, events: Int16(POLLIN), revents: 0)
-            XCTAssertEqual(poll(&p, 1, 30_000), 1, "btlens connects")
-            let client = accept(server, nil, nil)
-            defer { close(client) }
-            _ = capture.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) }
+            var p = [pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
+            XCTAssertEqual(OS.poll(&p, 30_000), 1, "btlens connects")
+            let client = OS.accept(server)
+            defer { OS.close(client) }
+            _ = capture.withUnsafeBytes { OS.write(client, $0.baseAddress, $0.count) }
             checkStop(run, signal, cutInside: nil)
             XCTAssertTrue(run.stderr.hasPrefix("btlens: connected to 127.0.0.1:\(port)\n"), run.stderr)
         }

@@ -7,10 +7,6 @@ import BTLensTestSupport
 import Foundation
 import XCTest
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `btlens follow`: a capture written in random pieces (records split anywhere) while it is
 /// followed gives every event once, in order, exactly as reading the finished file does: from a
 /// growing file, a pipe, and a loopback TCP socket; and a followed file that is truncated or
@@ -89,12 +85,12 @@ final class FollowTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let parts = pieces(bytes, seed: seed)
         return try follow(.file(path)) { stop, shared in
-            let fd = open(path, O_WRONLY | O_APPEND)
+            let fd = OS.open(path, O_WRONLY | O_APPEND)
             for p in parts {
-                _ = p.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                _ = p.withUnsafeBytes { OS.write(fd, $0.baseAddress, $0.count) }
                 usleep(300)
             }
-            close(fd)
+            OS.close(fd)
             FollowTests.waitFor(shared, records)
             stop.set()
         }.events
@@ -134,49 +130,32 @@ final class FollowTests: XCTestCase {
 
     /// A stream on a pipe, kept with --write: the file kept holds every record, and reads back to the same events.
     func testAStreamOnAPipeKeptWithWrite() throws {
-        var fds: [Int32] = [0, 0]
-        XCTAssertEqual(pipe(&fds), 0)
+        let (readEnd, writeEnd) = try XCTUnwrap(OS.pipe())
         let parts = pieces(capture, seed: 11)
-        let (writeEnd, readEnd) = (fds[1], fds[0])
         let kept = NSTemporaryDirectory() + "kept-\(UUID().uuidString).btsnoop"
         defer { unlink(kept) }
         let (events, _) = try follow(.descriptor(readEnd), keep: kept) { _, _ in
-            for p in parts { _ = p.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) } }
-            close(writeEnd)
+            for p in parts { _ = p.withUnsafeBytes { OS.write(writeEnd, $0.baseAddress, $0.count) } }
+            OS.close(writeEnd)
         }
-        close(readEnd)
+        OS.close(readEnd)
         XCTAssertEqual(jsonl(events), try expected(capture))
         let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: kept)))
         XCTAssertEqual(try jsonl(analyze(written)), try expected(capture))
     }
 
     func testALoopbackTCPStreamWithAReconnection() throws {
-        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(server, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = bind(server, $0, length) }
-        }
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(server, $0, &length) }
-        }
-        listen(server, 1)
-        let port = UInt16(bigEndian: address.sin_port)
+        let (server, port) = try XCTUnwrap(OS.listenOnLoopback())
         let parts = pieces(capture, seed: 13)
         // Two connections, as a phone's btsnoop_net after the peer went away and came back.
         let (events, notes) = try follow(.connect(host: "127.0.0.1", port: port)) { stop, shared in
             for round in 1...2 {
-                let client = accept(server, nil, nil)
-                for p in parts { _ = p.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) } }
-                close(client)
+                let client = OS.accept(server)
+                for p in parts { _ = p.withUnsafeBytes { OS.write(client, $0.baseAddress, $0.count) } }
+                OS.close(client)
                 FollowTests.waitFor(shared, 58 * round)
             }
-            close(server)
+            OS.close(server)
             stop.set()
         }
         let once = try expected(capture)
@@ -211,9 +190,9 @@ final class FollowTests: XCTestCase {
             // Rewritten in place from the start.
             truncate(path, 0)
             usleep(50_000)
-            let fd = open(path, O_WRONLY)
-            _ = first.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            close(fd)
+            let fd = OS.open(path, O_WRONLY)
+            _ = first.withUnsafeBytes { OS.write(fd, $0.baseAddress, $0.count) }
+            OS.close(fd)
             FollowTests.waitFor(shared, 58 + 25 + 58)
             stop.set()
         }

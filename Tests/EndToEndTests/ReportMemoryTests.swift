@@ -1,10 +1,10 @@
 import BTLensCapture
+import BTLensCore
 import BTLensDefinitions
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
-import CHeapUsage
 import XCTest
 
 /// What a report keeps until it is written (docs/limits.md): its rows packed and deflated, and no
@@ -20,22 +20,22 @@ final class ReportMemoryTests: XCTestCase {
 
     func run(_ bytes: [UInt8], _ options: ReportBuilder.Options) throws -> Run {
         let table = DefinitionLoader.load([DissectorEndToEndTests.shipped], required: true).table
-        let start = btlens_heap_in_use()
+        let start = OS.heapInUse()
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let builder = ReportBuilder(file: "capture.btsnoop", info: reader.info, options: options)
         let analyzer = try Pipeline.run(
             &reader, Configuration(dissectors: table), onRecord: builder.record, onEvent: builder.event)
         let connections = analyzer.connectionSummaries
-        let before = btlens_heap_in_use()
+        let before = OS.heapInUse()
         let report = builder.finish(connections: connections, gatt: analyzer.gatt)
-        let after = btlens_heap_in_use()
+        let after = OS.heapInUse()
         return Run(report: report, beforeFinish: before - start, afterFinish: after - start)
     }
 
     /// The benchmark's kind of capture (A5 frames with fields, ATT values, iAP2), its first 20,000
     /// events kept as rows: they hold about 115 bytes each (320 packed, 716 as Strings).
     func testRowsArePackedWhereTheyAreKept() throws {
-        guard btlens_heap_in_use() > 0 else { throw XCTSkip("the heap in use is known on glibc only") }
+        guard OS.heapInUse() > 0 else { throw XCTSkip("the heap in use is known on glibc and macOS only") }
         var capture: [UInt8] = []
         BenchmarkCapture.generate(bytes: 1_600_000) { capture += $0 }
         var all = ReportBuilder.Options()
@@ -52,7 +52,7 @@ final class ReportMemoryTests: XCTestCase {
     /// 5,000 closed connections: the report reads them from the analyzer's history when it is
     /// written, rather than holding each one's strings (2 MB here, 5 MB at the benchmark's 600 MB).
     func testFinishingAReportCopiesNoConnections() throws {
-        guard btlens_heap_in_use() > 0 else { throw XCTSkip("the heap in use is known on glibc only") }
+        guard OS.heapInUse() > 0 else { throw XCTSkip("the heap in use is known on glibc and macOS only") }
         var s = LESession()
         for i in 0..<5_000 {
             let handle = UInt16(0x40 + i % 64)

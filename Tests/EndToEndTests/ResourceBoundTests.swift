@@ -1,9 +1,9 @@
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
 import BTLensTestSupport
-import CHeapUsage
 import Foundation
 import XCTest
 
@@ -13,7 +13,7 @@ import XCTest
 final class ResourceBoundTests: XCTestCase {
     /// The most heap in use above what it was before decoding began, in MB.
     func peakHeapGrowth(_ bytes: [UInt8], limits: Limits) throws -> Double {
-        let before = btlens_heap_in_use()
+        let before = OS.heapInUse()
         var peak = before
         var reader = try CaptureFormat.open(MemorySource(bytes))
         let stats = StatsCollector(file: "flood", info: reader.info)
@@ -23,13 +23,13 @@ final class ResourceBoundTests: XCTestCase {
             onRecord: { r in
                 stats.record(r)
                 records += 1
-                if records % 256 == 0 { peak = max(peak, btlens_heap_in_use()) }
+                if records % 256 == 0 { peak = max(peak, OS.heapInUse()) }
             }, onEvent: stats.event)
         return Double(peak - before) / 1_048_576
     }
 
     func testAReassemblyFloodStaysWithinItsBound() throws {
-        guard btlens_heap_in_use() > 0 else { throw XCTSkip("the heap in use is known on glibc only") }
+        guard OS.heapInUse() > 0 else { throw XCTSkip("the heap in use is known on glibc and macOS only") }
         let flood = HostileCaptures.reassemblyFlood(handles: 400)
         let bounded = try peakHeapGrowth(flood, limits: Limits())
         var lifted = Limits()

@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "BTLensDefinitions",
             dependencies: [
-                "BTLensCore", "BTLensDissect", "BTLensReport",
+                "BTLensCore", "BTLensDissect",
                 .product(name: "Yams", package: "Yams"),
             ]),
         // Threads, relays, live input, folder runs and app logs merged in: how a capture flows through the analyzer.

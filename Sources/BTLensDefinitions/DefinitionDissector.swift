@@ -1,6 +1,5 @@
 import BTLensCore
 import BTLensDissect
-import BTLensReport
 import Foundation
 
 /// A vendor protocol read from a definition file: a `MessageDissector` like any Swift one.

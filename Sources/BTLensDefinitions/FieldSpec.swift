@@ -1,5 +1,5 @@
+import BTLensCore
 import BTLensDissect
-import BTLensReport
 
 /// One field of a message payload, as a definition describes it (Kaitai Struct's `seq` entries,
 /// kept small): a name, a type, and how to present the value.

@@ -1,3 +1,4 @@
+import BTLensCore
 import BTLensDissect
 import Foundation
 

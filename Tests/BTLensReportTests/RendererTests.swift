@@ -1,7 +1,7 @@
-import BTLensCore
 import BTLensTestSupport
 import XCTest
 
+@testable import BTLensCore
 @testable import BTLensDissect
 @testable import BTLensReport
 

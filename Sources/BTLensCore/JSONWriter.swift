@@ -1,31 +1,29 @@
-import BTLensCore
-import BTLensDissect
-
 /// Writes JSON objects with keys in the order given, straight into a byte buffer.
 /// Output is deterministic: no dictionaries, no locale, no floating point.
 ///
 /// The buffer is raw memory that grows by doubling: each value reserves its room once and is then
 /// written through a pointer, as a JSONL line is hundreds of small writes (no array uniqueness or
 /// bounds check per byte: scripts/benchmark's JSONL timeline figure). Safe because every write stays within what
-/// `reserve` made room for, so `count <= capacity`, and because the writer is not copyable: one
+/// `reserve` made room for, so `end <= capacity`, and because the writer is not copyable: one
 /// owner, which frees the memory once.
 public struct JSONWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
     /// Bytes written.
-    public private(set) var count = 0
+    @inlinable public var count: Int { end }
+    @usableFromInline var end = 0
     /// Whether the innermost open object or array has a member yet. An enclosing one always has:
     /// the one open inside it.
-    private var needsComma = false
+    @usableFromInline var needsComma = false
     /// True between a key and its value: the value takes no comma.
-    private var afterKey = false
-    private var cachedSecond = Int64.min
+    @usableFromInline var afterKey = false
+    @usableFromInline var cachedSecond = Int64.min
     /// `"` and the date and time up to the second of the last timestamp written (lines in a row
     /// share them), in a register's width: one store writes them.
-    private var cachedPrefix = SIMD32<UInt8>()
-    private var cachedPrefixCount = 0
+    @usableFromInline var cachedPrefix = SIMD32<UInt8>()
+    @usableFromInline var cachedPrefixCount = 0
 
-    public init() {
+    @inlinable public init() {
         capacity = 512
         base = .allocate(capacity: capacity)
     }
@@ -33,23 +31,23 @@ public struct JSONWriter: ~Copyable {
     deinit { base.deallocate() }
 
     /// A copy of what was written.
-    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    @inlinable public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: end)) }
 
     /// What was written, without copying it.
-    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: base, count: count))
+    @inlinable public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: end))
     }
 
     /// Hands what was written so far to `body` and empties the writer, which goes on with the same
     /// document: a long document is written out in pieces.
-    public mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        body(UnsafeBufferPointer(start: base, count: count))
-        count = 0
+    @inlinable public mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        body(UnsafeBufferPointer(start: base, count: end))
+        end = 0
     }
 
     /// Empties the writer for the next document, keeping its storage and its time cache.
-    public mutating func reset() {
-        count = 0
+    @inlinable public mutating func reset() {
+        end = 0
         needsComma = false
         afterKey = false
     }
@@ -57,119 +55,123 @@ public struct JSONWriter: ~Copyable {
     /// Where the writer stands: `rewind(to:)` forgets what was written since (a field whose bytes
     /// ran short). The time cache stays: it describes a timestamp, not the buffer.
     public struct Mark {
-        fileprivate let count: Int
-        fileprivate let needsComma: Bool
-        fileprivate let afterKey: Bool
+        @usableFromInline let count: Int
+        @usableFromInline let needsComma: Bool
+        @usableFromInline let afterKey: Bool
+
+        @usableFromInline init(count: Int, needsComma: Bool, afterKey: Bool) {
+            (self.count, self.needsComma, self.afterKey) = (count, needsComma, afterKey)
+        }
     }
 
-    public func mark() -> Mark { Mark(count: count, needsComma: needsComma, afterKey: afterKey) }
+    @inlinable public func mark() -> Mark { Mark(count: end, needsComma: needsComma, afterKey: afterKey) }
 
-    public mutating func rewind(to mark: Mark) {
-        // Never forward: past `count` the buffer holds nothing written.
-        count = min(mark.count, count)
+    @inlinable public mutating func rewind(to mark: Mark) {
+        // Never forward: past `end` the buffer holds nothing written.
+        end = min(mark.count, end)
         needsComma = mark.needsComma
         afterKey = mark.afterKey
     }
 
     /// Ends a JSONL line.
-    public mutating func newline() { put(0x0a) }
+    @inlinable public mutating func newline() { put(0x0a) }
 
-    public mutating func beginObject() { open(UInt8(ascii: "{")) }
-    public mutating func endObject() { close(UInt8(ascii: "}")) }
-    public mutating func beginArray() { open(UInt8(ascii: "[")) }
-    public mutating func endArray() { close(UInt8(ascii: "]")) }
+    @inlinable public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    @inlinable public mutating func endObject() { close(UInt8(ascii: "}")) }
+    @inlinable public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    @inlinable public mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// Keys are the program's own ASCII names, literals: copied whole with one room check, not escaped.
-    @inline(__always) public mutating func key(_ k: StaticString) {
+    @inlinable @inline(__always) public mutating func key(_ k: StaticString) {
         guard k.hasPointerRepresentation else { return k.withUTF8Buffer { key($0) } }
         key(UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
     }
 
     /// A key only known at run time (a decoder's field name).
-    public mutating func key(named k: String) {
+    @inlinable public mutating func key(named k: String) {
         var k = k
         k.withUTF8 { key($0) }
     }
 
     /// A key already quoted and escaped (`encode(_:)`).
-    public mutating func key(encoded json: [UInt8]) {
+    @inlinable public mutating func key(encoded json: [UInt8]) {
         json.withUnsafeBufferPointer { json in
             reserve(json.count + 2)
             if needsComma {
-                base[count] = UInt8(ascii: ",")
-                count += 1
+                base[end] = UInt8(ascii: ",")
+                end += 1
             }
-            ShortCopy.copy(json, to: base + count)
-            base[count + json.count] = UInt8(ascii: ":")
-            count += json.count + 1
+            ShortCopy.copy(json, to: base + end)
+            base[end + json.count] = UInt8(ascii: ":")
+            end += json.count + 1
         }
         afterKey = true
     }
 
     /// `,"name":`
-    @inline(__always) private mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) @usableFromInline mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
         reserve(name.count + 4)
         if needsComma {
-            base[count] = UInt8(ascii: ",")
-            count += 1
+            base[end] = UInt8(ascii: ",")
+            end += 1
         }
-        base[count] = UInt8(ascii: "\"")
-        ShortCopy.copy(name, to: base + count + 1)
-        base[count + name.count + 1] = UInt8(ascii: "\"")
-        base[count + name.count + 2] = UInt8(ascii: ":")
-        count += name.count + 3
+        base[end] = UInt8(ascii: "\"")
+        ShortCopy.copy(name, to: base + end + 1)
+        base[end + name.count + 1] = UInt8(ascii: "\"")
+        base[end + name.count + 2] = UInt8(ascii: ":")
+        end += name.count + 3
         afterKey = true
     }
 
-    public mutating func string(_ s: String) {
+    @inlinable public mutating func string(_ s: String) {
         beginValue()
         appendEscaped(s)
     }
 
     /// A string in its JSON form from `encode(_:)`, copied as it is: for names written on many lines.
-    public mutating func string(encoded json: [UInt8]) {
+    @inlinable public mutating func string(encoded json: [UInt8]) {
         beginValue()
         json.withUnsafeBufferPointer { append($0) }
     }
 
     /// `s` as a JSON string, quoted and escaped once, to be written with `string(encoded:)`.
-    public static func encode(_ s: String) -> [UInt8] {
+    @inlinable public static func encode(_ s: String) -> [UInt8] {
         var w = JSONWriter()
         w.string(s)
         return w.bytes
     }
 
     /// One of the program's own names (an event type): plain ASCII, copied without an escaping pass.
-    @inline(__always) public mutating func string(literal s: StaticString) {
+    @inlinable @inline(__always) public mutating func string(literal s: StaticString) {
         beginValue()
         s.withUTF8Buffer { name in
             reserve(name.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            ShortCopy.copy(name, to: base + count + 1)
-            base[count + name.count + 1] = UInt8(ascii: "\"")
-            count += name.count + 2
+            base[end] = UInt8(ascii: "\"")
+            ShortCopy.copy(name, to: base + end + 1)
+            base[end + name.count + 1] = UInt8(ascii: "\"")
+            end += name.count + 2
         }
     }
 
-    @inline(__always) public mutating func int<T: BinaryInteger>(_ v: T) {
+    @inlinable @inline(__always) public mutating func int<T: BinaryInteger>(_ v: T) {
         beginValue()
         // A UInt64 past Int64.max (a definition's u8 field) is written whole, not wrapped negative.
         guard let i = Int64(exactly: v) else { return appendRaw(String(v)) }
         appendDecimal(i)
     }
 
-    public mutating func bool(_ v: Bool) {
+    @inlinable public mutating func bool(_ v: Bool) {
         beginValue()
         appendLiteral(v ? "true" : "false")
     }
 
-    public mutating func null() {
+    @inlinable public mutating func null() {
         beginValue()
         appendLiteral("null")
     }
 
     /// A number: integral values without a fraction, others in Swift's shortest round-trip form.
-    public mutating func number(_ d: Double) {
+    @inlinable public mutating func number(_ d: Double) {
         guard d.isFinite else { return null() }
         if d == d.rounded(), abs(d) < 1e15 { return int(Int64(d)) }
         beginValue()
@@ -177,7 +179,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Microseconds as milliseconds: the text `number(Double(us) / 1000)` writes, made with integers.
-    public mutating func milliseconds(microseconds us: Int64) {
+    @inlinable public mutating func milliseconds(microseconds us: Int64) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { text in
             guard let start = text.baseAddress, let n = DecimalDigits.milliseconds(us, into: start) else {
                 return number(Double(us) / 1000)
@@ -188,17 +190,17 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Bytes as a lowercase hex string, written in place: payloads are most of a line.
-    public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
+    @inlinable public mutating func hex<C: Collection>(_ v: C) where C.Element == UInt8 {
         beginValue()
         reserve(Hex.encodedLength(v.count, separated: false) + 2)
-        base[count] = UInt8(ascii: "\"")
-        let written = Hex.write(v, into: base + count + 1)
-        base[count + 1 + written] = UInt8(ascii: "\"")
-        count += written + 2
+        base[end] = UInt8(ascii: "\"")
+        let written = Hex.write(v, into: base + end + 1)
+        base[end + 1 + written] = UInt8(ascii: "\"")
+        end += written + 2
     }
 
     /// A timestamp as an ISO 8601 string; the date and time up to the second are cached.
-    public mutating func time(_ t: Timestamp) {
+    @inlinable public mutating func time(_ t: Timestamp) {
         let (seconds, micros) = t.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
         guard micros >= 0 else { return string(t.iso8601) }
         if seconds != cachedSecond {
@@ -211,17 +213,17 @@ public struct JSONWriter: ~Copyable {
         }
         beginValue()
         reserve(cachedPrefix.scalarCount + 8)
-        UnsafeMutableRawPointer(base + count).storeBytes(of: cachedPrefix, as: SIMD32<UInt8>.self)
-        count += cachedPrefixCount
+        UnsafeMutableRawPointer(base + end).storeBytes(of: cachedPrefix, as: SIMD32<UInt8>.self)
+        end += cachedPrefixCount
         // Six digits of microseconds, then "Z" and the quote.
-        DecimalDigits.write(UInt64(micros), count: 6, into: base + count)
-        base[count + 6] = UInt8(ascii: "Z")
-        base[count + 7] = UInt8(ascii: "\"")
-        count += 8
+        DecimalDigits.write(UInt64(micros), count: 6, into: base + end)
+        base[end + 6] = UInt8(ascii: "Z")
+        base[end + 7] = UInt8(ascii: "\"")
+        end += 8
     }
 
     /// A decoder's field: its name is only known at run time.
-    public mutating func field(named k: String, _ v: FieldValue) {
+    @inlinable public mutating func field(named k: String, _ v: FieldValue) {
         key(named: k)
         switch v {
         case .int(let i): int(i)
@@ -235,103 +237,103 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    public mutating func field(_ k: StaticString, _ s: String) {
+    @inlinable public mutating func field(_ k: StaticString, _ s: String) {
         key(k)
         string(s)
     }
-    public mutating func field<T: BinaryInteger>(_ k: StaticString, _ v: T) {
+    @inlinable public mutating func field<T: BinaryInteger>(_ k: StaticString, _ v: T) {
         key(k)
         int(v)
     }
-    public mutating func field(_ k: StaticString, _ v: Bool) {
+    @inlinable public mutating func field(_ k: StaticString, _ v: Bool) {
         key(k)
         bool(v)
     }
-    public mutating func field<T: BinaryInteger>(named k: String, _ v: T) {
+    @inlinable public mutating func field<T: BinaryInteger>(named k: String, _ v: T) {
         key(named: k)
         int(v)
     }
-    public mutating func field(named k: String, _ s: String) {
+    @inlinable public mutating func field(named k: String, _ s: String) {
         key(named: k)
         string(s)
     }
 
     // MARK: the buffer
 
-    @inline(__always) private mutating func beginValue() {
+    @inline(__always) @usableFromInline mutating func beginValue() {
         if afterKey { afterKey = false } else if needsComma { put(UInt8(ascii: ",")) }
         needsComma = true
     }
 
-    private mutating func open(_ bracket: UInt8) {
+    @usableFromInline mutating func open(_ bracket: UInt8) {
         beginValue()
         put(bracket)
         needsComma = false
     }
 
-    private mutating func close(_ bracket: UInt8) {
+    @usableFromInline mutating func close(_ bracket: UInt8) {
         needsComma = true
         put(bracket)
     }
 
     /// Room for `n` more bytes.
-    @inline(__always) private mutating func reserve(_ n: Int) {
-        if count + n > capacity { grow(count + n) }
+    @inline(__always) @usableFromInline mutating func reserve(_ n: Int) {
+        if end + n > capacity { grow(end + n) }
     }
 
-    private mutating func grow(_ needed: Int) {
+    @usableFromInline mutating func grow(_ needed: Int) {
         var grown = capacity * 2
         while grown < needed { grown *= 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-        moved.update(from: base, count: count)
+        moved.update(from: base, count: end)
         base.deallocate()
         base = moved
         capacity = grown
     }
 
-    @inline(__always) private mutating func put(_ byte: UInt8) {
+    @inline(__always) @usableFromInline mutating func put(_ byte: UInt8) {
         reserve(1)
-        base[count] = byte
-        count += 1
+        base[end] = byte
+        end += 1
     }
 
-    @inline(__always) private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) @usableFromInline mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count)
-        ShortCopy.copy(bytes, to: base + count)
-        count += bytes.count
+        ShortCopy.copy(bytes, to: base + end)
+        end += bytes.count
     }
 
-    @inline(__always) private mutating func appendLiteral(_ s: StaticString) {
+    @inline(__always) @usableFromInline mutating func appendLiteral(_ s: StaticString) {
         s.withUTF8Buffer { append($0) }
     }
 
-    private mutating func appendRaw(_ s: String) {
+    @usableFromInline mutating func appendRaw(_ s: String) {
         var s = s
         s.withUTF8 { append($0) }
     }
 
     /// Most numbers on a line (handles, opcodes, commands, flags) have one or two digits: those are
     /// written where the number is, the rest by `appendDigits`.
-    @inline(__always) private mutating func appendDecimal(_ v: Int64) {
+    @inline(__always) @usableFromInline mutating func appendDecimal(_ v: Int64) {
         guard v >= 0 && v < 100 else { return appendDigits(v) }
         reserve(2)
         if v >= 10 {
-            base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / 10)
-            count += 1
+            base[end] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v / 10)
+            end += 1
         }
-        base[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
-        count += 1
+        base[end] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+        end += 1
     }
 
-    private mutating func appendDigits(_ v: Int64) {
+    @usableFromInline mutating func appendDigits(_ v: Int64) {
         reserve(21)
         if v < 0 {
-            base[count] = UInt8(ascii: "-")
-            count += 1
+            base[end] = UInt8(ascii: "-")
+            end += 1
         }
         let digits = DecimalDigits.count(v.magnitude)
-        DecimalDigits.write(v.magnitude, count: digits, into: base + count)
-        count += digits
+        DecimalDigits.write(v.magnitude, count: digits, into: base + end)
+        end += digits
     }
 
     /// Whether `utf8` is printable ASCII with no quote or backslash: nothing to escape. Eight bytes
@@ -356,7 +358,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Whether no byte of `x` is ≥ 0x80, < 0x20, a quote, a backslash or DEL.
-    @inline(__always) private static func isPlain(_ x: UInt64) -> Bool {
+    @inline(__always) @usableFromInline static func isPlain(_ x: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
@@ -366,18 +368,18 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// `"utf8"` when it needs no escaping; false, and nothing written, otherwise.
-    private mutating func appendPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    @usableFromInline mutating func appendPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard Self.isPlain(utf8) else { return false }
         reserve(utf8.count + 2)
-        base[count] = UInt8(ascii: "\"")
-        ShortCopy.copy(utf8, to: base + count + 1)
-        base[count + utf8.count + 1] = UInt8(ascii: "\"")
-        count += utf8.count + 2
+        base[end] = UInt8(ascii: "\"")
+        ShortCopy.copy(utf8, to: base + end + 1)
+        base[end + utf8.count + 1] = UInt8(ascii: "\"")
+        end += utf8.count + 2
         return true
     }
 
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
-    private mutating func appendEscaped(_ s: String) {
+    @usableFromInline mutating func appendEscaped(_ s: String) {
         // Names and most text are printable ASCII: checked in place and copied whole. A string of
         // up to 15 bytes (most enum and message names) is stored inline, not in contiguous storage:
         // it is copied out for the check.
@@ -403,24 +405,5 @@ public struct JSONWriter: ~Copyable {
             }
         }
         put(UInt8(ascii: "\""))
-    }
-}
-
-extension JSONWriter {
-    /// An iAP2 accessory as IdentificationInformation describes it: the same fields in JSONL and stats.
-    mutating func identification(_ i: IAP2Identification) {
-        for (k, v) in [
-            ("name", i.name), ("model", i.model), ("manufacturer", i.manufacturer), ("serial", i.serial),
-            ("firmware", i.firmware), ("hardware", i.hardware),
-        ] { field(named: k, v) }
-        key("protocols")
-        beginArray()
-        for p in i.protocols {
-            beginObject()
-            field("id", p.id)
-            field("name", p.name)
-            endObject()
-        }
-        endArray()
     }
 }

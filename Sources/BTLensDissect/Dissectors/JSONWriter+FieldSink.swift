@@ -1,5 +1,4 @@
 import BTLensCore
-import BTLensDissect
 
 /// A message's fields written as JSON as they are decoded (`MessageDissector.decode(_:into:)`):
 /// the JSONL renderer's way, with no values built for a line. Groups are objects, lists arrays,

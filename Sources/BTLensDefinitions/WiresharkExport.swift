@@ -20,11 +20,10 @@ public enum WiresharkExport {
             """
         if definitions.contains(where: \.bindsEAProtocol) {
             // Once, whichever of several exported plugins brings it first.
-            out += "if not _G.btlens_iap2_loaded then\n_G.btlens_iap2_loaded = true\n" + iap2Lua + "\nend\n"
+            out += "if not _G.btlens_iap2_loaded then\n_G.btlens_iap2_loaded = true\n" + iap2Lua + "end\n"
         }
-        out += runtime
-        for d in definitions { out += "\n" + config(d) }
-        return out
+        // The Lua files end with a newline; a blank line between definitions.
+        return out + runtime + definitions.map(config).joined(separator: "\n")
     }
 
     /// The protocol's filter name: the definition's name with `-` and `.` as `_`.

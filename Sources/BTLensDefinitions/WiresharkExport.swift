@@ -146,6 +146,15 @@ public enum WiresharkExport {
         return "{ match = \(quoted(rule.match.rawValue)), \(response), timeout_us = \(rule.timeoutMicroseconds) }"
     }
 
+    /// A severity as Wireshark's `expert.severity` names it.
+    static func expertSeverity(_ s: Severity) -> String {
+        switch s {
+        case .error: "ERROR"
+        case .warning: "WARN"
+        case .note: "NOTE"
+        }
+    }
+
     /// The diagnostics the plugin reports, as btlens declares them: expert infos named by their ids.
     private static var experts: String {
         let groups = [
@@ -158,8 +167,7 @@ public enum WiresharkExport {
         let kinds = FramingDiagnostics.all + DissectorDiagnostics.all
         return kinds.compactMap { k in
             groups[k.id].map { group in
-                let severity = k.severity == .error ? "ERROR" : k.severity == .warning ? "WARN" : "NOTE"
-                return "    [\(quoted(k.id))] = { \(quoted(k.summary)), \(quoted(group)), \(quoted(severity)) },"
+                "    [\(quoted(k.id))] = { \(quoted(k.summary)), \(quoted(group)), \(quoted(expertSeverity(k.severity))) },"
             }
         }.joined(separator: "\n")
     }

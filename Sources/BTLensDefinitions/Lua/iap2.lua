@@ -15,6 +15,9 @@
 -- pinfo.private.btlens_scope the EA session (where requests and responses pair, as in btlens) and
 -- pinfo.private.btlens_part is the payload's 1-based index among those handed on in this frame;
 -- the EA dissector is called on every pass and keys what it keeps by frame number and part.
+--
+-- message_names, experts and GUESS_LIMIT are btlens' declarations, which the export writes just
+-- before this file.
 
 local iap2 = Proto("iap2", "iAP2")
 
@@ -24,34 +27,6 @@ local f_evt_code = Field.new("bthci_evt.code")
 local f_evt_status = Field.new("bthci_evt.status")
 local f_evt_handle = Field.new("bthci_evt.connection_handle")
 
-local message_names = {
-  [0xaa00] = "RequestAuthenticationCertificate", [0xaa01] = "AuthenticationCertificate",
-  [0xaa02] = "RequestAuthenticationChallengeResponse", [0xaa03] = "AuthenticationResponse",
-  [0xaa04] = "AuthenticationFailed", [0xaa05] = "AuthenticationSucceeded",
-  [0xaa06] = "AccessoryAuthenticationSerialNumber",
-  [0x1d00] = "StartIdentification", [0x1d01] = "IdentificationInformation",
-  [0x1d02] = "IdentificationAccepted", [0x1d03] = "IdentificationRejected",
-  [0x1d05] = "CancelIdentification", [0x1d06] = "IdentificationInformationUpdate",
-  [0xea00] = "StartExternalAccessoryProtocolSession", [0xea01] = "StopExternalAccessoryProtocolSession",
-  [0xea02] = "RequestAppLaunch", [0xea03] = "StatusExternalAccessoryProtocolSession",
-  [0x4e01] = "BluetoothComponentInformation", [0x4e03] = "StartBluetoothConnectionUpdates",
-  [0x4e04] = "BluetoothConnectionUpdate", [0x4e05] = "StopBluetoothConnectionUpdates",
-  [0x4e09] = "DeviceInformationUpdate", [0x4e0a] = "DeviceLanguageUpdate", [0x4e0b] = "DeviceTimeUpdate",
-  [0x4e0c] = "DeviceUUIDUpdate", [0x4e0d] = "WirelessCarPlayUpdate",
-  [0x4e0e] = "DeviceTransportIdentifierNotification",
-  [0x0b00] = "StartBluetoothPairing", [0x0b01] = "BluetoothPairingAccessoryInformation",
-  [0x0b02] = "BluetoothPairingStatus", [0x0b03] = "StopBluetoothPairing",
-  [0x5000] = "StartNowPlayingUpdates", [0x5001] = "NowPlayingUpdate", [0x5002] = "StopNowPlayingUpdates",
-  [0x5003] = "SetNowPlayingInformation", [0x5700] = "RequestWiFiInformation", [0x5701] = "WiFiInformation",
-  [0x5702] = "RequestAccessoryWiFiConfigurationInformation",
-  [0x5703] = "AccessoryWiFiConfigurationInformation",
-  [0x6800] = "StartHID", [0x6801] = "DeviceHIDReport", [0x6802] = "AccessoryHIDReport", [0x6803] = "StopHID",
-  [0x6806] = "StartNativeHID", [0xae00] = "StartPowerUpdates", [0xae01] = "PowerUpdate",
-  [0xae02] = "StopPowerUpdates", [0xae03] = "PowerSourceUpdate", [0xfffa] = "StartLocationInformation",
-  [0xfffb] = "LocationInformation", [0xfffc] = "StopLocationInformation",
-  [0xa100] = "StartVehicleStatusUpdates", [0xa101] = "VehicleStatusUpdate",
-  [0xa102] = "StopVehicleStatusUpdates",
-}
 local session_types = { [0] = "control", [1] = "file transfer", [2] = "external accessory" }
 local match_actions = { [0] = "no action", [1] = "optional prompt", [2] = "no prompt, Find App",
   [3] = "no protocol" }
@@ -142,32 +117,13 @@ end
 -- starts with its id, as btlens' text timeline does.
 local ids = {}
 local function expert_info(id, summary, group, severity)
-  local e = ProtoExpert.new(id, summary, group, severity)
+  local e = ProtoExpert.new(id, summary, expert.group[group], expert.severity[severity])
   ids[e] = id
   return e
 end
-local ex = {
-  header_checksum = expert_info("iap2.checksum.header", "Header checksum fails", expert.group.CHECKSUM,
-    expert.severity.ERROR),
-  payload_checksum = expert_info("iap2.checksum.payload", "Payload checksum fails", expert.group.CHECKSUM,
-    expert.severity.ERROR),
-  resync = expert_info("iap2.resync", "Bytes that form no iAP2 packet skipped", expert.group.PROTOCOL,
-    expert.severity.WARN),
-  truncated = expert_info("iap2.truncated", "Stream ended inside an iAP2 packet", expert.group.MALFORMED,
-    expert.severity.WARN),
-  gap = expert_info("iap2.sequence.gap", "PSN skips ahead", expert.group.SEQUENCE, expert.severity.WARN),
-  retransmission = expert_info("iap2.retransmission", "Retransmission", expert.group.SEQUENCE,
-    expert.severity.NOTE),
-  duplicate = expert_info("iap2.duplicate", "Captured twice", expert.group.SEQUENCE, expert.severity.NOTE),
-  reuse = expert_info("iap2.sequence.reuse", "PSN reused with a different payload", expert.group.SEQUENCE,
-    expert.severity.WARN),
-  control_malformed = expert_info("iap2.control.malformed", "Malformed control message",
-    expert.group.MALFORMED, expert.severity.ERROR),
-  withdrawn = expert_info("rfcomm.channel.guess_withdrawn", "Not iAP2 after all", expert.group.PROTOCOL,
-    expert.severity.NOTE),
-  lua = expert_info("iap2.dissector_error", "The iAP2 dissector failed here", expert.group.MALFORMED,
-    expert.severity.ERROR),
-}
+-- The dissector's own failure is no btlens diagnostic; the others are btlens' (experts, above).
+local ex = { lua = expert_info("iap2.dissector_error", "The iAP2 dissector failed here", "MALFORMED", "ERROR") }
+for name, e in pairs(experts) do ex[name] = expert_info(e[1], e[2], e[3], e[4]) end
 do
   local all = {}
   for _, e in pairs(ex) do all[#all + 1] = e end
@@ -179,7 +135,6 @@ local dlci_table = DissectorTable.get("btrfcomm.dlci")
 
 local DETECT = "\255\085\002\000\238\016"
 local RECENT_LIMIT = 128     -- packets remembered per direction (docs/limits.md)
-local GUESS_LIMIT = 1048576  -- bytes held for a guess not yet confirmed (--limit guess-bytes)
 
 -- Links by "handle#generation/dlci"; what each frame shows, by frame number; what the end of a
 -- connection says, by frame number; per ACL handle, how many connections on it have ended; the

@@ -1,7 +1,8 @@
 -- The btlens runtime: streams, framing, pairing and fields, shared by every protocol below.
 -- State is built on Wireshark's first pass only and kept per packet number, so the second
 -- pass and packets clicked in any order show the same thing. Plugins btlens exported share
--- the first one loaded: Wireshark allows one protocol of a name.
+-- the first one loaded: Wireshark allows one protocol of a name. REPEAT_LIMIT is btlens'
+-- declaration, which the export writes just before this file.
 local btlens = _G.btlens_runtime or {}
 if not btlens.register then
   local bit = bit32 or bit
@@ -523,9 +524,9 @@ if not btlens.register then
   function walk(p, list, t, off, stop, tree, scope, problems)
     for _, s in ipairs(list) do
       if s.r then
-        local count = s.r == "eos" and 4096 or (type(s.r) == "number" and s.r or (scope[s.r] or 0))
+        local count = s.r == "eos" and REPEAT_LIMIT or (type(s.r) == "number" and s.r or (scope[s.r] or 0))
         local n = 0
-        while n < math.min(count, 4096) and not (s.r == "eos" and off >= stop) do
+        while n < math.min(count, REPEAT_LIMIT) and not (s.r == "eos" and off >= stop) do
           local before = off
           off = single(p, s, s, t, off, stop, tree, scope, problems)
           n = n + 1

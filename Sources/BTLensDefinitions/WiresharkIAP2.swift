@@ -37,13 +37,19 @@ extension WiresharkExport {
             "  \(e.name) = { \(quoted(e.kind.id)), \(quoted(e.kind.summary)), \(quoted(e.group)), "
                 + "\(quoted(expertSeverity(e.kind.severity))) },"
         }
+        func numbered(_ names: [String]) -> String {
+            "{ " + names.enumerated().map { "[\($0.offset)] = \(quoted($0.element))" }.joined(separator: ", ") + " }"
+        }
         return """
-            -- Generated from btlens' declarations: control message names (IAP2ControlMessage.names), the
-            -- diagnostics raised as expert infos (IAP2Diagnostics; by the name iap2.lua gives them: id,
-            -- summary, Wireshark group and severity) and the bound on bytes held for a guess (Limits).
+            -- Generated from btlens' declarations: control message names (IAP2ControlMessage.names), session
+            -- and file transfer types (IAP2LinkPacket), the diagnostics raised as expert infos (IAP2Diagnostics;
+            -- by the name iap2.lua gives them: id, summary, Wireshark group and severity) and the bound on
+            -- bytes held for a guess (Limits).
             local message_names = {
             \(names.joined(separator: "\n"))
             }
+            local session_types = \(numbered(IAP2LinkPacket.sessionTypes))
+            local ft_types = \(numbered(IAP2LinkPacket.fileTransferTypes))
             local experts = {
             \(experts.joined(separator: "\n"))
             }

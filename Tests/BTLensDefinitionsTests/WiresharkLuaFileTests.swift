@@ -72,7 +72,8 @@ final class WiresharkLuaFileTests: XCTestCase {
         for id in said.sorted() { XCTAssertTrue(plugin.contains("    [\"\(id)\"] = { "), "no expert info for \(id)") }
     }
 
-    /// iap2.lua's expert infos, message names and guess bound come from the Swift declarations.
+    /// iap2.lua's expert infos, message names, session and file transfer types and guess bound come
+    /// from the Swift declarations.
     func testTheIAP2TablesAreBtlensDeclarations() throws {
         let iap2 = try String(contentsOf: Self.luaFolder.appendingPathComponent("iap2.lua"), encoding: .utf8)
         let used = Set(iap2.matches(of: #/\bex\.([a-z_]+)/#).map { String($0.1) })
@@ -81,6 +82,8 @@ final class WiresharkLuaFileTests: XCTestCase {
         XCTAssertTrue(lua.contains(#"  [0x1d01] = "IdentificationInformation","#))
         XCTAssertTrue(lua.contains(#"  gap = { "iap2.sequence.gap", "A packet's PSN skips ahead"#))
         XCTAssertTrue(lua.contains("local GUESS_LIMIT = \(Limits().guessBytes)\n"))
+        XCTAssertTrue(lua.contains(#"local session_types = { [0] = "control", [1] = "file transfer", [2] = "#))
+        XCTAssertTrue(lua.contains(#"local ft_types = { [0] = "Data", [1] = "Start", "#))
         XCTAssertFalse(iap2.contains("IdentificationInformation\""))
     }
 }

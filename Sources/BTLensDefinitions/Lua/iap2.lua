@@ -16,8 +16,8 @@
 -- pinfo.private.btlens_part is the payload's 1-based index among those handed on in this frame;
 -- the EA dissector is called on every pass and keys what it keeps by frame number and part.
 --
--- message_names, experts and GUESS_LIMIT are btlens' declarations, which the export writes just
--- before this file.
+-- message_names, session_types, ft_types, experts and GUESS_LIMIT are btlens' declarations, which
+-- the export writes just before this file.
 
 local iap2 = Proto("iap2", "iAP2")
 
@@ -27,12 +27,9 @@ local f_evt_code = Field.new("bthci_evt.code")
 local f_evt_status = Field.new("bthci_evt.status")
 local f_evt_handle = Field.new("bthci_evt.connection_handle")
 
-local session_types = { [0] = "control", [1] = "file transfer", [2] = "external accessory" }
 local match_actions = { [0] = "no action", [1] = "optional prompt", [2] = "no prompt, Find App",
   [3] = "no protocol" }
 local ea_statuses = { [0] = "OK", [1] = "close" }
-local ft_types = { [0] = "Data", [1] = "Start", [2] = "Cancel", [3] = "Pause", [4] = "Setup", [5] = "Success",
-  [6] = "Failure" }
 
 local pf = {}
 local function field(key, f) pf[key] = f end

@@ -48,7 +48,9 @@ let package = Package(
             dependencies: [
                 "BTLensCore", "BTLensDissect",
                 .product(name: "Yams", package: "Yams"),
-            ]),
+            ],
+            // The exported Wireshark plugin's Lua, compiled into the binary (PackageResources).
+            resources: [.embedInCode("Lua/runtime.lua"), .embedInCode("Lua/iap2.lua")]),
         // Threads, relays, live input, folder runs and app logs merged in: how a capture flows through the analyzer.
         .target(
             name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensAppLog"]),

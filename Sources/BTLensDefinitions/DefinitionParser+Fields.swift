@@ -81,7 +81,13 @@ extension DefinitionParser.Parser {
                 spec.repeats = .field(try reference(r, "repeat"))
             }
         }
-        let isInteger: Bool = { if case .integer = type { return true } else { return false } }()
+        try integerAttributes(m, of: spec, here)
+        return spec
+    }
+
+    /// `enum`, `flags`, `unit`, `scale`, `offset` and `valid`, which only integer fields take.
+    private func integerAttributes(_ m: YAMLFields, of spec: FieldSpec, _ here: String) throws(DefinitionError) {
+        let isInteger: Bool = { if case .integer = spec.type { return true } else { return false } }()
         func integerOnly(_ key: String, _ node: YAMLValue) throws(DefinitionError) {
             guard isInteger else { throw node.error("\(here): '\(key)' applies to integer fields only") }
         }
@@ -116,7 +122,6 @@ extension DefinitionParser.Parser {
             try integerOnly("valid", valid)
             spec.valid = try self.valid(valid, here)
         }
-        return spec
     }
 
     private func valid(_ v: YAMLValue, _ here: String) throws(DefinitionError) -> FieldSpec.Valid {

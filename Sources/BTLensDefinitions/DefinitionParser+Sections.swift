@@ -240,14 +240,7 @@ extension DefinitionParser.Parser {
                 let f = try c.fields(
                     "a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
                 let uuid = try Self.uuid(f.required("uuid", "a characteristic binding"), "characteristic uuid")
-                var role = DissectorBinding.Role.value
-                if let r = f["role"] {
-                    let text = try r.string("role")
-                    guard let value = DissectorBinding.Role(rawValue: text) else {
-                        throw r.error("role: '\(text)'; expected command, event or value")
-                    }
-                    role = value
-                }
+                let role = try f["role"].map(Self.role) ?? .value
                 let framing = try f["framing"].map { fr throws(DefinitionError) in try p.framing(fr) }
                 if let msg = f["message"] {
                     let msgName = try msg.string("message")
@@ -291,6 +284,15 @@ extension DefinitionParser.Parser {
             }
         }
         return (out, valueMessages)
+    }
+
+    /// A characteristic binding's `role:`.
+    static func role(_ r: YAMLValue) throws(DefinitionError) -> DissectorBinding.Role {
+        let text = try r.string("role")
+        guard let value = DissectorBinding.Role(rawValue: text) else {
+            throw r.error("role: '\(text)'; expected command, event or value")
+        }
+        return value
     }
 
     /// `devices: [AA:BB:CC]` (address prefixes), or `{addresses: [...], names: [...]}` (advertised-name prefixes).

@@ -20,11 +20,10 @@ public enum WiresharkExport {
             """
         if definitions.contains(where: \.bindsEAProtocol) {
             // Once, whichever of several exported plugins brings it first.
-            out += "if not _G.btlens_iap2_loaded then\n_G.btlens_iap2_loaded = true\n" + iap2Lua + "\nend\n"
+            out += "if not _G.btlens_iap2_loaded then\n_G.btlens_iap2_loaded = true\n" + iap2Lua + "end\n"
         }
-        out += runtime
-        for d in definitions { out += "\n" + config(d) }
-        return out
+        // The Lua files end with a newline; a blank line between definitions.
+        return out + runtime + definitions.map(config).joined(separator: "\n")
     }
 
     /// The protocol's filter name: the definition's name with `-` and `.` as `_`.
@@ -147,6 +146,15 @@ public enum WiresharkExport {
         return "{ match = \(quoted(rule.match.rawValue)), \(response), timeout_us = \(rule.timeoutMicroseconds) }"
     }
 
+    /// A severity as Wireshark's `expert.severity` names it.
+    static func expertSeverity(_ s: Severity) -> String {
+        switch s {
+        case .error: "ERROR"
+        case .warning: "WARN"
+        case .note: "NOTE"
+        }
+    }
+
     /// The diagnostics the plugin reports, as btlens declares them: expert infos named by their ids.
     private static var experts: String {
         let groups = [
@@ -159,8 +167,7 @@ public enum WiresharkExport {
         let kinds = FramingDiagnostics.all + DissectorDiagnostics.all
         return kinds.compactMap { k in
             groups[k.id].map { group in
-                let severity = k.severity == .error ? "ERROR" : k.severity == .warning ? "WARN" : "NOTE"
-                return "    [\(quoted(k.id))] = { \(quoted(k.summary)), \(quoted(group)), \(quoted(severity)) },"
+                "    [\(quoted(k.id))] = { \(quoted(k.summary)), \(quoted(group)), \(quoted(expertSeverity(k.severity))) },"
             }
         }.joined(separator: "\n")
     }

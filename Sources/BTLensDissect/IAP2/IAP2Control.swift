@@ -28,7 +28,7 @@ public struct IAP2ControlMessage: Sendable {
     }
 
     /// Message names from the Accessory Interface Specification (docs/protocols/iap2.md, control messages).
-    static let names: [UInt16: String] = [
+    public static let names: [UInt16: String] = [
         0xaa00: "RequestAuthenticationCertificate", 0xaa01: "AuthenticationCertificate",
         0xaa02: "RequestAuthenticationChallengeResponse", 0xaa03: "AuthenticationResponse",
         0xaa04: "AuthenticationFailed", 0xaa05: "AuthenticationSucceeded",

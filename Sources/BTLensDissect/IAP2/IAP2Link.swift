@@ -75,8 +75,8 @@ struct IAP2Link {
     private var eaSessions: [UInt16: String] = [:]
 
     static func sessionTypeName(_ type: UInt8) -> String {
-        ["control", "file transfer", "external accessory"].indices.contains(Int(type))
-            ? ["control", "file transfer", "external accessory"][Int(type)] : "type \(type)"
+        let names = IAP2LinkPacket.sessionTypes
+        return names.indices.contains(Int(type)) ? names[Int(type)] : "type \(type)"
     }
 
     mutating func push(_ bytes: ArraySlice<UInt8>, direction: Direction, time: Timestamp) -> [Output] {
@@ -261,7 +261,7 @@ struct IAP2Link {
 
     /// File transfer datagram: identifier, control (0x80 first, 0x40 last, low 4 bits the type), data.
     static func fileTransfer(_ payload: [UInt8]) -> IAP2PacketInfo {
-        let types = ["Data", "Start", "Cancel", "Pause", "Setup", "Success", "Failure"]
+        let types = IAP2LinkPacket.fileTransferTypes
         guard payload.count >= 2 else {
             return IAP2PacketInfo(
                 kind: "file transfer", payloadLength: payload.count,

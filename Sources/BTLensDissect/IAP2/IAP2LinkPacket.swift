@@ -34,6 +34,10 @@ public enum IAP2Diagnostics {
 /// covered bytes sum to 0 mod 256.
 public struct IAP2LinkPacket: Sendable, Equatable {
     public static let headerLength = 9
+    /// The session types a SYN's session entries name, by number (docs/protocols/iap2.md).
+    public static let sessionTypes = ["control", "file transfer", "external accessory"]
+    /// File transfer datagram types, by the low 4 bits of the datagram's control byte.
+    public static let fileTransferTypes = ["Data", "Start", "Cancel", "Pause", "Setup", "Success", "Failure"]
 
     public var control: UInt8
     public var psn: UInt8

@@ -1,0 +1,962 @@
+-- The btlens runtime: streams, framing, pairing and fields, shared by every protocol below.
+-- State is built on Wireshark's first pass only and kept per packet number, so the second
+-- pass and packets clicked in any order show the same thing. Plugins btlens exported share
+-- the first one loaded: Wireshark allows one protocol of a name. REPEAT_LIMIT is btlens'
+-- declaration, which the export writes just before this file.
+local btlens = _G.btlens_runtime or {}
+if not btlens.register then
+  local bit = bit32 or bit
+  local f_chandle = Field.new("bthci_acl.chandle")
+  local f_att_handle = Field.new("btatt.handle")
+  local f_att_opcode = Field.new("btatt.opcode")
+  local f_att_offset = Field.new("btatt.offset")
+  local f_att_flags = Field.new("btatt.flags")
+  local f_att_uuid16 = Field.new("btatt.uuid16")
+  local f_att_value = Field.new("btatt.value")
+  local f_dlci = Field.new("btrfcomm.dlci")
+  local f_evt_code = Field.new("bthci_evt.code")
+  local f_evt_handle = Field.new("bthci_evt.connection_handle")
+  local f_adv_name = Field.new("btcommon.eir_ad.entry.device_name")
+  local f_adv_addr = Field.new("bthci_evt.bd_addr")
+
+  local protos = {}     -- every registered protocol, in order
+  local bound = {}      -- characteristic UUID -> the protocols bound to it ({ p, dissect }), in order
+  local streams = {}    -- stream key -> stream
+  local pairs_of = {}   -- pairing key -> outstanding requests
+  local shown = {}      -- packet number -> part key -> frames and messages
+  local notes = {}      -- packet number -> diagnostics that belong to no frame
+  local queued = {}     -- connection -> handle -> offset -> bytes of a long write
+  local blind = {}      -- packet number -> true where the first pass had no fields
+  local advertised = {} -- device address -> the name it advertised
+  local connected = {}  -- connection handle -> the peer's address
+  local decided = {}    -- "packet/protocol" -> false where the device check refused the packet
+  local ea_done = {}    -- "packet" .. slot -> true once an EA payload was pushed
+  local finished = false
+  local last_number = 0 -- the last packet of the first pass: where the end of the capture is said
+
+  local function reset()
+    streams, pairs_of, shown, notes, queued, blind, finished, last_number = {}, {}, {}, {}, {}, {}, false, 0
+    advertised, connected, decided, ea_done = {}, {}, {}, {}
+  end
+
+  local function value(field)
+    local fi = field()
+    return fi and fi.value
+  end
+
+  -- A device address as "aa:bb:cc:11:22:33", from its bytes in an HCI event (least significant first):
+  -- Wireshark's own text for it may be resolved to a vendor's name.
+  local function address_of(field)
+    local fi = field()
+    if not fi or not fi.range or fi.range:len() ~= 6 then return nil end
+    local b = {}
+    for i = 5, 0, -1 do b[#b + 1] = string.format("%02x", fi.range(i, 1):uint()) end
+    return table.concat(b, ":")
+  end
+
+  local on_devices_now, choose, bind
+  -- Whether a characteristic bound on the definition's `devices` is on one of them. A stream
+  -- bound by hand (Decode As) is the user's word; a device Wireshark cannot name is given the
+  -- benefit of the doubt.
+  local function on_devices(p, pinfo, chandle)
+    if not p.c.devices then return true end
+    -- Only refusals are kept: most packets pass.
+    local key = pinfo.number .. "/" .. p.c.id
+    if pinfo.visited then return decided[key] ~= false end
+    local ok = on_devices_now(p, pinfo, chandle)
+    if not ok then decided[key] = false end
+    return ok
+  end
+
+  function on_devices_now(p, pinfo, chandle)
+    local d = p.c.devices
+    if not d or pinfo.match_string == nil then return true end
+    local address = connected[tostring(chandle)]
+    if not address then return true end
+    for _, prefix in ipairs(d.addresses) do
+      if address:sub(1, #prefix) == prefix:lower() then return true end
+    end
+    local name = advertised[address]
+    for _, prefix in ipairs(d.names) do
+      if name and name:sub(1, #prefix) == prefix then return true end
+    end
+    return false
+  end
+
+  local function note(number, p, id, text, at)
+    notes[number] = notes[number] or {}
+    table.insert(notes[number], { p = p, id = id, text = text, at = at })
+  end
+
+  local function int_at(buf, o, w, be)
+    local v = 0
+    for i = 0, w - 1 do v = v * 256 + buf:byte(o + 1 + (be and i or (w - 1 - i))) end
+    return v
+  end
+
+  local function compute(alg, buf, from, to)
+    if alg == "crc16-ccitt" then
+      local crc = 0xffff
+      for k = from, to do
+        crc = bit.bxor(crc, buf:byte(k) * 256)
+        for _ = 1, 8 do
+          if bit.band(crc, 0x8000) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x1021), 0xffff)
+          else crc = bit.band(crc * 2, 0xffff) end
+        end
+      end
+      return crc
+    elseif alg == "crc8" then
+      local crc = 0
+      for k = from, to do
+        crc = bit.bxor(crc, buf:byte(k))
+        for _ = 1, 8 do
+          if bit.band(crc, 0x80) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x07), 0xff)
+          else crc = bit.band(crc * 2, 0xff) end
+        end
+      end
+      return crc
+    elseif alg == "xor8" then
+      local x = 0
+      for k = from, to do x = bit.bxor(x, buf:byte(k)) end
+      return x
+    end
+    local sum = 0
+    for k = from, to do sum = (sum + buf:byte(k)) % 256 end
+    if alg == "twos-complement8" then return (256 - sum) % 256 end
+    return sum
+  end
+
+  -- One stream: the bytes of one characteristic, channel or EA session in one direction.
+  local function stream(key, conn, p, dir)
+    local s = streams[key]
+    if not s then
+      s = { p = p, conn = conn, dir = dir, buf = "", chunks = {}, insync = true, skipped = 0 }
+      streams[key] = s
+    end
+    return s
+  end
+
+  -- The stream's bytes are a string; `chunks` says which packet each run of them came from.
+  local function consume(s, n)
+    s.buf = s.buf:sub(n + 1)
+    while n > 0 and s.chunks[1] do
+      local c = s.chunks[1]
+      if c.len > n then
+        c.len, n = c.len - n, 0
+      else
+        n = n - c.len
+        table.remove(s.chunks, 1)
+      end
+    end
+  end
+
+  -- The packets the first `n` bytes came from, in order.
+  local function packets_of(s, n)
+    local list = {}
+    for _, c in ipairs(s.chunks) do
+      if n <= 0 then break end
+      if list[#list] ~= c.n then list[#list + 1] = c.n end
+      n = n - c.len
+    end
+    return list
+  end
+
+  local function skip(s, n)
+    if s.skipped == 0 then s.skip_from = s.chunks[1] and s.chunks[1].n end
+    s.skipped = s.skipped + n
+    consume(s, n)
+    s.insync = false
+  end
+
+  local function frame_length(c, buf, trailer)
+    local n = int_at(buf, c.length.o, c.length.w, c.length.be)
+    local p = n
+    if c.counts == "frame" then p = n - c.hlen - trailer
+    elseif c.counts == "after-length" then p = n - trailer - (c.hlen - c.len_end)
+    elseif c.counts == "payload-checksum" then p = n - trailer end
+    if p < 0 then return nil end
+    return c.hlen + p + trailer
+  end
+
+  -- The next whole frame at the front of the stream (MessageFramer's rules), or nil.
+  local function next_frame(s)
+    local c = s.p.c
+    while #s.buf > 0 do
+      local buf = s.buf
+      if buf:byte(1) ~= c.magic[1] then
+        local j = buf:find(c.magic_char, 2, true)
+        skip(s, (j or #buf + 1) - 1)
+      else
+        local wrong = false
+        for i = 2, math.min(#c.magic, #buf) do
+          if buf:byte(i) ~= c.magic[i] then wrong = true end
+        end
+        if wrong then skip(s, 1)
+        elseif #buf < c.hlen then return nil
+        else
+          local part, trailer = nil, c.trailer
+          if c.fidx and c.fcnt then
+            part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
+            if part.index < part.count then trailer = 0 end
+          end
+          local total = frame_length(c, buf, trailer)
+          if not total then skip(s, 1)
+          elseif #buf < total then return nil
+          else
+            local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
+            local function at(o) return o and buf:byte(o + 1) end
+            fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
+            fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
+            fr.payload_start, fr.payload_end = c.hlen, total - trailer
+            if c.checksum and trailer > 0 then
+              fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
+              if not part or part.count <= 1 then
+                local from = c.checksum.covers == "after-magic" and #c.magic + 1
+                  or c.checksum.covers == "payload" and c.hlen + 1 or 1
+                fr.expected = compute(c.checksum.alg, buf, from, fr.payload_end)
+              end
+            end
+            local ok = fr.checksum == fr.expected
+            if ok or s.insync or (part and part.count > 1) then
+              consume(s, total)
+              fr.skipped, fr.skip_from = s.skipped, s.skip_from
+              s.skipped, s.insync = 0, true
+              return fr
+            end
+            skip(s, 1)
+          end
+        end
+      end
+    end
+  end
+
+  local function hex(v, digits) return string.format("0x%0" .. (digits or 2) .. "x", v) end
+
+  local function label(p, command, dir)
+    local name = p.c.names[dir][command]
+    return name and (name .. " (" .. hex(command) .. ")") or ("command " .. hex(command))
+  end
+
+  -- Requests still waiting for a response, per protocol and connection (or channel, EA session).
+  local function unanswered(p, r, why, number)
+    note(number, p, "a5.request.unanswered",
+      label(p, r.command, 0) .. (r.sequence and (" sequence " .. r.sequence) or "") ..
+      " sent at #" .. r.number .. ": no response " .. why)
+  end
+
+  local function expected_response(rule, command)
+    local k = rule.response
+    if k == "same" then return command
+    elseif k == "or" then return bit.bor(command, rule.value)
+    elseif k == "plus" then return (command + rule.value) % (rule.width == 2 and 65536 or 256)
+    elseif k == "table" then return rule.table[command] end
+    return nil
+  end
+
+  local function could_respond(rule, command)
+    if rule.response == "or" then return bit.band(command, rule.value) == rule.value
+    elseif rule.response == "table" then
+      for _, v in pairs(rule.table) do if v == command then return true end end
+      return false
+    end
+    return true
+  end
+
+  -- `kept`: what the packet keeps of the frame, which the pairing annotates.
+  local function pair(s, fr, kept, number, time)
+    local p, rule = s.p, s.p.c.pairing
+    if not rule then return end
+    local key = s.pair_key
+    local list = pairs_of[key] or {}
+    pairs_of[key] = list
+    while list[1] and (time - list[1].time) * 1e6 > rule.timeout_us do
+      unanswered(p, table.remove(list, 1), "within " .. math.floor(rule.timeout_us / 1000) .. " ms", number)
+    end
+    local kind = p.c.kinds[s.dir][fr.command]
+      or (s.dir == 0 and "request" or (could_respond(rule, fr.command) and "response" or "event"))
+    if kind == "request" then
+      local expected = expected_response(rule, fr.command)
+      if rule.response == "table" and expected == nil then return end
+      list[#list + 1] = { number = number, time = time, command = fr.command, sequence = fr.sequence,
+        expected = expected, frame = kept }
+      if #list > p.c.pending then
+        unanswered(p, table.remove(list, 1), "before " .. p.c.pending .. " newer requests", number)
+      end
+    elseif kind == "response" then
+      for i, r in ipairs(list) do
+        local fits
+        if rule.match == "sequence" then
+          fits = r.sequence == fr.sequence and (r.expected == nil or r.expected == fr.command)
+        else
+          fits = r.expected == fr.command
+        end
+        if fits then
+          table.remove(list, i)
+          -- Microseconds, as capture timestamps hold no finer time.
+          kept.response_to, kept.latency = r.number, math.floor((time - r.time) * 1e6 + 0.5) / 1000
+          r.frame.response_in = number
+          return
+        end
+      end
+      kept.diags = kept.diags or {}
+      kept.diags[#kept.diags + 1] = { id = "a5.response.unsolicited",
+        text = label(p, fr.command, s.dir) .. (fr.sequence and (" sequence " .. fr.sequence) or "") ..
+          ": no outstanding request it answers" }
+    end
+  end
+
+  local function abandon(s, why, number)
+    local j = s.joining
+    if not j then return end
+    s.joining = nil
+    note(number, s.p, "a5.fragment.missing", "message " .. hex(j.first.command) ..
+      (j.first.sequence and (" sequence " .. j.first.sequence) or "") .. ": " .. (j.next - 1) .. " of " ..
+      j.first.part.count .. " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
+  end
+
+  -- A whole frame (or a message joined from several): checked, paired, and kept for its packet.
+  -- A frame is kept small, as every one stays for the whole capture: its bytes, and only what
+  -- cannot be read again from them (show_frame reads the header back).
+  local function accept(s, fr, number, time, out)
+    local c = s.p.c
+    local kept = { raw = fr.raw }
+    if fr.trailer ~= c.trailer then kept.trailer = fr.trailer end
+    if fr.joined then kept.joined, kept.checksum, kept.expected = fr.joined, fr.checksum, fr.expected end
+    if fr.packets[2] or fr.packets[1] ~= number then kept.packets = fr.packets end
+    fr.diags = {}
+    if c.a5 and fr.version and fr.version ~= 1 then
+      fr.diags[#fr.diags + 1] = { id = "a5.version.unknown", text = "version " .. hex(fr.version) .. "; expected 0x01" }
+    end
+    if fr.checksum and fr.expected and fr.checksum ~= fr.expected then
+      local d = 2 * c.checksum.w
+      fr.diags[#fr.diags + 1] = { id = "a5.checksum.bad", text = "command " .. hex(fr.command) ..
+        (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": checksum " .. hex(fr.checksum, d) ..
+        ", expected " .. hex(fr.expected, d) }
+    end
+    if fr.sequence and not (c.echoes and s.dir == 1) then
+      local last = s.last_sequence
+      if last then
+        local want = (last + 1) % 256
+        if fr.sequence == last then
+          fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
+            text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
+        elseif fr.sequence ~= want then
+          local missing = (fr.sequence - want) % 256
+          fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. ", got " ..
+            fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
+        end
+      end
+      s.last_sequence = fr.sequence
+    end
+    if fr.diags[1] then kept.diags = fr.diags end
+    pair(s, fr, kept, number, time)
+    out[#out + 1] = kept
+  end
+
+  local function join(s, fr, number, time, out)
+    local part = fr.part
+    if not part or part.count <= 1 then
+      abandon(s, "a frame of another message", number)
+      return accept(s, fr, number, time, out)
+    end
+    if part.index == 1 then
+      abandon(s, "the first frame of another message", number)
+      s.joining = { first = fr, payload = fr.raw:sub(fr.payload_start + 1, fr.payload_end), next = 2, packets = {},
+        bytes = #fr.raw }
+      for _, n in ipairs(fr.packets) do s.joining.packets[#s.joining.packets + 1] = n end
+      return
+    end
+    local j = s.joining
+    if not j or part.index ~= j.next or part.count ~= j.first.part.count or fr.sequence ~= j.first.sequence then
+      abandon(s, "frame " .. part.index .. " of " .. part.count, number)
+      note(number, s.p, "a5.fragment.missing", "message " .. hex(fr.command) ..
+        (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": frame " .. part.index .. " of " ..
+        part.count .. " with no earlier frames of its message; " .. #fr.raw .. " bytes dropped")
+      return
+    end
+    j.payload = j.payload .. fr.raw:sub(fr.payload_start + 1, fr.payload_end)
+    j.bytes = j.bytes + #fr.raw
+    for _, n in ipairs(fr.packets) do if n ~= j.packets[#j.packets] then j.packets[#j.packets + 1] = n end end
+    j.next = part.index + 1
+    if #j.payload > s.p.c.limit then return abandon(s, "its joined payload passed " .. s.p.c.limit .. " bytes", number) end
+    if part.index < part.count then return end
+    s.joining = nil
+    local whole = j.first
+    whole.joined, whole.packets, whole.checksum = j.payload, j.packets, fr.checksum
+    whole.expected = s.p.c.checksum and compute(s.p.c.checksum.alg, j.payload, 1, #j.payload)
+    accept(s, whole, number, time, out)
+  end
+
+  local function resync(s, count, from, before, number)
+    note(number, s.p, "a5.resync", "skipped " .. count .. " byte" .. (count == 1 and "" or "s") ..
+      " that do not form a frame (from packet " .. tostring(from) .. "), " .. (before and (before.sequence and ("before the frame with sequence " ..
+      before.sequence) or ("before the frame with command " .. hex(before.command))) or "with no frame after them"))
+  end
+
+  -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
+  local function push(s, raw, number, time, parts)
+    s.buf = s.buf .. raw
+    for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
+    local out = {}
+    while true do
+      local fr = next_frame(s)
+      if not fr then break end
+      if fr.skipped > 0 then resync(s, fr.skipped, fr.skip_from, fr, number) end
+      join(s, fr, number, time, out)
+    end
+    return out
+  end
+
+  -- The stream ends or loses bytes: what is left is reported where it began.
+  local function leftovers(s, why, number)
+    abandon(s, "the stream ended (" .. why .. ")", number)
+    if s.skipped > 0 then
+      resync(s, s.skipped, s.skip_from, nil, number)
+      s.skipped = 0
+    end
+    if #s.buf > 0 then
+      local need = s.p.c.hlen
+      if #s.buf >= s.p.c.hlen then
+        local part_trailer = s.p.c.trailer
+        if s.p.c.fidx and s.p.c.fcnt and s.buf:byte(s.p.c.fidx + 1) < s.buf:byte(s.p.c.fcnt + 1) then part_trailer = 0 end
+        need = frame_length(s.p.c, s.buf, part_trailer) or s.p.c.hlen
+      end
+      note(number, s.p, "a5.truncated", "stream ended by " .. why .. " inside a frame begun in packet " ..
+        s.chunks[1].n .. ": " .. #s.buf .. " of " .. need .. " bytes present")
+    end
+    s.buf, s.chunks = "", {}
+  end
+
+  local function end_connection(conn, why, number)
+    for key, s in pairs(streams) do
+      if s.conn == conn then
+        leftovers(s, why, number)
+        streams[key] = nil
+      end
+    end
+    for key, list in pairs(pairs_of) do
+      if list.conn == conn then
+        for _, r in ipairs(list) do unanswered(list.p, r, "before " .. why, number) end
+        pairs_of[key] = nil
+      end
+    end
+  end
+
+  -- Once the first pass is over, streams left open end with the capture.
+  local function finish()
+    if finished then return end
+    finished = true
+    local keys = {}
+    for key in pairs(streams) do keys[#keys + 1] = key end
+    table.sort(keys)
+    for _, key in ipairs(keys) do leftovers(streams[key], "the end of the capture", last_number) end
+    keys = {}
+    for key in pairs(pairs_of) do keys[#keys + 1] = key end
+    table.sort(keys)
+    for _, key in ipairs(keys) do
+      for _, r in ipairs(pairs_of[key]) do unanswered(pairs_of[key].p, r, "before the end of the capture", last_number) end
+    end
+    streams, pairs_of = {}, {}
+  end
+
+  -- A message's fields as the definition lists them (FieldDecoder's rules).
+  local walk
+  local function short(name, needed, offset, stop)
+    error({ id = "a5.payload.short", text = "field " .. name .. " needs " .. needed .. " byte" ..
+      (needed == 1 and "" or "s") .. " at payload offset " .. offset .. ", " .. (stop - offset) .. " left" }, 0)
+  end
+
+  local function single(p, s, kind, t, off, stop, tree, scope, problems)
+    if kind.k == "int" then
+      if off + kind.w > stop then short(s.n, kind.w, off, stop) end
+      local r = t(off, kind.w)
+      local v
+      if kind.w > 4 then
+        v = kind.be and (kind.s and r:int64() or r:uint64()) or (kind.s and r:le_int64() or r:le_uint64())
+        v = tonumber(tostring(v))
+      else
+        v = kind.be and (kind.s and r:int() or r:uint()) or (kind.s and r:le_int() or r:le_uint())
+      end
+      local item = kind.be and tree:add(p.fields[kind.f], r) or tree:add_le(p.fields[kind.f], r)
+      scope[s.n] = v
+      if s.sc or s.of then
+        item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
+      elseif s.u then
+        item:append_text(s.u)
+      end
+      for _, flag in ipairs(s.fl or {}) do
+        if kind.be then item:add(p.fields[flag[3]], r) else item:add_le(p.fields[flag[3]], r) end
+      end
+      local bad
+      if s.lo and v < s.lo or s.hi and v > s.hi then bad = true end
+      if s.any then
+        bad = true
+        for _, a in ipairs(s.any) do if a == v then bad = false end end
+      end
+      if bad then
+        local function num(x) return x and string.format("%.15g", x) or "" end
+        local want = {}
+        for _, a in ipairs(s.any or {}) do want[#want + 1] = tostring(a) end
+        problems[#problems + 1] = { id = "a5.field.invalid", item = item, text = s.n .. " is " .. v .. "; expected " ..
+          (s.any and ("one of " .. table.concat(want, ", ")) or (num(s.lo) .. "…" .. num(s.hi))) }
+      end
+      return off + kind.w
+    elseif kind.k == "bytes" or kind.k == "string" then
+      local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+      if off + size > stop then short(s.n, size, off, stop) end
+      tree:add(p.fields[kind.f], t(off, size))
+      return off + size
+    elseif kind.k == "group" then
+      local sub = tree:add(p.fields[kind.f], t(off, 0))
+      local inner = {}
+      for k, v in pairs(scope) do inner[k] = v end
+      local ok, after = pcall(walk, p, kind.g, t, off, stop, sub, inner, problems)
+      if not ok then error(after, 0) end
+      sub:set_len(after - off)
+      return after
+    elseif kind.k == "switch" then
+      return single(p, s, kind.cases[scope[kind.on] or 0] or kind.fb or { k = "bytes", z = "eos" },
+        t, off, stop, tree, scope, problems)
+    end
+    return stop
+  end
+
+  function walk(p, list, t, off, stop, tree, scope, problems)
+    for _, s in ipairs(list) do
+      if s.r then
+        local count = s.r == "eos" and REPEAT_LIMIT or (type(s.r) == "number" and s.r or (scope[s.r] or 0))
+        local n = 0
+        while n < math.min(count, REPEAT_LIMIT) and not (s.r == "eos" and off >= stop) do
+          local before = off
+          off = single(p, s, s, t, off, stop, tree, scope, problems)
+          n = n + 1
+          if s.r == "eos" and off == before then break end
+        end
+      else
+        off = single(p, s, s, t, off, stop, tree, scope, problems)
+      end
+    end
+    return off
+  end
+
+  local function say(p, item, id, text)
+    item:add_proto_expert_info(p.experts[id], id .. ": " .. text)
+  end
+
+  local function show_frame(p, fr, dir, tree, pinfo)
+    local c = p.c
+    local raw, trailer = fr.raw, fr.trailer or c.trailer
+    local command = int_at(raw, c.command.o, c.command.w, c.command.be)
+    local sequence = c.sequence and raw:byte(c.sequence + 1)
+    local payload_start, payload_end = c.hlen, #raw - trailer
+    local checksum, expected = fr.checksum, fr.expected
+    if not fr.joined and c.checksum and trailer > 0 then
+      checksum = int_at(raw, payload_end, c.checksum.w, c.checksum.be)
+      local from = c.checksum.covers == "after-magic" and #c.magic + 1
+        or c.checksum.covers == "payload" and c.hlen + 1 or 1
+      expected = compute(c.checksum.alg, raw, from, payload_end)
+    end
+    local t = ByteArray.new(raw, true):tvb(c.title .. " frame")
+    local name = c.names[dir][command]
+    local sub = tree:add(p.proto, t())
+    sub:append_text(": " .. (name or hex(command)) .. (sequence and (" seq " .. sequence) or ""))
+    local function field(key, o, w)
+      if o then return sub:add(p.fields[key], t(o, w or 1)) end
+    end
+    field("version", c.version)
+    local ci = c.command.be and sub:add(p.fields.command, t(c.command.o, c.command.w))
+      or sub:add_le(p.fields.command, t(c.command.o, c.command.w))
+    if name then sub:add(p.fields.command_name, name):set_generated() end
+    field("sequence", c.sequence)
+    local flags = field("flags", c.flags)
+    if flags then
+      for _, b in ipairs(c.flag_bits) do flags:add(p.fields["flags." .. b[2]], t(c.flags, 1)) end
+    end
+    if c.fidx then field("fragment_index", c.fidx) end
+    if c.fcnt then field("fragment_count", c.fcnt) end
+    local li = c.length.be and sub:add(p.fields.length, t(c.length.o, c.length.w))
+      or sub:add_le(p.fields.length, t(c.length.o, c.length.w))
+    local payload, n = t, 0
+    if fr.joined then
+      if #fr.joined > 0 then payload = ByteArray.new(fr.joined, true):tvb(c.title .. " message") end
+      n = #fr.joined
+    else
+      n = payload_end - payload_start
+      if n > 0 then payload = t(payload_start, n):tvb() end
+    end
+    local spec = c.specs[dir][command]
+    local problems = {}
+    if spec then
+      local ok, result = pcall(walk, p, spec, payload, 0, n, sub, {}, problems)
+      if not ok then
+        if type(result) == "table" then
+          say(p, sub, result.id, (name or hex(command)) .. ": " .. result.text)
+        else
+          say(p, sub, "a5.payload.short", tostring(result))
+        end
+      elseif #problems == 0 and result < n then
+        say(p, sub, "a5.payload.extra", (name or hex(command)) .. ": " .. (n - result) ..
+          " byte" .. (n - result == 1 and "" or "s") .. " after the last field (payload offset " .. result .. ")")
+      end
+      for _, prob in ipairs(problems) do say(p, prob.item, prob.id, (name or hex(command)) .. ": " .. prob.text) end
+    elseif n > 0 then
+      sub:add(p.fields.payload, payload(0, n))
+    end
+    if checksum then
+      local ck
+      if fr.joined then
+        -- A joined message's checksum is in its last frame, not in the first frame shown here.
+        ck = sub:add(p.fields.checksum, checksum):set_generated()
+      else
+        ck = c.checksum.be and sub:add(p.fields.checksum, t(payload_end, c.checksum.w))
+          or sub:add_le(p.fields.checksum, t(payload_end, c.checksum.w))
+      end
+      if expected and expected ~= checksum then ck:append_text(" [expected " .. hex(expected, 2 * c.checksum.w) .. "]") end
+    end
+    if fr.packets then
+      local list = {}
+      for _, k in ipairs(fr.packets) do list[#list + 1] = tostring(k) end
+      sub:add(p.fields.packets, table.concat(list, ", ")):set_generated()
+    end
+    if fr.response_to then
+      sub:add(p.fields.response_to, fr.response_to):set_generated()
+      sub:add(p.fields.latency, fr.latency):set_generated()
+    end
+    if fr.response_in then sub:add(p.fields.response_in, fr.response_in):set_generated() end
+    for _, d in ipairs(fr.diags or {}) do say(p, sub, d.id, d.text) end
+    pinfo.cols.protocol = c.short
+    pinfo.cols.info:append(" " .. (name or hex(command)) .. (sequence and (" seq " .. sequence) or ""))
+  end
+
+  -- A message that is a whole ATT value (`framing: value`, or `event-byte`: its first byte says which).
+  local function show_message(p, m, tree, pinfo)
+    local sub = tree:add(p.proto, m.whole())
+    sub:append_text(": " .. m.name)
+    if m.command then sub:add(p.fields.command, m.whole(0, 1)) end
+    sub:add(p.fields.command_name, m.name):set_generated()
+    local problems = {}
+    if not m.spec then
+      pinfo.cols.info:append(" " .. m.name)
+      return
+    end
+    local ok, result = pcall(walk, p, m.spec, m.tvb, 0, m.tvb:len(), sub, {}, problems)
+    if not ok then
+      say(p, sub, type(result) == "table" and result.id or "a5.payload.short",
+        m.name .. ": " .. (type(result) == "table" and result.text or tostring(result)))
+    elseif #problems == 0 and result < m.tvb:len() then
+      say(p, sub, "a5.payload.extra", m.name .. ": " .. (m.tvb:len() - result) .. " bytes after the last field")
+    end
+    for _, prob in ipairs(problems) do say(p, prob.item, prob.id, m.name .. ": " .. prob.text) end
+    pinfo.cols.protocol = p.c.short
+    pinfo.cols.info:append(" " .. m.name)
+  end
+
+  -- Where a value came from: the stream it belongs to and the scope its requests pair in.
+  local function place(pinfo, chandle, private)
+    local dir = pinfo.p2p_dir == 1 and 1 or 0
+    local conn = tostring(chandle or "?")
+    if private then
+      return private, conn, dir, pinfo.private["btlens_scope"] or private, tonumber(pinfo.private["btlens_part"]) or 1
+    end
+    local handle = value(f_att_handle)
+    if handle then return "att/" .. conn .. "/" .. handle .. "/" .. dir, conn, dir, "att/" .. conn, 1 end
+    local dlci = value(f_dlci)
+    return "rfcomm/" .. conn .. "/" .. tostring(dlci) .. "/" .. dir, conn, dir, "rfcomm/" .. conn .. "/" .. tostring(dlci), 1
+  end
+
+  local post = Proto("btlens", "btlens")
+  local e_blind = ProtoExpert.new("btlens.first_pass", "No fields on the first pass", expert.group.UNDECODED, expert.severity.WARN)
+  post.experts = { e_blind }
+
+  -- Diagnostics said in this packet that belong to no frame shown here (resyncs, truncated frames,
+  -- unanswered requests), under the protocol's own item, once per packet.
+  -- Diagnostics of the packet not shown yet in this dissection: notes are said in the
+  -- postdissector too, after the dissector was called (a packet cut short).
+  local function show_notes(p, tvb, pinfo, tree)
+    if not tree then return end
+    local key = "btlens_noted_" .. p.c.id
+    local done, i, sub = tonumber(pinfo.private[key]) or 0, 0, nil
+    for _, n in ipairs(notes[pinfo.number] or {}) do
+      if n.p == p then
+        i = i + 1
+        if i > done then
+          sub = sub or tree:add(p.proto):append_text(": diagnostics")
+          say(p, sub, n.id, n.text)
+        end
+      end
+    end
+    pinfo.private[key] = tostring(math.max(i, done))
+  end
+
+  -- How many of the packet's notes are the protocol's.
+  local function notes_of(p, number)
+    local i = 0
+    for _, n in ipairs(notes[number] or {}) do if n.p == p then i = i + 1 end end
+    return i
+  end
+
+  local function dissect(p, tvb, pinfo, tree)
+    if pinfo.visited then finish() end
+    local private = pinfo.private
+    if private["btlens_notes_only"] == p.c.id then
+      -- Called by the postdissector: a long write's frames, and the packet's notes.
+      local here = shown[pinfo.number] and shown[pinfo.number][p.c.id .. "#lw"]
+      for _, fr in ipairs(here or {}) do show_frame(p, fr, here.dir, tree, pinfo) end
+      show_notes(p, tvb, pinfo, tree)
+      return 0
+    end
+    -- tshark -2 builds no tree on its first pass unless it filters (-R, -Y): no field can be read,
+    -- and streams cannot be told apart. Say so rather than join them.
+    local chandle, from_ea = value(f_chandle), private["btlens_stream"]
+    if not pinfo.visited and chandle == nil and not from_ea then blind[pinfo.number] = true end
+    if blind[pinfo.number] then
+      if tree then
+        tree:add(p.proto, tvb()):add_proto_expert_info(e_blind, "btlens: Wireshark gave this plugin no fields on " ..
+          "its first pass; with tshark, run one pass, or -2 with a read filter (-2 -R frame)")
+      end
+      return tvb:len()
+    end
+    if not on_devices(p, pinfo, chandle) then return 0 end
+    local key, conn, dir, scope, part = place(pinfo, chandle, from_ea)
+    local slot = p.c.id .. "#" .. part
+    -- Wireshark may hand one value over twice (Decode As on a handle bound by UUID too).
+    if pinfo.private["btlens_" .. slot] then return tvb:len() end
+    pinfo.private["btlens_" .. slot] = "1"
+    -- EA data may first come on a later pass: the iAP2 dissector works its packets out there
+    -- when the first pass had no fields.
+    local ea_key = from_ea and pinfo.number .. slot
+    if not pinfo.visited or (ea_key and not ea_done[ea_key]) then
+      if ea_key then ea_done[ea_key] = true end
+      -- A value the capture cut short is not framed (btlens drops it; the postdissector says so).
+      if pinfo.caplen >= pinfo.len or from_ea then
+        local s = stream(p.c.id .. "/" .. key, conn, p, dir)
+        s.pair_key = p.c.id .. "/" .. scope
+        pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+        local frames = push(s, tvb:raw(), pinfo.number, pinfo.abs_ts)
+        -- Only packets that show something keep anything.
+        if frames[1] then
+          frames.dir = dir
+          shown[pinfo.number] = shown[pinfo.number] or {}
+          shown[pinfo.number][slot] = frames
+        end
+      end
+    end
+    local here = shown[pinfo.number] and shown[pinfo.number][slot]
+    if here and tree then
+      for _, fr in ipairs(here) do show_frame(p, fr, here.dir, tree, pinfo) end
+    end
+    show_notes(p, tvb, pinfo, tree)
+    return tvb:len()
+  end
+
+  local function dissect_value(p, message, tvb, pinfo, tree)
+    local spec = p.c.messages[message]
+    if not spec or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
+    show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
+    return tvb:len()
+  end
+
+  local function dissect_event_byte(p, tvb, pinfo, tree)
+    if tvb:len() < 1 or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
+    local dir = pinfo.p2p_dir == 1 and 1 or 0
+    local command = tvb(0, 1):uint()
+    local name = p.c.names[dir][command]
+    local payload = tvb:len() > 1 and tvb(1):tvb() or ByteArray.new():tvb("empty")
+    show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
+      command = command }, tree, pinfo)
+    return tvb:len()
+  end
+
+  -- A long write: Prepare Write values queued by offset, fed to their stream on Execute Write.
+  local function long_write(op, pinfo)
+    local conn = tostring(value(f_chandle) or "?")
+    if op == 0x16 then
+      local uuid = value(f_att_uuid16)
+      local p = uuid and choose(string.format("%04x", uuid), pinfo, value(f_chandle), true)
+      p = p and p.p
+      local handle = value(f_att_handle)
+      if p and handle then
+        queued[conn] = queued[conn] or {}
+        queued[conn][handle] = queued[conn][handle] or { p = p }
+        queued[conn][handle][value(f_att_offset)] = { bytes = f_att_value().range:raw(), number = pinfo.number }
+      end
+      return
+    end
+    shown[pinfo.number] = shown[pinfo.number] or {}
+    local handles = {}
+    for h in pairs(queued[conn] or {}) do handles[#handles + 1] = h end
+    table.sort(handles)
+    for _, h in ipairs(handles) do
+      local parts = queued[conn][h]
+      if value(f_att_flags) == 1 then
+        local offsets = {}
+        for o in pairs(parts) do if type(o) == "number" then offsets[#offsets + 1] = o end end
+        table.sort(offsets)
+        local bytes, from = "", {}
+        for _, o in ipairs(offsets) do
+          bytes = bytes .. parts[o].bytes
+          from[#from + 1] = { n = parts[o].number, len = #parts[o].bytes }
+        end
+        local p = parts.p
+        local s = stream(p.c.id .. "/att/" .. conn .. "/" .. h .. "/0", conn, p, 0)
+        s.pair_key = p.c.id .. "/att/" .. conn
+        pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+        local frames = push(s, bytes, pinfo.number, pinfo.abs_ts, from)
+        frames.dir = 0
+        shown[pinfo.number][p.c.id .. "#lw"] = frames
+      end
+    end
+    queued[conn] = nil
+  end
+
+  -- A packet the capture cut short: the stream it belonged to lost bytes.
+  local function cut_short(pinfo)
+    local handle = value(f_att_handle)
+    if not handle then return end
+    local conn = tostring(value(f_chandle) or "?")
+    local dir = pinfo.p2p_dir == 1 and 1 or 0
+    for _, p in ipairs(protos) do
+      local s = streams[p.c.id .. "/att/" .. conn .. "/" .. handle .. "/" .. dir]
+      if s then
+        leftovers(s, "a record the capture cut short", pinfo.number)
+        s.insync, s.skipped, s.joining = false, 0, nil
+      end
+    end
+  end
+
+  -- Long writes, capture holes and disconnections, which no dissector table hands to a protocol,
+  -- and the diagnostics that belong to no frame.
+  function post.init() reset() end
+  function post.dissector(tvb, pinfo, tree)
+    if pinfo.visited then finish() end
+    if not pinfo.visited then
+      last_number = math.max(last_number, pinfo.number)
+      -- Most packets are ACL data: one field read tells events from them.
+      local code = value(f_evt_code)
+      if code then
+        local name, address = code == 0x3e and value(f_adv_name), address_of(f_adv_addr)
+        if name and address then advertised[address] = name end
+        local handle = (code == 0x03 or code == 0x3e or code == 0x05) and value(f_evt_handle)
+        if handle and code ~= 0x05 and address then connected[tostring(handle)] = address end
+        if handle and code == 0x05 then end_connection(tostring(handle), "disconnection", pinfo.number) end
+      else
+        local op = value(f_att_opcode)
+        if op == 0x16 or op == 0x18 then long_write(op, pinfo) end
+        if op and pinfo.caplen < pinfo.len then cut_short(pinfo) end
+      end
+    end
+    if tree then
+      -- Long writes and notes in packets the protocol's dissector was not called for: it is
+      -- called now, so that Wireshark counts them as the protocol's.
+      for _, p in ipairs(protos) do
+        local here = shown[pinfo.number] or {}
+        local unshown = notes_of(p, pinfo.number) > (tonumber(pinfo.private["btlens_noted_" .. p.c.id]) or 0)
+        if here[p.c.id .. "#lw"] or unshown then
+          pinfo.private["btlens_notes_only"] = p.c.id
+          Dissector.get(p.c.id):call(tvb, pinfo, tree)
+          pinfo.private["btlens_notes_only"] = ""
+        end
+      end
+    end
+  end
+  register_postdissector(post)
+
+  -- A characteristic bound by several definitions (in one plugin or several): as in btlens, one
+  -- bound on the vendor's devices wins there, one bound for every device elsewhere.
+  function choose(uuid, pinfo, chandle, framed)
+    local fallback
+    for _, b in ipairs(bound[uuid] or {}) do
+      if not framed or b.framed then
+        if b.p.c.devices then
+          if on_devices(b.p, pinfo, chandle) then return b end
+        elseif not fallback then
+          fallback = b
+        end
+      end
+    end
+    return fallback
+  end
+
+  -- Wireshark's table takes one dissector per UUID: a UUID's is a dispatcher, made once.
+  function bind(uuid, p, dissect_with, framed)
+    if not bound[uuid] then
+      bound[uuid] = {}
+      local d = Proto("btlens_" .. uuid:gsub("-", "_"), "btlens (" .. uuid .. ")")
+      function d.dissector(tvb, pinfo, tree)
+        local b = choose(uuid, pinfo, value(f_chandle))
+        return b and b.dissect(tvb, pinfo, tree) or 0
+      end
+      DissectorTable.get("bluetooth.uuid"):add(uuid, d)
+    end
+    table.insert(bound[uuid], { p = p, dissect = dissect_with, framed = framed })
+  end
+
+  -- Makes one protocol from a definition's description (generated below).
+  function btlens.register(c)
+    local p = { c = c, proto = Proto(c.id, c.title) }
+    c.magic_char = string.char(c.magic[1])
+    local fields = {
+      command = c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
+        or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),
+      command_name = ProtoField.string(c.id .. ".command_name", "Command name"),
+      version = ProtoField.uint8(c.id .. ".version", "Version"),
+      sequence = ProtoField.uint8(c.id .. ".sequence", "Sequence"),
+      flags = ProtoField.uint8(c.id .. ".flags", "Flags", base.HEX),
+      fragment_index = ProtoField.uint8(c.id .. ".fragment_index", "Fragment index"),
+      fragment_count = ProtoField.uint8(c.id .. ".fragment_count", "Fragment count"),
+      length = c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
+        or ProtoField.uint8(c.id .. ".length", "Length"),
+      checksum = c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
+        or ProtoField.uint8(c.id .. ".checksum", "Checksum", base.HEX),
+      payload = ProtoField.bytes(c.id .. ".payload", "Payload"),
+      packets = ProtoField.string(c.id .. ".packets", "Reassembled from packets"),
+      response_to = ProtoField.framenum(c.id .. ".response_to", "Response to"),
+      response_in = ProtoField.framenum(c.id .. ".response_in", "Response in"),
+      latency = ProtoField.double(c.id .. ".latency_ms", "Latency (ms)"),
+    }
+    for _, b in ipairs(c.flag_bits) do
+      fields["flags." .. b[2]] = ProtoField.bool(c.id .. ".flags." .. b[2], b[2], 8, nil, b[1])
+    end
+    for key, d in pairs(c.fields) do
+      local abbrev, name = c.id .. "." .. key, d.n
+      if d.t == "int" then
+        local bits = d.w > 4 and 64 or d.w * 8
+        local make = ProtoField[(d.s and "int" or "uint") .. bits]
+        fields[key] = make(abbrev, name, d.hex and base.HEX or base.DEC, d.enum)
+      elseif d.t == "bool" then
+        fields[key] = ProtoField.bool(abbrev, name, d.bits, nil, d.mask)
+      elseif d.t == "string" then fields[key] = ProtoField.string(abbrev, name)
+      elseif d.t == "group" then fields[key] = ProtoField.none(abbrev, name)
+      else fields[key] = ProtoField.bytes(abbrev, name) end
+    end
+    local list = {}
+    for _, f in pairs(fields) do list[#list + 1] = f end
+    p.proto.fields = list
+    p.fields = fields
+    p.experts = {}
+    local experts = {}
+    for id, e in pairs(c.experts) do
+      p.experts[id] = ProtoExpert.new(c.id .. "." .. id, e[1], expert.group[e[2]], expert.severity[e[3]])
+      experts[#experts + 1] = p.experts[id]
+    end
+    p.proto.experts = experts
+    function p.proto.dissector(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end
+    protos[#protos + 1] = p
+    local uuids = DissectorTable.get("bluetooth.uuid")
+    for _, u in ipairs(c.uuids) do
+      bind(u, p, function(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end, true)
+    end
+    for _, u in ipairs(c.services) do uuids:add(u, p.proto) end
+    DissectorTable.get("btatt.handle"):add_for_decode_as(p.proto)
+    DissectorTable.get("btrfcomm.dlci"):add_for_decode_as(p.proto)
+    local ea = DissectorTable.get("iap2.ea_protocol")
+    for _, name in ipairs(c.ea) do if ea then ea:add(name, p.proto) end end
+    for _, uuid in ipairs(c.event_bytes) do
+      bind(uuid, p, function(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree) end)
+    end
+    for uuid, message in pairs(c.values) do
+      bind(uuid, p, function(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree) end)
+    end
+  end
+  _G.btlens_runtime = btlens
+end

@@ -56,8 +56,9 @@ let package = Package(
             name: "BTLensPipeline", dependencies: ["BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensAppLog"]),
         // Display filters (--filter): the language, compiled once, over the events in the JSONL contract's names.
         .target(name: "BTLensFilter", dependencies: ["BTLensCore", "BTLensDissect"]),
-        // App logs (logcat, log show, Xcode, an app's own logger) read line by line, and the hex bytes in them.
-        .target(name: "BTLensAppLog", dependencies: ["BTLensCore"]),
+        // App logs (logcat, log show, Xcode, an app's own logger) read line by line, the hex bytes in them,
+        // and the parts that place them on a capture's timeline (its clock, a log's lane, the air matcher).
+        .target(name: "BTLensAppLog", dependencies: ["BTLensCore", "BTLensDissect"]),
         .target(
             name: "BTLensReport",
             dependencies: [
@@ -93,7 +94,7 @@ let package = Package(
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
         .testTarget(name: "BTLensPipelineTests", dependencies: ["BTLensPipeline", "BTLensTestSupport"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
-        .testTarget(name: "BTLensAppLogTests", dependencies: ["BTLensAppLog"]),
+        .testTarget(name: "BTLensAppLogTests", dependencies: ["BTLensAppLog", "BTLensDissect"]),
         .testTarget(name: "BTLensFilterTests", dependencies: ["BTLensFilter", "BTLensTestSupport"]),
         // The heap in use (glibc, macOS), for the tests that bound memory; through OS.heapInUse.
         .target(name: "CHeapUsage"),

@@ -1,7 +1,7 @@
 import BTLensCore
 
 /// Where an app's log and the air disagree (`--app-log`): declared beside the app log events, raised
-/// by the merger that places the log's lines (BTLensPipeline), read by the report.
+/// by BTLensAppLog's `AppLogAirMatcher`, read by the report.
 public enum AppLogAirDiagnostics {
     public static let txNotOnAir = DiagnosticKind(
         "app.tx.not_on_air", .warning,

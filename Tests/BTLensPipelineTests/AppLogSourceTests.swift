@@ -21,8 +21,8 @@ final class AppLogSourceTests: XCTestCase {
     }
 
     /// Every line `next()` gives until nil.
-    private func drain(_ source: AppLogSource) throws -> [AppLogSource.Line] {
-        var lines = [AppLogSource.Line]()
+    private func drain(_ source: AppLogSource) throws -> [AppLogReadLine] {
+        var lines = [AppLogReadLine]()
         while let l = try source.next() { lines.append(l) }
         return lines
     }

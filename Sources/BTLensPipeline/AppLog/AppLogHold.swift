@@ -1,9 +1,10 @@
+import BTLensAppLog
 import BTLensDissect
 
-/// The merger's second hold: events wait here `AppLogMerger.window` more, so that what is learnt
+/// The merger's second hold: events wait here `AppLogBounds.window` more, so that what is learnt
 /// of one in that time (a received value no line showed) follows it in time order.
 ///
-/// Bounded by `AppLogMerger.holdLimit` events and `holdBytes` of their bytes: past those the
+/// Bounded by `AppLogBounds.holdLimit` events and `holdBytes` of their bytes: past those the
 /// oldest go on early, and what is learnt of them later comes out where it is learnt.
 struct AppLogHold {
     private struct Slot {
@@ -46,7 +47,7 @@ struct AppLogHold {
     /// Passes on the events before `limit`, and the oldest past the bounds.
     mutating func release(before limit: Int64, _ out: (Event) -> Void) {
         while start < slots.count,
-            slots[start].time < limit || slots.count - start > AppLogMerger.holdLimit || bytes > AppLogMerger.holdBytes
+            slots[start].time < limit || slots.count - start > AppLogBounds.holdLimit || bytes > AppLogBounds.holdBytes
         {
             // Moved out, not copied.
             var s = Slot(event: AppLogMerger.spent, time: 0, bytes: 0)

@@ -1,3 +1,4 @@
+import BTLensAppLog
 import BTLensCore
 import Foundation
 
@@ -12,7 +13,7 @@ final class AppLogPrefetch: @unchecked Sendable {
     static let batches = 4
 
     private struct Batch {
-        var lines: [AppLogSource.Line] = []
+        var lines: [AppLogReadLine] = []
         var problems: [(line: Int, diagnostic: Diagnostic)] = []
         /// The read ended here: with nothing more, or with this error.
         var end = false
@@ -27,7 +28,7 @@ final class AppLogPrefetch: @unchecked Sendable {
     private var index = 0
 
     /// Starts the thread, which calls `parse` until it gives nil or throws.
-    init(_ parse: @escaping () throws -> (AppLogSource.Line?, [(line: Int, diagnostic: Diagnostic)])) {
+    init(_ parse: @escaping () throws -> (AppLogReadLine?, [(line: Int, diagnostic: Diagnostic)])) {
         // Only the thread calls `parse` (and the source's reading state behind it) from now on.
         nonisolated(unsafe) let parse = parse
         let thread = Thread { [self] in produce(parse) }
@@ -36,7 +37,7 @@ final class AppLogPrefetch: @unchecked Sendable {
     }
 
     private func produce(
-        _ parse: () throws -> (AppLogSource.Line?, [(line: Int, diagnostic: Diagnostic)])
+        _ parse: () throws -> (AppLogReadLine?, [(line: Int, diagnostic: Diagnostic)])
     ) {
         var ended = false
         while !ended {
@@ -70,7 +71,7 @@ final class AppLogPrefetch: @unchecked Sendable {
     }
 
     /// The next line, its problems said to `problem` first; nil at the end.
-    func next(_ problem: (Int, Diagnostic) -> Void) throws -> AppLogSource.Line? {
+    func next(_ problem: (Int, Diagnostic) -> Void) throws -> AppLogReadLine? {
         while index == current.lines.count {
             if current.end {
                 if let error = current.error { throw error }

@@ -9,16 +9,6 @@ import Foundation
 /// on the log's own clock. The file may be an Android bugreport (its .zip, streamed through
 /// inflate, or its text), of which the logcat is read; or a log still being written (`growing`).
 final class AppLogSource {
-    struct Line {
-        var line: AppLogLine
-        /// On the log's clock, as UTC (its zone when it writes one); nil when the line writes no
-        /// time (logcat `brief`, `process`, `tag`).
-        var rawTime: Int64?
-        var runs: [HexRun]
-        /// `--app-log-filter` keeps it: a line it does not keep still aligns and matches, unseen.
-        var kept: Bool
-    }
-
     /// Where the bytes come from.
     private enum Input {
         case file(FileHandle)
@@ -51,13 +41,9 @@ final class AppLogSource {
     /// epoch): set to the capture's first event, then moved to each timed line read, so that a
     /// logcat crossing New Year goes on into the next year.
     var reference = Int64(Date().timeIntervalSince1970 * 1e6)
-    var alignment: AppLogAlignment?
-    /// The latest record a line of this log matched as sent, and that line: a later line matching
-    /// an earlier record is out of order.
-    var lastSent: (record: Int, line: Int)?
-    /// Lines read but not yet placed (while the offset is found, at most `AppLogMerger.readAhead`),
+    /// Lines read but not yet placed (while the offset is found, at most `AppLogBounds.readAhead`),
     /// from `aheadStart`.
-    var ahead: [Line] = []
+    var ahead: [AppLogReadLine] = []
     private var aheadStart = 0
     /// Problems the reader found since the last line given, on the thread that reads.
     private var found: [(line: Int, diagnostic: Diagnostic)] = []
@@ -113,7 +99,7 @@ final class AppLogSource {
     }
 
     /// The next line read ahead, or the next from the file.
-    func take() throws -> Line? {
+    func take() throws -> AppLogReadLine? {
         guard aheadStart < ahead.count else {
             ahead = []
             aheadStart = 0
@@ -133,7 +119,7 @@ final class AppLogSource {
     func flushPending() { reader.flush() }
 
     /// The next line, or nil at the end of the file (a growing log's: for now).
-    func next() throws -> Line? {
+    func next() throws -> AppLogReadLine? {
         guard let prefetch else {
             let line = try parse()
             for (n, d) in found { problems[n, default: []].append(d) }
@@ -158,7 +144,7 @@ final class AppLogSource {
     func stopReading() { prefetch?.stop() }
 
     /// The next line from the reader (on the reading thread, once there is one).
-    private func parse() throws -> Line? {
+    private func parse() throws -> AppLogReadLine? {
         while true {
             let item: AppLogItem?
             do {
@@ -170,7 +156,7 @@ final class AppLogSource {
             case .line(let l)?:
                 let time = l.time.map { $0.microsecondsSinceEpoch(nearest: reference) }
                 if let time { reference = time }
-                return Line(line: l, rawTime: time, runs: HexBytes.find(in: l.message), kept: keep(l))
+                return AppLogReadLine(line: l, rawTime: time, runs: HexBytes.find(in: l.message), kept: keep(l))
             case .problem(let p)?:
                 found.append((p.line, p.diagnostic))
             case nil:

@@ -18,10 +18,10 @@ struct AppLogUnlogged {
         var records: [Int] = []
     }
 
-    private var streams: [AppLogMerger.Stream: Later] = [:]
+    private var streams: [AppLogValue.Stream: Later] = [:]
 
     /// Whether `v` is the first of its stream (to be said where it is); otherwise it is counted.
-    mutating func first(_ v: AppLogMerger.Value) -> Bool {
+    mutating func first(_ v: AppLogValue) -> Bool {
         guard var later = streams[v.stream] else {
             if streams.count < Self.streamLimit { streams[v.stream] = Later(first: v.record) }
             return true

@@ -3,9 +3,9 @@
 /// they are (or begin) without a scan of the window.
 ///
 /// Bounded by the merger's holds: a value is added with its event and removed when it leaves the
-/// window; its index entries go with it.
+/// window (`AppLogAirMatcher.prune`); its index entries go with it.
 struct AppLogValues {
-    private var values: [AppLogMerger.Value] = []
+    private var values: [AppLogValue] = []
     private var start = 0
     /// The id of `values[0]`.
     private var base = 0
@@ -27,7 +27,7 @@ struct AppLogValues {
 
     /// Adds `v` (its hashes set); its id.
     @discardableResult
-    mutating func add(_ v: AppLogMerger.Value) -> Int {
+    mutating func add(_ v: AppLogValue) -> Int {
         let id = endID
         values.append(v)
         Self.insert(id, v.hash, into: &wholes)
@@ -35,7 +35,7 @@ struct AppLogValues {
         return id
     }
 
-    subscript(id: Int) -> AppLogMerger.Value {
+    subscript(id: Int) -> AppLogValue {
         get { values[id - base] }
         _modify { yield &values[id - base] }
     }
@@ -45,7 +45,7 @@ struct AppLogValues {
     func ids(head: Int) -> [Int] { heads[head]?.all ?? [] }
 
     /// Removes the oldest value.
-    mutating func removeFirst() -> AppLogMerger.Value {
+    mutating func removeFirst() -> AppLogValue {
         let v = values[start]
         let id = firstID
         start += 1

@@ -1,0 +1,18 @@
+/// One entry of an app log as the merger takes it: its time read on the log's own clock and the
+/// bytes in hex it shows.
+public struct AppLogReadLine: Sendable {
+    public var line: AppLogLine
+    /// On the log's clock, as UTC (its zone when it writes one); nil when the line writes no
+    /// time (logcat `brief`, `process`, `tag`).
+    public var rawTime: Int64?
+    public var runs: [HexRun]
+    /// `--app-log-filter` keeps it: a line it does not keep still aligns and matches, unseen.
+    public var kept: Bool
+
+    public init(line: AppLogLine, rawTime: Int64?, runs: [HexRun], kept: Bool = true) {
+        self.line = line
+        self.rawTime = rawTime
+        self.runs = runs
+        self.kept = kept
+    }
+}

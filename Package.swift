@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "btlens",
+    // Synchronization's Atomic and Mutex, which threads and signal handlers share.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "btlens", targets: ["btlens"]),
         .library(

@@ -1,5 +1,6 @@
 import BTLensCore
 import Foundation
+import Synchronization
 
 /// Set from a signal handler (SIGINT, SIGTERM) or a test: every follow source stops at once, the
 /// pipeline reports what is left in its buffers, and `follow` ends.
@@ -8,11 +9,11 @@ import Foundation
 /// to grow or appear) polls that pipe beside what it waits for, so no wait outlasts the stop,
 /// whichever thread the signal reached and whether or not a call was interrupted.
 public final class StopFlag: @unchecked Sendable {
-    private let pointer = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+    /// Atomic: set on one thread (or in a signal handler, where a lock-free store is safe), read on others.
+    private let flag = Atomic<Bool>(false)
     private let wake: (read: Int32, write: Int32)
 
     public init() {
-        pointer.pointee = 0
         // Made once, at start: a process that cannot make a pipe then cannot do much else either.
         // A handler never blocks on a full pipe.
         guard let fds = OS.pipe(nonBlockingWrite: true) else {
@@ -24,10 +25,9 @@ public final class StopFlag: @unchecked Sendable {
     deinit {
         OS.close(wake.read)
         OS.close(wake.write)
-        pointer.deallocate()
     }
 
-    public var isSet: Bool { pointer.pointee != 0 }
+    public var isSet: Bool { flag.load(ordering: .acquiring) }
 
     /// Called at most every `idleInterval` while a wait on the thread that set it goes on (follow
     /// --app-log places the log's lines by it while the capture is quiet); never on another
@@ -54,7 +54,7 @@ public final class StopFlag: @unchecked Sendable {
     /// Safe in a signal handler: a store and a write(2). The byte is never read, so the pipe stays
     /// readable for every wait to come.
     public func set() {
-        pointer.pointee = 1
+        flag.store(true, ordering: .releasing)
         var byte: UInt8 = 1
         _ = OS.write(wake.write, &byte, 1)
     }

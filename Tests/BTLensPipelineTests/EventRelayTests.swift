@@ -103,13 +103,17 @@ extension EventRelayTests {
                 relay.send(i, bytes: 1 << 20)
                 sent.add()
             }
+            // finish belongs to the sending thread, as the batch being filled does.
+            relay.finish()
+            sent.add()
         }
         sender.start()
         usleep(300_000)
         // One held by the consumer, one waiting; the third send waits to hand its batch on (it was 9).
         XCTAssertEqual(sent.value, 2)
         for _ in 0..<(Relay<Int>.depth * 2) { gate.signal() }
-        relay.finish()
+        for _ in 0..<3000 where sent.value <= Relay<Int>.depth * 2 { usleep(1000) }
+        XCTAssertEqual(sent.value, Relay<Int>.depth * 2 + 1, "the sender finished")
     }
 }
 

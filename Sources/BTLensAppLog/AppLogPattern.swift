@@ -1,23 +1,26 @@
+import BTLensCore
+
 /// A user's regular expression for a log no built-in format reads, with named groups `time`
 /// (required), `level`, `tag`, `message` (optional; without it the message is what follows the
 /// match). The time is read by the built-in time parser, or by `timeFormat` when one is given
 /// (`LogTimeFormat`). Swift's `Regex` syntax; the pattern is searched for in each line (anchor it
 /// with `^` to match from the start). A line it does not match continues the entry before it.
-public struct AppLogPattern: @unchecked Sendable, Equatable {
+public struct AppLogPattern: Sendable, Equatable {
     public let pattern: String
     public let timeFormat: LogTimeFormat?
-    // Regex is not Sendable; matching reads it and never changes it.
-    private let regex: Regex<AnyRegexOutput>
+    private let regex: SharedRegex
 
     public init(_ pattern: String, timeFormat: String? = nil) throws {
+        let compiled: Regex<AnyRegexOutput>
         do {
-            regex = try Regex(pattern)
+            compiled = try Regex(pattern)
         } catch {
             throw AppLogError.badPattern(pattern, "\(error)")
         }
-        guard regex.contains(captureNamed: "time") else {
+        guard compiled.contains(captureNamed: "time") else {
             throw AppLogError.badPattern(pattern, "it has no group named time, as in (?<time>…)")
         }
+        regex = SharedRegex(compiled)
         self.pattern = pattern
         self.timeFormat = try timeFormat.map(LogTimeFormat.init)
     }
@@ -31,14 +34,17 @@ public struct AppLogPattern: @unchecked Sendable, Equatable {
 
     func parse(_ line: [UInt8]) -> LogFields? {
         let text = String(line: line)
-        guard let match = try? regex.firstMatch(in: text), let timeText = match.output["time"]?.substring,
-            let time = timeFormat?.parse(timeText) ?? (timeFormat == nil ? LogTimeParser.parse(whole: timeText) : nil)
-        else { return nil }
-        let message =
-            match.output["message"]?.substring.map(String.init)
-            ?? String(text[match.range.upperBound...].drop { $0 == " " })
-        return LogFields(
-            time: time, level: match.output["level"]?.substring.map(String.init),
-            tag: match.output["tag"]?.substring.map(String.init), message: message)
+        return regex.withRegex { regex in
+            guard let match = try? regex.firstMatch(in: text), let timeText = match.output["time"]?.substring,
+                let time = timeFormat?.parse(timeText)
+                    ?? (timeFormat == nil ? LogTimeParser.parse(whole: timeText) : nil)
+            else { return nil }
+            let message =
+                match.output["message"]?.substring.map(String.init)
+                ?? String(text[match.range.upperBound...].drop { $0 == " " })
+            return LogFields(
+                time: time, level: match.output["level"]?.substring.map(String.init),
+                tag: match.output["tag"]?.substring.map(String.init), message: message)
+        }
     }
 }

@@ -1,13 +1,14 @@
-/// A regular expression for `matches`, compiled once. Swift's `Regex` over any output: matching
-/// reads it and never changes it.
-struct Pattern: @unchecked Sendable {
-    let regex: Regex<AnyRegexOutput>
+import BTLensCore
+
+/// A regular expression for `matches`, compiled once.
+struct Pattern: Sendable {
+    let regex: SharedRegex
 
     init(_ text: String) throws {
-        regex = try Regex(text)
+        regex = SharedRegex(try Regex(text))
     }
 
     func matches(_ s: String) -> Bool {
-        (try? regex.firstMatch(in: s)) != nil
+        regex.withRegex { (try? $0.firstMatch(in: s)) != nil }
     }
 }

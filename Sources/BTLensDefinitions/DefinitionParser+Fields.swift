@@ -81,6 +81,15 @@ extension DefinitionParser.Parser {
                 spec.repeats = .field(try reference(r, "repeat"))
             }
         }
+        try integerAttributes(m, of: spec, type, here)
+        return spec
+    }
+
+    /// The keys that give an integer field its meaning: enum names, flags, unit, scale and offset,
+    /// valid values. On a field of another type each is an error.
+    private mutating func integerAttributes(
+        _ m: YAMLFields, of spec: FieldSpec, _ type: FieldSpec.FieldType, _ here: String
+    ) throws(DefinitionError) {
         let isInteger: Bool = { if case .integer = type { return true } else { return false } }()
         func integerOnly(_ key: String, _ node: YAMLValue) throws(DefinitionError) {
             guard isInteger else { throw node.error("\(here): '\(key)' applies to integer fields only") }
@@ -116,7 +125,6 @@ extension DefinitionParser.Parser {
             try integerOnly("valid", valid)
             spec.valid = try self.valid(valid, here)
         }
-        return spec
     }
 
     private func valid(_ v: YAMLValue, _ here: String) throws(DefinitionError) -> FieldSpec.Valid {

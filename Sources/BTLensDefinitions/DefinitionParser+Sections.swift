@@ -231,39 +231,10 @@ extension DefinitionParser.Parser {
         let devices = m["devices"].flatMap { d in attempt { p in try p.devices(d) } }
         for c in m["characteristics"].flatMap({ c in attempt { _ in try c.items("bind characteristics") } }) ?? [] {
             attempt { p in
-                if c.isScalar {
-                    return try add(
-                        DissectorBinding(
-                            .characteristic(try Self.uuid(c, "characteristic")), source: source(c), devices: devices), c
-                    )
-                }
-                let f = try c.fields(
-                    "a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
-                let uuid = try Self.uuid(f.required("uuid", "a characteristic binding"), "characteristic uuid")
-                var role = DissectorBinding.Role.value
-                if let r = f["role"] {
-                    let text = try r.string("role")
-                    guard let value = DissectorBinding.Role(rawValue: text) else {
-                        throw r.error("role: '\(text)'; expected command, event or value")
-                    }
-                    role = value
-                }
-                let framing = try f["framing"].map { fr throws(DefinitionError) in try p.framing(fr) }
-                if let msg = f["message"] {
-                    let msgName = try msg.string("message")
-                    if let index = messages.firstIndex(where: { $0.name == msgName }) {
-                        valueMessages[uuid] = index
-                    } else if !p.broken.contains(msgName) {
-                        throw msg.error("characteristic \(uuid): message '\(msgName)' is not defined under messages:")
-                    }
-                } else if (framing ?? defaultFraming) == .values(commandByte: false) {
-                    throw c.error("characteristic \(uuid): framing 'value' needs 'message:' (the message its value is)")
-                }
-                try add(
-                    DissectorBinding(
-                        .characteristic(uuid), role: role, framing: framing,
-                        overrides: try f["override"]?.bool("override") ?? false, source: source(c), devices: devices), c
-                )
+                let b = try p.characteristicBinding(
+                    c, messages: messages, defaultFraming: defaultFraming, devices: devices, source: source(c),
+                    valueMessages: &valueMessages)
+                try add(b, c)
             }
         }
         for p in m["ea-protocols"].flatMap({ e in attempt { _ in try e.items("bind ea-protocols") } }) ?? [] {
@@ -291,6 +262,42 @@ extension DefinitionParser.Parser {
             }
         }
         return (out, valueMessages)
+    }
+
+    /// A characteristic binding: a bare UUID (its value a stream of the default framing), or
+    /// `{uuid, role, framing, message, override}`. The message a value is goes in `valueMessages`.
+    private mutating func characteristicBinding(
+        _ c: YAMLValue, messages: [DefinitionDissector.MessageDef], defaultFraming: Framing, devices: DeviceMatch?,
+        source: String, valueMessages: inout [BluetoothUUID: Int]
+    ) throws(DefinitionError) -> DissectorBinding {
+        if c.isScalar {
+            return DissectorBinding(
+                .characteristic(try Self.uuid(c, "characteristic")), source: source, devices: devices)
+        }
+        let f = try c.fields("a characteristic binding", allowed: ["uuid", "role", "framing", "message", "override"])
+        let uuid = try Self.uuid(f.required("uuid", "a characteristic binding"), "characteristic uuid")
+        var role = DissectorBinding.Role.value
+        if let r = f["role"] {
+            let text = try r.string("role")
+            guard let value = DissectorBinding.Role(rawValue: text) else {
+                throw r.error("role: '\(text)'; expected command, event or value")
+            }
+            role = value
+        }
+        let framing = try f["framing"].map { fr throws(DefinitionError) in try self.framing(fr) }
+        if let msg = f["message"] {
+            let msgName = try msg.string("message")
+            if let index = messages.firstIndex(where: { $0.name == msgName }) {
+                valueMessages[uuid] = index
+            } else if !broken.contains(msgName) {
+                throw msg.error("characteristic \(uuid): message '\(msgName)' is not defined under messages:")
+            }
+        } else if (framing ?? defaultFraming) == .values(commandByte: false) {
+            throw c.error("characteristic \(uuid): framing 'value' needs 'message:' (the message its value is)")
+        }
+        return DissectorBinding(
+            .characteristic(uuid), role: role, framing: framing,
+            overrides: try f["override"]?.bool("override") ?? false, source: source, devices: devices)
     }
 
     /// `devices: [AA:BB:CC]` (address prefixes), or `{addresses: [...], names: [...]}` (advertised-name prefixes).

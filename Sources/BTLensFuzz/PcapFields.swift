@@ -83,21 +83,7 @@ enum PcapFields {
                 }
                 interfaces = []
             }
-            guard let length = f.u32(at + 4) else { return }
-            if declared != length { seen &+= 11 }
-            if length < 12 {
-                seen &+= 12
-                return
-            }
-            if length % 4 != 0 {
-                seen &+= 13
-                return
-            }
-            guard Int(length) <= bytes.count - at else {
-                seen &+= 14
-                return
-            }
-            if f.u32(at + Int(length) - 4) != length { seen &+= 15 }
+            guard let length = blockLength(f, at: at, declared: declared) else { return }
             let body = at + 8
             let end = at + Int(length) - 4
             switch type {
@@ -145,6 +131,29 @@ enum PcapFields {
             }
             at += Int(length)
         }
+    }
+
+    /// The Block Total Length at `at` (read again after a Section Header Block may have changed the
+    /// byte order), and its copy at the block's end; nil where a reader must stop: under 12 bytes,
+    /// not a multiple of 4, or past the end of the file.
+    @_optimize(none)
+    static func blockLength(_ f: Fields, at: Int, declared: UInt32) -> UInt32? {
+        guard let length = f.u32(at + 4) else { return nil }
+        if declared != length { seen &+= 11 }
+        if length < 12 {
+            seen &+= 12
+            return nil
+        }
+        if length % 4 != 0 {
+            seen &+= 13
+            return nil
+        }
+        guard Int(length) <= f.bytes.count - at else {
+            seen &+= 14
+            return nil
+        }
+        if f.u32(at + Int(length) - 4) != length { seen &+= 15 }
+        return length
     }
 
     /// An Interface Description Block's options: if_tsresol (9) and if_tsoffset (14).

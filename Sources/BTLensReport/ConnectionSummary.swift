@@ -80,6 +80,20 @@ public enum ConnectionSummary {
     static func json(_ w: inout JSONWriter, _ c: ConnectionInfo) {
         let l = c.lifecycle
         w.beginObject()
+        jsonLink(&w, c)
+        jsonSubscriptions(&w, l)
+        jsonLinkLayer(&w, l)
+        jsonSecurity(&w, l)
+        if let f = l.firstATT { w.field("first_att_record", f.record) }
+        if let d = l.discovery { w.field("discovery_record", d.record) }
+        w.field("att_errors", l.attErrors)
+        jsonAudioStreams(&w, l)
+        w.endObject()
+    }
+
+    /// Which link, when it opened and closed, and its ATT_MTU. Unknown values are written as null,
+    /// so that every connection has these keys.
+    private static func jsonLink(_ w: inout JSONWriter, _ c: ConnectionInfo) {
         w.field("handle", c.key.handle)
         w.field("controller", c.key.index)
         if let a = c.address {
@@ -117,6 +131,10 @@ public enum ConnectionSummary {
             w.null()
         }
         w.field("att_mtu_default", c.attMTU?.isDefault ?? false)
+    }
+
+    /// The characteristics whose Client Characteristic Configuration descriptor was written.
+    private static func jsonSubscriptions(_ w: inout JSONWriter, _ l: Lifecycle) {
         w.key("subscriptions")
         w.beginArray()
         for s in l.subscriptions {
@@ -129,6 +147,10 @@ public enum ConnectionSummary {
             w.endObject()
         }
         w.endArray()
+    }
+
+    /// The LE link layer's connection parameters, PHY and data length, where they are known.
+    private static func jsonLinkLayer(_ w: inout JSONWriter, _ l: Lifecycle) {
         if let p = l.parameters {
             w.key("parameters")
             w.beginObject()
@@ -147,6 +169,10 @@ public enum ConnectionSummary {
             w.field("rx", d.rx)
             w.endObject()
         }
+    }
+
+    /// Encryption and SMP pairing: when they happened and how they ended.
+    private static func jsonSecurity(_ w: inout JSONWriter, _ l: Lifecycle) {
         if let e = l.encryption {
             w.key("encryption")
             w.beginObject()
@@ -164,24 +190,23 @@ public enum ConnectionSummary {
             w.field("reason", p.reason.name)
             w.endObject()
         }
-        if let f = l.firstATT { w.field("first_att_record", f.record) }
-        if let d = l.discovery { w.field("discovery_record", d.record) }
-        w.field("att_errors", l.attErrors)
-        if !l.audioStreams.isEmpty {
-            w.key("audio_streams")
-            w.beginArray()
-            for s in l.audioStreams {
-                w.beginObject()
-                w.field("seid", s.seid)
-                if let c = s.codec { w.field("codec", c) }
-                w.field("state", s.state)
-                w.field("record", s.step.record)
-                w.field("media_packets", s.packets)
-                w.field("media_bytes", s.bytes)
-                w.endObject()
-            }
-            w.endArray()
+    }
+
+    /// The AVDTP stream endpoints configured, with their media counted.
+    private static func jsonAudioStreams(_ w: inout JSONWriter, _ l: Lifecycle) {
+        guard !l.audioStreams.isEmpty else { return }
+        w.key("audio_streams")
+        w.beginArray()
+        for s in l.audioStreams {
+            w.beginObject()
+            w.field("seid", s.seid)
+            if let c = s.codec { w.field("codec", c) }
+            w.field("state", s.state)
+            w.field("record", s.step.record)
+            w.field("media_packets", s.packets)
+            w.field("media_bytes", s.bytes)
+            w.endObject()
         }
-        w.endObject()
+        w.endArray()
     }
 }

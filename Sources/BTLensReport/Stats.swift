@@ -175,21 +175,7 @@ public final class StatsCollector {
     public func json(connections: [ConnectionInfo], advertisers: AdvertisingTable = AdvertisingTable()) -> String {
         var w = JSONWriter()
         w.beginObject()
-        w.field("file", file)
-        w.field("format", info.format)
-        w.field("datalink", info.linkType)
-        w.field("link_type", info.linkType)
-        w.field("link_type_name", info.linkTypeName)
-        w.field("records", records)
-        w.key("records_by_kind")
-        w.beginObject()
-        for kind in RecordKind.allCases { if let n = recordsByKind[kind] { w.field(named: kind.name, n) } }
-        w.endObject()
-        w.field("truncated_records", truncatedRecords)
-        if let t = firstTime { w.field("first_time", t.iso8601) }
-        if let t = lastTime { w.field("last_time", t.iso8601) }
-        if let filter { w.field("filter", filter.expression) }
-        if connectionsDropped > 0 { w.field("connections_not_listed", connectionsDropped) }
+        jsonCapture(&w)
         w.key("connections")
         w.beginArray()
         for c in connections { ConnectionSummary.json(&w, c) }
@@ -204,40 +190,8 @@ public final class StatsCollector {
             w.endObject()
         }
         w.endArray()
-        w.key("att_pdus")
-        w.beginObject()
-        for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) { w.field(named: ATTOpcode(rawValue: op).name, n) }
-        w.endObject()
-        w.key("a5_frames")
-        w.beginObject()
-        w.field("total", a5Total)
-        w.field("sent", a5Frames[.sent] ?? 0)
-        w.field("received", a5Frames[.received] ?? 0)
-        w.field("checksum_bad", a5BadChecksum)
-        w.endObject()
-        w.key("commands")
-        w.beginArray()
-        for (key, e) in commands.sorted {
-            w.beginObject()
-            w.field("dissector", key.dissector)
-            w.field("command", key.command)
-            if let n = e.name { w.field("name", n) }
-            w.field("sent", e.sent)
-            w.field("received", e.received)
-            w.field("answered", e.answered)
-            w.field("unanswered", e.unanswered)
-            if let latency = CommandStats.latency(e) {
-                w.key("latency_ms")
-                w.beginObject()
-                for (k, v) in latency {
-                    w.key(named: k)
-                    w.number(v)
-                }
-                w.endObject()
-            }
-            w.endObject()
-        }
-        w.endArray()
+        jsonATTAndA5(&w)
+        jsonCommands(&w)
         if !appLogs.logs.isEmpty {
             w.key("app_logs")
             appLogs.json(&w)
@@ -263,6 +217,67 @@ public final class StatsCollector {
         }
         w.endObject()
         return String(decoding: w.bytes, as: UTF8.self) + "\n"
+    }
+
+    /// The capture file: its format and link type, its records by kind and its time span.
+    private func jsonCapture(_ w: inout JSONWriter) {
+        w.field("file", file)
+        w.field("format", info.format)
+        w.field("datalink", info.linkType)
+        w.field("link_type", info.linkType)
+        w.field("link_type_name", info.linkTypeName)
+        w.field("records", records)
+        w.key("records_by_kind")
+        w.beginObject()
+        for kind in RecordKind.allCases { if let n = recordsByKind[kind] { w.field(named: kind.name, n) } }
+        w.endObject()
+        w.field("truncated_records", truncatedRecords)
+        if let t = firstTime { w.field("first_time", t.iso8601) }
+        if let t = lastTime { w.field("last_time", t.iso8601) }
+        if let filter { w.field("filter", filter.expression) }
+        if connectionsDropped > 0 { w.field("connections_not_listed", connectionsDropped) }
+    }
+
+    /// ATT PDUs by opcode, and the A5 frames by direction with those whose checksum is wrong.
+    private func jsonATTAndA5(_ w: inout JSONWriter) {
+        w.key("att_pdus")
+        w.beginObject()
+        for (op, n) in attByOpcode.sorted(by: { $0.key < $1.key }) { w.field(named: ATTOpcode(rawValue: op).name, n) }
+        w.endObject()
+        w.key("a5_frames")
+        w.beginObject()
+        w.field("total", a5Total)
+        w.field("sent", a5Frames[.sent] ?? 0)
+        w.field("received", a5Frames[.received] ?? 0)
+        w.field("checksum_bad", a5BadChecksum)
+        w.endObject()
+    }
+
+    /// Each command a dissector paired with its answer: counts and latency.
+    private func jsonCommands(_ w: inout JSONWriter) {
+        w.key("commands")
+        w.beginArray()
+        for (key, e) in commands.sorted {
+            w.beginObject()
+            w.field("dissector", key.dissector)
+            w.field("command", key.command)
+            if let n = e.name { w.field("name", n) }
+            w.field("sent", e.sent)
+            w.field("received", e.received)
+            w.field("answered", e.answered)
+            w.field("unanswered", e.unanswered)
+            if let latency = CommandStats.latency(e) {
+                w.key("latency_ms")
+                w.beginObject()
+                for (k, v) in latency {
+                    w.key(named: k)
+                    w.number(v)
+                }
+                w.endObject()
+            }
+            w.endObject()
+        }
+        w.endArray()
     }
 
     public func text(connections: [ConnectionInfo], advertisers: AdvertisingTable = AdvertisingTable()) -> String {

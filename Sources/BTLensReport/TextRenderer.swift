@@ -134,7 +134,8 @@ public struct TextRenderer {
         }
     }
 
-    /// Everything but frames and ATT PDUs.
+    /// Everything but frames and ATT PDUs: a layer's tag, its text and its style. The longer
+    /// descriptions are the helpers below, one per event kind.
     private static func describeOther(_ e: Event) -> (String, String, Style?) {
         switch e.body {
         case .note(let category, let text):
@@ -142,20 +143,14 @@ public struct TextRenderer {
         case .hciCommand(let c):
             return ("HCI", "\(c.opcode)\(fields(c.fields))", nil)
         case .hciEvent(let h):
-            // Unknown codes already carry their value in the name.
-            let known = h.subevent?.isKnown ?? h.code.isKnown
-            let code = h.subevent.map { Hex.value($0.rawValue, width: 2) } ?? Hex.value(h.code.rawValue, width: 2)
-            return ("HCI", (known ? "\(h.name) (\(code))" : h.name) + fields(h.fields), nil)
+            return ("HCI", hciEvent(h), nil)
         case .connection(let c):
             return ("HCI", connection(c), .magenta)
         case .acl(let a):
             let kind = ["start (non-flushable)", "continuation", "start", "complete"][Int(a.boundary & 3)]
             return ("ACL", "ACL \(kind) handle \(Hex.value(a.handle, width: 4)) dlen \(a.length)", nil)
         case .l2cap(let l):
-            var s = "L2CAP \(L2CAPChannel.name(l.cid)) (\(Hex.value(l.cid, width: 4))) len \(l.length)"
-            if l.firstRecord != e.record { s += ", reassembled from #\(l.firstRecord)" }
-            if l.truncated { s += ", cut short by the capture" }
-            return ("L2CAP", s, nil)
+            return ("L2CAP", l2cap(l, record: e.record), nil)
         case .l2capSignaling(let c):
             return (
                 "L2CAP",
@@ -164,113 +159,165 @@ public struct TextRenderer {
         case .smp(let p):
             return ("SMP", "\(p.name) (\(Hex.value(p.code, width: 2)))\(fields(p.fields))", nil)
         case .log(let l):
-            var s = l.tag.map { "[\(safe($0))] " } ?? ""
-            if let level = l.level { s += safe(level) + " " }
-            s += safe(l.message)
-            if let r = l.matchesRecord { s += " = #\(r)" }
-            return ("LOG", s, .cyan)
+            return ("LOG", logLine(l), .cyan)
         case .logAlignment(let a):
-            // Milliseconds with the fraction there is, so that it can be given back as --app-log-offset.
-            let us = a.offsetMicroseconds
-            var digits = FieldValue.decimalText(us == .min ? .max : abs(us), scale: 3)
-            while digits.hasSuffix("0") && digits.contains(".") { digits.removeLast() }
-            if digits.hasSuffix(".") { digits.removeLast() }
-            let offset = (us < 0 ? "− " : "+ ") + digits
-            let how: String
-            switch a.method {
-            case .content: how = "from \(a.matched) line\(a.matched == 1 ? "" : "s") whose bytes are on the air"
-            case .given: how = "as given (--app-log-offset)"
-            case .clock: how = "no line's bytes are on the air: its clock read as UTC"
-            }
-            if a.untimed {
-                return (
-                    "LOG",
-                    "\(safe(a.source)): its lines write no time: each showing bytes is placed at the packet that carried them (\(a.matched) of the first lines do), the others after the line before",
-                    .cyan
-                )
-            }
-            return ("LOG", "\(safe(a.source)): its clock \(offset) ms is the capture's, \(how)", .cyan)
+            return ("LOG", logAlignment(a), .cyan)
         case .profile(let m):
-            let tag: String
-            switch m.profile {
-            case .avdtp, .avdtpMedia: tag = "AVDTP"
-            case .avrcp: tag = "AVRCP"
-            case .hfp: tag = "HFP"
-            }
-            return (tag, profile(m), nil)
+            return (layer(of: m.profile), profile(m), nil)
         case .rfcomm(let f):
-            var s = "\(f.frame) DLCI \(f.dlci)"
-            if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
-            if f.pollFinal { s += " P/F" }
-            if let c = f.credits { s += " credits \(c)" }
-            s += " len \(f.length)"
-            if let m = f.mux { s += ": \(m)" }
-            return ("RFCOMM", s + fields(f.fields), nil)
+            return ("RFCOMM", rfcomm(f), nil)
         case .sdp(let info):
-            let services = info.services.map { s in
-                var t = s.name.map { "\"\(safe($0))\"" } ?? "service"
-                if !s.classes.isEmpty { t += " [" + s.classes.joined(separator: ", ") + "]" }
-                if let ch = s.rfcommChannel { t += " on RFCOMM channel \(ch)" }
-                return t
-            }
-            return (
-                "SDP",
-                "\(info.pdu) tid \(info.transaction)" + fields(info.fields)
-                    + (services.isEmpty ? "" : ": " + services.joined(separator: "; ")), nil
-            )
+            return ("SDP", sdp(info), nil)
         case .iap2(let p):
-            var s = p.kind
-            if let psn = p.psn, let pan = p.pan { s += " psn \(psn) pan \(pan)" }
-            if let session = p.session, session != 0 {
-                s += " session \(session)" + (p.sessionType.map { " (\($0))" } ?? "")
-            }
-            if p.payloadLength > 0 { s += " len \(p.payloadLength)" }
-            if let d = p.detail { s += ": \(d)" }
-            return ("IAP2", s, nil)
+            return ("IAP2", iap2(p), nil)
         case .iap2Control(let c):
             return ("IAP2", "\(c.name) (\(Hex.value(c.id, width: 4)))\(fields(c.fields))", nil)
         case .iap2Identification(let i):
-            let protocols = i.protocols.map { "\($0.id)=\(safe($0.name))" }.joined(separator: " ")
-            return (
-                "IAP2",
-                "Accessory \"\(safe(i.name))\" model \"\(safe(i.model))\" by \"\(safe(i.manufacturer))\" serial \(safe(i.serial)) firmware \(safe(i.firmware)) hardware \(safe(i.hardware)); EA protocols \(protocols)",
-                .magenta
-            )
+            return ("IAP2", identification(i), .magenta)
         case .gattValue(let g):
-            let what =
-                [
-                    "long_read": "Long read", "long_write": "Long write",
-                    "long_write_cancelled": "Long write cancelled",
-                ][g.kind.rawValue] ?? g.kind.rawValue
-            var s =
-                "\(what) \(Hex.value(g.handle, width: 4))\(label(g.uuid)): \(g.value.count) bytes from #\(g.firstRecord)"
-            if let t = g.text {
-                s += " \"\(safe(t))\""
-            } else if !g.value.isEmpty {
-                s += " " + Hex.spaced(g.value.prefix(64))
-            }
-            return ("GATT", s, nil)
+            return ("GATT", gattValue(g), nil)
         case .frame, .att:
             // Written piece by piece (`describe(_:into:)` does not come here for them).
             var s = TextLine()
             let (layer, style) = describe(e, into: &s)
             return (layer, s.string, style)
         case .undecoded(let u):
-            // The first 64 bytes, as for ATT values; what is not shown is counted.
-            let shown = u.bytes.prefix(64)
-            let cut = u.length - shown.count
-            return (
-                "L2CAP",
-                "not decoded: \(u.what), \(u.length) bytes" + (shown.isEmpty ? "" : ": " + Hex.spaced(shown))
-                    + (cut > 0 ? " … (+\(cut) bytes)" : ""), .dim
-            )
+            return ("L2CAP", undecoded(u), .dim)
         case .diagnostic(let d):
-            let style: Style = d.severity == .error ? .red : d.severity == .warning ? .yellow : .cyan
-            let detected =
-                d.field("detected_record").map { v in if case .int(let n) = v { " (detected at #\(n))" } else { "" } }
-                ?? ""
-            return ("!" + d.severity.name.prefix(4).uppercased(), "\(d.id): \(safe(d.message))\(detected)", style)
+            return diagnostic(d)
         }
+    }
+
+    /// An HCI event by name, with its event code (or LE Meta subevent code) after a known name.
+    private static func hciEvent(_ h: HCIEventInfo) -> String {
+        // Unknown codes already carry their value in the name.
+        let known = h.subevent?.isKnown ?? h.code.isKnown
+        let code = h.subevent.map { Hex.value($0.rawValue, width: 2) } ?? Hex.value(h.code.rawValue, width: 2)
+        return (known ? "\(h.name) (\(code))" : h.name) + fields(h.fields)
+    }
+
+    /// An L2CAP basic frame: its channel, its length, and where it was reassembled from.
+    private static func l2cap(_ l: L2CAPInfo, record: Int) -> String {
+        var s = "L2CAP \(L2CAPChannel.name(l.cid)) (\(Hex.value(l.cid, width: 4))) len \(l.length)"
+        if l.firstRecord != record { s += ", reassembled from #\(l.firstRecord)" }
+        if l.truncated { s += ", cut short by the capture" }
+        return s
+    }
+
+    /// One app-log line: `[tag] level message`, and the record whose bytes it shows.
+    private static func logLine(_ l: AppLogEntry) -> String {
+        var s = l.tag.map { "[\(safe($0))] " } ?? ""
+        if let level = l.level { s += safe(level) + " " }
+        s += safe(l.message)
+        if let r = l.matchesRecord { s += " = #\(r)" }
+        return s
+    }
+
+    /// How an app log's clock was placed on the capture's.
+    private static func logAlignment(_ a: AppLogAlignment) -> String {
+        // Milliseconds with the fraction there is, so that it can be given back as --app-log-offset.
+        let us = a.offsetMicroseconds
+        var digits = FieldValue.decimalText(us == .min ? .max : abs(us), scale: 3)
+        while digits.hasSuffix("0") && digits.contains(".") { digits.removeLast() }
+        if digits.hasSuffix(".") { digits.removeLast() }
+        let offset = (us < 0 ? "− " : "+ ") + digits
+        let how: String
+        switch a.method {
+        case .content: how = "from \(a.matched) line\(a.matched == 1 ? "" : "s") whose bytes are on the air"
+        case .given: how = "as given (--app-log-offset)"
+        case .clock: how = "no line's bytes are on the air: its clock read as UTC"
+        }
+        if a.untimed {
+            return
+                "\(safe(a.source)): its lines write no time: each showing bytes is placed at the packet that carried them (\(a.matched) of the first lines do), the others after the line before"
+        }
+        return "\(safe(a.source)): its clock \(offset) ms is the capture's, \(how)"
+    }
+
+    /// The layer tag of a profile: AVDTP signalling and media share one.
+    private static func layer(of profile: Profile) -> String {
+        switch profile {
+        case .avdtp, .avdtpMedia: return "AVDTP"
+        case .avrcp: return "AVRCP"
+        case .hfp: return "HFP"
+        }
+    }
+
+    /// An RFCOMM frame (TS 07.10 as RFCOMM uses it): DLCI, server channel, P/F, credits, length.
+    private static func rfcomm(_ f: RFCOMMInfo) -> String {
+        var s = "\(f.frame) DLCI \(f.dlci)"
+        if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
+        if f.pollFinal { s += " P/F" }
+        if let c = f.credits { s += " credits \(c)" }
+        s += " len \(f.length)"
+        if let m = f.mux { s += ": \(m)" }
+        return s + fields(f.fields)
+    }
+
+    /// An SDP PDU with its transaction ID, and the service records it returned.
+    private static func sdp(_ info: SDPInfo) -> String {
+        let services = info.services.map { s in
+            var t = s.name.map { "\"\(safe($0))\"" } ?? "service"
+            if !s.classes.isEmpty { t += " [" + s.classes.joined(separator: ", ") + "]" }
+            if let ch = s.rfcommChannel { t += " on RFCOMM channel \(ch)" }
+            return t
+        }
+        return "\(info.pdu) tid \(info.transaction)" + fields(info.fields)
+            + (services.isEmpty ? "" : ": " + services.joined(separator: "; "))
+    }
+
+    /// An iAP2 link packet: its sequence and acknowledgement numbers, session and payload.
+    private static func iap2(_ p: IAP2PacketInfo) -> String {
+        var s = p.kind
+        if let psn = p.psn, let pan = p.pan { s += " psn \(psn) pan \(pan)" }
+        if let session = p.session, session != 0 {
+            s += " session \(session)" + (p.sessionType.map { " (\($0))" } ?? "")
+        }
+        if p.payloadLength > 0 { s += " len \(p.payloadLength)" }
+        if let d = p.detail { s += ": \(d)" }
+        return s
+    }
+
+    /// The accessory's iAP2 IdentificationInformation, with its External Accessory protocols.
+    private static func identification(_ i: IAP2Identification) -> String {
+        let protocols = i.protocols.map { "\($0.id)=\(safe($0.name))" }.joined(separator: " ")
+        return
+            "Accessory \"\(safe(i.name))\" model \"\(safe(i.model))\" by \"\(safe(i.manufacturer))\" serial \(safe(i.serial)) firmware \(safe(i.firmware)) hardware \(safe(i.hardware)); EA protocols \(protocols)"
+    }
+
+    /// A GATT value put together from a long read or long write, as text or its first 64 bytes.
+    private static func gattValue(_ g: GATTValue) -> String {
+        let what =
+            [
+                "long_read": "Long read", "long_write": "Long write",
+                "long_write_cancelled": "Long write cancelled",
+            ][g.kind.rawValue] ?? g.kind.rawValue
+        var s =
+            "\(what) \(Hex.value(g.handle, width: 4))\(label(g.uuid)): \(g.value.count) bytes from #\(g.firstRecord)"
+        if let t = g.text {
+            s += " \"\(safe(t))\""
+        } else if !g.value.isEmpty {
+            s += " " + Hex.spaced(g.value.prefix(64))
+        }
+        return s
+    }
+
+    /// Bytes no dissector decoded.
+    private static func undecoded(_ u: UndecodedInfo) -> String {
+        // The first 64 bytes, as for ATT values; what is not shown is counted.
+        let shown = u.bytes.prefix(64)
+        let cut = u.length - shown.count
+        return "not decoded: \(u.what), \(u.length) bytes" + (shown.isEmpty ? "" : ": " + Hex.spaced(shown))
+            + (cut > 0 ? " … (+\(cut) bytes)" : "")
+    }
+
+    /// A diagnostic, tagged and coloured by its severity.
+    private static func diagnostic(_ d: Diagnostic) -> (String, String, Style?) {
+        let style: Style = d.severity == .error ? .red : d.severity == .warning ? .yellow : .cyan
+        let detected =
+            d.field("detected_record").map { v in if case .int(let n) = v { " (detected at #\(n))" } else { "" } }
+            ?? ""
+        return ("!" + d.severity.name.prefix(4).uppercased(), "\(d.id): \(safe(d.message))\(detected)", style)
     }
 
     /// `0x0013 (fff3) SetEQPreset (0x20) seq 7 preset=bassBoost`; undecoded payloads in hex.

@@ -268,20 +268,7 @@ struct ReportCommand: ParsableCommand {
         OS.heapTrim()
         let report = builder.finish(
             connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
-        let written: Int
-        switch format {
-        case .html:
-            written = try write(to: path) { out in
-                ReportHTML.write(report, generator: "btlens \(Btlens.configuration.version)") { piece in
-                    var piece = piece
-                    piece.withUTF8 { out(UnsafeRawBufferPointer($0)) }
-                }
-            }
-        case .md: written = try write(ReportText.render(report, markdown: true), to: path)
-        case .txt: written = try write(ReportText.render(report, markdown: false), to: path)
-        case .json:
-            written = try write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
-        }
+        let written = try write(report, as: format, to: path)
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
         return (
@@ -291,6 +278,24 @@ struct ReportCommand: ParsableCommand {
                 ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
                 : report.diagnostics.map(\.severity).max()
         )
+    }
+
+    /// Writes `report` in `format` to `path`: the HTML and JSON piece by piece as they are made, the
+    /// text whole. The number of bytes written.
+    private static func write(_ report: Report, as format: Format, to path: String) throws(InputFailure) -> Int {
+        switch format {
+        case .html:
+            return try write(to: path) { out in
+                ReportHTML.write(report, generator: "btlens \(Btlens.configuration.version)") { piece in
+                    var piece = piece
+                    piece.withUTF8 { out(UnsafeRawBufferPointer($0)) }
+                }
+            }
+        case .md: return try write(ReportText.render(report, markdown: true), to: path)
+        case .txt: return try write(ReportText.render(report, markdown: false), to: path)
+        case .json:
+            return try write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
+        }
     }
 
 }

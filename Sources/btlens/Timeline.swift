@@ -40,70 +40,20 @@ struct Timeline: ParsableCommand {
     var summary = false
 
     func run() throws {
-        if FolderRun.files(input.file) != nil {
-            throw UsageFailure(
-                message:
-                    "\(input.file) is a folder: a timeline is of one capture (stats and report read each capture of a folder)"
-            )
-        }
+        try refuseFolder()
         let dissectors = try input.dissectors()
         let merger = try appLog.merger(capture: input.file)
         var reader = try input.open()
         let sink = OutputSink(fd: 1, onFailure: { StandardOutput.failed($0) })
-        if summary && format == .text {
-            try refuseStandardInput(input.file, because: "--summary")
-            var first = try input.open()
-            let s = TimelineSummary()
-            let pass = try Pipeline.run(
-                &first, input.configuration(dissectors, lowerLayers: false, detail: .counts),
-                onEvent: s.event)
-            var text =
-                "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
-                + (filterOption.expression.map {
-                    "Filter:      \(TerminalText.safe($0)) (the timeline below; not this summary)\n"
-                } ?? "")
-                + s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers)
-            if let width = terminalWidth(verbose: verbose) {
-                // Cut at the end of each line, so the columns before stay aligned.
-                text = text.split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { TerminalText.fit(String($0), columns: width) }.joined(separator: "\n")
-            }
-            sink.write(text)
-        }
+        if summary && format == .text { try writeSummary(dissectors, to: sink) }
         // Reading on this thread, decoding on a second, rendering and writing on a third.
-        let render: (Event) -> Void
-        // With a filter, seconds count from the traffic's first event, shown or not: as without one.
-        var begin: (Timestamp) -> Void = { _ in }
-        switch format {
-        case .text:
-            var renderer = TextRenderer(verbose: verbose, color: color.enabled)
-            renderer.width = terminalWidth(verbose: verbose)
-            renderer.logNames = merger?.names ?? [:]
-            render = { e in renderer.render(e, into: sink) }
-            begin = { t in if renderer.origin == nil { renderer.origin = t } }
-        case .jsonl:
-            let renderer = JSONLRenderer(verbose: verbose)
-            render = { e in renderer.render(e, into: sink) }
-        }
+        let (render, begin) = renderer(merger, into: sink)
         // A flood of one diagnostic is shown in part, and counted: stats and --summary read it all.
         // It counts what the filter selects.
         let throttle = throttleOptions.throttle(try input.limitOptions.limits())
         let filter = filterOption.filter()
-        // With a filter, --fail-on judges the diagnostics it selects (the logs' among them).
-        var selectedWorst: Severity?
-        var show: (Event) -> Void
-        if let filter {
-            show = { e in
-                begin(e.timestamp)
-                guard filter.matches(e) else { return }
-                if case .diagnostic(let d) = e.body, selectedWorst.map({ d.severity > $0 }) ?? true {
-                    selectedWorst = d.severity
-                }
-                throttle.pass(e, to: render)
-            }
-        } else {
-            show = { e in throttle.pass(e, to: render) }
-        }
+        let (selected, selectedWorst) = Self.selecting(filter, begin: begin, throttle: throttle, render: render)
+        var show = selected
         // The app's logs merge in on the rendering thread, their lines in time order with the events.
         var logFailure: (any Error)?
         let display = show
@@ -113,27 +63,12 @@ struct Timeline: ParsableCommand {
                 do { try merger.event(e, display) } catch { logFailure = error }
             }
         }
-        // Seconds (and reltime) count from the traffic's first event: notes before it (an iPhone's
-        // header notes, days older) wait for it and keep their own times.
-        let (origin, decoded, beginText) = (TrafficOrigin(), show, begin)
-        let start = { (t: Timestamp) in
-            beginText(t)
-            filter?.begin(at: t)
-        }
-        show = { e in origin.pass(e, begin: start, to: decoded) }
-        let finishOrigin = { origin.finish(begin: start, to: decoded) }
+        let origin = Self.fromTrafficOrigin(show, begin: begin, filter: filter)
+        let finishOrigin = origin.finish
+        show = origin.show
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
-        var configuration = try input.configuration(dissectors, lowerLayers: verbose)
-        // ATT PDUs a filter cannot select are not made into events (decoding is the longest stage). Not
-        // for text, whose seconds count from the first event, nor for reltime, nor when the first
-        // line (a note at the first event) may be selected.
-        // App logs align on ATT values, shown or not.
-        if format == .jsonl, let filter, !filter.canSelect(.att), !filter.canSelect(.note), !filter.readsReltime,
-            merger == nil
-        {
-            configuration.attEvents = false
-        }
+        let configuration = try decoding(dissectors, filter: filter, merger: merger)
         let analyzer: Analyzer
         do {
             analyzer = try Pipeline.runRelayed(
@@ -169,8 +104,105 @@ struct Timeline: ParsableCommand {
         if let logFailure { throw AppLogOptions.failure(logFailure) }
         // The logs' own diagnostics count for --fail-on too.
         let worst =
-            filter == nil ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max() : selectedWorst
+            filter == nil ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max() : selectedWorst()
         try input.check([(input.file, worst)])
+    }
+
+    /// A timeline is of one capture: a folder is a usage error.
+    private func refuseFolder() throws {
+        if FolderRun.files(input.file) != nil {
+            throw UsageFailure(
+                message:
+                    "\(input.file) is a folder: a timeline is of one capture (stats and report read each capture of a folder)"
+            )
+        }
+    }
+
+    /// `--summary`: a first pass over the capture, whose connections and findings head the timeline.
+    private func writeSummary(_ dissectors: DissectorTable, to sink: OutputSink) throws {
+        try refuseStandardInput(input.file, because: "--summary")
+        var first = try input.open()
+        let s = TimelineSummary()
+        let pass = try Pipeline.run(
+            &first, input.configuration(dissectors, lowerLayers: false, detail: .counts),
+            onEvent: s.event)
+        var text =
+            "Dissectors:  \(TerminalText.safe(dissectors.sources.summary))\n"
+            + (filterOption.expression.map {
+                "Filter:      \(TerminalText.safe($0)) (the timeline below; not this summary)\n"
+            } ?? "")
+            + s.text(connections: pass.connectionSummaries, advertisers: pass.advertisers)
+        if let width = terminalWidth(verbose: verbose) {
+            // Cut at the end of each line, so the columns before stay aligned.
+            text = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { TerminalText.fit(String($0), columns: width) }.joined(separator: "\n")
+        }
+        sink.write(text)
+    }
+
+    /// The renderer of `--format`, and what to tell it of the traffic's first time.
+    private func renderer(
+        _ merger: AppLogMerger?, into sink: OutputSink
+    ) -> (render: (Event) -> Void, begin: (Timestamp) -> Void) {
+        // With a filter, seconds count from the traffic's first event, shown or not: as without one.
+        switch format {
+        case .text:
+            var renderer = TextRenderer(verbose: verbose, color: color.enabled)
+            renderer.width = terminalWidth(verbose: verbose)
+            renderer.logNames = merger?.names ?? [:]
+            return ({ e in renderer.render(e, into: sink) }, { t in if renderer.origin == nil { renderer.origin = t } })
+        case .jsonl:
+            let renderer = JSONLRenderer(verbose: verbose)
+            return ({ e in renderer.render(e, into: sink) }, { _ in })
+        }
+    }
+
+    /// The events a filter selects, throttled, and the worst severity among the diagnostics it
+    /// selected: with a filter, --fail-on judges those (the logs' among them).
+    private static func selecting(
+        _ filter: DisplayFilter?, begin: @escaping (Timestamp) -> Void, throttle: DiagnosticThrottle,
+        render: @escaping (Event) -> Void
+    ) -> (show: (Event) -> Void, worst: () -> Severity?) {
+        guard let filter else { return ({ e in throttle.pass(e, to: render) }, { nil }) }
+        var selectedWorst: Severity?
+        let show = { (e: Event) in
+            begin(e.timestamp)
+            guard filter.matches(e) else { return }
+            if case .diagnostic(let d) = e.body, selectedWorst.map({ d.severity > $0 }) ?? true {
+                selectedWorst = d.severity
+            }
+            throttle.pass(e, to: render)
+        }
+        return (show, { selectedWorst })
+    }
+
+    /// Seconds (and reltime) count from the traffic's first event: notes before it (an iPhone's
+    /// header notes, days older) wait for it and keep their own times.
+    private static func fromTrafficOrigin(
+        _ decoded: @escaping (Event) -> Void, begin: @escaping (Timestamp) -> Void, filter: DisplayFilter?
+    ) -> (show: (Event) -> Void, finish: () -> Void) {
+        let origin = TrafficOrigin()
+        let start = { (t: Timestamp) in
+            begin(t)
+            filter?.begin(at: t)
+        }
+        return ({ e in origin.pass(e, begin: start, to: decoded) }, { origin.finish(begin: start, to: decoded) })
+    }
+
+    /// The analyzer's settings for the timeline. ATT PDUs a filter cannot select are not made into
+    /// events (decoding is the longest stage). Not for text, whose seconds count from the first
+    /// event, nor for reltime, nor when the first line (a note at the first event) may be selected.
+    /// App logs align on ATT values, shown or not.
+    private func decoding(
+        _ dissectors: DissectorTable, filter: DisplayFilter?, merger: AppLogMerger?
+    ) throws -> Configuration {
+        var configuration = try input.configuration(dissectors, lowerLayers: verbose)
+        if format == .jsonl, let filter, !filter.canSelect(.att), !filter.canSelect(.note), !filter.readsReltime,
+            merger == nil
+        {
+            configuration.attEvents = false
+        }
+        return configuration
     }
 
     private func report(_ p: CaptureProblem) { reportProblem(input.file, p) }

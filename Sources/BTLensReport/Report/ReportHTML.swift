@@ -110,7 +110,13 @@ public enum ReportHTML {
     }
 
     private static func summary(_ r: Report) -> String {
-        var h = "<section id=\"summary\"><h2>Summary</h2>\n<table>"
+        "<section id=\"summary\"><h2>Summary</h2>\n" + summaryCapture(r) + summaryConnections(r) + summaryDevices(r)
+            + summaryStreamsAndCommands(r) + "</section>\n"
+    }
+
+    /// The capture itself: its format, time, records and how it was read.
+    private static func summaryCapture(_ r: Report) -> String {
+        var h = "<table>"
         h += "<tr><th>format</th><td>\(e(r.format)), link type \(e(r.linkType))</td></tr>"
         if let f = r.firstTime, let l = r.lastTime { h += "<tr><th>time</th><td>\(f.iso8601) … \(l.iso8601)</td></tr>" }
         h +=
@@ -125,7 +131,12 @@ public enum ReportHTML {
             h +=
                 "<tr><th>filter</th><td><code>\(e(f))</code>: the timeline, charts, commands and diagnostics are of what it selects</td></tr>"
         }
-        h += "</table>\n<h3>Connections</h3>"
+        return h + "</table>\n"
+    }
+
+    /// The first `connectionLimit` connections, each with its life; the others counted.
+    private static func summaryConnections(_ r: Report) -> String {
+        var h = "<h3>Connections</h3>"
         h += table(
             ["handle", "address", "name", "transport", "role", "opened", "closed", "reason", "life"],
             r.connections.prefix(connectionLimit).map { c in
@@ -140,6 +151,12 @@ public enum ReportHTML {
             h +=
                 "<p class=\"note\">\(Plural.of(r.connections.count - connectionLimit, "more connection")): the JSON report lists them all.</p>"
         }
+        return h
+    }
+
+    /// What the other devices said of themselves: advertising, iAP2 identification, GATT services.
+    private static func summaryDevices(_ r: Report) -> String {
+        var h = ""
         if !r.advertisers.isEmpty {
             h += "<h3>Devices seen advertising</h3>"
             h += table(
@@ -175,7 +192,12 @@ public enum ReportHTML {
                     ]
                 })
         }
-        h += "<h3>A5 streams and messages</h3>"
+        return h
+    }
+
+    /// The A5 streams, and the commands dissectors paired with their answers.
+    private static func summaryStreamsAndCommands(_ r: Report) -> String {
+        var h = "<h3>A5 streams and messages</h3>"
         h += table(
             ["connection", "stream", "dissector", "sent", "received"],
             r.streams.map { s in
@@ -197,7 +219,7 @@ public enum ReportHTML {
                     ]
                 })
         }
-        return h + "</section>\n"
+        return h
     }
 
     private static func table(_ head: [String], _ rows: [[String]]) -> String {

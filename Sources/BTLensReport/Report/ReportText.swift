@@ -13,98 +13,128 @@ public enum ReportText {
         // With two logs or more, each log line names its file, as on the text timeline.
         let names = AppLogEntry.names(r.appLogs.map(\.source))
         var out: [String] = []
-        func add(_ l: ReportLine) { out.append(l.written(style)) }
-        func heading(_ l: ReportLine) {
-            let s = l.written(style)
-            out += markdown ? ["", "## " + s, ""] : ["", s, String(repeating: "=", count: s.count)]
-        }
-        func item(_ l: ReportLine) { out.append((markdown ? "- " : "  ") + l.written(style)) }
-        add(markdown ? "# btlens report: \(r.file)" : "btlens report: \(r.file)")
+        let title: ReportLine = markdown ? "# btlens report: \(r.file)" : "btlens report: \(r.file)"
+        out.append(title.written(style))
         out.append("")
-        item("Format: \(r.format), link type \(r.linkType)")
-        if let f = r.firstTime, let l = r.lastTime {
-            item("Time: \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
+        for l in captureItems(r) + connectionItems(r) { out.append((markdown ? "- " : "  ") + l.written(style)) }
+        diagnostics(r, markdown: markdown, into: &out)
+        excerpts(r, markdown: markdown, names: names, into: &out)
+        if r.isRange, !r.rows.isEmpty {
+            heading("Timeline", markdown: markdown, into: &out)
+            out.append(markdown ? "```" : "")
+            for row in r.rows { out.append(line(row, names: names).written(markdown ? .code : .text)) }
+            out.append(markdown ? "```" : "")
         }
-        item(
+        out.append("")
+        let window: ReportLine = "Timeline: \(r.window)."
+        out.append(window.written(style))
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    /// A section's heading: `## ` in Markdown, underlined in text.
+    private static func heading(_ l: ReportLine, markdown: Bool, into out: inout [String]) {
+        let s = l.written(markdown ? .markdown : .text)
+        out += markdown ? ["", "## " + s, ""] : ["", s, String(repeating: "=", count: s.count)]
+    }
+
+    /// The summary's items on the capture itself: its format, time, records and how it was read.
+    private static func captureItems(_ r: Report) -> [ReportLine] {
+        var items: [ReportLine] = []
+        items.append("Format: \(r.format), link type \(r.linkType)")
+        if let f = r.firstTime, let l = r.lastTime {
+            items.append("Time: \(f.iso8601) … \(l.iso8601) (\(l.offset(from: f)) s)")
+        }
+        items.append(
             "Records: \(r.records) (\(r.recordsByKind.map { "\($0.0) \($0.1)" }.joined(separator: ", ")))"
                 + (r.truncatedRecords > 0 ? ", \(r.truncatedRecords) cut short by the capture" : ""))
-        for n in r.captureInformation { item("\(n)") }
-        if let d = r.definitions { item("Dissectors: \(d.summary)") }
-        if let f = r.filter { item("Filter: \(f) (the timeline, commands and diagnostics are of what it selects)") }
-        if r.redacted { item("Redacted: \(Redactor.what)") }
-        for a in r.appLogs { item(ReportLine(a)) }
+        for n in r.captureInformation { items.append("\(n)") }
+        if let d = r.definitions { items.append("Dissectors: \(d.summary)") }
+        if let f = r.filter {
+            items.append("Filter: \(f) (the timeline, commands and diagnostics are of what it selects)")
+        }
+        if r.redacted { items.append("Redacted: \(Redactor.what)") }
+        for a in r.appLogs { items.append(ReportLine(a)) }
+        return items
+    }
+
+    /// The summary's items on the devices: connections, advertisers, iAP2 accessories and streams.
+    private static func connectionItems(_ r: Report) -> [ReportLine] {
+        var items: [ReportLine] = []
         for c in r.connections.prefix(connectionLimit) {
             let opened = c.opened.map { "#\($0)" } ?? (c.inferred ? "before the capture" : "?")
             let closed = c.closed.map { "#\($0)" } ?? "still open"
             let name: ReportLine = c.name.map { " \"\($0)\"" } ?? ""
             let reason: ReportLine = c.reason.map { " (\($0))" } ?? ""
-            item(
+            items.append(
                 "Connection \(Hex.value(c.handle, width: 4)) \(c.address ?? "address unknown")\(name) \(c.transport): \(opened) → \(closed)"
                     + "\(reason)\(c.steps.map { "; " + $0 }.joined())")
         }
         if r.connections.count > connectionLimit {
-            item(
+            items.append(
                 "… \(Plural.of(r.connections.count - connectionLimit, "more connection")) (the JSON report lists them all)"
             )
         }
         for a in r.advertisers.prefix(connectionLimit) {
-            item("Advertising: \(AdvertisingSummary.describe(a))")
+            items.append("Advertising: \(AdvertisingSummary.describe(a))")
         }
         for a in r.accessories {
-            item(
+            items.append(
                 "Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "
                     + "\(a.protocols.map(\.name).joined(separator: ", "))")
         }
         for s in r.streams {
             let dissector: ReportLine = s.dissector.map { " (\($0))" } ?? ""
-            item(
+            items.append(
                 "Stream \(s.label) on \(Hex.value(s.connection, width: 4)): \(s.sent) sent, \(s.received) received\(dissector)"
             )
         }
+        return items
+    }
+
+    /// The diagnostics, one row per id: a table in Markdown, aligned columns in text.
+    private static func diagnostics(_ r: Report, markdown: Bool, into out: inout [String]) {
+        let style: ReportLine.Style = markdown ? .markdown : .text
         let total = r.diagnostics.reduce(0) { $0 + $1.count }
-        heading("Diagnostics (\(total))" + (r.filter.map { ", of those --filter '\($0)' selects" } ?? ""))
+        heading(
+            "Diagnostics (\(total))" + (r.filter.map { ", of those --filter '\($0)' selects" } ?? ""),
+            markdown: markdown, into: &out)
         if r.diagnostics.isEmpty { out.append("None.") }
         if markdown && !r.diagnostics.isEmpty {
             out += ["| severity | id | count | records | first |", "|---|---|---|---|---|"]
         }
         for d in r.diagnostics {
             let records = d.records.prefix(10).map { "#\($0)" }.joined(separator: " ") + (d.count > 10 ? " …" : "")
-            if markdown {
-                add("| \(d.severity.name) | \(code: d.id) | \(d.count) | \(records) | \(d.firstMessage) |")
-            } else {
-                add("  \(d.severity.name.padding(8)) \(d.id.padding(32)) \(String(d.count).padding(6)) \(records)")
-            }
+            let row: ReportLine =
+                markdown
+                ? "| \(d.severity.name) | \(code: d.id) | \(d.count) | \(records) | \(d.firstMessage) |"
+                : "  \(d.severity.name.padding(8)) \(d.id.padding(32)) \(String(d.count).padding(6)) \(records)"
+            out.append(row.written(style))
         }
+    }
+
+    /// The timeline around each diagnostic: at most `excerpts` excerpts of `context` rows each side,
+    /// an excerpt that would overlap the one before starting after it.
+    private static func excerpts(_ r: Report, markdown: Bool, names: [String: String], into out: inout [String]) {
         let marked = r.rows.indices.filter { r.rows[$0].diagnosticId != nil }
-        if !marked.isEmpty {
-            heading("Around each diagnostic")
-            var shown = 0
-            var last = -1
-            for i in marked where shown < excerpts && i > last {
-                let range = max(last + 1, i - context)...min(r.rows.count - 1, i + context)
-                out.append(markdown ? "```" : "")
-                // Inside a fence nothing is markup; each line begins with `#record`, so none closes it.
-                for j in range { out.append(line(r.rows[j], names: names).written(markdown ? .code : .text)) }
-                out.append(markdown ? "```" : "")
-                last = range.upperBound
-                shown += 1
-            }
-            // An excerpt may show several: those after the last excerpt are the ones left.
-            let left = marked.filter { $0 > last }.count
-            if left > 0 {
-                out.append(
-                    "(\(Plural.of(left, "more diagnostic")) in the full timeline: btlens timeline or the HTML report)")
-            }
-        }
-        if r.isRange, !r.rows.isEmpty {
-            heading("Timeline")
+        guard !marked.isEmpty else { return }
+        heading("Around each diagnostic", markdown: markdown, into: &out)
+        var shown = 0
+        var last = -1
+        for i in marked where shown < excerpts && i > last {
+            let range = max(last + 1, i - context)...min(r.rows.count - 1, i + context)
             out.append(markdown ? "```" : "")
-            for row in r.rows { out.append(line(row, names: names).written(markdown ? .code : .text)) }
+            // Inside a fence nothing is markup; each line begins with `#record`, so none closes it.
+            for j in range { out.append(line(r.rows[j], names: names).written(markdown ? .code : .text)) }
             out.append(markdown ? "```" : "")
+            last = range.upperBound
+            shown += 1
         }
-        out.append("")
-        add("Timeline: \(r.window).")
-        return out.joined(separator: "\n") + "\n"
+        // An excerpt may show several: those after the last excerpt are the ones left.
+        let left = marked.filter { $0 > last }.count
+        if left > 0 {
+            out.append(
+                "(\(Plural.of(left, "more diagnostic")) in the full timeline: btlens timeline or the HTML report)")
+        }
     }
 
     /// A row as the text timeline writes it; with `names` (more than one log), a log's line begins

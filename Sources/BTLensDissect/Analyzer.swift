@@ -5,10 +5,11 @@ import BTLensCore
 /// framed streams, and emits events, one record at a time.
 ///
 /// Each layer keeps its state per open connection in a type of its own (in its folder), bounded by
-/// `Limits`, and hands what it decodes to the layer above it by a direct call. The analyzer builds
-/// the layers, passes each record to the first, and opens and closes connections in all of them:
-/// a connection that closes, and the end of the capture, reach every layer in `layers`. GATT
-/// databases are kept per peer, beyond their connections.
+/// `Limits`, and hands what it decodes to the layer above it: L2CAP by the CID or PSM a layer
+/// binds, RFCOMM by the server channel a protocol carries. The analyzer builds the layers,
+/// registers them in one list (which binds them and orders their closing), passes each record to
+/// the first, and opens and closes connections in all of them. GATT databases are kept per peer,
+/// beyond their connections.
 public final class Analyzer {
     private let ctx: LayerContext
     private let checks: RecordChecks
@@ -16,7 +17,8 @@ public final class Analyzer {
     private let acl: ACLLayer
     private let att: ATTLayer
     private let hfp: HFPLayer
-    /// The layers with per-connection state, lower first: the order they close and finish in.
+    /// The layers with per-connection state, in the registration list's order: the order they close
+    /// and finish in.
     private let layers: [any ConnectionLayer]
 
     /// How much of each PDU the consumer reads.
@@ -35,19 +37,45 @@ public final class Analyzer {
         let budget = GuessBudget()
         let streams = DissectorLayer(ctx, hci: hci)
         att = ATTLayer(ctx, hci: hci, dissectors: streams)
+        let credit = CreditChannelLayer(ctx, hci: hci, att: att, dissectors: streams)
+        let l2cap = L2CAPLayer(ctx, credit: credit, budget: budget)
+        acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
         let rfcomm = RFCOMMLayer(ctx, dissectors: streams)
         hfp = HFPLayer(ctx)
-        let iap2 = IAP2Layer(ctx, rfcomm: rfcomm, hfp: hfp, dissectors: streams, budget: budget)
-        let sdp = SDPLayer(ctx, rfcomm: rfcomm, iap2: iap2, hfp: hfp)
-        let credit = CreditChannelLayer(ctx, hci: hci, att: att, dissectors: streams)
-        let avctp = AVCTPLayer(ctx)
-        let avdtp = AVDTPLayer(ctx, hci: hci)
-        let l2cap = L2CAPLayer(
-            ctx, att: att, smp: SMPLayer(ctx, hci: hci), sdp: sdp, rfcomm: rfcomm, iap2: iap2, credit: credit,
-            avctp: avctp, avdtp: avdtp, budget: budget)
-        acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
-        layers = [acl, att, l2cap, credit, avctp, avdtp, sdp, iap2, hfp, rfcomm, streams]
+        // Every protocol, once: each is bound where it is read (the CIDs and PSMs, or the RFCOMM
+        // channels, its type names), and the list's order is the order a closing connection and the
+        // end of the capture reach them: one that may still hand data to another while it closes
+        // comes before it (iAP2 settles its guesses into RFCOMM's bound streams; every stream may
+        // raise requests that the dissector layer reports last).
+        let registered: [Registered] = [
+            .of(acl), .of(att), .of(SMPLayer(ctx, hci: hci)), .of(l2cap), .of(credit), .of(AVCTPLayer(ctx)),
+            .of(AVDTPLayer(ctx, hci: hci)), .of(SDPLayer(ctx, rfcomm: rfcomm)),
+            .of(IAP2Layer(ctx, rfcomm: rfcomm, dissectors: streams, budget: budget)), .of(hfp), .of(rfcomm),
+            .of(streams),
+        ]
+        var layers: [any ConnectionLayer] = []
+        for entry in registered {
+            if let p = entry.l2cap { l2cap.bind(p) }
+            if let p = entry.rfcomm { rfcomm.bind(p) }
+            if let p = entry.closes { layers.append(p) }
+        }
+        self.layers = layers
     }
+
+    /// An entry of the registration list: what the layer's type conforms to, known when it is
+    /// compiled (a cast at run time looks conformances up, about 2 ms at start-up).
+    private struct Registered {
+        var closes: (any ConnectionLayer)?
+        var l2cap: (any L2CAPChannelLayer)?
+        var rfcomm: (any RFCOMMChannelLayer)?
+        static func of(_ l: some ConnectionLayer) -> Self { Self(closes: l) }
+        static func of(_ l: some L2CAPChannelLayer) -> Self { Self(l2cap: l) }
+        static func of(_ l: some ConnectionLayer & L2CAPChannelLayer) -> Self { Self(closes: l, l2cap: l) }
+        static func of(_ l: some ConnectionLayer & RFCOMMChannelLayer) -> Self { Self(closes: l, rfcomm: l) }
+    }
+
+    /// The layers a closing connection reaches, in order (pinned by a test).
+    var closeOrder: [String] { layers.map { String(describing: type(of: $0)) } }
 
     /// The most severe diagnostic so far (for `--fail-on`).
     public var worstSeverity: Severity? { ctx.worstSeverity }

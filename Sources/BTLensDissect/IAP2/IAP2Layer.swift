@@ -4,7 +4,10 @@ import BTLensCore
 /// iAP2 on RFCOMM channels: which channels carry it (`--decode-as`, SDP, or their first bytes, a
 /// guess until the link's first packet confirms it), their links, and the External Accessory
 /// sessions the links carry, as message streams.
-final class IAP2Layer: ConnectionLayer {
+final class IAP2Layer: ConnectionLayer, RFCOMMChannelLayer {
+    /// Any channel may carry iAP2: its first bytes make a guess or not.
+    static let takesAnyChannel = true
+
     struct EAKey: Hashable, Comparable {
         var connection: ConnectionKey
         var session: UInt16
@@ -16,7 +19,6 @@ final class IAP2Layer: ConnectionLayer {
 
     let ctx: LayerContext
     let rfcomm: RFCOMMLayer
-    private let hfp: HFPLayer
     private let dissectors: DissectorLayer
     let budget: GuessBudget
     /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.
@@ -28,16 +30,17 @@ final class IAP2Layer: ConnectionLayer {
     var serverChannels: Set<RFCOMMChannelKey> = []
     private var eaStreams: [EAKey: BoundStream] = [:]
 
-    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer, hfp: HFPLayer, dissectors: DissectorLayer, budget: GuessBudget) {
+    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer, dissectors: DissectorLayer, budget: GuessBudget) {
         self.ctx = ctx
         self.rfcomm = rfcomm
-        self.hfp = hfp
         self.dissectors = dissectors
         self.budget = budget
     }
 
+    func isListed(by service: SDPService) -> Bool { service.isIAP2 }
+
     /// SDP lists the iAP2 service class on this channel: a guess, even if its data said otherwise.
-    func serverChannelListed(_ ck: RFCOMMChannelKey) {
+    func listed(_ ck: RFCOMMChannelKey) {
         serverChannels.insert(ck)
         notIAP2.remove(ck)
     }
@@ -58,27 +61,17 @@ final class IAP2Layer: ConnectionLayer {
         }
     }
 
-    /// Data on an RFCOMM data channel: to the dissector SDP binds, or to the channel's iAP2 link or
-    /// guess, or shown undecoded.
-    func channelData(_ frame: RFCOMMFrame, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        let ck = RFCOMMChannelKey(connection: key, dlci: frame.dlci)
-        if let bound = rfcomm.bindings[ck] {
-            return rfcomm.messages(frame.information, ck, bound, direction, r.number, r.timestamp)
-        }
-        if hfp.channels.contains(ck) { return hfp.data(frame.information, ck, direction, r) }
-        // AT commands never start an iAP2 link (0xFF 0x5A or 0xFF 0x55): a channel whose first data
-        // reads as AT carries HFP or HSP.
-        if links[ck] == nil, guesses[ck] == nil, !notIAP2.contains(ck), !serverChannels.contains(ck),
-            ctx.decodeAs.contains(.rfcommHFP(channel: frame.channel)) || HFPLayer.looksLikeAT(frame.information)
-        {
-            hfp.carry(ck)
-            return hfp.data(frame.information, ck, direction, r)
-        }
+    func claims(_ channel: RFCOMMChannelKey, _ bytes: ArraySlice<UInt8>) -> Bool { true }
+
+    /// Data on an RFCOMM channel no other protocol carries: to the channel's iAP2 link or guess, or
+    /// shown undecoded.
+    func data(_ bytes: ArraySlice<UInt8>, _ ck: RFCOMMChannelKey, _ direction: Direction, _ r: CaptureRecord) {
+        let channel = ck.dlci >> 1
         if notIAP2.contains(ck) {
-            return ctx.undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information)
+            return ctx.undecoded(r, ck.connection.handle, "RFCOMM channel \(channel)", bytes)
         }
         if links[ck] == nil, guesses[ck] == nil {
-            if ctx.decodeAs.contains(.rfcommIAP2(channel: frame.channel)) {
+            if ctx.decodeAs.contains(.rfcommIAP2(channel: channel)) {
                 links[ck] = IAP2Link()
             } else {
                 // SDP's word is a guess too: the data may contradict it.
@@ -90,9 +83,9 @@ final class IAP2Layer: ConnectionLayer {
                 ck,
                 HeldData.Piece(
                     record: r.number, time: r.timestamp, direction: direction,
-                    bytes: Array(frame.information)))
+                    bytes: Array(bytes)))
         }
-        push(frame.information, ck, direction, r.number, r.timestamp)
+        push(bytes, ck, direction, r.number, r.timestamp)
     }
 
     /// Bytes for a channel's iAP2 link, its outputs as events.

@@ -30,9 +30,13 @@ struct L2CAPChannelMap {
     private var channels: [Key: UInt16] = [:]
     private(set) var credit: [Key: CreditBasedChannel] = [:]
     private var pending: [PendingKey: Request] = [:]
-    /// The first AVDTP channel of each connection, both ways: it carries signalling, the later
-    /// ones media (AVDTP 1.3 §5.4).
-    private(set) var avdtpSignalling: Set<Key> = []
+    /// The first channel to each PSM on a connection, both ways, with that PSM: AVDTP's carries
+    /// signalling, the later ones media (AVDTP 1.3 §5.4).
+    private var firstChannels: Set<First> = []
+    private struct First: Hashable {
+        var key: Key
+        var psm: UInt16
+    }
 
     /// What one signalling PDU changed: the channels it opened (both ways) and closed, with their PSM
     /// and what a credit-based channel's SDU left unfinished.
@@ -45,6 +49,9 @@ struct L2CAPChannelMap {
     func psm(_ connection: ConnectionKey, _ direction: Direction, _ cid: UInt16) -> UInt16? {
         channels[Key(connection: connection, direction: direction, cid: cid)]
     }
+
+    /// The channel was its connection's first to `psm`.
+    func isFirst(_ key: Key, psm: UInt16) -> Bool { firstChannels.contains(First(key: key, psm: psm)) }
 
     /// Decodes one signalling PDU (several commands may share it) and updates the map.
     mutating func decode(
@@ -168,7 +175,7 @@ struct L2CAPChannelMap {
                     guard let psm = channels.removeValue(forKey: key) else { continue }
                     var left: [CreditBasedChannel.Output] = []
                     if var channel = credit.removeValue(forKey: key) { left = channel.close(cid: key.cid) }
-                    avdtpSignalling.remove(key)
+                    firstChannels = firstChannels.filter { $0.key != key }
                     changes.closed.append((key, psm, left))
                 }
             }
@@ -211,8 +218,10 @@ struct L2CAPChannelMap {
         for (requesterCID, responderCID) in zip(request.cids, responderCIDs) where responderCID != 0 {
             let toResponder = Key(connection: response.connection, direction: requester, cid: responderCID)
             let toRequester = Key(connection: response.connection, direction: requester.opposite, cid: requesterCID)
-            if request.psm == PSM.avdtp, !avdtpSignalling.contains(where: { $0.connection == response.connection }) {
-                avdtpSignalling.formUnion([toResponder, toRequester])
+            if !firstChannels.contains(where: { $0.key.connection == response.connection && $0.psm == request.psm }) {
+                firstChannels.formUnion([
+                    First(key: toResponder, psm: request.psm), First(key: toRequester, psm: request.psm),
+                ])
             }
             channels[toResponder] = request.psm
             channels[toRequester] = request.psm
@@ -244,7 +253,7 @@ struct L2CAPChannelMap {
         }
         if let connection {
             channels = channels.filter { $0.key.connection != connection }
-            avdtpSignalling = avdtpSignalling.filter { $0.connection != connection }
+            firstChannels = firstChannels.filter { $0.key.connection != connection }
             pending = pending.filter { $0.key.connection != connection }
         }
         return left

@@ -49,7 +49,7 @@ extension L2CAPLayer {
                 return nil
             }
             guessed[channel] = .rfcomm
-            rfcommPDU(first.payload, key, direction, first)
+            decodeHeld(first, channel)
             return PSM.rfcomm
         case nil:
             guard !pdu.truncated, RFCOMMFrame.misfit(pdu.payload) == nil,
@@ -86,7 +86,15 @@ extension L2CAPLayer {
         for (channel, first) in held.sorted(by: { $0.1.number < $1.1.number }) {
             budget.heldBytes -= first.payload.count
             guessed[channel] = .rfcomm
-            rfcommPDU(first.payload, channel.connection, channel.direction, first)
+            decodeHeld(first, channel)
         }
+    }
+
+    /// A held first PDU whose guess stands: decoded as RFCOMM, at its own record.
+    private func decodeHeld(_ first: CaptureRecord, _ channel: L2CAPChannelMap.Key) {
+        let pdu = L2CAPPDU(
+            cid: channel.cid, declaredLength: first.payload.count, payload: first.payload, firstRecord: first.number,
+            truncated: false)
+        dynamic(pdu, channel, psm: PSM.rfcomm, first)
     }
 }

@@ -4,14 +4,17 @@ import BTLensCore
 /// AVCTP on its L2CAP channels: AVRCP control (PSM 0x0017) and browsing (PSM 0x001B). Each message
 /// is joined from its packets (one assembler per channel and direction, at most 64 KiB, freed with
 /// the connection), then named by the AVRCP decoder; what does not parse is shown undecoded.
-final class AVCTPLayer: ConnectionLayer {
+final class AVCTPLayer: ConnectionLayer, L2CAPChannelLayer {
+    static let psms = [PSM.avctp, PSM.avctpBrowsing]
     typealias Channel = L2CAPChannelMap.Key
     private let ctx: LayerContext
     private var assemblers: [Channel: AVCTPAssembler] = [:]
 
     init(_ ctx: LayerContext) { self.ctx = ctx }
 
-    func pdu(_ payload: ArraySlice<UInt8>, _ channel: Channel, browsing: Bool, _ r: CaptureRecord) {
+    func l2capPDU(_ pdu: consuming L2CAPPDU, _ channel: Channel, psm: UInt16?, _ r: CaptureRecord) {
+        let browsing = psm == PSM.avctpBrowsing
+        let payload = pdu.takePayload()
         let handle = channel.connection.handle
         var assembler = assemblers.removeValue(forKey: channel) ?? AVCTPAssembler()
         let out = assembler.push(payload)
@@ -40,7 +43,7 @@ final class AVCTPLayer: ConnectionLayer {
 
     /// Messages begun and never ended (connection nil: every one): their bytes, undecoded.
     /// A channel closed by signalling: its unfinished message shown, its assembler freed.
-    func closeChannel(_ channel: Channel, at place: RecordPlace) {
+    func channelClosed(_ channel: Channel, at place: RecordPlace) {
         unfinished(nil, at: place, reason: "its channel's end") { $0 == channel }
     }
 

@@ -20,7 +20,8 @@ enum AVDTPSignalID {
 /// (64 KiB), commands awaiting their response (at most 16 labels × 64 signals × 2 directions), a
 /// codec per stream endpoint and endpoints awaiting their channel (at most 64, the SEID space):
 /// freed with the connection.
-final class AVDTPLayer: ConnectionLayer {
+final class AVDTPLayer: ConnectionLayer, L2CAPChannelLayer {
+    static let psms = [PSM.avdtp]
     typealias Channel = L2CAPChannelMap.Key
     private struct Pending: Hashable {
         var connection: ConnectionKey
@@ -46,14 +47,20 @@ final class AVDTPLayer: ConnectionLayer {
     /// The endpoint last opened: a channel `--decode-as` names, with no captured opening, is its.
     private var lastOpened: [ConnectionKey: UInt8] = [:]
     private var media: [Channel: AVDTPMediaCount] = [:]
+    /// The connection's first AVDTP channel, both ways: it carries signalling.
+    private var signalling: Set<Channel> = []
 
     init(_ ctx: LayerContext, hci: HCILayer) {
         self.ctx = ctx
         self.hci = hci
     }
 
-    func pdu(_ payload: ArraySlice<UInt8>, _ channel: Channel, signalling: Bool, _ r: CaptureRecord) {
-        guard signalling else { return mediaPacket(payload, channel, r) }
+    func l2capPDU(_ pdu: consuming L2CAPPDU, _ channel: Channel, psm: UInt16?, _ r: CaptureRecord) {
+        let payload = pdu.takePayload()
+        // The first channel (or one `--decode-as` names AVDTP) carries signalling; the others media.
+        guard signalling.contains(channel) || ctx.decodeAs.contains(.cid(channel.cid, psm: PSM.avdtp)) else {
+            return mediaPacket(payload, channel, r)
+        }
         var assembler = assemblers.removeValue(forKey: channel) ?? AVDTPAssembler()
         let out = assembler.push(payload)
         assemblers[channel] = assembler
@@ -78,9 +85,10 @@ final class AVDTPLayer: ConnectionLayer {
         }
     }
 
-    /// A transport channel opened (both its CIDs): the endpoint whose Open was accepted first
-    /// and has no channel yet.
-    func transportOpened(_ channels: [Channel]) {
+    /// A channel opened (both its CIDs): the first carries signalling; a later one is the transport
+    /// of the endpoint whose Open was accepted first and has no channel yet.
+    func channelOpened(_ channels: [Channel], first: Bool) {
+        guard !first else { return signalling.formUnion(channels) }
         guard let connection = channels.first?.connection, var waiting = awaitingChannel[connection],
             !waiting.isEmpty
         else { return }
@@ -174,7 +182,8 @@ final class AVDTPLayer: ConnectionLayer {
     }
 
     /// An AVDTP channel closed: its media summed up, its unfinished message shown, its state freed.
-    func closeChannel(_ channel: Channel, at place: RecordPlace) {
+    func channelClosed(_ channel: Channel, at place: RecordPlace) {
+        signalling.remove(channel)
         summarize(channel.connection, at: place, channels: [channel])
         media[channel] = nil
         transport[channel] = nil
@@ -200,6 +209,7 @@ final class AVDTPLayer: ConnectionLayer {
         transport = transport.filter { $0.key.connection != connection }
         awaitingChannel[connection] = nil
         lastOpened[connection] = nil
+        signalling = signalling.filter { $0.connection != connection }
     }
 
     func finish(at place: RecordPlace) {

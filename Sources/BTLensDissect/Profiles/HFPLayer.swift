@@ -15,7 +15,7 @@ public enum HFPDiagnostics {
 /// HFP/HSP on RFCOMM: the channels that carry AT commands (SDP's service class, `--decode-as`, or
 /// data that reads as AT), split into lines. A line may span RFCOMM frames: each channel and
 /// direction holds at most `lineLimit` bytes, freed with the connection.
-final class HFPLayer: ConnectionLayer {
+final class HFPLayer: ConnectionLayer, RFCOMMChannelLayer {
     /// Longer than any line HFP defines (V.250 asks a command line buffer of at least 40 characters;
     /// +CIND's test response, the longest, is about 150).
     static let lineLimit = 1024
@@ -33,7 +33,6 @@ final class HFPLayer: ConnectionLayer {
     }
 
     private let ctx: LayerContext
-    private(set) var channels: Set<RFCOMMChannelKey> = []
     private var partial: [LineKey: (record: Int, bytes: [UInt8])] = [:]
     /// The codec the last +BCS chose on each connection, and where: the audio link that follows uses it.
     private var codecs: [ConnectionKey: (name: String, record: Int)] = [:]
@@ -42,7 +41,15 @@ final class HFPLayer: ConnectionLayer {
 
     init(_ ctx: LayerContext) { self.ctx = ctx }
 
-    func carry(_ ck: RFCOMMChannelKey) { channels.insert(ck) }
+    func isListed(by service: SDPService) -> Bool {
+        service.classUUIDs.contains { $0.sig16.map(Self.serviceClasses.contains) ?? false }
+    }
+
+    /// `--decode-as rfcomm:N=hfp`, or a first line that reads as AT: AT commands never start an
+    /// iAP2 link (0xFF 0x5A or 0xFF 0x55).
+    func claims(_ channel: RFCOMMChannelKey, _ bytes: ArraySlice<UInt8>) -> Bool {
+        ctx.decodeAs.contains(.rfcommHFP(channel: channel.dlci >> 1)) || Self.looksLikeAT(bytes)
+    }
 
     /// Data that starts an AT dialogue, all printable: `AT` and a command, a `+` response, or a
     /// result code on a line of its own (`RING`, `OK`, …).
@@ -151,7 +158,6 @@ final class HFPLayer: ConnectionLayer {
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
         flush({ $0.channel.connection != connection }, at: place)
-        channels = channels.filter { $0.connection != connection }
         codecs[connection] = nil
         audioLinks = audioLinks.filter { $0.value != connection }
     }

@@ -10,9 +10,12 @@ struct RFCOMMChannelKey: Hashable, Comparable {
     }
 }
 
-/// RFCOMM: frames shown, and the channels whose SDP service class a dissector binds, with their
-/// message streams. What the other channels carry is the iAP2 layer's to decide.
-final class RFCOMMLayer: ConnectionLayer {
+/// RFCOMM on its PSM: frames shown, and each data channel's data routed: to the dissector its SDP
+/// service class binds (with its message streams), else to the protocol that carries the channel
+/// (`RFCOMMBindings`), else shown undecoded.
+final class RFCOMMLayer: ConnectionLayer, L2CAPChannelLayer {
+    static let psms = [PSM.rfcomm]
+
     struct StreamKey: Hashable, Comparable {
         var channel: RFCOMMChannelKey
         var direction: Direction
@@ -24,16 +27,44 @@ final class RFCOMMLayer: ConnectionLayer {
     private let ctx: LayerContext
     private let dissectors: DissectorLayer
     /// RFCOMM channels whose SDP service class a dissector binds, and their streams.
-    var bindings: [RFCOMMChannelKey: (dissector: any MessageDissector, framing: Framing)] = [:]
+    private(set) var bindings: [RFCOMMChannelKey: (dissector: any MessageDissector, framing: Framing)] = [:]
     private var streams: [StreamKey: BoundStream] = [:]
+    private var carriers = RFCOMMBindings()
 
     init(_ ctx: LayerContext, dissectors: DissectorLayer) {
         self.ctx = ctx
         self.dissectors = dissectors
     }
 
+    /// The protocol reads the channels SDP lists it on or that it claims.
+    func bind(_ layer: any RFCOMMChannelLayer) { carriers.bind(layer) }
+
+    func l2capPDU(_ pdu: consuming L2CAPPDU, _ channel: L2CAPChannelMap.Key, psm: UInt16?, _ r: CaptureRecord) {
+        let (key, direction) = (channel.connection, channel.direction)
+        guard let frame = frame(pdu.takePayload(), key, direction, r) else { return }
+        let ck = RFCOMMChannelKey(connection: key, dlci: frame.dlci)
+        if let bound = bindings[ck] {
+            return messages(frame.information, ck, bound, direction, r.number, r.timestamp)
+        }
+        guard let carrier = carriers.carrier(ck, frame.information) else {
+            return ctx.undecoded(r, key.handle, "RFCOMM channel \(frame.channel)", frame.information)
+        }
+        carrier.data(frame.information, ck, direction, r)
+    }
+
+    /// An SDP record of a connection names an RFCOMM server channel: both its DLCIs are bound to the
+    /// dissector its service class binds, and to the protocols it lists.
+    func serviceListed(_ service: SDPService, _ connection: ConnectionKey) {
+        guard let ch = service.rfcommChannel else { return }
+        let channels = [ch << 1, ch << 1 | 1].map { RFCOMMChannelKey(connection: connection, dlci: $0) }
+        if let bound = service.classUUIDs.lazy.compactMap({ self.ctx.dissectors.lookup(.rfcommService($0)) }).first {
+            for ck in channels { bindings[ck] = bound }
+        }
+        carriers.listed(service, channels)
+    }
+
     /// A frame, shown; returned when it carries data on a data channel.
-    func frame(
+    private func frame(
         _ payload: ArraySlice<UInt8>, _ key: ConnectionKey, _ direction: Direction,
         _ r: CaptureRecord
     ) -> RFCOMMFrame? {
@@ -122,6 +153,7 @@ final class RFCOMMLayer: ConnectionLayer {
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
         endStreams(connection, at: place, reason: reason)
+        carriers.close(connection)
     }
 
     func finish(at place: RecordPlace) { endStreams(nil, at: place, reason: "the end of the capture") }

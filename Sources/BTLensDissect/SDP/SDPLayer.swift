@@ -1,23 +1,22 @@
 import BTLensCapture
 import BTLensCore
 
-/// SDP: a decoder per ACL link and direction (a response may span PDUs), and what its records say
-/// about RFCOMM server channels: the dissector their service class binds, or iAP2.
-final class SDPLayer: ConnectionLayer {
+/// SDP on its PSM: a decoder per ACL link and direction (a response may span PDUs); what its
+/// records say about RFCOMM server channels goes to RFCOMM, which binds them.
+final class SDPLayer: ConnectionLayer, L2CAPChannelLayer {
+    static let psms = [PSM.sdp]
+
     private let ctx: LayerContext
     private let rfcomm: RFCOMMLayer
-    private let iap2: IAP2Layer
-    private let hfp: HFPLayer
     private var decoders: [ACLKey: SDPDecoder] = [:]
 
-    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer, iap2: IAP2Layer, hfp: HFPLayer) {
+    init(_ ctx: LayerContext, rfcomm: RFCOMMLayer) {
         self.ctx = ctx
         self.rfcomm = rfcomm
-        self.iap2 = iap2
-        self.hfp = hfp
     }
 
-    func pdu(_ payload: ArraySlice<UInt8>, _ key: ACLKey, _ r: CaptureRecord) {
+    func l2capPDU(_ pdu: consuming L2CAPPDU, _ channel: L2CAPChannelMap.Key, psm: UInt16?, _ r: CaptureRecord) {
+        let (payload, key) = (pdu.takePayload(), ACLKey(channel.connection, channel.direction))
         var decoder = decoders.removeValue(forKey: key) ?? SDPDecoder()
         let (info, diagnostics) = decoder.decode(payload)
         decoders[key] = decoder
@@ -26,18 +25,7 @@ final class SDPLayer: ConnectionLayer {
                 Event(
                     record: r.number, timestamp: r.timestamp, direction: key.direction,
                     connection: key.connection.handle, isTop: true, body: .sdp(info)))
-            for s in info.services {
-                guard let ch = s.rfcommChannel else { continue }
-                let channels = [ch << 1, ch << 1 | 1].map { RFCOMMChannelKey(connection: key.connection, dlci: $0) }
-                if let bound = s.classUUIDs.lazy.compactMap({ self.ctx.dissectors.lookup(.rfcommService($0)) }).first {
-                    for ck in channels { rfcomm.bindings[ck] = bound }
-                }
-                if s.classUUIDs.contains(where: { $0.sig16.map(HFPLayer.serviceClasses.contains) ?? false }) {
-                    for ck in channels { hfp.carry(ck) }
-                }
-                guard s.isIAP2 else { continue }
-                for ck in channels { iap2.serverChannelListed(ck) }
-            }
+            for s in info.services { rfcomm.serviceListed(s, key.connection) }
         }
         for d in diagnostics { ctx.say(r, key.connection.handle, d, key.direction) }
     }

@@ -199,7 +199,7 @@ public struct TextRenderer {
             }
             return (tag, profile(m), nil)
         case .rfcomm(let f):
-            var s = "\(f.frame) DLCI \(f.dlci)"
+            var s = "\(f.frame.name) DLCI \(f.dlci)"
             if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
             if f.pollFinal { s += " P/F" }
             if let c = f.credits { s += " credits \(c)" }
@@ -219,7 +219,7 @@ public struct TextRenderer {
                     + (services.isEmpty ? "" : ": " + services.joined(separator: "; ")), nil
             )
         case .iap2(let p):
-            var s = p.kind
+            var s = p.kind.name
             if let psn = p.psn, let pan = p.pan { s += " psn \(psn) pan \(pan)" }
             if let session = p.session, session != 0 {
                 s += " session \(session)" + (p.sessionType.map { " (\($0))" } ?? "")

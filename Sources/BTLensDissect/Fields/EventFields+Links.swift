@@ -11,7 +11,7 @@ extension EventFields {
         EventField.connection,
         frameOn("dlci", .integer, "the data link connection identifier") { .int(Int64($0.dlci)) },
         frameOn("frame", .string, "the frame type: SABM, UA, DM, DISC, UIH or Unknown (0x..)") {
-            .string($0.frame)
+            .string($0.frame.name)
         },
         frameOn("poll_final", .boolean, "the P/F bit") { .bool($0.pollFinal) },
         frameOn("credits", .integer, "credits given") { .integer($0.credits) },
@@ -56,7 +56,7 @@ extension EventFields {
     static let iap2: [EventField] = [
         EventField.connection,
         packet("kind", .string, "the link packet's kind (SYN, ACK, DATA, …), detect, iAP1 or file transfer") {
-            .string($0.kind)
+            .string($0.kind.name)
         },
         packet("psn", .integer, "the packet sequence number") { .integer($0.psn) },
         packet("pan", .integer, "the packet acknowledged") { .integer($0.pan) },

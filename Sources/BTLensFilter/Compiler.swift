@@ -19,7 +19,9 @@ struct Compiler {
             return .compare(field, c, try operand(v, for: field, ordered: c != .equal && c != .notEqual))
         case .contains(let f, let v):
             let field = try field(f)
-            if FieldNames.numeric.contains(field.path) || field.isOnly({ $0 == .time }) || field.name == "severity" {
+            if FieldNames.numeric.contains(field.path) || field.isOnly({ $0 == .time })
+                || field.name == EventFields.severity.key
+            {
                 throw error("'contains' looks into strings and bytes; \(field.path) is not one", f)
             }
             let o = Operand(v)
@@ -83,19 +85,19 @@ struct Compiler {
             }
             return Operand(text: v.text, int: us)
         }
-        switch field.path {
-        case "severity":
+        switch field.name {
+        case EventFields.severity.key:
             guard let rank = ["note", "warning", "error"].firstIndex(of: v.text) else {
                 throw error("severity is note, warning or error, not \"\(v.text)\"", v)
             }
             return Operand(text: v.text, int: Int64(rank))
-        case "direction":
+        case EventFields.direction.key:
             guard ["sent", "received"].contains(v.text) else {
                 throw error("direction is sent or received, not \"\(v.text)\"", v)
             }
             if ordered { throw error("direction has no order: compare it with == or !=", v) }
             return Operand(v)
-        case "uuid":
+        case _ where field.isOnly({ $0 == .uuid }):
             // Written as the JSONL writes it (`fff3`, lowercase), whatever the user's spelling:
             // FFF3 and 0xfff3 are the same UUID.
             var text = v.text.lowercased()

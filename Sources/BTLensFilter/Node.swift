@@ -1,3 +1,5 @@
+import BTLensDissect
+
 /// A compiled filter: names resolved to event types and field accessors, values read once.
 indirect enum Node {
     case and(Node, Node)
@@ -47,7 +49,9 @@ indirect enum Node {
     }
 
     /// Whether the node reads a frame's decoded fields (`fields.*`, `flags_names`), which costs a decoding.
-    var readsDecodedFields: Bool { readsField { $0.name == "fields" || $0.name == "flags_names" } }
+    var readsDecodedFields: Bool {
+        readsField { f in EventFields.decodedFields.contains { $0.key == f.name } }
+    }
 
     /// Whether some field the node tests has a key `test` accepts.
     private func readsField(_ test: (Field) -> Bool) -> Bool {

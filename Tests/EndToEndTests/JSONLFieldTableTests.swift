@@ -62,7 +62,23 @@ final class JSONLFieldTableTests: XCTestCase {
             try Data(c.bytes).write(to: url)
             runs.append(["timeline", url.path, "--format", "jsonl", "--verbose"])
         }
+        let rare = hostile.appendingPathComponent("rare.btsnoop")
+        try Data(Self.rareEvents()).write(to: rare)
+        runs.append(["timeline", rare.path, "--format", "jsonl", "--verbose"])
         return runs
+    }
+
+    /// What no sample has: an SMP Pairing Request, and a long write the client cancels (Core 5.4
+    /// Vol 3 Part H §3.5.1; Part F §3.4.6.1 and §3.4.6.3, Execute Write with flags 0x00).
+    private static func rareEvents() -> [UInt8] {
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        s.l2cap(handle: 0x40, .sent, cid: 0x0006, [0x01, 0x03, 0x00, 0x01, 0x10, 0x07, 0x07])
+        s.att(handle: 0x40, .sent, [0x16, 0x13, 0x00, 0x00, 0x00, 0x01, 0x02])
+        s.att(handle: 0x40, .received, [0x17, 0x13, 0x00, 0x00, 0x00, 0x01, 0x02])
+        s.att(handle: 0x40, .sent, [0x18, 0x00])
+        s.att(handle: 0x40, .received, [0x19])
+        return s.bytes
     }
 
     /// Whether a JSON value is of the declared type.
@@ -71,7 +87,7 @@ final class JSONLFieldTableTests: XCTestCase {
         case (.null, _): return field.nullable
         case (.integer, .integer), (.integer, .number), (.number, .number), (.bool, .boolean): return true
         case (.number(let d), .integer): return d.rounded() == d  // past Int64, written exactly
-        case (.string, .string), (.string, .time), (.array, .array), (.object, .object): return true
+        case (.string, .string), (.string, .time), (.string, .uuid), (.array, .array), (.object, .object): return true
         case (.string(let s), .bytes): return s.allSatisfy { $0.isHexDigit && !$0.isUppercase }
         default: return false
         }

@@ -7,6 +7,8 @@ public enum FieldType: String, Sendable {
     case bytes
     /// ISO 8601 text in JSON; microseconds to a filter.
     case time
+    /// A UUID as lowercase hex text (`fff3`, 128 bits with dashes).
+    case uuid
     case array, object
 }
 

@@ -14,7 +14,7 @@ extension EventFields {
             },
             EventField.connection,
             on("att_handle", .integer, "the characteristic value handle") { .integer($0.attHandle) },
-            on("uuid", .string, "the characteristic's UUID") { .text($0.uuid?.description) },
+            on("uuid", .uuid, "the characteristic's UUID") { .text($0.uuid?.description) },
             on("ea_session", .integer, "the External Accessory session") { .integer($0.eaSession) },
             on("protocol", .string, "the EA session's protocol string") { .text($0.protocolName) },
             on("rfcomm_channel", .integer, "the RFCOMM server channel") { .integer($0.rfcommChannel) },
@@ -38,12 +38,25 @@ extension EventFields {
         ] + dissected
 
     /// What the bound dissector said: written only when there is one.
-    private static let dissected: [EventField] = [
-        on("dissector", .string, "the bound definition's or Swift dissector's name") { .text($0.dissector) },
-        on("command_name", .string, "the message's name") { $0.dissector == nil ? nil : .text($0.messageName) },
-        on("kind", .string, "request, response or event") {
-            $0.dissector == nil ? nil : .text($0.messageKind?.rawValue)
-        },
+    private static let dissected: [EventField] =
+        [
+            on("dissector", .string, "the bound definition's or Swift dissector's name") { .text($0.dissector) },
+            on("command_name", .string, "the message's name") { $0.dissector == nil ? nil : .text($0.messageName) },
+            on("kind", .string, "request, response or event") {
+                $0.dissector == nil ? nil : .text($0.messageKind?.rawValue)
+            },
+        ] + decodedFields + [
+            on("response_to", .integer, "the record of the request a response answers") {
+                $0.dissector == nil ? nil : .integer($0.pairing?.requestRecord)
+            },
+            on("latency_ms", .number, "the time between request and response") { a in
+                guard a.dissector != nil, let p = a.pairing else { return nil }
+                return .number(Double(p.latencyMicroseconds) / 1000)
+            },
+        ]
+
+    /// The fields that cost a decoding of the frame's payload.
+    public static let decodedFields: [EventField] = [
         on.nested("fields", .object, "the message's fields by name", members: nil) { a, rest in
             guard a.dissector != nil, let d = a.decoded else { return nil }
             return MessagePath.value(d.fields, rest)
@@ -52,13 +65,6 @@ extension EventFields {
             guard a.dissector != nil, rest.isEmpty, let d = a.decoded else { return nil }
             return .list(d.flagNames.map { .string($0) })
         },
-        on("response_to", .integer, "the record of the request a response answers") {
-            $0.dissector == nil ? nil : .integer($0.pairing?.requestRecord)
-        },
-        on("latency_ms", .number, "the time between request and response") { a in
-            guard a.dissector != nil, let p = a.pairing else { return nil }
-            return .number(Double(p.latencyMicroseconds) / 1000)
-        },
     ]
 
     private static let diagnosed = FieldDeclarer<Diagnostic> { e in
@@ -66,11 +72,15 @@ extension EventFields {
         return nil
     }
 
+    /// Read as its rank, for a filter's order: note < warning < error.
+    public static let severity = diagnosed("severity", .string, "note, warning or error") {
+        .int(Int64($0.severity.rawValue))
+    }
+
     static let diagnostic: [EventField] = [
         type,
         diagnosed("id", .string, "the stable dotted id") { .string($0.id) },
-        // Ordered for a filter: note < warning < error.
-        diagnosed("severity", .string, "note, warning or error") { .int(Int64($0.severity.rawValue)) },
+        severity,
         record, time,
         EventField("direction", .string, "as every event's, null when there is none", nullable: true) {
             e, _ in direction.read(e, [])

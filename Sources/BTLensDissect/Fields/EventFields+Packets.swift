@@ -100,7 +100,7 @@ extension EventFields {
         attOn("opcode", .integer, "the ATT opcode") { .int(Int64($0.opcode.rawValue)) },
         attOn("name", .string, "the opcode's name") { .string($0.opcode.name) },
         attOn("att_handle", .integer, "the attribute handle") { .integer($0.handle) },
-        attOn("uuid", .string, "the attribute's UUID, when its discovery was captured") {
+        attOn("uuid", .uuid, "the attribute's UUID, when its discovery was captured") {
             .text($0.uuid?.description)
         },
         attOn("uuid_name", .string, "the UUID's SIG name") { .text($0.uuid.flatMap(GATTNames.name)) },
@@ -116,7 +116,7 @@ extension EventFields {
     static let gattValue: [EventField] = [
         EventField.connection,
         gatt("att_handle", .integer, "the attribute handle") { .int(Int64($0.handle)) },
-        gatt("uuid", .string, "the attribute's UUID") { .text($0.uuid?.description) },
+        gatt("uuid", .uuid, "the attribute's UUID") { .text($0.uuid?.description) },
         gatt("uuid_name", .string, "the UUID's SIG name") { .text($0.uuid.flatMap(GATTNames.name)) },
         gatt("value", .bytes, "the whole value") { .bytes($0.value[...]) },
         gatt("text", .string, "the value as text, when it is") { .text($0.text) },

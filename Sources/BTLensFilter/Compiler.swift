@@ -1,3 +1,5 @@
+import BTLensDissect
+
 /// Resolves a filter's names: bare names to event types (or a field's presence), field names to
 /// accessors, values to operands; everything a user can get wrong is said here, with its place.
 struct Compiler {
@@ -17,11 +19,13 @@ struct Compiler {
             return .compare(field, c, try operand(v, for: field, ordered: c != .equal && c != .notEqual))
         case .contains(let f, let v):
             let field = try field(f)
-            if FieldNames.numeric.contains(field.path) || field.key == .time || field.key == .severity {
+            if FieldNames.numeric.contains(field.path) || field.isOnly({ $0 == .time })
+                || field.name == EventFields.severity.key
+            {
                 throw error("'contains' looks into strings and bytes; \(field.path) is not one", f)
             }
             let o = Operand(v)
-            if Self.bytesOnly.contains(field.key), o.bytes == nil {
+            if field.isOnly({ $0 == .bytes }), o.bytes == nil {
                 throw error("\(field.path) is bytes: write them in hex (a5:01:20 or a50120), not \"\(v.text)\"", v)
             }
             return .contains(field, o)
@@ -52,9 +56,6 @@ struct Compiler {
         }
     }
 
-    /// Fields the JSONL writes as hex bytes and nothing else.
-    private static let bytesOnly: Set<Field.Key> = [.payload, .value, .bytes]
-
     private func error(_ message: String, _ at: Syntax.Located) -> FilterError {
         FilterError(message, in: expression, at: at.column, length: at.length)
     }
@@ -62,7 +63,7 @@ struct Compiler {
     /// A field the contract names; an event type or an unknown name is refused with the nearest name.
     private func field(_ n: Syntax.Located) throws(FilterError) -> Field {
         let name = n.text
-        if FieldNames.known.contains(name) || FieldNames.isAttributeDetail(name)
+        if FieldNames.known.contains(name) || ParameterNames.isAttributeDetail(name)
             || (name.hasPrefix("fields.") && name.count > 7)
         {
             return Field(name)
@@ -76,26 +77,27 @@ struct Compiler {
 
     /// The value compared with `field`, checked against what the field holds where that is known.
     private func operand(_ v: Syntax.Located, for field: Field, ordered: Bool) throws(FilterError) -> Operand {
-        switch field.key {
-        case .time:
+        if field.isOnly({ $0 == .time }) {
             guard let us = Operand.time(v.text) else {
                 throw error(
                     "time is compared with ISO 8601 text such as 2023-11-14T22:13:20.5Z; for seconds since the first event use reltime",
                     v)
             }
             return Operand(text: v.text, int: us)
-        case .severity:
+        }
+        switch field.name {
+        case EventFields.severity.key:
             guard let rank = ["note", "warning", "error"].firstIndex(of: v.text) else {
                 throw error("severity is note, warning or error, not \"\(v.text)\"", v)
             }
             return Operand(text: v.text, int: Int64(rank))
-        case .direction:
+        case EventFields.direction.key:
             guard ["sent", "received"].contains(v.text) else {
                 throw error("direction is sent or received, not \"\(v.text)\"", v)
             }
             if ordered { throw error("direction has no order: compare it with == or !=", v) }
             return Operand(v)
-        case .uuid:
+        case _ where field.isOnly({ $0 == .uuid }):
             // Written as the JSONL writes it (`fff3`, lowercase), whatever the user's spelling:
             // FFF3 and 0xfff3 are the same UUID.
             var text = v.text.lowercased()
@@ -104,14 +106,14 @@ struct Compiler {
                 throw error("uuid is hex digits (fff3, or 128 bits with dashes), not \"\(v.text)\"", v)
             }
             return Operand(text: text)
-        case .checksumOk, .truncated, .inferred:
+        case _ where field.isOnly({ $0 == .boolean }):
             guard v.text == "true" || v.text == "false", !v.quoted else {
                 throw error("\(field.path) is true or false, not \"\(v.text)\"", v)
             }
             return Operand(v)
         default:
             let o = Operand(v)
-            if Self.bytesOnly.contains(field.key), o.bytes == nil {
+            if field.isOnly({ $0 == .bytes }), o.bytes == nil {
                 throw error("\(field.path) is bytes: write them in hex (a5:01:20 or a50120), not \"\(v.text)\"", v)
             }
             if FieldNames.numeric.contains(field.path) && o.number == nil {

@@ -49,7 +49,7 @@ extension Node {
     }
 
     /// `!=` is "present and not equal": true too for a value of another kind (a name against a number).
-    static func compare(_ v: FilterValue, _ c: Comparison, _ o: Operand) -> Bool {
+    static func compare(_ v: FieldReading, _ c: Comparison, _ o: Operand) -> Bool {
         if c == .notEqual { return !compare(v, .equal, o) }
         if case .list(let items) = v { return items.contains { compare($0, c, o) } }
         guard let order = order(v, o) else { return false }
@@ -57,7 +57,7 @@ extension Node {
     }
 
     /// The value against the operand: negative, zero or positive; nil when they cannot be compared.
-    @inline(__always) static func order(_ v: FilterValue, _ o: Operand) -> Int? {
+    @inline(__always) static func order(_ v: FieldReading, _ o: Operand) -> Int? {
         switch v {
         case .int(let i):
             if let n = o.int { return i < n ? -1 : i == n ? 0 : 1 }
@@ -84,7 +84,7 @@ extension Node {
         a < b ? -1 : a == b ? 0 : a > b ? 1 : nil
     }
 
-    static func contains(_ v: FilterValue, _ o: Operand) -> Bool {
+    static func contains(_ v: FieldReading, _ o: Operand) -> Bool {
         switch v {
         case .string(let s): return o.text.isEmpty || Self.find(Array(o.text.utf8)[...], in: Array(s.utf8)[...])
         case .bytes(let b):
@@ -108,7 +108,7 @@ extension Node {
         return false
     }
 
-    static func matches(_ v: FilterValue, _ p: Pattern) -> Bool {
+    static func matches(_ v: FieldReading, _ p: Pattern) -> Bool {
         switch v {
         case .string(let s): return p.matches(s)
         case .bytes(let b): return p.matches(Hex.string(b))
@@ -117,7 +117,7 @@ extension Node {
         }
     }
 
-    static func within(_ v: FilterValue, _ members: [Member]) -> Bool {
+    static func within(_ v: FieldReading, _ members: [Member]) -> Bool {
         if case .list(let items) = v { return items.contains { within($0, members) } }
         return members.contains { m in
             switch m {

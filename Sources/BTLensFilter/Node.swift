@@ -1,3 +1,5 @@
+import BTLensDissect
+
 /// A compiled filter: names resolved to event types and field accessors, values read once.
 indirect enum Node {
     case and(Node, Node)
@@ -38,23 +40,27 @@ indirect enum Node {
     }
 
     /// Whether the node reads `reltime`, which counts from the first event, whatever its type.
-    var readsReltime: Bool { readsField { $0 == .reltime } }
+    var readsReltime: Bool { readsField { $0.name == "reltime" } }
 
     /// Whether the node reads bytes an event holds (a payload, a value, undecoded bytes, a decoded
     /// field, or a parameter, which may be bytes): the analyzer must then copy them out.
-    var readsValues: Bool { readsField { [.payload, .value, .bytes, .fields, .flagsNames, .parameter].contains($0) } }
+    var readsValues: Bool {
+        readsField { f in f.isDeclared { [.bytes, .object, .array].contains($0) } || f.declarations.isEmpty }
+    }
 
     /// Whether the node reads a frame's decoded fields (`fields.*`, `flags_names`), which costs a decoding.
-    var readsDecodedFields: Bool { readsField { $0 == .fields || $0 == .flagsNames } }
+    var readsDecodedFields: Bool {
+        readsField { f in EventFields.decodedFields.contains { $0.key == f.name } }
+    }
 
     /// Whether some field the node tests has a key `test` accepts.
-    private func readsField(_ test: (Field.Key) -> Bool) -> Bool {
+    private func readsField(_ test: (Field) -> Bool) -> Bool {
         switch self {
         case .and(let a, let b), .or(let a, let b): return a.readsField(test) || b.readsField(test)
         case .not(let a): return a.readsField(test)
         case .types: return false
         case .present(let f), .compare(let f, _, _), .contains(let f, _), .matches(let f, _), .within(let f, _):
-            return test(f.key)
+            return test(f)
         }
     }
 }

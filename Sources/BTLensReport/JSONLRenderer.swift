@@ -206,7 +206,7 @@ public final class JSONLRenderer {
         head(&w, "rfcomm", e)
         connection(&w, e)
         w.field("dlci", f.dlci)
-        w.field("frame", f.frame)
+        w.field("frame", f.frame.name)
         w.field("poll_final", f.pollFinal)
         if let c = f.credits { w.field("credits", c) }
         w.field("length", f.length)
@@ -239,7 +239,7 @@ public final class JSONLRenderer {
     @inline(__always) private func iap2(_ p: IAP2PacketInfo, _ e: Event) {
         head(&w, "iap2", e)
         connection(&w, e)
-        w.field("kind", p.kind)
+        w.field("kind", p.kind.name)
         if let v = p.psn { w.field("psn", v) }
         if let v = p.pan { w.field("pan", v) }
         if let v = p.session { w.field("session", v) }

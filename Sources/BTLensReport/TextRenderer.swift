@@ -245,7 +245,7 @@ public struct TextRenderer {
 
     /// An RFCOMM frame (TS 07.10 as RFCOMM uses it): DLCI, server channel, P/F, credits, length.
     private static func rfcomm(_ f: RFCOMMInfo) -> String {
-        var s = "\(f.frame) DLCI \(f.dlci)"
+        var s = "\(f.frame.name) DLCI \(f.dlci)"
         if f.dlci != 0 { s += " (channel \(f.dlci >> 1))" }
         if f.pollFinal { s += " P/F" }
         if let c = f.credits { s += " credits \(c)" }
@@ -268,7 +268,7 @@ public struct TextRenderer {
 
     /// An iAP2 link packet: its sequence and acknowledgement numbers, session and payload.
     private static func iap2(_ p: IAP2PacketInfo) -> String {
-        var s = p.kind
+        var s = p.kind.name
         if let psn = p.psn, let pan = p.pan { s += " psn \(psn) pan \(pan)" }
         if let session = p.session, session != 0 {
             s += " session \(session)" + (p.sessionType.map { " (\($0))" } ?? "")

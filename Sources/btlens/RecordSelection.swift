@@ -199,8 +199,8 @@ final class RecordSelection {
             .iap2Identification, .profile:
             return true
         case .att(let a): return (0x01...0x11).contains(a.opcode.rawValue)
-        case .rfcomm(let f): return f.dlci == 0 || f.frame != "UIH"
-        case .iap2(let p): return p.kind != "DATA" && p.kind != "ACK"
+        case .rfcomm(let f): return f.dlci == 0 || f.frame != .known(.uih)
+        case .iap2(let p): return p.kind != .data && p.kind != .ack
         default: return false
         }
     }

@@ -25,16 +25,16 @@ final class IAP2FramerTests: XCTestCase {
 
     func testRealPacketsParseWithValidChecksums() {
         guard case .packet(let syn)? = items([hyuSYN]).first else { return XCTFail("no SYN") }
-        XCTAssertEqual(syn.kind, "SYN")
+        XCTAssertEqual(syn.kind.name, "SYN")
         XCTAssertEqual(syn.psn, 0xe8)
         XCTAssertTrue(syn.payloadChecksumOK)
         XCTAssertEqual(syn.payload.count, 16)
         guard case .packet(let data)? = items([hyuStartIdentification]).first else { return XCTFail("no data") }
-        XCTAssertEqual(data.kind, "DATA")
+        XCTAssertEqual(data.kind.name, "DATA")
         XCTAssertEqual(data.session, 1)
         XCTAssertEqual(data.payload, [0x40, 0x40, 0x00, 0x06, 0x1d, 0x00])
         guard case .packet(let ack)? = items([boyaACK]).first else { return XCTFail("no ACK") }
-        XCTAssertEqual(ack.kind, "ACK")
+        XCTAssertEqual(ack.kind.name, "ACK")
         XCTAssertEqual(
             IAP2LinkPacket.encode(control: 0x40, psn: 0x1e, pan: 0xe8, session: 1, payload: Array(data.payload)),
             hyuStartIdentification)
@@ -130,7 +130,7 @@ final class IAP2LinkTests: XCTestCase {
             IAP2LinkPacket.encode(control: 0x60, psn: 11, pan: 2, session: 0, payload: [5, 6])[...],
             direction: .received, time: Timestamp(microseconds: 3_000_000))
         guard case .packet(let p)? = eak.first else { return XCTFail("no EAK") }
-        XCTAssertEqual(p.kind, "EAK")
+        XCTAssertEqual(p.kind.name, "EAK")
         XCTAssertEqual(p.detail, "out-of-sequence PSNs (Apple semantics): 5 6")
     }
 }

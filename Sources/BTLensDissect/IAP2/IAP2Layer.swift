@@ -109,7 +109,7 @@ final class IAP2Layer: ConnectionLayer, RFCOMMChannelLayer {
         }
         switch o {
         // DATA and bare ACK packets are link detail; what DATA carries is shown as its own event.
-        case .packet(let p): event(.iap2(p), top: p.kind != "DATA" && p.kind != "ACK")
+        case .packet(let p): event(.iap2(p), top: p.kind != .data && p.kind != .ack)
         case .control(let c): event(.iap2Control(c))
         case .identification(let i): event(.iap2Identification(i))
         case .diagnostic(let d): event(.diagnostic(d))

@@ -2,7 +2,7 @@ import BTLensCore
 
 /// An iAP2 link packet as an event.
 public struct IAP2PacketInfo: Sendable {
-    public var kind: String
+    public var kind: IAP2PacketKind
     public var psn: UInt8?
     public var pan: UInt8?
     public var session: UInt8?
@@ -90,14 +90,14 @@ struct IAP2Link {
             case .detect:
                 out.append(
                     .packet(
-                        IAP2PacketInfo(kind: "detect", payloadLength: 0, detail: "FF 55 02 00 EE 10: iAP2 supported")))
+                        IAP2PacketInfo(kind: .detect, payloadLength: 0, detail: "FF 55 02 00 EE 10: iAP2 supported")))
             case .iap1(let frame):
                 let what =
                     frame == [0xff, 0x55, 0x04, 0x00, 0x02, 0x04, 0xee, 0x08]
                     ? "iAP1 NAK of the iAP2 detect: iAP1 only"
                     : frame == [0xff, 0x55, 0x02, 0x00, 0x00, 0xfe]
                         ? "iAP1 RequestIdentify: iAP1 only" : "iAP1 frame \(Hex.spaced(frame))"
-                out.append(.packet(IAP2PacketInfo(kind: "iAP1", payloadLength: frame.count, detail: what)))
+                out.append(.packet(IAP2PacketInfo(kind: .iap1, payloadLength: frame.count, detail: what)))
             case .skipped(let n):
                 var diag = Diagnostic(
                     IAP2Diagnostics.resync, "skipped \(n) bytes that form no iAP2 packet",
@@ -264,7 +264,7 @@ struct IAP2Link {
         let types = IAP2LinkPacket.fileTransferTypes
         guard payload.count >= 2 else {
             return IAP2PacketInfo(
-                kind: "file transfer", payloadLength: payload.count,
+                kind: .fileTransfer, payloadLength: payload.count,
                 detail: "datagram of \(payload.count) bytes: too short")
         }
         let control = payload[1]
@@ -278,7 +278,7 @@ struct IAP2Link {
         } else if payload.count > 2 {
             detail += ", \(payload.count - 2) bytes"
         }
-        return IAP2PacketInfo(kind: "file transfer", payloadLength: payload.count, detail: detail)
+        return IAP2PacketInfo(kind: .fileTransfer, payloadLength: payload.count, detail: detail)
     }
 
     private mutating func control(_ payload: [UInt8]) -> [Output] {

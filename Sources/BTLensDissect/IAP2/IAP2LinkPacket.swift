@@ -49,16 +49,15 @@ public struct IAP2LinkPacket: Sendable, Equatable {
 
     public var payloadChecksumOK: Bool { payloadChecksum == expectedPayloadChecksum }
 
-    /// SYN, SYN+ACK, ACK, DATA, EAK, RST, SLP, or the control bits in hex.
-    public var kind: String {
+    public var kind: IAP2PacketKind {
         switch control {
-        case 0x80: return "SYN"
-        case 0xc0: return "SYN+ACK"
-        case 0x40: return payload.isEmpty ? "ACK" : "DATA"
-        case 0x60: return "EAK"
-        case 0x10: return "RST"
-        case 0x08: return "SLP"
-        default: return "control \(Hex.value(control, width: 2))"
+        case 0x80: return .syn
+        case 0xc0: return .synAck
+        case 0x40: return payload.isEmpty ? .ack : .data
+        case 0x60: return .eak
+        case 0x10: return .rst
+        case 0x08: return .slp
+        default: return .control(control)
         }
     }
 
@@ -191,4 +190,31 @@ public struct IAP2Framer: Sendable {
         }
         return (buffered, buffered >= 3 && buffer[1] == 0x55 ? Int(buffer[2]) + 4 : IAP2LinkPacket.headerLength)
     }
+}
+
+/// What an iAP2 item on a link is: a link packet by its control bits (SYN, SYN+ACK, ACK, DATA, EAK,
+/// RST, SLP, or other bits), the detect bytes, an iAP1 frame, or a file transfer datagram.
+public enum IAP2PacketKind: Sendable, Equatable, CustomStringConvertible {
+    case syn, synAck, ack, data, eak, rst, slp
+    case control(UInt8)
+    case detect, iap1, fileTransfer
+
+    /// As the timeline writes it.
+    public var name: String {
+        switch self {
+        case .syn: return "SYN"
+        case .synAck: return "SYN+ACK"
+        case .ack: return "ACK"
+        case .data: return "DATA"
+        case .eak: return "EAK"
+        case .rst: return "RST"
+        case .slp: return "SLP"
+        case .control(let bits): return "control \(Hex.value(bits, width: 2))"
+        case .detect: return "detect"
+        case .iap1: return "iAP1"
+        case .fileTransfer: return "file transfer"
+        }
+    }
+
+    public var description: String { name }
 }

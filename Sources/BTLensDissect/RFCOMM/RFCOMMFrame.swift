@@ -133,10 +133,26 @@ public struct RFCOMMMuxCommand: Sendable {
 /// An RFCOMM frame as an event.
 public struct RFCOMMInfo: Sendable {
     public var dlci: UInt8
-    public var frame: String
+    public var frame: RFCOMMFrameKind
     public var pollFinal: Bool
     public var credits: UInt8?
     public var length: Int
     public var mux: String?
     public var fields: [(String, FieldValue)] = []
+}
+
+/// A frame's type as an event has it: one of the five, or a control value that is none of them.
+public enum RFCOMMFrameKind: Sendable, Equatable, CustomStringConvertible {
+    case known(RFCOMMFrame.FrameType)
+    case unknown(control: UInt8)
+
+    /// As the timeline writes it.
+    public var name: String {
+        switch self {
+        case .known(let t): return t.name
+        case .unknown(let control): return "Unknown (\(Hex.value(control, width: 2)))"
+        }
+    }
+
+    public var description: String { name }
 }

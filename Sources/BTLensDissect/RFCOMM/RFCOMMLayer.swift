@@ -80,9 +80,8 @@ final class RFCOMMLayer: ConnectionLayer, L2CAPChannelLayer {
             ctx.say(r, key.handle, d, direction)
             return nil
         }
-        let name = frame.type?.name ?? "Unknown (\(Hex.value(frame.control, width: 2)))"
         var info = RFCOMMInfo(
-            dlci: frame.dlci, frame: name,
+            dlci: frame.dlci, frame: frame.type.map { .known($0) } ?? .unknown(control: frame.control),
             pollFinal: frame.pollFinal, credits: frame.credits, length: frame.information.count)
         if frame.dlci == 0, frame.type == .uih, let mux = try? RFCOMMMuxCommand.parse(frame.information) {
             info.mux = mux.name
@@ -99,7 +98,7 @@ final class RFCOMMLayer: ConnectionLayer, L2CAPChannelLayer {
                 r, key.handle,
                 Diagnostic(
                     RFCOMMDiagnostics.fcsBad,
-                    "DLCI \(frame.dlci) \(info.frame): FCS \(Hex.value(frame.fcs, width: 2)), expected \(Hex.value(frame.expectedFCS, width: 2))",
+                    "DLCI \(frame.dlci) \(info.frame.name): FCS \(Hex.value(frame.fcs, width: 2)), expected \(Hex.value(frame.expectedFCS, width: 2))",
                     fields: [
                         ("expected", .int(frame.expectedFCS)),
                         ("actual", .int(frame.fcs)),

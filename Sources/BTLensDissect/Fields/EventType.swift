@@ -1,5 +1,3 @@
-import BTLensDissect
-
 /// An event's `type` in the JSONL contract.
 public enum EventType: Int, CaseIterable, Sendable {
     case note
@@ -76,24 +74,4 @@ public enum EventType: Int, CaseIterable, Sendable {
         case .diagnostic: self = .diagnostic
         }
     }
-
-    /// The types a name stands for: itself, and those under it (`hci`: `hci.command`, `hci.event`).
-    static func matching(_ name: String) -> TypeSet {
-        var set = TypeSet()
-        for t in allCases where t.name == name || t.name.hasPrefix(name + ".") {
-            set.bits |= t.bit
-        }
-        return set
-    }
-
-    var bit: UInt32 {
-        1 << UInt32(rawValue)
-    }
-}
-
-/// A set of event types, as bits: one test per event, whatever the number of types.
-struct TypeSet: Equatable {
-    var bits: UInt32 = 0
-    var isEmpty: Bool { bits == 0 }
-    @inline(__always) func contains(_ t: EventType) -> Bool { bits & t.bit != 0 }
 }

@@ -1,17 +1,16 @@
 import BTLensCore
-import BTLensDissect
 
 /// A name under `fields.` followed through a decoded message, as the JSONL writer writes it (`JSONWriter+Fields.swift`):
 /// groups are objects, lists arrays, a value with a unit `{"value":…,"unit":…}`, flags an array of
 /// names, an enum its name (or its number when unnamed).
 enum MessagePath {
-    static func value(_ fields: [MessageField], _ path: ArraySlice<String>) -> FilterValue? {
+    static func value(_ fields: [MessageField], _ path: ArraySlice<String>) -> FieldReading? {
         guard let first = path.first else { return .object }
         guard let f = fields.first(where: { $0.name == first }) else { return nil }
         return value(f.value, path.dropFirst())
     }
 
-    static func value(_ v: MessageValue, _ path: ArraySlice<String>) -> FilterValue? {
+    static func value(_ v: MessageValue, _ path: ArraySlice<String>) -> FieldReading? {
         switch v {
         case .group(let fields): return value(fields, path)
         case .list(let items):
@@ -34,7 +33,7 @@ enum MessagePath {
         case .bytes(let b): return .bytes(b[...])
         case .enumerated(let name, let raw): return name.map { .string($0) } ?? .int(raw)
         case .flags(let names, let unnamed):
-            var items = names.map { FilterValue.string($0) }
+            var items = names.map { FieldReading.string($0) }
             if unnamed != 0 { items.append(.string(Hex.value(unnamed, width: 2))) }
             return .list(items)
         case .group, .list: return nil

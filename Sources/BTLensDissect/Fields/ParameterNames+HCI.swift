@@ -1,4 +1,4 @@
-extension FieldNames {
+extension ParameterNames {
     /// The parameters of `hci.command` and `hci.event` events (docs/jsonl.md): the specification's
     /// parameter names in lower case, a time's count beside its `_ms`; and those of L2CAP signalling
     /// and SDP that no other event has.

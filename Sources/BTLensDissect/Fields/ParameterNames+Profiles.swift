@@ -1,4 +1,4 @@
-extension FieldNames {
+extension ParameterNames {
     /// The parameters of `hfp`, `avdtp`, `avdtp.media` and `avrcp` events, of credit-based channels
     /// and their diagnostics (docs/jsonl.md).
     static let profiles: Set<String> = [
@@ -38,7 +38,7 @@ extension FieldNames {
 
     /// AVRCP names a metadata attribute's cut bytes and character set after it (`title_bytes_cut`,
     /// `artist_charset`), and an attribute it has no name for by number (`attribute_9`).
-    static func isAttributeDetail(_ name: String) -> Bool {
+    public static func isAttributeDetail(_ name: String) -> Bool {
         name.hasSuffix("_bytes_cut") || name.hasSuffix("_charset") || name.hasPrefix("attribute_")
     }
 }

@@ -1,20 +1,16 @@
 import BTLensCore
 import CCountingFile
 import Foundation
+import Synchronization
 
 /// Hands a live pcap or pcapng stream to libpcap, which reads from a `FILE`: a thread copies the
 /// stream into a pipe as it arrives, and libpcap reads the other end, blocking until a record is
 /// whole. A stop closes the pipe; the reader then knows that the end it sees is the stop's.
-final class PipePump: @unchecked Sendable {
-    private var input: ChunkedInput
+final class PipePump: Sendable {
     private let fd: Int32
-    private let lock = NSLock()
-    private var endedByStop = false
+    private let endedByStop = Atomic<Bool>(false)
 
-    private init(_ input: ChunkedInput, fd: Int32) {
-        self.input = input
-        self.fd = fd
-    }
+    private init(fd: Int32) { self.fd = fd }
 
     static func open(_ input: ChunkedInput, format: String) throws(CaptureOpenError) -> any CaptureReader {
         // libpcap's ftell gives each record's offset: on a plain pipe it is -1.
@@ -24,8 +20,10 @@ final class PipePump: @unchecked Sendable {
         }
         // A reader that stops early closes its end: the pump then sees EPIPE, not a fatal SIGPIPE.
         OS.ignore(SIGPIPE)
-        let pump = PipePump(input, fd: fds.write)
-        Thread.detachNewThread { pump.run() }
+        let pump = PipePump(fd: fds.write)
+        // The input belongs to the pump's thread alone from here on.
+        nonisolated(unsafe) let input = input
+        Thread.detachNewThread { pump.run(input) }
         do {
             let reader = try PcapReader(file: file, format: format)
             reader.streamStopped = { pump.stopped }
@@ -38,9 +36,10 @@ final class PipePump: @unchecked Sendable {
 
     /// Whether the stream ended because following was stopped: set before the pipe is closed, so
     /// it is known by the time libpcap sees the end.
-    var stopped: Bool { lock.withLock { endedByStop } }
+    var stopped: Bool { endedByStop.load(ordering: .acquiring) }
 
-    private func run() {
+    private func run(_ input: ChunkedInput) {
+        var input = input
         defer { OS.close(fd) }
         while true {
             let n = input.available
@@ -51,7 +50,7 @@ final class PipePump: @unchecked Sendable {
             do {
                 guard try input.ensure(1) else { return }
             } catch .stopped {
-                lock.withLock { endedByStop = true }
+                endedByStop.store(true, ordering: .releasing)
                 return
             } catch {
                 return

@@ -67,27 +67,29 @@ extension DefinitionParser.Parser {
         } else {
             throw v.error("\(here): missing 'type' (u1, u2le, …, bytes, str, or a name from types:)")
         }
-        let spec = FieldSpec(name: name, type: type)
+        var attributes = FieldSpec.Attributes()
         if let r = m["repeat"] {
             let text = try r.string("\(here) repeat")
             if text == "eos" {
-                spec.repeats = .eos
+                attributes.repeats = .eos
             } else if let n = YAMLValue.parseInteger(text) {
                 guard (0...Int64(FieldDecoder.repeatLimit)).contains(n) else {
                     throw r.error("\(here): repeat \(n) is outside 0…\(FieldDecoder.repeatLimit)")
                 }
-                spec.repeats = .count(Int(n))
+                attributes.repeats = .count(Int(n))
             } else {
-                spec.repeats = .field(try reference(r, "repeat"))
+                attributes.repeats = .field(try reference(r, "repeat"))
             }
         }
-        try integerAttributes(m, of: spec, here)
-        return spec
+        try integerAttributes(m, of: type, into: &attributes, here)
+        return FieldSpec(name: name, type: type, attributes)
     }
 
     /// `enum`, `flags`, `unit`, `scale`, `offset` and `valid`, which only integer fields take.
-    private func integerAttributes(_ m: YAMLFields, of spec: FieldSpec, _ here: String) throws(DefinitionError) {
-        let isInteger: Bool = { if case .integer = spec.type { return true } else { return false } }()
+    private func integerAttributes(
+        _ m: YAMLFields, of type: FieldSpec.FieldType, into spec: inout FieldSpec.Attributes, _ here: String
+    ) throws(DefinitionError) {
+        let isInteger: Bool = { if case .integer = type { return true } else { return false } }()
         func integerOnly(_ key: String, _ node: YAMLValue) throws(DefinitionError) {
             guard isInteger else { throw node.error("\(here): '\(key)' applies to integer fields only") }
         }

@@ -1,12 +1,13 @@
 import BTLensCore
 import BTLensDissect
+import Synchronization
 
 /// One field of a message payload, as a definition describes it (Kaitai Struct's `seq` entries,
 /// kept small): a name, a type, and how to present the value.
 ///
 /// A class, so that decoding a frame passes each field by one reference instead of copying all it
-/// holds; `@unchecked Sendable` because it is changed only while its definition is parsed.
-final class FieldSpec: @unchecked Sendable {
+/// holds; immutable once parsed, but for `isReferenced`, which is marked once the whole definition is.
+final class FieldSpec: Sendable {
     indirect enum FieldType: Sendable {
         /// u1, u2le, s4be, …
         case integer(width: Int, signed: Bool, bigEndian: Bool)
@@ -41,24 +42,39 @@ final class FieldSpec: @unchecked Sendable {
     let name: String
     /// `name` with its JSON form, for the JSONL writer (`FieldSink.name(_:)`).
     let encodedName: EncodedName
-    var type: FieldType
+    let type: FieldType
     /// Whether a later size, repeat or switch names this field, so its value is kept while decoding
     /// (`FieldSpec.markReferenced`): most definitions name none, and keep nothing.
-    var isReferenced = false
-    var repeats: Repeat?
+    var isReferenced: Bool { referenced.load(ordering: .relaxed) }
+    private let referenced = Atomic<Bool>(false)
+    let repeats: Repeat?
     /// The values of the field's enum by number, encoded once (`FieldSink.enumerated`).
-    var enumNames: EnumNames?
+    let enumNames: EnumNames?
     /// Bit masks and their names.
-    var flags: [(mask: UInt64, name: String)]?
-    var unit: String?
-    var scale: Double?
-    var offset: Double?
-    var valid: Valid?
+    let flags: [(mask: UInt64, name: String)]?
+    let unit: String?
+    let scale: Double?
+    let offset: Double?
+    let valid: Valid?
 
-    init(name: String, type: FieldType) {
+    /// What a definition may say of a field beside its name and type.
+    struct Attributes {
+        var repeats: Repeat?
+        var enumNames: EnumNames?
+        var flags: [(mask: UInt64, name: String)]?
+        var unit: String?
+        var scale: Double?
+        var offset: Double?
+        var valid: Valid?
+    }
+
+    init(name: String, type: FieldType, _ a: Attributes = Attributes()) {
         self.name = name
         encodedName = EncodedName(name)
         self.type = type
+        (repeats, enumNames, flags, unit, scale, offset, valid) = (
+            a.repeats, a.enumNames, a.flags, a.unit, a.scale, a.offset, a.valid
+        )
     }
 }
 
@@ -128,7 +144,7 @@ extension FieldSpec {
             }
         }
         for spec in specs {
-            spec.isReferenced = names.contains(spec.name)
+            spec.referenced.store(names.contains(spec.name), ordering: .relaxed)
             mark(spec.type)
         }
     }

@@ -17,9 +17,7 @@ public final class DisplayFilter {
     public let expression: String
     private let root: Node
     private let test: Node.Test
-    /// Unchecked: one thread uses a filter, one event at a time (a runtime check per event cost
-    /// more than the test of `command`).
-    @exclusivity(unchecked) private var origin: Timestamp?
+    private var origin: Timestamp?
 
     /// Event types the filter can select, at most; nil when it can select any (`command == 0x20`).
     public let possibleTypes: [EventType]?

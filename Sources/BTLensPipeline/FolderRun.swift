@@ -1,5 +1,6 @@
 import BTLensCore
 import Foundation
+import Synchronization
 
 /// A command over a folder of captures: files run in parallel on every core, and results come
 /// back in file-name order, so the output is the same however the work was scheduled.
@@ -31,33 +32,31 @@ public enum FolderRun {
         }
     }
 
-    /// Shared by the worker threads: sendable because every access to `values` and `done` holds `lock`.
-    private final class Results<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [Value?]
-        private var done = 0
+    /// Shared by the worker threads, each setting its own index under the lock.
+    private final class Results<Value: Sendable>: Sendable {
+        private let state: Mutex<(values: [Value?], done: Int)>
         private let progress: @Sendable (Int, Int) -> Void
 
         init(count: Int, progress: @escaping @Sendable (Int, Int) -> Void) {
-            values = Array(repeating: nil, count: count)
+            state = Mutex((Array(repeating: nil, count: count), 0))
             self.progress = progress
         }
 
         func set(_ i: Int, _ value: Value) {
-            lock.lock()
-            defer { lock.unlock() }
-            values[i] = value
-            done += 1
-            progress(done, values.count)
+            state.withLock { state in
+                state.values[i] = value
+                state.done += 1
+                progress(state.done, state.values.count)
+            }
         }
 
         /// Every value, once `concurrentPerform` has returned (each index was set exactly once).
-        var all: [Value] { values.compactMap { $0 } }
+        var all: [Value] { state.withLock { $0.values.compactMap { $0 } } }
     }
 
     /// Runs `work` on each file (or each item naming one), in parallel; returns what each gave, in
     /// order. `progress` hears (files done, files) as each finishes.
-    public static func run<Item: Sendable, Value>(
+    public static func run<Item: Sendable, Value: Sendable>(
         _ files: [Item], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
         _ work: @escaping @Sendable (Item) -> Value
     ) -> [Value] {

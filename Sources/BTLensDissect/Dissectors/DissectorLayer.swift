@@ -33,8 +33,7 @@ final class DissectorLayer: ConnectionLayer {
     private let ctx: LayerContext
     private let hci: HCILayer
     /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
-    /// Used on the analyzer's thread only: runtime exclusivity checks skipped.
-    @exclusivity(unchecked) private var pairings: [PairKey: PairingContext] = [:]
+    private var pairings: [PairKey: PairingContext] = [:]
 
     init(_ ctx: LayerContext, hci: HCILayer) {
         self.ctx = ctx

@@ -33,20 +33,19 @@ public final class AppLogMerger {
     /// The most severe diagnostic the merger said (for `--fail-on`).
     public private(set) var worstSeverity: Severity?
     private var referenceSet = false
-    /// The first hold. The merger's state is used by one thread, never across a call back into it
-    /// (`out` only renders): the hot parts drop the runtime's exclusivity check, as in `StatsCollector`.
-    @exclusivity(unchecked) var held: [Held] = []
-    @exclusivity(unchecked) var heldStart = 0
-    @exclusivity(unchecked) var heldBytes = 0
+    /// The first hold.
+    var held: [Held] = []
+    var heldStart = 0
+    var heldBytes = 0
     /// The second hold.
-    @exclusivity(unchecked) var output = AppLogHold()
-    @exclusivity(unchecked) var air = AppLogAirMatcher()
-    @exclusivity(unchecked) var lastRecord = 0
+    var output = AppLogHold()
+    var air = AppLogAirMatcher()
+    var lastRecord = 0
     /// The time of the last event passed on from the first hold, and of the newest one held.
-    @exclusivity(unchecked) var drained: Int64 = .min
-    @exclusivity(unchecked) var newest: Int64 = .min
+    var drained: Int64 = .min
+    var newest: Int64 = .min
     /// The time of the earliest line not yet placed (`.min`: not known, `.max`: none left).
-    @exclusivity(unchecked) var nextTime: Int64 = .min
+    var nextTime: Int64 = .min
     /// The capture's first and last times.
     private var captureSpan: ClosedRange<Int64>?
     /// Each log's alignment, said before its first line (after the note of what was loaded).

@@ -1,18 +1,19 @@
 import BTLensAppLog
 import BTLensCore
 import Foundation
+import Synchronization
 
 /// A log's lines read and parsed on a thread of their own, in batches, while the merger works on
 /// the rendering thread: the log costs the merge little more than the capture.
 ///
 /// Bounded: at most `batches` batches of `batchLines` lines wait, and at most `batchBytes` of
 /// their messages each (a line is at most 256 KiB, so a batch holds at least one).
-final class AppLogPrefetch: @unchecked Sendable {
+final class AppLogPrefetch {
     static let batchLines = 512
     static let batchBytes = 1 << 20
     static let batches = 4
 
-    private struct Batch {
+    private struct Batch: Sendable {
         var lines: [AppLogReadLine] = []
         var problems: [(line: Int, diagnostic: Diagnostic)] = []
         /// The read ended here: with nothing more, or with this error.
@@ -20,9 +21,15 @@ final class AppLogPrefetch: @unchecked Sendable {
         var error: (any Error)?
     }
 
-    private let condition = NSCondition()
-    private var queue: [Batch] = []
-    private var stopped = false
+    /// What the two threads share: the batches waiting, counted by two semaphores (room for the
+    /// thread to fill, batches for the consumer to take).
+    private final class Channel: Sendable {
+        let waiting = Mutex<(batches: [Batch], stopped: Bool)>(([], false))
+        let room = DispatchSemaphore(value: AppLogPrefetch.batches)
+        let ready = DispatchSemaphore(value: 0)
+    }
+
+    private let channel = Channel()
     /// The batch being given out, on the consumer's side.
     private var current = Batch()
     private var index = 0
@@ -31,43 +38,48 @@ final class AppLogPrefetch: @unchecked Sendable {
     init(_ parse: @escaping () throws -> (AppLogReadLine?, [(line: Int, diagnostic: Diagnostic)])) {
         // Only the thread calls `parse` (and the source's reading state behind it) from now on.
         nonisolated(unsafe) let parse = parse
-        let thread = Thread { [self] in produce(parse) }
+        let channel = channel
+        let thread = Thread { Self.produce(parse, into: channel) }
         thread.name = "btlens app log"
         thread.start()
     }
 
-    private func produce(
-        _ parse: () throws -> (AppLogReadLine?, [(line: Int, diagnostic: Diagnostic)])
+    private static func produce(
+        _ parse: () throws -> (AppLogReadLine?, [(line: Int, diagnostic: Diagnostic)]), into channel: Channel
     ) {
         var ended = false
         while !ended {
-            var batch = Batch()
-            var bytes = 0
-            do {
-                while batch.lines.count < Self.batchLines, bytes < Self.batchBytes {
-                    let (line, problems) = try parse()
-                    batch.problems += problems
-                    guard let line else {
-                        batch.end = true
-                        break
-                    }
-                    bytes += line.line.message.utf8.count
-                    batch.lines.append(line)
-                }
-            } catch {
-                (batch.end, batch.error) = (true, error)
-            }
+            let batch = read(parse)
             ended = batch.end
-            condition.lock()
-            while queue.count >= Self.batches && !stopped { condition.wait() }
-            if stopped {
-                condition.unlock()
-                return
+            channel.room.wait()
+            let stopped = channel.waiting.withLock { waiting in
+                if !waiting.stopped { waiting.batches.append(batch) }
+                return waiting.stopped
             }
-            queue.append(batch)
-            condition.signal()
-            condition.unlock()
+            if stopped { return }
+            channel.ready.signal()
         }
+    }
+
+    /// Up to `batchLines` lines, or `batchBytes` of their messages, or to the end.
+    private static func read(_ parse: () throws -> (AppLogReadLine?, [(line: Int, diagnostic: Diagnostic)])) -> Batch {
+        var batch = Batch()
+        var bytes = 0
+        do {
+            while batch.lines.count < batchLines, bytes < batchBytes {
+                let (line, problems) = try parse()
+                batch.problems += problems
+                guard let line else {
+                    batch.end = true
+                    break
+                }
+                bytes += line.line.message.utf8.count
+                batch.lines.append(line)
+            }
+        } catch {
+            (batch.end, batch.error) = (true, error)
+        }
+        return batch
     }
 
     /// The next line, its problems said to `problem` first; nil at the end.
@@ -77,11 +89,9 @@ final class AppLogPrefetch: @unchecked Sendable {
                 if let error = current.error { throw error }
                 return nil
             }
-            condition.lock()
-            while queue.isEmpty { condition.wait() }
-            current = queue.removeFirst()
-            condition.signal()
-            condition.unlock()
+            channel.ready.wait()
+            current = channel.waiting.withLock { $0.batches.removeFirst() }
+            channel.room.signal()
             index = 0
             for (n, d) in current.problems { problem(n, d) }
         }
@@ -91,9 +101,7 @@ final class AppLogPrefetch: @unchecked Sendable {
 
     /// The consumer is done early: the thread ends instead of waiting for room.
     func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
+        channel.waiting.withLock { $0.stopped = true }
+        channel.room.signal()
     }
 }

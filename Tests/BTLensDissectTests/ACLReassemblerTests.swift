@@ -1,4 +1,5 @@
 import BTLensCore
+import BTLensTestSupport
 import XCTest
 
 @testable import BTLensDissect
@@ -19,24 +20,22 @@ final class ACLReassemblerTests: XCTestCase {
         return (pdus, ids)
     }
 
-    func testSplitAtEveryOffsetIncludingInsideTheHeader() {
-        for cut in 1..<pdu.count {
-            var r = ACLReassembler()
-            let (pdus, ids) = push(&r, [Array(pdu[..<cut]), Array(pdu[cut...])])
-            XCTAssertEqual(pdus.count, 1, "cut at \(cut)")
-            XCTAssertEqual(pdus.first?.cid, 4)
-            XCTAssertEqual(pdus.first.map { Array($0.payload) }, Array(pdu[4...]))
-            XCTAssertEqual(pdus.first?.firstRecord, 1)
-            XCTAssertEqual(ids, [])
-            XCTAssertEqual(r.inProgress, 0)
+    /// Fragments of every size, cut inside the basic header too: one PDU, from the first record.
+    func testWholeByteByByteAndSplitAtEveryOffset() {
+        struct Reassembled: Equatable {
+            var pdus: [[UInt8]], cids: [UInt16], firstRecords: [Int], ids: [String], inProgress: Int
         }
-    }
-
-    func testOneByteFragments() {
-        var r = ACLReassembler()
-        let (pdus, ids) = push(&r, pdu.map { [$0] })
-        XCTAssertEqual(pdus.map { Array($0.payload) }, [Array(pdu[4...])])
-        XCTAssertEqual(ids, [])
+        func reassemble(_ fragments: [[UInt8]]) -> Reassembled {
+            var r = ACLReassembler()
+            let (pdus, ids) = push(&r, fragments)
+            return Reassembled(
+                pdus: pdus.map { Array($0.payload) }, cids: pdus.map(\.cid), firstRecords: pdus.map(\.firstRecord),
+                ids: ids, inProgress: r.inProgress)
+        }
+        XCTAssertEqual(
+            reassemble([pdu]),
+            Reassembled(pdus: [Array(pdu[4...])], cids: [4], firstRecords: [1], ids: [], inProgress: 0))
+        XCTAssertEqual(FramerVerifier.disagreements(pdu, reassemble), [])
     }
 
     func testErrorBranches() {

@@ -146,11 +146,24 @@ public final class ReportBuilder {
         if origin == nil, !fromLog { origin = e.timestamp }
         events += 1
         let seconds = Double(e.timestamp.elapsed(since: start(e))) / 1_000_000
-        var isDiagnostic = false
+        tally(e)
+        if let c = e.connection { deviceName(e.body, c) }
+        if case .frame(let a) = e.body { count(a, e, seconds) }
+        let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
+        guard inRange else {
+            outsideRange += 1
+            omitted += 1
+            return
+        }
+        window(e, fromLog: fromLog)
+    }
+
+    /// What the summary counts of every event, kept in the timeline or not: diagnostics by id, app
+    /// log lines by log, and each log's alignment.
+    private func tally(_ e: Event) {
         switch e.body {
         case .diagnostic(let d):
             group(d, e.record)
-            isDiagnostic = true
         case .log(let l):
             logLines += 1
             // Lines before the capture's first event come before their log's alignment.
@@ -167,14 +180,13 @@ public final class ReportBuilder {
         default:
             break
         }
-        if let c = e.connection { deviceName(e.body, c) }
-        if case .frame(let a) = e.body { count(a, e, seconds) }
-        let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
-        guard inRange else {
-            outsideRange += 1
-            omitted += 1
-            return
-        }
+    }
+
+    /// Keeps an event in range as a row if it is in the head, a diagnostic or within `context` after
+    /// one; holds it in the ring otherwise, in case a diagnostic follows.
+    private func window(_ e: Event, fromLog: Bool) {
+        var isDiagnostic = false
+        if case .diagnostic = e.body { isDiagnostic = true }
         // The head is the capture's first `headRows` events, with the log's lines among them (as many
         // again at most): a chatty log does not push the capture's events out of it.
         let inHead =

@@ -131,25 +131,8 @@ struct IAP2Link {
 
     private mutating func packet(_ p: IAP2LinkPacket, _ d: Int) -> [Output] {
         var out: [Output] = []
-        var info = IAP2PacketInfo(
-            kind: p.kind, psn: p.psn, pan: p.pan, session: p.session,
-            sessionType: sessions[p.session].map(Self.sessionTypeName), payloadLength: p.payload.count)
-        if info.sessionType == nil, !synSeen, p.session != 0, !p.payload.isEmpty {
-            info.sessionType =
-                p.payload.starts(with: [0x40, 0x40])
-                ? "control (guessed: no SYN captured)" : "external accessory (guessed: no SYN captured)"
-        }
-        if !p.payloadChecksumOK {
-            out.append(
-                .diagnostic(
-                    Diagnostic(
-                        IAP2Diagnostics.payloadChecksum,
-                        "PSN \(p.psn): payload checksum \(Hex.value(p.payloadChecksum ?? 0, width: 2)), expected \(Hex.value(p.expectedPayloadChecksum ?? 0, width: 2))",
-                        fields: [
-                            ("expected", .int(p.expectedPayloadChecksum ?? 0)),
-                            ("actual", .int(p.payloadChecksum ?? 0)),
-                        ])))
-        }
+        var info = packetInfo(p)
+        if !p.payloadChecksumOK { out.append(.diagnostic(Self.payloadChecksumDiagnostic(p))) }
         if p.control & 0x80 != 0 {
             syn(p, &info)
             lastPSN[d] = p.psn
@@ -174,24 +157,9 @@ struct IAP2Link {
             let gap = p.psn &- last
             if gap == 0 || gap >= 128 {
                 if let earlier = recent[d][p.psn], earlier.payload == p.payload {
-                    // Apple's stack refreshes the PAN when it resends; an identical copy inside the
-                    // retransmission timeout is the capture logging the packet twice.
-                    let apart = now.saturatingSubtracting(earlier.time)
-                    let duplicate = earlier.pan == p.pan && apart < retransmissionTimeout * 1000
-                    recent[d][p.psn] = Sent(payload: p.payload, pan: p.pan, time: now)
-                    info.detail = duplicate ? "duplicate" : "retransmission"
+                    let diagnostic = resent(p, d, earlier, &info)
                     out.insert(.packet(info), at: 0)
-                    out.append(
-                        .diagnostic(
-                            duplicate
-                                ? Diagnostic(
-                                    IAP2Diagnostics.duplicate,
-                                    "PSN \(p.psn) captured twice, byte for byte, \(apart) µs apart (retransmission timeout \(retransmissionTimeout) ms)",
-                                    fields: [("psn", .int(p.psn))])
-                                : Diagnostic(
-                                    IAP2Diagnostics.retransmission,
-                                    "PSN \(p.psn) sent again with the same payload (PAN \(earlier.pan) → \(p.pan))",
-                                    fields: [("psn", .int(p.psn))])))
+                    out.append(.diagnostic(diagnostic))
                     return out
                 }
                 out.append(
@@ -201,14 +169,7 @@ struct IAP2Link {
                             "PSN \(p.psn) again with a different payload (last new PSN \(last))",
                             fields: [("psn", .int(p.psn)), ("last", .int(last))])))
             } else if gap > 1 {
-                out.append(
-                    .diagnostic(
-                        Diagnostic(
-                            IAP2Diagnostics.sequenceGap,
-                            "expected PSN \(last &+ 1), got \(p.psn): \(gap - 1) packet\(gap == 2 ? "" : "s") not seen",
-                            fields: [
-                                ("expected", .int(last &+ 1)), ("actual", .int(p.psn)), ("missing", .int(gap - 1)),
-                            ])))
+                out.append(.diagnostic(Self.sequenceGap(p, last: last, gap: gap)))
             }
         }
         lastPSN[d] = p.psn
@@ -217,6 +178,59 @@ struct IAP2Link {
         out.insert(.packet(info), at: 0)
         out += sessionPayload(p)
         return out
+    }
+
+    /// The packet's header fields, with its session's type from the SYN, or guessed when no SYN was captured.
+    private func packetInfo(_ p: IAP2LinkPacket) -> IAP2PacketInfo {
+        var info = IAP2PacketInfo(
+            kind: p.kind, psn: p.psn, pan: p.pan, session: p.session,
+            sessionType: sessions[p.session].map(Self.sessionTypeName), payloadLength: p.payload.count)
+        if info.sessionType == nil, !synSeen, p.session != 0, !p.payload.isEmpty {
+            info.sessionType =
+                p.payload.starts(with: [0x40, 0x40])
+                ? "control (guessed: no SYN captured)" : "external accessory (guessed: no SYN captured)"
+        }
+        return info
+    }
+
+    private static func payloadChecksumDiagnostic(_ p: IAP2LinkPacket) -> Diagnostic {
+        Diagnostic(
+            IAP2Diagnostics.payloadChecksum,
+            "PSN \(p.psn): payload checksum \(Hex.value(p.payloadChecksum ?? 0, width: 2)), expected \(Hex.value(p.expectedPayloadChecksum ?? 0, width: 2))",
+            fields: [
+                ("expected", .int(p.expectedPayloadChecksum ?? 0)),
+                ("actual", .int(p.payloadChecksum ?? 0)),
+            ])
+    }
+
+    /// A data packet whose PSN and payload were seen already: a retransmission, or the capture
+    /// logging the packet twice.
+    private mutating func resent(
+        _ p: IAP2LinkPacket, _ d: Int, _ earlier: Sent, _ info: inout IAP2PacketInfo
+    ) -> Diagnostic {
+        // Apple's stack refreshes the PAN when it resends; an identical copy inside the
+        // retransmission timeout is the capture logging the packet twice.
+        let apart = now.saturatingSubtracting(earlier.time)
+        let duplicate = earlier.pan == p.pan && apart < retransmissionTimeout * 1000
+        recent[d][p.psn] = Sent(payload: p.payload, pan: p.pan, time: now)
+        info.detail = duplicate ? "duplicate" : "retransmission"
+        return duplicate
+            ? Diagnostic(
+                IAP2Diagnostics.duplicate,
+                "PSN \(p.psn) captured twice, byte for byte, \(apart) µs apart (retransmission timeout \(retransmissionTimeout) ms)",
+                fields: [("psn", .int(p.psn))])
+            : Diagnostic(
+                IAP2Diagnostics.retransmission,
+                "PSN \(p.psn) sent again with the same payload (PAN \(earlier.pan) → \(p.pan))",
+                fields: [("psn", .int(p.psn))])
+    }
+
+    /// Data packets between the last new PSN and this one were not captured.
+    private static func sequenceGap(_ p: IAP2LinkPacket, last: UInt8, gap: UInt8) -> Diagnostic {
+        Diagnostic(
+            IAP2Diagnostics.sequenceGap,
+            "expected PSN \(last &+ 1), got \(p.psn): \(gap - 1) packet\(gap == 2 ? "" : "s") not seen",
+            fields: [("expected", .int(last &+ 1)), ("actual", .int(p.psn)), ("missing", .int(gap - 1))])
     }
 
     /// SYN / SYN+ACK: link parameters and the session table.

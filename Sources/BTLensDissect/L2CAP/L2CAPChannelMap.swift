@@ -106,80 +106,23 @@ struct L2CAPChannelMap {
         _ parameters: L2CAPSignalingCode.Parameters, _ c: Command, _ p: inout ByteReader,
         _ diagnostics: inout [Diagnostic]
     ) -> [(String, FieldValue)] {
-        func u16() -> UInt16 { (try? p.u16le()) ?? 0 }
-        func cids() -> [UInt16] { (0..<(p.remaining / 2)).map { _ in u16() } }
-        func flowFields(_ mtu: UInt16, _ mps: UInt16, _ credits: UInt16) -> [(String, FieldValue)] {
-            [("mtu", .int(mtu)), ("mps", .int(mps)), ("credits", .int(credits))]
-        }
         switch parameters {
         case .connectionRequest:
-            let (psm, scid) = (u16(), u16())
-            pending[c.pending] = Request(psm: psm, cids: [scid])
-            return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", .hex(scid))]
+            return connectionRequest(c, &p)
         case .leCreditBasedConnectionRequest, .creditBasedConnectionRequest:
-            let le = parameters == .leCreditBasedConnectionRequest
-            let psm = u16()
-            let scid = le ? u16() : 0
-            let (mtu, mps, credits) = (u16(), u16(), u16())
-            let scids = le ? [scid] : cids()
-            pending[c.pending] = Request(psm: psm, cids: scids, flow: (Int(mtu), Int(mps), Int(credits)))
-            return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", cidList(scids, le))]
-                + flowFields(mtu, mps, credits)
+            return creditBasedConnectionRequest(c, &p, le: parameters == .leCreditBasedConnectionRequest)
         case .connectionResponse:
-            let (dcid, scid) = (u16(), u16())
-            let result = (try? p.u16le()) ?? 0xffff
-            // Result 1 is "pending": the final response follows with the same identifier.
-            if result != 1 { connected(c, responderCIDs: [result == 0 ? dcid : 0], flow: nil) }
-            var fields: [(String, FieldValue)] = [
-                ("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result)),
-            ]
-            if let status = try? p.u16le() { fields.append(("status", .int(status))) }
-            return fields
+            return connectionResponse(c, &p)
         case .leCreditBasedConnectionResponse, .creditBasedConnectionResponse:
-            let le = parameters == .leCreditBasedConnectionResponse
-            let dcid = le ? u16() : 0
-            let (mtu, mps, credits) = (u16(), u16(), u16())
-            let result = (try? p.u16le()) ?? 0xffff
-            // An Enhanced response lists a CID per requested channel, 0 for each refused.
-            let dcids = le ? [result == 0 ? dcid : 0] : cids()
-            connected(c, responderCIDs: dcids, flow: (Int(mtu), Int(mps), Int(credits)))
-            return [("destination_cid", cidList(dcids, le))] + flowFields(mtu, mps, credits) + [
-                ("result", .int(result))
-            ]
+            return creditBasedConnectionResponse(c, &p, le: parameters == .leCreditBasedConnectionResponse)
         case .creditBasedReconfigureResponse:
-            return [("result", .int(u16()))]
+            return [("result", .int(p.u16leOrZero()))]
         case .flowControlCredit:
-            let (cid, credits) = (u16(), u16())
-            let key = c.toSender(cid)
-            if var channel = credit[key] {
-                diagnostics += channel.grant(Int(credits), at: c.place, cid: cid)
-                credit[key] = channel
-            }
-            return [("cid", .hex(cid)), ("credits", .int(credits))]
+            return flowControlCredit(c, &p, &diagnostics)
         case .creditBasedReconfigureRequest:
-            let (mtu, mps) = (u16(), u16())
-            let dcids = cids()
-            for cid in dcids {
-                credit[c.toSender(cid)]?.mtu = Int(mtu)
-                credit[c.toSender(cid)]?.mps = Int(mps)
-            }
-            return [
-                ("mtu", .int(mtu)), ("mps", .int(mps)),
-                ("destination_cid", .string(dcids.map { Hex.value($0, width: 4) }.joined(separator: " "))),
-            ]
+            return creditBasedReconfigureRequest(c, &p)
         case .disconnectionRequest, .disconnectionResponse:
-            let (dcid, scid) = (u16(), u16())
-            // The response's destination CID is its sender's (Core Vol 3 Part A §4.7).
-            if parameters == .disconnectionResponse {
-                for key in [c.toSender(dcid), Key(connection: c.connection, direction: c.direction, cid: scid)] {
-                    guard let psm = channels.removeValue(forKey: key) else { continue }
-                    var left: [CreditBasedChannel.Output] = []
-                    if var channel = credit.removeValue(forKey: key) { left = channel.close(cid: key.cid) }
-                    firstChannels = firstChannels.filter { $0.key != key }
-                    changes.closed.append((key, psm, left))
-                }
-            }
-            return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
+            return disconnection(c, &p, response: parameters == .disconnectionResponse)
         case .configurationRequest, .configurationResponse:
             return L2CAPSignalingCode.configuration(&p, response: parameters == .configurationResponse)
         case .informationRequest, .informationResponse:
@@ -187,18 +130,121 @@ struct L2CAPChannelMap {
         case .commandReject:
             return L2CAPSignalingCode.reject(&p)
         case .connectionParameterUpdate:
-            // §4.20: the LE connection's parameters, in the units of HCI's LE Connection Update.
-            let (min, max, latency, timeout) = (u16(), u16(), u16(), u16())
-            return HCIUnit.connectionInterval.fields("interval_min", Int(min))
-                + HCIUnit.connectionInterval.fields("interval_max", Int(max)) + [("latency", .int(latency))]
-                + HCIUnit.tenMilliseconds.fields("timeout", Int(timeout))
+            return Self.connectionParameterUpdate(&p)
         case .connectionParameterUpdateResponse:
-            let result = u16()
-            let name = result == 0 ? "Accepted" : result == 1 ? "Rejected" : "Unknown"
-            return [("result", .int(result)), ("result_name", .string(name))]
+            return Self.connectionParameterUpdateResponse(&p)
         case .none:
             return []
         }
+    }
+
+    private mutating func connectionRequest(_ c: Command, _ p: inout ByteReader) -> [(String, FieldValue)] {
+        let (psm, scid) = (p.u16leOrZero(), p.u16leOrZero())
+        pending[c.pending] = Request(psm: psm, cids: [scid])
+        return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", .hex(scid))]
+    }
+
+    /// LE Credit Based (one source CID, before the flow control) or Enhanced Credit Based (a list
+    /// of them, after it).
+    private mutating func creditBasedConnectionRequest(
+        _ c: Command, _ p: inout ByteReader, le: Bool
+    ) -> [(String, FieldValue)] {
+        let psm = p.u16leOrZero()
+        let scid = le ? p.u16leOrZero() : 0
+        let (mtu, mps, credits) = (p.u16leOrZero(), p.u16leOrZero(), p.u16leOrZero())
+        let scids = le ? [scid] : p.remainingCIDs()
+        pending[c.pending] = Request(psm: psm, cids: scids, flow: (Int(mtu), Int(mps), Int(credits)))
+        return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", cidList(scids, le))]
+            + Self.flowFields(mtu, mps, credits)
+    }
+
+    private mutating func connectionResponse(_ c: Command, _ p: inout ByteReader) -> [(String, FieldValue)] {
+        let (dcid, scid) = (p.u16leOrZero(), p.u16leOrZero())
+        let result = (try? p.u16le()) ?? 0xffff
+        // Result 1 is "pending": the final response follows with the same identifier.
+        if result != 1 { connected(c, responderCIDs: [result == 0 ? dcid : 0], flow: nil) }
+        var fields: [(String, FieldValue)] = [
+            ("destination_cid", .hex(dcid)), ("source_cid", .hex(scid)), ("result", .int(result)),
+        ]
+        if let status = try? p.u16le() { fields.append(("status", .int(status))) }
+        return fields
+    }
+
+    private mutating func creditBasedConnectionResponse(
+        _ c: Command, _ p: inout ByteReader, le: Bool
+    ) -> [(String, FieldValue)] {
+        let dcid = le ? p.u16leOrZero() : 0
+        let (mtu, mps, credits) = (p.u16leOrZero(), p.u16leOrZero(), p.u16leOrZero())
+        let result = (try? p.u16le()) ?? 0xffff
+        // An Enhanced response lists a CID per requested channel, 0 for each refused.
+        let dcids = le ? [result == 0 ? dcid : 0] : p.remainingCIDs()
+        connected(c, responderCIDs: dcids, flow: (Int(mtu), Int(mps), Int(credits)))
+        return [("destination_cid", cidList(dcids, le))] + Self.flowFields(mtu, mps, credits) + [
+            ("result", .int(result))
+        ]
+    }
+
+    private static func flowFields(_ mtu: UInt16, _ mps: UInt16, _ credits: UInt16) -> [(String, FieldValue)] {
+        [("mtu", .int(mtu)), ("mps", .int(mps)), ("credits", .int(credits))]
+    }
+
+    private mutating func flowControlCredit(
+        _ c: Command, _ p: inout ByteReader, _ diagnostics: inout [Diagnostic]
+    ) -> [(String, FieldValue)] {
+        let (cid, credits) = (p.u16leOrZero(), p.u16leOrZero())
+        let key = c.toSender(cid)
+        if var channel = credit[key] {
+            diagnostics += channel.grant(Int(credits), at: c.place, cid: cid)
+            credit[key] = channel
+        }
+        return [("cid", .hex(cid)), ("credits", .int(credits))]
+    }
+
+    private mutating func creditBasedReconfigureRequest(
+        _ c: Command, _ p: inout ByteReader
+    ) -> [(String, FieldValue)] {
+        let (mtu, mps) = (p.u16leOrZero(), p.u16leOrZero())
+        let dcids = p.remainingCIDs()
+        for cid in dcids {
+            credit[c.toSender(cid)]?.mtu = Int(mtu)
+            credit[c.toSender(cid)]?.mps = Int(mps)
+        }
+        return [
+            ("mtu", .int(mtu)), ("mps", .int(mps)),
+            ("destination_cid", .string(dcids.map { Hex.value($0, width: 4) }.joined(separator: " "))),
+        ]
+    }
+
+    /// A Disconnection Response closes the channel both ways.
+    private mutating func disconnection(
+        _ c: Command, _ p: inout ByteReader, response: Bool
+    ) -> [(String, FieldValue)] {
+        let (dcid, scid) = (p.u16leOrZero(), p.u16leOrZero())
+        // The response's destination CID is its sender's (Core Vol 3 Part A §4.7).
+        if response {
+            for key in [c.toSender(dcid), Key(connection: c.connection, direction: c.direction, cid: scid)] {
+                guard let psm = channels.removeValue(forKey: key) else { continue }
+                var left: [CreditBasedChannel.Output] = []
+                if var channel = credit.removeValue(forKey: key) { left = channel.close(cid: key.cid) }
+                firstChannels = firstChannels.filter { $0.key != key }
+                changes.closed.append((key, psm, left))
+            }
+        }
+        return [("destination_cid", .hex(dcid)), ("source_cid", .hex(scid))]
+    }
+
+    /// §4.20: the LE connection's parameters, in the units of HCI's LE Connection Update.
+    private static func connectionParameterUpdate(_ p: inout ByteReader) -> [(String, FieldValue)] {
+        let (min, max, latency, timeout) = (p.u16leOrZero(), p.u16leOrZero(), p.u16leOrZero(), p.u16leOrZero())
+        return HCIUnit.connectionInterval.fields("interval_min", Int(min))
+            + HCIUnit.connectionInterval.fields("interval_max", Int(max)) + [("latency", .int(latency))]
+            + HCIUnit.tenMilliseconds.fields("timeout", Int(timeout))
+    }
+
+    private static func connectionParameterUpdateResponse(_ p: inout ByteReader) -> [(String, FieldValue)] {
+        let result = p.u16leOrZero()
+        let name = result == 0 ? "Accepted" : result == 1 ? "Rejected" : "Unknown"
+        return [("result", .int(result)), ("result_name", .string(name))]
     }
 
     /// One CID as a number (LE Credit Based); an Enhanced command's list of them as a string.
@@ -258,4 +304,12 @@ struct L2CAPChannelMap {
         }
         return left
     }
+}
+
+extension ByteReader {
+    /// A parameter past the end of the command's data reads as 0.
+    fileprivate mutating func u16leOrZero() -> UInt16 { (try? u16le()) ?? 0 }
+
+    /// The CIDs filling the rest of an Enhanced Credit Based command, 2 bytes each.
+    fileprivate mutating func remainingCIDs() -> [UInt16] { (0..<(remaining / 2)).map { _ in u16leOrZero() } }
 }

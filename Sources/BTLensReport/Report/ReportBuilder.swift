@@ -146,11 +146,24 @@ public final class ReportBuilder {
         if origin == nil, !fromLog { origin = e.timestamp }
         events += 1
         let seconds = Double(e.timestamp.elapsed(since: start(e))) / 1_000_000
-        var isDiagnostic = false
+        tally(e)
+        if let c = e.connection { deviceName(e.body, c) }
+        if case .frame(let a) = e.body { count(a, e, seconds) }
+        let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
+        guard inRange else {
+            outsideRange += 1
+            omitted += 1
+            return
+        }
+        window(e, fromLog: fromLog)
+    }
+
+    /// What the summary counts of every event, kept in the timeline or not: diagnostics by id, app
+    /// log lines by log, and each log's alignment.
+    private func tally(_ e: Event) {
         switch e.body {
         case .diagnostic(let d):
             group(d, e.record)
-            isDiagnostic = true
         case .log(let l):
             logLines += 1
             // Lines before the capture's first event come before their log's alignment.
@@ -167,14 +180,13 @@ public final class ReportBuilder {
         default:
             break
         }
-        if let c = e.connection { deviceName(e.body, c) }
-        if case .frame(let a) = e.body { count(a, e, seconds) }
-        let inRange = options.range.map { $0.contains(options.rangeIsTime ? seconds : Double(e.record)) } ?? true
-        guard inRange else {
-            outsideRange += 1
-            omitted += 1
-            return
-        }
+    }
+
+    /// Keeps an event in range as a row if it is in the head, a diagnostic or within `context` after
+    /// one; holds it in the ring otherwise, in case a diagnostic follows.
+    private func window(_ e: Event, fromLog: Bool) {
+        var isDiagnostic = false
+        if case .diagnostic = e.body { isDiagnostic = true }
         // The head is the capture's first `headRows` events, with the log's lines among them (as many
         // again at most): a chatty log does not push the capture's events out of it.
         let inHead =
@@ -329,12 +341,6 @@ public final class ReportBuilder {
                 detail: detail, responseTo: nil, latencyMs: nil))
     }
 
-    /// A lane's label: `L12` and the message's first 36 characters on one line.
-    static func label(_ l: Report.LogLine) -> String {
-        let flat = l.message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return "L\(l.line) " + (flat.count > 36 ? flat.prefix(36) + "…" : flat)
-    }
-
     /// Whether a diagnostic names this log line (its `source` and `line` fields).
     static func names(_ d: Diagnostic, _ l: Report.LogLine) -> Bool {
         var (source, line) = (false, false)
@@ -379,33 +385,12 @@ public final class ReportBuilder {
         return row
     }
 
-    static func describe(_ v: FieldValue) -> String {
-        switch v {
-        case .int(let i): return String(i)
-        case .hex(let i, let digits): return Hex.value(i, width: digits)
-        case .string(let s): return s
-        case .bool(let b): return b ? "true" : "false"
-        case .bytes(let b): return Hex.string(b)
-        case .decimal(let units, let scale): return FieldValue.decimalText(units, scale: scale)
-        }
-    }
-
-    /// `0x0013 (fff3)`, `EA 5 (com.x)`, `RFCOMM 2`.
     /// A chart line's name: its stream, and its connection when the streams are on more than one
     /// (the same characteristic on two links would otherwise read as one name twice).
     private func seriesLabel(_ k: StreamID) -> String {
         guard let s = streams[k] else { return "" }
         let connections = Set(streamOrder.compactMap { streams[$0]?.connection })
         return connections.count > 1 ? "\(Hex.value(s.connection, width: 4)) \(s.label)" : s.label
-    }
-
-    static func stream(_ a: FrameInfo) -> String {
-        if let h = a.attHandle {
-            return Hex.value(h, width: 4) + (a.uuid.map { " (\(GATTNames.name($0) ?? $0.description))" } ?? "")
-        }
-        if let c = a.rfcommChannel { return "RFCOMM \(c)" }
-        if let l = a.l2capChannel { return "PSM \(Hex.value(l.psm, width: 4)) CID \(Hex.value(l.cid, width: 4))" }
-        return "EA \(a.eaSession.map(String.init) ?? "?")" + (a.protocolName.map { " (\($0))" } ?? "")
     }
 
     private func group(_ d: Diagnostic, _ record: Int) {
@@ -491,46 +476,6 @@ public final class ReportBuilder {
         report.logLines = logLines
         if options.redact { Redactor(report, deviceNames: deviceNames, addresses: deviceAddresses).apply(&report) }
         return report
-    }
-
-    /// Bytes of an undecoded event a row shows, as the text timeline does.
-    static let bytesShown = 64
-    /// UTF-8 bytes of a row's text or of a field's value kept; a note may be a megabyte.
-    static let textShown = 1024
-
-    /// `s`, or its first `textShown` bytes (whole characters) and a count of the rest.
-    static func cut(_ s: String) -> String {
-        guard s.utf8.count > textShown else { return s }
-        let scalars = s.unicodeScalars
-        var kept = 0
-        var end = scalars.startIndex
-        while end < scalars.endIndex, kept + scalars[end].utf8.count <= textShown {
-            kept += scalars[end].utf8.count
-            end = scalars.index(after: end)
-        }
-        return String(scalars[..<end]) + " … (+\(s.utf8.count - kept) bytes)"
-    }
-
-    /// A row shows what the text timeline shows, the first `bytesShown` bytes and a count of the
-    /// rest: 20,000 rows of 64 KiB values would be a 4 GB page, and its rows would stay in memory.
-    static func dump<C: Collection<UInt8>>(_ bytes: C, length: Int) -> Report.Dump {
-        .bytes(Array(bytes.prefix(bytesShown)), length: length)
-    }
-
-    /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.
-    static func describe(_ range: ClosedRange<Double>, time: Bool) -> String {
-        // A bound past Int's range (--to 1e19) is said as given: converting it would trap.
-        func bound(_ v: Double) -> String {
-            time
-                ? "\(MessageValue.number(v)) s"
-                : Int(exactly: v.rounded(.down)).map { "#\($0)" } ?? "#\(MessageValue.number(v))"
-        }
-        let what = time ? "the events" : "records"
-        switch (range.lowerBound > 0, range.upperBound < .greatestFiniteMagnitude) {
-        case (true, true): return "\(what) \(bound(range.lowerBound)) to \(bound(range.upperBound)) (--from/--to)"
-        case (false, true): return "\(what) up to \(bound(range.upperBound)) (--to)"
-        default: return "\(what) from \(bound(range.lowerBound)) (--from)"
-        }
     }
 
     static func services(_ gatt: GATTStore) -> [Report.Service] {

@@ -1,5 +1,6 @@
 import BTLensCore
 import BTLensDissect
+import BTLensTestSupport
 import XCTest
 
 @testable import BTLensDefinitions
@@ -78,6 +79,5 @@ final class PayloadLayoutTests: XCTestCase {
         XCTAssertGreaterThan(compared, 500)
     }
 
-    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Dissectors").path
+    static let shipped = packageRoot.appendingPathComponent("Dissectors").path
 }

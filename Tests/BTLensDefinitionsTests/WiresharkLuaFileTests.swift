@@ -1,5 +1,6 @@
 import BTLensCore
 import BTLensDissect
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -9,8 +10,7 @@ import XCTest
 /// `Sources/BTLensDefinitions/Lua` and on the plugin exported for every definition in `Dissectors/`.
 /// Skipped without luac (CI installs it); tshark runs the plugins in EndToEndTests/WiresharkExportTests.
 final class WiresharkLuaFileTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    private static let root = packageRoot
     private static let luaFolder = root.appendingPathComponent("Sources/BTLensDefinitions/Lua")
 
     /// The Lua files, sorted.

@@ -8,8 +8,7 @@ import XCTest
 /// Replays what fuzzing found (Fuzz/regressions/TARGET/*) and every target's seeds: each must
 /// return. A trap here is a crash a capture could cause.
 final class FuzzRegressionTests: XCTestCase {
-    static let regressions = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/regressions").path
+    static let regressions = packageRoot.appendingPathComponent("Fuzz/regressions").path
 
     func testRegressionInputsReplay() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: Self.regressions).filter {

@@ -6,8 +6,7 @@ import XCTest
 
 /// `btlens diff` on pairs of captures built to differ in known ways, run as a user runs it.
 final class DiffTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = packageRoot
     static let shipped = root.appendingPathComponent("Dissectors").path
 
     /// One exchange of the Aurora headphones (Dissectors/aurora-headphones.yaml): a command, then

@@ -7,8 +7,7 @@ import XCTest
 /// plugin, must show the frames, names and diagnostics btlens' JSONL shows, in the same records.
 /// Skipped without tshark (CI installs it).
 final class WiresharkExportTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = packageRoot
     static let shipped = root.appendingPathComponent("Dissectors").path
     /// Captures whose frames Wireshark cannot reach, and why.
     static let unreachable = [

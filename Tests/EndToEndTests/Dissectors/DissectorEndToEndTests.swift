@@ -12,8 +12,7 @@ import XCTest
 /// Definitions end to end: the shipped ones on the sample captures, and one written only from
 /// Dissectors/README.md for a protocol btlens has never seen.
 final class DissectorEndToEndTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repo = packageRoot
     static let shipped = repo.appendingPathComponent("Dissectors").path
 
     func shippedTable() throws -> DissectorTable {

@@ -9,8 +9,7 @@ import XCTest
 /// End to end over Captures/: the files are what their scripts build, and decoding them yields
 /// exactly the frames and diagnostics the scripts put in.
 final class SampleCaptureTests: XCTestCase {
-    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Captures")
+    static let captures = packageRoot.appendingPathComponent("Captures")
 
     func testCommittedCapturesAreWhatTheScriptsBuild() throws {
         for sample in SampleCaptures.all {

@@ -1,3 +1,4 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -6,8 +7,7 @@ import XCTest
 /// `TsharkFieldNames` gives it, with the same number where both give one. Skips without tshark or
 /// the captures.
 final class TsharkFieldConformanceTests: XCTestCase {
-    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
+    static let captures = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures").path
 
     /// The fields tshark shows, per frame: HCI's and SDP's at the top of their layer, L2CAP's inside
     /// each signalling command. Values are tshark's strings.

@@ -49,8 +49,7 @@ final class ByteAccountingTests: XCTestCase {
     }
 
     func testTheRealCapturesUndecodedBreakdownAddsUp() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
+        let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures").path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw XCTSkip("../shared/captures is absent")
         }
@@ -80,8 +79,7 @@ final class ByteAccountingTests: XCTestCase {
     }
 
     func testTheRealCapturesAddUpToTheirSizes() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
+        let folder = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures").path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
             throw XCTSkip("../shared/captures is absent")
         }

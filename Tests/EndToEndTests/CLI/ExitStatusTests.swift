@@ -9,8 +9,7 @@ import XCTest
 /// The command line's contract with scripts and CI: exit statuses, and errors on stderr only.
 /// 0 decoded (diagnostics or not), 1 not readable as a capture, 2 usage, 3 `--fail-on` reached.
 final class ExitStatusTests: XCTestCase {
-    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Captures").path
+    static let captures = packageRoot.appendingPathComponent("Captures").path
 
     struct Run {
         var status: Int32

@@ -6,8 +6,7 @@ import XCTest
 /// every command that writes to standard output; a reader that closes the pipe early ends btlens
 /// quietly, with status 0.
 final class WriteErrorTests: XCTestCase {
-    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Captures").path
+    static let captures = packageRoot.appendingPathComponent("Captures").path
 
     func testAFullDiskExitsOneSayingSo() throws {
         guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }

@@ -48,8 +48,7 @@ extension HostileCaptureTests {
 }
 
 extension HostileCaptureTests {
-    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs").path
+    static let docs = packageRoot.appendingPathComponent("docs").path
 
     func testTheDocsNameEveryHostileCaptureAndEveryLimit() throws {
         let hostile = try String(contentsOfFile: Self.docs + "/hostile-captures.md", encoding: .utf8)

@@ -1,3 +1,4 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -5,8 +6,7 @@ import XCTest
 /// real headphone captures of ../shared/captures is on btlens' timeline at the same record (frame)
 /// number, with the same signal, PDU or command. Skips without tshark or the captures.
 final class ProfileConformanceTests: XCTestCase {
-    static let captures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures").path
+    static let captures = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures").path
 
     /// What tshark decodes: `FRAME avdtp signal=0x01 type=0`, `FRAME avrcp pdu=0x31`, `FRAME avrcp
     /// opcode=0x7c` (no vendor-dependent PDU), `FRAME hfp +BRSF`.

@@ -8,8 +8,7 @@ import XCTest
 /// the first diagnostics of each id and stream per second and counts the rest, `stats` counts all of
 /// them, and the mismatch is said once per stream.
 final class DiagnosticFloodTests: XCTestCase {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repo = packageRoot
     static let forced = [
         "--dissectors", repo.appendingPathComponent("Dissectors").path,
         "--decode-as", "att:0x0013=aurora-headphones", "--decode-as", "att:0x0015=aurora-headphones",

@@ -1,11 +1,11 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
 /// `scripts/install` (README, Install; docs/install.md) run as a user runs it, with the build beside these tests in
 /// place of the release build it would make, into a prefix of its own.
 final class InstallScriptTests: XCTestCase {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    let root = packageRoot
     let builds = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
     func install(_ arguments: [String]) throws -> (status: Int32, output: String) {

@@ -1,3 +1,4 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -5,8 +6,7 @@ import XCTest
 /// A change that moves an output byte fails here; `scripts/snapshots` re-records them all and shows
 /// the diff, so an intended change is reviewed as a diff of outputs in the same commit.
 final class SnapshotTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = packageRoot
     static let folder = root.appendingPathComponent("Tests/Snapshots")
     /// A home with no dissector folder in it, so the user's own definitions never reach a snapshot.
     static let home = "/nonexistent-btlens-snapshot-home"

@@ -8,8 +8,7 @@ import XCTest
 /// Real phone captures from ../shared/captures (not redistributable, so never copied here).
 /// Skipped when that folder is absent.
 final class RealCaptureConformanceTests: XCTestCase {
-    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/captures")
+    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
 
     /// Record counts as tshark 4.0.17 / capinfos report them (SOURCES.txt).
     static let hciRecords = [

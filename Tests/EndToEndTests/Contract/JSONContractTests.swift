@@ -6,8 +6,7 @@ import XCTest
 /// unique keys whose first key is `type`, and `stats` and `report` JSON have unique keys throughout.
 /// Consumers' parsers keep the last of two equal keys, so a duplicate loses a field without a word.
 final class JSONContractTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = packageRoot
 
     /// The sample captures, the hostile ones, and the real ones in ../shared/captures when present.
     func captures() throws -> [String] {

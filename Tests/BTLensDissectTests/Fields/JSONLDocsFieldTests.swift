@@ -1,4 +1,5 @@
 import BTLensDissect
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -6,8 +7,7 @@ import XCTest
 /// named, in backticks, where the page describes that type (`a5` and `message` in their tables,
 /// `diagnostic` in its, the others in their row of "Other event types").
 final class JSONLDocsFieldTests: XCTestCase {
-    private static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/jsonl.md")
+    private static let page = packageRoot.appendingPathComponent("docs/jsonl.md")
 
     /// Said once, under "Every line", for every type.
     private static let everyLine: Set<String> = ["type", "record", "time", "direction", "connection"]

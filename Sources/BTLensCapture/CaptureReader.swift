@@ -82,6 +82,14 @@ public enum CaptureFormat {
         default:
             if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }
             if BTSnoozReader.looksLikeText(head) {
+                // A bugreport's summary is searched for to its end, which a followed file never reaches.
+                if streaming {
+                    throw .unsupported(
+                        format: "text",
+                        detail:
+                            "follow reads btsnoop, PacketLogger, pcap and pcapng as they grow; a bugreport's btsnooz summary is read whole (run timeline on it)"
+                    )
+                }
                 if let reader = try BTSnoozReader.open(&input) { return reader }
                 throw .unsupported(
                     format: "text",

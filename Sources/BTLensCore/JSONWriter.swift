@@ -59,7 +59,7 @@ public struct JSONWriter: ~Copyable {
         @usableFromInline let needsComma: Bool
         @usableFromInline let afterKey: Bool
 
-        @usableFromInline init(count: Int, needsComma: Bool, afterKey: Bool) {
+        @inlinable init(count: Int, needsComma: Bool, afterKey: Bool) {
             (self.count, self.needsComma, self.afterKey) = (count, needsComma, afterKey)
         }
     }
@@ -109,7 +109,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// `,"name":`
-    @inline(__always) @usableFromInline mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) @inlinable mutating func key(_ name: UnsafeBufferPointer<UInt8>) {
         reserve(name.count + 4)
         if needsComma {
             base[end] = UInt8(ascii: ",")
@@ -260,28 +260,28 @@ public struct JSONWriter: ~Copyable {
 
     // MARK: the buffer
 
-    @inline(__always) @usableFromInline mutating func beginValue() {
+    @inline(__always) @inlinable mutating func beginValue() {
         if afterKey { afterKey = false } else if needsComma { put(UInt8(ascii: ",")) }
         needsComma = true
     }
 
-    @usableFromInline mutating func open(_ bracket: UInt8) {
+    @inlinable mutating func open(_ bracket: UInt8) {
         beginValue()
         put(bracket)
         needsComma = false
     }
 
-    @usableFromInline mutating func close(_ bracket: UInt8) {
+    @inlinable mutating func close(_ bracket: UInt8) {
         needsComma = true
         put(bracket)
     }
 
     /// Room for `n` more bytes.
-    @inline(__always) @usableFromInline mutating func reserve(_ n: Int) {
+    @inline(__always) @inlinable mutating func reserve(_ n: Int) {
         if end + n > capacity { grow(end + n) }
     }
 
-    @usableFromInline mutating func grow(_ needed: Int) {
+    @inlinable mutating func grow(_ needed: Int) {
         var grown = capacity * 2
         while grown < needed { grown *= 2 }
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
@@ -291,30 +291,30 @@ public struct JSONWriter: ~Copyable {
         capacity = grown
     }
 
-    @inline(__always) @usableFromInline mutating func put(_ byte: UInt8) {
+    @inline(__always) @inlinable mutating func put(_ byte: UInt8) {
         reserve(1)
         base[end] = byte
         end += 1
     }
 
-    @inline(__always) @usableFromInline mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    @inline(__always) @inlinable mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         reserve(bytes.count)
         ShortCopy.copy(bytes, to: base + end)
         end += bytes.count
     }
 
-    @inline(__always) @usableFromInline mutating func appendLiteral(_ s: StaticString) {
+    @inline(__always) @inlinable mutating func appendLiteral(_ s: StaticString) {
         s.withUTF8Buffer { append($0) }
     }
 
-    @usableFromInline mutating func appendRaw(_ s: String) {
+    @inlinable mutating func appendRaw(_ s: String) {
         var s = s
         s.withUTF8 { append($0) }
     }
 
     /// Most numbers on a line (handles, opcodes, commands, flags) have one or two digits: those are
     /// written where the number is, the rest by `appendDigits`.
-    @inline(__always) @usableFromInline mutating func appendDecimal(_ v: Int64) {
+    @inline(__always) @inlinable mutating func appendDecimal(_ v: Int64) {
         guard v >= 0 && v < 100 else { return appendDigits(v) }
         reserve(2)
         if v >= 10 {
@@ -325,7 +325,7 @@ public struct JSONWriter: ~Copyable {
         end += 1
     }
 
-    @usableFromInline mutating func appendDigits(_ v: Int64) {
+    @inlinable mutating func appendDigits(_ v: Int64) {
         reserve(21)
         if v < 0 {
             base[end] = UInt8(ascii: "-")
@@ -339,7 +339,7 @@ public struct JSONWriter: ~Copyable {
     /// Whether `utf8` is printable ASCII with no quote or backslash: nothing to escape. Eight bytes
     /// a test (SWAR: each test below is true when some byte of the word matches), as names and
     /// enum values are written on every line.
-    static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable static func isPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let raw = UnsafeRawPointer(utf8.baseAddress) else { return true }
         let n = utf8.count
         guard n >= 8 else {
@@ -358,7 +358,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Whether no byte of `x` is ≥ 0x80, < 0x20, a quote, a backslash or DEL.
-    @inline(__always) @usableFromInline static func isPlain(_ x: UInt64) -> Bool {
+    @inline(__always) @inlinable static func isPlain(_ x: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
@@ -368,7 +368,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// `"utf8"` when it needs no escaping; false, and nothing written, otherwise.
-    @usableFromInline mutating func appendPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable mutating func appendPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard Self.isPlain(utf8) else { return false }
         reserve(utf8.count + 2)
         base[end] = UInt8(ascii: "\"")
@@ -379,7 +379,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// RFC 8259 escaping; control characters and the bidi controls U+202A–202E, U+2066–2069 as \u escapes.
-    @usableFromInline mutating func appendEscaped(_ s: String) {
+    @inlinable mutating func appendEscaped(_ s: String) {
         // Names and most text are printable ASCII: checked in place and copied whole. A string of
         // up to 15 bytes (most enum and message names) is stored inline, not in contiguous storage:
         // it is copied out for the check.

@@ -5,8 +5,9 @@ import BTLensCore
 /// backwards or lies outside any plausible date, and records the capture cut short.
 final class RecordChecks {
     private let ctx: LayerContext
-    /// The last record read: where the end of the capture is reported.
-    private(set) var last = RecordPlace(record: 0, time: Timestamp(microseconds: 0))
+    /// The last record read: where the end of the capture is reported. Skips runtime exclusivity
+    /// checks (one per record): one thread drives the analyzer, and nothing else writes it.
+    @exclusivity(unchecked) private(set) var last = RecordPlace(record: 0, time: Timestamp(microseconds: 0))
     /// True once an ACL cut to Android's filtered length has been seen.
     private(set) var androidFiltered = false
 

@@ -46,13 +46,15 @@ public final class DiagnosticThrottle {
         var last: (record: Int, time: Timestamp, direction: Direction?)?
     }
 
-    private var counts: [Key: Count] = [:]
+    // Used by the rendering thread only: runtime exclusivity checks skipped (they cost more than
+    // the time comparison an event takes).
+    @exclusivity(unchecked) private var counts: [Key: Count] = [:]
     /// The first event's time: windows are whole seconds since it.
-    private var origin: Timestamp?
+    @exclusivity(unchecked) private var origin: Timestamp?
     /// The window's second since the origin, and its bounds in microseconds.
-    private var second: Int64 = 0
-    private var start: Int64 = 0
-    private var end: Int64 = 0
+    @exclusivity(unchecked) private var second: Int64 = 0
+    @exclusivity(unchecked) private var start: Int64 = 0
+    @exclusivity(unchecked) private var end: Int64 = 0
 
     public init(perSecond: Int, keyLimit: Int = Limits().diagnosticKeys) {
         self.perSecond = perSecond

@@ -6,12 +6,16 @@ import BTLensDissect
 public final class StatsCollector {
     public let file: String
     public let info: CaptureInfo
-    public private(set) var records = 0
+    // The counters touched for every record or decoded frame are only ever used from one thread (the
+    // decoding one in `stats`), one plain read-modify-write at a time, never across a call back into
+    // the collector: `@exclusivity(unchecked)` drops a runtime check on each, per record (scripts/benchmark's
+    // `stats` figure). Counters touched once per capture, or per truncated record, keep their check.
+    @exclusivity(unchecked) public private(set) var records = 0
     // Counted in arrays indexed by the small raw values: no hashing per record.
-    private var kindCounts = [Int](repeating: 0, count: 256)
+    @exclusivity(unchecked) private var kindCounts = [Int](repeating: 0, count: 256)
     /// ATT PDUs by opcode: in `.counts` detail they come in the analyzer's tally, once per capture.
     private var opcodeCounts = [Int](repeating: 0, count: 256)
-    private var a5Counts = [0, 0]
+    @exclusivity(unchecked) private var a5Counts = [0, 0]
     public var recordsByKind: [RecordKind: Int] {
         Dictionary(
             uniqueKeysWithValues: RecordKind.allCases.compactMap { k in
@@ -23,8 +27,8 @@ public final class StatsCollector {
     /// PacketLogger file begins with notes days older than its traffic, which keep their own times.
     public var firstTime: Timestamp? { traffic.first ?? notes.first }
     public var lastTime: Timestamp? { traffic.first == nil ? notes.last : traffic.last }
-    private var traffic: (first: Timestamp?, last: Timestamp?) = (nil, nil)
-    private var notes: (first: Timestamp?, last: Timestamp?) = (nil, nil)
+    @exclusivity(unchecked) private var traffic: (first: Timestamp?, last: Timestamp?) = (nil, nil)
+    @exclusivity(unchecked) private var notes: (first: Timestamp?, last: Timestamp?) = (nil, nil)
     public var attByOpcode: [UInt8: Int] {
         Dictionary(uniqueKeysWithValues: opcodeCounts.enumerated().compactMap { $1 > 0 ? (UInt8($0), $1) : nil })
     }
@@ -41,10 +45,10 @@ public final class StatsCollector {
     public private(set) var accessories: [IAP2Identification] = []
     /// Every undecoded byte by where it was: the channel of `undecoded` events, the id of diagnostics.
     public private(set) var undecodedByWhat: [String: Int] = [:]
-    private(set) var commands = CommandStats()
-    public private(set) var bytes = ByteAccounting()
+    @exclusivity(unchecked) private(set) var commands = CommandStats()
+    @exclusivity(unchecked) public private(set) var bytes = ByteAccounting()
     /// The record being decoded, and whether the capture cut it: its undecoded bytes are counted as truncated.
-    private var current = (record: 0, truncated: false)
+    @exclusivity(unchecked) private var current = (record: 0, truncated: false)
     /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
     public private(set) var captureNotes: [String] = []
     static let captureNoteLimit = 32

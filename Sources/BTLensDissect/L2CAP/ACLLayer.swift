@@ -7,7 +7,9 @@ final class ACLLayer: ConnectionLayer {
     private let ctx: LayerContext
     private let hci: HCILayer
     private let l2cap: L2CAPLayer
-    private var reassembler: ACLReassembler
+    /// Skips runtime exclusivity checks (one per ACL packet): one thread drives the analyzer, and
+    /// a push never reaches back into this layer before it returns (its PDUs go to L2CAP after).
+    @exclusivity(unchecked) private var reassembler: ACLReassembler
 
     init(_ ctx: LayerContext, hci: HCILayer, l2cap: L2CAPLayer) {
         self.ctx = ctx

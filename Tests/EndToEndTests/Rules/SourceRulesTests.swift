@@ -104,9 +104,15 @@ final class SourceRulesTests: XCTestCase {
         "Sources/BTLensDissect/Dissectors/BoundDissector.swift",  // per frame, and read by the renderer
         "Sources/BTLensPipeline/Relay.swift",  // the batches handed between threads
         "Sources/BTLensCapture/FollowSource.swift",  // the stop flag a signal handler sets
+        // Per record on every path: without them `stats` runs 12 % more instructions (callgrind).
+        "Sources/BTLensReport/Stats.swift",  // the collector's counters
+        "Sources/BTLensReport/DiagnosticThrottle.swift",  // per event rendered
+        "Sources/BTLensDissect/LayerContext.swift",  // the analyzer's tally
+        "Sources/BTLensDissect/L2CAP/ACLLayer.swift",  // the reassembler, per ACL packet
+        "Sources/BTLensDissect/RecordChecks.swift",  // the last record read
     ]
 
-    func testSpeedTricksStayInTheirSixFiles() throws {
+    func testSpeedTricksStayInTheirFiles() throws {
         let trick = try NSRegularExpression(pattern: #"@exclusivity\(unchecked\)|\bUnmanaged\b|@unchecked Sendable"#)
         var found: Set<String> = []
         for file in try Self.swiftFiles(under: ["Sources"]) {
@@ -115,7 +121,7 @@ final class SourceRulesTests: XCTestCase {
                 found.insert(file.path)
             }
         }
-        XCTAssertEqual(found.subtracting(Self.trickFiles).sorted(), [])
-        XCTAssertLessThanOrEqual(Self.trickFiles.count, 6)
+        // Exactly these: a file that no longer needs its trick leaves the list too.
+        XCTAssertEqual(found.sorted(), Self.trickFiles.sorted())
     }
 }

@@ -181,9 +181,9 @@ extension OS {
 extension OS {
     /// SOCK_STREAM, whose type differs between the two C libraries.
     #if canImport(Glibc)
-    public static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    static let streamSocket = Int32(SOCK_STREAM.rawValue)
     #else
-    public static let streamSocket = SOCK_STREAM
+    static let streamSocket = SOCK_STREAM
     #endif
 
     /// The addresses of `host`:`port` for a stream connection, or the resolver's reason; free the

@@ -61,4 +61,30 @@ final class AppLogPrefetchTests: XCTestCase {
         for _ in 0..<200 where gone != nil { usleep(10_000) }
         XCTAssertNil(gone)
     }
+
+    /// Stopped with batches waiting, the prefetch and its thread let go of everything: the waiting
+    /// batches' room goes with them without a trap (libdispatch's, for a semaphore freed below the
+    /// value it was made with).
+    func testAStopWithBatchesWaitingFreesTheThreadsState() {
+        final class Token {}
+        weak var gone: Token?
+        do {
+            let token = Token()
+            gone = token
+            var number = 0
+            let prefetch = AppLogPrefetch {
+                withExtendedLifetime(token) {}
+                number += 1
+                let line = AppLogLine(number: number, time: nil, message: "line \(number)", text: "line \(number)")
+                return (AppLogReadLine(line: line, rawTime: nil, runs: []), [])
+            }
+            XCTAssertEqual(try prefetch.next { _, _ in }?.line.number, 1)
+            // Let the thread fill every batch it may before the stop.
+            usleep(200_000)
+            prefetch.stop()
+        }
+        for _ in 0..<300 where gone != nil { usleep(10_000) }
+        XCTAssertNil(gone, "the thread let go of what it read with")
+        usleep(50_000)
+    }
 }

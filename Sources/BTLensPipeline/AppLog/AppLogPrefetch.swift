@@ -25,8 +25,14 @@ final class AppLogPrefetch {
     /// thread to fill, batches for the consumer to take).
     private final class Channel: Sendable {
         let waiting = Mutex<(batches: [Batch], stopped: Bool)>(([], false))
-        let room = DispatchSemaphore(value: AppLogPrefetch.batches)
+        let room = DispatchSemaphore(value: 0)
         let ready = DispatchSemaphore(value: 0)
+
+        /// The room is given after the semaphore is made: libdispatch traps when one is freed below
+        /// the value it was made with, as `room` is when a stop leaves batches waiting.
+        init() {
+            for _ in 0..<AppLogPrefetch.batches { room.signal() }
+        }
     }
 
     private let channel = Channel()

@@ -102,6 +102,9 @@ public final class Analyzer {
         return all
     }
 
+    /// Every profile's identity, once: its event type follows the other kinds in this order.
+    public static let profiles: [ProfileDescriptor] = [.avdtp, .avdtpMedia, .avrcp, .hfp]
+
     /// Every diagnostic kind the decoders can raise.
     public static let diagnosticKinds: [DiagnosticKind] =
         (CaptureDiagnostics.all + HCIDiagnostics.all + L2CAPDiagnostics.all + RFCOMMDiagnostics.all + SDPDiagnostics.all

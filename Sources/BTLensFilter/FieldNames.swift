@@ -9,7 +9,7 @@ enum FieldNames {
     static let types = EventType.allCases.map(\.name)
 
     /// Families: a prefix stands for every type under it (`hci` is `hci.command` and `hci.event`).
-    static let families = ["hci", "gatt", "l2cap", "iap2", "avdtp"]
+    static let families = Set(types.filter { $0.contains(".") }.map { String($0.prefix { $0 != "." }) })
 
     private static let declarations = EventType.allCases.flatMap(EventFields.fields(of:))
 

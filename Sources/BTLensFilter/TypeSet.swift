@@ -10,14 +10,15 @@ extension EventType {
         return set
     }
 
-    var bit: UInt32 {
-        1 << UInt32(rawValue)
+    var bit: UInt64 {
+        1 << UInt64(rawValue)
     }
 }
 
 /// A set of event types, as bits: one test per event, whatever the number of types.
 struct TypeSet: Equatable {
-    var bits: UInt32 = 0
+    /// Room for the profiles' types after the other kinds.
+    var bits: UInt64 = 0
     var isEmpty: Bool { bits == 0 }
     @inline(__always) func contains(_ t: EventType) -> Bool { bits & t.bit != 0 }
 }

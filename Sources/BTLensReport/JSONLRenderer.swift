@@ -191,12 +191,9 @@ public final class JSONLRenderer {
     }
 
     private func profile(_ m: ProfileMessage, _ e: Event) {
-        switch m.profile {
-        case .avdtp: head(&w, "avdtp", e)
-        case .avdtpMedia: head(&w, "avdtp.media", e)
-        case .avrcp: head(&w, "avrcp", e)
-        case .hfp: head(&w, "hfp", e)
-        }
+        // A profile's type is its descriptor's, named at run time.
+        w.field("type", m.profile.descriptor.type)
+        place(&w, e)
         connection(&w, e)
         w.field(named: "name", m.name)
         for (k, v) in m.fields { w.field(named: k, v) }
@@ -329,6 +326,11 @@ public final class JSONLRenderer {
     @inline(__always) private func head(_ w: inout JSONWriter, _ type: StaticString, _ e: Event) {
         w.key("type")
         w.string(literal: type)
+        place(&w, e)
+    }
+
+    /// What follows an event's type: its record, time and direction.
+    @inline(__always) private func place(_ w: inout JSONWriter, _ e: Event) {
         w.field("record", e.record)
         w.key("time")
         w.time(e.timestamp)

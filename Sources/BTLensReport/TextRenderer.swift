@@ -163,7 +163,7 @@ public struct TextRenderer {
         case .logAlignment(let a):
             return ("LOG", logAlignment(a), .cyan)
         case .profile(let m):
-            return (layer(of: m.profile), profile(m), nil)
+            return (m.profile.descriptor.layer, profile(m), nil)
         case .rfcomm(let f):
             return ("RFCOMM", rfcomm(f), nil)
         case .sdp(let info):
@@ -232,15 +232,6 @@ public struct TextRenderer {
                 "\(safe(a.source)): its lines write no time: each showing bytes is placed at the packet that carried them (\(a.matched) of the first lines do), the others after the line before"
         }
         return "\(safe(a.source)): its clock \(offset) ms is the capture's, \(how)"
-    }
-
-    /// The layer tag of a profile: AVDTP signalling and media share one.
-    private static func layer(of profile: Profile) -> String {
-        switch profile {
-        case .avdtp, .avdtpMedia: return "AVDTP"
-        case .avrcp: return "AVRCP"
-        case .hfp: return "HFP"
-        }
     }
 
     /// An RFCOMM frame (TS 07.10 as RFCOMM uses it): DLCI, server channel, P/F, credits, length.
@@ -445,31 +436,10 @@ public struct TextRenderer {
 
     private static func safe(_ s: String) -> String { TerminalText.safe(s) }
 
-    /// An AT line as sent; an AVDTP signal or AVRCP PDU by name and message type: `Start accept`,
-    /// `RegisterNotification interim`. The fields the heading says are not repeated.
+    /// A profile message by the heading its descriptor makes (`Start accept`, an AT line as sent),
+    /// then the fields the heading does not say.
     private static func profile(_ m: ProfileMessage) -> String {
-        func string(_ key: String) -> String? {
-            if case .string(let s)? = m.fields.first(where: { $0.0 == key })?.1 { return s }
-            return nil
-        }
-        var heading = m.name
-        var said: Set<String> = []
-        switch m.profile {
-        case .hfp:
-            guard let line = string("line") else { break }
-            heading = safe(line)
-            said = ["line", "kind", "command", "form", "arguments", "rfcomm_channel"]
-        case .avdtp:
-            heading += string("message_type").map { " " + $0.replacingOccurrences(of: "_", with: " ") } ?? ""
-            said = ["transaction", "message_type", "signal"]
-        case .avrcp:
-            heading +=
-                (string("ctype") ?? string("kind")).map { " " + $0.replacingOccurrences(of: "_", with: " ") } ?? ""
-            said = ["transaction", "kind", "ctype", "opcode", "pdu"]
-            if string("packet_type") == "single" { said.insert("packet_type") }
-        case .avdtpMedia:
-            break
-        }
-        return heading + fields(m.fields.filter { !said.contains($0.0) })
+        let heading = m.profile.descriptor.heading(m)
+        return safe(heading.text) + fields(m.fields.filter { !heading.said.contains($0.0) })
     }
 }

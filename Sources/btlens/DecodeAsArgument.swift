@@ -2,7 +2,7 @@ import ArgumentParser
 import BTLensDissect
 
 extension DecodeAs: ExpressibleByArgument {
-    /// Parses `0x0041=rfcomm` (or `att`, `sdp`, `avdtp`, `avdtp-media`, `avctp`, `avctp-browsing`),
+    /// Parses `0x0041=rfcomm` (or `att`, `sdp`, or a name a profile gives its channels: `avdtp`, `avctp`, …),
     /// `rfcomm:3=iap2`, `rfcomm:3=hfp`, `att:0x0025=DISSECTOR`, `psm:0x0080=DISSECTOR`.
     public init?(argument text: String) {
         let parts = text.split(separator: "=").map(String.init)
@@ -34,15 +34,21 @@ extension DecodeAs: ExpressibleByArgument {
         let cidText = parts[0].lowercased()
         let digits = cidText.hasPrefix("0x") ? String(cidText.dropFirst(2)) : cidText
         guard let cid = UInt16(digits, radix: 16) else { return nil }
-        switch parts[1].lowercased() {
+        let name = parts[1].lowercased()
+        switch name {
         case "rfcomm": self = .cid(cid, psm: PSM.rfcomm)
         case "att": self = .cid(cid, psm: PSM.att)
         case "sdp": self = .cid(cid, psm: PSM.sdp)
-        case "avdtp": self = .cid(cid, psm: PSM.avdtp)
-        case "avdtp-media": self = .avdtpMedia(cid: cid)
-        case "avctp": self = .cid(cid, psm: PSM.avctp)
-        case "avctp-browsing": self = .cid(cid, psm: PSM.avctpBrowsing)
-        default: return nil
+        default:
+            guard let named = Self.profileChannels.first(where: { $0.name == name }) else { return nil }
+            self = named.binding(cid)
         }
     }
+
+    /// The names profiles give their channels (`avdtp`, `avctp-browsing`, …), in the order of
+    /// `Analyzer.profiles`.
+    static let profileChannels = Analyzer.profiles.flatMap(\.decodeAs)
+
+    /// `CID=NAME`'s names, for the option's help.
+    static let channelNames = (["rfcomm", "att", "sdp"] + profileChannels.map(\.name)).joined(separator: "|")
 }

@@ -124,7 +124,7 @@ struct CaptureInput: ParsableArguments {
 
     @Option(
         help:
-            "Decode a channel whose setup is not in the capture: CID=rfcomm|att|sdp|avdtp|avdtp-media|avctp|avctp-browsing (e.g. 0x0041=rfcomm), rfcomm:N=iap2|hfp for RFCOMM server channel N, att:HANDLE=DISSECTOR for the values of an ATT handle, or psm:PSM=DISSECTOR for the SDUs of credit-based channels opened to PSM. Repeatable."
+            "Decode a channel whose setup is not in the capture: CID=\(DecodeAs.channelNames) (e.g. 0x0041=rfcomm), rfcomm:N=iap2|hfp for RFCOMM server channel N, att:HANDLE=DISSECTOR for the values of an ATT handle, or psm:PSM=DISSECTOR for the SDUs of credit-based channels opened to PSM. Repeatable."
     )
     var decodeAs: [DecodeAs] = []
 

@@ -116,7 +116,7 @@ extension EventFields {
         return nil
     }
 
-    /// `avdtp`, `avdtp.media`, `avrcp` and `hfp`.
+    /// Every profile's messages (`avdtp`, `avrcp`, `hfp`, …).
     static let profile: [EventField] = [
         EventField.connection,
         message("name", .string, "the signal, PDU, operation or AT command") { .string($0.name) },

@@ -52,9 +52,9 @@ public enum EventFields {
         case .message: return head + frame
         case .diagnostic: return diagnostic
         case .smp: return head + smp
-        case .avdtp, .avdtpMedia, .avrcp, .hfp: return head + profile
         case .log: return [type, time] + log
         case .logAlignment: return [type, time]
+        default: return head + profile  // a profile's messages
         }
     }
 

@@ -1,7 +1,8 @@
 /// The names of packets' and diagnostics' parameters (docs/jsonl.md): keys that are not an event
 /// type's declared fields (`EventFields`) but that the decoders put in an event's list of them.
 public enum ParameterNames {
-    public static let all = packets.union(hci).union(profiles).union(smp).union(appLog)
+    public static let all = packets.union(hci).union(creditChannels).union(smp).union(appLog)
+        .union(Analyzer.profiles.flatMap(\.parameters))
 
     /// The parameters of ATT, L2CAP signalling, RFCOMM and iAP2 packets and of diagnostics.
     static let packets: Set<String> = [

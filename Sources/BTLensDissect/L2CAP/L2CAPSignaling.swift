@@ -106,17 +106,15 @@ public enum PSM {
     public static let rfcomm: UInt16 = 0x0003
     public static let att: UInt16 = 0x001f
     public static let eatt: UInt16 = 0x0027
-    public static let avctp: UInt16 = 0x0017
-    public static let avdtp: UInt16 = 0x0019
-    public static let avctpBrowsing: UInt16 = 0x001b
 
+    /// A profile's PSMs are named by its descriptor (`Analyzer.profiles`), the others here.
     public static func name(_ psm: UInt16) -> String {
         let names: [UInt16: String] = [
             0x0001: "SDP", 0x0003: "RFCOMM", 0x0005: "TCS-BIN", 0x000f: "BNEP", 0x0011: "HID Control",
-            0x0013: "HID Interrupt", 0x0017: "AVCTP", 0x0019: "AVDTP", 0x001b: "AVCTP Browsing",
-            0x001f: "ATT", 0x0023: "LE PSM IPSP", 0x0025: "OTS", 0x0027: "EATT",
+            0x0013: "HID Interrupt", 0x001f: "ATT", 0x0023: "LE PSM IPSP", 0x0025: "OTS", 0x0027: "EATT",
         ]
-        return names[psm] ?? "PSM \(Hex.value(psm, width: 4))"
+        let profiles = Analyzer.profiles.lazy.flatMap(\.psms)
+        return names[psm] ?? profiles.first { $0.psm == psm }?.name ?? "PSM \(Hex.value(psm, width: 4))"
     }
 }
 

@@ -5,7 +5,7 @@ import BTLensCore
 /// is joined from its packets (one assembler per channel and direction, at most 64 KiB, freed with
 /// the connection), then named by the AVRCP decoder; what does not parse is shown undecoded.
 final class AVCTPLayer: ConnectionLayer, L2CAPChannelLayer {
-    static let psms = [PSM.avctp, PSM.avctpBrowsing]
+    static let psms = ProfileDescriptor.avrcp.psms.map(\.psm)
     typealias Channel = L2CAPChannelMap.Key
     private let ctx: LayerContext
     private var assemblers: [Channel: AVCTPAssembler] = [:]

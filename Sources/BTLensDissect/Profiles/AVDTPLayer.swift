@@ -21,7 +21,7 @@ enum AVDTPSignalID {
 /// codec per stream endpoint and endpoints awaiting their channel (at most 64, the SEID space):
 /// freed with the connection.
 final class AVDTPLayer: ConnectionLayer, L2CAPChannelLayer {
-    static let psms = [PSM.avdtp]
+    static let psms = ProfileDescriptor.avdtp.psms.map(\.psm)
     typealias Channel = L2CAPChannelMap.Key
     private struct Pending: Hashable {
         var connection: ConnectionKey

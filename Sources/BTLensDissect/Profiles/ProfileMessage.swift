@@ -1,8 +1,9 @@
 import BTLensCore
 
 /// A profile protocol above L2CAP or RFCOMM (AVDTP, AVRCP, HFP): what a headphone's audio link
-/// said. Each declares its `ProfileDescriptor` once, beside its decoder, and is listed in
-/// `Analyzer.profiles`; its messages name it by its place there, which is also their event type's.
+/// said. Each declares its `ProfileDescriptor` once, in a file of its own (`AVRCPProfile.swift`),
+/// and is listed in `Analyzer.profiles`; its messages name it by its place there, which also gives
+/// their event type.
 public struct Profile: Sendable, Equatable {
     /// The place of its descriptor in `Analyzer.profiles`.
     let index: Int

@@ -119,39 +119,6 @@ extension DefinitionParser.Parser {
         }
     }
 
-    private func checksum(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.Checksum? {
-        let algorithms = ChecksumAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
-        func algorithm(_ a: YAMLValue) throws(DefinitionError) -> ChecksumAlgorithm? {
-            let text = try a.string("framing checksum")
-            if text == "none" { return nil }
-            guard let alg = ChecksumAlgorithm(rawValue: text) else {
-                throw a.error("framing checksum: unknown algorithm '\(text)'; expected \(algorithms) or none")
-            }
-            return alg
-        }
-        if v.isScalar { return try algorithm(v).map { FrameFormat.Checksum($0) } }
-        let m = try v.fields("framing checksum", allowed: ["algorithm", "covers", "endian"])
-        guard let alg = try algorithm(m.required("algorithm", "framing checksum")) else { return nil }
-        var c = FrameFormat.Checksum(alg)
-        if let cov = m["covers"] {
-            let text = try cov.string("framing checksum covers")
-            guard let value = FrameFormat.ChecksumCoverage(rawValue: text) else {
-                throw cov.error(
-                    "framing checksum covers: '\(text)'; expected \(FrameFormat.ChecksumCoverage.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-            }
-            c.covers = value
-        }
-        if let e = m["endian"] {
-            switch try e.string("framing checksum endian") {
-            case "be": c.bigEndian = true
-            case "le": c.bigEndian = false
-            case let other: throw e.error("framing checksum endian: expected le or be, found '\(other)'")
-            }
-        }
-        return c
-    }
-
     // MARK: messages
 
     mutating func message(_ v: YAMLValue, existing: [DefinitionDissector.MessageDef]) throws(DefinitionError)

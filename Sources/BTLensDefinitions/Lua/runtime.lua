@@ -94,35 +94,45 @@ if not btlens.register then
     return v
   end
 
-  local function compute(alg, buf, from, to)
-    if alg == "crc16-ccitt" then
-      local crc = 0xffff
-      for k = from, to do
-        crc = bit.bxor(crc, buf:byte(k) * 256)
-        for _ = 1, 8 do
-          if bit.band(crc, 0x8000) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x1021), 0xffff)
-          else crc = bit.band(crc * 2, 0xffff) end
-        end
+  -- A number's low n bits in reverse order; bit's results are signed, so the value is made
+  -- unsigned first.
+  local function reflect(v, n)
+    v = v % 4294967296
+    local r = 0
+    for _ = 1, n do
+      r = r * 2 + v % 2
+      v = (v - v % 2) / 2
+    end
+    return r
+  end
+
+  -- A CRC by the catalogue's parameters (w, poly, init, refin, refout, xorout; top, shift and mask
+  -- follow from w), a bit at a time, as btlens computes it with a table.
+  local function crc(p, buf, from, to)
+    local reg = p.init
+    for k = from, to do
+      local b = buf:byte(k)
+      if p.refin then b = reflect(b, 8) end
+      reg = bit.bxor(reg, b * p.shift)
+      for _ = 1, 8 do
+        if bit.band(reg, p.top) ~= 0 then reg = bit.bxor(reg * 2, p.poly) else reg = reg * 2 end
+        reg = bit.band(reg, p.mask)
       end
-      return crc
-    elseif alg == "crc8" then
-      local crc = 0
-      for k = from, to do
-        crc = bit.bxor(crc, buf:byte(k))
-        for _ = 1, 8 do
-          if bit.band(crc, 0x80) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x07), 0xff)
-          else crc = bit.band(crc * 2, 0xff) end
-        end
-      end
-      return crc
-    elseif alg == "xor8" then
+    end
+    if p.refout then reg = reflect(reg, p.w) end
+    return bit.bxor(reg, p.xorout) % 4294967296
+  end
+
+  local function compute(ck, buf, from, to)
+    if ck.crc then return crc(ck.crc, buf, from, to) end
+    if ck.alg == "xor8" then
       local x = 0
       for k = from, to do x = bit.bxor(x, buf:byte(k)) end
       return x
     end
-    local sum = 0
-    for k = from, to do sum = (sum + buf:byte(k)) % 256 end
-    if alg == "twos-complement8" then return (256 - sum) % 256 end
+    local sum, modulus = 0, ck.alg == "sum16" and 65536 or 256
+    for k = from, to do sum = (sum + buf:byte(k)) % modulus end
+    if ck.alg == "twos-complement8" then return (256 - sum) % 256 end
     return sum
   end
 
@@ -213,7 +223,7 @@ if not btlens.register then
               if not part or part.count <= 1 then
                 local from = c.checksum.covers == "after-magic" and #c.magic + 1
                   or c.checksum.covers == "payload" and c.hlen + 1 or 1
-                fr.expected = compute(c.checksum.alg, buf, from, fr.payload_end)
+                fr.expected = compute(c.checksum, buf, from, fr.payload_end)
               end
             end
             local ok = fr.checksum == fr.expected
@@ -383,7 +393,7 @@ if not btlens.register then
     s.joining = nil
     local whole = j.first
     whole.joined, whole.packets, whole.checksum = j.payload, j.packets, fr.checksum
-    whole.expected = s.p.c.checksum and compute(s.p.c.checksum.alg, j.payload, 1, #j.payload)
+    whole.expected = s.p.c.checksum and compute(s.p.c.checksum, j.payload, 1, #j.payload)
     accept(s, whole, number, time, out)
   end
 
@@ -554,7 +564,7 @@ if not btlens.register then
       checksum = int_at(raw, payload_end, c.checksum.w, c.checksum.be)
       local from = c.checksum.covers == "after-magic" and #c.magic + 1
         or c.checksum.covers == "payload" and c.hlen + 1 or 1
-      expected = compute(c.checksum.alg, raw, from, payload_end)
+      expected = compute(c.checksum, raw, from, payload_end)
     end
     local t = ByteArray.new(raw, true):tvb(c.title .. " frame")
     local name = c.names[dir][command]
@@ -906,7 +916,8 @@ if not btlens.register then
       fragment_count = ProtoField.uint8(c.id .. ".fragment_count", "Fragment count"),
       length = c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
         or ProtoField.uint8(c.id .. ".length", "Length"),
-      checksum = c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
+      checksum = c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
+        or c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
         or ProtoField.uint8(c.id .. ".checksum", "Checksum", base.HEX),
       payload = ProtoField.bytes(c.id .. ".payload", "Payload"),
       packets = ProtoField.string(c.id .. ".packets", "Reassembled from packets"),

@@ -100,10 +100,10 @@ public struct MessageFramer: Sendable {
     /// (unless not kept), its checksum read and computed in place.
     private func parse(_ total: Int, fragment: Frame.Fragment?, trailer: Int) -> Frame {
         let payloadEnd = total - trailer
-        var checksum: UInt16?
-        var expected: UInt16?
+        var checksum: UInt32?
+        var expected: UInt32?
         if let c = format.checksum, trailer > 0 {
-            checksum = UInt16(
+            checksum = UInt32(
                 truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
             // The last frame of several carries its message's checksum: the stream checks it once
             // the payload is joined, so none is computed for the frame alone.

@@ -67,8 +67,10 @@ extension DefinitionParser.Parser {
         return .frames(FrameFormat(name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum))
     }
 
+    /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).
     private func magicBytes(_ v: YAMLValue) throws(DefinitionError) -> [UInt8] {
         var bytes: [UInt8] = []
+        if v.isScalar, try v.string("framing magic") == "none" { return [] }
         if v.isSequence {
             for item in try v.items("framing magic") {
                 bytes.append(UInt8(try integer(item, "framing magic", in: 0...255)))
@@ -77,7 +79,7 @@ extension DefinitionParser.Parser {
             let text = try v.string("framing magic").lowercased()
             let hex = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
             guard let b = Hex.bytes(hex.count % 2 == 1 ? "0" + hex : hex) else {
-                throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list)")
+                throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list) nor none")
             }
             bytes = b
         }

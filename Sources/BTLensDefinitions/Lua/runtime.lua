@@ -188,9 +188,57 @@ if not btlens.register then
     return c.hlen + p + trailer
   end
 
+  -- The frame of `total` bytes at the front of the buffer: its header fields and checksums.
+  local function read_frame(s, buf, total, part, trailer)
+    local c = s.p.c
+    local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
+    local function at(o) return o and buf:byte(o + 1) end
+    fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
+    fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
+    fr.payload_start, fr.payload_end = c.hlen, total - trailer
+    if c.checksum and trailer > 0 then
+      fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
+      if not part or part.count <= 1 then
+        local from = c.checksum.covers == "after-magic" and #c.magic + 1
+          or c.checksum.covers == "payload" and c.hlen + 1 or 1
+        fr.expected = compute(c.checksum, buf, from, fr.payload_end)
+      end
+    end
+    return fr
+  end
+
+  -- A framing with no magic (MessageFramer.nextUnmarked): frames follow each other from a
+  -- packet's first byte; out of sync, the bytes are junk until the next packet begins.
+  local function next_unmarked(s)
+    local c, buf = s.p.c, s.buf
+    if #buf == 0 then return nil end
+    if not s.insync then
+      skip(s, #buf)
+      return nil
+    end
+    if #buf < c.hlen then return nil end
+    local part, trailer = nil, c.trailer
+    if c.fidx and c.fcnt then
+      part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
+      if part.index < part.count then trailer = 0 end
+    end
+    local total = frame_length(c, buf, trailer)
+    if not total then
+      skip(s, #buf)
+      return nil
+    end
+    if #buf < total then return nil end
+    local fr = read_frame(s, buf, total, part, trailer)
+    consume(s, total)
+    fr.skipped, fr.skip_from = s.skipped, s.skip_from
+    s.skipped = 0
+    return fr
+  end
+
   -- The next whole frame at the front of the stream (MessageFramer's rules), or nil.
   local function next_frame(s)
     local c = s.p.c
+    if #c.magic == 0 then return next_unmarked(s) end
     while #s.buf > 0 do
       local buf = s.buf
       if buf:byte(1) ~= c.magic[1] then
@@ -213,19 +261,7 @@ if not btlens.register then
           if not total then skip(s, 1)
           elseif #buf < total then return nil
           else
-            local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
-            local function at(o) return o and buf:byte(o + 1) end
-            fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
-            fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
-            fr.payload_start, fr.payload_end = c.hlen, total - trailer
-            if c.checksum and trailer > 0 then
-              fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
-              if not part or part.count <= 1 then
-                local from = c.checksum.covers == "after-magic" and #c.magic + 1
-                  or c.checksum.covers == "payload" and c.hlen + 1 or 1
-                fr.expected = compute(c.checksum, buf, from, fr.payload_end)
-              end
-            end
+            local fr = read_frame(s, buf, total, part, trailer)
             local ok = fr.checksum == fr.expected
             if ok or s.insync or (part and part.count > 1) then
               consume(s, total)
@@ -405,6 +441,7 @@ if not btlens.register then
 
   -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
   local function push(s, raw, number, time, parts)
+    if #s.p.c.magic == 0 and #s.buf == 0 then s.insync = true end
     s.buf = s.buf .. raw
     for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
     local out = {}
@@ -904,7 +941,7 @@ if not btlens.register then
   -- Makes one protocol from a definition's description (generated below).
   function btlens.register(c)
     local p = { c = c, proto = Proto(c.id, c.title) }
-    c.magic_char = string.char(c.magic[1])
+    c.magic_char = c.magic[1] and string.char(c.magic[1])
     local fields = {
       command = c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
         or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),

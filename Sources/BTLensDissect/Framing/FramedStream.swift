@@ -77,6 +77,7 @@ public struct FramedStream: Sendable {
         case .notFramed:
             return
         case .framed:
+            framer.valueBegins()
             framer.append(value)
             drain(out)
         case .undecided(var values, var preamble):

@@ -37,7 +37,7 @@ public struct MessageFramer: Sendable {
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
 
     public mutating func next() -> Step? {
-        guard let first = layout.magicFirst else { return nil }
+        guard let first = layout.magicFirst else { return nextUnmarked() }
         while !buffer.isEmpty {
             if buffer[0] != first {
                 let junk = buffer.firstIndex(of: first) ?? buffer.count
@@ -71,6 +71,34 @@ public struct MessageFramer: Sendable {
             return step
         }
         return nil
+    }
+
+    /// A value (an ATT value, an RFCOMM frame, an SDU) begins. With no magic, nothing in the bytes
+    /// marks where a frame begins: out of sync, the framer takes the next value's first byte as one.
+    public mutating func valueBegins() {
+        if layout.magicFirst == nil, buffer.isEmpty { inSync = true }
+    }
+
+    /// A framing with no magic: frames follow each other from a value's first byte. Out of sync
+    /// (a length that cannot be right), the bytes are junk until the next value begins: trying
+    /// every byte as a frame's first would cost a frame's length per byte.
+    private mutating func nextUnmarked() -> Step? {
+        guard !buffer.isEmpty else { return nil }
+        guard inSync else {
+            skip(buffer.count)
+            return nil
+        }
+        guard buffer.count >= format.headerLength else { return nil }
+        let (fragment, trailer) = fragmentAndTrailer
+        guard let total = frameLength(trailer: trailer) else {
+            skip(buffer.count)
+            return nil
+        }
+        guard buffer.count >= total else { return nil }
+        let step = Step(frame: parse(total, fragment: fragment, trailer: trailer), skipped: skipped)
+        buffer.consume(total)
+        skipped = 0
+        return step
     }
 
     private mutating func skip(_ n: Int) {

@@ -5,10 +5,11 @@ import BTLensTestSupport
 import Foundation
 import XCTest
 
-/// CRCs by catalogue name and by parameters, in btlens and in the exported plugin: the plugin
-/// computes them a bit at a time in Lua, btlens with a table, and both must call the same frames bad.
+/// Framings beyond A5 in btlens and in the exported plugin: CRCs by catalogue name and by
+/// parameters (the plugin computes them a bit at a time in Lua, btlens with a table, and both must
+/// call the same frames bad), and frames with no magic whose length comes first.
 extension WiresharkExportTests {
-    static let crcDefinitions = [
+    static let framingDefinitions = [
         "crc32-band.yaml": """
         protocol: crc32-band
         bind:
@@ -37,15 +38,29 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x0102, name: Unlock, from: phone, seq: [{id: code, type: u4le}]}
         """,
+        // Pebble's wire protocol: length u16be of the payload, endpoint u16be, payload; no magic.
+        "pebble-like.yaml": """
+        protocol: pebble-like
+        bind:
+          characteristics:
+            - {uuid: fff3, role: command}
+        framing:
+          magic: none
+          header: [{length: u2be}, {command: u2be}]
+        messages:
+          - {id: 0x0011, name: PhoneVersion, seq: [{id: data, type: bytes}]}
+          - {id: 0x07d1, name: AppMessage, seq: [{id: data, type: bytes}]}
+        """,
     ]
 
-    /// A connection whose discovery finds fff1, fff2 and ffe1; frames of both protocols, a good
-    /// and a bad one of each (the CRC's last byte changed).
-    private func crcCapture(_ formats: [String: FrameFormat]) -> (bytes: [UInt8], bad: [Int]) {
+    /// A connection whose discovery finds fff1, fff2, ffe1 and fff3: frames of the CRC protocols, a
+    /// good and a bad one of each (the CRC's last byte changed), and a 300-byte Pebble-like frame
+    /// cut into values of 20 bytes between two small ones.
+    private func framingCapture(_ formats: [String: FrameFormat]) -> (bytes: [UInt8], bad: [Int]) {
         var s = LESession()
         let h: UInt16 = 0x0040
         s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
-        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1].enumerated() {
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
             s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
             s.att(
@@ -69,37 +84,46 @@ extension WiresharkExportTests {
         send(band, .received, 0x13, 0x81, 2, corrupt: true)
         send(lock, .sent, 0x15, 0x0102, 0, corrupt: false)
         send(lock, .sent, 0x15, 0x0102, 0, corrupt: true)
+        if let pebble = formats["pebble-like"] {
+            let long = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
+            let bytes =
+                pebble.encode(command: 0x0011, payload: [1]) + pebble.encode(command: 0x07d1, payload: long)
+                + pebble.encode(command: 0x0011, payload: [2])
+            s.stream(
+                handle: h, attHandle: 0x17, .sent, bytes, values: Array(repeating: 20, count: bytes.count / 20 + 1))
+        }
         s.disconnect(handle: h)
         return (s.bytes, bad)
     }
 
-    func testCRCsByNameAndByParametersAgreeWithTheExportedPlugin() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-crc-\(getpid())")
+    func testCRCsAndUnmarkedFramesAgreeWithTheExportedPlugin() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-framings-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var formats: [String: FrameFormat] = [:]
-        for (file, text) in Self.crcDefinitions {
+        for (file, text) in Self.framingDefinitions {
             try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
             let d = try DefinitionLoader.load(text: text, file: file)
             if case .frames(let format) = d.framing { formats[d.name] = format }
         }
-        let (bytes, bad) = crcCapture(formats)
+        let (bytes, bad) = framingCapture(formats)
         let capture = folder.appendingPathComponent("crc.btsnoop").path
         try Data(bytes).write(to: URL(fileURLWithPath: capture))
         let arguments = ["--dissectors", folder.path]
 
-        // btlens: every frame named, the two changed ones (and only they) with a bad checksum.
+        // btlens: every frame named, the changed ones (and only they) with a bad checksum.
         let all = try events(capture, arguments)
         let named = all.compactMap { $0["command_name"] as? String }
-        XCTAssertEqual(named, ["Get", "Got", "Get", "Got", "Unlock", "Unlock"])
+        XCTAssertEqual(
+            named, ["Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion"])
         let badRecords = all.filter { $0["id"] as? String == "a5.checksum.bad" }.compactMap { $0["record"] as? Int }
         XCTAssertEqual(badRecords, bad)
 
         try requireLuaTshark()
-        for file in Self.crcDefinitions.keys.sorted() {
+        for file in Self.framingDefinitions.keys.sorted() {
             try export(folder.appendingPathComponent(file).path)
             let name = String(file.dropLast(".yaml".count))
-            XCTAssertGreaterThan(try compare(capture, [name], arguments), 2, file)
+            XCTAssertGreaterThanOrEqual(try compare(capture, [name], arguments), 4, file)
         }
     }
 }

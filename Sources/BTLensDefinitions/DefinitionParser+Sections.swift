@@ -112,7 +112,11 @@ extension DefinitionParser.Parser {
         case "u1": width = (1, true)
         case "u2le": width = (2, false)
         case "u2be": width = (2, true)
-        case let other: throw value.error("framing header \(key): '\(other)'; expected u1, u2le or u2be")
+        case "u4le" where key == "length": width = (4, false)
+        case "u4be" where key == "length": width = (4, true)
+        case let other:
+            let widths = key == "length" ? "u1, u2le, u2be, u4le or u4be" : "u1, u2le or u2be"
+            throw value.error("framing header \(key): '\(other)'; expected \(widths)")
         }
         switch key {
         case "command": return .command(width: width.0, bigEndian: width.1)

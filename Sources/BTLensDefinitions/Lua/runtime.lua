@@ -184,7 +184,7 @@ if not btlens.register then
     if c.counts == "frame" then p = n - c.hlen - trailer
     elseif c.counts == "after-length" then p = n - trailer - (c.hlen - c.len_end)
     elseif c.counts == "payload-checksum" then p = n - trailer end
-    if p < 0 then return nil end
+    if p < 0 or c.hlen + p + trailer > c.limit then return nil end
     return c.hlen + p + trailer
   end
 

@@ -23,14 +23,20 @@ public struct MessageFramer: Sendable {
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
-    public init(format: FrameFormat = .a5, payloads: PayloadPolicy = .keepAll) {
+    /// The longest frame held (`--limit message-bytes`): a longer one's length is taken as wrong,
+    /// so a 4-byte length cannot make the buffer grow past it.
+    public let frameLimit: Int
+
+    public init(format: FrameFormat = .a5, payloads: PayloadPolicy = .keepAll, frameLimit: Int = Limits().messageBytes)
+    {
         self.format = format
         self.payloads = payloads
+        self.frameLimit = frameLimit
         layout = FrameLayout(format)
     }
 
     /// A framer like this one, with nothing buffered.
-    public var restarted: MessageFramer { MessageFramer(format: format, payloads: payloads) }
+    public var restarted: MessageFramer { MessageFramer(format: format, payloads: payloads, frameLimit: frameLimit) }
 
     public var buffered: Int { buffer.count }
 
@@ -112,7 +118,8 @@ public struct MessageFramer: Sendable {
         guard let field = layout.length,
             let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer)
         else { return nil }
-        return format.headerLength + payload + trailer
+        let total = format.headerLength + payload + trailer
+        return total <= frameLimit ? total : nil
     }
 
     /// The fragment fields of the frame in the buffer (a format with them), and the length of its

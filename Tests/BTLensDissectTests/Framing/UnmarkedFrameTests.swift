@@ -66,6 +66,21 @@ final class UnmarkedFrameTests: XCTestCase {
         XCTAssertEqual(outputs(checked, [bytes]), ["0x0005 2 ok=false", "a5.checksum.bad"])
     }
 
+    /// A 4-byte length (Sony's, u32be) holds up to `--limit message-bytes`: one claiming more is
+    /// taken as wrong, so the buffer never grows past the limit, whatever the length says.
+    func testAFourByteLengthIsBoundedByTheMessageLimit() {
+        let sony = FrameFormat(
+            name: "u32", magic: [],
+            header: [.command(width: 1, bigEndian: true), .length(width: 4, bigEndian: true)], checksum: nil)
+        let payload = [UInt8](repeating: 0x55, count: 70_000)
+        let bytes = sony.encode(command: 0x0c, payload: payload)
+        XCTAssertEqual(Array(bytes[1..<5]), [0x00, 0x01, 0x11, 0x70])
+        XCTAssertEqual(outputs(sony, [Array(bytes.prefix(1_000))]), ["a5.resync"])
+        var framer = MessageFramer(format: sony, frameLimit: 80_000)
+        framer.append(bytes)
+        XCTAssertEqual(framer.next()?.frame.payloadCount, 70_000)
+    }
+
     /// A frame cut off by the stream's end is said, with what was present.
     func testAFrameCutOffIsTruncated() {
         let bytes = frame(0x0011, [1, 2, 3, 4])

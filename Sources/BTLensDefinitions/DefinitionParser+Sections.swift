@@ -67,8 +67,10 @@ extension DefinitionParser.Parser {
         return .frames(FrameFormat(name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum))
     }
 
+    /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).
     private func magicBytes(_ v: YAMLValue) throws(DefinitionError) -> [UInt8] {
         var bytes: [UInt8] = []
+        if v.isScalar, try v.string("framing magic") == "none" { return [] }
         if v.isSequence {
             for item in try v.items("framing magic") {
                 bytes.append(UInt8(try integer(item, "framing magic", in: 0...255)))
@@ -77,7 +79,7 @@ extension DefinitionParser.Parser {
             let text = try v.string("framing magic").lowercased()
             let hex = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
             guard let b = Hex.bytes(hex.count % 2 == 1 ? "0" + hex : hex) else {
-                throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list)")
+                throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list) nor none")
             }
             bytes = b
         }
@@ -110,46 +112,17 @@ extension DefinitionParser.Parser {
         case "u1": width = (1, true)
         case "u2le": width = (2, false)
         case "u2be": width = (2, true)
-        case let other: throw value.error("framing header \(key): '\(other)'; expected u1, u2le or u2be")
+        case "u4le" where key == "length": width = (4, false)
+        case "u4be" where key == "length": width = (4, true)
+        case let other:
+            let widths = key == "length" ? "u1, u2le, u2be, u4le or u4be" : "u1, u2le or u2be"
+            throw value.error("framing header \(key): '\(other)'; expected \(widths)")
         }
         switch key {
         case "command": return .command(width: width.0, bigEndian: width.1)
         case "length": return .length(width: width.0, bigEndian: width.1)
         default: throw v.error("framing header: unknown field '\(key)'; \(expected)")
         }
-    }
-
-    private func checksum(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.Checksum? {
-        let algorithms = ChecksumAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
-        func algorithm(_ a: YAMLValue) throws(DefinitionError) -> ChecksumAlgorithm? {
-            let text = try a.string("framing checksum")
-            if text == "none" { return nil }
-            guard let alg = ChecksumAlgorithm(rawValue: text) else {
-                throw a.error("framing checksum: unknown algorithm '\(text)'; expected \(algorithms) or none")
-            }
-            return alg
-        }
-        if v.isScalar { return try algorithm(v).map { FrameFormat.Checksum($0) } }
-        let m = try v.fields("framing checksum", allowed: ["algorithm", "covers", "endian"])
-        guard let alg = try algorithm(m.required("algorithm", "framing checksum")) else { return nil }
-        var c = FrameFormat.Checksum(alg)
-        if let cov = m["covers"] {
-            let text = try cov.string("framing checksum covers")
-            guard let value = FrameFormat.ChecksumCoverage(rawValue: text) else {
-                throw cov.error(
-                    "framing checksum covers: '\(text)'; expected \(FrameFormat.ChecksumCoverage.allCases.map(\.rawValue).joined(separator: ", "))"
-                )
-            }
-            c.covers = value
-        }
-        if let e = m["endian"] {
-            switch try e.string("framing checksum endian") {
-            case "be": c.bigEndian = true
-            case "le": c.bigEndian = false
-            case let other: throw e.error("framing checksum endian: expected le or be, found '\(other)'")
-            }
-        }
-        return c
     }
 
     // MARK: messages

@@ -79,9 +79,11 @@ public enum WiresharkExport {
         var names = ["", ""]
         var kinds = ["", ""]
         var specs = ["", ""]
+        // Every id the table has: a command of two bytes may be 0x100 or more.
+        let ids = Set(d.messages.compactMap(\.id)).sorted()
         for (slot, direction) in [(0, Direction.sent), (1, Direction.received)] {
-            for command in 0..<256 {
-                guard let m = d.message(command: UInt16(command), from: direction) else { continue }
+            for command in ids {
+                guard let m = d.message(command: command, from: direction) else { continue }
                 names[slot] += "[\(command)] = \(quoted(m.name)), "
                 if let kind = m.kind { kinds[slot] += "[\(command)] = \(quoted(kind.rawValue)), " }
                 specs[slot] += "[\(command)] = \(fields.list(m.fields)), "
@@ -93,7 +95,7 @@ public enum WiresharkExport {
         }
         func offset(_ o: Int?) -> String { o.map(String.init) ?? "nil" }
         let checksum = format.checksum.map {
-            "{ alg = \(quoted($0.algorithm.rawValue)), covers = \(quoted($0.covers.rawValue)), be = \($0.bigEndian), w = \($0.algorithm.width) }"
+            "{ alg = \(quoted($0.algorithm.name)),\(crcParameters($0.algorithm)) covers = \(quoted($0.covers.rawValue)), be = \($0.bigEndian), w = \($0.algorithm.width) }"
         }
         let limits = Limits()
         return """
@@ -125,6 +127,15 @@ public enum WiresharkExport {
     }
 
     /// The devices the characteristic bindings hold on, or nil for every device.
+    /// A CRC's parameters for the plugin's `crc` (runtime.lua), with the register's top bit, the
+    /// shift that puts a byte at its top and its mask, as integers: Lua's `2 ^ n` is a float.
+    private static func crcParameters(_ algorithm: ChecksumAlgorithm) -> String {
+        guard case .crc(let c) = algorithm else { return "" }
+        let mask = UInt32.max >> (32 - c.width)
+        return
+            " crc = { w = \(c.width), poly = \(c.polynomial), init = \(c.initial), refin = \(c.reflectIn), refout = \(c.reflectOut), xorout = \(c.xorOut), top = \(UInt32(1) << (c.width - 1)), shift = \(UInt32(1) << (c.width - 8)), mask = \(mask) },"
+    }
+
     private static func devices(_ d: DefinitionDissector) -> String {
         guard let m = d.bindings.lazy.compactMap(\.devices).first else { return "nil" }
         let addresses = m.addressPrefixes.map(quoted).joined(separator: ", ")

@@ -124,8 +124,8 @@ final class AppLogAirMatcherTests: XCTestCase {
         // docs/protocols/a5-frame.md: magic, version, command, sequence, flags, length, payload, checksum.
         let wire = Frame.encode(command: 0x05, sequence: 1, payload: [0x01])
         let frame = Frame(
-            version: 1, command: 0x05, sequence: 1, flags: 0, payload: [0x01], checksum: UInt16(wire[wire.count - 1]),
-            expectedChecksum: UInt16(wire[wire.count - 1]))
+            version: 1, command: 0x05, sequence: 1, flags: 0, payload: [0x01], checksum: UInt32(wire[wire.count - 1]),
+            expectedChecksum: UInt32(wire[wire.count - 1]))
         let info = FrameInfo(frame: frame, transport: .rfcomm, attHandle: nil, uuid: nil, rfcommChannel: 3)
         var air = AppLogAirMatcher()
         let e = Event(

@@ -41,7 +41,10 @@ final class WiresharkExportLuaTests: XCTestCase {
         XCTAssertEqual(lua, WiresharkExport.lua([d], version: "9.9.9"))
         XCTAssertTrue(lua.contains(#"uuids = { "6e400002-b5a3-f393-e0a9-e50e24dcca9e" }"#))
         XCTAssertTrue(lua.contains("magic = { 0xaa, 0x55 }, hlen = 6, trailer = 2, len_end = 6"))
-        XCTAssertTrue(lua.contains(#"checksum = { alg = "crc16-ccitt", covers = "after-magic", be = true, w = 2 }"#))
+        XCTAssertTrue(
+            lua.contains(
+                #"checksum = { alg = "crc-16/ibm-3740", crc = { w = 16, poly = 4129, init = 65535, refin = false, refout = false, xorout = 0, top = 32768, shift = 256, mask = 65535 }, covers = "after-magic", be = true, w = 2 }"#
+            ))
         XCTAssertTrue(
             lua.contains(
                 #"["activity"] = { n = "activity", t = "int", w = 1, s = false, enum = { [0] = "idle", [1] = "walking", [2] = "running" } },"#

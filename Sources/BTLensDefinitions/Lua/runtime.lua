@@ -94,35 +94,45 @@ if not btlens.register then
     return v
   end
 
-  local function compute(alg, buf, from, to)
-    if alg == "crc16-ccitt" then
-      local crc = 0xffff
-      for k = from, to do
-        crc = bit.bxor(crc, buf:byte(k) * 256)
-        for _ = 1, 8 do
-          if bit.band(crc, 0x8000) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x1021), 0xffff)
-          else crc = bit.band(crc * 2, 0xffff) end
-        end
+  -- A number's low n bits in reverse order; bit's results are signed, so the value is made
+  -- unsigned first.
+  local function reflect(v, n)
+    v = v % 4294967296
+    local r = 0
+    for _ = 1, n do
+      r = r * 2 + v % 2
+      v = (v - v % 2) / 2
+    end
+    return r
+  end
+
+  -- A CRC by the catalogue's parameters (w, poly, init, refin, refout, xorout; top, shift and mask
+  -- follow from w), a bit at a time, as btlens computes it with a table.
+  local function crc(p, buf, from, to)
+    local reg = p.init
+    for k = from, to do
+      local b = buf:byte(k)
+      if p.refin then b = reflect(b, 8) end
+      reg = bit.bxor(reg, b * p.shift)
+      for _ = 1, 8 do
+        if bit.band(reg, p.top) ~= 0 then reg = bit.bxor(reg * 2, p.poly) else reg = reg * 2 end
+        reg = bit.band(reg, p.mask)
       end
-      return crc
-    elseif alg == "crc8" then
-      local crc = 0
-      for k = from, to do
-        crc = bit.bxor(crc, buf:byte(k))
-        for _ = 1, 8 do
-          if bit.band(crc, 0x80) ~= 0 then crc = bit.band(bit.bxor(crc * 2, 0x07), 0xff)
-          else crc = bit.band(crc * 2, 0xff) end
-        end
-      end
-      return crc
-    elseif alg == "xor8" then
+    end
+    if p.refout then reg = reflect(reg, p.w) end
+    return bit.bxor(reg, p.xorout) % 4294967296
+  end
+
+  local function compute(ck, buf, from, to)
+    if ck.crc then return crc(ck.crc, buf, from, to) end
+    if ck.alg == "xor8" then
       local x = 0
       for k = from, to do x = bit.bxor(x, buf:byte(k)) end
       return x
     end
-    local sum = 0
-    for k = from, to do sum = (sum + buf:byte(k)) % 256 end
-    if alg == "twos-complement8" then return (256 - sum) % 256 end
+    local sum, modulus = 0, ck.alg == "sum16" and 65536 or 256
+    for k = from, to do sum = (sum + buf:byte(k)) % modulus end
+    if ck.alg == "twos-complement8" then return (256 - sum) % 256 end
     return sum
   end
 
@@ -174,13 +184,61 @@ if not btlens.register then
     if c.counts == "frame" then p = n - c.hlen - trailer
     elseif c.counts == "after-length" then p = n - trailer - (c.hlen - c.len_end)
     elseif c.counts == "payload-checksum" then p = n - trailer end
-    if p < 0 then return nil end
+    if p < 0 or c.hlen + p + trailer > c.limit then return nil end
     return c.hlen + p + trailer
+  end
+
+  -- The frame of `total` bytes at the front of the buffer: its header fields and checksums.
+  local function read_frame(s, buf, total, part, trailer)
+    local c = s.p.c
+    local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
+    local function at(o) return o and buf:byte(o + 1) end
+    fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
+    fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
+    fr.payload_start, fr.payload_end = c.hlen, total - trailer
+    if c.checksum and trailer > 0 then
+      fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
+      if not part or part.count <= 1 then
+        local from = c.checksum.covers == "after-magic" and #c.magic + 1
+          or c.checksum.covers == "payload" and c.hlen + 1 or 1
+        fr.expected = compute(c.checksum, buf, from, fr.payload_end)
+      end
+    end
+    return fr
+  end
+
+  -- A framing with no magic (MessageFramer.nextUnmarked): frames follow each other from a
+  -- packet's first byte; out of sync, the bytes are junk until the next packet begins.
+  local function next_unmarked(s)
+    local c, buf = s.p.c, s.buf
+    if #buf == 0 then return nil end
+    if not s.insync then
+      skip(s, #buf)
+      return nil
+    end
+    if #buf < c.hlen then return nil end
+    local part, trailer = nil, c.trailer
+    if c.fidx and c.fcnt then
+      part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
+      if part.index < part.count then trailer = 0 end
+    end
+    local total = frame_length(c, buf, trailer)
+    if not total then
+      skip(s, #buf)
+      return nil
+    end
+    if #buf < total then return nil end
+    local fr = read_frame(s, buf, total, part, trailer)
+    consume(s, total)
+    fr.skipped, fr.skip_from = s.skipped, s.skip_from
+    s.skipped = 0
+    return fr
   end
 
   -- The next whole frame at the front of the stream (MessageFramer's rules), or nil.
   local function next_frame(s)
     local c = s.p.c
+    if #c.magic == 0 then return next_unmarked(s) end
     while #s.buf > 0 do
       local buf = s.buf
       if buf:byte(1) ~= c.magic[1] then
@@ -203,19 +261,7 @@ if not btlens.register then
           if not total then skip(s, 1)
           elseif #buf < total then return nil
           else
-            local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
-            local function at(o) return o and buf:byte(o + 1) end
-            fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
-            fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
-            fr.payload_start, fr.payload_end = c.hlen, total - trailer
-            if c.checksum and trailer > 0 then
-              fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
-              if not part or part.count <= 1 then
-                local from = c.checksum.covers == "after-magic" and #c.magic + 1
-                  or c.checksum.covers == "payload" and c.hlen + 1 or 1
-                fr.expected = compute(c.checksum.alg, buf, from, fr.payload_end)
-              end
-            end
+            local fr = read_frame(s, buf, total, part, trailer)
             local ok = fr.checksum == fr.expected
             if ok or s.insync or (part and part.count > 1) then
               consume(s, total)
@@ -383,7 +429,7 @@ if not btlens.register then
     s.joining = nil
     local whole = j.first
     whole.joined, whole.packets, whole.checksum = j.payload, j.packets, fr.checksum
-    whole.expected = s.p.c.checksum and compute(s.p.c.checksum.alg, j.payload, 1, #j.payload)
+    whole.expected = s.p.c.checksum and compute(s.p.c.checksum, j.payload, 1, #j.payload)
     accept(s, whole, number, time, out)
   end
 
@@ -395,6 +441,7 @@ if not btlens.register then
 
   -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
   local function push(s, raw, number, time, parts)
+    if #s.p.c.magic == 0 and #s.buf == 0 then s.insync = true end
     s.buf = s.buf .. raw
     for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
     local out = {}
@@ -554,7 +601,7 @@ if not btlens.register then
       checksum = int_at(raw, payload_end, c.checksum.w, c.checksum.be)
       local from = c.checksum.covers == "after-magic" and #c.magic + 1
         or c.checksum.covers == "payload" and c.hlen + 1 or 1
-      expected = compute(c.checksum.alg, raw, from, payload_end)
+      expected = compute(c.checksum, raw, from, payload_end)
     end
     local t = ByteArray.new(raw, true):tvb(c.title .. " frame")
     local name = c.names[dir][command]
@@ -894,7 +941,7 @@ if not btlens.register then
   -- Makes one protocol from a definition's description (generated below).
   function btlens.register(c)
     local p = { c = c, proto = Proto(c.id, c.title) }
-    c.magic_char = string.char(c.magic[1])
+    c.magic_char = c.magic[1] and string.char(c.magic[1])
     local fields = {
       command = c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
         or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),
@@ -906,7 +953,8 @@ if not btlens.register then
       fragment_count = ProtoField.uint8(c.id .. ".fragment_count", "Fragment count"),
       length = c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
         or ProtoField.uint8(c.id .. ".length", "Length"),
-      checksum = c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
+      checksum = c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
+        or c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
         or ProtoField.uint8(c.id .. ".checksum", "Checksum", base.HEX),
       payload = ProtoField.bytes(c.id .. ".payload", "Payload"),
       packets = ProtoField.string(c.id .. ".packets", "Reassembled from packets"),

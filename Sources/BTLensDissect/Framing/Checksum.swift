@@ -1,37 +1,51 @@
 /// Checksum algorithms vendors put at the end of their frames.
-public enum ChecksumAlgorithm: String, Sendable, CaseIterable {
+public enum ChecksumAlgorithm: Sendable, Equatable {
     /// Sum of the bytes, mod 256 (the A5 frame).
-    case sum8 = "sum8"
+    case sum8
     /// The two's complement of the sum: all bytes and the checksum add up to 0 mod 256.
-    case twosComplement8 = "twos-complement8"
-    case xor8 = "xor8"
-    /// CRC-8 (polynomial 0x07, initial 0x00, no reflection; CRC-8/SMBUS).
-    case crc8 = "crc8"
-    /// CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF, no reflection).
-    case crc16CCITT = "crc16-ccitt"
+    case twosComplement8
+    case xor8
+    /// Sum of the bytes, mod 65536, in 2 bytes.
+    case sum16
+    /// A CRC of 8, 16 or 32 bits, named from the catalogue or by its parameters.
+    case crc(CRC)
+
+    /// The algorithms that are not CRCs, by name.
+    public static let simple: [ChecksumAlgorithm] = [.sum8, .twosComplement8, .xor8, .sum16]
+
+    /// `sum8`, `xor8`, a catalogue CRC (`crc-16/kermit`, `crc-32`, …, any case): nil for another name.
+    public static func named(_ name: String) -> ChecksumAlgorithm? {
+        if let s = simple.first(where: { $0.name == name }) { return s }
+        return CRCCatalogue.named(name).map { .crc($0) }
+    }
+
+    /// As a definition names it: a CRC written by its parameters is `crc`.
+    public var name: String {
+        switch self {
+        case .sum8: return "sum8"
+        case .twosComplement8: return "twos-complement8"
+        case .xor8: return "xor8"
+        case .sum16: return "sum16"
+        case .crc(let c): return c.name ?? "crc"
+        }
+    }
 
     /// Bytes the checksum occupies.
-    public var width: Int { self == .crc16CCITT ? 2 : 1 }
-
-    public func compute<C: Collection>(_ bytes: C) -> UInt16 where C.Element == UInt8 {
+    public var width: Int {
         switch self {
-        case .sum8: return UInt16(bytes.reduce(UInt8(0)) { $0 &+ $1 })
-        case .twosComplement8: return UInt16(UInt8(0) &- bytes.reduce(UInt8(0)) { $0 &+ $1 })
-        case .xor8: return UInt16(bytes.reduce(UInt8(0)) { $0 ^ $1 })
-        case .crc8:
-            var crc: UInt8 = 0
-            for b in bytes {
-                crc ^= b
-                for _ in 0..<8 { crc = crc & 0x80 != 0 ? crc << 1 ^ 0x07 : crc << 1 }
-            }
-            return UInt16(crc)
-        case .crc16CCITT:
-            var crc: UInt16 = 0xffff
-            for b in bytes {
-                crc ^= UInt16(b) << 8
-                for _ in 0..<8 { crc = crc & 0x8000 != 0 ? crc << 1 ^ 0x1021 : crc << 1 }
-            }
-            return crc
+        case .sum8, .twosComplement8, .xor8: return 1
+        case .sum16: return 2
+        case .crc(let c): return c.width / 8
+        }
+    }
+
+    public func compute<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
+        switch self {
+        case .sum8: return UInt32(bytes.reduce(UInt8(0)) { $0 &+ $1 })
+        case .twosComplement8: return UInt32(UInt8(0) &- bytes.reduce(UInt8(0)) { $0 &+ $1 })
+        case .xor8: return UInt32(bytes.reduce(UInt8(0)) { $0 ^ $1 })
+        case .sum16: return UInt32(bytes.reduce(UInt16(0)) { $0 &+ UInt16($1) })
+        case .crc(let c): return c.compute(bytes)
         }
     }
 }

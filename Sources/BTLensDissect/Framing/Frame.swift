@@ -15,8 +15,8 @@ public struct Frame: Sendable, Equatable {
     /// The payload's length, kept or not.
     public var payloadCount: Int
     /// The checksum carried by the frame, and the one its bytes call for (nil: the format has none).
-    public var checksum: UInt16?
-    public var expectedChecksum: UInt16?
+    public var checksum: UInt32?
+    public var expectedChecksum: UInt32?
     /// Bytes on the wire, magic to checksum.
     public var length: Int
     /// For a message sent in several frames: this frame's place and how many there are.
@@ -38,7 +38,7 @@ public struct Frame: Sendable, Equatable {
 
     public init(
         version: UInt8?, command: UInt16, sequence: UInt8?, flags: UInt8?, payload: [UInt8],
-        payloadCount: Int? = nil, checksum: UInt16?, expectedChecksum: UInt16?, length: Int? = nil,
+        payloadCount: Int? = nil, checksum: UInt32?, expectedChecksum: UInt32?, length: Int? = nil,
         fragment: Fragment? = nil
     ) {
         self.version = version
@@ -71,7 +71,7 @@ extension FrameFormat {
     /// given as `messageChecksum` (over the joined payload).
     public func encode(
         command: UInt16, sequence: UInt8 = 0, flags: UInt8 = 0, version: UInt8 = 1, payload: [UInt8],
-        fragment: Frame.Fragment? = nil, messageChecksum: UInt16? = nil
+        fragment: Frame.Fragment? = nil, messageChecksum: UInt32? = nil
     ) -> [UInt8] {
         var bytes = magic
         let last = fragment.map { $0.index >= $0.count } ?? true

@@ -40,7 +40,7 @@ public struct FramedStream: Sendable {
         messageLimit: Int = Limits().messageBytes, payloads: PayloadPolicy = .keepAll
     ) {
         self.messageLimit = messageLimit
-        framer = MessageFramer(format: format, payloads: payloads)
+        framer = MessageFramer(format: format, payloads: payloads, frameLimit: messageLimit)
         state = detect ? .undecided(values: 0, preamble: 0) : .framed
         self.tracksSequence = tracksSequence
         isA5Format = format == .a5
@@ -77,6 +77,7 @@ public struct FramedStream: Sendable {
         case .notFramed:
             return
         case .framed:
+            framer.valueBegins()
             framer.append(value)
             drain(out)
         case .undecided(var values, var preamble):

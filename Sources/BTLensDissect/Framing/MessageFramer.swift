@@ -23,21 +23,27 @@ public struct MessageFramer: Sendable {
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
-    public init(format: FrameFormat = .a5, payloads: PayloadPolicy = .keepAll) {
+    /// The longest frame held (`--limit message-bytes`): a longer one's length is taken as wrong,
+    /// so a 4-byte length cannot make the buffer grow past it.
+    public let frameLimit: Int
+
+    public init(format: FrameFormat = .a5, payloads: PayloadPolicy = .keepAll, frameLimit: Int = Limits().messageBytes)
+    {
         self.format = format
         self.payloads = payloads
+        self.frameLimit = frameLimit
         layout = FrameLayout(format)
     }
 
     /// A framer like this one, with nothing buffered.
-    public var restarted: MessageFramer { MessageFramer(format: format, payloads: payloads) }
+    public var restarted: MessageFramer { MessageFramer(format: format, payloads: payloads, frameLimit: frameLimit) }
 
     public var buffered: Int { buffer.count }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
 
     public mutating func next() -> Step? {
-        guard let first = layout.magicFirst else { return nil }
+        guard let first = layout.magicFirst else { return nextUnmarked() }
         while !buffer.isEmpty {
             if buffer[0] != first {
                 let junk = buffer.firstIndex(of: first) ?? buffer.count
@@ -73,6 +79,34 @@ public struct MessageFramer: Sendable {
         return nil
     }
 
+    /// A value (an ATT value, an RFCOMM frame, an SDU) begins. With no magic, nothing in the bytes
+    /// marks where a frame begins: out of sync, the framer takes the next value's first byte as one.
+    public mutating func valueBegins() {
+        if layout.magicFirst == nil, buffer.isEmpty { inSync = true }
+    }
+
+    /// A framing with no magic: frames follow each other from a value's first byte. Out of sync
+    /// (a length that cannot be right), the bytes are junk until the next value begins: trying
+    /// every byte as a frame's first would cost a frame's length per byte.
+    private mutating func nextUnmarked() -> Step? {
+        guard !buffer.isEmpty else { return nil }
+        guard inSync else {
+            skip(buffer.count)
+            return nil
+        }
+        guard buffer.count >= format.headerLength else { return nil }
+        let (fragment, trailer) = fragmentAndTrailer
+        guard let total = frameLength(trailer: trailer) else {
+            skip(buffer.count)
+            return nil
+        }
+        guard buffer.count >= total else { return nil }
+        let step = Step(frame: parse(total, fragment: fragment, trailer: trailer), skipped: skipped)
+        buffer.consume(total)
+        skipped = 0
+        return step
+    }
+
     private mutating func skip(_ n: Int) {
         skipped += n
         buffer.consume(n)
@@ -84,7 +118,8 @@ public struct MessageFramer: Sendable {
         guard let field = layout.length,
             let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer)
         else { return nil }
-        return format.headerLength + payload + trailer
+        let total = format.headerLength + payload + trailer
+        return total <= frameLimit ? total : nil
     }
 
     /// The fragment fields of the frame in the buffer (a format with them), and the length of its
@@ -100,10 +135,10 @@ public struct MessageFramer: Sendable {
     /// (unless not kept), its checksum read and computed in place.
     private func parse(_ total: Int, fragment: Frame.Fragment?, trailer: Int) -> Frame {
         let payloadEnd = total - trailer
-        var checksum: UInt16?
-        var expected: UInt16?
+        var checksum: UInt32?
+        var expected: UInt32?
         if let c = format.checksum, trailer > 0 {
-            checksum = UInt16(
+            checksum = UInt32(
                 truncatingIfNeeded: integer(at: payloadEnd, width: c.algorithm.width, bigEndian: c.bigEndian))
             // The last frame of several carries its message's checksum: the stream checks it once
             // the payload is joined, so none is computed for the frame alone.

@@ -14,11 +14,11 @@ final class FragmentTests: XCTestCase {
             .command(width: 1, bigEndian: true),
         ],
         lengthCounts: .payloadAndChecksum,
-        checksum: FrameFormat.Checksum(.crc16CCITT, covers: .payload, bigEndian: false))
+        checksum: FrameFormat.Checksum(.crc16CCITTFalse, covers: .payload, bigEndian: false))
 
     /// A message of `parts` payloads with one sequence number.
     func message(_ parts: [[UInt8]], seq: UInt8 = 7, command: UInt16 = 0x20) -> [[UInt8]] {
-        let crc = ChecksumAlgorithm.crc16CCITT.compute(parts.flatMap { $0 })
+        let crc = ChecksumAlgorithm.crc16CCITTFalse.compute(parts.flatMap { $0 })
         return parts.enumerated().map { i, p in
             format.encode(
                 command: command, sequence: seq, payload: p,
@@ -81,7 +81,7 @@ final class FragmentTests: XCTestCase {
                 "a5.checksum.bad: command 0x20 sequence 7: checksum "
                     + Hex.value(
                         UInt16(frames[1][frames[1].count - 1]) << 8 | UInt16(frames[1][frames[1].count - 2]), width: 4)
-                    + ", expected " + Hex.value(ChecksumAlgorithm.crc16CCITT.compute([1, 2, 3]), width: 4),
+                    + ", expected " + Hex.value(ChecksumAlgorithm.crc16CCITTFalse.compute([1, 2, 3]), width: 4),
             ])
     }
 
@@ -118,7 +118,7 @@ final class FragmentTests: XCTestCase {
                 .sequence, .length(width: 2, bigEndian: false), .fragmentCount,
                 .fragmentIndex, .command(width: 1, bigEndian: true),
             ],
-            lengthCounts: .payloadAndChecksum, checksum: FrameFormat.Checksum(.crc16CCITT, covers: .payload))
+            lengthCounts: .payloadAndChecksum, checksum: FrameFormat.Checksum(.crc16CCITTFalse, covers: .payload))
         let part = [UInt8](repeating: 0x11, count: 40_000)
         var s = FramedStream(format: wide, detect: false)
         var out = s.push(

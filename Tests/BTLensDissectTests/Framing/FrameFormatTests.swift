@@ -4,21 +4,35 @@ import XCTest
 
 @testable import BTLensDissect
 
-/// Checksum algorithms against their catalogue check values, and frame variants through the framer.
+/// Checksum algorithms against their check values, and frame variants through the framer.
 final class ChecksumTests: XCTestCase {
-    // The check value of each algorithm over the ASCII bytes "123456789" (the CRC catalogue's
-    // convention): CRC-16/CCITT-FALSE 0x29B1, CRC-8/SMBUS 0xF4; sum 0x1DD, its two's complement
-    // 0x23, xor 0x31.
+    // The check value of each simple algorithm over the ASCII bytes "123456789" (the CRC
+    // catalogue's convention): sum 0x1DD, its two's complement 0x23, xor 0x31. The CRCs are
+    // held to the catalogue's own check values in CRCTests.
     func testCheckValues() {
         let input = Array("123456789".utf8)
-        XCTAssertEqual(ChecksumAlgorithm.crc16CCITT.compute(input), 0x29b1)
-        XCTAssertEqual(ChecksumAlgorithm.crc8.compute(input), 0xf4)
         XCTAssertEqual(ChecksumAlgorithm.sum8.compute(input), 0xdd)
+        XCTAssertEqual(ChecksumAlgorithm.sum16.compute(input), 0x1dd)
         XCTAssertEqual(ChecksumAlgorithm.twosComplement8.compute(input), 0x23)
         XCTAssertEqual(ChecksumAlgorithm.xor8.compute(input), 0x31)
-        XCTAssertEqual(ChecksumAlgorithm.crc16CCITT.width, 2)
-        XCTAssertEqual(ChecksumAlgorithm.crc8.width, 1)
+        XCTAssertEqual(ChecksumAlgorithm.crc16CCITTFalse.compute(input), 0x29b1)
+        XCTAssertEqual(ChecksumAlgorithm.crc16CCITTFalse.width, 2)
+        XCTAssertEqual(ChecksumAlgorithm.sum16.width, 2)
+        XCTAssertEqual(ChecksumAlgorithm.named("crc-32")?.width, 4)
+        XCTAssertEqual(ChecksumAlgorithm.named("xor8"), .xor8)
     }
+
+    /// The names definitions used before the catalogue keep meaning what they meant.
+    func testTheFirstNamesStillWork() {
+        let input = Array("123456789".utf8)
+        XCTAssertEqual(ChecksumAlgorithm.named("crc8")?.compute(input), 0xf4)
+        XCTAssertEqual(ChecksumAlgorithm.named("crc16-ccitt")?.compute(input), 0x29b1)
+    }
+}
+
+extension ChecksumAlgorithm {
+    static let crc8 = ChecksumAlgorithm.named("crc-8")!
+    static let crc16CCITTFalse = ChecksumAlgorithm.named("crc-16/ccitt-false")!
 }
 
 final class FrameFormatTests: XCTestCase {
@@ -27,7 +41,7 @@ final class FrameFormatTests: XCTestCase {
     let variant = FrameFormat(
         name: "variant", magic: [0x55, 0xaa],
         header: [.command(width: 2, bigEndian: true), .sequence, .length(width: 2, bigEndian: false)],
-        checksum: FrameFormat.Checksum(.crc16CCITT, covers: .afterMagic, bigEndian: true))
+        checksum: FrameFormat.Checksum(.crc16CCITTFalse, covers: .afterMagic, bigEndian: true))
     // Computed by hand: CRC-16/CCITT-FALSE of 01 02 05 03 00 0a 0b 0c is 0x616a.
     let variantBytes: [UInt8] = [0x55, 0xaa, 0x01, 0x02, 0x05, 0x03, 0x00, 0x0a, 0x0b, 0x0c, 0x61, 0x6a]
 

@@ -16,27 +16,27 @@ final class WiresharkExportTests: XCTestCase {
         "h4_labelled_1001.btsnoop"
     ]
 
-    private var plugin: String {
+    var plugin: String {
         FileManager.default.temporaryDirectory.appendingPathComponent("btlens-export-\(getpid()).lua").path
     }
 
-    private func tshark(_ arguments: [String]) throws -> [String] {
+    func tshark(_ arguments: [String]) throws -> [String] {
         guard let lines = try runTshark(arguments) else { throw XCTSkip("tshark is not installed") }
         return lines
     }
 
     /// tshark built with Lua, or the test is skipped: without it the plugin cannot load.
-    private func requireLuaTshark() throws {
+    func requireLuaTshark() throws {
         let version = try tshark(["-v"]).joined(separator: "\n")
         try XCTSkipUnless(version.contains("with Lua"), "tshark is built without Lua")
     }
 
-    private func export(_ definitions: String) throws {
+    func export(_ definitions: String) throws {
         let run = try runCLI(["dissectors", "export", "--wireshark", definitions, "-o", plugin])
         XCTAssertEqual(run.status, 0, run.stderr)
     }
 
-    private func events(_ capture: String, _ arguments: [String]) throws -> [[String: Any]] {
+    func events(_ capture: String, _ arguments: [String]) throws -> [[String: Any]] {
         let run = try runCLI(["timeline", capture, "--format", "jsonl"] + arguments)
         return run.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -54,7 +54,7 @@ final class WiresharkExportTests: XCTestCase {
     /// name=Name" and "record diagnostic-id", where
     /// a diagnostic's record is the one btlens detected it in; and the Decode As arguments Wireshark
     /// needs for streams whose discovery is not in the capture.
-    private func expected(_ capture: String, _ protocols: [String], _ arguments: [String]) throws -> (
+    func expected(_ capture: String, _ protocols: [String], _ arguments: [String]) throws -> (
         items: [String], decodeAs: [String]
     ) {
         let all = try events(capture, arguments)
@@ -115,7 +115,7 @@ final class WiresharkExportTests: XCTestCase {
 
     /// What tshark shows with the plugin, in the same form. Two passes, the first with a read
     /// filter: tshark's first pass builds no protocol tree otherwise, and Lua reads no fields.
-    private func shown(
+    func shown(
         _ capture: String, _ protocols: [String], decodeAs: [String], passes: [String] = ["-2", "-R", "frame"]
     ) throws -> [String] {
         var arguments = ["-X", "lua_script:\(plugin)", "-r", capture] + passes + ["-T", "fields"]
@@ -154,7 +154,7 @@ final class WiresharkExportTests: XCTestCase {
     }
 
     /// Compares one capture; returns how many items were compared.
-    private func compare(_ capture: String, _ protocols: [String], _ arguments: [String]) throws -> Int {
+    func compare(_ capture: String, _ protocols: [String], _ arguments: [String]) throws -> Int {
         let (want, decodeAs) = try expected(capture, protocols, arguments)
         XCTAssertEqual(try shown(capture, protocols, decodeAs: decodeAs), want, capture)
         return want.count

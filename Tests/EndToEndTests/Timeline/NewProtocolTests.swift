@@ -75,7 +75,7 @@ final class NewProtocolTests: XCTestCase {
             .flags, .command(width: 1, bigEndian: true), .sequence,
             .length(width: 2, bigEndian: false),
         ],
-        checksum: FrameFormat.Checksum(.crc8))
+        checksum: FrameFormat.Checksum(ChecksumAlgorithm.named("crc-8")!))
 
     /// The UUID's little-endian wire form for the capture's discovery.
     func wire(_ last: UInt8) -> [UInt8] {

@@ -1,0 +1,129 @@
+import BTLensCore
+import BTLensDefinitions
+import BTLensDissect
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// Framings beyond A5 in btlens and in the exported plugin: CRCs by catalogue name and by
+/// parameters (the plugin computes them a bit at a time in Lua, btlens with a table, and both must
+/// call the same frames bad), and frames with no magic whose length comes first.
+extension WiresharkExportTests {
+    static let framingDefinitions = [
+        "crc32-band.yaml": """
+        protocol: crc32-band
+        bind:
+          characteristics:
+            - {uuid: fff1, role: command}
+            - {uuid: fff2, role: event}
+        framing:
+          magic: 0x7e
+          header: [command, sequence, length]
+          checksum: {algorithm: crc-32, covers: after-magic, endian: le}
+        messages:
+          - {id: 0x01, name: Get, from: phone, seq: [{id: data, type: bytes}]}
+          - {id: 0x81, name: Got, from: accessory, seq: [{id: data, type: bytes}]}
+        pairing: {match: sequence, response-command: request | 0x80}
+        """,
+        // CRC-16/T10-DIF's parameters, which the catalogue in btlens does not name.
+        "t10-lock.yaml": """
+        protocol: t10-lock
+        bind:
+          characteristics:
+            - {uuid: ffe1, role: command}
+        framing:
+          magic: 0xaa55
+          header: [{command: u2be}, {length: u2le}]
+          checksum: {algorithm: {width: 16, poly: 0x8bb7}, covers: payload, endian: be}
+        messages:
+          - {id: 0x0102, name: Unlock, from: phone, seq: [{id: code, type: u4le}]}
+        """,
+        // Pebble's wire protocol: length u16be of the payload, endpoint u16be, payload; no magic.
+        "pebble-like.yaml": """
+        protocol: pebble-like
+        bind:
+          characteristics:
+            - {uuid: fff3, role: command}
+        framing:
+          magic: none
+          header: [{length: u2be}, {command: u2be}]
+        messages:
+          - {id: 0x0011, name: PhoneVersion, seq: [{id: data, type: bytes}]}
+          - {id: 0x07d1, name: AppMessage, seq: [{id: data, type: bytes}]}
+        """,
+    ]
+
+    /// A connection whose discovery finds fff1, fff2, ffe1 and fff3: frames of the CRC protocols, a
+    /// good and a bad one of each (the CRC's last byte changed), and a 300-byte Pebble-like frame
+    /// cut into values of 20 bytes between two small ones.
+    private func framingCapture(_ formats: [String: FrameFormat]) -> (bytes: [UInt8], bad: [Int]) {
+        var s = LESession()
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3].enumerated() {
+            let declaration = UInt8(0x10 + 2 * i)
+            s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
+            s.att(
+                handle: h, .received,
+                [0x09, 7, declaration, 0x00, 0x1a, declaration + 1, 0x00, UInt8(uuid & 0xff), UInt8(uuid >> 8)])
+        }
+        var bad: [Int] = []
+        func send(_ format: FrameFormat?, _ d: Direction, _ at: UInt16, _ command: UInt16, _ seq: UInt8, corrupt: Bool)
+        {
+            guard let format else { return XCTFail("no format") }
+            var bytes = format.encode(command: command, sequence: seq, payload: [0x10, 0x20, 0x30, UInt8(seq)])
+            if corrupt { bytes[bytes.count - 1] ^= 0x01 }
+            let record = s.stream(handle: h, attHandle: at, d, bytes, values: [bytes.count]).last ?? 0
+            if corrupt { bad.append(record) }
+        }
+        let band = formats["crc32-band"]
+        let lock = formats["t10-lock"]
+        send(band, .sent, 0x11, 0x01, 1, corrupt: false)
+        send(band, .received, 0x13, 0x81, 1, corrupt: false)
+        send(band, .sent, 0x11, 0x01, 2, corrupt: false)
+        send(band, .received, 0x13, 0x81, 2, corrupt: true)
+        send(lock, .sent, 0x15, 0x0102, 0, corrupt: false)
+        send(lock, .sent, 0x15, 0x0102, 0, corrupt: true)
+        if let pebble = formats["pebble-like"] {
+            let long = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
+            let bytes =
+                pebble.encode(command: 0x0011, payload: [1]) + pebble.encode(command: 0x07d1, payload: long)
+                + pebble.encode(command: 0x0011, payload: [2])
+            s.stream(
+                handle: h, attHandle: 0x17, .sent, bytes, values: Array(repeating: 20, count: bytes.count / 20 + 1))
+        }
+        s.disconnect(handle: h)
+        return (s.bytes, bad)
+    }
+
+    func testCRCsAndUnmarkedFramesAgreeWithTheExportedPlugin() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-framings-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var formats: [String: FrameFormat] = [:]
+        for (file, text) in Self.framingDefinitions {
+            try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+            let d = try DefinitionLoader.load(text: text, file: file)
+            if case .frames(let format) = d.framing { formats[d.name] = format }
+        }
+        let (bytes, bad) = framingCapture(formats)
+        let capture = folder.appendingPathComponent("crc.btsnoop").path
+        try Data(bytes).write(to: URL(fileURLWithPath: capture))
+        let arguments = ["--dissectors", folder.path]
+
+        // btlens: every frame named, the changed ones (and only they) with a bad checksum.
+        let all = try events(capture, arguments)
+        let named = all.compactMap { $0["command_name"] as? String }
+        XCTAssertEqual(
+            named, ["Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion"])
+        let badRecords = all.filter { $0["id"] as? String == "a5.checksum.bad" }.compactMap { $0["record"] as? Int }
+        XCTAssertEqual(badRecords, bad)
+
+        try requireLuaTshark()
+        for file in Self.framingDefinitions.keys.sorted() {
+            try export(folder.appendingPathComponent(file).path)
+            let name = String(file.dropLast(".yaml".count))
+            XCTAssertGreaterThanOrEqual(try compare(capture, [name], arguments), 4, file)
+        }
+    }
+}

@@ -238,27 +238,23 @@ public final class ReportBuilder {
     }
 
     /// A GAP Device Name (0x2A00) read: by a Read or Read Blob of its handle, or by a Read By Type
-    /// of its UUID (whose response says the value as `0x0003 "name"`).
+    /// of its UUID (the first attribute its response gives).
     private func deviceName(_ body: EventBody, _ c: UInt16) {
         var name: String?
         switch body {
         case .att(let a) where a.opcode == .readByTypeRequest:
-            if case .string(let type)? = a.fields.first(where: { $0.0 == "attribute_type" })?.1,
-                type.hasSuffix("(2a00)")
-            {
+            if a.byType == .attributeType(.bit16(GATTNames.deviceName)) {
                 nameByType.insert(c)
             } else {
                 nameByType.remove(c)
             }
         case .att(let a) where a.opcode == .readByTypeResponse && nameByType.contains(c):
-            if case .string(let values)? = a.fields.first(where: { $0.0 == "values" })?.1,
-                let open = values.firstIndex(of: "\""), let close = values.lastIndex(of: "\""), open < close
-            {
-                name = String(values[values.index(after: open)..<close])
+            if case .attributeData(let data)? = a.byType, let first = data.first {
+                name = String(decoding: first.value, as: UTF8.self)
             }
-        case .att(let a) where a.uuid == .bit16(0x2a00):
+        case .att(let a) where a.uuid == .bit16(GATTNames.deviceName):
             if case .string(let text)? = a.fields.first(where: { $0.0 == "text" })?.1 { name = text }
-        case .gattValue(let g) where g.uuid == .bit16(0x2a00) && g.kind == .longRead:
+        case .gattValue(let g) where g.uuid == .bit16(GATTNames.deviceName) && g.kind == .longRead:
             name = g.text
         default:
             break

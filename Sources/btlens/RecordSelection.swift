@@ -100,8 +100,8 @@ final class RecordSelection {
         case .l2capSignaling(let s) where s.fields.contains { $0.0 == "mps" }:
             for cid in Self.cids(s) { creditChannels.insert(UInt32(connection) << 16 | UInt32(cid)) }
         case .acl(let a):
-            // Start (0b00, 0b10) or complete (0b11) begins a PDU; a continuation (0b01) adds to it.
-            if a.boundary & 3 == 1 {
+            // A start (of either kind) or a complete PDU begins a PDU; a continuing fragment adds to it.
+            if a.boundary == .continuingFragment {
                 append(&reassembling[link, default: []], e.record)
             } else {
                 reassembling[link] = [e.record]

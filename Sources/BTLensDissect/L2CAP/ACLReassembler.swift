@@ -186,7 +186,7 @@ public struct ACLReassembler: Sendable {
         _ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
         cutByCapture: Bool, _ out: inout Output
     ) {
-        if boundary == 0b01 {
+        if ACLPacketBoundary(flag: boundary) == .continuingFragment {
             continuation(&slot, fragment, record, cutByCapture, &out)
             return
         }

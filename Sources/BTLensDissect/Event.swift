@@ -173,6 +173,9 @@ public struct L2CAPInfo: Sendable {
     /// The record in which the PDU's first fragment arrived.
     public var firstRecord: Int
     public var truncated: Bool
+    /// The records of the PDU's continuing fragments, in order (the last
+    /// `ACLReassembler.recordLimit`); empty for a PDU in one fragment.
+    public var continuations: [Int] = []
 }
 
 /// Bytes that reached no decoder, with where they were found.

@@ -350,10 +350,12 @@ public final class ReportBuilder {
     private func row(_ e: Event, index: Int) -> Report.Row {
         let (layer, described, _) = text.describe(e)
         let summary = Self.cut(described)
+        var isDiagnostic = false
+        if case .diagnostic = e.body { isDiagnostic = true }
         var row = Report.Row(
             index: index, record: e.record, offset: e.timestamp.offset(from: start(e)),
-            arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
-            connection: e.connection, layer: layer, text: summary)
+            arrow: e.direction?.arrow ?? (isDiagnostic ? "!" : "="), connection: e.connection, layer: layer,
+            text: summary)
         switch e.body {
         case .log(let l):
             row.arrow = "~"

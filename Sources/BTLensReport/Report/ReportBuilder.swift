@@ -357,6 +357,9 @@ public final class ReportBuilder {
             arrow: e.direction?.arrow ?? (isDiagnostic ? "!" : "="), connection: e.connection, layer: layer,
             text: summary)
         switch e.body {
+        case .iap2Control(let c) where options.redact && IAP2ControlMessage.wiFiInformationSharing.contains(c.id):
+            // Its parameters are a network's SSID and passphrase: left out before the row is kept.
+            row.text = "\(c.name) (\(Hex.value(c.id, width: 4))) [Wi-Fi parameters redacted]"
         case .log(let l):
             row.arrow = "~"
             row.log = Report.LogLine(

@@ -154,10 +154,17 @@ public struct ConnectionChange: Sendable {
 
 public struct ACLFragmentInfo: Sendable {
     public var handle: UInt16
-    /// Packet boundary flag: 0b00/0b10 start, 0b01 continuation, 0b11 complete.
-    public var boundary: UInt8
+    public var boundary: ACLPacketBoundary
     public var broadcast: UInt8
     public var length: Int
+
+    /// `boundary` is the header's two-bit flag.
+    public init(handle: UInt16, boundary: UInt8, broadcast: UInt8, length: Int) {
+        self.handle = handle
+        self.boundary = ACLPacketBoundary(flag: boundary)
+        self.broadcast = broadcast
+        self.length = length
+    }
 }
 
 public struct L2CAPInfo: Sendable {
@@ -166,6 +173,9 @@ public struct L2CAPInfo: Sendable {
     /// The record in which the PDU's first fragment arrived.
     public var firstRecord: Int
     public var truncated: Bool
+    /// The records of the PDU's continuing fragments, in order (the last
+    /// `ACLReassembler.recordLimit`); empty for a PDU in one fragment.
+    public var continuations: [Int] = []
 }
 
 /// Bytes that reached no decoder, with where they were found.

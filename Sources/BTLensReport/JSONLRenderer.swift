@@ -67,7 +67,7 @@ public final class JSONLRenderer {
         case .acl(let a):
             head(&w, "acl", e)
             connection(&w, e)
-            w.field("boundary", a.boundary)
+            w.field("boundary", a.boundary.rawValue)
             w.field("length", a.length)
         case .l2cap(let l): l2cap(l, e)
         case .l2capSignaling(let c): l2capSignaling(c, e)

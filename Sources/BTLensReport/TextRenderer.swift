@@ -147,7 +147,7 @@ public struct TextRenderer {
         case .connection(let c):
             return ("HCI", connection(c), .magenta)
         case .acl(let a):
-            let kind = ["start (non-flushable)", "continuation", "start", "complete"][Int(a.boundary & 3)]
+            let kind = ["start (non-flushable)", "continuation", "start", "complete"][Int(a.boundary.rawValue)]
             return ("ACL", "ACL \(kind) handle \(Hex.value(a.handle, width: 4)) dlen \(a.length)", nil)
         case .l2cap(let l):
             return ("L2CAP", l2cap(l, record: e.record), nil)

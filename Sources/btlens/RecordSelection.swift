@@ -10,7 +10,7 @@ import BTLensFilter
 /// one does not: HCI commands and events (connections), notes, L2CAP signalling, SDP, ATT discovery
 /// and MTU exchange, CCCD writes and their responses (subscriptions), each connection's first ATT
 /// PDU (it reached ATT), the response to a request kept (it was answered), RFCOMM control, iAP2
-/// link setup and control. Fed the analyzer's events with the lower layers (`acl`, `l2cap`), in order.
+/// link setup and control. Fed the analyzer's events with the lower layers (`l2cap`), in order.
 ///
 /// Bounded: one bit per record of the capture; per connection and direction the last `partLimit`
 /// records of a PDU or frame in progress, per connection the last `partLimit` ATT PDUs, and the
@@ -20,8 +20,7 @@ final class RecordSelection {
 
     private var bits: [UInt64] = []
     private let filter: DisplayFilter
-    /// The ACL records of the PDU being reassembled, and of the last one completed, per connection and direction.
-    private var reassembling: [Link: [Int]] = [:]
+    /// The ACL records of the last PDU completed, per connection and direction.
     private var completed: [Link: [Int]] = [:]
     /// Records of PDUs since the last frame on a stream (an ATT handle, or a connection's RFCOMM/iAP2 data).
     private var sinceFrame: [Stream: [Int]] = [:]
@@ -97,20 +96,15 @@ final class RecordSelection {
                 reachedATT.remove(connection)
                 creditChannels = creditChannels.filter { $0 >> 16 != UInt32(connection) }
             }
-        case .l2capSignaling(let s) where s.fields.contains { $0.0 == "mps" }:
-            for cid in Self.cids(s) { creditChannels.insert(UInt32(connection) << 16 | UInt32(cid)) }
-        case .acl(let a):
-            // Start (0b00, 0b10) or complete (0b11) begins a PDU; a continuation (0b01) adds to it.
-            if a.boundary & 3 == 1 {
-                append(&reassembling[link, default: []], e.record)
-            } else {
-                reassembling[link] = [e.record]
-            }
+        case .l2capSignaling(let s):
+            for cid in s.creditCIDs { creditChannels.insert(UInt32(connection) << 16 | UInt32(cid)) }
+        case .acl:
+            // Its record comes with its PDU's (`l2cap`).
             return
         case .l2cap(let l):
-            let pdu = reassembling[link] ?? [e.record]
+            // The last `partLimit` records of the PDU's fragments (the reassembler keeps as many continuations).
+            let pdu = Array(([l.firstRecord] + l.continuations).suffix(Self.partLimit))
             completed[link] = pdu
-            reassembling[link] = nil
             if creditChannels.contains(UInt32(connection) << 16 | UInt32(l.cid)) {
                 for r in pdu { append(&sinceFrame[Stream(link: link, attHandle: nil, cid: l.cid), default: []], r) }
             }
@@ -159,24 +153,15 @@ final class RecordSelection {
 
     /// Whether an ATT PDU writes a CCCD, or answers such a write: notifications kept need their subscription.
     private func subscribes(_ a: ATTInfo, _ connection: UInt16) -> Bool {
-        let opcode = a.opcode.rawValue
-        if opcode == 0x12 || opcode == 0x52, a.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration {
-            if opcode == 0x12 { subscribing.insert(connection) }
+        let opcode = a.opcode
+        if opcode == .writeRequest || opcode == .writeCommand,
+            a.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration
+        {
+            if opcode == .writeRequest { subscribing.insert(connection) }
             return true
         }
         // A Write Response, or the Error Response that refused the write.
-        return (opcode == 0x13 || opcode == 0x01) && subscribing.remove(connection) != nil
-    }
-
-    /// The CIDs a credit-based command names: one as a number, several (Enhanced) as `0x0040 0x0041`.
-    private static func cids(_ s: L2CAPSignalingInfo) -> [UInt16] {
-        s.fields.filter { $0.0 == "source_cid" || $0.0 == "destination_cid" }.flatMap { field -> [UInt16] in
-            switch field.1 {
-            case .hex(let v, _), .int(let v): return UInt16(exactly: v).map { [$0] } ?? []
-            case .string(let list): return list.split(separator: " ").compactMap { UInt16($0.dropFirst(2), radix: 16) }
-            default: return []
-            }
-        }
+        return (opcode == .writeResponse || opcode == .errorResponse) && subscribing.remove(connection) != nil
     }
 
     private func remember(_ record: Int, _ parts: [Int]) {
@@ -198,7 +183,10 @@ final class RecordSelection {
         case .note, .hciCommand, .hciEvent, .connection, .l2capSignaling, .smp, .sdp, .iap2Control,
             .iap2Identification, .profile:
             return true
-        case .att(let a): return (0x01...0x11).contains(a.opcode.rawValue)
+        // Errors, MTU exchange, discovery and reads: the opcodes up to Read By Group Type Response.
+        case .att(let a):
+            return (ATTOpcode.errorResponse.rawValue...ATTOpcode.readByGroupTypeResponse.rawValue)
+                .contains(a.opcode.rawValue)
         case .rfcomm(let f): return f.dlci == 0 || f.frame != .known(.uih)
         case .iap2(let p): return p.kind != .data && p.kind != .ack
         default: return false

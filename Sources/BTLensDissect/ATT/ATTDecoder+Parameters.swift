@@ -124,10 +124,14 @@ extension ATTDecoder {
             out.info.fields += [
                 ("attribute_type", .string(uuidLabel(type))), ("attribute_value", .bytes(Array(value))),
             ]
+            out.info.byType = .attributeType(type)
         } else if opcode != .findInformationRequest {
             let type = try BluetoothUUID.read(&r, size: r.remaining)
             request.type = type
-            if let t = type { out.info.fields.append(("attribute_type", .string(uuidLabel(t)))) }
+            if let t = type {
+                out.info.fields.append(("attribute_type", .string(uuidLabel(t))))
+                out.info.byType = .attributeType(t)
+            }
         }
         bearer.pending[c] = request
     }
@@ -251,10 +255,13 @@ extension ATTDecoder {
         let length = Int(try r.u8())
         guard length >= 2 else { throw ShortRead(offset: 1, needed: 2, available: length) }
         var items: [String] = []
+        var data: [ATTAttributeData] = []
         let isCharacteristic = request?.type?.sig16 == GATTNames.characteristic
         while !r.isAtEnd {
             let handle = try r.u16le()
-            var item = ByteReader(try r.bytes(length - 2))
+            let element = try r.bytes(length - 2)
+            data.append(ATTAttributeData(handle: handle, value: Array(element)))
+            var item = ByteReader(element)
             if isCharacteristic {
                 let properties = try item.u8()
                 let valueHandle = try item.u16le()
@@ -277,6 +284,7 @@ extension ATTDecoder {
             }
         }
         out.info.fields = [(isCharacteristic ? "characteristics" : "values", .string(items.joined(separator: ", ")))]
+        out.info.byType = .attributeData(data)
     }
 
     private mutating func readByGroupType(

@@ -5,13 +5,38 @@ public struct ATTInfo: Sendable {
     public var opcode: ATTOpcode
     /// The attribute handle the PDU concerns (for responses: the handle of its request).
     public var handle: UInt16?
+    /// The capture cut the PDU short: `value` is partial. (Declared here, beside the handle, it
+    /// fills their padding: an info is the largest event payload.)
+    public var truncated = false
     /// The attribute's UUID, when discovery in the capture revealed it.
     public var uuid: BluetoothUUID?
     /// Shares storage with the capture's read buffer: a consumer that keeps it copies it (`Array(value)`).
     public var value: ArraySlice<UInt8>?
-    /// The capture cut the PDU short: `value` is partial.
-    public var truncated = false
     public var fields: [(String, FieldValue)] = []
+    /// What a by-type PDU names, as data: `fields` says it as text.
+    public var byType: ATTByType?
+}
+
+/// The Attribute Type a by-type request asks for, or the attributes a Read By Type Response
+/// gives (Core Vol 3 Part F §3.4.3.3, §3.4.4.1, §3.4.4.2, §3.4.4.9). Boxed: few PDUs have one, and
+/// an inline UUID or list would make every ATT event larger.
+public indirect enum ATTByType: Sendable, Equatable {
+    /// Find By Type Value, Read By Type and Read By Group Type Requests.
+    case attributeType(BluetoothUUID)
+    /// A Read By Type Response's Attribute Data List, in order.
+    case attributeData([ATTAttributeData])
+}
+
+/// One element of a Read By Type Response: an attribute's handle and its value (a characteristic
+/// declaration's, when the request asked for characteristics).
+public struct ATTAttributeData: Sendable, Equatable {
+    public var handle: UInt16
+    public var value: [UInt8]
+
+    public init(handle: UInt16, value: [UInt8]) {
+        self.handle = handle
+        self.value = value
+    }
 }
 
 /// A value put together from several PDUs: a long read (Read Blob) or a long write (Prepare/Execute).

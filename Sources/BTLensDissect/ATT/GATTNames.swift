@@ -15,6 +15,7 @@ public enum GATTNames {
     public static let include: UInt16 = 0x2802
     public static let characteristic: UInt16 = 0x2803
     public static let clientCharacteristicConfiguration: UInt16 = 0x2902
+    public static let deviceName: UInt16 = 0x2a00
 
     static let names: [UInt16: String] = [
         0x1800: "Generic Access", 0x1801: "Generic Attribute", 0x1802: "Immediate Alert", 0x1803: "Link Loss",

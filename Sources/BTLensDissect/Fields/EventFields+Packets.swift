@@ -61,7 +61,7 @@ extension EventFields {
 
     static let acl: [EventField] = [
         EventField.connection,
-        fragment("boundary", .integer, "the packet boundary flag") { .int(Int64($0.boundary)) },
+        fragment("boundary", .integer, "the packet boundary flag") { .int(Int64($0.boundary.rawValue)) },
         fragment("length", .integer, "the fragment's length") { .int(Int64($0.length)) },
     ]
 

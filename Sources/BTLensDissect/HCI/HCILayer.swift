@@ -89,7 +89,7 @@ final class HCILayer {
         _ r: CaptureRecord
     ) {
         var transport = Transport.unknown
-        if boundary != 0b01, fragment.count >= 4 {
+        if ACLPacketBoundary(flag: boundary) != .continuingFragment, fragment.count >= 4 {
             let cid = UInt16(fragment[fragment.startIndex + 2]) | UInt16(fragment[fragment.startIndex + 3]) << 8
             transport =
                 [0x0004, 0x0005, 0x0006].contains(cid)

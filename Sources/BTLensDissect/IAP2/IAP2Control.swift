@@ -53,6 +53,10 @@ public struct IAP2ControlMessage: Sendable {
         0xa102: "StopVehicleStatusUpdates",
     ]
 
+    /// The Wi-Fi information sharing messages (0x5700–0x5703): the answers carry a network's SSID
+    /// and passphrase.
+    public static let wiFiInformationSharing: ClosedRange<UInt16> = 0x5700...0x5703
+
     static func utf8(_ data: ArraySlice<UInt8>) -> String {
         let end = data.firstIndex(of: 0) ?? data.endIndex
         return String(decoding: data[data.startIndex..<end], as: UTF8.self)

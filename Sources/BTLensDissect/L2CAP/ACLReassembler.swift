@@ -70,6 +70,8 @@ public struct L2CAPPDU: Sendable {
     public var firstRecord: Int
     /// The capture cut one of its fragments: the payload is shorter than declared.
     public var truncated: Bool
+    /// The records of its continuing fragments (`L2CAPInfo.continuations`).
+    public var continuations: [Int] = []
 
     /// The payload, taken out of the PDU: it moves, with no reference counted.
     public consuming func takePayload() -> ArraySlice<UInt8> { payload }
@@ -83,7 +85,13 @@ public struct ACLReassembler: Sendable {
         var firstRecord: Int
         /// Header + payload length, once the 4-byte header is in.
         var need: Int?
+        /// The records of the continuing fragments so far, the last `recordLimit` of them.
+        var continuations: [Int] = []
     }
+
+    /// The continuation records a PDU keeps, the newest: one of 64 KiB sent a byte at a time would
+    /// otherwise list tens of thousands.
+    public static let recordLimit = 256
 
     public struct Output {
         public var pdu: L2CAPPDU?
@@ -186,7 +194,7 @@ public struct ACLReassembler: Sendable {
         _ slot: inout Slot, boundary: UInt8, fragment: consuming ArraySlice<UInt8>, record: Int,
         cutByCapture: Bool, _ out: inout Output
     ) {
-        if boundary == 0b01 {
+        if ACLPacketBoundary(flag: boundary) == .continuingFragment {
             continuation(&slot, fragment, record, cutByCapture, &out)
             return
         }
@@ -252,6 +260,8 @@ public struct ACLReassembler: Sendable {
         // Taken out of the slot so the append does not copy it.
         slot.partial = nil
         partial.bytes.append(contentsOf: fragment)
+        if partial.continuations.count >= recordLimit { partial.continuations.removeFirst() }
+        partial.continuations.append(record)
         settle(&slot, &partial, cut, &out)
     }
 
@@ -286,13 +296,17 @@ public struct ACLReassembler: Sendable {
                         "fragments carry \(partial.bytes.count) bytes; the L2CAP header says \(need): \(extra) extra bytes",
                         fields: [("have", .int(partial.bytes.count)), ("need", .int(need)), ("extra", .int(extra))]))
             }
-            out.pdu = makePDU(partial.bytes[0..<need], firstRecord: partial.firstRecord, truncated: false)
+            out.pdu = makePDU(
+                partial.bytes[0..<need], firstRecord: partial.firstRecord, truncated: false,
+                continuations: partial.continuations)
             return
         }
         if cut {
             slot.afterCut = true
             if partial.bytes.count >= 4 {
-                out.pdu = makePDU(partial.bytes[...], firstRecord: partial.firstRecord, truncated: true)
+                out.pdu = makePDU(
+                    partial.bytes[...], firstRecord: partial.firstRecord, truncated: true,
+                    continuations: partial.continuations)
             } else {
                 out.dropped += partial.bytes.count
             }
@@ -301,12 +315,15 @@ public struct ACLReassembler: Sendable {
         slot.partial = partial
     }
 
-    private static func makePDU(_ bytes: consuming ArraySlice<UInt8>, firstRecord: Int, truncated: Bool) -> L2CAPPDU {
+    private static func makePDU(
+        _ bytes: consuming ArraySlice<UInt8>, firstRecord: Int, truncated: Bool, continuations: [Int] = []
+    ) -> L2CAPPDU {
         var r = ByteReader(consume bytes)
         let length = Int((try? r.u16le()) ?? 0)
         let cid = (try? r.u16le()) ?? 0
         return L2CAPPDU(
-            cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
+            cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated,
+            continuations: continuations)
     }
 
     /// The last fragment either way on a connection.

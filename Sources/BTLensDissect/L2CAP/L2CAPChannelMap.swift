@@ -77,7 +77,7 @@ struct L2CAPChannelMap {
                 if data.count >= definition.minimumSize {
                     var p = ByteReader(data)
                     let command = Command(identifier: id, connection: connection, direction: direction, place: place)
-                    info.fields = parameters(definition.parameters, command, &p, &diagnostics)
+                    info.fields = parameters(definition.parameters, command, &p, &diagnostics, &info.creditCIDs)
                 } else {
                     diagnostics.append(
                         Diagnostic(
@@ -101,26 +101,27 @@ struct L2CAPChannelMap {
         func toSender(_ cid: UInt16) -> Key { Key(connection: connection, direction: direction.opposite, cid: cid) }
     }
 
-    /// The fields of one command whose data is at least its minimum size, and what it changes in the map.
+    /// The fields of one command whose data is at least its minimum size, and what it changes in the
+    /// map; a credit-based command's CIDs also as numbers, in `cids`.
     private mutating func parameters(
         _ parameters: L2CAPSignalingCode.Parameters, _ c: Command, _ p: inout ByteReader,
-        _ diagnostics: inout [Diagnostic]
+        _ diagnostics: inout [Diagnostic], _ cids: inout [UInt16]
     ) -> [(String, FieldValue)] {
         switch parameters {
         case .connectionRequest:
             return connectionRequest(c, &p)
         case .leCreditBasedConnectionRequest, .creditBasedConnectionRequest:
-            return creditBasedConnectionRequest(c, &p, le: parameters == .leCreditBasedConnectionRequest)
+            return creditBasedConnectionRequest(c, &p, le: parameters == .leCreditBasedConnectionRequest, &cids)
         case .connectionResponse:
             return connectionResponse(c, &p)
         case .leCreditBasedConnectionResponse, .creditBasedConnectionResponse:
-            return creditBasedConnectionResponse(c, &p, le: parameters == .leCreditBasedConnectionResponse)
+            return creditBasedConnectionResponse(c, &p, le: parameters == .leCreditBasedConnectionResponse, &cids)
         case .creditBasedReconfigureResponse:
             return [("result", .int(p.u16leOrZero()))]
         case .flowControlCredit:
             return flowControlCredit(c, &p, &diagnostics)
         case .creditBasedReconfigureRequest:
-            return creditBasedReconfigureRequest(c, &p)
+            return creditBasedReconfigureRequest(c, &p, &cids)
         case .disconnectionRequest, .disconnectionResponse:
             return disconnection(c, &p, response: parameters == .disconnectionResponse)
         case .configurationRequest, .configurationResponse:
@@ -147,12 +148,13 @@ struct L2CAPChannelMap {
     /// LE Credit Based (one source CID, before the flow control) or Enhanced Credit Based (a list
     /// of them, after it).
     private mutating func creditBasedConnectionRequest(
-        _ c: Command, _ p: inout ByteReader, le: Bool
+        _ c: Command, _ p: inout ByteReader, le: Bool, _ cids: inout [UInt16]
     ) -> [(String, FieldValue)] {
         let psm = p.u16leOrZero()
         let scid = le ? p.u16leOrZero() : 0
         let (mtu, mps, credits) = (p.u16leOrZero(), p.u16leOrZero(), p.u16leOrZero())
         let scids = le ? [scid] : p.remainingCIDs()
+        cids = scids
         pending[c.pending] = Request(psm: psm, cids: scids, flow: (Int(mtu), Int(mps), Int(credits)))
         return [("psm", .hex(psm)), ("psm_name", .string(PSM.name(psm))), ("source_cid", cidList(scids, le))]
             + Self.flowFields(mtu, mps, credits)
@@ -171,13 +173,14 @@ struct L2CAPChannelMap {
     }
 
     private mutating func creditBasedConnectionResponse(
-        _ c: Command, _ p: inout ByteReader, le: Bool
+        _ c: Command, _ p: inout ByteReader, le: Bool, _ cids: inout [UInt16]
     ) -> [(String, FieldValue)] {
         let dcid = le ? p.u16leOrZero() : 0
         let (mtu, mps, credits) = (p.u16leOrZero(), p.u16leOrZero(), p.u16leOrZero())
         let result = (try? p.u16le()) ?? 0xffff
         // An Enhanced response lists a CID per requested channel, 0 for each refused.
         let dcids = le ? [result == 0 ? dcid : 0] : p.remainingCIDs()
+        cids = dcids
         connected(c, responderCIDs: dcids, flow: (Int(mtu), Int(mps), Int(credits)))
         return [("destination_cid", cidList(dcids, le))] + Self.flowFields(mtu, mps, credits) + [
             ("result", .int(result))
@@ -201,10 +204,11 @@ struct L2CAPChannelMap {
     }
 
     private mutating func creditBasedReconfigureRequest(
-        _ c: Command, _ p: inout ByteReader
+        _ c: Command, _ p: inout ByteReader, _ cids: inout [UInt16]
     ) -> [(String, FieldValue)] {
         let (mtu, mps) = (p.u16leOrZero(), p.u16leOrZero())
         let dcids = p.remainingCIDs()
+        cids = dcids
         for cid in dcids {
             credit[c.toSender(cid)]?.mtu = Int(mtu)
             credit[c.toSender(cid)]?.mps = Int(mps)

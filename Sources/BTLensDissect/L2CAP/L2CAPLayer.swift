@@ -27,7 +27,7 @@ final class L2CAPLayer: ConnectionLayer {
         if ctx.lowerLayers {
             let info = L2CAPInfo(
                 cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
-                truncated: pdu.truncated)
+                truncated: pdu.truncated, continuations: pdu.continuations)
             ctx.emit(
                 Event(
                     record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,

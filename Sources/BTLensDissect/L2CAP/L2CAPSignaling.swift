@@ -122,4 +122,8 @@ public struct L2CAPSignalingInfo: Sendable {
     public var code: L2CAPSignalingCode
     public var identifier: UInt8
     public var fields: [(String, FieldValue)]
+    /// The CIDs a credit-based connection or reconfiguration command names, as numbers (its field
+    /// lists several as text): a request's source CIDs, a response's destination CIDs (0 for a
+    /// channel refused), a reconfiguration's destination CIDs.
+    public var creditCIDs: [UInt16] = []
 }

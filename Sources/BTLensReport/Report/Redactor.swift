@@ -5,10 +5,10 @@ import BTLensDissect
 /// Bluetooth addresses (as text, and as bytes in either order inside hex), accessory serial
 /// numbers (as text and as hex), device names (GAP Device Name, advertised Local Name, remote and
 /// local names, iAP2 accessory name, the devices PacketLogger config records list; as text and as
-/// hex), and iAP2 Wi-Fi credentials. It runs on the whole report before any of it is written, so a
-/// secret learned late is replaced in the rows before it too. The same value always gets the same
-/// placeholder. The input and its app logs are named by their file names only: their folders name
-/// the user's machine.
+/// hex). It runs on the whole report before any of it is written, so a secret learned late is
+/// replaced in the rows before it too. The same value always gets the same placeholder. The input
+/// and its app logs are named by their file names only: their folders name the user's machine.
+/// (iAP2 Wi-Fi credentials never reach the report: `ReportBuilder` leaves them out of its rows.)
 final class Redactor {
     /// What the report says was redacted.
     static let what =
@@ -79,12 +79,6 @@ final class Redactor {
         }
         for i in r.services.indices { r.services[i].server = text(r.services[i].server) }
         r.rows.rewrite { row in
-            if row.layer == "IAP2", row.text.contains("WiFi") {
-                // Wi-Fi information messages carry the SSID and passphrase as parameters.
-                row.text = (row.text.components(separatedBy: ")").first ?? "") + ") [Wi-Fi parameters redacted]"
-                row.fields = []
-                row.hex = nil
-            }
             row.text = text(row.text)
             row.fields = row.fields.map { ($0.0, text($0.1)) }
             // A dump no placeholder changed stays bytes.

@@ -238,27 +238,23 @@ public final class ReportBuilder {
     }
 
     /// A GAP Device Name (0x2A00) read: by a Read or Read Blob of its handle, or by a Read By Type
-    /// of its UUID (whose response says the value as `0x0003 "name"`).
+    /// of its UUID (the first attribute its response gives).
     private func deviceName(_ body: EventBody, _ c: UInt16) {
         var name: String?
         switch body {
         case .att(let a) where a.opcode == .readByTypeRequest:
-            if case .string(let type)? = a.fields.first(where: { $0.0 == "attribute_type" })?.1,
-                type.hasSuffix("(2a00)")
-            {
+            if a.byType == .attributeType(.bit16(GATTNames.deviceName)) {
                 nameByType.insert(c)
             } else {
                 nameByType.remove(c)
             }
         case .att(let a) where a.opcode == .readByTypeResponse && nameByType.contains(c):
-            if case .string(let values)? = a.fields.first(where: { $0.0 == "values" })?.1,
-                let open = values.firstIndex(of: "\""), let close = values.lastIndex(of: "\""), open < close
-            {
-                name = String(values[values.index(after: open)..<close])
+            if case .attributeData(let data)? = a.byType, let first = data.first {
+                name = String(decoding: first.value, as: UTF8.self)
             }
-        case .att(let a) where a.uuid == .bit16(0x2a00):
+        case .att(let a) where a.uuid == .bit16(GATTNames.deviceName):
             if case .string(let text)? = a.fields.first(where: { $0.0 == "text" })?.1 { name = text }
-        case .gattValue(let g) where g.uuid == .bit16(0x2a00) && g.kind == .longRead:
+        case .gattValue(let g) where g.uuid == .bit16(GATTNames.deviceName) && g.kind == .longRead:
             name = g.text
         default:
             break
@@ -354,11 +350,16 @@ public final class ReportBuilder {
     private func row(_ e: Event, index: Int) -> Report.Row {
         let (layer, described, _) = text.describe(e)
         let summary = Self.cut(described)
+        var isDiagnostic = false
+        if case .diagnostic = e.body { isDiagnostic = true }
         var row = Report.Row(
             index: index, record: e.record, offset: e.timestamp.offset(from: start(e)),
-            arrow: e.direction?.arrow ?? (e.layer == .capture && layer.hasPrefix("!") ? "!" : "="),
-            connection: e.connection, layer: layer, text: summary)
+            arrow: e.direction?.arrow ?? (isDiagnostic ? "!" : "="), connection: e.connection, layer: layer,
+            text: summary)
         switch e.body {
+        case .iap2Control(let c) where options.redact && IAP2ControlMessage.wiFiInformationSharing.contains(c.id):
+            // Its parameters are a network's SSID and passphrase: left out before the row is kept.
+            row.text = "\(c.name) (\(Hex.value(c.id, width: 4))) [Wi-Fi parameters redacted]"
         case .log(let l):
             row.arrow = "~"
             row.log = Report.LogLine(

@@ -924,6 +924,14 @@ if not btlens.register then
     return fallback
   end
 
+  -- A 16- or 32-bit UUID as Wireshark's table knows it: also in the Bluetooth Base UUID's 128-bit
+  -- form (Core Vol 3 Part B §2.5.1), which a characteristic's declaration may give instead.
+  local function uuid_keys(u)
+    if #u == 4 then return { u, "0000" .. u .. "-0000-1000-8000-00805f9b34fb" } end
+    if #u == 8 then return { u, u .. "-0000-1000-8000-00805f9b34fb" } end
+    return { u }
+  end
+
   -- Wireshark's table takes one dissector per UUID: a UUID's is a dispatcher, made once.
   function bind(uuid, p, dissect_with, framed)
     if not bound[uuid] then
@@ -933,7 +941,7 @@ if not btlens.register then
         local b = choose(uuid, pinfo, value(f_chandle))
         return b and b.dissect(tvb, pinfo, tree) or 0
       end
-      DissectorTable.get("bluetooth.uuid"):add(uuid, d)
+      for _, key in ipairs(uuid_keys(uuid)) do DissectorTable.get("bluetooth.uuid"):add(key, d) end
     end
     table.insert(bound[uuid], { p = p, dissect = dissect_with, framed = framed })
   end
@@ -994,7 +1002,9 @@ if not btlens.register then
     for _, u in ipairs(c.uuids) do
       bind(u, p, function(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end, true)
     end
-    for _, u in ipairs(c.services) do uuids:add(u, p.proto) end
+    for _, u in ipairs(c.services) do
+      for _, key in ipairs(uuid_keys(u)) do uuids:add(key, p.proto) end
+    end
     DissectorTable.get("btatt.handle"):add_for_decode_as(p.proto)
     DissectorTable.get("btrfcomm.dlci"):add_for_decode_as(p.proto)
     local ea = DissectorTable.get("iap2.ea_protocol")

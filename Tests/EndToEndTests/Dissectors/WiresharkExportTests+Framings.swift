@@ -60,12 +60,18 @@ extension WiresharkExportTests {
         var s = LESession()
         let h: UInt16 = 0x0040
         s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        // ffe1's declaration gives its UUID in the Bluetooth Base UUID's 128-bit form, as some
+        // accessories' do (Core Vol 3 Part B §2.5.1): bound as ffe1, it is the same characteristic.
+        let base: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00]
         for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
+            let wire = [UInt8(uuid & 0xff), UInt8(uuid >> 8)]
+            let long = uuid == 0xffe1
             s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
             s.att(
                 handle: h, .received,
-                [0x09, 7, declaration, 0x00, 0x1a, declaration + 1, 0x00, UInt8(uuid & 0xff), UInt8(uuid >> 8)])
+                [0x09, long ? 21 : 7, declaration, 0x00, 0x1a, declaration + 1, 0x00]
+                    + (long ? base + wire + [0x00, 0x00] : wire))
         }
         var bad: [Int] = []
         func send(_ format: FrameFormat?, _ d: Direction, _ at: UInt16, _ command: UInt16, _ seq: UInt8, corrupt: Bool)

@@ -513,6 +513,83 @@ if not btlens.register then
       (needed == 1 and "" or "s") .. " at payload offset " .. offset .. ", " .. (stop - offset) .. " left" }, 0)
   end
 
+  -- Protocol Buffers read without a schema (ProtobufRaw): records by field number; a length-
+  -- delimited value as a nested message when it reads whole as one, else text, else bytes.
+  local PB_DEPTH = 16
+
+  -- A base-128 varint at raw[i], low group first: its value and the index after it, or nil.
+  local function pb_varint(raw, i)
+    local v, mult = 0, 1
+    for k = 0, 9 do
+      local b = raw:byte(i + k)
+      if not b then return nil end
+      v = v + (b % 128) * mult
+      mult = mult * 128
+      if b < 128 then return v, i + k + 1 end
+    end
+    return nil
+  end
+
+  -- The records of `raw` ({ n, wt, v, at, len, from, to }), then, if reading stopped before its
+  -- end, the 0-based offset and the reason.
+  local function pb_records(raw)
+    local list, i = {}, 1
+    while i <= #raw do
+      if #list >= REPEAT_LIMIT then return list, i - 1, "more than " .. REPEAT_LIMIT .. " fields" end
+      local tag, ni = pb_varint(raw, i)
+      if not tag then return list, #raw, "a varint is cut off" end
+      local n, wt = math.floor(tag / 8), tag % 8
+      if n == 0 or n >= 536870912 then return list, i - 1, "field number " .. n .. "; expected 1 to 536870911" end
+      local r = { n = n, wt = wt, from = i }
+      local need
+      if wt == 0 then
+        r.v, r.to = pb_varint(raw, ni)
+        if not r.v then return list, #raw, "a varint is cut off" end
+      elseif wt == 1 or wt == 5 then
+        need = wt == 1 and 8 or 4
+        r.at, r.len = ni, need
+      elseif wt == 2 then
+        local len, at = pb_varint(raw, ni)
+        if not len then return list, #raw, "a varint is cut off" end
+        need, r.at, r.len = len, at, len
+      else
+        return list, i - 1, "field " .. n .. " has wire type " .. wt
+      end
+      if need then
+        if r.at + need - 1 > #raw then
+          return list, r.at - 1, "field " .. n .. " needs " .. need .. " bytes, " .. (#raw - r.at + 1) .. " left"
+        end
+        r.to = r.at + need
+      end
+      list[#list + 1] = r
+      i = r.to
+    end
+    return list
+  end
+
+  local function pb_show(raw, list, t, off, tree, depth)
+    for _, r in ipairs(list) do
+      local range = t(off + r.from - 1, r.to - r.from)
+      if r.wt == 0 then
+        tree:add(range, r.n .. ": " .. string.format("%.0f", r.v))
+      elseif r.wt == 1 or r.wt == 5 then
+        local v = 0
+        for k = r.len, 1, -1 do v = v * 256 + raw:byte(r.at + k - 1) end
+        tree:add(range, r.n .. ": " .. string.format("%.0f", v))
+      else
+        local sub = raw:sub(r.at, r.at + r.len - 1)
+        local inner, stopped = pb_records(sub)
+        if depth < PB_DEPTH and #sub > 0 and not stopped then
+          pb_show(sub, inner, t, off + r.at - 1, tree:add(range, r.n .. ":"), depth + 1)
+        elseif not sub:find("[%z\1-\8\11\12\14-\31\127]") and (not utf8 or utf8.len(sub)) then
+          tree:add(range, r.n .. ": \"" .. sub .. "\"")
+        else
+          tree:add(range, r.n .. ": " .. (sub:gsub(".", function(c) return string.format("%02x", c:byte()) end)))
+        end
+      end
+    end
+  end
+
   local function single(p, s, kind, t, off, stop, tree, scope, problems)
     if kind.k == "int" then
       if off + kind.w > stop then short(s.n, kind.w, off, stop) end
@@ -552,6 +629,18 @@ if not btlens.register then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
       if off + size > stop then short(s.n, size, off, stop) end
       tree:add(p.fields[kind.f], t(off, size))
+      return off + size
+    elseif kind.k == "protobuf" then
+      local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+      if off + size > stop then short(s.n, size, off, stop) end
+      local sub = tree:add(p.fields[kind.f], t(off, size))
+      local raw = size > 0 and t(off, size):raw() or ""
+      local list, at, why = pb_records(raw)
+      pb_show(raw, list, t, off, sub, 1)
+      if at then
+        problems[#problems + 1] = { id = "a5.field.invalid", item = sub,
+          text = s.n .. " is not a protobuf message at payload offset " .. (off + at) .. ": " .. why }
+      end
       return off + size
     elseif kind.k == "group" then
       local sub = tree:add(p.fields[kind.f], t(off, 0))

@@ -50,6 +50,7 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x0011, name: PhoneVersion, seq: [{id: data, type: bytes}]}
           - {id: 0x07d1, name: AppMessage, seq: [{id: data, type: bytes}]}
+          - {id: 0x0bb8, name: Settings, seq: [{id: body, type: protobuf}]}
         """,
     ]
 
@@ -95,6 +96,9 @@ extension WiresharkExportTests {
             let bytes =
                 pebble.encode(command: 0x0011, payload: [1]) + pebble.encode(command: 0x07d1, payload: long)
                 + pebble.encode(command: 0x0011, payload: [2])
+                // A protobuf message {1: 150, 2: "testing", 3: {1: 150}}, then one cut off inside field 2.
+                + pebble.encode(command: 0x0bb8, payload: Hex.bytes("089601120774657374696e671a03089601") ?? [])
+                + pebble.encode(command: 0x0bb8, payload: Hex.bytes("0896011207746573") ?? [])
             s.stream(
                 handle: h, attHandle: 0x17, .sent, bytes, values: Array(repeating: 20, count: bytes.count / 20 + 1))
         }
@@ -121,7 +125,15 @@ extension WiresharkExportTests {
         let all = try events(capture, arguments)
         let named = all.compactMap { $0["command_name"] as? String }
         XCTAssertEqual(
-            named, ["Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion"])
+            named,
+            [
+                "Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion",
+                "Settings",
+                "Settings",
+            ])
+        let invalid = all.filter { $0["id"] as? String == "a5.field.invalid" }.compactMap { $0["message"] as? String }
+        XCTAssertEqual(
+            invalid, ["Settings: body is not a protobuf message at payload offset 5: field 2 needs 7 bytes, 3 left"])
         let badRecords = all.filter { $0["id"] as? String == "a5.checksum.bad" }.compactMap { $0["record"] as? Int }
         XCTAssertEqual(badRecords, bad)
 

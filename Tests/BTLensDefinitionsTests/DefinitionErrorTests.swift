@@ -81,7 +81,7 @@ final class DefinitionErrorTests: XCTestCase {
     func testFramingErrors() {
         XCTAssertEqual(
             error("protocol: t\nframing: slip\n"),
-            "x.yaml:2: framing: unknown framing 'slip'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum"
+            "x.yaml:2: framing: unknown framing 'slip'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum, delimiter ({delimiter: slip, header: [command]})"
         )
         XCTAssertEqual(
             error("protocol: t\nframing: {magic: 0x55, header: [command]}\n"),

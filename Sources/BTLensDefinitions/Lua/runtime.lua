@@ -189,9 +189,10 @@ if not btlens.register then
   end
 
   -- The frame of `total` bytes at the front of the buffer: its header fields and checksums.
-  local function read_frame(s, buf, total, part, trailer)
+  -- `wire`: the bytes the frame took in the stream, where not `total` (a delimited frame's).
+  local function read_frame(s, buf, total, part, trailer, wire)
     local c = s.p.c
-    local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
+    local fr = { raw = buf:sub(1, total), packets = packets_of(s, wire or total), part = part, trailer = trailer }
     local function at(o) return o and buf:byte(o + 1) end
     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
     fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
@@ -235,9 +236,95 @@ if not btlens.register then
     return fr
   end
 
+  -- A delimited frame's bytes between its marks, unescaped (Delimiting.unescape), or nil.
+  local function unescape(d, body)
+    local out, i = {}, 1
+    if d.cobs then
+      while i <= #body do
+        local code = body:byte(i)
+        if code == 0 or i + code - 1 > #body then return nil end
+        out[#out + 1] = body:sub(i + 1, i + code - 1)
+        i = i + code
+        if code < 255 and i <= #body then out[#out + 1] = "\0" end
+      end
+      return table.concat(out)
+    end
+    if not d.esc then return body end
+    while i <= #body do
+      local b = body:byte(i)
+      if b == d.esc then
+        local code = body:byte(i + 1)
+        local v = code and (d.xor and bit.bxor(code, d.xor) or d.codes[code])
+        if not v then return nil end
+        out[#out + 1] = string.char(v)
+        i = i + 2
+      else
+        out[#out + 1] = string.char(b)
+        i = i + 1
+      end
+    end
+    return table.concat(out)
+  end
+
+  -- A delimited frame's unescaped bytes as a frame of `wire` bytes in the stream, or nil when its
+  -- magic, size or length field says it is not one (MessageFramer.delimitedStep).
+  local function delimited_frame(s, frame, wire)
+    local c = s.p.c
+    if #frame < c.hlen then return nil end
+    for i = 1, #c.magic do
+      if frame:byte(i) ~= c.magic[i] then return nil end
+    end
+    local part, trailer = nil, c.trailer
+    if c.fidx and c.fcnt then
+      part = { index = frame:byte(c.fidx + 1), count = frame:byte(c.fcnt + 1) }
+      if part.index < part.count then trailer = 0 end
+    end
+    if #frame < c.hlen + trailer then return nil end
+    if c.length and frame_length(c, frame, trailer) ~= #frame then return nil end
+    return read_frame(s, frame, #frame, part, trailer, wire)
+  end
+
+  -- The next frame of a delimited framing (MessageFramer.nextDelimited), or nil.
+  local function next_delimited(s)
+    local c, d = s.p.c, s.p.c.delim
+    while #s.buf > 0 do
+      local buf = s.buf
+      local e = buf:find(string.char(d.stop), 1, true)
+      if not e then
+        if #buf > 2 * c.limit then skip(s, #buf) end
+        return nil
+      end
+      local from, junk = 1, nil
+      if d.start then
+        local st = buf:find(string.char(d.start), 1, true) or e
+        local again = st == 1 and buf:find(string.char(d.start), 2, true)
+        if st > 1 then junk = math.min(st - 1, e)
+        elseif again and again < e then junk = again - 1
+        else from = 2 end
+      end
+      if junk then
+        skip(s, junk)
+      elseif e == from then
+        consume(s, e)
+      else
+        local frame = unescape(d, buf:sub(from, e - 1))
+        local fr = frame and delimited_frame(s, frame, e)
+        if not fr then
+          skip(s, e)
+        else
+          consume(s, e)
+          fr.skipped, fr.skip_from = s.skipped, s.skip_from
+          s.skipped, s.insync = 0, true
+          return fr
+        end
+      end
+    end
+  end
+
   -- The next whole frame at the front of the stream (MessageFramer's rules), or nil.
   local function next_frame(s)
     local c = s.p.c
+    if c.delim then return next_delimited(s) end
     if #c.magic == 0 then return next_unmarked(s) end
     while #s.buf > 0 do
       local buf = s.buf
@@ -441,7 +528,7 @@ if not btlens.register then
 
   -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
   local function push(s, raw, number, time, parts)
-    if #s.p.c.magic == 0 and #s.buf == 0 then s.insync = true end
+    if #s.p.c.magic == 0 and not s.p.c.delim and #s.buf == 0 then s.insync = true end
     s.buf = s.buf .. raw
     for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
     local out = {}
@@ -710,8 +797,10 @@ if not btlens.register then
     end
     if c.fidx then field("fragment_index", c.fidx) end
     if c.fcnt then field("fragment_count", c.fcnt) end
-    local li = c.length.be and sub:add(p.fields.length, t(c.length.o, c.length.w))
-      or sub:add_le(p.fields.length, t(c.length.o, c.length.w))
+    if c.length then
+      if c.length.be then sub:add(p.fields.length, t(c.length.o, c.length.w))
+      else sub:add_le(p.fields.length, t(c.length.o, c.length.w)) end
+    end
     local payload, n = t, 0
     if fr.joined then
       if #fr.joined > 0 then payload = ByteArray.new(fr.joined, true):tvb(c.title .. " message") end
@@ -1048,7 +1137,8 @@ if not btlens.register then
       flags = ProtoField.uint8(c.id .. ".flags", "Flags", base.HEX),
       fragment_index = ProtoField.uint8(c.id .. ".fragment_index", "Fragment index"),
       fragment_count = ProtoField.uint8(c.id .. ".fragment_count", "Fragment count"),
-      length = c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
+      length = c.length and c.length.w == 4 and ProtoField.uint32(c.id .. ".length", "Length")
+        or c.length and c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
         or ProtoField.uint8(c.id .. ".length", "Length"),
       checksum = c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
         or c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)

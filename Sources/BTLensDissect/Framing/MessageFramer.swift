@@ -22,6 +22,8 @@ public struct MessageFramer: Sendable {
     /// A delimited framing's bytes as they came, escaped: `buffer` then holds one frame, unescaped,
     /// while it is parsed.
     private var escaped = StreamBuffer()
+    /// Whether the format is delimited, read once: the format's delimiting holds a table.
+    private let isDelimited: Bool
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
@@ -36,6 +38,7 @@ public struct MessageFramer: Sendable {
         self.payloads = payloads
         self.frameLimit = frameLimit
         layout = FrameLayout(format)
+        isDelimited = format.delimiting != nil
     }
 
     /// A framer like this one, with nothing buffered.
@@ -44,11 +47,11 @@ public struct MessageFramer: Sendable {
     public var buffered: Int { buffer.count + escaped.count }
 
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        if format.delimiting == nil { buffer.append(bytes) } else { escaped.append(bytes) }
+        if isDelimited { escaped.append(bytes) } else { buffer.append(bytes) }
     }
 
     public mutating func next() -> Step? {
-        if let d = format.delimiting { return nextDelimited(d) }
+        if isDelimited, let d = format.delimiting { return nextDelimited(d) }
         guard let first = layout.magicFirst else { return nextUnmarked() }
         while !buffer.isEmpty {
             if buffer[0] != first {
@@ -255,7 +258,7 @@ public struct MessageFramer: Sendable {
     public var partial: (have: Int, need: Int)? {
         guard buffered > 0 else { return nil }
         // A delimited frame's end is not known until it comes.
-        if format.delimiting != nil { return (buffered, 0) }
+        if isDelimited { return (buffered, 0) }
         let need =
             buffered >= format.headerLength
             ? (frameLength(trailer: fragmentAndTrailer.trailer) ?? format.headerLength) : format.headerLength

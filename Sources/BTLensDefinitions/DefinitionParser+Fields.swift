@@ -175,11 +175,12 @@ extension DefinitionParser.Parser {
         switch name {
         case "bytes": return .bytes(size ?? .eos)
         case "str": return .string(size ?? .eos)
+        case "protobuf": return .protobuf(size ?? .eos)
         default:
             guard typeSources[name] != nil else {
                 let declared = typeSources.keys.sorted()
                 throw t.error(
-                    "\(here): unknown type '\(name)'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str"
+                    "\(here): unknown type '\(name)'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str, protobuf"
                         + (declared.isEmpty ? "" : ", or a type from types: (\(declared.joined(separator: ", ")))"))
             }
             return .group(try namedType(name, t, known: known))

@@ -15,14 +15,18 @@ extension DefinitionParser.Parser {
             case "value": return .values(commandByte: false)
             case "event-byte": return .values(commandByte: true)
             case let other:
+                let delimited = Delimiting.named.contains { $0.name == other }
                 throw v.error(
-                    "framing: unknown framing '\(other)'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum"
-                )
+                    "framing: unknown framing '\(other)'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum, delimiter"
+                        + (delimited ? " ({delimiter: \(other), header: [command]})" : ""))
             }
         }
-        let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum"])
+        let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum", "delimiter"])
         let errorsBefore = errors.count
-        let magic = attempt { p in try p.magicBytes(m.required("magic", "framing")) }
+        let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
+        let magic =
+            m["delimiter"] != nil && m["magic"] == nil
+            ? [] : attempt { p in try p.magicBytes(m.required("magic", "framing")) }
         var header: [FrameFormat.HeaderField] = []
         let headerNode = attempt { _ in try m.required("header", "framing") }
         for item in headerNode.flatMap({ h in attempt { _ in try h.items("framing header") } }) ?? [] {
@@ -45,9 +49,10 @@ extension DefinitionParser.Parser {
         if let headerNode, errors.count == errorsBefore {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
             let commands = header.filter { if case .command = $0 { return true } else { return false } }.count
-            guard lengths == 1, commands == 1 else {
+            // A delimited frame's end says its length: a length field is then optional.
+            guard lengths == 1 || (m["delimiter"] != nil && lengths == 0), commands == 1 else {
                 throw headerNode.error(
-                    "framing header: expected exactly one command and one length field, found \(commands) and \(lengths)"
+                    "framing header: expected exactly one command and \(m["delimiter"] == nil ? "one" : "at most one") length field, found \(commands) and \(lengths)"
                 )
             }
             let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
@@ -64,7 +69,10 @@ extension DefinitionParser.Parser {
         guard errors.count == errorsBefore, let magic else {
             throw errors.last ?? v.error("framing: not read")
         }
-        return .frames(FrameFormat(name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum))
+        return .frames(
+            FrameFormat(
+                name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
+                delimiting: delimiting))
     }
 
     /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).

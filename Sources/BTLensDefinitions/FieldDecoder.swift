@@ -102,6 +102,18 @@ struct FieldDecoder {
         case .string(let size):
             let bytes = try read(spec.name, length(size))
             if keepsValues { sink.value(.string(String(decoding: bytes, as: UTF8.self))) }
+        case .protobuf(let size):
+            let start = reader.offset
+            let bytes = try read(spec.name, length(size))
+            let (records, failure) = ProtobufRaw.records(bytes)
+            if let failure {
+                problems.append(
+                    Diagnostic(
+                        DissectorDiagnostics.fieldInvalid,
+                        "\(message): \(spec.name) is not a protobuf message at payload offset \(start + failure.offset): \(failure.reason)",
+                        fields: [("field", .string(spec.name)), ("offset", .int(start + failure.offset))]))
+            }
+            if keepsValues { ProtobufRaw.put(records, into: &sink, depth: 1) }
         case .group(let specs):
             // A group sees the fields before it; what it names is not seen after it.
             let outer = scope

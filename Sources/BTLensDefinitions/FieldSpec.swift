@@ -14,6 +14,8 @@ final class FieldSpec: Sendable {
         case bytes(Size)
         /// UTF-8 text.
         case string(Size)
+        /// A Protocol Buffers message read without a schema (`ProtobufRaw`).
+        case protobuf(Size)
         /// A named type from `types:`.
         case group([FieldSpec])
         /// `switch-on` an earlier integer field; `fallback` is the `_` case (else the rest as bytes).
@@ -114,7 +116,7 @@ extension FieldSpec {
         func visit(_ type: FieldType) {
             switch type {
             case .integer: break
-            case .bytes(let size), .string(let size):
+            case .bytes(let size), .string(let size), .protobuf(let size):
                 if case .field(let f) = size { names.insert(f) }
             case .group(let inner): for s in inner { visit(s) }
             case .switchOn(let on, let cases, let fallback):
@@ -136,7 +138,7 @@ extension FieldSpec {
     static func markReferenced(_ specs: [FieldSpec], _ names: Set<String>) {
         func mark(_ type: FieldType) {
             switch type {
-            case .integer, .bytes, .string: break
+            case .integer, .bytes, .string, .protobuf: break
             case .group(let inner): markReferenced(inner, names)
             case .switchOn(_, let cases, let fallback):
                 for c in cases.values { mark(c) }

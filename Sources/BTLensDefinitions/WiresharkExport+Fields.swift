@@ -58,6 +58,8 @@ extension WiresharkExport {
                 return "f = \(quoted(declare(f.name, "t = \"bytes\""))), k = \"bytes\", z = \(Self.size(size))"
             case .string(let size):
                 return "f = \(quoted(declare(f.name, "t = \"string\""))), k = \"string\", z = \(Self.size(size))"
+            case .protobuf(let size):
+                return "f = \(quoted(declare(f.name, "t = \"group\""))), k = \"protobuf\", z = \(Self.size(size))"
             case .group(let inner):
                 let key = declare(f.name, "t = \"group\"")
                 return "f = \(quoted(key)), k = \"group\", g = \(list(inner))"

@@ -104,7 +104,7 @@ public enum WiresharkExport {
               magic = { \(format.magic.map { Hex.value($0, width: 2) }.joined(separator: ", ")) }, hlen = \(format.headerLength), trailer = \(format.trailerLength), len_end = \(format.lengthFieldEnd),
               version = \(offset(layout.version)), command = \(integer(layout.command)), sequence = \(offset(layout.sequence)), flags = \(offset(layout.flags)),
               length = \(integer(layout.length)), counts = \(quoted(format.lengthCounts.rawValue)), fidx = \(offset(layout.fragmentIndex)), fcnt = \(offset(layout.fragmentCount)),
-              checksum = \(checksum ?? "nil"), a5 = \(format == .a5), echoes = \(d.pairing?.match == .sequence),
+              checksum = \(checksum ?? "nil"), delim = \(delimiter(format.delimiting)), a5 = \(format == .a5), echoes = \(d.pairing?.match == .sequence),
               limit = \(limits.messageBytes), pending = \(limits.pendingRequests),
               flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)) }" }.joined(separator: ", ")) },
               names = { [0] = { \(names[0])}, [1] = { \(names[1])} },
@@ -127,6 +127,22 @@ public enum WiresharkExport {
     }
 
     /// The devices the characteristic bindings hold on, or nil for every device.
+    /// A delimited framing's marks for the plugin's `next_delimited` (`stop`: `end` is Lua's keyword).
+    private static func delimiter(_ d: Delimiting?) -> String {
+        guard let d else { return "nil" }
+        var parts = ["stop = \(d.end)"]
+        if let start = d.start { parts.append("start = \(start)") }
+        switch d.escape {
+        case .none: break
+        case .xor(let e, let mask): parts += ["esc = \(e)", "xor = \(mask)"]
+        case .codes(let e, let codes):
+            let list = codes.keys.sorted().map { "[\($0)] = \(codes[$0] ?? 0)" }.joined(separator: ", ")
+            parts += ["esc = \(e)", "codes = { \(list) }"]
+        case .cobs: parts.append("cobs = true")
+        }
+        return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
     /// A CRC's parameters for the plugin's `crc` (runtime.lua), with the register's top bit, the
     /// shift that puts a byte at its top and its mask, as integers: Lua's `2 ^ n` is a float.
     private static func crcParameters(_ algorithm: ChecksumAlgorithm) -> String {

@@ -189,9 +189,10 @@ if not btlens.register then
   end
 
   -- The frame of `total` bytes at the front of the buffer: its header fields and checksums.
-  local function read_frame(s, buf, total, part, trailer)
+  -- `wire`: the bytes the frame took in the stream, where not `total` (a delimited frame's).
+  local function read_frame(s, buf, total, part, trailer, wire)
     local c = s.p.c
-    local fr = { raw = buf:sub(1, total), packets = packets_of(s, total), part = part, trailer = trailer }
+    local fr = { raw = buf:sub(1, total), packets = packets_of(s, wire or total), part = part, trailer = trailer }
     local function at(o) return o and buf:byte(o + 1) end
     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
     fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
@@ -235,9 +236,95 @@ if not btlens.register then
     return fr
   end
 
+  -- A delimited frame's bytes between its marks, unescaped (Delimiting.unescape), or nil.
+  local function unescape(d, body)
+    local out, i = {}, 1
+    if d.cobs then
+      while i <= #body do
+        local code = body:byte(i)
+        if code == 0 or i + code - 1 > #body then return nil end
+        out[#out + 1] = body:sub(i + 1, i + code - 1)
+        i = i + code
+        if code < 255 and i <= #body then out[#out + 1] = "\0" end
+      end
+      return table.concat(out)
+    end
+    if not d.esc then return body end
+    while i <= #body do
+      local b = body:byte(i)
+      if b == d.esc then
+        local code = body:byte(i + 1)
+        local v = code and (d.xor and bit.bxor(code, d.xor) or d.codes[code])
+        if not v then return nil end
+        out[#out + 1] = string.char(v)
+        i = i + 2
+      else
+        out[#out + 1] = string.char(b)
+        i = i + 1
+      end
+    end
+    return table.concat(out)
+  end
+
+  -- A delimited frame's unescaped bytes as a frame of `wire` bytes in the stream, or nil when its
+  -- magic, size or length field says it is not one (MessageFramer.delimitedStep).
+  local function delimited_frame(s, frame, wire)
+    local c = s.p.c
+    if #frame < c.hlen then return nil end
+    for i = 1, #c.magic do
+      if frame:byte(i) ~= c.magic[i] then return nil end
+    end
+    local part, trailer = nil, c.trailer
+    if c.fidx and c.fcnt then
+      part = { index = frame:byte(c.fidx + 1), count = frame:byte(c.fcnt + 1) }
+      if part.index < part.count then trailer = 0 end
+    end
+    if #frame < c.hlen + trailer then return nil end
+    if c.length and frame_length(c, frame, trailer) ~= #frame then return nil end
+    return read_frame(s, frame, #frame, part, trailer, wire)
+  end
+
+  -- The next frame of a delimited framing (MessageFramer.nextDelimited), or nil.
+  local function next_delimited(s)
+    local c, d = s.p.c, s.p.c.delim
+    while #s.buf > 0 do
+      local buf = s.buf
+      local e = buf:find(string.char(d.stop), 1, true)
+      if not e then
+        if #buf > 2 * c.limit then skip(s, #buf) end
+        return nil
+      end
+      local from, junk = 1, nil
+      if d.start then
+        local st = buf:find(string.char(d.start), 1, true) or e
+        local again = st == 1 and buf:find(string.char(d.start), 2, true)
+        if st > 1 then junk = math.min(st - 1, e)
+        elseif again and again < e then junk = again - 1
+        else from = 2 end
+      end
+      if junk then
+        skip(s, junk)
+      elseif e == from then
+        consume(s, e)
+      else
+        local frame = unescape(d, buf:sub(from, e - 1))
+        local fr = frame and delimited_frame(s, frame, e)
+        if not fr then
+          skip(s, e)
+        else
+          consume(s, e)
+          fr.skipped, fr.skip_from = s.skipped, s.skip_from
+          s.skipped, s.insync = 0, true
+          return fr
+        end
+      end
+    end
+  end
+
   -- The next whole frame at the front of the stream (MessageFramer's rules), or nil.
   local function next_frame(s)
     local c = s.p.c
+    if c.delim then return next_delimited(s) end
     if #c.magic == 0 then return next_unmarked(s) end
     while #s.buf > 0 do
       local buf = s.buf
@@ -441,7 +528,7 @@ if not btlens.register then
 
   -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
   local function push(s, raw, number, time, parts)
-    if #s.p.c.magic == 0 and #s.buf == 0 then s.insync = true end
+    if #s.p.c.magic == 0 and not s.p.c.delim and #s.buf == 0 then s.insync = true end
     s.buf = s.buf .. raw
     for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
     local out = {}
@@ -513,6 +600,83 @@ if not btlens.register then
       (needed == 1 and "" or "s") .. " at payload offset " .. offset .. ", " .. (stop - offset) .. " left" }, 0)
   end
 
+  -- Protocol Buffers read without a schema (ProtobufRaw): records by field number; a length-
+  -- delimited value as a nested message when it reads whole as one, else text, else bytes.
+  local PB_DEPTH = 16
+
+  -- A base-128 varint at raw[i], low group first: its value and the index after it, or nil.
+  local function pb_varint(raw, i)
+    local v, mult = 0, 1
+    for k = 0, 9 do
+      local b = raw:byte(i + k)
+      if not b then return nil end
+      v = v + (b % 128) * mult
+      mult = mult * 128
+      if b < 128 then return v, i + k + 1 end
+    end
+    return nil
+  end
+
+  -- The records of `raw` ({ n, wt, v, at, len, from, to }), then, if reading stopped before its
+  -- end, the 0-based offset and the reason.
+  local function pb_records(raw)
+    local list, i = {}, 1
+    while i <= #raw do
+      if #list >= REPEAT_LIMIT then return list, i - 1, "more than " .. REPEAT_LIMIT .. " fields" end
+      local tag, ni = pb_varint(raw, i)
+      if not tag then return list, #raw, "a varint is cut off" end
+      local n, wt = math.floor(tag / 8), tag % 8
+      if n == 0 or n >= 536870912 then return list, i - 1, "field number " .. n .. "; expected 1 to 536870911" end
+      local r = { n = n, wt = wt, from = i }
+      local need
+      if wt == 0 then
+        r.v, r.to = pb_varint(raw, ni)
+        if not r.v then return list, #raw, "a varint is cut off" end
+      elseif wt == 1 or wt == 5 then
+        need = wt == 1 and 8 or 4
+        r.at, r.len = ni, need
+      elseif wt == 2 then
+        local len, at = pb_varint(raw, ni)
+        if not len then return list, #raw, "a varint is cut off" end
+        need, r.at, r.len = len, at, len
+      else
+        return list, i - 1, "field " .. n .. " has wire type " .. wt
+      end
+      if need then
+        if r.at + need - 1 > #raw then
+          return list, r.at - 1, "field " .. n .. " needs " .. need .. " bytes, " .. (#raw - r.at + 1) .. " left"
+        end
+        r.to = r.at + need
+      end
+      list[#list + 1] = r
+      i = r.to
+    end
+    return list
+  end
+
+  local function pb_show(raw, list, t, off, tree, depth)
+    for _, r in ipairs(list) do
+      local range = t(off + r.from - 1, r.to - r.from)
+      if r.wt == 0 then
+        tree:add(range, r.n .. ": " .. string.format("%.0f", r.v))
+      elseif r.wt == 1 or r.wt == 5 then
+        local v = 0
+        for k = r.len, 1, -1 do v = v * 256 + raw:byte(r.at + k - 1) end
+        tree:add(range, r.n .. ": " .. string.format("%.0f", v))
+      else
+        local sub = raw:sub(r.at, r.at + r.len - 1)
+        local inner, stopped = pb_records(sub)
+        if depth < PB_DEPTH and #sub > 0 and not stopped then
+          pb_show(sub, inner, t, off + r.at - 1, tree:add(range, r.n .. ":"), depth + 1)
+        elseif not sub:find("[%z\1-\8\11\12\14-\31\127]") and (not utf8 or utf8.len(sub)) then
+          tree:add(range, r.n .. ": \"" .. sub .. "\"")
+        else
+          tree:add(range, r.n .. ": " .. (sub:gsub(".", function(c) return string.format("%02x", c:byte()) end)))
+        end
+      end
+    end
+  end
+
   local function single(p, s, kind, t, off, stop, tree, scope, problems)
     if kind.k == "int" then
       if off + kind.w > stop then short(s.n, kind.w, off, stop) end
@@ -552,6 +716,18 @@ if not btlens.register then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
       if off + size > stop then short(s.n, size, off, stop) end
       tree:add(p.fields[kind.f], t(off, size))
+      return off + size
+    elseif kind.k == "protobuf" then
+      local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+      if off + size > stop then short(s.n, size, off, stop) end
+      local sub = tree:add(p.fields[kind.f], t(off, size))
+      local raw = size > 0 and t(off, size):raw() or ""
+      local list, at, why = pb_records(raw)
+      pb_show(raw, list, t, off, sub, 1)
+      if at then
+        problems[#problems + 1] = { id = "a5.field.invalid", item = sub,
+          text = s.n .. " is not a protobuf message at payload offset " .. (off + at) .. ": " .. why }
+      end
       return off + size
     elseif kind.k == "group" then
       local sub = tree:add(p.fields[kind.f], t(off, 0))
@@ -621,8 +797,10 @@ if not btlens.register then
     end
     if c.fidx then field("fragment_index", c.fidx) end
     if c.fcnt then field("fragment_count", c.fcnt) end
-    local li = c.length.be and sub:add(p.fields.length, t(c.length.o, c.length.w))
-      or sub:add_le(p.fields.length, t(c.length.o, c.length.w))
+    if c.length then
+      if c.length.be then sub:add(p.fields.length, t(c.length.o, c.length.w))
+      else sub:add_le(p.fields.length, t(c.length.o, c.length.w)) end
+    end
     local payload, n = t, 0
     if fr.joined then
       if #fr.joined > 0 then payload = ByteArray.new(fr.joined, true):tvb(c.title .. " message") end
@@ -924,6 +1102,14 @@ if not btlens.register then
     return fallback
   end
 
+  -- A 16- or 32-bit UUID as Wireshark's table knows it: also in the Bluetooth Base UUID's 128-bit
+  -- form (Core Vol 3 Part B §2.5.1), which a characteristic's declaration may give instead.
+  local function uuid_keys(u)
+    if #u == 4 then return { u, "0000" .. u .. "-0000-1000-8000-00805f9b34fb" } end
+    if #u == 8 then return { u, u .. "-0000-1000-8000-00805f9b34fb" } end
+    return { u }
+  end
+
   -- Wireshark's table takes one dissector per UUID: a UUID's is a dispatcher, made once.
   function bind(uuid, p, dissect_with, framed)
     if not bound[uuid] then
@@ -933,7 +1119,7 @@ if not btlens.register then
         local b = choose(uuid, pinfo, value(f_chandle))
         return b and b.dissect(tvb, pinfo, tree) or 0
       end
-      DissectorTable.get("bluetooth.uuid"):add(uuid, d)
+      for _, key in ipairs(uuid_keys(uuid)) do DissectorTable.get("bluetooth.uuid"):add(key, d) end
     end
     table.insert(bound[uuid], { p = p, dissect = dissect_with, framed = framed })
   end
@@ -951,7 +1137,8 @@ if not btlens.register then
       flags = ProtoField.uint8(c.id .. ".flags", "Flags", base.HEX),
       fragment_index = ProtoField.uint8(c.id .. ".fragment_index", "Fragment index"),
       fragment_count = ProtoField.uint8(c.id .. ".fragment_count", "Fragment count"),
-      length = c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
+      length = c.length and c.length.w == 4 and ProtoField.uint32(c.id .. ".length", "Length")
+        or c.length and c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
         or ProtoField.uint8(c.id .. ".length", "Length"),
       checksum = c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
         or c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
@@ -994,7 +1181,9 @@ if not btlens.register then
     for _, u in ipairs(c.uuids) do
       bind(u, p, function(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end, true)
     end
-    for _, u in ipairs(c.services) do uuids:add(u, p.proto) end
+    for _, u in ipairs(c.services) do
+      for _, key in ipairs(uuid_keys(u)) do uuids:add(key, p.proto) end
+    end
     DissectorTable.get("btatt.handle"):add_for_decode_as(p.proto)
     DissectorTable.get("btrfcomm.dlci"):add_for_decode_as(p.proto)
     local ea = DissectorTable.get("iap2.ea_protocol")

@@ -100,7 +100,7 @@ extension FrameFormat {
             let value = messageChecksum ?? c.algorithm.compute(checksummed(bytes, payloadStart: headerLength))
             bytes += Self.integer(Int(value), width: c.algorithm.width, bigEndian: c.bigEndian)
         }
-        return bytes
+        return delimiting?.wrap(bytes) ?? bytes
     }
 
     /// The bytes the checksum covers, given a frame's bytes up to (not including) the checksum.

@@ -64,6 +64,9 @@ public struct FrameFormat: Sendable, Equatable {
     public let header: [HeaderField]
     public let lengthCounts: LengthCounts
     public let checksum: Checksum?
+    /// For a delimited framing (SLIP, HDLC, COBS, …): how frames are marked and escaped; its
+    /// frames need no length field.
+    public let delimiting: Delimiting?
     /// Derived once: the framer asks for them several times per frame.
     public let headerLength: Int
     public let trailerLength: Int
@@ -71,8 +74,9 @@ public struct FrameFormat: Sendable, Equatable {
 
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
-        checksum: Checksum?
+        checksum: Checksum?, delimiting: Delimiting? = nil
     ) {
+        self.delimiting = delimiting
         self.name = name
         self.magic = magic
         self.header = header

@@ -150,7 +150,8 @@ public struct FramedStream: Sendable {
         if let p = framer.partial {
             var d = Diagnostic(
                 FramingDiagnostics.truncated,
-                "stream ended by \(reason) inside a frame: \(p.have) of \(p.need) bytes present",
+                "stream ended by \(reason) inside a frame: "
+                    + (p.need > 0 ? "\(p.have) of \(p.need) bytes present" : "\(p.have) bytes present, no end byte"),
                 fields: [("have", .int(p.have)), ("need", .int(p.need))])
             d.began = origins.place(at: unconsumed)
             out(.diagnostic(d))

@@ -19,6 +19,11 @@ public struct MessageFramer: Sendable {
     public let payloads: PayloadPolicy
     private let layout: FrameLayout
     private var buffer = StreamBuffer()
+    /// A delimited framing's bytes as they came, escaped: `buffer` then holds one frame, unescaped,
+    /// while it is parsed.
+    private var escaped = StreamBuffer()
+    /// Whether the format is delimited, read once: the format's delimiting holds a table.
+    private let isDelimited: Bool
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
@@ -33,16 +38,20 @@ public struct MessageFramer: Sendable {
         self.payloads = payloads
         self.frameLimit = frameLimit
         layout = FrameLayout(format)
+        isDelimited = format.delimiting != nil
     }
 
     /// A framer like this one, with nothing buffered.
     public var restarted: MessageFramer { MessageFramer(format: format, payloads: payloads, frameLimit: frameLimit) }
 
-    public var buffered: Int { buffer.count }
+    public var buffered: Int { buffer.count + escaped.count }
 
-    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        if isDelimited { escaped.append(bytes) } else { buffer.append(bytes) }
+    }
 
     public mutating func next() -> Step? {
+        if isDelimited, let d = format.delimiting { return nextDelimited(d) }
         guard let first = layout.magicFirst else { return nextUnmarked() }
         while !buffer.isEmpty {
             if buffer[0] != first {
@@ -105,6 +114,78 @@ public struct MessageFramer: Sendable {
         buffer.consume(total)
         skipped = 0
         return step
+    }
+
+    /// The next frame of a delimited framing: bytes up to an end byte (from a start byte, where
+    /// the framing has one), unescaped, with its magic, header and checksum as described. Bytes
+    /// before a start byte, and frames that cannot be right (a bad escape, shorter than their
+    /// header and checksum, a length field that disagrees), are junk. Bytes held without an end
+    /// past twice the frame limit (escaping at most doubles a frame) are junk too.
+    private mutating func nextDelimited(_ d: Delimiting) -> Step? {
+        // End bytes that delimit nothing, since the last junk: the frame's, as far as records go.
+        var leading = 0
+        while !escaped.isEmpty {
+            guard let end = escaped.firstIndex(of: d.end) else {
+                if escaped.count > 2 * frameLimit { skipEscaped(escaped.count) }
+                return nil
+            }
+            var from = 0
+            if let start = d.start {
+                let s = escaped.firstIndex(of: start) ?? end
+                guard s == 0 else {
+                    skipEscaped(min(s, end + 1))
+                    continue
+                }
+                // A start inside: the frame before it lost its end.
+                if let again = escaped.firstIndex(of: start, from: 1), again < end {
+                    skipEscaped(again)
+                    continue
+                }
+                from = 1
+            }
+            // An end with nothing before it delimits nothing: SLIP's leading END, HDLC's shared flag.
+            if end == from {
+                escaped.consume(end + 1)
+                leading += end + 1
+                continue
+            }
+            guard let frame = d.unescape(escaped.bytes(from..<end)),
+                let step = delimitedStep(frame, wire: leading + end + 1)
+            else {
+                skipped += leading
+                leading = 0
+                skipEscaped(end + 1)
+                continue
+            }
+            escaped.consume(end + 1)
+            skipped = 0
+            inSync = true
+            return step
+        }
+        return nil
+    }
+
+    /// A delimited frame's bytes, unescaped, as a frame of `wire` bytes in the stream; nil when its
+    /// magic, size or length field says it is not one.
+    private mutating func delimitedStep(_ frame: [UInt8], wire: Int) -> Step? {
+        guard frame.count >= format.headerLength, frame.starts(with: format.magic) else { return nil }
+        buffer.removeAll()
+        buffer.append(frame)
+        defer { buffer.removeAll() }
+        let (fragment, trailer) = fragmentAndTrailer
+        guard frame.count >= format.headerLength + trailer,
+            layout.length == nil || frameLength(trailer: trailer) == frame.count
+        else { return nil }
+        var parsed = parse(frame.count, fragment: fragment, trailer: trailer)
+        // Its length in the stream, delimiters and escapes included: where its bytes came from.
+        parsed.length = wire
+        return Step(frame: parsed, skipped: skipped)
+    }
+
+    private mutating func skipEscaped(_ n: Int) {
+        skipped += n
+        escaped.consume(n)
+        inSync = false
     }
 
     private mutating func skip(_ n: Int) {
@@ -176,6 +257,8 @@ public struct MessageFramer: Sendable {
     /// The bytes of a frame begun but not finished: (have, need).
     public var partial: (have: Int, need: Int)? {
         guard buffered > 0 else { return nil }
+        // A delimited frame's end is not known until it comes.
+        if isDelimited { return (buffered, 0) }
         let need =
             buffered >= format.headerLength
             ? (frameLength(trailer: fragmentAndTrailer.trailer) ?? format.headerLength) : format.headerLength
@@ -185,6 +268,7 @@ public struct MessageFramer: Sendable {
     /// The stream lost bytes: drop any partial frame and require the next one to prove itself.
     public mutating func loseSync() {
         buffer.removeAll()
+        escaped.removeAll()
         skipped = 0
         inSync = false
     }

@@ -50,6 +50,35 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x0011, name: PhoneVersion, seq: [{id: data, type: bytes}]}
           - {id: 0x07d1, name: AppMessage, seq: [{id: data, type: bytes}]}
+          - {id: 0x0bb8, name: Settings, seq: [{id: body, type: protobuf}]}
+        """,
+        // Sony's headphones: 3E … 3C, 3D escapes with bit 4 cleared, sum8 after the payload.
+        "sony-like.yaml": """
+        protocol: sony-like
+        bind:
+          characteristics:
+            - {uuid: fff5, role: command}
+        framing:
+          delimiter: {start: 0x3e, end: 0x3c, escape: 0x3d, xor: 0x10}
+          header: [command, sequence]
+          checksum: sum8
+        messages:
+          - {id: 0x0c, name: Data, seq: [{id: data, type: bytes}]}
+        """,
+        // A Garmin GFDI-like framing: COBS, length u2le counting the frame, id u2le, CRC-16/ARC.
+        "cobs-like.yaml": """
+        protocol: cobs-like
+        bind:
+          characteristics:
+            - {uuid: fff6, role: command}
+        framing:
+          delimiter: cobs
+          magic: none
+          header: [{length: u2le}, {command: u2le}]
+          length-counts: frame
+          checksum: {algorithm: crc-16/arc, covers: frame, endian: le}
+        messages:
+          - {id: 0x1388, name: DeviceInformation, seq: [{id: data, type: bytes}]}
         """,
     ]
 
@@ -60,12 +89,18 @@ extension WiresharkExportTests {
         var s = LESession()
         let h: UInt16 = 0x0040
         s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
-        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3].enumerated() {
+        // ffe1's declaration gives its UUID in the Bluetooth Base UUID's 128-bit form, as some
+        // accessories' do (Core Vol 3 Part B §2.5.1): bound as ffe1, it is the same characteristic.
+        let base: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00]
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3, 0xfff5, 0xfff6].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
+            let wire = [UInt8(uuid & 0xff), UInt8(uuid >> 8)]
+            let long = uuid == 0xffe1
             s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
             s.att(
                 handle: h, .received,
-                [0x09, 7, declaration, 0x00, 0x1a, declaration + 1, 0x00, UInt8(uuid & 0xff), UInt8(uuid >> 8)])
+                [0x09, long ? 21 : 7, declaration, 0x00, 0x1a, declaration + 1, 0x00]
+                    + (long ? base + wire + [0x00, 0x00] : wire))
         }
         var bad: [Int] = []
         func send(_ format: FrameFormat?, _ d: Direction, _ at: UInt16, _ command: UInt16, _ seq: UInt8, corrupt: Bool)
@@ -89,8 +124,25 @@ extension WiresharkExportTests {
             let bytes =
                 pebble.encode(command: 0x0011, payload: [1]) + pebble.encode(command: 0x07d1, payload: long)
                 + pebble.encode(command: 0x0011, payload: [2])
+                // A protobuf message {1: 150, 2: "testing", 3: {1: 150}}, then one cut off inside field 2.
+                + pebble.encode(command: 0x0bb8, payload: Hex.bytes("089601120774657374696e671a03089601") ?? [])
+                + pebble.encode(command: 0x0bb8, payload: Hex.bytes("0896011207746573") ?? [])
             s.stream(
                 handle: h, attHandle: 0x17, .sent, bytes, values: Array(repeating: 20, count: bytes.count / 20 + 1))
+        }
+        // Delimited frames with marks inside their payloads, a good and a bad one, in 7-byte values.
+        let delimited: [(String, UInt16, UInt16, [UInt8])] = [
+            ("sony-like", 0x19, 0x0c, [0x3c, 0x3d, 0x3e, 0x10]), ("cobs-like", 0x1b, 0x1388, [0x00, 0x11, 0x00, 0x00]),
+        ]
+        for (name, at, command, payload) in delimited {
+            guard let format = formats[name] else { continue }
+            let good = format.encode(command: command, sequence: 3, payload: payload)
+            var broken = format.encode(command: command, sequence: 4, payload: payload)
+            broken[broken.count - 2] ^= 0x01
+            let both = good + broken
+            let records = s.stream(
+                handle: h, attHandle: at, .sent, both, values: Array(repeating: 7, count: both.count / 7 + 1))
+            bad.append(records.last ?? 0)
         }
         s.disconnect(handle: h)
         return (s.bytes, bad)
@@ -115,7 +167,15 @@ extension WiresharkExportTests {
         let all = try events(capture, arguments)
         let named = all.compactMap { $0["command_name"] as? String }
         XCTAssertEqual(
-            named, ["Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion"])
+            named,
+            [
+                "Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion",
+                "Settings",
+                "Settings", "Data", "Data", "DeviceInformation", "DeviceInformation",
+            ])
+        let invalid = all.filter { $0["id"] as? String == "a5.field.invalid" }.compactMap { $0["message"] as? String }
+        XCTAssertEqual(
+            invalid, ["Settings: body is not a protobuf message at payload offset 5: field 2 needs 7 bytes, 3 left"])
         let badRecords = all.filter { $0["id"] as? String == "a5.checksum.bad" }.compactMap { $0["record"] as? Int }
         XCTAssertEqual(badRecords, bad)
 

@@ -96,7 +96,7 @@ final class ATTLayer: ConnectionLayer {
                     record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
                     isTop: true, body: .att(result.takeInfo())))
         } else {
-            ctx.tally.attOpcodes[Int(result.info.opcode.rawValue)] += 1
+            ctx.tally.value.attOpcodes[Int(result.info.opcode.rawValue)] += 1
         }
         for d in result.diagnostics { ctx.say(r, key.handle, d, direction) }
         for v in result.gattValues {

@@ -312,9 +312,9 @@ final class DissectorLayer: ConnectionLayer {
             time: time)
         for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
         count(f, a5: label.isA5, direction: direction)
-        let slot = d.statsSlot ?? ctx.tally.commands.slot(for: d.name)
+        let slot = d.statsSlot ?? ctx.tally.value.commands.slot(for: d.name)
         if d.statsSlot == nil { d.statsSlot = slot }
-        ctx.tally.commands.message(
+        ctx.tally.value.commands.message(
             slot: slot, command: f.command, hasCommand: label.framing != nil || label.commandByte, name: verdict.name,
             direction: direction, pairing: paired.response)
         for diagnostic in problems { send(tagged(diagnostic, stream), nil) }
@@ -325,7 +325,7 @@ final class DissectorLayer: ConnectionLayer {
     /// A frame counted and not sent (`.counts` detail).
     private func count(_ f: borrowing Frame, a5: Bool, direction: Direction) {
         guard a5 else { return }
-        ctx.tally.a5Frames[Int(direction.rawValue)] += 1
-        if !f.checksumOK { ctx.tally.a5BadChecksum += 1 }
+        ctx.tally.value.a5Frames[Int(direction.rawValue)] += 1
+        if !f.checksumOK { ctx.tally.value.a5BadChecksum += 1 }
     }
 }

@@ -113,6 +113,8 @@ final class SourceRulesTests: XCTestCase {
         "Sources/BTLensReport/Stats.swift",  // the collector's counters
         "Sources/BTLensReport/DiagnosticThrottle.swift",  // per event rendered
         "Sources/BTLensDissect/LayerContext.swift",  // the analyzer's tally
+        "Sources/BTLensDissect/ATT/ATTLayer.swift",  // the tally, per ATT PDU
+        "Sources/BTLensDissect/Dissectors/DissectorLayer.swift",  // the tally, per frame
         "Sources/BTLensDissect/L2CAP/ACLLayer.swift",  // the reassembler, per ACL packet
         "Sources/BTLensDissect/RecordChecks.swift",  // the last record read
     ]

@@ -5,9 +5,9 @@
 /// a value in a constant cell instead: `let counts = SingleOwnerCell(0)`, `counts.value += 1`.
 /// Like swift-nio's loop-bound boxes it holds its owner to two promises the compiler no longer
 /// checks: one thread only (the cell is not `Sendable`), and no access to `value` begins while
-/// another is under way (nothing called inside a mutation of it reaches it again). It is the only
-/// `@exclusivity(unchecked)` outside the per-stream and threaded types; the files that use it are
-/// listed in `SourceRulesTests`.
+/// another is under way (nothing called inside a mutation of it reaches it again).
+/// Reach it through a constant of `self`: through another object's (`ctx.tally.value`) the cell is
+/// retained and released at every access. `SourceRulesTests` names the files that hold one.
 public final class SingleOwnerCell<Value> {
     /// Reached only through `value`, whose accessors are inlined into the user's module: an access
     /// from another module to the stored property itself would be checked again.

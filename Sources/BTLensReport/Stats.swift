@@ -8,8 +8,8 @@ public final class StatsCollector {
     public let info: CaptureInfo
     // The counters touched for every record or decoded frame are only ever used from one thread (the
     // decoding one in `stats`), one plain read-modify-write at a time, never across a call back into
-    // the collector: they are in `SingleOwnerCell`s, without a runtime check on each, per record
-    // (scripts/benchmark's `stats` figure). Counters touched once per capture, or per truncated record, keep their check.
+    // the collector: in `SingleOwnerCell`s they skip a runtime check each, per record (scripts/benchmark's
+    // `stats` figure). Counters touched once per capture, or per truncated record, keep their check.
     public var records: Int { recordCount.value }
     private let recordCount = SingleOwnerCell(0)
     // Counted in arrays indexed by the small raw values: no hashing per record.

@@ -8,12 +8,12 @@
 /// another is under way (nothing called inside a mutation of it reaches it again).
 /// Reach it through a constant of `self`: through another object's (`ctx.tally.value`) the cell is
 /// retained and released at every access. `SourceRulesTests` names the files that hold one.
-public final class SingleOwnerCell<Value> {
+public final class SingleOwnerCell<Value: ~Copyable> {
     /// Reached only through `value`, whose accessors are inlined into the user's module: an access
     /// from another module to the stored property itself would be checked again.
     @usableFromInline @exclusivity(unchecked) var stored: Value
 
-    @inlinable public init(_ value: Value) { stored = value }
+    @inlinable public init(_ value: consuming Value) { stored = value }
 
     @inlinable public var value: Value {
         _read { yield stored }
@@ -22,4 +22,4 @@ public final class SingleOwnerCell<Value> {
 }
 
 @available(*, unavailable)
-extension SingleOwnerCell: Sendable {}
+extension SingleOwnerCell: Sendable where Value: ~Copyable {}

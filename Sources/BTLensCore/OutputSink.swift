@@ -9,9 +9,9 @@ public final class OutputSink {
     /// (scripts/benchmark's JSONL and text timeline figures: a line per event). Safe: `count` never
     /// passes `capacity` (a line that does not fit flushes first; one larger than the buffer is
     /// written past it), and the sink is written by one thread, a line at a time, never re-entered:
-    /// the runtime exclusivity check on `count` per write is dropped (`pending` is a constant).
+    /// `count` is in a cell, without the runtime exclusivity check per write (`pending` is a constant).
     private let pending = UnsafeMutablePointer<UInt8>.allocate(capacity: OutputSink.capacity)
-    @exclusivity(unchecked) private var count = 0
+    private let count = SingleOwnerCell(0)
     private static let capacity = 1 << 16
     private let fd: Int32?
     private let flushEachWrite: Bool
@@ -44,12 +44,12 @@ public final class OutputSink {
             return
         }
         guard failure == nil, let from = bytes.baseAddress else { return }
-        if count + bytes.count > Self.capacity { flush() }
+        if count.value + bytes.count > Self.capacity { flush() }
         if bytes.count > Self.capacity {
             put(fd, UnsafeRawBufferPointer(bytes))
         } else {
-            (pending + count).update(from: from, count: bytes.count)
-            count += bytes.count
+            (pending + count.value).update(from: from, count: bytes.count)
+            count.value += bytes.count
         }
         if flushEachWrite { flush() }
     }
@@ -57,9 +57,9 @@ public final class OutputSink {
     public func write(_ s: String) { write(Array(s.utf8)) }
 
     public func flush() {
-        guard let fd, count > 0 else { return }
-        put(fd, UnsafeRawBufferPointer(start: pending, count: count))
-        count = 0
+        guard let fd, count.value > 0 else { return }
+        put(fd, UnsafeRawBufferPointer(start: pending, count: count.value))
+        count.value = 0
     }
 
     private func put(_ fd: Int32, _ raw: UnsafeRawBufferPointer) {

@@ -80,7 +80,7 @@ public final class Analyzer {
     /// The most severe diagnostic so far (for `--fail-on`).
     public var worstSeverity: Severity? { ctx.worstSeverity }
     /// What was counted and not sent, in `.counts` detail.
-    public var tally: Tally { ctx.tally }
+    public var tally: Tally { ctx.tally.value }
     /// The bounds on everything kept per capture.
     public var limits: Limits { ctx.limits }
     /// The dissector tables: built-in Swift dissectors and loaded definitions.

@@ -9,9 +9,9 @@ final class LayerContext {
     private let sink: (consuming Event) -> Void
     /// The most severe diagnostic so far (for `--fail-on`).
     private(set) var worstSeverity: Severity?
-    /// What was counted and not sent, in `.counts` detail. Skips runtime exclusivity checks (one
-    /// per ATT PDU and frame in `stats`): one thread drives the analyzer, and a count is one `+=`.
-    @exclusivity(unchecked) var tally = Tally()
+    /// What was counted and not sent, in `.counts` detail. In a cell, without runtime exclusivity
+    /// checks (one per ATT PDU and frame in `stats`): one thread drives the analyzer, and a count is one `+=`.
+    let tally = SingleOwnerCell(Tally())
     let limits: Limits
     let decodeAs: [DecodeAs]
     let dissectors: DissectorTable

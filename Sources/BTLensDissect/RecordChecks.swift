@@ -5,9 +5,10 @@ import BTLensCore
 /// backwards or lies outside any plausible date, and records the capture cut short.
 final class RecordChecks {
     private let ctx: LayerContext
-    /// The last record read: where the end of the capture is reported. Skips runtime exclusivity
-    /// checks (one per record): one thread drives the analyzer, and nothing else writes it.
-    @exclusivity(unchecked) private(set) var last = RecordPlace(record: 0, time: Timestamp(microseconds: 0))
+    /// The last record read: where the end of the capture is reported. In a cell, without runtime
+    /// exclusivity checks (one per record): one thread drives the analyzer, and nothing else writes it.
+    var last: RecordPlace { lastPlace.value }
+    private let lastPlace = SingleOwnerCell(RecordPlace(record: 0, time: Timestamp(microseconds: 0)))
     /// True once an ACL cut to Android's filtered length has been seen.
     private(set) var androidFiltered = false
 
@@ -15,7 +16,7 @@ final class RecordChecks {
 
     func check(_ r: CaptureRecord) {
         checkTime(r)
-        last = RecordPlace(record: r.number, time: r.timestamp)
+        lastPlace.value = RecordPlace(record: r.number, time: r.timestamp)
         if r.isTruncated && r.kind != .note { truncated(r) }
     }
 

@@ -46,15 +46,15 @@ public final class DiagnosticThrottle {
         var last: (record: Int, time: Timestamp, direction: Direction?)?
     }
 
-    // Used by the rendering thread only: runtime exclusivity checks skipped (they cost more than
-    // the time comparison an event takes).
-    @exclusivity(unchecked) private var counts: [Key: Count] = [:]
+    // Used by the rendering thread only: in `SingleOwnerCell`s, without runtime exclusivity checks
+    // (they cost more than the time comparison an event takes).
+    private let counts = SingleOwnerCell<[Key: Count]>([:])
     /// The first event's time: windows are whole seconds since it.
-    @exclusivity(unchecked) private var origin: Timestamp?
+    private let origin = SingleOwnerCell<Timestamp?>(nil)
     /// The window's second since the origin, and its bounds in microseconds.
-    @exclusivity(unchecked) private var second: Int64 = 0
-    @exclusivity(unchecked) private var start: Int64 = 0
-    @exclusivity(unchecked) private var end: Int64 = 0
+    private let second = SingleOwnerCell<Int64>(0)
+    private let start = SingleOwnerCell<Int64>(0)
+    private let end = SingleOwnerCell<Int64>(0)
 
     public init(perSecond: Int, keyLimit: Int = Limits().diagnosticKeys) {
         self.perSecond = perSecond
@@ -67,27 +67,29 @@ public final class DiagnosticThrottle {
         guard perSecond > 0 else { return out(e) }
         // Seconds count from the traffic's first event, as the timeline's (TrafficOrigin): not from
         // header notes days older.
-        if origin == nil, !e.isNote { origin = e.timestamp }
+        if origin.value == nil, !e.isNote { origin.value = e.timestamp }
         // Most events are frames: a time compared, no dictionary, until a diagnostic comes.
-        if !counts.isEmpty, e.timestamp.microseconds < start || e.timestamp.microseconds >= end { close(out) }
+        if !counts.value.isEmpty, e.timestamp.microseconds < start.value || e.timestamp.microseconds >= end.value {
+            close(out)
+        }
         guard e.isTop, case .diagnostic(let d) = e.body else { return out(e) }
         if shows(d, e) { out(e) }
     }
 
     /// The end of the capture: the lines of the last window.
     public func finish(_ out: (Event) -> Void) {
-        if !counts.isEmpty { close(out) }
+        if !counts.value.isEmpty { close(out) }
     }
 
     /// A followed source started over: the last window's lines, and seconds counted from the new one.
     public func restart(_ out: (Event) -> Void) {
         finish(out)
-        origin = nil
+        origin.value = nil
     }
 
     /// Counts a diagnostic under its key; true when it is to be shown.
     private func shows(_ d: Diagnostic, _ e: Event) -> Bool {
-        if counts.isEmpty { open(at: e.timestamp) }
+        if counts.value.isEmpty { open(at: e.timestamp) }
         let stream = d.fields.last { Self.streamFields.contains($0.0) }
         var value: Int64 = 0
         switch stream?.1 {
@@ -95,33 +97,33 @@ public final class DiagnosticThrottle {
         default: break
         }
         let key = Key(id: d.id, connection: e.connection, stream: stream?.0, value: value)
-        guard let i = counts.index(forKey: key) else {
+        guard let i = counts.value.index(forKey: key) else {
             // Past the bound a key is not counted: its diagnostics are all shown.
-            if counts.count < keyLimit { counts[key] = Count(order: counts.count, stream: stream) }
+            if counts.value.count < keyLimit { counts.value[key] = Count(order: counts.value.count, stream: stream) }
             return true
         }
-        if counts.values[i].shown < perSecond {
-            counts.values[i].shown += 1
+        if counts.value.values[i].shown < perSecond {
+            counts.value.values[i].shown += 1
             return true
         }
-        counts.values[i].suppressed += 1
-        counts.values[i].last = (e.record, e.timestamp, e.direction)
+        counts.value.values[i].suppressed += 1
+        counts.value.values[i].last = (e.record, e.timestamp, e.direction)
         return false
     }
 
     /// The window of the second `time` lies in.
     private func open(at time: Timestamp) {
-        let origin = origin ?? time
+        let origin = self.origin.value ?? time
         let elapsed = time.elapsed(since: origin)
         // Whole seconds, rounded down also before the origin.
-        second = elapsed >= 0 ? elapsed / 1_000_000 : -((-(elapsed + 1)) / 1_000_000) - 1
-        start = origin.microseconds.saturatingAdding(second.saturatingMultiplying(by: 1_000_000))
-        end = start.saturatingAdding(1_000_000)
+        second.value = elapsed >= 0 ? elapsed / 1_000_000 : -((-(elapsed + 1)) / 1_000_000) - 1
+        start.value = origin.microseconds.saturatingAdding(second.value.saturatingMultiplying(by: 1_000_000))
+        end.value = start.value.saturatingAdding(1_000_000)
     }
 
     /// One line per key that suppressed something, in record order; then the counts are freed.
     private func close(_ out: (Event) -> Void) {
-        let lost = counts.filter { $0.value.suppressed > 0 }.sorted {
+        let lost = counts.value.filter { $0.value.suppressed > 0 }.sorted {
             ($0.value.last?.record ?? 0, $0.value.order) < ($1.value.last?.record ?? 0, $1.value.order)
         }
         for (key, c) in lost {
@@ -131,7 +133,7 @@ public final class DiagnosticThrottle {
                     record: last.record, timestamp: last.time, direction: last.direction, connection: key.connection,
                     isTop: true, body: .diagnostic(line(key, c, lastRecord: last.record))))
         }
-        counts = [:]
+        counts.value = [:]
     }
 
     /// `… and 1,234 more a5.payload.short on att_handle 0x0015 in the second from 12.000 s (last at #98765)`.
@@ -148,7 +150,7 @@ public final class DiagnosticThrottle {
         fields.append(("last_record", .int(lastRecord)))
         return Diagnostic(
             Self.suppressed,
-            "… and \(Self.grouped(c.suppressed)) more \(key.id)\(on) in the second from \(second).000 s (last at #\(lastRecord))",
+            "… and \(Self.grouped(c.suppressed)) more \(key.id)\(on) in the second from \(second.value).000 s (last at #\(lastRecord))",
             fields: fields)
     }
 

@@ -8,34 +8,35 @@ public final class StatsCollector {
     public let info: CaptureInfo
     // The counters touched for every record or decoded frame are only ever used from one thread (the
     // decoding one in `stats`), one plain read-modify-write at a time, never across a call back into
-    // the collector: `@exclusivity(unchecked)` drops a runtime check on each, per record (scripts/benchmark's
+    // the collector: in `SingleOwnerCell`s they skip a runtime check each, per record (scripts/benchmark's
     // `stats` figure). Counters touched once per capture, or per truncated record, keep their check.
-    @exclusivity(unchecked) public private(set) var records = 0
+    public var records: Int { recordCount.value }
+    private let recordCount = SingleOwnerCell(0)
     // Counted in arrays indexed by the small raw values: no hashing per record.
-    @exclusivity(unchecked) private var kindCounts = [Int](repeating: 0, count: 256)
+    private let kindCounts = SingleOwnerCell([Int](repeating: 0, count: 256))
     /// ATT PDUs by opcode: in `.counts` detail they come in the analyzer's tally, once per capture.
     private var opcodeCounts = [Int](repeating: 0, count: 256)
-    @exclusivity(unchecked) private var a5Counts = [0, 0]
+    private let a5Counts = SingleOwnerCell([0, 0])
     public var recordsByKind: [RecordKind: Int] {
         Dictionary(
             uniqueKeysWithValues: RecordKind.allCases.compactMap { k in
-                kindCounts[Int(k.rawValue)] > 0 ? (k, kindCounts[Int(k.rawValue)]) : nil
+                kindCounts.value[Int(k.rawValue)] > 0 ? (k, kindCounts.value[Int(k.rawValue)]) : nil
             })
     }
     public private(set) var truncatedRecords = 0
     /// The traffic's first and last times; the notes' only in a capture of notes alone. An iPhone's
     /// PacketLogger file begins with notes days older than its traffic, which keep their own times.
-    public var firstTime: Timestamp? { traffic.first ?? notes.first }
-    public var lastTime: Timestamp? { traffic.first == nil ? notes.last : traffic.last }
-    @exclusivity(unchecked) private var traffic: (first: Timestamp?, last: Timestamp?) = (nil, nil)
-    @exclusivity(unchecked) private var notes: (first: Timestamp?, last: Timestamp?) = (nil, nil)
+    public var firstTime: Timestamp? { traffic.value.first ?? notes.value.first }
+    public var lastTime: Timestamp? { traffic.value.first == nil ? notes.value.last : traffic.value.last }
+    private let traffic = SingleOwnerCell<(first: Timestamp?, last: Timestamp?)>((nil, nil))
+    private let notes = SingleOwnerCell<(first: Timestamp?, last: Timestamp?)>((nil, nil))
     public var attByOpcode: [UInt8: Int] {
         Dictionary(uniqueKeysWithValues: opcodeCounts.enumerated().compactMap { $1 > 0 ? (UInt8($0), $1) : nil })
     }
     public var a5Frames: [Direction: Int] {
         Dictionary(
             uniqueKeysWithValues: Direction.allCases.compactMap {
-                a5Counts[Int($0.rawValue)] > 0 ? ($0, a5Counts[Int($0.rawValue)]) : nil
+                a5Counts.value[Int($0.rawValue)] > 0 ? ($0, a5Counts.value[Int($0.rawValue)]) : nil
             })
     }
     public private(set) var a5BadChecksum = 0
@@ -45,10 +46,12 @@ public final class StatsCollector {
     public private(set) var accessories: [IAP2Identification] = []
     /// Every undecoded byte by where it was: the channel of `undecoded` events, the id of diagnostics.
     public private(set) var undecodedByWhat: [String: Int] = [:]
-    @exclusivity(unchecked) private(set) var commands = CommandStats()
-    @exclusivity(unchecked) public private(set) var bytes = ByteAccounting()
+    var commands: CommandStats { commandStats.value }
+    private let commandStats = SingleOwnerCell(CommandStats())
+    public var bytes: ByteAccounting { byteAccounting.value }
+    private let byteAccounting = SingleOwnerCell(ByteAccounting())
     /// The record being decoded, and whether the capture cut it: its undecoded bytes are counted as truncated.
-    @exclusivity(unchecked) private var current = (record: 0, truncated: false)
+    private let current = SingleOwnerCell((record: 0, truncated: false))
     /// Phone and controller facts from PacketLogger header notes ("Product: iPhone17,2", …).
     public private(set) var captureNotes: [String] = []
     static let captureNoteLimit = 32
@@ -63,10 +66,10 @@ public final class StatsCollector {
     }
 
     public func record(_ r: CaptureRecord) {
-        records += 1
-        bytes.record(r)
-        current = (r.number, r.isTruncated)
-        kindCounts[Int(r.kind.rawValue)] += 1
+        recordCount.value += 1
+        byteAccounting.value.record(r)
+        current.value = (r.number, r.isTruncated)
+        kindCounts.value[Int(r.kind.rawValue)] += 1
         if r.isTruncated { truncatedRecords += 1 }
         if r.kind == .note, captureNotes.count < Self.captureNoteLimit,
             Self.captureNotePrefixes.contains(where: { r.noteText.hasPrefix($0) })
@@ -74,11 +77,11 @@ public final class StatsCollector {
             captureNotes.append(r.noteText)
         }
         if r.kind == .note {
-            if notes.first == nil { notes.first = r.timestamp }
-            notes.last = r.timestamp
+            if notes.value.first == nil { notes.value.first = r.timestamp }
+            notes.value.last = r.timestamp
         } else {
-            if traffic.first == nil { traffic.first = r.timestamp }
-            traffic.last = r.timestamp
+            if traffic.value.first == nil { traffic.value.first = r.timestamp }
+            traffic.value.last = r.timestamp
         }
     }
 
@@ -102,10 +105,10 @@ public final class StatsCollector {
         case .att(let a): opcodeCounts[Int(a.opcode.rawValue)] += 1
         case .frame(let a):
             if a.isA5 {
-                a5Counts[Int((e.direction ?? .sent).rawValue)] += 1
+                a5Counts.value[Int((e.direction ?? .sent).rawValue)] += 1
                 if !a.frame.checksumOK { a5BadChecksum += 1 }
             }
-            commands.message(a, direction: e.direction)
+            commandStats.value.message(a, direction: e.direction)
         case .diagnostic(let d):
             // Counted as the timeline shows them: the consequences of a condition said once (--verbose
             // detail) are not counted again, though their bytes are.
@@ -113,14 +116,16 @@ public final class StatsCollector {
             undecodedBytes += d.undecodedBytes
             // Bytes a diagnostic stands for (skipped, cut, malformed) are listed under its id.
             if d.undecodedBytes > 0 { undecodedByWhat[d.id, default: 0] += d.undecodedBytes }
-            bytes.undecoded(d.undecodedBytes, record: e.record, inTruncatedRecord: current == (e.record, true))
-            if d.kind == DissectorDiagnostics.unanswered { commands.unanswered(d) }
+            byteAccounting.value.undecoded(
+                d.undecodedBytes, record: e.record, inTruncatedRecord: current.value == (e.record, true))
+            if d.kind == DissectorDiagnostics.unanswered { commandStats.value.unanswered(d) }
         case .iap2Identification(let i):
             if !accessories.contains(i), accessories.count < 64 { accessories.append(i) }
         case .undecoded(let u):
             undecodedBytes += u.length
             undecodedByWhat[u.what, default: 0] += u.length
-            bytes.undecoded(u.length, record: e.record, inTruncatedRecord: current == (e.record, true))
+            byteAccounting.value.undecoded(
+                u.length, record: e.record, inTruncatedRecord: current.value == (e.record, true))
         default: break
         }
     }
@@ -131,30 +136,32 @@ public final class StatsCollector {
         case .hciCommand(let c): vendor(c.vendorBytes, e)
         case .hciEvent(let h): vendor(h.vendorBytes, e)
         case .diagnostic(let d):
-            bytes.undecoded(d.undecodedBytes, record: e.record, inTruncatedRecord: current == (e.record, true))
+            byteAccounting.value.undecoded(
+                d.undecodedBytes, record: e.record, inTruncatedRecord: current.value == (e.record, true))
         case .undecoded(let u):
-            bytes.undecoded(u.length, record: e.record, inTruncatedRecord: current == (e.record, true))
+            byteAccounting.value.undecoded(
+                u.length, record: e.record, inTruncatedRecord: current.value == (e.record, true))
         default: break
         }
     }
 
     private func vendor(_ n: Int, _ e: Event) {
-        if n > 0 { bytes.vendor(n, inTruncatedRecord: current == (e.record, true)) }
+        if n > 0 { byteAccounting.value.vendor(n, inTruncatedRecord: current.value == (e.record, true)) }
     }
 
     /// What the analyzer counted instead of sending as events (`Analyzer.Detail.counts`).
     public func add(_ t: Tally) {
         for (i, n) in t.attOpcodes.enumerated() { opcodeCounts[i] += n }
-        for (i, n) in t.a5Frames.enumerated() { a5Counts[i] += n }
+        for (i, n) in t.a5Frames.enumerated() { a5Counts.value[i] += n }
         a5BadChecksum += t.a5BadChecksum
-        commands.add(t.commands)
+        commandStats.value.add(t.commands)
     }
 
     /// A problem with the file itself: the bytes it stands for.
-    public func problem(_ p: CaptureProblem) { bytes.problem(p) }
+    public func problem(_ p: CaptureProblem) { byteAccounting.value.problem(p) }
 
     /// Reading is over: `bytesRead` is how far the reader got.
-    public func finish(bytesRead: Int64) { bytes.finish(info: info, bytesRead: bytesRead) }
+    public func finish(bytesRead: Int64) { byteAccounting.value.finish(info: info, bytesRead: bytesRead) }
 
     public var a5Total: Int { a5Frames.values.reduce(0, +) }
 

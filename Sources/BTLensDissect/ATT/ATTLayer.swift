@@ -12,6 +12,8 @@ final class ATTLayer: ConnectionLayer {
     }
 
     private let ctx: LayerContext
+    /// `ctx.tally`, held here too: reached through `ctx`, the cell is retained at every count.
+    private let tally: SingleOwnerCell<Tally>
     private let hci: HCILayer
     private let dissectors: DissectorLayer
     let gatt: GATTStore
@@ -20,6 +22,7 @@ final class ATTLayer: ConnectionLayer {
 
     init(_ ctx: LayerContext, hci: HCILayer, dissectors: DissectorLayer) {
         self.ctx = ctx
+        tally = ctx.tally
         self.hci = hci
         self.dissectors = dissectors
         gatt = GATTStore(databaseLimit: ctx.limits.gattDatabases)
@@ -96,7 +99,7 @@ final class ATTLayer: ConnectionLayer {
                     record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,
                     isTop: true, body: .att(result.takeInfo())))
         } else {
-            ctx.tally.attOpcodes[Int(result.info.opcode.rawValue)] += 1
+            tally.value.attOpcodes[Int(result.info.opcode.rawValue)] += 1
         }
         for d in result.diagnostics { ctx.say(r, key.handle, d, direction) }
         for v in result.gattValues {

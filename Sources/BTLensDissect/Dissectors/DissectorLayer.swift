@@ -31,12 +31,15 @@ final class DissectorLayer: ConnectionLayer {
     }
 
     private let ctx: LayerContext
+    /// `ctx.tally`, held here too: reached through `ctx`, the cell is retained at every count.
+    private let tally: SingleOwnerCell<Tally>
     private let hci: HCILayer
     /// Outstanding requests per dissector and connection (or EA session); freed on disconnection.
     private var pairings: [PairKey: PairingContext] = [:]
 
     init(_ ctx: LayerContext, hci: HCILayer) {
         self.ctx = ctx
+        tally = ctx.tally
         self.hci = hci
     }
 
@@ -312,9 +315,9 @@ final class DissectorLayer: ConnectionLayer {
             time: time)
         for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
         count(f, a5: label.isA5, direction: direction)
-        let slot = d.statsSlot ?? ctx.tally.commands.slot(for: d.name)
+        let slot = d.statsSlot ?? tally.value.commands.slot(for: d.name)
         if d.statsSlot == nil { d.statsSlot = slot }
-        ctx.tally.commands.message(
+        tally.value.commands.message(
             slot: slot, command: f.command, hasCommand: label.framing != nil || label.commandByte, name: verdict.name,
             direction: direction, pairing: paired.response)
         for diagnostic in problems { send(tagged(diagnostic, stream), nil) }
@@ -325,7 +328,7 @@ final class DissectorLayer: ConnectionLayer {
     /// A frame counted and not sent (`.counts` detail).
     private func count(_ f: borrowing Frame, a5: Bool, direction: Direction) {
         guard a5 else { return }
-        ctx.tally.a5Frames[Int(direction.rawValue)] += 1
-        if !f.checksumOK { ctx.tally.a5BadChecksum += 1 }
+        tally.value.a5Frames[Int(direction.rawValue)] += 1
+        if !f.checksumOK { tally.value.a5BadChecksum += 1 }
     }
 }

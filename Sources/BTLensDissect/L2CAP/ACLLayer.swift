@@ -7,15 +7,15 @@ final class ACLLayer: ConnectionLayer {
     private let ctx: LayerContext
     private let hci: HCILayer
     private let l2cap: L2CAPLayer
-    /// Skips runtime exclusivity checks (one per ACL packet): one thread drives the analyzer, and
-    /// a push never reaches back into this layer before it returns (its PDUs go to L2CAP after).
-    @exclusivity(unchecked) private var reassembler: ACLReassembler
+    /// In a cell, without runtime exclusivity checks (one per ACL packet): one thread drives the
+    /// analyzer, and a push never reaches back into this layer before it returns (its PDUs go to L2CAP after).
+    private let reassembler: SingleOwnerCell<ACLReassembler>
 
     init(_ ctx: LayerContext, hci: HCILayer, l2cap: L2CAPLayer) {
         self.ctx = ctx
         self.hci = hci
         self.l2cap = l2cap
-        reassembler = ACLReassembler(limit: ctx.limits.reassemblyBytes)
+        reassembler = SingleOwnerCell(ACLReassembler(limit: ctx.limits.reassemblyBytes))
     }
 
     func aclData(_ r: CaptureRecord) {
@@ -48,7 +48,7 @@ final class ACLLayer: ConnectionLayer {
                     record: r.number, timestamp: r.timestamp, direction: direction, connection: handle,
                     isTop: false, body: .acl(info)))
         }
-        var out = reassembler.push(
+        var out = reassembler.value.push(
             ACLKey(key, direction), boundary: boundary, fragment: consume fragment,
             record: r.number, time: r.timestamp, cutByCapture: r.isTruncated)
         for d in out.diagnostics {
@@ -63,10 +63,10 @@ final class ACLLayer: ConnectionLayer {
     }
 
     /// The last time traffic was seen on a connection.
-    func lastTraffic(_ key: ConnectionKey) -> Lifecycle.Step? { reassembler.lastTraffic(key) }
+    func lastTraffic(_ key: ConnectionKey) -> Lifecycle.Step? { reassembler.value.lastTraffic(key) }
 
     func close(_ connection: ConnectionKey, at place: RecordPlace, reason: String) {
-        for (direction, d, _) in reassembler.close(connection) {
+        for (direction, d, _) in reassembler.value.close(connection) {
             ctx.emit(
                 Event(
                     record: place.record, timestamp: place.time, direction: direction,
@@ -77,7 +77,7 @@ final class ACLLayer: ConnectionLayer {
 
     /// Whatever is still being reassembled is reported, not dropped.
     func finish(at place: RecordPlace) {
-        for (key, d, _) in reassembler.finish() {
+        for (key, d, _) in reassembler.value.finish() {
             ctx.emit(
                 Event(
                     record: place.record, timestamp: place.time, direction: key.direction,

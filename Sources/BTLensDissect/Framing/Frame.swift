@@ -16,11 +16,12 @@ public struct Frame: Sendable, Equatable {
     public var payloadCount: Int
     /// The checksum carried by the frame, and the one its bytes call for (nil: the format has none).
     public var checksum: UInt32?
+    /// For a message sent in several frames: this frame's place and how many there are. Declared
+    /// between the checksums, where it fills their padding: the frame stays 48 bytes.
+    public var fragment: Fragment? = nil
     public var expectedChecksum: UInt32?
     /// Bytes on the wire, magic to checksum.
     public var length: Int
-    /// For a message sent in several frames: this frame's place and how many there are.
-    public var fragment: Fragment? = nil
 
     public struct Fragment: Sendable, Equatable {
         /// 1-based.

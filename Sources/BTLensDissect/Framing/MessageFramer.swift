@@ -214,7 +214,7 @@ public struct MessageFramer: Sendable {
 
     /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out
     /// (unless not kept), its checksum read and computed in place.
-    private func parse(_ total: Int, fragment: Frame.Fragment?, trailer: Int) -> Frame {
+    @inline(__always) private func parse(_ total: Int, fragment: Frame.Fragment?, trailer: Int) -> Frame {
         let payloadEnd = total - trailer
         var checksum: UInt32?
         var expected: UInt32?

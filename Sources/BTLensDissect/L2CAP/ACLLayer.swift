@@ -15,7 +15,8 @@ final class ACLLayer: ConnectionLayer {
         self.ctx = ctx
         self.hci = hci
         self.l2cap = l2cap
-        reassembler = SingleOwnerCell(ACLReassembler(limit: ctx.limits.reassemblyBytes))
+        reassembler = SingleOwnerCell(
+            ACLReassembler(limit: ctx.limits.reassemblyBytes, tracksRecords: ctx.lowerLayers))
     }
 
     func aclData(_ r: CaptureRecord) {
@@ -59,7 +60,7 @@ final class ACLLayer: ConnectionLayer {
                     record: r.number, timestamp: r.timestamp, direction: r.direction, connection: handle,
                     isTop: d.kind != L2CAPDiagnostics.continuationAfterCut, body: .diagnostic(d)))
         }
-        if let pdu = out.pdu.take() { l2cap.pdu(consume pdu, key, direction, r) }
+        if let pdu = out.pdu.take() { l2cap.pdu(consume pdu, key, direction, r, continuations: out.continuations) }
     }
 
     /// The last time traffic was seen on a connection.

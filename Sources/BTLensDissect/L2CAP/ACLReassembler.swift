@@ -70,8 +70,6 @@ public struct L2CAPPDU: Sendable {
     public var firstRecord: Int
     /// The capture cut one of its fragments: the payload is shorter than declared.
     public var truncated: Bool
-    /// The records of its continuing fragments (`L2CAPInfo.continuations`).
-    public var continuations: [Int] = []
 
     /// The payload, taken out of the PDU: it moves, with no reference counted.
     public consuming func takePayload() -> ArraySlice<UInt8> { payload }
@@ -95,9 +93,14 @@ public struct ACLReassembler: Sendable {
 
     public struct Output {
         public var pdu: L2CAPPDU?
+        /// The records of the PDU's continuing fragments (`L2CAPInfo.continuations`), where the
+        /// reassembler keeps them: apart from the PDU, which every upper layer receives.
+        public var continuations: [Int] = []
         public var diagnostics: [Diagnostic] = []
         /// Bytes that reached no decoder.
         public var dropped = 0
+        /// Whether `continuations` is filled (`ACLReassembler.tracksRecords`).
+        var tracksRecords = true
     }
 
     /// What one link direction is doing; one lookup per fragment finds all of it.
@@ -131,7 +134,13 @@ public struct ACLReassembler: Sendable {
     /// Bytes of PDUs in progress now.
     public private(set) var buffered = 0
 
-    public init(limit: Int = Limits().reassemblyBytes) { self.limit = limit }
+    /// Whether PDUs name the records of their continuations: only the lower layers' events show them.
+    public let tracksRecords: Bool
+
+    public init(limit: Int = Limits().reassemblyBytes, tracksRecords: Bool = true) {
+        self.limit = limit
+        self.tracksRecords = tracksRecords
+    }
 
     /// The number of PDUs being reassembled (for memory accounting and tests).
     public var inProgress: Int { slots.values.reduce(0) { $0 + ($1.partial == nil ? 0 : 1) } }
@@ -142,6 +151,7 @@ public struct ACLReassembler: Sendable {
         time: Timestamp = Timestamp(microseconds: 0), cutByCapture: Bool
     ) -> Output {
         var out = Output()
+        out.tracksRecords = tracksRecords
         buffered += Self.push(
             &slots.values[index(key)], boundary: boundary, fragment: fragment, record: record, time: time,
             cutByCapture: cutByCapture, room: limit - buffered, limit: limit, &out)
@@ -260,8 +270,10 @@ public struct ACLReassembler: Sendable {
         // Taken out of the slot so the append does not copy it.
         slot.partial = nil
         partial.bytes.append(contentsOf: fragment)
-        if partial.continuations.count >= recordLimit { partial.continuations.removeFirst() }
-        partial.continuations.append(record)
+        if out.tracksRecords {
+            if partial.continuations.count >= Self.recordLimit { partial.continuations.removeFirst() }
+            partial.continuations.append(record)
+        }
         settle(&slot, &partial, cut, &out)
     }
 
@@ -296,17 +308,15 @@ public struct ACLReassembler: Sendable {
                         "fragments carry \(partial.bytes.count) bytes; the L2CAP header says \(need): \(extra) extra bytes",
                         fields: [("have", .int(partial.bytes.count)), ("need", .int(need)), ("extra", .int(extra))]))
             }
-            out.pdu = makePDU(
-                partial.bytes[0..<need], firstRecord: partial.firstRecord, truncated: false,
-                continuations: partial.continuations)
+            out.pdu = makePDU(partial.bytes[0..<need], firstRecord: partial.firstRecord, truncated: false)
+            out.continuations = partial.continuations
             return
         }
         if cut {
             slot.afterCut = true
             if partial.bytes.count >= 4 {
-                out.pdu = makePDU(
-                    partial.bytes[...], firstRecord: partial.firstRecord, truncated: true,
-                    continuations: partial.continuations)
+                out.pdu = makePDU(partial.bytes[...], firstRecord: partial.firstRecord, truncated: true)
+                out.continuations = partial.continuations
             } else {
                 out.dropped += partial.bytes.count
             }
@@ -315,15 +325,12 @@ public struct ACLReassembler: Sendable {
         slot.partial = partial
     }
 
-    private static func makePDU(
-        _ bytes: consuming ArraySlice<UInt8>, firstRecord: Int, truncated: Bool, continuations: [Int] = []
-    ) -> L2CAPPDU {
+    private static func makePDU(_ bytes: consuming ArraySlice<UInt8>, firstRecord: Int, truncated: Bool) -> L2CAPPDU {
         var r = ByteReader(consume bytes)
         let length = Int((try? r.u16le()) ?? 0)
         let cid = (try? r.u16le()) ?? 0
         return L2CAPPDU(
-            cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated,
-            continuations: continuations)
+            cid: cid, declaredLength: length, payload: r.rest(), firstRecord: firstRecord, truncated: truncated)
     }
 
     /// The last fragment either way on a connection.

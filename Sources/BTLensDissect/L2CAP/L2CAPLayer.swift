@@ -23,11 +23,15 @@ final class L2CAPLayer: ConnectionLayer {
     func bind(_ layer: any L2CAPChannelLayer) { bindings.bind(layer) }
 
     /// A whole PDU, to the layer its channel carries.
-    func pdu(_ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
+    /// `continuations`: the records of its continuing fragments, for its lower-layer event.
+    func pdu(
+        _ pdu: consuming L2CAPPDU, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord,
+        continuations: [Int] = []
+    ) {
         if ctx.lowerLayers {
             let info = L2CAPInfo(
                 cid: pdu.cid, length: pdu.declaredLength, firstRecord: pdu.firstRecord,
-                truncated: pdu.truncated, continuations: pdu.continuations)
+                truncated: pdu.truncated, continuations: continuations)
             ctx.emit(
                 Event(
                     record: r.number, timestamp: r.timestamp, direction: direction, connection: key.handle,

@@ -22,6 +22,11 @@ final class ChecksumTests: XCTestCase {
         XCTAssertEqual(ChecksumAlgorithm.named("xor8"), .xor8)
     }
 
+    /// A frame is moved with every frame event: a 32-bit checksum did not make it bigger.
+    func testAFrameStays48Bytes() {
+        XCTAssertEqual(MemoryLayout<Frame>.size, 48)
+    }
+
     /// The names definitions used before the catalogue keep meaning what they meant.
     func testTheFirstNamesStillWork() {
         let input = Array("123456789".utf8)

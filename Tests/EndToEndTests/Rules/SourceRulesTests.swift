@@ -55,6 +55,18 @@ final class SourceRulesTests: XCTestCase {
         XCTAssertEqual(found, [], "call these through OS (\(Self.shim))")
     }
 
+    /// The C targets call the C library themselves: each that calls what differs between glibc and
+    /// macOS (fopencookie, mallinfo2, malloc_trim) has a macOS branch beside it.
+    func testEveryCTargetHasAMacOSBranch() throws {
+        let sources = packageRoot.appendingPathComponent("Sources")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".c") }
+        XCTAssertEqual(files.sorted(), ["CCountingFile/counting_file.c", "CHeapUsage/heap_usage.c"])
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            XCTAssertTrue(text.contains("#if defined(__APPLE__)") || text.contains("#elif defined(__APPLE__)"), file)
+        }
+    }
+
     /// The modules in layers, as docs/architecture.md draws them: a module imports only modules of
     /// lower layers, so Definitions never reach Report, nor Report the Pipeline's threads.
     static let layers: [[String]] = [

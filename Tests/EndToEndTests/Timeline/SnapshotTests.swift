@@ -79,9 +79,22 @@ final class SnapshotTests: XCTestCase {
         guard expected != actual else { return true }
         let (old, new) = (expected.split(separator: "\n"), actual.split(separator: "\n"))
         let line = zip(old, new).enumerated().first { $1.0 != $1.1 }?.offset ?? min(old.count, new.count)
-        XCTFail(
-            "\(name): line \(line + 1) differs\n  stored: \(line < old.count ? old[line] : "(end)")"
-                + "\n  now:    \(line < new.count ? new[line] : "(end)")")
+        let (was, now) = excerpts(line < old.count ? old[line] : "(end)", line < new.count ? new[line] : "(end)")
+        XCTFail("\(name): line \(line + 1) differs\n  stored: \(was)\n  now:    \(now)")
         return false
+    }
+
+    /// Two long lines (a report's JSON is one) shown from a little before where they first differ.
+    static func excerpts(_ a: Substring, _ b: Substring) -> (String, String) {
+        let (x, y) = (Array(a), Array(b))
+        guard max(x.count, y.count) > 160 else { return (String(a), String(b)) }
+        let first = zip(x, y).enumerated().first { $1.0 != $1.1 }?.offset ?? min(x.count, y.count)
+        let from = max(0, first - 60)
+        func cut(_ c: [Character]) -> String {
+            let end = min(c.count, from + 120)
+            return (from > 0 ? "…(column \(from + 1)) " : "") + String(c[min(from, c.count)..<end])
+                + (end < c.count ? " …" : "")
+        }
+        return (cut(x), cut(y))
     }
 }

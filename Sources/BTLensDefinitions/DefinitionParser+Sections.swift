@@ -21,7 +21,7 @@ extension DefinitionParser.Parser {
                         + (delimited ? " ({delimiter: \(other), header: [command]})" : ""))
             }
         }
-        let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum", "delimiter"])
+        let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum", "delimiter", "end"])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
         let magic =
@@ -45,6 +45,7 @@ extension DefinitionParser.Parser {
             }
         }
         let checksum = m["checksum"].flatMap { c in attempt { p in try p.checksum(c) } } ?? nil
+        let end = m["end"].flatMap { e in attempt { p in try p.endBytes(e, delimited: m["delimiter"] != nil) } } ?? []
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
@@ -72,27 +73,40 @@ extension DefinitionParser.Parser {
         return .frames(
             FrameFormat(
                 name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
-                delimiting: delimiting))
+                delimiting: delimiting, end: end))
     }
 
     /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).
     private func magicBytes(_ v: YAMLValue) throws(DefinitionError) -> [UInt8] {
-        var bytes: [UInt8] = []
         if v.isScalar, try v.string("framing magic") == "none" { return [] }
+        return try markBytes(v, "framing magic")
+    }
+
+    /// Bytes after the checksum that end every frame; a delimited framing has its own end.
+    private func endBytes(_ v: YAMLValue, delimited: Bool) throws(DefinitionError) -> [UInt8] {
+        guard !delimited else { throw v.error("framing end: a delimited framing ends with its delimiter's end byte") }
+        return try markBytes(v, "framing end")
+    }
+
+    /// 1 to 4 bytes: `0xa5`, `0x55aa` or a list `[0x55, 0xaa]`.
+    private func markBytes(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> [UInt8] {
+        var bytes: [UInt8] = []
         if v.isSequence {
-            for item in try v.items("framing magic") {
-                bytes.append(UInt8(try integer(item, "framing magic", in: 0...255)))
+            for item in try v.items(what) {
+                bytes.append(UInt8(try integer(item, what, in: 0...255)))
             }
         } else {
-            let text = try v.string("framing magic").lowercased()
+            let text = try v.string(what).lowercased()
             let hex = text.hasPrefix("0x") ? String(text.dropFirst(2)) : text
             guard let b = Hex.bytes(hex.count % 2 == 1 ? "0" + hex : hex) else {
-                throw v.error("framing magic: '\(text)' is not hex bytes (0xa5, 0x55aa or a list) nor none")
+                throw v.error(
+                    "\(what): '\(text)' is not hex bytes (0xa5, 0x55aa or a list)\(what == "framing magic" ? " nor none" : "")"
+                )
             }
             bytes = b
         }
         guard (1...4).contains(bytes.count) else {
-            throw v.error("framing magic: expected 1 to 4 bytes, found \(bytes.count)")
+            throw v.error("\(what): expected 1 to 4 bytes, found \(bytes.count)")
         }
         return bytes
     }

@@ -57,6 +57,8 @@ final class DelimiterDefinitionTests: XCTestCase {
             error("{end: 0x7e, escape: 0x7d}"),
             "x.yaml:3: framing delimiter: an escape needs exactly one of xor or codes")
         XCTAssertEqual(
+            error("slip\n  end: 0xef"), "x.yaml:4: framing end: a delimited framing ends with its delimiter's end byte")
+        XCTAssertEqual(
             error("cobs", header: "[length]"),
             "x.yaml:4: framing header: expected exactly one command and at most one length field, found 0 and 1")
     }

@@ -180,12 +180,20 @@ if not btlens.register then
 
   local function frame_length(c, buf, trailer)
     local n = int_at(buf, c.length.o, c.length.w, c.length.be)
-    local p = n
-    if c.counts == "frame" then p = n - c.hlen - trailer
-    elseif c.counts == "after-length" then p = n - trailer - (c.hlen - c.len_end)
+    local p, e = n, #c.endb
+    if c.counts == "frame" then p = n - c.hlen - trailer - e
+    elseif c.counts == "after-length" then p = n - trailer - e - (c.hlen - c.len_end)
     elseif c.counts == "payload-checksum" then p = n - trailer end
-    if p < 0 or c.hlen + p + trailer > c.limit then return nil end
-    return c.hlen + p + trailer
+    if p < 0 or c.hlen + p + trailer + e > c.limit then return nil end
+    return c.hlen + p + trailer + e
+  end
+
+  -- Whether the frame of `total` bytes at the front of `buf` ends with the framing's end bytes.
+  local function ends_right(c, buf, total)
+    for i = 1, #c.endb do
+      if buf:byte(total - #c.endb + i) ~= c.endb[i] then return false end
+    end
+    return true
   end
 
   -- The frame of `total` bytes at the front of the buffer: its header fields and checksums.
@@ -196,7 +204,7 @@ if not btlens.register then
     local function at(o) return o and buf:byte(o + 1) end
     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
     fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
-    fr.payload_start, fr.payload_end = c.hlen, total - trailer
+    fr.payload_start, fr.payload_end = c.hlen, total - trailer - #c.endb
     if c.checksum and trailer > 0 then
       fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
       if not part or part.count <= 1 then
@@ -229,6 +237,10 @@ if not btlens.register then
       return nil
     end
     if #buf < total then return nil end
+    if not ends_right(c, buf, total) then
+      skip(s, #buf)
+      return nil
+    end
     local fr = read_frame(s, buf, total, part, trailer)
     consume(s, total)
     fr.skipped, fr.skip_from = s.skipped, s.skip_from
@@ -347,6 +359,7 @@ if not btlens.register then
           local total = frame_length(c, buf, trailer)
           if not total then skip(s, 1)
           elseif #buf < total then return nil
+          elseif not ends_right(c, buf, total) then skip(s, 1)
           else
             local fr = read_frame(s, buf, total, part, trailer)
             local ok = fr.checksum == fr.expected
@@ -771,7 +784,7 @@ if not btlens.register then
     local raw, trailer = fr.raw, fr.trailer or c.trailer
     local command = int_at(raw, c.command.o, c.command.w, c.command.be)
     local sequence = c.sequence and raw:byte(c.sequence + 1)
-    local payload_start, payload_end = c.hlen, #raw - trailer
+    local payload_start, payload_end = c.hlen, #raw - trailer - #c.endb
     local checksum, expected = fr.checksum, fr.expected
     if not fr.joined and c.checksum and trailer > 0 then
       checksum = int_at(raw, payload_end, c.checksum.w, c.checksum.be)

@@ -80,8 +80,8 @@ extension FrameFormat {
         let lengthValue: Int
         switch lengthCounts {
         case .payload: lengthValue = payload.count
-        case .frame: lengthValue = headerLength + payload.count + trailer
-        case .rest: lengthValue = headerLength - lengthFieldEnd + payload.count + trailer
+        case .frame: lengthValue = headerLength + payload.count + trailer + end.count
+        case .rest: lengthValue = headerLength - lengthFieldEnd + payload.count + trailer + end.count
         case .payloadAndChecksum: lengthValue = payload.count + trailer
         }
         for f in header {
@@ -101,6 +101,7 @@ extension FrameFormat {
             let value = messageChecksum ?? c.algorithm.compute(checksummed(bytes, payloadStart: headerLength))
             bytes += Self.integer(Int(value), width: c.algorithm.width, bigEndian: c.bigEndian)
         }
+        bytes += end
         return delimiting?.wrap(bytes) ?? bytes
     }
 

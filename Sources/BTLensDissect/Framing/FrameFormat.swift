@@ -67,6 +67,8 @@ public struct FrameFormat: Sendable, Equatable {
     /// For a delimited framing (SLIP, HDLC, COBS, …): how frames are marked and escaped; its
     /// frames need no length field.
     public let delimiting: Delimiting?
+    /// Bytes every frame ends with, after its checksum (Jieli's `EF`): a frame without them is none.
+    public let end: [UInt8]
     /// Derived once: the framer asks for them several times per frame.
     public let headerLength: Int
     public let trailerLength: Int
@@ -74,9 +76,10 @@ public struct FrameFormat: Sendable, Equatable {
 
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
-        checksum: Checksum?, delimiting: Delimiting? = nil
+        checksum: Checksum?, delimiting: Delimiting? = nil, end: [UInt8] = []
     ) {
         self.delimiting = delimiting
+        self.end = end
         self.name = name
         self.magic = magic
         self.header = header
@@ -104,8 +107,8 @@ public struct FrameFormat: Sendable, Equatable {
         let p: Int
         switch lengthCounts {
         case .payload: p = n
-        case .frame: p = n - headerLength - trailer
-        case .rest: p = n - trailer - (headerLength - lengthFieldEnd)
+        case .frame: p = n - headerLength - trailer - end.count
+        case .rest: p = n - trailer - end.count - (headerLength - lengthFieldEnd)
         case .payloadAndChecksum: p = n - trailer
         }
         return p >= 0 ? p : nil

@@ -24,6 +24,8 @@ public struct MessageFramer: Sendable {
     private var escaped = StreamBuffer()
     /// Whether the format is delimited, read once: the format's delimiting holds a table.
     private let isDelimited: Bool
+    /// How many end bytes frames have, read once for the same reason.
+    private let endLength: Int
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
@@ -39,6 +41,7 @@ public struct MessageFramer: Sendable {
         self.frameLimit = frameLimit
         layout = FrameLayout(format)
         isDelimited = format.delimiting != nil
+        endLength = format.end.count
     }
 
     /// A framer like this one, with nothing buffered.
@@ -73,6 +76,10 @@ public struct MessageFramer: Sendable {
                 continue
             }
             guard buffer.count >= total else { return nil }
+            guard endsRight(total) else {
+                skip(1)
+                continue
+            }
             let frame = parse(total, fragment: fragment, trailer: trailer)
             // A frame of several cannot prove itself alone: its message is checked once joined.
             guard frame.checksumOK || inSync || frame.isPartOfMessage else {
@@ -110,6 +117,10 @@ public struct MessageFramer: Sendable {
             return nil
         }
         guard buffer.count >= total else { return nil }
+        guard endsRight(total) else {
+            skip(buffer.count)
+            return nil
+        }
         let step = Step(frame: parse(total, fragment: fragment, trailer: trailer), skipped: skipped)
         buffer.consume(total)
         skipped = 0
@@ -182,6 +193,11 @@ public struct MessageFramer: Sendable {
         return Step(frame: parsed, skipped: skipped)
     }
 
+    /// Whether the frame of `total` bytes in the buffer ends with the format's end bytes.
+    @inline(__always) private func endsRight(_ total: Int) -> Bool {
+        endLength == 0 || format.end.indices.allSatisfy { buffer[total - endLength + $0] == format.end[$0] }
+    }
+
     private mutating func skipEscaped(_ n: Int) {
         skipped += n
         escaped.consume(n)
@@ -199,7 +215,7 @@ public struct MessageFramer: Sendable {
         guard let field = layout.length,
             let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer)
         else { return nil }
-        let total = format.headerLength + payload + trailer
+        let total = format.headerLength + payload + trailer + endLength
         return total <= frameLimit ? total : nil
     }
 
@@ -215,7 +231,7 @@ public struct MessageFramer: Sendable {
     /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out
     /// (unless not kept), its checksum read and computed in place.
     @inline(__always) private func parse(_ total: Int, fragment: Frame.Fragment?, trailer: Int) -> Frame {
-        let payloadEnd = total - trailer
+        let payloadEnd = total - trailer - endLength
         var checksum: UInt32?
         var expected: UInt32?
         if let c = format.checksum, trailer > 0 {

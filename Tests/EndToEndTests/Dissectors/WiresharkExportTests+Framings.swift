@@ -80,6 +80,19 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x1388, name: DeviceInformation, seq: [{id: data, type: bytes}]}
         """,
+        // Jieli's RCSP: FE DC BA, flag, command, length u16be, body, then EF.
+        "jieli-like.yaml": """
+        protocol: jieli-like
+        bind:
+          characteristics:
+            - {uuid: fff7, role: command}
+        framing:
+          magic: 0xfedcba
+          header: [flags, command, {length: u2be}]
+          end: 0xef
+        messages:
+          - {id: 0x02, name: GetTargetInfo, seq: [{id: data, type: bytes}]}
+        """,
     ]
 
     /// A connection whose discovery finds fff1, fff2, ffe1 and fff3: frames of the CRC protocols, a
@@ -92,7 +105,7 @@ extension WiresharkExportTests {
         // ffe1's declaration gives its UUID in the Bluetooth Base UUID's 128-bit form, as some
         // accessories' do (Core Vol 3 Part B §2.5.1): bound as ffe1, it is the same characteristic.
         let base: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00]
-        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3, 0xfff5, 0xfff6].enumerated() {
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3, 0xfff5, 0xfff6, 0xfff7].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
             let wire = [UInt8(uuid & 0xff), UInt8(uuid >> 8)]
             let long = uuid == 0xffe1
@@ -134,6 +147,15 @@ extension WiresharkExportTests {
         let delimited: [(String, UInt16, UInt16, [UInt8])] = [
             ("sony-like", 0x19, 0x0c, [0x3c, 0x3d, 0x3e, 0x10]), ("cobs-like", 0x1b, 0x1388, [0x00, 0x11, 0x00, 0x00]),
         ]
+        if let jieli = formats["jieli-like"] {
+            // Two frames whose bodies hold EF, then one whose end byte is wrong: junk, said once.
+            var broken = jieli.encode(command: 0x02, payload: [0x01])
+            broken[broken.count - 1] = 0x00
+            let bytes =
+                jieli.encode(command: 0x02, payload: [0xef]) + jieli.encode(command: 0x02, payload: [0xef, 0x01])
+                + broken + jieli.encode(command: 0x02, payload: [])
+            s.stream(handle: h, attHandle: 0x1d, .sent, bytes, values: Array(repeating: 5, count: bytes.count / 5 + 1))
+        }
         for (name, at, command, payload) in delimited {
             guard let format = formats[name] else { continue }
             let good = format.encode(command: command, sequence: 3, payload: payload)
@@ -171,7 +193,8 @@ extension WiresharkExportTests {
             [
                 "Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion",
                 "Settings",
-                "Settings", "Data", "Data", "DeviceInformation", "DeviceInformation",
+                "Settings", "GetTargetInfo", "GetTargetInfo", "GetTargetInfo", "Data", "Data", "DeviceInformation",
+                "DeviceInformation",
             ])
         let invalid = all.filter { $0["id"] as? String == "a5.field.invalid" }.compactMap { $0["message"] as? String }
         XCTAssertEqual(

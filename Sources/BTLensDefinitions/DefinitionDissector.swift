@@ -169,7 +169,7 @@ public indirect enum YAMLExpectation: Sendable {
     func mismatch(_ value: MessageValue) -> String? {
         switch (self, value) {
         case (.scalar(let e), _):
-            return Self.accepts(e, value) ? nil : "'\(value)'"
+            return Self.accepts(e, value) ? nil : "'\(value)', expected '\(e)'"
         case (.group(let expected), .group(let fields)):
             for (name, e) in expected {
                 guard let f = fields.first(where: { $0.name == name }) else { return "no field '\(name)'" }

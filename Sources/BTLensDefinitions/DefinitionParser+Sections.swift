@@ -51,9 +51,10 @@ extension DefinitionParser.Parser {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
             let commands = header.filter { if case .command = $0 { return true } else { return false } }.count
             // A delimited frame's end says its length: a length field is then optional.
-            guard lengths == 1 || (m["delimiter"] != nil && lengths == 0), commands == 1 else {
+            // A frame with no command field (Meshtastic's stream) is command 0: its messages say `id: 0`.
+            guard lengths == 1 || (m["delimiter"] != nil && lengths == 0), commands <= 1 else {
                 throw headerNode.error(
-                    "framing header: expected exactly one command and \(m["delimiter"] == nil ? "one" : "at most one") length field, found \(commands) and \(lengths)"
+                    "framing header: expected at most one command and \(m["delimiter"] == nil ? "exactly one" : "at most one") length field, found \(commands) and \(lengths)"
                 )
             }
             let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count

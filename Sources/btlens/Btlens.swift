@@ -16,7 +16,8 @@ struct Btlens: ParsableCommand {
                  unsupported); for a folder, one of its captures could not; the
                  output could not be written (a full disk)
               2  usage error, unknown subcommand, or a definition that does not load
-              3  --fail-on SEVERITY was given and a diagnostic that bad or worse was found (one --filter selects)
+              3  --fail-on SEVERITY was given and a diagnostic that bad or worse was
+                 found (among those --filter selects)
             """,
         version: "\(version) (libpcap: \(Libpcap.version))",
         subcommands: [

@@ -85,7 +85,7 @@ final class DefinitionErrorTests: XCTestCase {
         )
         XCTAssertEqual(
             error("protocol: t\nframing: {magic: 0x55, header: [command]}\n"),
-            "x.yaml:2: framing header: expected exactly one command and one length field, found 1 and 0")
+            "x.yaml:2: framing header: expected at most one command and exactly one length field, found 1 and 0")
         XCTAssertEqual(
             error("protocol: t\nframing: {magic: 0x55, header: [command, length], checksum: crc32}\n"),
             "x.yaml:2: framing checksum: unknown algorithm 'crc32'; expected sum8, twos-complement8, xor8, sum16, a CRC's name from the catalogue (crc-16/kermit, crc-32, … in Dissectors/README.md), its parameters or none; did you mean crc-32?"

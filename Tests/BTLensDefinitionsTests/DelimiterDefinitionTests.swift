@@ -59,7 +59,7 @@ final class DelimiterDefinitionTests: XCTestCase {
         XCTAssertEqual(
             error("slip\n  end: 0xef"), "x.yaml:4: framing end: a delimited framing ends with its delimiter's end byte")
         XCTAssertEqual(
-            error("cobs", header: "[length]"),
-            "x.yaml:4: framing header: expected exactly one command and at most one length field, found 0 and 1")
+            error("cobs", header: "[command, command]"),
+            "x.yaml:4: framing header: expected at most one command and at most one length field, found 2 and 0")
     }
 }

@@ -209,7 +209,7 @@ final class LoaderTests: XCTestCase {
         XCTAssertEqual(
             ExampleReplay.check(d).map(\.description),
             [
-                "t.yaml:8: example: field preset is 'flat'",
+                "t.yaml:8: example: field preset is 'flat', expected 'bass'",
                 "t.yaml:10: example: a5.checksum.bad: command 0x20 sequence 7: checksum 0x00, expected 0xcf",
                 "t.yaml:11: example: a5.payload.extra: SetPreset: 1 byte after the last field (payload offset 1)",
                 "t.yaml:12: example: decoded as no message, expected SetPreset",

@@ -203,7 +203,7 @@ if not btlens.register then
     local fr = { raw = buf:sub(1, total), packets = packets_of(s, wire or total), part = part, trailer = trailer }
     local function at(o) return o and buf:byte(o + 1) end
     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
-    fr.command = int_at(buf, c.command.o, c.command.w, c.command.be)
+    fr.command = c.command and int_at(buf, c.command.o, c.command.w, c.command.be) or 0
     fr.payload_start, fr.payload_end = c.hlen, total - trailer - #c.endb
     if c.checksum and trailer > 0 then
       fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
@@ -782,7 +782,7 @@ if not btlens.register then
   local function show_frame(p, fr, dir, tree, pinfo)
     local c = p.c
     local raw, trailer = fr.raw, fr.trailer or c.trailer
-    local command = int_at(raw, c.command.o, c.command.w, c.command.be)
+    local command = c.command and int_at(raw, c.command.o, c.command.w, c.command.be) or 0
     local sequence = c.sequence and raw:byte(c.sequence + 1)
     local payload_start, payload_end = c.hlen, #raw - trailer - #c.endb
     local checksum, expected = fr.checksum, fr.expected
@@ -800,8 +800,11 @@ if not btlens.register then
       if o then return sub:add(p.fields[key], t(o, w or 1)) end
     end
     field("version", c.version)
-    local ci = c.command.be and sub:add(p.fields.command, t(c.command.o, c.command.w))
-      or sub:add_le(p.fields.command, t(c.command.o, c.command.w))
+    if not c.command then
+      -- A framing with no command field: every frame is command 0, as btlens says it.
+      sub:add(p.fields.command, 0):set_generated()
+    elseif c.command.be then sub:add(p.fields.command, t(c.command.o, c.command.w))
+    else sub:add_le(p.fields.command, t(c.command.o, c.command.w)) end
     if name then sub:add(p.fields.command_name, name):set_generated() end
     field("sequence", c.sequence)
     local flags = field("flags", c.flags)
@@ -1142,7 +1145,7 @@ if not btlens.register then
     local p = { c = c, proto = Proto(c.id, c.title) }
     c.magic_char = c.magic[1] and string.char(c.magic[1])
     local fields = {
-      command = c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
+      command = c.command and c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
         or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),
       command_name = ProtoField.string(c.id .. ".command_name", "Command name"),
       version = ProtoField.uint8(c.id .. ".version", "Version"),

@@ -80,6 +80,18 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x1388, name: DeviceInformation, seq: [{id: data, type: bytes}]}
         """,
+        // Meshtastic's stream: 94 C3, length u16be, a protobuf; no command: every frame is command 0.
+        "meshtastic-like.yaml": """
+        protocol: meshtastic-like
+        bind:
+          characteristics:
+            - {uuid: fff8, role: command}
+        framing:
+          magic: 0x94c3
+          header: [{length: u2be}]
+        messages:
+          - {id: 0, name: ToRadio, from: phone, seq: [{id: body, type: protobuf}]}
+        """,
         // Jieli's RCSP: FE DC BA, flag, command, length u16be, body, then EF.
         "jieli-like.yaml": """
         protocol: jieli-like
@@ -105,7 +117,7 @@ extension WiresharkExportTests {
         // ffe1's declaration gives its UUID in the Bluetooth Base UUID's 128-bit form, as some
         // accessories' do (Core Vol 3 Part B §2.5.1): bound as ffe1, it is the same characteristic.
         let base: [UInt8] = [0xfb, 0x34, 0x9b, 0x5f, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00]
-        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3, 0xfff5, 0xfff6, 0xfff7].enumerated() {
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xffe1, 0xfff3, 0xfff5, 0xfff6, 0xfff7, 0xfff8].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
             let wire = [UInt8(uuid & 0xff), UInt8(uuid >> 8)]
             let long = uuid == 0xffe1
@@ -156,6 +168,12 @@ extension WiresharkExportTests {
                 + broken + jieli.encode(command: 0x02, payload: [])
             s.stream(handle: h, attHandle: 0x1d, .sent, bytes, values: Array(repeating: 5, count: bytes.count / 5 + 1))
         }
+        if let mesh = formats["meshtastic-like"] {
+            // want_config_id 12345 ({3=12345}), then the same cut off inside its varint.
+            let bytes =
+                mesh.encode(command: 0, payload: [0x18, 0xb9, 0x60]) + mesh.encode(command: 0, payload: [0x18, 0xb9])
+            s.stream(handle: h, attHandle: 0x1f, .sent, bytes, values: [bytes.count])
+        }
         for (name, at, command, payload) in delimited {
             guard let format = formats[name] else { continue }
             let good = format.encode(command: command, sequence: 3, payload: payload)
@@ -193,12 +211,17 @@ extension WiresharkExportTests {
             [
                 "Get", "Got", "Get", "Got", "Unlock", "Unlock", "PhoneVersion", "AppMessage", "PhoneVersion",
                 "Settings",
-                "Settings", "GetTargetInfo", "GetTargetInfo", "GetTargetInfo", "Data", "Data", "DeviceInformation",
+                "Settings", "GetTargetInfo", "GetTargetInfo", "GetTargetInfo", "ToRadio", "ToRadio", "Data", "Data",
+                "DeviceInformation",
                 "DeviceInformation",
             ])
         let invalid = all.filter { $0["id"] as? String == "a5.field.invalid" }.compactMap { $0["message"] as? String }
         XCTAssertEqual(
-            invalid, ["Settings: body is not a protobuf message at payload offset 5: field 2 needs 7 bytes, 3 left"])
+            invalid,
+            [
+                "Settings: body is not a protobuf message at payload offset 5: field 2 needs 7 bytes, 3 left",
+                "ToRadio: body is not a protobuf message at payload offset 2: a varint is cut off",
+            ])
         let badRecords = all.filter { $0["id"] as? String == "a5.checksum.bad" }.compactMap { $0["record"] as? Int }
         XCTAssertEqual(badRecords, bad)
 

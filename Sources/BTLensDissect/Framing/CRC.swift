@@ -2,8 +2,9 @@
 /// "Catalogue of parametrised CRC algorithms", after Ross Williams) gives every CRC: width,
 /// polynomial (normal form, top bit implied), initial register, whether input bytes and the result
 /// are reflected, and what the result is XORed with. Computed a byte at a time through a table
-/// built once, when the definition that names it loads.
-public struct CRC: Sendable {
+/// built once, when the definition that names it loads. A class: a frame format holding one is
+/// copied by a reference, not by its parameters and table.
+public final class CRC: Sendable {
     public let width: Int
     public let polynomial: UInt32
     public let initial: UInt32
@@ -32,7 +33,7 @@ public struct CRC: Sendable {
         self.reflectOut = reflectOut
         self.xorOut = xorOut
         self.name = name
-        table = Self.table(width: width, polynomial: polynomial, reflected: reflectIn)
+        table = CRC.table(width: width, polynomial: polynomial, reflected: reflectIn)
     }
 
     private var mask: UInt32 { UInt32.max >> (32 - width) }

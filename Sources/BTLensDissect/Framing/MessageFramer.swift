@@ -211,7 +211,7 @@ public struct MessageFramer: Sendable {
     }
 
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
-    private func frameLength(trailer: Int) -> Int? {
+    @inline(__always) private func frameLength(trailer: Int) -> Int? {
         guard let field = layout.length,
             let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer)
         else { return nil }

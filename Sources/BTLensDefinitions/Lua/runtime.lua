@@ -188,6 +188,14 @@ if not btlens.register then
     return c.hlen + p + trailer + e
   end
 
+  -- The fragment fields of the frame at the front of `buf` (a framing with them), and the length
+  -- of its checksum: frames before the last of a message carry none (MessageFramer.fragmentAndTrailer).
+  local function fragment_of(c, buf)
+    if not (c.fidx and c.fcnt) then return nil, c.trailer end
+    local part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
+    return part, part.index < part.count and 0 or c.trailer
+  end
+
   -- Whether the frame of `total` bytes at the front of `buf` ends with the framing's end bytes.
   local function ends_right(c, buf, total)
     for i = 1, #c.endb do
@@ -226,11 +234,7 @@ if not btlens.register then
       return nil
     end
     if #buf < c.hlen then return nil end
-    local part, trailer = nil, c.trailer
-    if c.fidx and c.fcnt then
-      part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
-      if part.index < part.count then trailer = 0 end
-    end
+    local part, trailer = fragment_of(c, buf)
     local total = frame_length(c, buf, trailer)
     if not total then
       skip(s, #buf)
@@ -286,11 +290,7 @@ if not btlens.register then
     for i = 1, #c.magic do
       if frame:byte(i) ~= c.magic[i] then return nil end
     end
-    local part, trailer = nil, c.trailer
-    if c.fidx and c.fcnt then
-      part = { index = frame:byte(c.fidx + 1), count = frame:byte(c.fcnt + 1) }
-      if part.index < part.count then trailer = 0 end
-    end
+    local part, trailer = fragment_of(c, frame)
     if #frame < c.hlen + trailer then return nil end
     if c.length and frame_length(c, frame, trailer) ~= #frame then return nil end
     return read_frame(s, frame, #frame, part, trailer, wire)
@@ -351,11 +351,7 @@ if not btlens.register then
         if wrong then skip(s, 1)
         elseif #buf < c.hlen then return nil
         else
-          local part, trailer = nil, c.trailer
-          if c.fidx and c.fcnt then
-            part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
-            if part.index < part.count then trailer = 0 end
-          end
+          local part, trailer = fragment_of(c, buf)
           local total = frame_length(c, buf, trailer)
           if not total then skip(s, 1)
           elseif #buf < total then return nil

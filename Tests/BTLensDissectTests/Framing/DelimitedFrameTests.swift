@@ -34,28 +34,12 @@ final class DelimitedFrameTests: XCTestCase {
         name: "sony", magic: [], header: [.command(width: 1, bigEndian: true)], checksum: FrameFormat.Checksum(.sum8),
         delimiting: Delimiting(start: 0x3e, end: 0x3c, escape: .xor(escape: 0x3d, mask: 0x10)))
 
-    func outputs(_ format: FrameFormat, _ values: [[UInt8]]) -> [String] {
-        var stream = FramedStream(format: format, detect: false)
-        var out: [String] = []
-        for v in values {
-            for o in stream.push(v[...]) {
-                switch o {
-                case .frame(let f):
-                    out.append("\(Hex.value(f.command, width: 2)) \(Hex.string(f.payload)) ok=\(f.checksumOK)")
-                case .diagnostic(let d): out.append(d.message)
-                }
-            }
-        }
-        for case .diagnostic(let d) in stream.finish(reason: "the end") { out.append(d.message) }
-        return out
-    }
-
     func testEscapedMarksInsideAFrameAtEveryCut() {
         let bytes =
             sony.encode(command: 0x0c, payload: [0x3c, 0x3d, 0x3e, 0x01]) + sony.encode(command: 0x0d, payload: [])
         XCTAssertEqual(Array(bytes.prefix(9)), [0x3e, 0x0c, 0x3d, 0x2c, 0x3d, 0x2d, 0x3d, 0x2e, 0x01])
-        XCTAssertEqual(outputs(sony, [bytes]), ["0x0c 3c3d3e01 ok=true", "0x0d  ok=true"])
-        XCTAssertEqual(FramerVerifier.disagreements(bytes) { outputs(sony, $0) }, [])
+        XCTAssertEqual(sony.outputs([bytes]), ["0x0c 3c3d3e01 ok=true", "0x0d  ok=true"])
+        XCTAssertEqual(FramerVerifier.disagreements(bytes) { sony.outputs($0) }, [])
     }
 
     /// Bytes before a start byte are junk; so is a frame that lost its end (a second start
@@ -63,14 +47,17 @@ final class DelimitedFrameTests: XCTestCase {
     func testJunkAndBrokenFramesResync() {
         let good = sony.encode(command: 0x01, payload: [0x02])
         XCTAssertEqual(
-            outputs(sony, [[0x99, 0x98] + good]),
-            ["skipped 2 bytes that do not form a frame, before the frame with command 0x01", "0x01 02 ok=true"])
-        let resync = outputs(sony, [[0x3e, 0x05, 0x06] + good])
+            sony.outputs([[0x99, 0x98] + good]),
+            [
+                "a5.resync: skipped 2 bytes that do not form a frame, before the frame with command 0x01",
+                "0x01 02 ok=true",
+            ])
+        let resync = sony.outputs([[0x3e, 0x05, 0x06] + good])
         XCTAssertEqual(resync.count, 2)
-        XCTAssertTrue(resync[0].hasPrefix("skipped 3 bytes"), resync[0])
+        XCTAssertTrue(resync[0].hasPrefix("a5.resync: skipped 3 bytes"), resync[0])
         XCTAssertEqual(resync[1], "0x01 02 ok=true")
-        let badEscape = outputs(sony, [[0x3e, 0x01, 0x3d] + [0x3c] + good])
-        XCTAssertTrue(badEscape[0].hasPrefix("skipped 4 bytes"), badEscape[0])
+        let badEscape = sony.outputs([[0x3e, 0x01, 0x3d] + [0x3c] + good])
+        XCTAssertTrue(badEscape[0].hasPrefix("a5.resync: skipped 4 bytes"), badEscape[0])
     }
 
     /// SLIP's leading END and HDLC's shared flag delimit nothing: no junk is said for them.
@@ -78,11 +65,11 @@ final class DelimitedFrameTests: XCTestCase {
         let slip = FrameFormat(
             name: "slip", magic: [], header: [.command(width: 1, bigEndian: true)], checksum: nil, delimiting: .slip)
         XCTAssertEqual(
-            outputs(slip, [[0xc0, 0x07, 0xdb, 0xdc, 0xc0, 0xc0, 0x08, 0xc0]]), ["0x07 c0 ok=true", "0x08  ok=true"])
+            slip.outputs([[0xc0, 0x07, 0xdb, 0xdc, 0xc0, 0xc0, 0x08, 0xc0]]), ["0x07 c0 ok=true", "0x08  ok=true"])
         let hdlc = FrameFormat(
             name: "hdlc", magic: [], header: [.command(width: 1, bigEndian: true)], checksum: nil, delimiting: .hdlc)
         XCTAssertEqual(
-            outputs(hdlc, [[0x7e, 0x07, 0x7d, 0x5e, 0x7e, 0x08, 0x7e]]), ["0x07 7e ok=true", "0x08  ok=true"])
+            hdlc.outputs([[0x7e, 0x07, 0x7d, 0x5e, 0x7e, 0x08, 0x7e]]), ["0x07 7e ok=true", "0x08  ok=true"])
     }
 
     /// A length field, where a delimited framing has one, must agree with the frame's end.
@@ -92,12 +79,12 @@ final class DelimitedFrameTests: XCTestCase {
             header: [.length(width: 2, bigEndian: false), .command(width: 2, bigEndian: false)],
             lengthCounts: .frame, checksum: nil, delimiting: .cobs)
         let good = cobs.encode(command: 0x1388, payload: [0x00, 0x01])
-        XCTAssertEqual(outputs(cobs, [good]), ["0x1388 0001 ok=true"])
+        XCTAssertEqual(cobs.outputs([good]), ["0x1388 0001 ok=true"])
         var wrongLength = [UInt8](Delimiting.cobs.unescape(good.dropLast()[...]) ?? [])
         wrongLength[0] = 9
-        let out = outputs(cobs, [Delimiting.cobs.wrap(wrongLength)])
+        let out = cobs.outputs([Delimiting.cobs.wrap(wrongLength)])
         XCTAssertEqual(out.count, 1)
-        XCTAssertTrue(out[0].hasPrefix("skipped"), out[0])
+        XCTAssertTrue(out[0].hasPrefix("a5.resync: skipped"), out[0])
     }
 
     /// Bytes without an end are held up to twice the frame limit, then dropped as junk.

@@ -13,27 +13,12 @@ final class EndByteFrameTests: XCTestCase {
         header: [.flags, .command(width: 1, bigEndian: true), .length(width: 2, bigEndian: true)], checksum: nil,
         end: [0xef])
 
-    func outputs(_ format: FrameFormat, _ values: [[UInt8]]) -> [String] {
-        var stream = FramedStream(format: format, detect: false)
-        var out: [String] = []
-        for v in values {
-            for o in stream.push(v[...]) {
-                switch o {
-                case .frame(let f): out.append("\(Hex.value(f.command, width: 2)) \(Hex.string(f.payload))")
-                case .diagnostic(let d): out.append(d.message)
-                }
-            }
-        }
-        for case .diagnostic(let d) in stream.finish(reason: "the end") { out.append(d.message) }
-        return out
-    }
-
     func testFramesEndWithTheirEndByteAtEveryCut() {
         let bytes =
             jieli.encode(command: 0x02, flags: 0xc0, payload: [0x01, 0xef]) + jieli.encode(command: 0x03, payload: [])
         XCTAssertEqual(Array(bytes.prefix(10)), [0xfe, 0xdc, 0xba, 0xc0, 0x02, 0x00, 0x02, 0x01, 0xef, 0xef])
-        XCTAssertEqual(outputs(jieli, [bytes]), ["0x02 01ef", "0x03 "])
-        XCTAssertEqual(FramerVerifier.disagreements(bytes) { outputs(jieli, $0) }, [])
+        XCTAssertEqual(jieli.outputs([bytes]), ["0x02 01ef ok=true", "0x03  ok=true"])
+        XCTAssertEqual(FramerVerifier.disagreements(bytes) { jieli.outputs($0) }, [])
     }
 
     /// A candidate whose end byte is wrong is not a frame: the framer moves on to the next magic.
@@ -42,8 +27,11 @@ final class EndByteFrameTests: XCTestCase {
         broken[broken.count - 1] = 0x00
         let good = jieli.encode(command: 0x03, payload: [0x04])
         XCTAssertEqual(
-            outputs(jieli, [broken + good]),
-            ["skipped 9 bytes that do not form a frame, before the frame with command 0x03", "0x03 04"])
+            jieli.outputs([broken + good]),
+            [
+                "a5.resync: skipped 9 bytes that do not form a frame, before the frame with command 0x03",
+                "0x03 04 ok=true",
+            ])
     }
 
     /// A length that counts the whole frame counts the end bytes too (xor8 over 55 07 07 61 is 0x34).
@@ -54,6 +42,6 @@ final class EndByteFrameTests: XCTestCase {
             lengthCounts: .frame, checksum: FrameFormat.Checksum(.xor8), end: [0x0d, 0x0a])
         let bytes = whole.encode(command: 0x07, payload: [0x61])
         XCTAssertEqual(bytes, [0x55, 0x07, 0x07, 0x61, 0x34, 0x0d, 0x0a])
-        XCTAssertEqual(outputs(whole, [bytes]), ["0x07 61"])
+        XCTAssertEqual(whole.outputs([bytes]), ["0x07 61 ok=true"])
     }
 }

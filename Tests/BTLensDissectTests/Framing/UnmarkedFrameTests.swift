@@ -15,31 +15,14 @@ final class UnmarkedFrameTests: XCTestCase {
     func frame(_ endpoint: UInt16, _ payload: [UInt8]) -> [UInt8] {
         pebble.encode(command: endpoint, payload: payload)
     }
-
-    /// What a stream makes of values: frames as (command, payload), diagnostics by id.
-    func outputs(_ format: FrameFormat, _ values: [[UInt8]]) -> [String] {
-        var stream = FramedStream(format: format, detect: false)
-        var out: [String] = []
-        for v in values {
-            for o in stream.push(v[...]) {
-                switch o {
-                case .frame(let f):
-                    out.append("\(Hex.value(f.command, width: 4)) \(f.payloadCount) ok=\(f.checksumOK)")
-                case .diagnostic(let d): out.append(d.id)
-                }
-            }
-        }
-        for case .diagnostic(let d) in stream.finish(reason: "the end") { out.append(d.id) }
-        return out
-    }
-
     func testFramesFollowEachOtherAcrossValuesAtEveryCut() {
         // A 300-byte payload: its length's high byte is 0x01, which a magic could not have stood for.
         let long = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
         let bytes = frame(0x0011, [0x01]) + frame(0x07d1, long) + frame(0x0bc2, [])
         XCTAssertEqual(Array(bytes[5..<7]), [0x01, 0x2c])
-        XCTAssertEqual(outputs(pebble, [bytes]), ["0x0011 1 ok=true", "0x07d1 300 ok=true", "0x0bc2 0 ok=true"])
-        XCTAssertEqual(FramerVerifier.disagreements(bytes) { outputs(pebble, $0) }, [])
+        XCTAssertEqual(
+            pebble.outputs([bytes]), ["0x11 01 ok=true", "0x07d1 0001020304050607… (300) ok=true", "0x0bc2  ok=true"])
+        XCTAssertEqual(FramerVerifier.disagreements(bytes) { pebble.outputs($0) }, [])
     }
 
     /// A length that cannot be right (shorter than the header it counts) loses sync: the value's
@@ -50,8 +33,11 @@ final class UnmarkedFrameTests: XCTestCase {
             header: [.length(width: 1, bigEndian: true), .command(width: 1, bigEndian: true)],
             lengthCounts: .frame, checksum: nil)
         XCTAssertEqual(
-            outputs(counted, [[0x01, 0x99, 0x98], [0x00, 0x42], [0x03, 0x07, 0xaa]]),
-            ["a5.resync", "0x0007 1 ok=true"])
+            counted.outputs([[0x01, 0x99, 0x98], [0x00, 0x42], [0x03, 0x07, 0xaa]]),
+            [
+                "a5.resync: skipped 5 bytes that do not form a frame, before the frame with command 0x07",
+                "0x07 aa ok=true",
+            ])
     }
 
     /// In sync, a frame with a bad checksum is still a frame, as with a magic.
@@ -61,9 +47,11 @@ final class UnmarkedFrameTests: XCTestCase {
             header: [.length(width: 1, bigEndian: true), .command(width: 1, bigEndian: true)],
             checksum: FrameFormat.Checksum(.xor8))
         var bytes = checked.encode(command: 0x05, payload: [0x10, 0x20])
-        XCTAssertEqual(outputs(checked, [bytes]), ["0x0005 2 ok=true"])
+        XCTAssertEqual(checked.outputs([bytes]), ["0x05 1020 ok=true"])
         bytes[bytes.count - 1] ^= 0xff
-        XCTAssertEqual(outputs(checked, [bytes]), ["0x0005 2 ok=false", "a5.checksum.bad"])
+        XCTAssertEqual(
+            checked.outputs([bytes]),
+            ["0x05 1020 ok=false", "a5.checksum.bad: command 0x05: checksum 0xc8, expected 0x37"])
     }
 
     /// A 4-byte length (Sony's, u32be) holds up to `--limit message-bytes`: one claiming more is
@@ -75,7 +63,9 @@ final class UnmarkedFrameTests: XCTestCase {
         let payload = [UInt8](repeating: 0x55, count: 70_000)
         let bytes = sony.encode(command: 0x0c, payload: payload)
         XCTAssertEqual(Array(bytes[1..<5]), [0x00, 0x01, 0x11, 0x70])
-        XCTAssertEqual(outputs(sony, [Array(bytes.prefix(1_000))]), ["a5.resync"])
+        XCTAssertEqual(
+            sony.outputs([Array(bytes.prefix(1_000))]),
+            ["a5.resync: skipped 1000 bytes that do not form a frame, with no frame after them"])
         var framer = MessageFramer(format: sony, frameLimit: 80_000)
         framer.append(bytes)
         XCTAssertEqual(framer.next()?.frame.payloadCount, 70_000)
@@ -84,6 +74,8 @@ final class UnmarkedFrameTests: XCTestCase {
     /// A frame cut off by the stream's end is said, with what was present.
     func testAFrameCutOffIsTruncated() {
         let bytes = frame(0x0011, [1, 2, 3, 4])
-        XCTAssertEqual(outputs(pebble, [Array(bytes.prefix(6))]), ["a5.truncated"])
+        XCTAssertEqual(
+            pebble.outputs([Array(bytes.prefix(6))]),
+            ["a5.truncated: stream ended by the end inside a frame: 6 of 8 bytes present"])
     }
 }

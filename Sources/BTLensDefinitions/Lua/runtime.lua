@@ -308,9 +308,10 @@ if not btlens.register then
       end
       local from, junk = 1, nil
       if d.start then
-        local st = buf:find(string.char(d.start), 1, true) or e
+        local st = buf:find(string.char(d.start), 1, true)
         local again = st == 1 and buf:find(string.char(d.start), 2, true)
-        if st > 1 then junk = math.min(st - 1, e)
+        if not st or st > e then junk = e
+        elseif st > 1 then junk = st - 1
         elseif again and again < e then junk = again - 1
         else from = 2 end
       end

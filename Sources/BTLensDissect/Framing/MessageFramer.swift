@@ -142,9 +142,13 @@ public struct MessageFramer: Sendable {
             }
             var from = 0
             if let start = d.start {
-                let s = escaped.firstIndex(of: start) ?? end
+                // No start before the end: everything up to the end is junk, the end included.
+                guard let s = escaped.firstIndex(of: start), s < end else {
+                    skipEscaped(end + 1)
+                    continue
+                }
                 guard s == 0 else {
-                    skipEscaped(min(s, end + 1))
+                    skipEscaped(s)
                     continue
                 }
                 // A start inside: the frame before it lost its end.

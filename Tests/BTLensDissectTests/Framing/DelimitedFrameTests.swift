@@ -60,6 +60,41 @@ final class DelimitedFrameTests: XCTestCase {
         XCTAssertTrue(badEscape[0].hasPrefix("a5.resync: skipped 4 bytes"), badEscape[0])
     }
 
+    /// An end byte with no start before it, alone or first in a value, is junk with what precedes it.
+    func testAnEndWithNoStartIsJunk() {
+        let good = sony.encode(command: 0x01, payload: [0x02])
+        XCTAssertEqual(
+            sony.outputs([[0x3c], [0x41, 0x3c] + good]),
+            [
+                "a5.resync: skipped 3 bytes that do not form a frame, before the frame with command 0x01",
+                "0x01 02 ok=true",
+            ])
+        XCTAssertEqual(
+            sony.outputs([[0x3c, 0x3c]]),
+            ["a5.resync: skipped 2 bytes that do not form a frame, with no frame after them"])
+    }
+
+    /// Random bytes through every delimited framing never trap, and everything is accounted for.
+    func testRandomBytesThroughEveryDelimiting() {
+        var rng = SplitMix(seed: 7)
+        let marks = [sony.delimiting, .slip, .hdlc, .cobs].compactMap { $0 }
+        for d in marks {
+            let format = FrameFormat(
+                name: "r", magic: [], header: [.command(width: 1, bigEndian: true)],
+                checksum: FrameFormat.Checksum(.sum8), delimiting: d)
+            for _ in 0..<300 {
+                // Bytes biased toward the marks, so that starts, ends and escapes are frequent.
+                let pool: [UInt8] = [d.end, d.start ?? 0x00, 0x3d, 0xdb, 0x7d, 0xdc, 0x5e, 0x01]
+                let values = (0..<rng.below(6)).map { _ in
+                    (0..<rng.below(12)).map { _ in
+                        rng.below(3) == 0 ? UInt8(truncatingIfNeeded: rng.next()) : pool[rng.below(pool.count)]
+                    }
+                }
+                _ = format.outputs(values)
+            }
+        }
+    }
+
     /// SLIP's leading END and HDLC's shared flag delimit nothing: no junk is said for them.
     func testEmptyFramesAreNotJunk() {
         let slip = FrameFormat(

@@ -21,7 +21,8 @@ extension DefinitionParser.Parser {
                         + (delimited ? " ({delimiter: \(other), header: [command]})" : ""))
             }
         }
-        let m = try v.fields("framing", allowed: ["magic", "header", "length-counts", "checksum", "delimiter", "end"])
+        let m = try v.fields(
+            "framing", allowed: ["magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length"])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
         let magic =
@@ -46,6 +47,9 @@ extension DefinitionParser.Parser {
         }
         let checksum = m["checksum"].flatMap { c in attempt { p in try p.checksum(c) } } ?? nil
         let end = m["end"].flatMap { e in attempt { p in try p.endBytes(e, delimited: m["delimiter"] != nil) } } ?? []
+        let maxLength = m["max-length"].flatMap { l in
+            attempt { p in Int(try p.integer(l, "framing max-length", in: 1...Int64(Limits().messageBytes))) }
+        }
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
@@ -74,7 +78,7 @@ extension DefinitionParser.Parser {
         return .frames(
             FrameFormat(
                 name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
-                delimiting: delimiting, end: end))
+                delimiting: delimiting, end: end, maxLength: maxLength))
     }
 
     /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).

@@ -105,7 +105,7 @@ public enum WiresharkExport {
               version = \(offset(layout.version)), command = \(integer(layout.command)), sequence = \(offset(layout.sequence)), flags = \(offset(layout.flags)),
               length = \(integer(layout.length)), counts = \(quoted(format.lengthCounts.rawValue)), fidx = \(offset(layout.fragmentIndex)), fcnt = \(offset(layout.fragmentCount)),
               checksum = \(checksum ?? "nil"), delim = \(delimiter(format.delimiting)), endb = { \(format.end.map(String.init).joined(separator: ", ")) }, a5 = \(format == .a5), echoes = \(d.pairing?.match == .sequence),
-              limit = \(limits.messageBytes), pending = \(limits.pendingRequests),
+              limit = \(limits.messageBytes), flimit = \(min(limits.messageBytes, format.maxLength ?? limits.messageBytes)), pending = \(limits.pendingRequests),
               flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)) }" }.joined(separator: ", ")) },
               names = { [0] = { \(names[0])}, [1] = { \(names[1])} },
               kinds = { [0] = { \(kinds[0])}, [1] = { \(kinds[1])} },

@@ -24,6 +24,20 @@ final class DelimiterDefinitionTests: XCTestCase {
         XCTAssertEqual(format.magic, [])
     }
 
+    func testAMaximumLengthIsReadAndBounded() throws {
+        let d = try DefinitionParser.parse(
+            text: "protocol: t\nframing: {magic: 0x94c3, header: [{length: u2be}], max-length: 516}\n", file: "t.yaml")
+        guard case .frames(let format) = d.framing else { return XCTFail("no frames") }
+        XCTAssertEqual(format.maxLength, 516)
+        XCTAssertThrowsError(
+            try DefinitionParser.parse(
+                text: "protocol: t\nframing: {magic: 0x94c3, header: [{length: u2be}], max-length: 70000}\n",
+                file: "t.yaml")
+        ) { error in
+            XCTAssertEqual("\(error)", "t.yaml:2: framing max-length: 70000 is outside 1…65536")
+        }
+    }
+
     func testMarksThatCannotWorkAreLoadErrors() {
         func error(_ delimiter: String, header: String = "[command]") -> String {
             let yaml = "protocol: t\nframing:\n  delimiter: \(delimiter)\n  header: \(header)\n"

@@ -184,7 +184,7 @@ if not btlens.register then
     if c.counts == "frame" then p = n - c.hlen - trailer - e
     elseif c.counts == "after-length" then p = n - trailer - e - (c.hlen - c.len_end)
     elseif c.counts == "payload-checksum" then p = n - trailer end
-    if p < 0 or c.hlen + p + trailer + e > c.limit then return nil end
+    if p < 0 or c.hlen + p + trailer + e > c.flimit then return nil end
     return c.hlen + p + trailer + e
   end
 
@@ -303,7 +303,7 @@ if not btlens.register then
       local buf = s.buf
       local e = buf:find(string.char(d.stop), 1, true)
       if not e then
-        if #buf > 2 * c.limit then skip(s, #buf) end
+        if #buf > 2 * c.flimit then skip(s, #buf) end
         return nil
       end
       local from, junk = 1, nil

@@ -69,6 +69,9 @@ public struct FrameFormat: Sendable, Equatable {
     public let delimiting: Delimiting?
     /// Bytes every frame ends with, after its checksum (Jieli's `EF`): a frame without them is none.
     public let end: [UInt8]
+    /// The longest frame the protocol sends, where its definition says: a longer length is wrong.
+    /// Without a checksum, it is what keeps a stray magic from holding the stream up.
+    public let maxLength: Int?
     /// Derived once: the framer asks for them several times per frame.
     public let headerLength: Int
     public let trailerLength: Int
@@ -76,10 +79,11 @@ public struct FrameFormat: Sendable, Equatable {
 
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
-        checksum: Checksum?, delimiting: Delimiting? = nil, end: [UInt8] = []
+        checksum: Checksum?, delimiting: Delimiting? = nil, end: [UInt8] = [], maxLength: Int? = nil
     ) {
         self.delimiting = delimiting
         self.end = end
+        self.maxLength = maxLength
         self.name = name
         self.magic = magic
         self.header = header

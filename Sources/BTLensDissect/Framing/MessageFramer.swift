@@ -38,7 +38,7 @@ public struct MessageFramer: Sendable {
     {
         self.format = format
         self.payloads = payloads
-        self.frameLimit = frameLimit
+        self.frameLimit = min(frameLimit, format.maxLength ?? frameLimit)
         layout = FrameLayout(format)
         isDelimited = format.delimiting != nil
         endLength = format.end.count

@@ -71,6 +71,28 @@ final class UnmarkedFrameTests: XCTestCase {
         XCTAssertEqual(framer.next()?.frame.payloadCount, 70_000)
     }
 
+    /// With no checksum, a stray magic's length would hold every later frame: a definition's
+    /// `max-length` says such a length is wrong, and the next magic is a frame's (Meshtastic's
+    /// stream: `94 C3`, length u16be, at most 512 bytes of payload).
+    func testAMaximumLengthLetsAStrayMagicGo() {
+        let bounded = FrameFormat(
+            name: "m", magic: [0x94, 0xc3], header: [.length(width: 2, bigEndian: true)], checksum: nil,
+            maxLength: 516)
+        let stray: [UInt8] = [0x94, 0xc3, 0x40, 0x00, 0x2e]
+        let frame = bounded.encode(command: 0, payload: [0x18, 0x01])
+        XCTAssertEqual(
+            bounded.outputs([stray + frame]),
+            [
+                "a5.resync: skipped 5 bytes that do not form a frame, before the frame with command 0x00",
+                "0x00 1801 ok=true",
+            ])
+        let unbounded = FrameFormat(
+            name: "m", magic: [0x94, 0xc3], header: [.length(width: 2, bigEndian: true)], checksum: nil)
+        XCTAssertEqual(
+            unbounded.outputs([stray + frame]),
+            ["a5.truncated: stream ended by the end inside a frame: 11 of 16388 bytes present"])
+    }
+
     /// A frame cut off by the stream's end is said, with what was present.
     func testAFrameCutOffIsTruncated() {
         let bytes = frame(0x0011, [1, 2, 3, 4])

@@ -89,6 +89,7 @@ extension WiresharkExportTests {
         framing:
           magic: 0x94c3
           header: [{length: u2be}]
+          max-length: 516
         messages:
           - {id: 0, name: ToRadio, from: phone, seq: [{id: body, type: protobuf}]}
         """,
@@ -169,9 +170,11 @@ extension WiresharkExportTests {
             s.stream(handle: h, attHandle: 0x1d, .sent, bytes, values: Array(repeating: 5, count: bytes.count / 5 + 1))
         }
         if let mesh = formats["meshtastic-like"] {
-            // want_config_id 12345 ({3=12345}), then the same cut off inside its varint.
+            // A stray magic whose length (0x4000) passes max-length: junk, not a frame. Then
+            // want_config_id 12345 ({3=12345}), and the same cut off inside its varint.
             let bytes =
-                mesh.encode(command: 0, payload: [0x18, 0xb9, 0x60]) + mesh.encode(command: 0, payload: [0x18, 0xb9])
+                [0x94, 0xc3, 0x40, 0x00] + mesh.encode(command: 0, payload: [0x18, 0xb9, 0x60])
+                + mesh.encode(command: 0, payload: [0x18, 0xb9])
             s.stream(handle: h, attHandle: 0x1f, .sent, bytes, values: [bytes.count])
         }
         for (name, at, command, payload) in delimited {

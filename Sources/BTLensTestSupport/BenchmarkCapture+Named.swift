@@ -5,7 +5,7 @@ import BTLensDissect
 extension BenchmarkCapture {
     /// An Aurora headphone (address AA:BB:CC:…, Dissectors/aurora-headphones.yaml): 200 commands on
     /// 0xFFF3, each answered on 0xFFF4, and an event after about one in six.
-    static func auroraBlock(_ s: inout LESession, number: Int, _ rng: inout SplitMix) {
+    static func auroraBlock(_ s: inout LESession, number: Int, _ framing: BenchmarkFraming?, _ rng: inout SplitMix) {
         let address: [UInt8] = [UInt8(truncatingIfNeeded: number), 0x02, 0x01, 0xcc, 0xbb, 0xaa]
         let h = connect(&s, number: number, address: address, uuids: (0xfff3, 0xfff4))
         let faulty = number % 50 == 0
@@ -17,17 +17,17 @@ extension BenchmarkCapture {
             if faulty && i == 90 { sent &-= 1 }  // a duplicate
             if faulty && i == 120 { (command, request) = (0x20, []) }  // a payload too short
             let flags: UInt8 = rng.below(4) == 0 ? 0x01 : 0  // ackWanted
-            var frame = Frame.encode(command: command, sequence: sent, flags: flags, payload: request)
+            var frame = auroraFrame(framing, command: command, sequence: sent, flags: flags, payload: request)
             if faulty && i == 150 { frame = [0x11, 0x22, 0x33] + frame }  // junk before a frame
             send(&s, handle: h, .sent, frame, cut: i % 8 == 0, &rng)
             sent &+= 1
             if faulty && i == 180 { continue }  // never answered
-            var answer = Frame.encode(command: command | 0x80, sequence: received, payload: response)
-            if faulty && i == 170 { answer[answer.count - 1] &+= 1 }  // a bad checksum
+            let bad = faulty && i == 170  // a bad checksum
+            let answer = auroraFrame(framing, command: command | 0x80, sequence: received, payload: response, bad: bad)
             send(&s, handle: h, .received, answer, cut: i % 8 == 4, &rng)
             received &+= 1
             if rng.below(6) == 0 {
-                send(&s, handle: h, .received, auroraEvent(sequence: received, &rng), cut: false, &rng)
+                send(&s, handle: h, .received, auroraEvent(framing, sequence: received, &rng), cut: false, &rng)
                 received &+= 1
             }
         }
@@ -56,13 +56,13 @@ extension BenchmarkCapture {
     }
 
     /// BatteryStatus, Heartbeat or ErrorCounters.
-    static func auroraEvent(sequence: UInt8, _ rng: inout SplitMix) -> [UInt8] {
+    static func auroraEvent(_ framing: BenchmarkFraming?, sequence: UInt8, _ rng: inout SplitMix) -> [UInt8] {
         switch rng.below(3) {
         case 0:
             let payload = [UInt8(rng.below(3)), UInt8(rng.below(101)), UInt8(rng.below(101))]
-            return Frame.encode(command: 0x05, sequence: sequence, payload: payload)
-        case 1: return Frame.encode(command: 0x90, sequence: sequence, payload: [UInt8(rng.below(256))])
-        default: return Frame.encode(command: 0x06, sequence: sequence, payload: rng.bytes(rng.below(9)))
+            return auroraFrame(framing, command: 0x05, sequence: sequence, payload: payload)
+        case 1: return auroraFrame(framing, command: 0x90, sequence: sequence, payload: [UInt8(rng.below(256))])
+        default: return auroraFrame(framing, command: 0x06, sequence: sequence, payload: rng.bytes(rng.below(9)))
         }
     }
 

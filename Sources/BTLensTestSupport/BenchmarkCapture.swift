@@ -12,9 +12,12 @@ import BTLensDissect
 /// duplicate, junk bytes, an unanswered request, a short payload, and a record the capture cut
 /// short. Deterministic: the same size gives the same bytes. Written in pieces, never whole in memory.
 public enum BenchmarkCapture {
-    /// Writes about `bytes` of btsnoop to `write`; returns the records written.
+    /// Writes about `bytes` of btsnoop to `write`; returns the records written. With `framing`, the
+    /// Aurora sessions' frames are in that framing instead of A5.
     @discardableResult
-    public static func generate(bytes target: Int, write: ([UInt8]) -> Void) -> Int {
+    public static func generate(
+        bytes target: Int, framing: BenchmarkFraming? = nil, write: ([UInt8]) -> Void
+    ) -> Int {
         var rng = SplitMix(seed: 0x6274_6c65_6e73)
         let iap2 = SampleCaptures.bredrIAP2()
         write(iap2.bytes)
@@ -27,7 +30,7 @@ public enum BenchmarkCapture {
             switch session % 10 {
             case 3, 8: unboundBlock(&s, number: session, &rng)
             case 5: iap2Block(&s, number: session, &rng)
-            default: auroraBlock(&s, number: session, &rng)
+            default: auroraBlock(&s, number: session, framing, &rng)
             }
             let body = Array(s.bytes.dropFirst(16))
             write(body)

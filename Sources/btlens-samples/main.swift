@@ -1,5 +1,7 @@
 // Writes the sample captures of Captures/ from their scripts in BTLensTestSupport, with
-// `--benchmark FILE MEGABYTES` the benchmark's large capture (scripts/benchmark), or with
+// `--benchmark FILE MEGABYTES [FRAMING DIR]` the benchmark's large capture (scripts/benchmark; with a
+// framing, its Aurora frames in that framing and the definitions that read them written to the
+// existing folder DIR), or with
 // `--hostile DIR` the hostile captures (docs/hostile-captures.md), with
 // `--mutants FORM SEED FIRST COUNT DIR` seeded mutants of the samples in one form (scripts/mutate).
 import BTLensCore
@@ -14,10 +16,36 @@ func create(_ path: String) -> UnsafeMutablePointer<FILE> {
     return f
 }
 
+/// The shipped definitions, aurora-headphones.yaml's framing replaced by `framing`'s.
+func writeDefinitions(_ framing: BenchmarkFraming, to folder: String) {
+    let shipped = packageRoot.appendingPathComponent("Dissectors")
+    guard
+        let aurora = try? String(contentsOf: shipped.appendingPathComponent("aurora-headphones.yaml"), encoding: .utf8),
+        let lamp = try? String(contentsOf: shipped.appendingPathComponent("lawaken-lamp.yaml"), encoding: .utf8)
+    else {
+        print("btlens-samples: cannot read \(shipped.path)")
+        OS.exit(1)
+    }
+    for (file, text) in [("aurora-headphones.yaml", framing.definition(aurora: aurora)), ("lawaken-lamp.yaml", lamp)] {
+        let f = create(folder + "/" + file)
+        _ = Array(text.utf8).withUnsafeBytes { OS.fwrite($0, f) }
+        OS.fclose(f)
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--benchmark", arguments.count == 3, let megabytes = Int(arguments[2]) {
+if arguments.first == "--benchmark", arguments.count == 3 || arguments.count == 5, let megabytes = Int(arguments[2]) {
+    var framing: BenchmarkFraming?
+    if arguments.count == 5 {
+        guard let named = BenchmarkFraming(rawValue: arguments[3]) else {
+            print("btlens-samples: framings: \(BenchmarkFraming.allCases.map(\.rawValue).joined(separator: " "))")
+            OS.exit(2)
+        }
+        framing = named
+        writeDefinitions(named, to: arguments[4])
+    }
     let f = create(arguments[1])
-    let records = BenchmarkCapture.generate(bytes: megabytes * 1_000_000) { bytes in
+    let records = BenchmarkCapture.generate(bytes: megabytes * 1_000_000, framing: framing) { bytes in
         _ = bytes.withUnsafeBytes { OS.fwrite($0, f) }
     }
     OS.fclose(f)

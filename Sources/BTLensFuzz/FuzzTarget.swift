@@ -32,7 +32,9 @@ public struct FuzzTarget: Sendable {
         }
     }
 
-    public static var all: [FuzzTarget] { CaptureTargets.all + LinkTargets.all + ProtocolTargets.all }
+    public static var all: [FuzzTarget] {
+        CaptureTargets.all + LinkTargets.all + ProtocolTargets.all + FramingTargets.all
+    }
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
 

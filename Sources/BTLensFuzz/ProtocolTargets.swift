@@ -205,7 +205,7 @@ enum ProtocolTargets {
 }
 
 /// Outputs alike but for the payloads of whole frames, which a stream keeping no payloads leaves empty.
-private func samePayloadless(_ kept: [FramedStream.Output], _ counted: [FramedStream.Output]) -> Bool {
+func samePayloadless(_ kept: [FramedStream.Output], _ counted: [FramedStream.Output]) -> Bool {
     kept.count == counted.count
         && zip(kept, counted).allSatisfy { pair in
             switch pair {

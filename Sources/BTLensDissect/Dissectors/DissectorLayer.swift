@@ -108,7 +108,8 @@ final class DissectorLayer: ConnectionLayer {
                 pairKey: pairKey, direction: direction, record: record, time: time)
             naming.pairing = paired.response
             let misfit = d.fit.count(verdict)
-            naming.named = verdict
+            naming.named = MessageVerdict(
+                name: verdict.name, kind: Self.kind(verdict.kind, command: command, direction, d.pairing))
             return (paired.before, paired.after, misfit)
         }
         let decoded = d.base.decode(
@@ -119,7 +120,8 @@ final class DissectorLayer: ConnectionLayer {
             command: command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
             pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
-        naming.named = MessageVerdict(name: decoded.name, kind: decoded.kind)
+        naming.named = MessageVerdict(
+            name: decoded.name, kind: Self.kind(decoded.kind, command: command, direction, d.pairing))
         return (paired.before, decoded.problems + paired.after, d.fit.count(decoded))
     }
 
@@ -155,9 +157,7 @@ final class DissectorLayer: ConnectionLayer {
         out.before = context.tracker.expire(now: time).map {
             unanswered($0, d.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
-        let kind =
-            kind ?? (direction == .sent ? .request : rule.responseCommand.couldRespond(command) ? .response : .event)
-        switch kind {
+        switch Self.kind(kind, command: command, direction, rule) {
         case .request:
             let r = PairingTracker.Request(record: record, time: time, command: command, name: name, sequence: sequence)
             if let dropped = context.tracker.request(r) {
@@ -173,6 +173,19 @@ final class DissectorLayer: ConnectionLayer {
             break
         }
         return out
+    }
+
+    /// A message's kind, as paired and shown: the definition's, else the phone's messages are
+    /// requests; the accessory's are responses where its command may answer one (pairing's
+    /// `response-command`), else events, as are its whole values (no command).
+    static func kind(
+        _ kind: MessageKind?, command: UInt16?, _ direction: Direction, _ rule: PairingRule?
+    ) -> MessageKind {
+        if let kind { return kind }
+        if direction == .sent { return .request }
+        guard let command else { return .event }
+        let answers = rule.map { $0.responseCommand.couldRespond(command) } ?? true
+        return answers ? .response : .event
     }
 
     private func unsolicited(_ command: UInt16, _ sequence: UInt8?, _ name: String?, _ dissector: String) -> Diagnostic

@@ -171,7 +171,7 @@ final class DissectorEndToEndTests: XCTestCase {
             json.contains {
                 $0.contains(#""type":"message","record":28"#) && $0.contains(#""framing":"value""#)
                     && $0.contains(
-                        #""dissector":"aurora-headphones","command_name":"AncModeValue","fields":{"mode":"noiseCancelling"},"flags_names":[]"#
+                        #""dissector":"aurora-headphones","command_name":"AncModeValue","kind":"event","fields":{"mode":"noiseCancelling"},"flags_names":[]"#
                     )
                     && !$0.contains(#""command":"#)
             }, json.joined())
@@ -179,7 +179,7 @@ final class DissectorEndToEndTests: XCTestCase {
             json.contains {
                 $0.contains(#""type":"a5","record":30"#)
                     && $0.contains(
-                        #""dissector":"aurora-headphones","command_name":"SetEQPresetResponse","fields":{"status":"ok"},"flags_names":[],"response_to":29,"latency_ms":1.25}"#
+                        #""dissector":"aurora-headphones","command_name":"SetEQPresetResponse","kind":"response","fields":{"status":"ok"},"flags_names":[],"response_to":29,"latency_ms":1.25}"#
                     )
             },
             json.joined())

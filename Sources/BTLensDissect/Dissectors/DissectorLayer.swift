@@ -247,12 +247,12 @@ final class DissectorLayer: ConnectionLayer {
                     record: record, timestamp: time, direction: from ?? direction, connection: connection,
                     isTop: true, body: body))
         }
-        func tagged(_ d: Diagnostic) -> EventBody { self.tagged(d, stream) }
+        func tagged(_ d: Diagnostic) -> EventBody { self.tagged(Self.named(d, label), stream) }
         switch consume output {
         case .frame(let f):
             // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
             guard let pairKey, let d = label.bound else {
-                guard ctx.detail == .full else { return count(f, a5: label.isA5, direction: direction) }
+                guard ctx.detail == .full else { return count(f, label, direction: direction) }
                 return send(.frame(info(consume f, FrameInfo.Naming(label))))
             }
             guard ctx.detail == .full else {
@@ -265,7 +265,7 @@ final class DissectorLayer: ConnectionLayer {
                 f, &naming, uuid: label.uuid, bound: d, pairKey: pairKey,
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
-            for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
+            for diagnostic in before { send(.diagnostic(Self.named(diagnostic, label)), .sent) }
             send(.frame(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
             if misfit { send(tagged(d.fit.note(d.base, stream: stream))) }
@@ -280,6 +280,15 @@ final class DissectorLayer: ConnectionLayer {
                     record: began.record, timestamp: began.time, direction: direction, connection: connection,
                     isTop: true, body: tagged(d)))
         }
+    }
+
+    /// The framing diagnostics keep their `a5.` ids for every framing (a stable contract): on a
+    /// stream of another framing, their message names the dissector whose frames they are about.
+    static func named(_ d: Diagnostic, _ label: BoundStream.Label) -> Diagnostic {
+        guard !label.isA5, label.framing != nil, let name = label.bound?.name, d.id.hasPrefix("a5.") else { return d }
+        var d = d
+        d.message = "\(name): \(d.message)"
+        return d
     }
 
     /// A diagnostic tagged with the stream it came from.
@@ -326,21 +335,24 @@ final class DissectorLayer: ConnectionLayer {
             command: label.framing != nil || label.commandByte ? f.command : nil, sequence: f.sequence,
             name: verdict.name, kind: verdict.kind, bound: d, pairKey: pairKey, direction: direction, record: record,
             time: time)
-        for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
-        count(f, a5: label.isA5, direction: direction)
+        for diagnostic in paired.before { send(.diagnostic(Self.named(diagnostic, label)), .sent) }
+        count(f, label, direction: direction)
         let slot = d.statsSlot ?? tally.value.commands.slot(for: d.name)
         if d.statsSlot == nil { d.statsSlot = slot }
         tally.value.commands.message(
             slot: slot, command: f.command, hasCommand: label.framing != nil || label.commandByte, name: verdict.name,
             direction: direction, pairing: paired.response)
-        for diagnostic in problems { send(tagged(diagnostic, stream), nil) }
-        for diagnostic in paired.after { send(tagged(diagnostic, stream), nil) }
+        for diagnostic in problems { send(tagged(Self.named(diagnostic, label), stream), nil) }
+        for diagnostic in paired.after { send(tagged(Self.named(diagnostic, label), stream), nil) }
         if misfit { send(tagged(d.fit.note(d.base, stream: stream), stream), nil) }
     }
 
     /// A frame counted and not sent (`.counts` detail).
-    private func count(_ f: borrowing Frame, a5: Bool, direction: Direction) {
-        guard a5 else { return }
+    private func count(_ f: borrowing Frame, _ label: BoundStream.Label, direction: Direction) {
+        guard label.isA5 else {
+            guard label.framing != nil, let d = label.dissector else { return }
+            return tally.value.framed.frame(d.name, received: direction == .received, checksumOK: f.checksumOK)
+        }
         tally.value.a5Frames[Int(direction.rawValue)] += 1
         if !f.checksumOK { tally.value.a5BadChecksum += 1 }
     }

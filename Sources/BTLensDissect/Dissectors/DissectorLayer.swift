@@ -62,12 +62,18 @@ final class DissectorLayer: ConnectionLayer {
         let limit = ctx.limits.messageBytes
         // Frames are shown (their payloads decoded where shown), or only counted (`stats`).
         let shown = ctx.detail == .full
-        for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
-            if let d = ctx.dissectors.dissector(named: name) {
+        for case .attHandle(let h, let name, let message) in ctx.decodeAs where h == handle {
+            guard let d = ctx.dissectors.dissector(named: name) else { continue }
+            // A whole-value message is read as the characteristic whose binding names it.
+            if let message, let value = d.valueCharacteristic(named: message) {
+                let framing = d.bindings.first { $0.key == .characteristic(value) }?.framing
                 return BoundStream(
-                    d, framing: d.framing, detect: false, direction: direction, messageLimit: limit,
-                    keepsPayloads: shown, uuid: uuid)
+                    d, framing: framing ?? .values(commandByte: false), detect: false, direction: direction,
+                    messageLimit: limit, keepsPayloads: shown, uuid: value)
             }
+            return BoundStream(
+                d, framing: d.framing, detect: false, direction: direction, messageLimit: limit,
+                keepsPayloads: shown, uuid: uuid)
         }
         let device = hci.device(connection)
         if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {

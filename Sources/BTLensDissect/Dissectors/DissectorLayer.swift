@@ -210,8 +210,16 @@ final class DissectorLayer: ConnectionLayer {
         for key in pairings.keys.filter({ $0.connection == connection }).sorted() {
             guard let context = pairings.removeValue(forKey: key) else { continue }
             context.isOpen = false
+            // As on its streams, a dissector of another framing than A5 is named (`named`).
+            var prefix = ""
+            if case .frames(let f)? = ctx.dissectors.dissector(named: key.dissector)?.framing,
+                f.name != FrameFormat.a5Name
+            {
+                prefix = "\(key.dissector): "
+            }
             for r in context.tracker.drain() {
-                let d = unanswered(r, key.dissector, context.tracker.rule, why: "before \(reason)")
+                var d = unanswered(r, key.dissector, context.tracker.rule, why: "before \(reason)")
+                d.message = prefix + d.message
                 ctx.emit(
                     Event(
                         record: record, timestamp: time, direction: .sent, connection: connection.handle,

@@ -157,7 +157,8 @@ final class BindingEndToEndTests: XCTestCase {
             [
                 "#5 < 0x0040 MSG CID 0x0041 GetSteps (0x10) seq 3",
                 "#8 > 0x0040 !NOTE gatt.discovery.none: 0x0040 closed (Connection Terminated By Local Host) before any ATT PDU: the app never reached discovery",
-                "#8 < 0x0040 !WARN a5.request.unanswered: GetSteps (0x10) sequence 3 sent at #5: no response before disconnection",
+                "#8 < 0x0040 !WARN a5.request.unanswered: acme-band: GetSteps (0x10) sequence 3 sent at #5: "
+                    + "no response before disconnection",
             ])
         let json = try runCLI([
             "--dissectors", definitionPath, leFile, "--decode-as", "l2cap:0x0041=acme-band", "--format", "jsonl",

@@ -165,6 +165,14 @@ final class BindingEndToEndTests: XCTestCase {
         ])
         XCTAssertTrue(json.stdout.contains(#""cid":65,"framing":"acme-band","command":16"#), json.stdout)
         XCTAssertFalse(json.stdout.contains(#""psm""#), json.stdout)
+        // A name no definition has is a usage error, in follow as in timeline.
+        for command in [[], ["follow"]] {
+            let unknown = try runCLI(
+                command + ["--dissectors", definitionPath, leFile, "--decode-as", "l2cap:0x0041=nope"])
+            XCTAssertEqual(unknown.status, 2, "\(command) \(unknown.stderr)")
+            XCTAssertTrue(
+                unknown.stderr.contains("--decode-as l2cap:0x0041=nope: no dissector named 'nope'"), unknown.stderr)
+        }
     }
 
     /// `stats` counts the frames of every framing, and their bad checksums, per dissector.

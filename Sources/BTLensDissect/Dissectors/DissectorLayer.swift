@@ -211,11 +211,11 @@ final class DissectorLayer: ConnectionLayer {
             guard let context = pairings.removeValue(forKey: key) else { continue }
             context.isOpen = false
             // As on its streams, a dissector of another framing than A5 is named (`named`).
-            var prefix = ""
+            var prefix = "\(key.dissector): "
             if case .frames(let f)? = ctx.dissectors.dissector(named: key.dissector)?.framing,
-                f.name != FrameFormat.a5Name
+                f.name == FrameFormat.a5Name
             {
-                prefix = "\(key.dissector): "
+                prefix = ""
             }
             for r in context.tracker.drain() {
                 var d = unanswered(r, key.dissector, context.tracker.rule, why: "before \(reason)")
@@ -296,10 +296,11 @@ final class DissectorLayer: ConnectionLayer {
         }
     }
 
-    /// The framing diagnostics keep their `a5.` ids for every framing (a stable contract): on a
-    /// stream of another framing, their message names the dissector whose frames they are about.
+    /// The framing and dissector diagnostics keep their `a5.` ids for every framing (a stable
+    /// contract): on a stream of another framing (a variant, whole values), their message names
+    /// the dissector whose messages they are about.
     static func named(_ d: Diagnostic, _ label: BoundStream.Label) -> Diagnostic {
-        guard !label.isA5, label.framing != nil, let name = label.bound?.name, d.id.hasPrefix("a5.") else { return d }
+        guard !label.isA5, let name = label.bound?.name, d.id.hasPrefix("a5.") else { return d }
         var d = d
         d.message = "\(name): \(d.message)"
         return d

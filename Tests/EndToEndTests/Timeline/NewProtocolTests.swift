@@ -150,7 +150,8 @@ final class NewProtocolTests: XCTestCase {
                 "#\(n[5]) > 0x0040 !WARN a5.response.unsolicited: libra-scale: TareDone (0x82) sequence 2: "
                     + "no outstanding request it answers",
                 "#\(n[6]) > 0x0040 MSG 0x0015 (\(u)a3) Battery (0x07) level=85%",
-                "#\(n[7]) > 0x0040 !WARN a5.payload.short: an empty value where an event byte and its payload were expected",
+                "#\(n[7]) > 0x0040 !WARN a5.payload.short: libra-scale: an empty value where an event byte and its payload "
+                    + "were expected",
             ])
     }
 }

@@ -90,6 +90,10 @@ public final class DefinitionDissector: MessageDissector {
 
     public var messageCount: Int { messages.count }
 
+    public var wholeValues: [(message: String, characteristic: BluetoothUUID)] {
+        valueMessages.map { (messages[$0.value].name, $0.key) }.sorted { $0.message < $1.message }
+    }
+
     public func decode(_ message: Message) -> DecodedMessage {
         guard message.wantsFields else {
             var none = NoFields()

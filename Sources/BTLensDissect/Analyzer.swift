@@ -38,7 +38,8 @@ public final class Analyzer {
         let streams = DissectorLayer(ctx, hci: hci)
         att = ATTLayer(ctx, hci: hci, dissectors: streams)
         let credit = CreditChannelLayer(ctx, hci: hci, att: att, dissectors: streams)
-        let l2cap = L2CAPLayer(ctx, credit: credit, budget: budget)
+        let forced = ForcedChannelLayer(ctx, hci: hci, dissectors: streams)
+        let l2cap = L2CAPLayer(ctx, credit: credit, forced: forced, budget: budget)
         acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
         let rfcomm = RFCOMMLayer(ctx, dissectors: streams)
         hfp = HFPLayer(ctx)
@@ -48,7 +49,8 @@ public final class Analyzer {
         // comes before it (iAP2 settles its guesses into RFCOMM's bound streams; every stream may
         // raise requests that the dissector layer reports last).
         let registered: [Registered] = [
-            .of(acl), .of(att), .of(SMPLayer(ctx, hci: hci)), .of(l2cap), .of(credit), .of(AVCTPLayer(ctx)),
+            .of(acl), .of(att), .of(SMPLayer(ctx, hci: hci)), .of(l2cap), .of(credit), .of(forced),
+            .of(AVCTPLayer(ctx)),
             .of(AVDTPLayer(ctx, hci: hci)), .of(SDPLayer(ctx, rfcomm: rfcomm)),
             .of(IAP2Layer(ctx, rfcomm: rfcomm, dissectors: streams, budget: budget)), .of(hfp), .of(rfcomm),
             .of(streams),

@@ -7,6 +7,8 @@ public struct Tally: Sendable, Equatable {
     /// A5 frames by `Direction.rawValue`, and those of them whose checksum is wrong.
     public var a5Frames = [0, 0]
     public var a5BadChecksum = 0
+    /// Frames of the other framings, per dissector.
+    public var framed = FramedCounts()
     /// Frames a dissector named, by command, with their latency.
     public var commands = CommandStats()
 

@@ -120,7 +120,8 @@ public final class JSONLRenderer {
         if let p = a.protocolName { w.value.field("protocol", p) }
         if let c = a.rfcommChannel { w.value.field("rfcomm_channel", c) }
         if let l = a.l2capChannel {
-            w.value.field("psm", l.psm)
+            // PSM 0: a channel bound by its CID, no PSM known.
+            if l.psm != 0 { w.value.field("psm", l.psm) }
             w.value.field("cid", l.cid)
         }
         if !a.isA5 { w.value.field("framing", a.framing ?? "value") }

@@ -40,6 +40,8 @@ public final class StatsCollector {
             })
     }
     public private(set) var a5BadChecksum = 0
+    /// Frames of the vendors' own framings, per dissector, with their bad checksums.
+    public private(set) var framed = FramedCounts()
     public private(set) var diagnostics: [String: (Severity, Int)] = [:]
     public private(set) var undecodedBytes = 0
     /// MFi accessories as their iAP2 IdentificationInformation describes them.
@@ -107,6 +109,8 @@ public final class StatsCollector {
             if a.isA5 {
                 a5Counts.value[Int((e.direction ?? .sent).rawValue)] += 1
                 if !a.frame.checksumOK { a5BadChecksum += 1 }
+            } else if a.framing != nil, let d = a.dissector {
+                framed.frame(d, received: e.direction == .received, checksumOK: a.frame.checksumOK)
             }
             commandStats.value.message(a, direction: e.direction)
         case .diagnostic(let d):
@@ -154,6 +158,7 @@ public final class StatsCollector {
         for (i, n) in t.attOpcodes.enumerated() { opcodeCounts[i] += n }
         for (i, n) in t.a5Frames.enumerated() { a5Counts.value[i] += n }
         a5BadChecksum += t.a5BadChecksum
+        framed.add(t.framed)
         commandStats.value.add(t.commands)
     }
 
@@ -258,6 +263,20 @@ public final class StatsCollector {
         w.field("received", a5Frames[.received] ?? 0)
         w.field("checksum_bad", a5BadChecksum)
         w.endObject()
+        // Only with frames of other framings: the A5-only output stays as it was.
+        guard !framed.counts.isEmpty else { return }
+        w.key("frames_by_dissector")
+        w.beginObject()
+        for (d, c) in framed.sorted {
+            w.key(named: d)
+            w.beginObject()
+            w.field("total", c.total)
+            w.field("sent", c.sent)
+            w.field("received", c.received)
+            w.field("checksum_bad", c.checksumBad)
+            w.endObject()
+        }
+        w.endObject()
     }
 
     /// Each command a dissector paired with its answer: counts and latency.
@@ -326,6 +345,11 @@ public final class StatsCollector {
         lines.append(
             "A5 frames:   \(a5Total) (sent \(a5Frames[.sent] ?? 0), received \(a5Frames[.received] ?? 0), bad checksum \(a5BadChecksum))"
         )
+        for (d, c) in framed.sorted {
+            lines.append(
+                "Frames:      \(c.total) \(TerminalText.safe(d)) (sent \(c.sent), received \(c.received), bad checksum \(c.checksumBad))"
+            )
+        }
         if !commands.entries.isEmpty {
             lines.append("Commands:    sent received answered unanswered  latency ms (min median p95 max)")
         }

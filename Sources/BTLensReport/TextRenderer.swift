@@ -320,6 +320,10 @@ public struct TextRenderer {
         } else if let c = a.rfcommChannel {
             s.add("RFCOMM ")
             s.decimal(c)
+        } else if let l = a.l2capChannel, l.psm == 0 {
+            // A channel bound by its CID (`--decode-as l2cap:`): no PSM known.
+            s.add("CID ")
+            s.hex(l.cid, width: 4)
         } else if let l = a.l2capChannel {
             s.add("PSM ")
             s.hex(l.psm, width: 4)

@@ -52,31 +52,29 @@ struct Dissectors: ParsableCommand {
         func run() throws {
             let table = try definitions.load().table
             for d in table.dissectors {
-                let framing: String
-                switch d.framing {
-                case .frames(let f): framing = "\(f.name) frames"
-                case .values(let commandByte):
-                    framing = commandByte ? "one value per message, event byte first" : "one value per message"
+                let title = (d as? DefinitionDissector)?.title.map { "  \($0)" } ?? ""
+                print("\(d.name)  [\(d.origin)]\(title)")
+                print("    framing: \(Self.summary(d.framing))")
+                if let p = d.pairing {
+                    print("    pairs responses (\(p.match.rawValue), timeout \(p.timeoutMicroseconds / 1000) ms)")
                 }
-                let pairing =
-                    d.pairing.map {
-                        ", pairs responses (\($0.match.rawValue), timeout \($0.timeoutMicroseconds / 1000) ms)"
-                    } ?? ""
-                print("\(d.name)  [\(d.origin)]  \(framing)\(pairing)")
             }
             print("")
             for (b, d) in table.bindings {
                 let role = b.role == .value ? "" : " (\(b.role.rawValue))"
-                let framing: String
-                switch b.framing {
-                case .frames(let f)?: framing = ", \(f.name) frames"
-                case .values(let commandByte)?: framing = commandByte ? ", event byte + payload" : ", whole value"
-                case nil: framing = ""
-                }
+                let framing = b.framing.map { ", \(Self.summary($0))" } ?? ""
                 let devices = b.devices.map { " on devices \($0)" } ?? ""
                 print(
                     "  \(b.key)\(role)\(framing)\(devices) → \(d.name)\(b.overrides ? " (overrides the built-in there)" : "")"
                 )
+            }
+        }
+
+        /// `a5 (magic 0xa5, version, command, …)`, `whole value`, `event byte + payload`.
+        static func summary(_ framing: Framing) -> String {
+            switch framing {
+            case .frames(let f): return f == .a5 ? "a5 (\(f.summary))" : f.summary
+            case .values(let commandByte): return commandByte ? "event byte + payload" : "whole value"
             }
         }
     }

@@ -81,7 +81,7 @@ struct Follow: ParsableCommand {
     }
 
     func run() throws {
-        let table = try definitions.load().table
+        let table = try CaptureInput.dissectors(definitions, decodeAs: decodeAs)
         let merger = try appLog.merger(live: true, capture: file)
         let input: Follower.Input
         if let connect, let (host, port) = Self.endpoint(connect) {

@@ -124,7 +124,7 @@ struct CaptureInput: ParsableArguments {
 
     @Option(
         help:
-            "Decode a channel whose setup is not in the capture: CID=\(DecodeAs.channelNames) (e.g. 0x0041=rfcomm), rfcomm:N=iap2|hfp for RFCOMM server channel N, att:HANDLE=DISSECTOR for the values of an ATT handle, or psm:PSM=DISSECTOR for the SDUs of credit-based channels opened to PSM. Repeatable."
+            "Decode a channel whose setup is not in the capture: CID=\(DecodeAs.channelNames) (e.g. 0x0041=rfcomm), rfcomm:N=iap2|hfp|DISSECTOR for RFCOMM server channel N on every link, att:HANDLE=DISSECTOR for the values of an ATT handle (att:HANDLE=DISSECTOR/MESSAGE: each value is that whole-value message), psm:PSM=DISSECTOR for the SDUs of credit-based channels opened to PSM, or l2cap:CID=DISSECTOR for a dynamic L2CAP channel with no captured signalling (basic mode, or K-frames on an LE link). Repeatable."
     )
     var decodeAs: [DecodeAs] = []
 
@@ -167,16 +167,18 @@ struct CaptureInput: ParsableArguments {
     static func dissectors(_ definitions: DefinitionOptions, decodeAs: [DecodeAs]) throws -> DissectorTable {
         let table = try definitions.load().table
         for d in decodeAs {
-            let named: (String, String)
-            switch d {
-            case .attHandle(let handle, let name): named = ("att:\(Hex.value(handle, width: 4))", name)
-            case .psm(let psm, let name): named = ("psm:\(Hex.value(psm, width: 4))", name)
-            default: continue
+            guard let (what, name) = d.dissectorBinding else { continue }
+            guard let dissector = table.dissector(named: name) else {
+                let known = table.dissectors.map(\.name).joined(separator: ", ")
+                throw ValidationError(
+                    "--decode-as \(what)=\(name): no dissector named '\(name)' is loaded (loaded: \(known))")
             }
-            guard table.dissector(named: named.1) == nil else { continue }
-            let known = table.dissectors.map(\.name).joined(separator: ", ")
-            throw ValidationError(
-                "--decode-as \(named.0)=\(named.1): no dissector named '\(named.1)' is loaded (loaded: \(known))")
+            if case .attHandle(_, _, let message?) = d, dissector.valueCharacteristic(named: message) == nil {
+                let names = dissector.valueMessageNames
+                throw ValidationError(
+                    "--decode-as \(what)=\(name)/\(message): \(name) binds no whole value named '\(message)' (\(names.isEmpty ? "it binds none" : "its whole values: " + names.joined(separator: ", ")))"
+                )
+            }
         }
         return table
     }

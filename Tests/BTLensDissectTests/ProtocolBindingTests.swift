@@ -13,8 +13,8 @@ final class ProtocolBindingTests: XCTestCase {
         XCTAssertEqual(
             Analyzer { _ in }.closeOrder,
             [
-                "ACLLayer", "ATTLayer", "L2CAPLayer", "CreditChannelLayer", "AVCTPLayer", "AVDTPLayer", "SDPLayer",
-                "IAP2Layer", "HFPLayer", "RFCOMMLayer", "DissectorLayer",
+                "ACLLayer", "ATTLayer", "L2CAPLayer", "CreditChannelLayer", "ForcedChannelLayer", "AVCTPLayer",
+                "AVDTPLayer", "SDPLayer", "IAP2Layer", "HFPLayer", "RFCOMMLayer", "DissectorLayer",
             ])
     }
 

@@ -146,22 +146,28 @@ final class ATTLayer: ConnectionLayer {
         }
     }
 
-    /// A value read whole (Read Response, long read): one message when a value-per-message dissector
-    /// is bound.
+    /// A value read whole (Read Response, long read) of a bound characteristic: one message for a
+    /// value-per-message dissector; for a framed one, frames read from the value's first byte in a
+    /// stream of its own, ended with the value: a read is a snapshot, not the next bytes of the
+    /// notified stream, whose frame in progress it must not cut.
     private func readValue(
         _ handle: UInt16, _ uuid: BluetoothUUID?, _ value: ArraySlice<UInt8>, _ key: ConnectionKey,
         _ direction: Direction, _ r: CaptureRecord
     ) {
-        let forced = ctx.decodeAs.contains { if case .attHandle(handle, _) = $0 { return true } else { return false } }
+        let forced = ctx.decodeAs.contains {
+            if case .attHandle(handle, _, _) = $0 { return true } else { return false }
+        }
         guard forced || uuid.flatMap({ ctx.dissectors.lookup(.characteristic($0), on: hci.device(key)) }) != nil
         else { return }
         var s = dissectors.boundStream(handle: handle, uuid: uuid, connection: key, direction: direction)
-        guard s.dissector != nil, s.framing == nil else { return }
+        guard s.dissector != nil else { return }
         let (number, time) = (r.number, r.timestamp)
+        let streamKey = StreamKey(connection: key, handle: handle, direction: direction)
         s.push(value, at: RecordPlace(record: number, time: time)) { o, label in
-            a5(
-                o, key: StreamKey(connection: key, handle: handle, direction: direction), stream: label,
-                record: number, time: time)
+            a5(o, key: streamKey, stream: label, record: number, time: time)
+        }
+        for o in s.finish(reason: "the end of the read value") {
+            a5(o, key: streamKey, stream: s.label, record: number, time: time)
         }
     }
 

@@ -62,12 +62,18 @@ final class DissectorLayer: ConnectionLayer {
         let limit = ctx.limits.messageBytes
         // Frames are shown (their payloads decoded where shown), or only counted (`stats`).
         let shown = ctx.detail == .full
-        for case .attHandle(let h, let name) in ctx.decodeAs where h == handle {
-            if let d = ctx.dissectors.dissector(named: name) {
+        for case .attHandle(let h, let name, let message) in ctx.decodeAs where h == handle {
+            guard let d = ctx.dissectors.dissector(named: name) else { continue }
+            // A whole-value message is read as the characteristic whose binding names it.
+            if let message, let value = d.valueCharacteristic(named: message) {
+                let framing = d.bindings.first { $0.key == .characteristic(value) }?.framing
                 return BoundStream(
-                    d, framing: d.framing, detect: false, direction: direction, messageLimit: limit,
-                    keepsPayloads: shown, uuid: uuid)
+                    d, framing: framing ?? .values(commandByte: false), detect: false, direction: direction,
+                    messageLimit: limit, keepsPayloads: shown, uuid: value)
             }
+            return BoundStream(
+                d, framing: d.framing, detect: false, direction: direction, messageLimit: limit,
+                keepsPayloads: shown, uuid: uuid)
         }
         let device = hci.device(connection)
         if let uuid, let bound = ctx.dissectors.lookup(.characteristic(uuid), on: device) {
@@ -108,7 +114,8 @@ final class DissectorLayer: ConnectionLayer {
                 pairKey: pairKey, direction: direction, record: record, time: time)
             naming.pairing = paired.response
             let misfit = d.fit.count(verdict)
-            naming.named = verdict
+            naming.named = MessageVerdict(
+                name: verdict.name, kind: Self.kind(verdict.kind, command: command, direction, d.pairing))
             return (paired.before, paired.after, misfit)
         }
         let decoded = d.base.decode(
@@ -119,7 +126,8 @@ final class DissectorLayer: ConnectionLayer {
             command: command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
             pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
-        naming.named = MessageVerdict(name: decoded.name, kind: decoded.kind)
+        naming.named = MessageVerdict(
+            name: decoded.name, kind: Self.kind(decoded.kind, command: command, direction, d.pairing))
         return (paired.before, decoded.problems + paired.after, d.fit.count(decoded))
     }
 
@@ -155,9 +163,7 @@ final class DissectorLayer: ConnectionLayer {
         out.before = context.tracker.expire(now: time).map {
             unanswered($0, d.name, rule, why: "within \(rule.timeoutMicroseconds / 1000) ms")
         }
-        let kind =
-            kind ?? (direction == .sent ? .request : rule.responseCommand.couldRespond(command) ? .response : .event)
-        switch kind {
+        switch Self.kind(kind, command: command, direction, rule) {
         case .request:
             let r = PairingTracker.Request(record: record, time: time, command: command, name: name, sequence: sequence)
             if let dropped = context.tracker.request(r) {
@@ -173,6 +179,19 @@ final class DissectorLayer: ConnectionLayer {
             break
         }
         return out
+    }
+
+    /// A message's kind, as paired and shown: the definition's, else the phone's messages are
+    /// requests; the accessory's are responses where its command may answer one (pairing's
+    /// `response-command`), else events, as are its whole values (no command).
+    static func kind(
+        _ kind: MessageKind?, command: UInt16?, _ direction: Direction, _ rule: PairingRule?
+    ) -> MessageKind {
+        if let kind { return kind }
+        if direction == .sent { return .request }
+        guard let command else { return .event }
+        let answers = rule.map { $0.responseCommand.couldRespond(command) } ?? true
+        return answers ? .response : .event
     }
 
     private func unsolicited(_ command: UInt16, _ sequence: UInt8?, _ name: String?, _ dissector: String) -> Diagnostic
@@ -191,8 +210,16 @@ final class DissectorLayer: ConnectionLayer {
         for key in pairings.keys.filter({ $0.connection == connection }).sorted() {
             guard let context = pairings.removeValue(forKey: key) else { continue }
             context.isOpen = false
+            // As on its streams, a dissector of another framing than A5 is named (`named`).
+            var prefix = "\(key.dissector): "
+            if case .frames(let f)? = ctx.dissectors.dissector(named: key.dissector)?.framing,
+                f.name == FrameFormat.a5Name
+            {
+                prefix = ""
+            }
             for r in context.tracker.drain() {
-                let d = unanswered(r, key.dissector, context.tracker.rule, why: "before \(reason)")
+                var d = unanswered(r, key.dissector, context.tracker.rule, why: "before \(reason)")
+                d.message = prefix + d.message
                 ctx.emit(
                     Event(
                         record: record, timestamp: time, direction: .sent, connection: connection.handle,
@@ -234,12 +261,12 @@ final class DissectorLayer: ConnectionLayer {
                     record: record, timestamp: time, direction: from ?? direction, connection: connection,
                     isTop: true, body: body))
         }
-        func tagged(_ d: Diagnostic) -> EventBody { self.tagged(d, stream) }
+        func tagged(_ d: Diagnostic) -> EventBody { self.tagged(Self.named(d, label), stream) }
         switch consume output {
         case .frame(let f):
             // A stream with a dissector has a pair key: the key is checked first, as it costs no copy.
             guard let pairKey, let d = label.bound else {
-                guard ctx.detail == .full else { return count(f, a5: label.isA5, direction: direction) }
+                guard ctx.detail == .full else { return count(f, label, direction: direction) }
                 return send(.frame(info(consume f, FrameInfo.Naming(label))))
             }
             guard ctx.detail == .full else {
@@ -252,7 +279,7 @@ final class DissectorLayer: ConnectionLayer {
                 f, &naming, uuid: label.uuid, bound: d, pairKey: pairKey,
                 direction: direction, record: record, time: time)
             // Requests that timed out: the phone's, whichever stream noticed.
-            for diagnostic in before { send(.diagnostic(diagnostic), .sent) }
+            for diagnostic in before { send(.diagnostic(Self.named(diagnostic, label)), .sent) }
             send(.frame(info(consume f, consume naming)))
             for diagnostic in after { send(tagged(diagnostic)) }
             if misfit { send(tagged(d.fit.note(d.base, stream: stream))) }
@@ -267,6 +294,16 @@ final class DissectorLayer: ConnectionLayer {
                     record: began.record, timestamp: began.time, direction: direction, connection: connection,
                     isTop: true, body: tagged(d)))
         }
+    }
+
+    /// The framing and dissector diagnostics keep their `a5.` ids for every framing (a stable
+    /// contract): on a stream of another framing (a variant, whole values), their message names
+    /// the dissector whose messages they are about.
+    static func named(_ d: Diagnostic, _ label: BoundStream.Label) -> Diagnostic {
+        guard !label.isA5, let name = label.bound?.name, d.id.hasPrefix("a5.") else { return d }
+        var d = d
+        d.message = "\(name): \(d.message)"
+        return d
     }
 
     /// A diagnostic tagged with the stream it came from.
@@ -313,21 +350,24 @@ final class DissectorLayer: ConnectionLayer {
             command: label.framing != nil || label.commandByte ? f.command : nil, sequence: f.sequence,
             name: verdict.name, kind: verdict.kind, bound: d, pairKey: pairKey, direction: direction, record: record,
             time: time)
-        for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }
-        count(f, a5: label.isA5, direction: direction)
+        for diagnostic in paired.before { send(.diagnostic(Self.named(diagnostic, label)), .sent) }
+        count(f, label, direction: direction)
         let slot = d.statsSlot ?? tally.value.commands.slot(for: d.name)
         if d.statsSlot == nil { d.statsSlot = slot }
         tally.value.commands.message(
             slot: slot, command: f.command, hasCommand: label.framing != nil || label.commandByte, name: verdict.name,
             direction: direction, pairing: paired.response)
-        for diagnostic in problems { send(tagged(diagnostic, stream), nil) }
-        for diagnostic in paired.after { send(tagged(diagnostic, stream), nil) }
+        for diagnostic in problems { send(tagged(Self.named(diagnostic, label), stream), nil) }
+        for diagnostic in paired.after { send(tagged(Self.named(diagnostic, label), stream), nil) }
         if misfit { send(tagged(d.fit.note(d.base, stream: stream), stream), nil) }
     }
 
     /// A frame counted and not sent (`.counts` detail).
-    private func count(_ f: borrowing Frame, a5: Bool, direction: Direction) {
-        guard a5 else { return }
+    private func count(_ f: borrowing Frame, _ label: BoundStream.Label, direction: Direction) {
+        guard label.isA5 else {
+            guard label.framing != nil, let d = label.dissector else { return }
+            return tally.value.framed.frame(d.name, received: direction == .received, checksumOK: f.checksumOK)
+        }
         tally.value.a5Frames[Int(direction.rawValue)] += 1
         if !f.checksumOK { tally.value.a5BadChecksum += 1 }
     }

@@ -26,6 +26,9 @@ public protocol MessageDissector: Sendable {
     func verdict(
         command: UInt16?, from direction: Direction, characteristic: BluetoothUUID?, payloadCount: Int
     ) -> MessageVerdict?
+    /// The whole-value messages its characteristic bindings name (`framing: value, message: X`),
+    /// with the characteristic of each: `--decode-as att:HANDLE=NAME/X` reads a handle as it.
+    var wholeValues: [(message: String, characteristic: BluetoothUUID)] { get }
 }
 
 /// A message's name and kind, read without decoding it (`MessageDissector.verdict`).
@@ -49,6 +52,14 @@ extension MessageDissector {
     }
 
     public func payloadsRead(from direction: Direction) -> PayloadPolicy { .keepAll }
+
+    public var wholeValues: [(message: String, characteristic: BluetoothUUID)] { [] }
+
+    public var valueMessageNames: [String] { wholeValues.map(\.message) }
+
+    public func valueCharacteristic(named message: String) -> BluetoothUUID? {
+        wholeValues.first { $0.message == message }?.characteristic
+    }
 
     public func verdict(
         command: UInt16?, from direction: Direction, characteristic: BluetoothUUID?, payloadCount: Int

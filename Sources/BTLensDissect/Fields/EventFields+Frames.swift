@@ -18,7 +18,9 @@ extension EventFields {
             on("ea_session", .integer, "the External Accessory session") { .integer($0.eaSession) },
             on("protocol", .string, "the EA session's protocol string") { .text($0.protocolName) },
             on("rfcomm_channel", .integer, "the RFCOMM server channel") { .integer($0.rfcommChannel) },
-            on("psm", .integer, "the PSM the credit-based channel was opened to") { .integer($0.l2capChannel?.psm) },
+            on("psm", .integer, "the PSM the credit-based channel was opened to") {
+                .integer($0.l2capChannel.flatMap { $0.psm == 0 ? nil : $0.psm })  // 0: bound by CID
+            },
             on("cid", .integer, "the credit-based channel's receiver CID") { .integer($0.l2capChannel?.cid) },
             on("framing", .string, "the variant framing's name, or value for a whole ATT value") {
                 $0.isA5 ? nil : .string($0.framing ?? "value")

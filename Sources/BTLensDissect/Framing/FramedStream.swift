@@ -108,7 +108,8 @@ public struct FramedStream: Sendable {
             state = .framed
             if preamble > 0 {
                 // The preamble is every byte before the frame, from the stream's first.
-                out(.diagnostic(resync(preamble, before: step.frame, from: 0)))
+                let why = "expected the first frame (its magic, a checksum that holds), found bytes before it"
+                out(.diagnostic(resync(preamble, before: step.frame, from: 0, why: why)))
             }
             join(step.frame, out)
             drain(out)
@@ -144,7 +145,8 @@ public struct FramedStream: Sendable {
         abandon("the stream ended (\(reason))", out)
         let unconsumed = origins.total - framer.buffered
         if framer.skipped > 0 {
-            out(.diagnostic(resync(framer.skipped, before: nil, from: unconsumed - framer.skipped)))
+            let why = text(framer.skipReason)
+            out(.diagnostic(resync(framer.skipped, before: nil, from: unconsumed - framer.skipped, why: why)))
             framer.clearSkipped()
         }
         if let p = framer.partial {
@@ -162,7 +164,7 @@ public struct FramedStream: Sendable {
         while let step = framer.next() {
             if step.skipped > 0 {
                 let start = origins.total - framer.buffered - step.frame.length - step.skipped
-                out(.diagnostic(resync(step.skipped, before: step.frame, from: start)))
+                out(.diagnostic(resync(step.skipped, before: step.frame, from: start, why: text(step.skipReason))))
             }
             join(step.frame, out)
         }
@@ -283,8 +285,11 @@ public struct FramedStream: Sendable {
         lastSequence = sequence
     }
 
+    private func text(_ reason: SkipReason?) -> String? { reason?.text(framer.format, limit: framer.frameLimit) }
+
     /// `start`: the stream position of the first byte skipped, whose record the diagnostic names.
-    private func resync(_ skipped: Int, before frame: Frame?, from start: Int) -> Diagnostic {
+    /// `why`: what the framing expected where the first byte was skipped, and what it found.
+    private func resync(_ skipped: Int, before frame: Frame?, from start: Int, why: String?) -> Diagnostic {
         let whereTo =
             frame.map { f in
                 f.sequence.map { "before the frame with sequence \($0)" }
@@ -293,7 +298,8 @@ public struct FramedStream: Sendable {
             ?? "with no frame after them"
         var d = Diagnostic(
             FramingDiagnostics.resync,
-            "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)",
+            "skipped \(skipped) byte\(skipped == 1 ? "" : "s") that do not form a frame, \(whereTo)"
+                + (why.map { ": \($0)" } ?? ""),
             fields: [("skipped_bytes", .int(skipped))])
         d.began = origins.place(at: start)
         return d

@@ -11,6 +11,8 @@ public struct MessageFramer: Sendable {
         public var frame: Frame
         /// Bytes skipped as junk just before this frame.
         public var skipped: Int
+        /// Why the first of them was skipped.
+        public var skipReason: SkipReason? = nil
     }
 
     public let format: FrameFormat
@@ -29,6 +31,8 @@ public struct MessageFramer: Sendable {
     public private(set) var inSync = true
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
+    /// Why the first of them was skipped: what was expected there, and what was found.
+    public private(set) var skipReason: SkipReason?
 
     /// The longest frame held (`--limit message-bytes`): a longer one's length is taken as wrong,
     /// so a 4-byte length cannot make the buffer grow past it.
@@ -59,36 +63,36 @@ public struct MessageFramer: Sendable {
         while !buffer.isEmpty {
             if buffer[0] != first {
                 let junk = buffer.firstIndex(of: first) ?? buffer.count
-                skip(junk)
+                skip(junk, .magic(found: buffer[0]))
                 continue
             }
             // The rest of a multi-byte magic.
             if format.magic.count > 1,
                 (1..<min(format.magic.count, buffer.count)).contains(where: { buffer[$0] != format.magic[$0] })
             {
-                skip(1)
+                skip(1, .magicRest)
                 continue
             }
             guard buffer.count >= format.headerLength else { return nil }
             let (fragment, trailer) = fragmentAndTrailer
             guard let total = frameLength(trailer: trailer) else {
-                skip(1)
+                skip(1, .length(lengthValue))
                 continue
             }
             guard buffer.count >= total else { return nil }
             guard endsRight(total) else {
-                skip(1)
+                skip(1, .end(at: total - endLength))
                 continue
             }
             let frame = parse(total, fragment: fragment, trailer: trailer)
             // A frame of several cannot prove itself alone: its message is checked once joined.
             guard frame.checksumOK || inSync || frame.isPartOfMessage else {
-                skip(1)
+                skip(1, .checksum(found: frame.checksum, computed: frame.expectedChecksum))
                 continue
             }
-            let step = Step(frame: frame, skipped: skipped)
+            let step = Step(frame: frame, skipped: skipped, skipReason: skipReason)
             buffer.consume(total)
-            skipped = 0
+            clearSkipped()
             inSync = true
             return step
         }
@@ -107,23 +111,24 @@ public struct MessageFramer: Sendable {
     private mutating func nextUnmarked() -> Step? {
         guard !buffer.isEmpty else { return nil }
         guard inSync else {
-            skip(buffer.count)
+            skip(buffer.count, .outOfSync)
             return nil
         }
         guard buffer.count >= format.headerLength else { return nil }
         let (fragment, trailer) = fragmentAndTrailer
         guard let total = frameLength(trailer: trailer) else {
-            skip(buffer.count)
+            skip(buffer.count, .length(lengthValue))
             return nil
         }
         guard buffer.count >= total else { return nil }
         guard endsRight(total) else {
-            skip(buffer.count)
+            skip(buffer.count, .end(at: total - endLength))
             return nil
         }
-        let step = Step(frame: parse(total, fragment: fragment, trailer: trailer), skipped: skipped)
+        let step = Step(
+            frame: parse(total, fragment: fragment, trailer: trailer), skipped: skipped, skipReason: skipReason)
         buffer.consume(total)
-        skipped = 0
+        clearSkipped()
         return step
     }
 
@@ -137,23 +142,25 @@ public struct MessageFramer: Sendable {
         var leading = 0
         while !escaped.isEmpty {
             guard let end = escaped.firstIndex(of: d.end) else {
-                if escaped.count > 2 * frameLimit { skipEscaped(escaped.count) }
+                if escaped.count > 2 * frameLimit {
+                    skipEscaped(escaped.count, .noEnd(held: escaped.count))
+                }
                 return nil
             }
             var from = 0
             if let start = d.start {
                 // No start before the end: everything up to the end is junk, the end included.
                 guard let s = escaped.firstIndex(of: start), s < end else {
-                    skipEscaped(end + 1)
+                    skipEscaped(end + 1, .noStart)
                     continue
                 }
                 guard s == 0 else {
-                    skipEscaped(s)
+                    skipEscaped(s, .beforeStart(found: escaped[0]))
                     continue
                 }
                 // A start inside: the frame before it lost its end.
                 if let again = escaped.firstIndex(of: start, from: 1), again < end {
-                    skipEscaped(again)
+                    skipEscaped(again, .startInside)
                     continue
                 }
                 from = 1
@@ -164,16 +171,16 @@ public struct MessageFramer: Sendable {
                 leading += end + 1
                 continue
             }
-            guard let frame = d.unescape(escaped.bytes(from..<end)),
-                let step = delimitedStep(frame, wire: leading + end + 1)
-            else {
-                skipped += leading
-                leading = 0
-                skipEscaped(end + 1)
+            guard let frame = d.unescape(escaped.bytes(from..<end)) else {
+                skipDelimited(end + 1, &leading, .escape)
+                continue
+            }
+            guard let step = delimitedStep(frame, wire: leading + end + 1) else {
+                skipDelimited(end + 1, &leading, .delimited(frame.count, magic: frame.starts(with: format.magic)))
                 continue
             }
             escaped.consume(end + 1)
-            skipped = 0
+            clearSkipped()
             inSync = true
             return step
         }
@@ -194,7 +201,7 @@ public struct MessageFramer: Sendable {
         var parsed = parse(frame.count, fragment: fragment, trailer: trailer)
         // Its length in the stream, delimiters and escapes included: where its bytes came from.
         parsed.length = wire
-        return Step(frame: parsed, skipped: skipped)
+        return Step(frame: parsed, skipped: skipped, skipReason: skipReason)
     }
 
     /// Whether the frame of `total` bytes in the buffer ends with the format's end bytes.
@@ -202,17 +209,29 @@ public struct MessageFramer: Sendable {
         endLength == 0 || format.end.indices.allSatisfy { buffer[total - endLength + $0] == format.end[$0] }
     }
 
-    private mutating func skipEscaped(_ n: Int) {
+    private mutating func skipEscaped(_ n: Int, _ why: SkipReason) {
+        if skipped == 0 { skipReason = why }
         skipped += n
         escaped.consume(n)
         inSync = false
     }
 
-    private mutating func skip(_ n: Int) {
+    /// A delimited candidate that is no frame, after `leading` end bytes that delimited nothing.
+    private mutating func skipDelimited(_ n: Int, _ leading: inout Int, _ why: SkipReason) {
+        skipEscaped(n, why)
+        skipped += leading
+        leading = 0
+    }
+
+    private mutating func skip(_ n: Int, _ why: SkipReason) {
+        if skipped == 0 { skipReason = why }
         skipped += n
         buffer.consume(n)
         inSync = false
     }
+
+    /// The length field's value in the buffer.
+    private var lengthValue: Int { layout.length.map { integer($0) } ?? 0 }
 
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
     @inline(__always) private func frameLength(trailer: Int) -> Int? {
@@ -289,10 +308,13 @@ public struct MessageFramer: Sendable {
     public mutating func loseSync() {
         buffer.removeAll()
         escaped.removeAll()
-        skipped = 0
+        clearSkipped()
         inSync = false
     }
 
     /// Forgets skipped bytes once they have been reported.
-    public mutating func clearSkipped() { skipped = 0 }
+    public mutating func clearSkipped() {
+        skipped = 0
+        skipReason = nil
+    }
 }

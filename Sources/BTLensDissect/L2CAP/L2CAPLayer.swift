@@ -7,15 +7,17 @@ import BTLensCore
 final class L2CAPLayer: ConnectionLayer {
     let ctx: LayerContext
     private let credit: CreditChannelLayer
+    private let forced: ForcedChannelLayer
     let budget: GuessBudget
     private var bindings = L2CAPBindings()
     private var channels = L2CAPChannelMap()
     /// Dynamic channels guessed to carry RFCOMM, said once each.
     var guessed: [L2CAPChannelMap.Key: L2CAPGuess] = [:]
 
-    init(_ ctx: LayerContext, credit: CreditChannelLayer, budget: GuessBudget) {
+    init(_ ctx: LayerContext, credit: CreditChannelLayer, forced: ForcedChannelLayer, budget: GuessBudget) {
         self.ctx = ctx
         self.credit = credit
+        self.forced = forced
         self.budget = budget
     }
 
@@ -50,8 +52,12 @@ final class L2CAPLayer: ConnectionLayer {
         if let outputs = channels.kframe(pdu.payload, channel, at: place) {
             return credit.outputs(outputs, channel, psm: channels.psm(key, direction, pdu.cid) ?? 0, r)
         }
+        let signalled = channels.psm(key, direction, pdu.cid)
+        if signalled == nil, let d = forced.dissector(cid: pdu.cid) {
+            return forced.pdu(pdu.payload, channel, d, r)
+        }
         // A channel with no captured setup is forced, guessed, or shown undecoded there.
-        if let psm = channels.psm(key, direction, pdu.cid) ?? unsignalledPSM(pdu, key, direction, r) {
+        if let psm = signalled ?? unsignalledPSM(pdu, key, direction, r) {
             dynamic(pdu, channel, psm: psm, r)
         }
     }

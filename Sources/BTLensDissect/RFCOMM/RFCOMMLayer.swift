@@ -43,7 +43,7 @@ final class RFCOMMLayer: ConnectionLayer, L2CAPChannelLayer {
         let (key, direction) = (channel.connection, channel.direction)
         guard let frame = frame(pdu.takePayload(), key, direction, r) else { return }
         let ck = RFCOMMChannelKey(connection: key, dlci: frame.dlci)
-        if let bound = bindings[ck] {
+        if let bound = forced(ck) ?? bindings[ck] {
             return messages(frame.information, ck, bound, direction, r.number, r.timestamp)
         }
         guard let carrier = carriers.carrier(ck, frame.information) else {
@@ -61,6 +61,15 @@ final class RFCOMMLayer: ConnectionLayer, L2CAPChannelLayer {
             for ck in channels { bindings[ck] = bound }
         }
         carriers.listed(service, channels)
+    }
+
+    /// The dissector `--decode-as rfcomm:N=NAME` binds to server channel N, on every link: it wins
+    /// over SDP's listing and the protocols that claim channels.
+    private func forced(_ ck: RFCOMMChannelKey) -> (dissector: any MessageDissector, framing: Framing)? {
+        for case .rfcommDissector(let channel, let name) in ctx.decodeAs where channel == ck.dlci >> 1 {
+            if let d = ctx.dissectors.dissector(named: name) { return (d, d.framing) }
+        }
+        return nil
     }
 
     /// A frame, shown; returned when it carries data on a data channel.

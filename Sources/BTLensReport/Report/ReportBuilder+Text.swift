@@ -61,6 +61,7 @@ extension ReportBuilder {
             return Hex.value(h, width: 4) + (a.uuid.map { " (\(GATTNames.name($0) ?? $0.description))" } ?? "")
         }
         if let c = a.rfcommChannel { return "RFCOMM \(c)" }
+        if let l = a.l2capChannel, l.psm == 0 { return "CID \(Hex.value(l.cid, width: 4))" }
         if let l = a.l2capChannel { return "PSM \(Hex.value(l.psm, width: 4)) CID \(Hex.value(l.cid, width: 4))" }
         return "EA \(a.eaSession.map(String.init) ?? "?")" + (a.protocolName.map { " (\($0))" } ?? "")
     }

@@ -49,7 +49,8 @@ final class DelimitedFrameTests: XCTestCase {
         XCTAssertEqual(
             sony.outputs([[0x99, 0x98] + good]),
             [
-                "a5.resync: skipped 2 bytes that do not form a frame, before the frame with command 0x01",
+                "a5.resync: skipped 2 bytes that do not form a frame, before the frame with command 0x01: "
+                    + "expected a start byte, found 0x99",
                 "0x01 02 ok=true",
             ])
         let resync = sony.outputs([[0x3e, 0x05, 0x06] + good])
@@ -66,12 +67,16 @@ final class DelimitedFrameTests: XCTestCase {
         XCTAssertEqual(
             sony.outputs([[0x3c], [0x41, 0x3c] + good]),
             [
-                "a5.resync: skipped 3 bytes that do not form a frame, before the frame with command 0x01",
+                "a5.resync: skipped 3 bytes that do not form a frame, before the frame with command 0x01: "
+                    + "expected a start byte before the end byte, found none",
                 "0x01 02 ok=true",
             ])
         XCTAssertEqual(
             sony.outputs([[0x3c, 0x3c]]),
-            ["a5.resync: skipped 2 bytes that do not form a frame, with no frame after them"])
+            [
+                "a5.resync: skipped 2 bytes that do not form a frame, with no frame after them: "
+                    + "expected a start byte before the end byte, found none"
+            ])
     }
 
     /// Random bytes through every delimited framing never trap, and everything is accounted for.

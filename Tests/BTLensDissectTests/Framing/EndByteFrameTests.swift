@@ -29,7 +29,8 @@ final class EndByteFrameTests: XCTestCase {
         XCTAssertEqual(
             jieli.outputs([broken + good]),
             [
-                "a5.resync: skipped 9 bytes that do not form a frame, before the frame with command 0x03",
+                "a5.resync: skipped 9 bytes that do not form a frame, before the frame with command 0x03: "
+                    + "expected the end 0xef after 8 bytes, found other bytes",
                 "0x03 04 ok=true",
             ])
     }

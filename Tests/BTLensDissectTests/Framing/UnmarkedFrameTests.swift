@@ -35,7 +35,8 @@ final class UnmarkedFrameTests: XCTestCase {
         XCTAssertEqual(
             counted.outputs([[0x01, 0x99, 0x98], [0x00, 0x42], [0x03, 0x07, 0xaa]]),
             [
-                "a5.resync: skipped 5 bytes that do not form a frame, before the frame with command 0x07",
+                "a5.resync: skipped 5 bytes that do not form a frame, before the frame with command 0x07: "
+                    + "expected a length for a frame of 2 to 65536 bytes, found 1",
                 "0x07 aa ok=true",
             ])
     }
@@ -65,7 +66,10 @@ final class UnmarkedFrameTests: XCTestCase {
         XCTAssertEqual(Array(bytes[1..<5]), [0x00, 0x01, 0x11, 0x70])
         XCTAssertEqual(
             sony.outputs([Array(bytes.prefix(1_000))]),
-            ["a5.resync: skipped 1000 bytes that do not form a frame, with no frame after them"])
+            [
+                "a5.resync: skipped 1000 bytes that do not form a frame, with no frame after them: "
+                    + "expected a length for a frame of 5 to 65536 bytes, found 70000"
+            ])
         var framer = MessageFramer(format: sony, frameLimit: 80_000)
         framer.append(bytes)
         XCTAssertEqual(framer.next()?.frame.payloadCount, 70_000)
@@ -83,7 +87,8 @@ final class UnmarkedFrameTests: XCTestCase {
         XCTAssertEqual(
             bounded.outputs([stray + frame]),
             [
-                "a5.resync: skipped 5 bytes that do not form a frame, before the frame with command 0x00",
+                "a5.resync: skipped 5 bytes that do not form a frame, before the frame with command 0x00: "
+                    + "expected a length for a frame of 4 to 516 bytes, found 16384",
                 "0x00 1801 ok=true",
             ])
         let unbounded = FrameFormat(

@@ -142,7 +142,7 @@ final class DissectorEndToEndTests: XCTestCase {
             [
                 "#1 > 0x0042 !NOTE hci.connection.inferred: traffic on handle 0x0042 with no Connection Complete in the capture: the capture began mid-connection",
                 "#1 > 0x0042 !NOTE l2cap.continuation_at_capture_start: continuation of 4 bytes before any start fragment: the capture began mid-PDU",
-                "#2 > 0x0042 !WARN a5.resync: skipped 3 bytes that do not form a frame, before the frame with sequence 40 (detected at #3)",
+                "#2 > 0x0042 !WARN a5.resync: skipped 3 bytes that do not form a frame, before the frame with sequence 40: expected the magic 0xa5, found 0x07 (detected at #3)",
                 "#3 > 0x0042 A5 0x0025 GetBatteryResponse (0x81) seq 40 left=1% right=2%",
                 "#3 > 0x0042 !WARN a5.response.unsolicited: GetBatteryResponse (0x81) sequence 40: no outstanding request it answers",
                 "#5 < 0x0042 A5 0x0022 GetBattery (0x01) seq 200",
@@ -171,7 +171,7 @@ final class DissectorEndToEndTests: XCTestCase {
             json.contains {
                 $0.contains(#""type":"message","record":28"#) && $0.contains(#""framing":"value""#)
                     && $0.contains(
-                        #""dissector":"aurora-headphones","command_name":"AncModeValue","fields":{"mode":"noiseCancelling"},"flags_names":[]"#
+                        #""dissector":"aurora-headphones","command_name":"AncModeValue","kind":"event","fields":{"mode":"noiseCancelling"},"flags_names":[]"#
                     )
                     && !$0.contains(#""command":"#)
             }, json.joined())
@@ -179,7 +179,7 @@ final class DissectorEndToEndTests: XCTestCase {
             json.contains {
                 $0.contains(#""type":"a5","record":30"#)
                     && $0.contains(
-                        #""dissector":"aurora-headphones","command_name":"SetEQPresetResponse","fields":{"status":"ok"},"flags_names":[],"response_to":29,"latency_ms":1.25}"#
+                        #""dissector":"aurora-headphones","command_name":"SetEQPresetResponse","kind":"response","fields":{"status":"ok"},"flags_names":[],"response_to":29,"latency_ms":1.25}"#
                     )
             },
             json.joined())

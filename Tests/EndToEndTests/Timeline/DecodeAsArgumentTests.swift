@@ -17,7 +17,21 @@ final class DecodeAsArgumentTests: XCTestCase {
         XCTAssertEqual(DecodeAs(argument: "rfcomm:3=hfp"), .rfcommHFP(channel: 3))
         XCTAssertEqual(DecodeAs(argument: "psm:0x0080=aurora-headphones"), .psm(0x80, dissector: "aurora-headphones"))
         XCTAssertNil(DecodeAs(argument: "0x41=bnep"))
-        XCTAssertNil(DecodeAs(argument: "rfcomm:3=obex"))
+        XCTAssertEqual(DecodeAs(argument: "rfcomm:3=obex"), .rfcommDissector(channel: 3, dissector: "obex"))
+        XCTAssertEqual(DecodeAs(argument: "rfcomm:30=acme-band"), .rfcommDissector(channel: 30, dissector: "acme-band"))
+        XCTAssertNil(DecodeAs(argument: "rfcomm:0=acme-band"), "server channels are 1 to 30")
+        XCTAssertNil(DecodeAs(argument: "rfcomm:31=iap2"))
+        XCTAssertEqual(DecodeAs(argument: "l2cap:0x0041=acme-band"), .l2capDissector(cid: 0x41, dissector: "acme-band"))
+        XCTAssertEqual(DecodeAs(argument: "L2CAP:70=acme-band"), .l2capDissector(cid: 0x70, dissector: "acme-band"))
+        XCTAssertNil(DecodeAs(argument: "l2cap:0x0004=acme-band"), "a fixed channel is no dynamic one")
+        XCTAssertNil(DecodeAs(argument: "l2cap:0x0041="))
+        XCTAssertEqual(DecodeAs(argument: "att:0x0025=acme-band"), .attHandle(0x25, dissector: "acme-band"))
+        XCTAssertEqual(
+            DecodeAs(argument: "att:0x0025=acme-band/AncModeValue"),
+            .attHandle(0x25, dissector: "acme-band", message: "AncModeValue"))
+        XCTAssertNil(DecodeAs(argument: "att:0x0025=acme-band/"))
+        XCTAssertNil(DecodeAs(argument: "att:0x0025=/AncModeValue"))
+        XCTAssertNil(DecodeAs(argument: "att:0x0025=a/b/c"))
         XCTAssertNil(DecodeAs(argument: "psm:zz=aurora-headphones"))
         XCTAssertNil(DecodeAs(argument: "rfcomm:x=iap2"))
     }

@@ -142,13 +142,16 @@ final class NewProtocolTests: XCTestCase {
                 "#\(n[1]) > 0x0040 MSG 0x0013 (\(u)a2) Weight (0x81) seq 1 flags stable weight=1.234kg unit=grams ← #\(n[0]) in 2.5 ms",
                 "#\(n[2]) < 0x0040 MSG 0x0011 (\(u)a1) Tare (0x02) seq 2",
                 // 200 ms later: the Tare request is past its 100 ms timeout when the next message arrives.
-                "#\(n[3]) < 0x0040 !WARN a5.request.unanswered: Tare (0x02) sequence 2 sent at #\(n[2]): no response within 100 ms",
+                "#\(n[3]) < 0x0040 !WARN a5.request.unanswered: libra-scale: Tare (0x02) sequence 2 sent at #\(n[2]): "
+                    + "no response within 100 ms",
                 "#\(n[3]) > 0x0040 MSG 0x0013 (\(u)a2) History (0x40) seq 9 count=2 entries=[{day=1 weight=1kg} {day=2 weight=2kg}]",
                 #"#\#(n[4]) > 0x0040 MSG 0x0013 (\#(u)a2) Notice (0x41) seq 10 kind=2 body="low""#,
                 "#\(n[5]) > 0x0040 MSG 0x0013 (\(u)a2) TareDone (0x82) seq 2",
-                "#\(n[5]) > 0x0040 !WARN a5.response.unsolicited: TareDone (0x82) sequence 2: no outstanding request it answers",
+                "#\(n[5]) > 0x0040 !WARN a5.response.unsolicited: libra-scale: TareDone (0x82) sequence 2: "
+                    + "no outstanding request it answers",
                 "#\(n[6]) > 0x0040 MSG 0x0015 (\(u)a3) Battery (0x07) level=85%",
-                "#\(n[7]) > 0x0040 !WARN a5.payload.short: an empty value where an event byte and its payload were expected",
+                "#\(n[7]) > 0x0040 !WARN a5.payload.short: libra-scale: an empty value where an event byte and its payload "
+                    + "were expected",
             ])
     }
 }

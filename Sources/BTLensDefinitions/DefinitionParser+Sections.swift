@@ -22,7 +22,11 @@ extension DefinitionParser.Parser {
             }
         }
         let m = try v.fields(
-            "framing", allowed: ["magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length"])
+            "framing",
+            allowed: [
+                "magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length",
+                "sequence-per",
+            ])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
         let magic =
@@ -50,6 +54,7 @@ extension DefinitionParser.Parser {
         let maxLength = m["max-length"].flatMap { l in
             attempt { p in Int(try p.integer(l, "framing max-length", in: 1...Int64(Limits().messageBytes))) }
         }
+        let sequences = m["sequence-per"].flatMap { k in attempt { p in try p.sequenceScopes(k, header: header) } }
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
@@ -75,10 +80,11 @@ extension DefinitionParser.Parser {
         guard errors.count == errorsBefore, let magic else {
             throw errors.last ?? v.error("framing: not read")
         }
-        return .frames(
-            FrameFormat(
-                name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
-                delimiting: delimiting, end: end, maxLength: maxLength))
+        var format = FrameFormat(
+            name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
+            delimiting: delimiting, end: end, maxLength: maxLength)
+        format.sequences = sequences ?? SequenceScopes()
+        return .frames(format)
     }
 
     /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).

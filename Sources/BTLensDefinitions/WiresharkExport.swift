@@ -115,6 +115,7 @@ public enum WiresharkExport {
             \(fields.declarations)
               },
               pairing = \(d.pairing.map(pairing) ?? "nil"),
+              seq_per = { [0] = \(quoted(format.sequences.sent.name)), [1] = \(quoted(format.sequences.received.name)) },
               experts = {
             \(experts)
               },

@@ -457,6 +457,36 @@ if not btlens.register then
       j.first.part.count .. " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
   end
 
+  -- A frame's sequence against the one before it: the stream's one counter, or one per value of
+  -- a header field (`sequence-per`), at most 256 of them per stream as in btlens.
+  local function sequence_check(s, fr)
+    local per, key, last = s.p.c.seq_per[s.dir], nil, nil
+    s.last_seq = s.last_seq or { n = 0 }
+    if per ~= "stream" then
+      key = fr[per]
+      if key == nil then return end
+      last = s.last_seq[key]
+      if last == nil then
+        if s.last_seq.n < 256 then s.last_seq[key], s.last_seq.n = fr.sequence, s.last_seq.n + 1 end
+        return
+      end
+    else
+      last = s.last_sequence
+    end
+    if key then s.last_seq[key] = fr.sequence else s.last_sequence = fr.sequence end
+    if not last then return end
+    local want = (last + 1) % 256
+    local under = key and (" for " .. per .. " " .. hex(key)) or ""
+    if fr.sequence == last then
+      fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
+        text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
+    elseif fr.sequence ~= want then
+      local missing = (fr.sequence - want) % 256
+      fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. under .. ", got " ..
+        fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
+    end
+  end
+
   -- A whole frame (or a message joined from several): checked, paired, and kept for its packet.
   -- A frame is kept small, as every one stays for the whole capture: its bytes, and only what
   -- cannot be read again from them (show_frame reads the header back).
@@ -476,21 +506,7 @@ if not btlens.register then
         (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": checksum " .. hex(fr.checksum, d) ..
         ", expected " .. hex(fr.expected, d) }
     end
-    if fr.sequence and not (c.echoes and s.dir == 1) then
-      local last = s.last_sequence
-      if last then
-        local want = (last + 1) % 256
-        if fr.sequence == last then
-          fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
-            text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
-        elseif fr.sequence ~= want then
-          local missing = (fr.sequence - want) % 256
-          fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. ", got " ..
-            fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
-        end
-      end
-      s.last_sequence = fr.sequence
-    end
+    if fr.sequence and not (c.echoes and s.dir == 1) and c.seq_per[s.dir] ~= "none" then sequence_check(s, fr) end
     if fr.diags[1] then kept.diags = fr.diags end
     pair(s, fr, kept, number, time)
     out[#out + 1] = kept

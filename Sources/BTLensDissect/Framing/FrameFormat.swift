@@ -76,6 +76,8 @@ public struct FrameFormat: Sendable, Equatable {
     public let headerLength: Int
     public let trailerLength: Int
     public let hasFragments: Bool
+    /// How the phone's frames (`sent`) and the accessory's number themselves (`sequence-per`).
+    public var sequences = SequenceScopes()
 
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,

@@ -85,7 +85,8 @@ public final class DefinitionDissector: MessageDissector {
                 return i >= 0 && compiled[Int(i)].layout == nil
             }
         }
-        payloadsRead = (reads(0), reads(1))
+        // A token in the payload is read from every message.
+        payloadsRead = pairing?.path.isEmpty ?? true ? (reads(0), reads(1)) : (.keepAll, .keepAll)
     }
 
     public var messageCount: Int { messages.count }

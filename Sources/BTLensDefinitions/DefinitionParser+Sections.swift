@@ -334,23 +334,34 @@ extension DefinitionParser.Parser {
 
     // MARK: pairing
 
-    func pairingRule(_ v: YAMLValue, table: [UInt16: UInt16]) throws(DefinitionError) -> PairingRule {
+    func pairingRule(
+        _ v: YAMLValue, table: [UInt16: UInt16], messages: [DefinitionDissector.MessageDef]
+    ) throws(DefinitionError) -> PairingRule {
         let m = try v.fields("pairing", allowed: ["match", "response-command", "timeout-ms"])
         var match = PairingRule.Match.oldest
-        if let x = m["match"] {
+        var path: [String] = []
+        if let x = m["match"], x.isMapping {
+            (match, path) = try tokenMatch(x, messages: messages)
+        } else if let x = m["match"] {
             let text = try x.string("pairing match")
             guard let value = PairingRule.Match(rawValue: text) else {
-                throw x.error("pairing match: '\(text)'; expected sequence or oldest")
+                throw x.error("pairing match: '\(text)'; expected sequence, oldest, {field: NAME} or {echo: NAME}")
+            }
+            guard value != .field, value != .echo else {
+                throw x.error("pairing match: \(text) names its field: {\(text): NAME}")
             }
             match = value
         }
-        var response: PairingRule.ResponseCommand = table.isEmpty ? .same : .table(table)
+        // An echo's response (Nordic DFU's 0x60) is one command for every request.
+        var response: PairingRule.ResponseCommand = table.isEmpty ? (match == .echo ? .any : .same) : .table(table)
         if let r = m["response-command"] { response = try responseCommand(r, table: table) }
         let timeout =
             try m["timeout-ms"].map { t throws(DefinitionError) in
                 try integer(t, "pairing timeout-ms", in: 1...3_600_000)
             } ?? 1000
-        return PairingRule(match: match, responseCommand: response, timeoutMicroseconds: timeout * 1000)
+        var rule = PairingRule(match: match, responseCommand: response, timeoutMicroseconds: timeout * 1000)
+        rule.path = path
+        return rule
     }
 
     /// `same`, `any`, `table`, `request | 0x80`, `request + 1`.

@@ -171,7 +171,9 @@ public enum WiresharkExport {
                 "response = \"table\", table = { "
                 + t.keys.sorted().map { "[\($0)] = \(t[$0] ?? 0)" }.joined(separator: ", ") + " }"
         }
-        return "{ match = \(quoted(rule.match.rawValue)), \(response), timeout_us = \(rule.timeoutMicroseconds) }"
+        let path = rule.path.isEmpty ? "" : " path = { \(rule.path.map(quoted).joined(separator: ", ")) },"
+        return
+            "{ match = \(quoted(rule.match.rawValue)),\(path) \(response), timeout_us = \(rule.timeoutMicroseconds) }"
     }
 
     /// A severity as Wireshark's `expert.severity` names it.

@@ -405,6 +405,8 @@ if not btlens.register then
     return true
   end
 
+  local token_of -- below, after the fields' walk
+
   -- `kept`: what the packet keeps of the frame, which the pairing annotates.
   local function pair(s, fr, kept, number, time)
     local p, rule = s.p, s.p.c.pairing
@@ -417,11 +419,13 @@ if not btlens.register then
     end
     local kind = p.c.kinds[s.dir][fr.command]
       or (s.dir == 0 and "request" or (could_respond(rule, fr.command) and "response" or "event"))
+    local token = rule.path and token_of(p, s.dir, fr.command,
+      fr.payload or fr.joined or fr.raw:sub(fr.payload_start + 1, fr.payload_end))
     if kind == "request" then
       local expected = expected_response(rule, fr.command)
       if rule.response == "table" and expected == nil then return end
       list[#list + 1] = { number = number, time = time, command = fr.command, sequence = fr.sequence,
-        expected = expected, frame = kept }
+        expected = expected, frame = kept, token = rule.match == "echo" and fr.command or token }
       if #list > p.c.pending then
         unanswered(p, table.remove(list, 1), "before " .. p.c.pending .. " newer requests", number)
       end
@@ -430,6 +434,8 @@ if not btlens.register then
         local fits
         if rule.match == "sequence" then
           fits = r.sequence == fr.sequence and (r.expected == nil or r.expected == fr.command)
+        elseif rule.path then
+          fits = token ~= nil and r.token == token and (r.expected == nil or r.expected == fr.command)
         else
           fits = r.expected == fr.command
         end
@@ -742,6 +748,7 @@ if not btlens.register then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
       if off + size > stop then short(s.n, size, off, stop) end
       tree:add(p.fields[kind.f], t(off, size))
+      scope[s.n] = size > 0 and t(off, size):raw() or ""
       return off + size
     elseif kind.k == "protobuf" then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
@@ -749,6 +756,7 @@ if not btlens.register then
       local sub = tree:add(p.fields[kind.f], t(off, size))
       local raw = size > 0 and t(off, size):raw() or ""
       local list, at, why = pb_records(raw)
+      scope[s.n .. "."] = { pb = raw }
       pb_show(raw, list, t, off, sub, 1)
       if at then
         problems[#problems + 1] = { id = "a5.field.invalid", item = sub,
@@ -759,6 +767,7 @@ if not btlens.register then
       local sub = tree:add(p.fields[kind.f], t(off, 0))
       local inner = {}
       for k, v in pairs(scope) do inner[k] = v end
+      scope[s.n .. "."] = inner
       local ok, after = pcall(walk, p, kind.g, t, off, stop, sub, inner, problems)
       if not ok then error(after, 0) end
       sub:set_len(after - off)
@@ -786,6 +795,47 @@ if not btlens.register then
       end
     end
     return off
+  end
+
+  -- A tree that keeps nothing: fields walked only for their values (a pairing token).
+  local null_tree = setmetatable({}, { __index = function(self) return function() return self end end })
+
+  -- The value at `path` inside a protobuf's bytes: a number, or bytes (a nested message).
+  local function pb_at(raw, path, i)
+    local found
+    for _, r in ipairs((pb_records(raw))) do
+      if r.n == tonumber(path[i]) then
+        if found then return nil end -- a repeated field: a list, no token
+        found = r
+      end
+    end
+    if not found then return nil end
+    local v = found.v
+    if found.wt ~= 0 then
+      local sub = raw:sub(found.at, found.at + found.len - 1)
+      if found.wt == 2 then v = sub else
+        v = 0
+        for k = found.len, 1, -1 do v = v * 256 + sub:byte(k) end
+      end
+    end
+    if i == #path then return v end
+    return type(v) == "string" and pb_at(v, path, i + 1) or nil
+  end
+
+  -- The token a message carries at the pairing rule's path (`match: field` or `echo`), as btlens
+  -- reads it: its fields walked as far as they go.
+  function token_of(p, dir, command, payload)
+    local path, spec = p.c.pairing.path, p.c.specs[dir][command]
+    if not spec or #payload == 0 then return nil end
+    local scope = {}
+    pcall(walk, p, spec, ByteArray.new(payload, true):tvb("token"), 0, #payload, null_tree, scope, {})
+    local v = scope
+    for i, name in ipairs(path) do
+      if type(v) ~= "table" then return nil end
+      if v.pb then return pb_at(v.pb, path, i) end
+      v = i < #path and v[name .. "."] or v[name]
+    end
+    return v
   end
 
   local function say(p, item, id, text)

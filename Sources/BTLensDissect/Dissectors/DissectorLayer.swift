@@ -104,8 +104,9 @@ final class DissectorLayer: ConnectionLayer {
             command: command, from: direction, characteristic: uuid, payloadCount: f.payloadCount)
         {
             let paired = pair(
-                command: command, sequence: f.sequence, name: verdict.name, kind: verdict.kind, bound: d,
-                pairKey: pairKey, direction: direction, record: record, time: time)
+                command: command, sequence: f.sequence, token: token(f, command, d, direction, uuid),
+                name: verdict.name, kind: verdict.kind, bound: d, pairKey: pairKey, direction: direction,
+                record: record, time: time)
             naming.pairing = paired.response
             let misfit = d.fit.count(verdict)
             naming.named = verdict
@@ -116,8 +117,8 @@ final class DissectorLayer: ConnectionLayer {
                 command: command, flags: f.flags, payload: f.payload, direction: direction, characteristic: uuid,
                 wantsFields: false))
         let paired = pair(
-            command: command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
-            pairKey: pairKey, direction: direction, record: record, time: time)
+            command: command, sequence: f.sequence, token: token(f, command, d, direction, uuid), name: decoded.name,
+            kind: decoded.kind, bound: d, pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
         naming.named = MessageVerdict(name: decoded.name, kind: decoded.kind)
         return (paired.before, decoded.problems + paired.after, d.fit.count(decoded))
@@ -134,7 +135,8 @@ final class DissectorLayer: ConnectionLayer {
     /// Pairs a named frame with the requests outstanding in its context.
     /// A whole-value message (no command) is neither request nor response: it is not paired.
     func pair(
-        command: UInt16?, sequence: UInt8?, name: String?, kind: MessageKind?, bound d: BoundDissector,
+        command: UInt16?, sequence: UInt8?, token: String? = nil, name: String?, kind: MessageKind?,
+        bound d: BoundDissector,
         pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
     ) -> Paired {
         var out = Paired()
@@ -159,12 +161,13 @@ final class DissectorLayer: ConnectionLayer {
             kind ?? (direction == .sent ? .request : rule.responseCommand.couldRespond(command) ? .response : .event)
         switch kind {
         case .request:
-            let r = PairingTracker.Request(record: record, time: time, command: command, name: name, sequence: sequence)
+            var r = PairingTracker.Request(record: record, time: time, command: command, name: name, sequence: sequence)
+            r.token = rule.match == .echo ? String(command) : token
             if let dropped = context.tracker.request(r) {
                 out.after.append(unanswered(dropped, d.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
-            if let paired = context.tracker.response(command: command, sequence: sequence, time: time) {
+            if let paired = context.tracker.response(command: command, sequence: sequence, token: token, time: time) {
                 out.response = paired
             } else {
                 out.after.append(unsolicited(command, sequence, name, d.name))
@@ -309,8 +312,9 @@ final class DissectorLayer: ConnectionLayer {
         problems: [Diagnostic], misfit: Bool, stream: (String, FieldValue), pairKey: PairKey, direction: Direction,
         record: Int, time: Timestamp, send: (consuming EventBody, Direction?) -> Void
     ) {
+        let command = label.framing != nil || label.commandByte ? f.command : nil
         let paired = pair(
-            command: label.framing != nil || label.commandByte ? f.command : nil, sequence: f.sequence,
+            command: command, sequence: f.sequence, token: token(f, command, d, direction, label.uuid),
             name: verdict.name, kind: verdict.kind, bound: d, pairKey: pairKey, direction: direction, record: record,
             time: time)
         for diagnostic in paired.before { send(.diagnostic(diagnostic), .sent) }

@@ -20,6 +20,9 @@ public protocol MessageDissector: Sendable {
     /// (`wantsFields: false`) reads, not only their length (`payloadCount`). `stats` does not copy
     /// out the payloads of the others.
     func payloadsRead(from direction: Direction) -> PayloadPolicy
+    /// The value of the field the pairing rule matches by (`PairingRule.path`), as text, or nil
+    /// when the message has none.
+    func pairingToken(_ message: Message) -> String?
     /// What `stats` counts of a message when its command and payload length decide it: its name and
     /// kind, the message decoding without problems. Nil when its bytes or problems must be read:
     /// `decode(_:)` is called then.
@@ -49,6 +52,8 @@ extension MessageDissector {
     }
 
     public func payloadsRead(from direction: Direction) -> PayloadPolicy { .keepAll }
+
+    public func pairingToken(_ message: Message) -> String? { nil }
 
     public func verdict(
         command: UInt16?, from direction: Direction, characteristic: BluetoothUUID?, payloadCount: Int

@@ -91,4 +91,42 @@ extension WiresharkExportTests {
         try export(folder.appendingPathComponent("per-service.yaml").path)
         XCTAssertEqual(try compare(capture, ["per-service"], arguments), 26)
     }
+
+    /// "response request" for every paired message btlens shows, and what tshark with the
+    /// plugin shows, in order.
+    func pairs(
+        _ capture: String, _ protocolName: String, _ arguments: [String], decodeAs: [String] = []
+    ) throws -> (btlens: [String], tshark: [String]) {
+        let mine = try events(capture, arguments).compactMap { e -> String? in
+            guard let to = e["response_to"] as? Int, let record = e["record"] as? Int else { return nil }
+            return "\(record) \(to)"
+        }
+        let name = protocolName.replacingOccurrences(of: "-", with: "_")
+        let lines = try tshark(
+            ["-X", "lua_script:\(plugin)", "-r", capture, "-2", "-R", "frame", "-T", "fields"] + decodeAs + [
+                "-e", "frame.number", "-e", "\(name).response_to",
+            ])
+        let theirs = lines.compactMap { line -> String? in
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard columns.count == 2, !columns[1].isEmpty else { return nil }
+            return "\(columns[0]) \(columns[1])"
+        }
+        return (mine, theirs)
+    }
+
+    /// Even G2's replies carry their request's message id in protobuf field 2.
+    func testEvenG2RepliesPairByTheirMessageIdInBothTools() throws {
+        try requireLuaTshark()
+        let capture = RealCaptureConformanceTests.shared.appendingPathComponent("evenG2_test.pklg").path
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: capture), "../shared/captures is absent")
+        let definition = Self.root.appendingPathComponent("Dissectors/examples/even-g2.yaml").path
+        try export(definition)
+        let decodeAs = ["-d", "btatt.handle==0x0842,even_g2", "-d", "btatt.handle==0x0844,even_g2"]
+        let (mine, theirs) = try pairs(
+            capture, "even-g2",
+            ["--dissectors", definition, "--decode-as", "att:0x0842=even-g2", "--decode-as", "att:0x0844=even-g2"],
+            decodeAs: decodeAs)
+        XCTAssertEqual(mine, ["75 74", "83 81", "86 84", "225 222"])
+        XCTAssertEqual(theirs, mine)
+    }
 }

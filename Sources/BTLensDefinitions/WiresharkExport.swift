@@ -116,6 +116,7 @@ public enum WiresharkExport {
               },
               pairing = \(d.pairing.map(pairing) ?? "nil"),
               seq_per = { [0] = \(quoted(format.sequences.sent.name)), [1] = \(quoted(format.sequences.received.name)) },
+              framing = \(quoted(framingKind(d.framing))),
               experts = {
             \(experts)
               },
@@ -174,6 +175,14 @@ public enum WiresharkExport {
         let path = rule.path.isEmpty ? "" : " path = { \(rule.path.map(quoted).joined(separator: ", ")) },"
         return
             "{ match = \(quoted(rule.match.rawValue)),\(path) \(response), timeout_us = \(rule.timeoutMicroseconds) }"
+    }
+
+    /// How a stream bound by Decode As is read: `frames`, `value` or `event-byte`.
+    private static func framingKind(_ f: Framing) -> String {
+        switch f {
+        case .frames: "frames"
+        case .values(let commandByte): commandByte ? "event-byte" : "value"
+        }
     }
 
     /// A severity as Wireshark's `expert.severity` names it.

@@ -31,12 +31,14 @@ if not btlens.register then
   local connected = {}  -- connection handle -> the peer's address
   local decided = {}    -- "packet/protocol" -> false where the device check refused the packet
   local ea_done = {}    -- "packet" .. slot -> true once an EA payload was pushed
+  local said = {}       -- "packet/protocol" -> what pairing said of a whole-value message
   local finished = false
   local last_number = 0 -- the last packet of the first pass: where the end of the capture is said
 
   local function reset()
     streams, pairs_of, shown, notes, queued, blind, finished, last_number = {}, {}, {}, {}, {}, {}, false, 0
     advertised, connected, decided, ea_done = {}, {}, {}, {}
+    said = {}
   end
 
   local function value(field)
@@ -938,6 +940,13 @@ if not btlens.register then
     sub:append_text(": " .. m.name)
     if m.command then sub:add(p.fields.command, m.whole(0, 1)) end
     sub:add(p.fields.command_name, m.name):set_generated()
+    local kept = m.kept or {}
+    if kept.response_to then
+      sub:add(p.fields.response_to, kept.response_to):set_generated()
+      sub:add(p.fields.latency, kept.latency):set_generated()
+    end
+    if kept.response_in then sub:add(p.fields.response_in, kept.response_in):set_generated() end
+    for _, d in ipairs(kept.diags or {}) do say(p, sub, d.id, d.text) end
     local problems = {}
     if not m.spec then
       pinfo.cols.info:append(" " .. m.name)
@@ -1054,6 +1063,11 @@ if not btlens.register then
   end
 
   local function dissect_value(p, message, tvb, pinfo, tree)
+    if not message then
+      -- A whole value no binding names (Decode As on a `framing: value` definition): its bytes.
+      if tree then tree:add(p.proto, tvb()):add(p.fields.payload, tvb()) end
+      return tvb:len()
+    end
     local spec = p.c.messages[message]
     if not spec or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
     show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
@@ -1066,8 +1080,18 @@ if not btlens.register then
     local command = tvb(0, 1):uint()
     local name = p.c.names[dir][command]
     local payload = tvb:len() > 1 and tvb(1):tvb() or ByteArray.new():tvb("empty")
+    local key = pinfo.number .. "/" .. p.c.id
+    if not pinfo.visited and p.c.pairing then
+      -- Paired on the first pass, in the connection's context as the frames of its streams are.
+      local conn = tostring(value(f_chandle) or "?")
+      local s = { p = p, dir = dir, pair_key = p.c.id .. "/att/" .. conn }
+      pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+      said[key] = {}
+      pair(s, { command = command, payload = tvb:len() > 1 and tvb(1):raw() or "" }, said[key], pinfo.number,
+        pinfo.abs_ts)
+    end
     show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
-      command = command }, tree, pinfo)
+      command = command, kept = said[key] }, tree, pinfo)
     return tvb:len()
   end
 
@@ -1254,7 +1278,14 @@ if not btlens.register then
       experts[#experts + 1] = p.experts[id]
     end
     p.proto.experts = experts
-    function p.proto.dissector(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end
+    function p.proto.dissector(tvb, pinfo, tree)
+      -- Decode As: a definition of whole values reads them so, not as frames.
+      if c.framing ~= "frames" and pinfo.private["btlens_notes_only"] ~= c.id then
+        if c.framing == "event-byte" then return dissect_event_byte(p, tvb, pinfo, tree) end
+        return dissect_value(p, nil, tvb, pinfo, tree)
+      end
+      return dissect(p, tvb, pinfo, tree)
+    end
     protos[#protos + 1] = p
     local uuids = DissectorTable.get("bluetooth.uuid")
     for _, u in ipairs(c.uuids) do

@@ -27,16 +27,19 @@ extension WiresharkExportTests {
         """
     ]
 
-    /// A connection whose discovery finds `uuids`, in order, with value handles 0x11, 0x13, …
-    func discovered(_ uuids: [UInt16], handle h: UInt16 = 0x0040) -> LESession {
+    /// A connection whose discovery finds `uuids` (16-bit, or 128-bit with dashes), in order, with
+    /// value handles 0x11, 0x13, …
+    func discovered(_ uuids: [String], handle h: UInt16 = 0x0040) -> LESession {
         var s = LESession()
         s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
         for (i, uuid) in uuids.enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
+            // On the wire, least significant byte first.
+            let wire = Array((Hex.bytes(uuid.replacingOccurrences(of: "-", with: "")) ?? []).reversed())
             s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
             s.att(
                 handle: h, .received,
-                [0x09, 7, declaration, 0x00, 0x1a, declaration + 1, 0x00, UInt8(uuid & 0xff), UInt8(uuid >> 8)])
+                [0x09, UInt8(5 + wire.count), declaration, 0x00, 0x1a, declaration + 1, 0x00] + wire)
         }
         return s
     }
@@ -62,7 +65,7 @@ extension WiresharkExportTests {
     func testSequencesPerServiceAgreeWithTheExportedPlugin() throws {
         let (folder, capture) = try behaviourFolder(Self.behaviourDefinitions) { loaded in
             guard case .frames(let f)? = loaded["per-service"]?.framing else { return [] }
-            var s = discovered([0xfff1, 0xfff2])
+            var s = discovered(["fff1", "fff2"])
             // Services 0x8000 and 0x0e20 counting on their own: one gap (0x8000's 3), one repeat (0x0e20's 41).
             let sent: [(UInt16, UInt8)] = [
                 (0x8000, 1), (0x0e20, 40), (0x8000, 2), (0x0e20, 41), (0x8000, 4), (0x0e20, 41),
@@ -128,5 +131,104 @@ extension WiresharkExportTests {
             decodeAs: decodeAs)
         XCTAssertEqual(mine, ["75 74", "83 81", "86 84", "225 222"])
         XCTAssertEqual(theirs, mine)
+    }
+
+    /// Nordic Secure DFU (Dissectors/examples/nordic-dfu.yaml): responses echo their request's
+    /// opcode, and answer out of order here; one answers nothing, one request gets no answer. The
+    /// plugin pairs event-byte messages as btlens does, and reads them so through Decode As.
+    func testNordicDFUPairsByTheEchoedOpcodeInBothTools() throws {
+        let definition = Self.root.appendingPathComponent("Dissectors/examples/nordic-dfu.yaml").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-dfu-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // nRF5 SDK "DFU protocol": 06 select, 02 set PRN, 01 create, 03 calculate checksum,
+        // 04 execute; 60 <opcode> <result> responses, result 01 success.
+        let steps: [(Direction, String)] = [
+            (.sent, "06 01"), (.received, "60 06 01 00 01 00 00 00 00 00 00 00 00 00 00"),
+            (.sent, "02 00 00"), (.sent, "06 02"),
+            (.received, "60 06 01 00 10 00 00 00 00 00 00 00 00 00 00"), (.received, "60 02 01"),
+            (.sent, "01 02 00 10 00 00"), (.received, "60 01 01"),
+            (.received, "60 03 01 14 00 00 00 78 56 34 12"),
+            (.sent, "03"), (.received, "60 03 01 00 10 00 00 78 56 34 12"),
+            (.sent, "04"),
+        ]
+        func capture(_ name: String, discovery: Bool) throws -> String {
+            var s =
+                discovery
+                ? discovered(["8ec90001-f315-4f60-9fb8-838830daea50", "8ec90002-f315-4f60-9fb8-838830daea50"])
+                : discovered([])
+            for (direction, hex) in steps {
+                s.att(handle: 0x40, direction, [direction == .sent ? 0x52 : 0x1b, 0x11, 0x00] + (Hex.bytes(hex) ?? []))
+            }
+            s.att(handle: 0x40, .sent, [0x52, 0x13, 0x00, 0x12, 0x8a, 0x0a, 0x08])
+            s.disconnect(handle: 0x40)
+            let path = folder.appendingPathComponent(name).path
+            try Data(s.bytes).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let bound = try capture("dfu.btsnoop", discovery: true)
+        let arguments = ["--dissectors", definition]
+        let all = try events(bound, arguments)
+        let said = all.compactMap { e -> String? in
+            if let to = e["response_to"] as? Int { return "\(e["record"] ?? 0) \(e["command_name"] ?? "") <- \(to)" }
+            return (e["id"] as? String).flatMap { $0.hasPrefix("a5.") ? "\(e["record"] ?? 0) \($0)" : nil }
+        }
+        let first = all.first { $0["command_name"] as? String == "Select" }?["record"] as? Int ?? 0
+        // Records from the first Select on, one a step: the select answered before the set PRN.
+        XCTAssertEqual(
+            said,
+            [
+                "\(first + 1) Response <- \(first)", "\(first + 4) Response <- \(first + 3)",
+                "\(first + 5) Response <- \(first + 2)", "\(first + 7) Response <- \(first + 6)",
+                "\(first + 8) a5.response.unsolicited", "\(first + 10) Response <- \(first + 9)",
+                "\(first + 15) a5.request.unanswered",
+            ])
+        try requireLuaTshark()
+        try export(definition)
+        let (mine, theirs) = try pairs(bound, "nordic-dfu", arguments)
+        XCTAssertEqual(theirs, mine)
+        XCTAssertEqual(try compare(bound, ["nordic-dfu"], arguments), 27)
+        // No discovery: Decode As reads the control point as event-byte messages, not frames.
+        let undiscovered = try capture("dfu-decode-as.btsnoop", discovery: false)
+        let decodeAs = arguments + ["--decode-as", "att:0x0011=nordic-dfu"]
+        let (mine2, theirs2) = try pairs(
+            undiscovered, "nordic-dfu", decodeAs, decodeAs: ["-d", "btatt.handle==0x0011,nordic_dfu"])
+        XCTAssertEqual(mine2.count, 5)
+        XCTAssertEqual(theirs2, mine2)
+        XCTAssertEqual(try compare(undiscovered, ["nordic-dfu"], decodeAs), 26)
+    }
+
+    /// Decode As on a `framing: value` definition: each value is a message of its own, not bytes
+    /// of A5 frames (which these would start: a resync, a truncated frame).
+    func testDecodeAsReadsAValueFramingAsValues() throws {
+        let definitions = [
+            "level.yaml": """
+            protocol: level
+            framing: value
+            bind:
+              characteristics:
+                - {uuid: fff9, message: Level}
+            messages:
+              - {name: Level, seq: [{id: level, type: u1}]}
+            """
+        ]
+        let (folder, capture) = try behaviourFolder(definitions) { _ in
+            var s = discovered([])
+            s.att(handle: 0x40, .received, [0x1b, 0x11, 0x00, 0xa5, 0x01, 0x02, 0x03, 0x09])
+            s.att(handle: 0x40, .received, [0x1b, 0x11, 0x00, 0xa5, 0x01])
+            s.disconnect(handle: 0x40)
+            return s.bytes
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["--dissectors", folder.path, "--decode-as", "att:0x0011=level"]
+        let messages = try events(capture, arguments).filter { $0["dissector"] as? String == "level" }
+        XCTAssertEqual(messages.compactMap { $0["type"] as? String }, ["message", "message"])
+        try requireLuaTshark()
+        try export(folder.appendingPathComponent("level.yaml").path)
+        XCTAssertEqual(try compare(capture, ["level"], arguments), 0)
+        let payloads = try tshark(
+            ["-X", "lua_script:\(plugin)", "-r", capture, "-d", "btatt.handle==0x0011,level", "-T", "fields"]
+                + ["-e", "level.payload", "-Y", "level"])
+        XCTAssertEqual(payloads, ["a501020309", "a501"])
     }
 }

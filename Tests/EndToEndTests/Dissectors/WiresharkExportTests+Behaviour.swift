@@ -24,7 +24,25 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x8000, name: Status, seq: [{id: body, type: protobuf}]}
           - {id: 0x0e20, name: Settings, seq: [{id: body, type: protobuf}]}
-        """
+        """,
+        // Replies carry their request's id in a group and answer out of order.
+        "tagged.yaml": """
+        protocol: tagged
+        bind:
+          characteristics:
+            - {uuid: fff3, role: command}
+            - {uuid: fff4, role: event}
+        framing:
+          magic: 0xaa
+          header: [length, command]
+          checksum: sum8
+        types:
+          head: {seq: [{id: kind, type: u1}, {id: tag, type: u2le}]}
+        messages:
+          - {id: 0x01, name: Get, from: phone, seq: [{id: head, type: head}, {id: body, type: protobuf}]}
+          - {id: 0x01, name: Got, from: accessory, seq: [{id: head, type: head}, {id: body, type: protobuf}]}
+        pairing: {match: {field: head.tag}}
+        """,
     ]
 
     /// A connection whose discovery finds `uuids` (16-bit, or 128-bit with dashes), in order, with
@@ -230,5 +248,37 @@ extension WiresharkExportTests {
             ["-X", "lua_script:\(plugin)", "-r", capture, "-d", "btatt.handle==0x0011,level", "-T", "fields"]
                 + ["-e", "level.payload", "-Y", "level"])
         XCTAssertEqual(payloads, ["a501020309", "a501"])
+    }
+
+    /// `match: {field: head.tag}`: three requests answered in reverse order, and a reply with a
+    /// tag no request has; each reply pairs with its tag's request in both tools.
+    func testATokenInAGroupPairsInBothTools() throws {
+        let (folder, capture) = try behaviourFolder(Self.behaviourDefinitions) { loaded in
+            guard case .frames(let f)? = loaded["tagged"]?.framing else { return [] }
+            var s = discovered(["fff1", "fff2", "fff3", "fff4"])
+            func send(_ d: Direction, _ tag: UInt8) {
+                let payload: [UInt8] = [0x01, tag, 0x00, 0x08, tag]
+                s.stream(
+                    handle: 0x40, attHandle: d == .sent ? 0x15 : 0x17, d, f.encode(command: 1, payload: payload),
+                    values: [64])
+            }
+            for tag: UInt8 in [7, 8, 9] { send(.sent, tag) }
+            for tag: UInt8 in [9, 7, 5, 8] { send(.received, tag) }
+            s.disconnect(handle: 0x40)
+            return s.bytes
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["--dissectors", folder.path]
+        let all = try events(capture, arguments)
+        let first = all.first { $0["command_name"] as? String == "Get" }?["record"] as? Int ?? 0
+        let (mine, _) = try pairs(capture, "tagged", arguments)
+        XCTAssertEqual(mine, ["\(first + 3) \(first + 2)", "\(first + 4) \(first)", "\(first + 6) \(first + 1)"])
+        XCTAssertEqual(
+            all.filter { $0["id"] as? String == "a5.response.unsolicited" }.compactMap { $0["record"] as? Int },
+            [first + 5])
+        try requireLuaTshark()
+        try export(folder.appendingPathComponent("tagged.yaml").path)
+        XCTAssertEqual(try pairs(capture, "tagged", arguments).tshark, mine)
+        XCTAssertEqual(try compare(capture, ["tagged"], arguments), 15)
     }
 }

@@ -25,7 +25,7 @@ extension DefinitionParser.Parser {
             "framing",
             allowed: [
                 "magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length",
-                "sequence-per",
+                "sequence-per", "encrypted",
             ])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
@@ -55,6 +55,7 @@ extension DefinitionParser.Parser {
             attempt { p in Int(try p.integer(l, "framing max-length", in: 1...Int64(Limits().messageBytes))) }
         }
         let sequences = m["sequence-per"].flatMap { k in attempt { p in try p.sequenceScopes(k, header: header) } }
+        let encryptedFlag = m["encrypted"].flatMap { e in attempt { p in try p.encryptedFlag(e, header: header) } }
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
@@ -84,6 +85,7 @@ extension DefinitionParser.Parser {
             name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
             delimiting: delimiting, end: end, maxLength: maxLength)
         format.sequences = sequences ?? SequenceScopes()
+        format.encryptedFlag = encryptedFlag
         return .frames(format)
     }
 
@@ -163,7 +165,8 @@ extension DefinitionParser.Parser {
     mutating func message(_ v: YAMLValue, existing: [DefinitionDissector.MessageDef]) throws(DefinitionError)
         -> (DefinitionDissector.MessageDef, response: YAMLValue?)
     {
-        let m = try v.fields("a message", allowed: ["id", "name", "from", "kind", "response", "seq", "doc"])
+        let m = try v.fields(
+            "a message", allowed: ["id", "name", "from", "kind", "response", "seq", "doc", "encrypted"])
         let msgName = try identifier(m.required("name", "a message"), "message name")
         let id = try m["id"].map { i throws(DefinitionError) in
             UInt16(try integer(i, "message \(msgName) id", in: 0...0xffff))
@@ -197,10 +200,12 @@ extension DefinitionParser.Parser {
         }
         if let nameClash { throw nameClash }
         let fields = try m["seq"].map { s throws(DefinitionError) in try seq(s, "message \(msgName)", known: []) } ?? []
-        return (
-            DefinitionDissector.MessageDef(id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line),
-            m["response"]
-        )
+        var def = DefinitionDissector.MessageDef(
+            id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line)
+        def.encrypted =
+            try m["encrypted"].map { e throws(DefinitionError) in try encrypted(e, msgName, seq: m["seq"]) }
+            ?? false
+        return (def, m["response"])
     }
 
     /// The response's command id; nil when it names a message whose own error is already said.

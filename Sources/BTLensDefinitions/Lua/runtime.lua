@@ -892,6 +892,13 @@ if not btlens.register then
     end
     local spec = c.specs[dir][command]
     local problems = {}
+    local flags = c.flags and raw:byte(c.flags + 1)
+    if c.encrypted[dir][command] or c.eflag and flags and bit.band(flags, c.eflag) == c.eflag then
+      -- An encrypted payload: its bytes, never its fields.
+      spec = nil
+      if n > 0 then sub:add(p.fields.encrypted, payload(0, n)) end
+      n = 0
+    end
     if spec then
       local ok, result = pcall(walk, p, spec, payload, 0, n, sub, {}, problems)
       if not ok then
@@ -948,7 +955,8 @@ if not btlens.register then
     if kept.response_in then sub:add(p.fields.response_in, kept.response_in):set_generated() end
     for _, d in ipairs(kept.diags or {}) do say(p, sub, d.id, d.text) end
     local problems = {}
-    if not m.spec then
+    if m.encrypted and m.tvb:len() > 0 then sub:add(p.fields.encrypted, m.tvb()) end
+    if not m.spec or m.encrypted then
       pinfo.cols.info:append(" " .. m.name)
       return
     end
@@ -1070,7 +1078,8 @@ if not btlens.register then
     end
     local spec = p.c.messages[message]
     if not spec or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
-    show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
+    show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb, encrypted = p.c.encrypted.named[message] },
+      tree, pinfo)
     return tvb:len()
   end
 
@@ -1091,7 +1100,7 @@ if not btlens.register then
         pinfo.abs_ts)
     end
     show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
-      command = command, kept = said[key] }, tree, pinfo)
+      command = command, kept = said[key], encrypted = p.c.encrypted[dir][command] }, tree, pinfo)
     return tvb:len()
   end
 
@@ -1251,6 +1260,7 @@ if not btlens.register then
       response_to = ProtoField.framenum(c.id .. ".response_to", "Response to"),
       response_in = ProtoField.framenum(c.id .. ".response_in", "Response in"),
       latency = ProtoField.double(c.id .. ".latency_ms", "Latency (ms)"),
+      encrypted = ProtoField.bytes(c.id .. ".encrypted_payload", "Encrypted payload"),
     }
     for _, b in ipairs(c.flag_bits) do
       fields["flags." .. b[2]] = ProtoField.bool(c.id .. ".flags." .. b[2], b[2], 8, nil, b[1])

@@ -110,6 +110,8 @@ public struct DecodedMessage: Sendable, Equatable {
     public var flagNames: [String]
     /// Payload the fields did not account for, or fields the payload was too short for.
     public var problems: [Diagnostic]
+    /// The payload is encrypted (`encrypted:` in a definition): shown as bytes, not decoded.
+    public var encrypted = false
 
     public init(
         name: String? = nil, kind: MessageKind? = nil, fields: [MessageField] = [], flagNames: [String] = [],

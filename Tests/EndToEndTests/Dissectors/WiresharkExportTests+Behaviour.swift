@@ -281,4 +281,55 @@ extension WiresharkExportTests {
         XCTAssertEqual(try pairs(capture, "tagged", arguments).tshark, mine)
         XCTAssertEqual(try compare(capture, ["tagged"], arguments), 15)
     }
+
+    /// Encrypted payloads, by a flag bit and by message: shown as bytes, never decoded (no field,
+    /// no a5.payload.extra), `[encrypted]` in text, `encrypted` in JSON and the plugin.
+    func testEncryptedPayloadsAreShownAsBytesInBothTools() throws {
+        let definitions = [
+            "sealed.yaml": """
+            protocol: sealed
+            bind:
+              characteristics:
+                - {uuid: fff1, role: command}
+            framing:
+              magic: 0xaa
+              header: [flags, length, command]
+              checksum: sum8
+              encrypted: {flag: 0x01}
+            messages:
+              - {id: 1, name: Status, seq: [{id: level, type: u1}]}
+              - {id: 2, name: Key, encrypted: true}
+            """
+        ]
+        let (folder, capture) = try behaviourFolder(definitions) { loaded in
+            guard case .frames(let f)? = loaded["sealed"]?.framing else { return [] }
+            var s = discovered(["fff1"])
+            for (command, flags, payload) in [(1, 0, [0x07]), (1, 1, [0x9c, 0x41, 0xe0]), (2, 0, [0x01, 0x02])] {
+                let frame = f.encode(command: UInt16(command), flags: UInt8(flags), payload: payload.map(UInt8.init))
+                s.stream(handle: 0x40, attHandle: 0x11, .sent, frame, values: [64])
+            }
+            s.disconnect(handle: 0x40)
+            return s.bytes
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["--dissectors", folder.path]
+        let text = try runCLI(["timeline", capture] + arguments).stdout.split(separator: "\n").filter {
+            ($0.contains("(fff1) ") && !$0.contains(" value ")) || $0.contains("a5.")
+        }
+        XCTAssertEqual(
+            text.map { String($0.drop { $0 != "(" }) },
+            [
+                "(fff1) Status (0x01) level=7", "(fff1) Status (0x01) flags 0x01 len 3: 9c 41 e0 [encrypted]",
+                "(fff1) Key (0x02) len 2: 01 02 [encrypted]",
+            ])
+        let json = try events(capture, arguments).filter { $0["dissector"] as? String == "sealed" }
+        XCTAssertEqual(json.map { $0["encrypted"] as? Bool ?? false }, [false, true, true])
+        try requireLuaTshark()
+        try export(folder.appendingPathComponent("sealed.yaml").path)
+        XCTAssertEqual(try compare(capture, ["sealed"], arguments), 6)
+        let secret = try tshark(
+            ["-X", "lua_script:\(plugin)", "-r", capture, "-2", "-R", "frame", "-T", "fields"]
+                + ["-e", "sealed.encrypted_payload", "-e", "sealed.level", "-Y", "sealed"])
+        XCTAssertEqual(secret, ["\t7", "9c41e0\t", "0102\t"])
+    }
 }

@@ -61,10 +61,8 @@ struct BoundStream {
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
             let scope = format.sequences[direction]
-            var key: SequenceKey? = nil
-            if case .per(let k) = scope { key = k }
             framed = FramedStream(
-                format: format, detect: detect, tracksSequence: !echoes && scope != .none, sequencePer: key,
+                format: format, detect: detect, tracksSequence: !echoes && scope != .none, sequencePer: scope.key,
                 messageLimit: messageLimit, payloads: payloads)
             label = Label(dissector: dissector, framing: format.name, commandByte: false, uuid: uuid)
         case nil:

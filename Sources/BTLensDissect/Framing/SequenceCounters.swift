@@ -12,6 +12,9 @@ public enum SequenceScope: Sendable, Equatable {
     case per(SequenceKey)
     case none
 
+    /// The header field counted per value, if any.
+    public var key: SequenceKey? { if case .per(let k) = self { k } else { nil } }
+
     public var name: String {
         switch self {
         case .stream: "stream"

@@ -946,7 +946,8 @@ if not btlens.register then
     local sub = tree:add(p.proto, m.whole())
     sub:append_text(": " .. m.name)
     if m.command then sub:add(p.fields.command, m.whole(0, 1)) end
-    sub:add(p.fields.command_name, m.name):set_generated()
+    -- A command the definition does not list is shown by its number, and has no name, as in btlens.
+    if not m.unnamed then sub:add(p.fields.command_name, m.name):set_generated() end
     local kept = m.kept or {}
     if kept.response_to then
       sub:add(p.fields.response_to, kept.response_to):set_generated()
@@ -1100,7 +1101,8 @@ if not btlens.register then
         pinfo.abs_ts)
     end
     show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
-      command = command, kept = said[key], encrypted = p.c.encrypted[dir][command] }, tree, pinfo)
+      command = command, kept = said[key], encrypted = p.c.encrypted[dir][command], unnamed = name == nil }, tree,
+      pinfo)
     return tvb:len()
   end
 

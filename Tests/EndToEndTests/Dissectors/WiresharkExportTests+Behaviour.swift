@@ -152,7 +152,7 @@ extension WiresharkExportTests {
     }
 
     /// Nordic Secure DFU (Dissectors/examples/nordic-dfu.yaml): responses echo their request's
-    /// opcode, and answer out of order here; one answers nothing, one request gets no answer. The
+    /// opcode, and answer out of order here; one answers nothing, two requests get no answer. The
     /// plugin pairs event-byte messages as btlens does, and reads them so through Decode As.
     func testNordicDFUPairsByTheEchoedOpcodeInBothTools() throws {
         let definition = Self.root.appendingPathComponent("Dissectors/examples/nordic-dfu.yaml").path
@@ -169,6 +169,8 @@ extension WiresharkExportTests {
             (.received, "60 03 01 14 00 00 00 78 56 34 12"),
             (.sent, "03"), (.received, "60 03 01 00 10 00 00 78 56 34 12"),
             (.sent, "04"),
+            // An opcode the definition does not list (0x0a, hardware version): a number, no name.
+            (.sent, "0a 00"),
         ]
         func capture(_ name: String, discovery: Bool) throws -> String {
             var s =
@@ -199,13 +201,13 @@ extension WiresharkExportTests {
                 "\(first + 1) Response <- \(first)", "\(first + 4) Response <- \(first + 3)",
                 "\(first + 5) Response <- \(first + 2)", "\(first + 7) Response <- \(first + 6)",
                 "\(first + 8) a5.response.unsolicited", "\(first + 10) Response <- \(first + 9)",
-                "\(first + 15) a5.request.unanswered",
+                "\(first + 16) a5.request.unanswered", "\(first + 16) a5.request.unanswered",
             ])
         try requireLuaTshark()
         try export(definition)
         let (mine, theirs) = try pairs(bound, "nordic-dfu", arguments)
         XCTAssertEqual(theirs, mine)
-        XCTAssertEqual(try compare(bound, ["nordic-dfu"], arguments), 27)
+        XCTAssertEqual(try compare(bound, ["nordic-dfu"], arguments), 29)
         // No discovery: Decode As reads the control point as event-byte messages, not frames.
         let undiscovered = try capture("dfu-decode-as.btsnoop", discovery: false)
         let decodeAs = arguments + ["--decode-as", "att:0x0011=nordic-dfu"]
@@ -213,7 +215,7 @@ extension WiresharkExportTests {
             undiscovered, "nordic-dfu", decodeAs, decodeAs: ["-d", "btatt.handle==0x0011,nordic_dfu"])
         XCTAssertEqual(mine2.count, 5)
         XCTAssertEqual(theirs2, mine2)
-        XCTAssertEqual(try compare(undiscovered, ["nordic-dfu"], decodeAs), 26)
+        XCTAssertEqual(try compare(undiscovered, ["nordic-dfu"], decodeAs), 28)
     }
 
     /// Decode As on a `framing: value` definition: each value is a message of its own, not bytes

@@ -278,6 +278,11 @@ extension WiresharkExportTests {
         XCTAssertEqual(
             all.filter { $0["id"] as? String == "a5.response.unsolicited" }.compactMap { $0["record"] as? Int },
             [first + 5])
+        // `stats` reads the tokens too (no payload is left out for it).
+        let stats = try runCLI(["stats", capture, "--format", "json"] + arguments).stdout
+        let commands = (try JSONSerialization.jsonObject(with: Data(stats.utf8)) as? [String: Any])?["commands"]
+        let get = (commands as? [[String: Any]])?.first { $0["name"] as? String == "Get" }
+        XCTAssertEqual(get?["answered"] as? Int, 3)
         try requireLuaTshark()
         try export(folder.appendingPathComponent("tagged.yaml").path)
         XCTAssertEqual(try pairs(capture, "tagged", arguments).tshark, mine)

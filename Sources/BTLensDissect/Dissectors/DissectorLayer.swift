@@ -135,9 +135,8 @@ final class DissectorLayer: ConnectionLayer {
     /// Pairs a named frame with the requests outstanding in its context.
     /// A whole-value message (no command) is neither request nor response: it is not paired.
     func pair(
-        command: UInt16?, sequence: UInt8?, token: String? = nil, name: String?, kind: MessageKind?,
-        bound d: BoundDissector,
-        pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
+        command: UInt16?, sequence: UInt8?, token: String?, name: String?, kind: MessageKind?,
+        bound d: BoundDissector, pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
     ) -> Paired {
         var out = Paired()
         guard let rule = d.pairing, let command else { return out }

@@ -12,6 +12,8 @@ public final class DefinitionDissector: MessageDissector {
         var kind: MessageKind?
         var fields: [FieldSpec]
         var line: Int?
+        /// `encrypted: true`: its payload is shown as encrypted bytes, never decoded.
+        var encrypted = false
         /// Set when the definition is compiled (`DefinitionDissector.init`).
         var layout: PayloadLayout? = nil
     }
@@ -85,7 +87,8 @@ public final class DefinitionDissector: MessageDissector {
                 return i >= 0 && compiled[Int(i)].layout == nil
             }
         }
-        payloadsRead = (reads(0), reads(1))
+        // A token in the payload is read from every message.
+        payloadsRead = pairing?.path.isEmpty ?? true ? (reads(0), reads(1)) : (.keepAll, .keepAll)
     }
 
     public var messageCount: Int { messages.count }
@@ -113,9 +116,14 @@ public final class DefinitionDissector: MessageDissector {
         if message.wantsFields, let flags = message.flags, flags != 0 {
             out.flagNames = flagNames.filter { flags & $0.mask == $0.mask && $0.mask != 0 }.map(\.name)
         }
+        out.encrypted = isEncrypted(flags: message.flags)
         guard let i = lookup(message) else { return out }
         out.name = messages[i].name
         out.kind = messages[i].kind
+        if out.encrypted || messages[i].encrypted {
+            out.encrypted = true
+            return out
+        }
         let layout = messages[i].layout
         if !message.wantsFields, let layout, layout.accepts(message.payloadCount) { return out }
         // A payload not kept (`payloadsRead`) is one whose fields' sizes and validity do not depend on

@@ -22,7 +22,11 @@ extension DefinitionParser.Parser {
             }
         }
         let m = try v.fields(
-            "framing", allowed: ["magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length"])
+            "framing",
+            allowed: [
+                "magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length",
+                "sequence-per", "encrypted",
+            ])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
         let magic =
@@ -50,6 +54,8 @@ extension DefinitionParser.Parser {
         let maxLength = m["max-length"].flatMap { l in
             attempt { p in Int(try p.integer(l, "framing max-length", in: 1...Int64(Limits().messageBytes))) }
         }
+        let sequences = m["sequence-per"].flatMap { k in attempt { p in try p.sequenceScopes(k, header: header) } }
+        let encryptedFlag = m["encrypted"].flatMap { e in attempt { p in try p.encryptedFlag(e, header: header) } }
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
             let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
@@ -75,10 +81,12 @@ extension DefinitionParser.Parser {
         guard errors.count == errorsBefore, let magic else {
             throw errors.last ?? v.error("framing: not read")
         }
-        return .frames(
-            FrameFormat(
-                name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
-                delimiting: delimiting, end: end, maxLength: maxLength))
+        var format = FrameFormat(
+            name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
+            delimiting: delimiting, end: end, maxLength: maxLength)
+        format.sequences = sequences ?? SequenceScopes()
+        format.encryptedFlag = encryptedFlag
+        return .frames(format)
     }
 
     /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).
@@ -157,7 +165,8 @@ extension DefinitionParser.Parser {
     mutating func message(_ v: YAMLValue, existing: [DefinitionDissector.MessageDef]) throws(DefinitionError)
         -> (DefinitionDissector.MessageDef, response: YAMLValue?)
     {
-        let m = try v.fields("a message", allowed: ["id", "name", "from", "kind", "response", "seq", "doc"])
+        let m = try v.fields(
+            "a message", allowed: ["id", "name", "from", "kind", "response", "seq", "doc", "encrypted"])
         let msgName = try identifier(m.required("name", "a message"), "message name")
         let id = try m["id"].map { i throws(DefinitionError) in
             UInt16(try integer(i, "message \(msgName) id", in: 0...0xffff))
@@ -191,10 +200,12 @@ extension DefinitionParser.Parser {
         }
         if let nameClash { throw nameClash }
         let fields = try m["seq"].map { s throws(DefinitionError) in try seq(s, "message \(msgName)", known: []) } ?? []
-        return (
-            DefinitionDissector.MessageDef(id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line),
-            m["response"]
-        )
+        var def = DefinitionDissector.MessageDef(
+            id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line)
+        def.encrypted =
+            try m["encrypted"].map { e throws(DefinitionError) in try encrypted(e, msgName, seq: m["seq"]) }
+            ?? false
+        return (def, m["response"])
     }
 
     /// The response's command id; nil when it names a message whose own error is already said.
@@ -328,23 +339,34 @@ extension DefinitionParser.Parser {
 
     // MARK: pairing
 
-    func pairingRule(_ v: YAMLValue, table: [UInt16: UInt16]) throws(DefinitionError) -> PairingRule {
+    func pairingRule(
+        _ v: YAMLValue, table: [UInt16: UInt16], messages: [DefinitionDissector.MessageDef]
+    ) throws(DefinitionError) -> PairingRule {
         let m = try v.fields("pairing", allowed: ["match", "response-command", "timeout-ms"])
         var match = PairingRule.Match.oldest
-        if let x = m["match"] {
+        var path: [String] = []
+        if let x = m["match"], x.isMapping {
+            (match, path) = try tokenMatch(x, messages: messages)
+        } else if let x = m["match"] {
             let text = try x.string("pairing match")
             guard let value = PairingRule.Match(rawValue: text) else {
-                throw x.error("pairing match: '\(text)'; expected sequence or oldest")
+                throw x.error("pairing match: '\(text)'; expected sequence, oldest, {field: NAME} or {echo: NAME}")
+            }
+            guard value != .field, value != .echo else {
+                throw x.error("pairing match: \(text) names its field: {\(text): NAME}")
             }
             match = value
         }
-        var response: PairingRule.ResponseCommand = table.isEmpty ? .same : .table(table)
+        // An echo's response (Nordic DFU's 0x60) is one command for every request.
+        var response: PairingRule.ResponseCommand = table.isEmpty ? (match == .echo ? .any : .same) : .table(table)
         if let r = m["response-command"] { response = try responseCommand(r, table: table) }
         let timeout =
             try m["timeout-ms"].map { t throws(DefinitionError) in
                 try integer(t, "pairing timeout-ms", in: 1...3_600_000)
             } ?? 1000
-        return PairingRule(match: match, responseCommand: response, timeoutMicroseconds: timeout * 1000)
+        var rule = PairingRule(match: match, responseCommand: response, timeoutMicroseconds: timeout * 1000)
+        rule.path = path
+        return rule
     }
 
     /// `same`, `any`, `table`, `request | 0x80`, `request + 1`.

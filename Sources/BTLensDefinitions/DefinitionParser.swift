@@ -202,7 +202,7 @@ enum DefinitionParser {
             }
             let (bindings, valueMessages) = bind(top["bind"], messages: messages, defaultFraming: defaultFraming)
             let pairing =
-                top["pairing"].map { v in attempt { p in try p.pairingRule(v, table: table) } }
+                top["pairing"].map { v in attempt { p in try p.pairingRule(v, table: table, messages: messages) } }
                 ?? (table.isEmpty ? nil : PairingRule(match: .oldest, responseCommand: .table(table)))
             let replayed = top["examples"].map { v in examples(v) } ?? []
             return DefinitionDissector(

@@ -115,6 +115,9 @@ public enum WiresharkExport {
             \(fields.declarations)
               },
               pairing = \(d.pairing.map(pairing) ?? "nil"),
+              seq_per = { [0] = \(quoted(format.sequences.sent.name)), [1] = \(quoted(format.sequences.received.name)) },
+              framing = \(quoted(framingKind(d.framing))),
+              eflag = \(format.encryptedFlag.map(String.init) ?? "nil"), encrypted = \(encryptedMessages(d)),
               experts = {
             \(experts)
               },
@@ -170,7 +173,30 @@ public enum WiresharkExport {
                 "response = \"table\", table = { "
                 + t.keys.sorted().map { "[\($0)] = \(t[$0] ?? 0)" }.joined(separator: ", ") + " }"
         }
-        return "{ match = \(quoted(rule.match.rawValue)), \(response), timeout_us = \(rule.timeoutMicroseconds) }"
+        let path = rule.path.isEmpty ? "" : " path = { \(rule.path.map(quoted).joined(separator: ", ")) },"
+        return
+            "{ match = \(quoted(rule.match.rawValue)),\(path) \(response), timeout_us = \(rule.timeoutMicroseconds) }"
+    }
+
+    /// The messages whose payloads are encrypted: by direction and command, and by name.
+    private static func encryptedMessages(_ d: DefinitionDissector) -> String {
+        var slots = ["", ""]
+        for (slot, direction) in [(0, Direction.sent), (1, .received)] {
+            for id in Set(d.messages.compactMap(\.id)).sorted()
+            where d.message(command: id, from: direction)?.encrypted == true {
+                slots[slot] += "[\(id)] = true, "
+            }
+        }
+        let named = d.messages.filter { $0.id == nil && $0.encrypted }.map { "[\(quoted($0.name))] = true" }
+        return "{ [0] = { \(slots[0])}, [1] = { \(slots[1])}, named = { \(named.joined(separator: ", ")) } }"
+    }
+
+    /// How a stream bound by Decode As is read: `frames`, `value` or `event-byte`.
+    private static func framingKind(_ f: Framing) -> String {
+        switch f {
+        case .frames: "frames"
+        case .values(let commandByte): commandByte ? "event-byte" : "value"
+        }
     }
 
     /// A severity as Wireshark's `expert.severity` names it.

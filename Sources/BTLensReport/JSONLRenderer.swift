@@ -317,6 +317,7 @@ public final class JSONLRenderer {
         w.beginArray()
         for n in d.flagNames { w.string(n) }
         w.endArray()
+        if d.encrypted { w.field("encrypted", true) }
         if let p = a.pairing {
             w.field("response_to", p.requestRecord)
             w.key("latency_ms")

@@ -377,6 +377,7 @@ public struct TextRenderer {
             s.add(" ms")
         }
         if f.isPartOfMessage, let part = f.fragment { s.add(text: " [\(part.count) frames]") }
+        if decoded?.encrypted == true { s.add(" [encrypted]") }
         if !f.checksumOK { s.add(" [bad checksum]") }
     }
 

@@ -8,10 +8,10 @@ import XCTest
 /// the event type it shows, with the same type; the others are Wireshark's own, listed here, so a
 /// new field is one or the other.
 final class WiresharkExportFieldTests: XCTestCase {
-    /// Fields of the frame's tree that JSONL has not: where the frame's bytes are, and the request's
-    /// link to its response.
+    /// Fields of the frame's tree that JSONL has not: where the frame's bytes are, the request's
+    /// link to its response, and an encrypted payload's bytes (JSONL's `payload` and `encrypted`).
     private static let frameOnly: Set<String> = [
-        "fragment_index", "fragment_count", "length", "packets", "response_in",
+        "fragment_index", "fragment_count", "length", "packets", "response_in", "encrypted_payload",
     ]
     /// The iAP2 link packet's header and control message fields, which JSONL sums up in `kind` and
     /// `detail` or gives as other events; `payload`, which it gives as `payload_length`.

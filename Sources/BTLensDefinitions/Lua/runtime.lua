@@ -31,12 +31,14 @@ if not btlens.register then
   local connected = {}  -- connection handle -> the peer's address
   local decided = {}    -- "packet/protocol" -> false where the device check refused the packet
   local ea_done = {}    -- "packet" .. slot -> true once an EA payload was pushed
+  local said = {}       -- "packet/protocol" -> what pairing said of a whole-value message
   local finished = false
   local last_number = 0 -- the last packet of the first pass: where the end of the capture is said
 
   local function reset()
     streams, pairs_of, shown, notes, queued, blind, finished, last_number = {}, {}, {}, {}, {}, {}, false, 0
     advertised, connected, decided, ea_done = {}, {}, {}, {}
+    said = {}
   end
 
   local function value(field)
@@ -405,6 +407,8 @@ if not btlens.register then
     return true
   end
 
+  local token_of -- below, after the fields' walk
+
   -- `kept`: what the packet keeps of the frame, which the pairing annotates.
   local function pair(s, fr, kept, number, time)
     local p, rule = s.p, s.p.c.pairing
@@ -417,11 +421,13 @@ if not btlens.register then
     end
     local kind = p.c.kinds[s.dir][fr.command]
       or (s.dir == 0 and "request" or (could_respond(rule, fr.command) and "response" or "event"))
+    local token = rule.path and token_of(p, s.dir, fr.command,
+      fr.payload or fr.joined or fr.raw:sub(fr.payload_start + 1, fr.payload_end))
     if kind == "request" then
       local expected = expected_response(rule, fr.command)
       if rule.response == "table" and expected == nil then return end
       list[#list + 1] = { number = number, time = time, command = fr.command, sequence = fr.sequence,
-        expected = expected, frame = kept }
+        expected = expected, frame = kept, token = rule.match == "echo" and fr.command or token }
       if #list > p.c.pending then
         unanswered(p, table.remove(list, 1), "before " .. p.c.pending .. " newer requests", number)
       end
@@ -430,6 +436,8 @@ if not btlens.register then
         local fits
         if rule.match == "sequence" then
           fits = r.sequence == fr.sequence and (r.expected == nil or r.expected == fr.command)
+        elseif rule.path then
+          fits = token ~= nil and r.token == token and (r.expected == nil or r.expected == fr.command)
         else
           fits = r.expected == fr.command
         end
@@ -457,6 +465,36 @@ if not btlens.register then
       j.first.part.count .. " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
   end
 
+  -- A frame's sequence against the one before it: the stream's one counter, or one per value of
+  -- a header field (`sequence-per`), at most 256 of them per stream as in btlens.
+  local function sequence_check(s, fr)
+    local per, key, last = s.p.c.seq_per[s.dir], nil, nil
+    s.last_seq = s.last_seq or { n = 0 }
+    if per ~= "stream" then
+      key = fr[per]
+      if key == nil then return end
+      last = s.last_seq[key]
+      if last == nil then
+        if s.last_seq.n < 256 then s.last_seq[key], s.last_seq.n = fr.sequence, s.last_seq.n + 1 end
+        return
+      end
+    else
+      last = s.last_sequence
+    end
+    if key then s.last_seq[key] = fr.sequence else s.last_sequence = fr.sequence end
+    if not last then return end
+    local want = (last + 1) % 256
+    local under = key and (" for " .. per .. " " .. hex(key)) or ""
+    if fr.sequence == last then
+      fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
+        text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
+    elseif fr.sequence ~= want then
+      local missing = (fr.sequence - want) % 256
+      fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. under .. ", got " ..
+        fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
+    end
+  end
+
   -- A whole frame (or a message joined from several): checked, paired, and kept for its packet.
   -- A frame is kept small, as every one stays for the whole capture: its bytes, and only what
   -- cannot be read again from them (show_frame reads the header back).
@@ -476,21 +514,7 @@ if not btlens.register then
         (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": checksum " .. hex(fr.checksum, d) ..
         ", expected " .. hex(fr.expected, d) }
     end
-    if fr.sequence and not (c.echoes and s.dir == 1) then
-      local last = s.last_sequence
-      if last then
-        local want = (last + 1) % 256
-        if fr.sequence == last then
-          fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
-            text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
-        elseif fr.sequence ~= want then
-          local missing = (fr.sequence - want) % 256
-          fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. ", got " ..
-            fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
-        end
-      end
-      s.last_sequence = fr.sequence
-    end
+    if fr.sequence and not (c.echoes and s.dir == 1) and c.seq_per[s.dir] ~= "none" then sequence_check(s, fr) end
     if fr.diags[1] then kept.diags = fr.diags end
     pair(s, fr, kept, number, time)
     out[#out + 1] = kept
@@ -726,6 +750,7 @@ if not btlens.register then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
       if off + size > stop then short(s.n, size, off, stop) end
       tree:add(p.fields[kind.f], t(off, size))
+      scope[s.n] = size > 0 and t(off, size):raw() or ""
       return off + size
     elseif kind.k == "protobuf" then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
@@ -733,6 +758,7 @@ if not btlens.register then
       local sub = tree:add(p.fields[kind.f], t(off, size))
       local raw = size > 0 and t(off, size):raw() or ""
       local list, at, why = pb_records(raw)
+      scope[s.n .. "."] = { pb = raw }
       pb_show(raw, list, t, off, sub, 1)
       if at then
         problems[#problems + 1] = { id = "a5.field.invalid", item = sub,
@@ -743,6 +769,7 @@ if not btlens.register then
       local sub = tree:add(p.fields[kind.f], t(off, 0))
       local inner = {}
       for k, v in pairs(scope) do inner[k] = v end
+      scope[s.n .. "."] = inner
       local ok, after = pcall(walk, p, kind.g, t, off, stop, sub, inner, problems)
       if not ok then error(after, 0) end
       sub:set_len(after - off)
@@ -770,6 +797,47 @@ if not btlens.register then
       end
     end
     return off
+  end
+
+  -- A tree that keeps nothing: fields walked only for their values (a pairing token).
+  local null_tree = setmetatable({}, { __index = function(self) return function() return self end end })
+
+  -- The value at `path` inside a protobuf's bytes: a number, or bytes (a nested message).
+  local function pb_at(raw, path, i)
+    local found
+    for _, r in ipairs((pb_records(raw))) do
+      if r.n == tonumber(path[i]) then
+        if found then return nil end -- a repeated field: a list, no token
+        found = r
+      end
+    end
+    if not found then return nil end
+    local v = found.v
+    if found.wt ~= 0 then
+      local sub = raw:sub(found.at, found.at + found.len - 1)
+      if found.wt == 2 then v = sub else
+        v = 0
+        for k = found.len, 1, -1 do v = v * 256 + sub:byte(k) end
+      end
+    end
+    if i == #path then return v end
+    return type(v) == "string" and pb_at(v, path, i + 1) or nil
+  end
+
+  -- The token a message carries at the pairing rule's path (`match: field` or `echo`), as btlens
+  -- reads it: its fields walked as far as they go.
+  function token_of(p, dir, command, payload)
+    local path, spec = p.c.pairing.path, p.c.specs[dir][command]
+    if not spec or #payload == 0 then return nil end
+    local scope = {}
+    pcall(walk, p, spec, ByteArray.new(payload, true):tvb("token"), 0, #payload, null_tree, scope, {})
+    local v = scope
+    for i, name in ipairs(path) do
+      if type(v) ~= "table" then return nil end
+      if v.pb then return pb_at(v.pb, path, i) end
+      v = i < #path and v[name .. "."] or v[name]
+    end
+    return v
   end
 
   local function say(p, item, id, text)
@@ -824,6 +892,13 @@ if not btlens.register then
     end
     local spec = c.specs[dir][command]
     local problems = {}
+    local flags = c.flags and raw:byte(c.flags + 1)
+    if c.encrypted[dir][command] or c.eflag and flags and bit.band(flags, c.eflag) == c.eflag then
+      -- An encrypted payload: its bytes, never its fields.
+      spec = nil
+      if n > 0 then sub:add(p.fields.encrypted, payload(0, n)) end
+      n = 0
+    end
     if spec then
       local ok, result = pcall(walk, p, spec, payload, 0, n, sub, {}, problems)
       if not ok then
@@ -871,9 +946,18 @@ if not btlens.register then
     local sub = tree:add(p.proto, m.whole())
     sub:append_text(": " .. m.name)
     if m.command then sub:add(p.fields.command, m.whole(0, 1)) end
-    sub:add(p.fields.command_name, m.name):set_generated()
+    -- A command the definition does not list is shown by its number, and has no name, as in btlens.
+    if not m.unnamed then sub:add(p.fields.command_name, m.name):set_generated() end
+    local kept = m.kept or {}
+    if kept.response_to then
+      sub:add(p.fields.response_to, kept.response_to):set_generated()
+      sub:add(p.fields.latency, kept.latency):set_generated()
+    end
+    if kept.response_in then sub:add(p.fields.response_in, kept.response_in):set_generated() end
+    for _, d in ipairs(kept.diags or {}) do say(p, sub, d.id, d.text) end
     local problems = {}
-    if not m.spec then
+    if m.encrypted and m.tvb:len() > 0 then sub:add(p.fields.encrypted, m.tvb()) end
+    if not m.spec or m.encrypted then
       pinfo.cols.info:append(" " .. m.name)
       return
     end
@@ -988,9 +1072,15 @@ if not btlens.register then
   end
 
   local function dissect_value(p, message, tvb, pinfo, tree)
+    if not message then
+      -- A whole value no binding names (Decode As on a `framing: value` definition): its bytes.
+      if tree then tree:add(p.proto, tvb()):add(p.fields.payload, tvb()) end
+      return tvb:len()
+    end
     local spec = p.c.messages[message]
     if not spec or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
-    show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
+    show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb, encrypted = p.c.encrypted.named[message] },
+      tree, pinfo)
     return tvb:len()
   end
 
@@ -1000,8 +1090,19 @@ if not btlens.register then
     local command = tvb(0, 1):uint()
     local name = p.c.names[dir][command]
     local payload = tvb:len() > 1 and tvb(1):tvb() or ByteArray.new():tvb("empty")
+    local key = pinfo.number .. "/" .. p.c.id
+    if not pinfo.visited and p.c.pairing then
+      -- Paired on the first pass, in the connection's context as the frames of its streams are.
+      local conn = tostring(value(f_chandle) or "?")
+      local s = { p = p, dir = dir, pair_key = p.c.id .. "/att/" .. conn }
+      pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
+      said[key] = {}
+      pair(s, { command = command, payload = tvb:len() > 1 and tvb(1):raw() or "" }, said[key], pinfo.number,
+        pinfo.abs_ts)
+    end
     show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
-      command = command }, tree, pinfo)
+      command = command, kept = said[key], encrypted = p.c.encrypted[dir][command], unnamed = name == nil }, tree,
+      pinfo)
     return tvb:len()
   end
 
@@ -1161,6 +1262,7 @@ if not btlens.register then
       response_to = ProtoField.framenum(c.id .. ".response_to", "Response to"),
       response_in = ProtoField.framenum(c.id .. ".response_in", "Response in"),
       latency = ProtoField.double(c.id .. ".latency_ms", "Latency (ms)"),
+      encrypted = ProtoField.bytes(c.id .. ".encrypted_payload", "Encrypted payload"),
     }
     for _, b in ipairs(c.flag_bits) do
       fields["flags." .. b[2]] = ProtoField.bool(c.id .. ".flags." .. b[2], b[2], 8, nil, b[1])
@@ -1188,7 +1290,14 @@ if not btlens.register then
       experts[#experts + 1] = p.experts[id]
     end
     p.proto.experts = experts
-    function p.proto.dissector(tvb, pinfo, tree) return dissect(p, tvb, pinfo, tree) end
+    function p.proto.dissector(tvb, pinfo, tree)
+      -- Decode As: a definition of whole values reads them so, not as frames.
+      if c.framing ~= "frames" and pinfo.private["btlens_notes_only"] ~= c.id then
+        if c.framing == "event-byte" then return dissect_event_byte(p, tvb, pinfo, tree) end
+        return dissect_value(p, nil, tvb, pinfo, tree)
+      end
+      return dissect(p, tvb, pinfo, tree)
+    end
     protos[#protos + 1] = p
     local uuids = DissectorTable.get("bluetooth.uuid")
     for _, u in ipairs(c.uuids) do

@@ -8,6 +8,8 @@
     let base: any MessageDissector
     let name: String
     let pairing: PairingRule?
+    /// Whether pairing reads a token from the payload (`field`, `echo`).
+    let pairsByToken: Bool
     /// Whether the dissector fits this stream's device.
     let fit = FitCheck()
     /// The stream's pairing context, once a frame has paired in it: found again only when it ends.
@@ -19,6 +21,7 @@
         base = dissector
         name = dissector.name
         pairing = dissector.pairing
+        pairsByToken = !(dissector.pairing?.path.isEmpty ?? true)
     }
 }
 

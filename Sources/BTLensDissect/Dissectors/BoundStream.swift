@@ -60,9 +60,10 @@ struct BoundStream {
             label = Label(dissector: dissector, framing: nil, commandByte: commandByte, uuid: uuid)
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
+            let scope = format.sequences[direction]
             framed = FramedStream(
-                format: format, detect: detect, tracksSequence: !echoes, messageLimit: messageLimit,
-                payloads: payloads)
+                format: format, detect: detect, tracksSequence: !echoes && scope != .none, sequencePer: scope.key,
+                messageLimit: messageLimit, payloads: payloads)
             label = Label(dissector: dissector, framing: format.name, commandByte: false, uuid: uuid)
         case nil:
             framed = FramedStream(payloads: payloads)

@@ -110,8 +110,9 @@ final class DissectorLayer: ConnectionLayer {
             command: command, from: direction, characteristic: uuid, payloadCount: f.payloadCount)
         {
             let paired = pair(
-                command: command, sequence: f.sequence, name: verdict.name, kind: verdict.kind, bound: d,
-                pairKey: pairKey, direction: direction, record: record, time: time)
+                command: command, sequence: f.sequence, token: token(f, command, d, direction, uuid),
+                name: verdict.name, kind: verdict.kind, bound: d, pairKey: pairKey, direction: direction,
+                record: record, time: time)
             naming.pairing = paired.response
             let misfit = d.fit.count(verdict)
             naming.named = MessageVerdict(
@@ -123,8 +124,8 @@ final class DissectorLayer: ConnectionLayer {
                 command: command, flags: f.flags, payload: f.payload, direction: direction, characteristic: uuid,
                 wantsFields: false))
         let paired = pair(
-            command: command, sequence: f.sequence, name: decoded.name, kind: decoded.kind, bound: d,
-            pairKey: pairKey, direction: direction, record: record, time: time)
+            command: command, sequence: f.sequence, token: token(f, command, d, direction, uuid), name: decoded.name,
+            kind: decoded.kind, bound: d, pairKey: pairKey, direction: direction, record: record, time: time)
         naming.pairing = paired.response
         naming.named = MessageVerdict(
             name: decoded.name, kind: Self.kind(decoded.kind, command: command, direction, d.pairing))
@@ -142,8 +143,8 @@ final class DissectorLayer: ConnectionLayer {
     /// Pairs a named frame with the requests outstanding in its context.
     /// A whole-value message (no command) is neither request nor response: it is not paired.
     func pair(
-        command: UInt16?, sequence: UInt8?, name: String?, kind: MessageKind?, bound d: BoundDissector,
-        pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
+        command: UInt16?, sequence: UInt8?, token: String?, name: String?, kind: MessageKind?,
+        bound d: BoundDissector, pairKey: PairKey, direction: Direction, record: Int, time: Timestamp
     ) -> Paired {
         var out = Paired()
         guard let rule = d.pairing, let command else { return out }
@@ -165,12 +166,13 @@ final class DissectorLayer: ConnectionLayer {
         }
         switch Self.kind(kind, command: command, direction, rule) {
         case .request:
-            let r = PairingTracker.Request(record: record, time: time, command: command, name: name, sequence: sequence)
+            var r = PairingTracker.Request(record: record, time: time, command: command, name: name, sequence: sequence)
+            r.token = rule.match == .echo ? String(command) : token
             if let dropped = context.tracker.request(r) {
                 out.after.append(unanswered(dropped, d.name, rule, why: "before \(pending) newer requests"))
             }
         case .response:
-            if let paired = context.tracker.response(command: command, sequence: sequence, time: time) {
+            if let paired = context.tracker.response(command: command, sequence: sequence, token: token, time: time) {
                 out.response = paired
             } else {
                 out.after.append(unsolicited(command, sequence, name, d.name))
@@ -346,8 +348,9 @@ final class DissectorLayer: ConnectionLayer {
         problems: [Diagnostic], misfit: Bool, stream: (String, FieldValue), pairKey: PairKey, direction: Direction,
         record: Int, time: Timestamp, send: (consuming EventBody, Direction?) -> Void
     ) {
+        let command = label.framing != nil || label.commandByte ? f.command : nil
         let paired = pair(
-            command: label.framing != nil || label.commandByte ? f.command : nil, sequence: f.sequence,
+            command: command, sequence: f.sequence, token: token(f, command, d, direction, label.uuid),
             name: verdict.name, kind: verdict.kind, bound: d, pairKey: pairKey, direction: direction, record: record,
             time: time)
         for diagnostic in paired.before { send(.diagnostic(Self.named(diagnostic, label)), .sent) }

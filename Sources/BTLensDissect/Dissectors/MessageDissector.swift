@@ -20,6 +20,9 @@ public protocol MessageDissector: Sendable {
     /// (`wantsFields: false`) reads, not only their length (`payloadCount`). `stats` does not copy
     /// out the payloads of the others.
     func payloadsRead(from direction: Direction) -> PayloadPolicy
+    /// The value of the field the pairing rule matches by (`PairingRule.path`), as text, or nil
+    /// when the message has none.
+    func pairingToken(_ message: Message) -> String?
     /// What `stats` counts of a message when its command and payload length decide it: its name and
     /// kind, the message decoding without problems. Nil when its bytes or problems must be read:
     /// `decode(_:)` is called then.
@@ -60,6 +63,8 @@ extension MessageDissector {
     public func valueCharacteristic(named message: String) -> BluetoothUUID? {
         wholeValues.first { $0.message == message }?.characteristic
     }
+
+    public func pairingToken(_ message: Message) -> String? { nil }
 
     public func verdict(
         command: UInt16?, from direction: Direction, characteristic: BluetoothUUID?, payloadCount: Int
@@ -116,6 +121,8 @@ public struct DecodedMessage: Sendable, Equatable {
     public var flagNames: [String]
     /// Payload the fields did not account for, or fields the payload was too short for.
     public var problems: [Diagnostic]
+    /// The payload is encrypted (`encrypted:` in a definition): shown as bytes, not decoded.
+    public var encrypted = false
 
     public init(
         name: String? = nil, kind: MessageKind? = nil, fields: [MessageField] = [], flagNames: [String] = [],

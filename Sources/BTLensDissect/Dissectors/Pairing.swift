@@ -7,6 +7,10 @@ public struct PairingRule: Sendable, Equatable {
         case sequence
         /// The oldest outstanding request whose expected response command is this one.
         case oldest
+        /// The request whose field at `path` holds the value the response's does (a token).
+        case field
+        /// The request whose command the response's field at `path` holds (Nordic DFU's `60 op result`).
+        case echo
     }
 
     /// The response command a request calls for.
@@ -44,6 +48,8 @@ public struct PairingRule: Sendable, Equatable {
     public var match: Match
     public var responseCommand: ResponseCommand
     public var timeoutMicroseconds: Int64
+    /// For `field` and `echo`: the field holding the token, a name per level (`body.2`).
+    public var path: [String] = []
 
     public init(match: Match, responseCommand: ResponseCommand, timeoutMicroseconds: Int64 = 1_000_000) {
         self.match = match
@@ -71,6 +77,8 @@ public struct PairingTracker: Sendable {
         public var name: String?
         public var sequence: UInt8?
         public var expected: UInt16?
+        /// What a response must carry to answer it (`field`, `echo`).
+        public var token: String? = nil
     }
 
     public let rule: PairingRule
@@ -106,13 +114,18 @@ public struct PairingTracker: Sendable {
     }
 
     /// Pairs a response with its request, or nil when none is outstanding.
-    public mutating func response(command: UInt16, sequence: UInt8?, time: Timestamp) -> PairedResponse? {
+    public mutating func response(
+        command: UInt16, sequence: UInt8?, token: String? = nil, time: Timestamp
+    ) -> PairedResponse? {
         let index: Int?
         switch rule.match {
         case .sequence:
             index = outstanding.firstIndex { $0.sequence == sequence && ($0.expected == nil || $0.expected == command) }
         case .oldest:
             index = outstanding.firstIndex { $0.expected == command }
+        case .field, .echo:
+            guard let token else { return nil }
+            index = outstanding.firstIndex { $0.token == token && ($0.expected == nil || $0.expected == command) }
         }
         guard let i = index else { return nil }
         let r = outstanding.remove(at: i)

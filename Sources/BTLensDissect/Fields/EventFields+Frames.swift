@@ -67,6 +67,10 @@ extension EventFields {
             guard a.dissector != nil, rest.isEmpty, let d = a.decoded else { return nil }
             return .list(d.flagNames.map { .string($0) })
         },
+        on("encrypted", .boolean, "true when the payload is encrypted: shown as bytes, not decoded") { a in
+            guard a.dissector != nil, let d = a.decoded, d.encrypted else { return nil }
+            return .bool(true)
+        },
     ]
 
     private static let diagnosed = FieldDeclarer<Diagnostic> { e in

@@ -76,6 +76,10 @@ public struct FrameFormat: Sendable, Equatable {
     public let headerLength: Int
     public let trailerLength: Int
     public let hasFragments: Bool
+    /// How the phone's frames (`sent`) and the accessory's number themselves (`sequence-per`).
+    public var sequences = SequenceScopes()
+    /// The flag bit (or bits) that marks a frame's payload encrypted (`encrypted: {flag: 0x01}`).
+    public var encryptedFlag: UInt8? = nil
 
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,

@@ -21,7 +21,7 @@ public struct FramedStream: Sendable {
 
     private var state: State
     private var framer: MessageFramer
-    private var lastSequence: UInt8?
+    private(set) var sequences: SequenceCounters
     /// A message sent in several frames, joined so far.
     private var joining: (first: Frame, payload: [UInt8], next: UInt8, length: Int)?
     /// The largest message joined from several frames.
@@ -36,13 +36,14 @@ public struct FramedStream: Sendable {
 
     /// `payloads`: see `MessageFramer`.
     public init(
-        format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true,
+        format: FrameFormat = .a5, detect: Bool = true, tracksSequence: Bool = true, sequencePer: SequenceKey? = nil,
         messageLimit: Int = Limits().messageBytes, payloads: PayloadPolicy = .keepAll
     ) {
         self.messageLimit = messageLimit
         framer = MessageFramer(format: format, payloads: payloads, frameLimit: messageLimit)
         state = detect ? .undecided(values: 0, preamble: 0) : .framed
         self.tracksSequence = tracksSequence
+        sequences = SequenceCounters(per: sequencePer)
         isA5Format = format == .a5
     }
 
@@ -236,7 +237,7 @@ public struct FramedStream: Sendable {
 
     private mutating func accept(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
         // The header is read before the frame moves on: its diagnostics follow it.
-        let (version, command, sequence) = (frame.version, frame.command, frame.sequence)
+        let (version, command, sequence, flags) = (frame.version, frame.command, frame.sequence, frame.flags)
         let (actual, expected) = (frame.checksum, frame.expectedChecksum)
         out(.frame(consume frame))
         if isA5Format, let version, version != 1 {
@@ -260,29 +261,9 @@ public struct FramedStream: Sendable {
                         fields: fields)))
         }
         guard tracksSequence, let sequence else { return }
-        if let last = lastSequence {
-            let expected = last &+ 1
-            if sequence == last {
-                out(
-                    .diagnostic(
-                        Diagnostic(
-                            FramingDiagnostics.sequenceDuplicate,
-                            "sequence \(sequence) again (command \(Hex.value(command, width: 2)))",
-                            fields: [("sequence", .int(sequence))])))
-            } else if sequence != expected {
-                let missing = sequence &- expected
-                out(
-                    .diagnostic(
-                        Diagnostic(
-                            FramingDiagnostics.sequenceGap,
-                            "expected sequence \(expected), got \(sequence): \(missing) frame\(missing == 1 ? "" : "s") missing",
-                            fields: [
-                                ("expected", .int(expected)), ("actual", .int(sequence)),
-                                ("missing", .int(missing)),
-                            ])))
-            }
-        }
-        lastSequence = sequence
+        let key = sequences.keyValue(command: command, version: version, flags: flags)
+        guard let last = sequences.record(sequence, under: key) else { return }
+        if let d = sequenceCheck(sequence, after: last, command: command, key: key) { out(.diagnostic(d)) }
     }
 
     private func text(_ reason: SkipReason?) -> String? { reason?.text(framer.format, limit: framer.frameLimit) }

@@ -88,4 +88,21 @@ final class PairingTests: XCTestCase {
         XCTAssertEqual(p.drain().count, p.limit)
         XCTAssertTrue(p.outstanding.isEmpty)
     }
+
+    /// A token in the payload (Even G2's message id in protobuf field 2): a response answers the
+    /// request with its token, whatever the order; one with no token, or a token no request has,
+    /// answers none.
+    func testAToken() {
+        var p = PairingTracker(rule: PairingRule(match: .field, responseCommand: .same))
+        for (record, token) in [(1, "12"), (2, "13"), (3, "14")] {
+            var r = request(record, 0x8000, at: 0)
+            r.token = token
+            _ = p.request(r)
+        }
+        XCTAssertEqual(p.response(command: 0x8000, sequence: nil, token: "13", time: t(2))?.requestRecord, 2)
+        XCTAssertNil(p.response(command: 0x8001, sequence: nil, token: "12", time: t(2)), "another command")
+        XCTAssertNil(p.response(command: 0x8000, sequence: nil, token: nil, time: t(2)))
+        XCTAssertNil(p.response(command: 0x8000, sequence: nil, token: "13", time: t(3)), "answered already")
+        XCTAssertEqual(p.response(command: 0x8000, sequence: nil, token: "14", time: t(3))?.requestRecord, 3)
+    }
 }

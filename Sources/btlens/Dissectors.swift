@@ -55,8 +55,10 @@ struct Dissectors: ParsableCommand {
                 let framing: String
                 switch d.framing {
                 case .frames(let f): framing = "\(f.name) frames"
-                case .values(let commandByte):
-                    framing = commandByte ? "one value per message, event byte first" : "one value per message"
+                case .values(let commandByte, let checksum):
+                    framing =
+                        (commandByte ? "one value per message, event byte first" : "one value per message")
+                        + (checksum.map { ", \($0.algorithm.name) last" } ?? "")
                 }
                 let pairing =
                     d.pairing.map {
@@ -70,7 +72,10 @@ struct Dissectors: ParsableCommand {
                 let framing: String
                 switch b.framing {
                 case .frames(let f)?: framing = ", \(f.name) frames"
-                case .values(let commandByte)?: framing = commandByte ? ", event byte + payload" : ", whole value"
+                case .values(let commandByte, let checksum)?:
+                    framing =
+                        (commandByte ? ", event byte + payload" : ", whole value")
+                        + (checksum.map { " + \($0.algorithm.name)" } ?? "")
                 case nil: framing = ""
                 }
                 let devices = b.devices.map { " on devices \($0)" } ?? ""

@@ -94,6 +94,20 @@ if not btlens.register then
     return v
   end
 
+  -- A header field (FrameLayout.Integer): a whole integer, or its bits `m` in a word shifted down by `sh`.
+  local function int_of(buf, f)
+    local v = int_at(buf, f.o, f.w, f.be)
+    if f.m then v = bit.rshift(bit.band(v, f.m), f.sh) % 4294967296 end
+    return v
+  end
+
+  -- The bytes a frame's checksum covers, 1-based and inclusive, the payload ending at `payload_end`
+  -- (FrameFormat.checksummed): a range of the frame's parts, or what `covers` names.
+  local function covered(c, ck, payload_end)
+    if ck.sfrom then return ck.sfrom + 1, ck.sto or payload_end end
+    return ck.covers == "after-magic" and #c.magic + 1 or ck.covers == "payload" and c.hlen + 1 or 1, payload_end
+  end
+
   -- A number's low n bits in reverse order; bit's results are signed, so the value is made
   -- unsigned first.
   local function reflect(v, n)
@@ -179,9 +193,11 @@ if not btlens.register then
   end
 
   local function frame_length(c, buf, trailer)
-    local n = int_at(buf, c.length.o, c.length.w, c.length.be)
+    if c.size then return c.size end
+    local n = int_of(buf, c.length) + c.adjust
     local p, e = n, #c.endb
-    if c.counts == "frame" then p = n - c.hlen - trailer - e
+    if c.counts == "header-payload" then p = n - (c.hlen - #c.magic)
+    elseif c.counts == "frame" then p = n - c.hlen - trailer - e
     elseif c.counts == "after-length" then p = n - trailer - e - (c.hlen - c.len_end)
     elseif c.counts == "payload-checksum" then p = n - trailer end
     if p < 0 or c.hlen + p + trailer + e > c.flimit then return nil end
@@ -211,14 +227,13 @@ if not btlens.register then
     local fr = { raw = buf:sub(1, total), packets = packets_of(s, wire or total), part = part, trailer = trailer }
     local function at(o) return o and buf:byte(o + 1) end
     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
-    fr.command = c.command and int_at(buf, c.command.o, c.command.w, c.command.be) or 0
+    if c.seq_bits then fr.sequence = int_of(buf, c.seq_bits) end
+    fr.command = c.command and int_of(buf, c.command) or 0
     fr.payload_start, fr.payload_end = c.hlen, total - trailer - #c.endb
     if c.checksum and trailer > 0 then
       fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
       if not part or part.count <= 1 then
-        local from = c.checksum.covers == "after-magic" and #c.magic + 1
-          or c.checksum.covers == "payload" and c.hlen + 1 or 1
-        fr.expected = compute(c.checksum, buf, from, fr.payload_end)
+        fr.expected = compute(c.checksum, buf, covered(c, c.checksum, fr.payload_end))
       end
     end
     return fr
@@ -779,15 +794,13 @@ if not btlens.register then
   local function show_frame(p, fr, dir, tree, pinfo)
     local c = p.c
     local raw, trailer = fr.raw, fr.trailer or c.trailer
-    local command = c.command and int_at(raw, c.command.o, c.command.w, c.command.be) or 0
-    local sequence = c.sequence and raw:byte(c.sequence + 1)
+    local command = c.command and int_of(raw, c.command) or 0
+    local sequence = c.seq_bits and int_of(raw, c.seq_bits) or c.sequence and raw:byte(c.sequence + 1)
     local payload_start, payload_end = c.hlen, #raw - trailer - #c.endb
     local checksum, expected = fr.checksum, fr.expected
     if not fr.joined and c.checksum and trailer > 0 then
       checksum = int_at(raw, payload_end, c.checksum.w, c.checksum.be)
-      local from = c.checksum.covers == "after-magic" and #c.magic + 1
-        or c.checksum.covers == "payload" and c.hlen + 1 or 1
-      expected = compute(c.checksum, raw, from, payload_end)
+      expected = compute(c.checksum, raw, covered(c, c.checksum, payload_end))
     end
     local t = ByteArray.new(raw, true):tvb(c.title .. " frame")
     local name = c.names[dir][command]
@@ -800,18 +813,27 @@ if not btlens.register then
     if not c.command then
       -- A framing with no command field: every frame is command 0, as btlens says it.
       sub:add(p.fields.command, 0):set_generated()
+    elseif c.command.m then sub:add(p.fields.command, t(c.command.o, c.command.w), command)
     elseif c.command.be then sub:add(p.fields.command, t(c.command.o, c.command.w))
     else sub:add_le(p.fields.command, t(c.command.o, c.command.w)) end
     if name then sub:add(p.fields.command_name, name):set_generated() end
     field("sequence", c.sequence)
+    if c.seq_bits then sub:add(p.fields.sequence, t(c.seq_bits.o, c.seq_bits.w), sequence) end
     local flags = field("flags", c.flags)
+    if c.flags_bits then
+      flags = sub:add(p.fields.flags, t(c.flags_bits.o, c.flags_bits.w), int_of(raw, c.flags_bits))
+    end
     if flags then
-      for _, b in ipairs(c.flag_bits) do flags:add(p.fields["flags." .. b[2]], t(c.flags, 1)) end
+      for _, b in ipairs(c.flag_bits) do
+        if c.flags then flags:add(p.fields["flags." .. b[2]], t(c.flags, 1))
+        else flags:add(p.fields["flags." .. b[2]], t(c.flags_bits.o, c.flags_bits.w), int_of(raw, c.flags_bits)) end
+      end
     end
     if c.fidx then field("fragment_index", c.fidx) end
     if c.fcnt then field("fragment_count", c.fcnt) end
     if c.length then
-      if c.length.be then sub:add(p.fields.length, t(c.length.o, c.length.w))
+      if c.length.m then sub:add(p.fields.length, t(c.length.o, c.length.w), int_of(raw, c.length))
+      elseif c.length.be then sub:add(p.fields.length, t(c.length.o, c.length.w))
       else sub:add_le(p.fields.length, t(c.length.o, c.length.w)) end
     end
     local payload, n = t, 0
@@ -866,12 +888,38 @@ if not btlens.register then
     pinfo.cols.info:append(" " .. (name or hex(command)) .. (sequence and (" seq " .. sequence) or ""))
   end
 
+  -- Whether a whole value holds its event byte (`head`: 1) and checksum (ValueMessage); if not, says so.
+  local function value_checksum(p, ck, tvb, head, tree)
+    if tvb:len() >= head + ck.w then return true end
+    say(p, tree:add(p.proto, tvb()), "a5.payload.short", (tvb:len() == 0 and "an empty value" or "a value of " ..
+      tvb:len() .. " bytes") .. " where " .. (head > 0 and "an event byte and " or "") .. "a " .. ck.w ..
+      "-byte checksum were expected")
+    return false
+  end
+
+  -- A whole value's checksum, its last bytes, over the value before it or the payload after the event byte.
+  local function show_value_checksum(p, m, sub)
+    local ck, raw = m.ck, m.whole:raw()
+    local stop = #raw - ck.w
+    local got = int_at(raw, stop, ck.w, ck.be)
+    local want = compute(ck, raw, ck.covers == "payload" and (m.command and 2 or 1) or 1, stop)
+    local item = ck.be and sub:add(p.fields.checksum, m.whole(stop, ck.w))
+      or sub:add_le(p.fields.checksum, m.whole(stop, ck.w))
+    if got ~= want then
+      local d = 2 * ck.w
+      item:append_text(" [expected " .. hex(want, d) .. "]")
+      say(p, item, "a5.checksum.bad", "command " .. hex(m.command or 0) .. ": checksum " .. hex(got, d) ..
+        ", expected " .. hex(want, d))
+    end
+  end
+
   -- A message that is a whole ATT value (`framing: value`, or `event-byte`: its first byte says which).
   local function show_message(p, m, tree, pinfo)
     local sub = tree:add(p.proto, m.whole())
     sub:append_text(": " .. m.name)
     if m.command then sub:add(p.fields.command, m.whole(0, 1)) end
     sub:add(p.fields.command_name, m.name):set_generated()
+    if m.ck then show_value_checksum(p, m, sub) end
     local problems = {}
     if not m.spec then
       pinfo.cols.info:append(" " .. m.name)
@@ -987,21 +1035,26 @@ if not btlens.register then
     return tvb:len()
   end
 
-  local function dissect_value(p, message, tvb, pinfo, tree)
+  local function dissect_value(p, message, tvb, pinfo, tree, ck)
     local spec = p.c.messages[message]
     if not spec or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
-    show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb }, tree, pinfo)
+    if ck and not value_checksum(p, ck, tvb, 0, tree) then return tvb:len() end
+    local m = { name = message, spec = spec, tvb = tvb, whole = tvb, ck = ck }
+    if ck then m.tvb = tvb:len() > ck.w and tvb(0, tvb:len() - ck.w):tvb() or ByteArray.new():tvb("empty") end
+    show_message(p, m, tree, pinfo)
     return tvb:len()
   end
 
-  local function dissect_event_byte(p, tvb, pinfo, tree)
+  local function dissect_event_byte(p, tvb, pinfo, tree, ck)
     if tvb:len() < 1 or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
+    if ck and not value_checksum(p, ck, tvb, 1, tree) then return tvb:len() end
     local dir = pinfo.p2p_dir == 1 and 1 or 0
     local command = tvb(0, 1):uint()
     local name = p.c.names[dir][command]
-    local payload = tvb:len() > 1 and tvb(1):tvb() or ByteArray.new():tvb("empty")
+    local stop = tvb:len() - (ck and ck.w or 0)
+    local payload = stop > 1 and tvb(1, stop - 1):tvb() or ByteArray.new():tvb("empty")
     show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
-      command = command }, tree, pinfo)
+      command = command, ck = ck }, tree, pinfo)
     return tvb:len()
   end
 
@@ -1142,7 +1195,7 @@ if not btlens.register then
     local p = { c = c, proto = Proto(c.id, c.title) }
     c.magic_char = c.magic[1] and string.char(c.magic[1])
     local fields = {
-      command = c.command and c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
+      command = c.command and (c.command.w == 2 or c.command.m) and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
         or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),
       command_name = ProtoField.string(c.id .. ".command_name", "Command name"),
       version = ProtoField.uint8(c.id .. ".version", "Version"),
@@ -1153,7 +1206,8 @@ if not btlens.register then
       length = c.length and c.length.w == 4 and ProtoField.uint32(c.id .. ".length", "Length")
         or c.length and c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
         or ProtoField.uint8(c.id .. ".length", "Length"),
-      checksum = c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
+      checksum = c.vw and c.vw > 1 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
+        or c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
         or c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
         or ProtoField.uint8(c.id .. ".checksum", "Checksum", base.HEX),
       payload = ProtoField.bytes(c.id .. ".payload", "Payload"),
@@ -1202,10 +1256,12 @@ if not btlens.register then
     local ea = DissectorTable.get("iap2.ea_protocol")
     for _, name in ipairs(c.ea) do if ea then ea:add(name, p.proto) end end
     for _, uuid in ipairs(c.event_bytes) do
-      bind(uuid, p, function(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree) end)
+      local ck = c.value_checksums[uuid]
+      bind(uuid, p, function(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree, ck) end)
     end
     for uuid, message in pairs(c.values) do
-      bind(uuid, p, function(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree) end)
+      local ck = c.value_checksums[uuid]
+      bind(uuid, p, function(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree, ck) end)
     end
   end
   _G.btlens_runtime = btlens

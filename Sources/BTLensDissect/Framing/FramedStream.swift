@@ -246,16 +246,11 @@ public struct FramedStream: Sendable {
                         fields: [("version", .int(version))])))
         }
         if actual != expected, let actual, let expected {
-            let width = 2 * (framer.format.checksum?.algorithm.width ?? 1)
-            var fields: [(String, FieldValue)] = [("expected", .int(expected)), ("actual", .int(actual))]
-            if let sequence { fields.append(("sequence", .int(sequence))) }
-            fields.append(("command", .int(command)))
             out(
                 .diagnostic(
-                    Diagnostic(
-                        FramingDiagnostics.checksumBad,
-                        "command \(Hex.value(command, width: 2))\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
-                        fields: fields)))
+                    FramingDiagnostics.badChecksum(
+                        command: command, sequence: sequence, actual: actual, expected: expected,
+                        width: framer.format.checksum?.algorithm.width ?? 1)))
         }
         guard tracksSequence, let sequence else { return }
         if let last = lastSequence {

@@ -216,6 +216,7 @@ public struct MessageFramer: Sendable {
 
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
     @inline(__always) private func frameLength(trailer: Int) -> Int? {
+        if let size = format.size { return size }
         guard let field = layout.length,
             let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer)
         else { return nil }
@@ -252,7 +253,8 @@ public struct MessageFramer: Sendable {
         let command = layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0
         return Frame(
             version: byte(at: layout.version), command: command,
-            sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
+            sequence: byte(at: layout.sequence) ?? layout.sequenceBits.map { UInt8(truncatingIfNeeded: integer($0)) },
+            flags: byte(at: layout.flags) ?? layout.flagsBits.map { UInt8(truncatingIfNeeded: integer($0)) },
             payload: payloads.keeps(command) || (fragment?.count ?? 1) > 1
                 ? buffer.withUnsafeBytes(format.headerLength..<payloadEnd) { Array($0) } : [],
             payloadCount: payloadEnd - format.headerLength,
@@ -265,7 +267,7 @@ public struct MessageFramer: Sendable {
     }
 
     private func integer(_ field: FrameLayout.Integer) -> Int {
-        integer(at: field.offset, width: field.width, bigEndian: field.bigEndian)
+        (integer(at: field.offset, width: field.width, bigEndian: field.bigEndian) & Int(field.mask)) >> field.shift
     }
 
     private func integer(at offset: Int, width: Int, bigEndian: Bool) -> Int {

@@ -330,6 +330,10 @@ if not btlens.register then
         elseif again and again < e then junk = again - 1
         else from = 2 end
       end
+      -- At a stream's start (or after lost bytes), a frame with no end byte before it must prove
+      -- itself with its checksum: it may be the tail of one begun before (MessageFramer.afterEnd).
+      local proven = s.after_end or d.start
+      if not junk then s.after_end = true end
       if junk then
         skip(s, junk)
       elseif e == from then
@@ -337,6 +341,7 @@ if not btlens.register then
       else
         local frame = unescape(d, buf:sub(from, e - 1))
         local fr = frame and delimited_frame(s, frame, e)
+        if fr and not proven and fr.checksum ~= fr.expected and not (fr.part and fr.part.count > 1) then fr = nil end
         if not fr then
           skip(s, e)
         else
@@ -1110,7 +1115,7 @@ if not btlens.register then
       local s = streams[p.c.id .. "/att/" .. conn .. "/" .. handle .. "/" .. dir]
       if s then
         leftovers(s, "a record the capture cut short", pinfo.number)
-        s.insync, s.skipped, s.joining = false, 0, nil
+        s.insync, s.skipped, s.joining, s.after_end = false, 0, nil, false
       end
     end
   end

@@ -27,6 +27,9 @@ public struct MessageFramer: Sendable {
     /// How many end bytes frames have, read once for the same reason.
     private let endLength: Int
     public private(set) var inSync = true
+    /// A delimited framing's bytes at the front follow an end byte: at a stream's start (or after
+    /// lost bytes) they may be the tail of a frame begun before, and must prove themselves.
+    private var afterEnd = false
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
@@ -160,12 +163,18 @@ public struct MessageFramer: Sendable {
             }
             // An end with nothing before it delimits nothing: SLIP's leading END, HDLC's shared flag.
             if end == from {
+                afterEnd = true
                 escaped.consume(end + 1)
                 leading += end + 1
                 continue
             }
+            // The tail of a frame begun before the stream (SLIP junk with no leading END) is junk
+            // when its checksum fails; after an end byte, a bad checksum is still a frame.
+            let proven = afterEnd || d.start != nil
+            afterEnd = true
             guard let frame = d.unescape(escaped.bytes(from..<end)),
-                let step = delimitedStep(frame, wire: leading + end + 1)
+                let step = delimitedStep(frame, wire: leading + end + 1),
+                proven || step.frame.checksumOK || step.frame.isPartOfMessage
             else {
                 skipped += leading
                 leading = 0
@@ -291,6 +300,7 @@ public struct MessageFramer: Sendable {
     public mutating func loseSync() {
         buffer.removeAll()
         escaped.removeAll()
+        afterEnd = false
         skipped = 0
         inSync = false
     }

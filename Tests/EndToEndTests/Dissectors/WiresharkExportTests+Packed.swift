@@ -68,14 +68,24 @@ extension WiresharkExportTests {
           - {id: 0x09, name: Data, seq: [{id: data, type: bytes}]}
           - {name: Level, seq: [{id: level, type: u2le}]}
         """,
+        // SLIP with an xor8: junk at the stream's start with no END before it is no frame.
+        "slip-like.yaml": """
+        protocol: slip-like
+        bind:
+          characteristics:
+            - {uuid: fff6, role: command}
+        framing: {delimiter: slip, header: [command], checksum: xor8}
+        messages:
+          - {id: 0x07, name: Seven, seq: [{id: data, type: bytes}]}
+        """,
     ]
 
-    /// Discovery of fff1 to fff5, then a good and a bad message of each, cut into small values.
+    /// Discovery of fff1 to fff6, then a good and a bad message of each, cut into small values.
     private func packedCapture(_ formats: [String: FrameFormat]) -> (bytes: [UInt8], bad: [Int]) {
         var s = LESession()
         let h: UInt16 = 0x0040
         s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
-        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xfff3, 0xfff4, 0xfff5].enumerated() {
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xfff3, 0xfff4, 0xfff5, 0xfff6].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
             s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
             s.att(
@@ -113,6 +123,11 @@ extension WiresharkExportTests {
         // Level 0x0102 and its sum16 (0x0003, little-endian), then a wrong one.
         s.stream(handle: h, attHandle: 0x19, .sent, [0x02, 0x01, 0x03, 0x00], values: [4])
         bad.append(s.stream(handle: h, attHandle: 0x19, .sent, [0x02, 0x01, 0x04, 0x00], values: [4]).last ?? 0)
+        // SLIP junk, then a frame with C0 inside, then the same with its xor8 changed.
+        let slip: [UInt8] = [
+            0x05, 0x06, 0x07, 0xc0, 0x07, 0xdb, 0xdc, 0x01, 0xc6, 0xc0, 0x07, 0xdb, 0xdc, 0x01, 0xc7, 0xc0,
+        ]
+        bad.append(s.stream(handle: h, attHandle: 0x1b, .sent, slip, values: [5, 5, 6]).last ?? 0)
         s.disconnect(handle: h)
         return (s.bytes, bad)
     }
@@ -137,7 +152,7 @@ extension WiresharkExportTests {
             all.compactMap { $0["command_name"] as? String },
             [
                 "StatusUpdated", "StatusUpdated", "StatusUpdated", "Ping", "Ping", "Ping", "Data", "Data", "Data",
-                "Command", "Command", "Level", "Level",
+                "Command", "Command", "Level", "Level", "Seven", "Seven",
             ])
         XCTAssertEqual(
             all.filter { $0["dissector"] as? String == "buds-like" }.compactMap { e in

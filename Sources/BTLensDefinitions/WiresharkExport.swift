@@ -104,6 +104,7 @@ public enum WiresharkExport {
               length = \(integer(layout.length)), counts = \(quoted(format.lengthCounts.rawValue)), fidx = \(offset(layout.fragmentIndex)), fcnt = \(offset(layout.fragmentCount)),
               checksum = \(checksum ?? "nil"), delim = \(delimiter(format.delimiting)), endb = { \(format.end.map(String.init).joined(separator: ", ")) }, a5 = \(format == .a5), echoes = \(d.pairing?.match == .sequence),
               size = \(offset(format.size)), adjust = \(format.lengthAdjust), seq_bits = \(integer(layout.sequenceBits)), flags_bits = \(integer(layout.flagsBits)),
+              preamble = { \(format.preamble.map(String.init).joined(separator: ", ")) },
               value_checksums = { \(valueChecksums.joined(separator: ", ")) }, vw = \(offset(d.valueChecksumWidth)),
               limit = \(limits.messageBytes), flimit = \(min(limits.messageBytes, format.maxLength ?? limits.messageBytes)), pending = \(limits.pendingRequests),
               flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)) }" }.joined(separator: ", ")) },
@@ -204,6 +205,7 @@ public enum WiresharkExport {
             "a5.fragment.missing": "REASSEMBLE", "a5.request.unanswered": "SEQUENCE",
             "a5.response.unsolicited": "SEQUENCE", "a5.payload.short": "MALFORMED",
             "a5.payload.extra": "PROTOCOL", "a5.field.invalid": "PROTOCOL",
+            "a5.preamble": "SEQUENCE",
         ]
         let kinds = FramingDiagnostics.all + DissectorDiagnostics.all
         return kinds.compactMap { k in

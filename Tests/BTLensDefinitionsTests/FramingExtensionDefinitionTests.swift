@@ -148,3 +148,17 @@ final class FramingExtensionDefinitionTests: XCTestCase {
         for (framing, expected) in cases { XCTAssertEqual(error(framing), expected, framing) }
     }
 }
+
+extension FramingExtensionDefinitionTests {
+    func testAPreambleIsTextHexOrBytes() throws {
+        let head = "protocol: t\nframing: {magic: 0x01fe0000, header: [command, length], preamble: "
+        for (written, bytes) in [("BT-READY", Array("BT-READY".utf8)), ("0x0d0a", [0x0d, 0x0a]), ("[1, 2]", [1, 2])] {
+            let d = try DefinitionParser.parse(text: head + written + "}\n", file: "t.yaml")
+            guard case .frames(let f) = d.framing else { return XCTFail("no frames") }
+            XCTAssertEqual(f.preamble, bytes, written)
+        }
+        XCTAssertThrowsError(try DefinitionParser.parse(text: head + "[]}\n", file: "t.yaml")) {
+            XCTAssertEqual("\($0)", "t.yaml:2: framing preamble: expected 1 to 64 bytes, found 0")
+        }
+    }
+}

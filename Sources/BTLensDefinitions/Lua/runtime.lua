@@ -556,12 +556,31 @@ if not btlens.register then
       before.sequence) or ("before the frame with command " .. hex(before.command))) or "with no frame after them"))
   end
 
+  -- The framing's preamble at the stream's start (MessageFramer.takePreamble), consumed and said
+  -- once whole; false while the bytes so far may yet be it.
+  local function take_preamble(s, number)
+    local pre = s.p.c.preamble
+    local n = math.min(#s.buf, #pre)
+    for i = 1, n do
+      if s.buf:byte(i) ~= pre[i] then
+        s.pre_done = true
+        return true
+      end
+    end
+    if n < #pre then return false end
+    consume(s, n)
+    s.pre_done, s.after_end = true, true
+    note(number, s.p, "a5.preamble", "the stream's preamble (" .. n .. " bytes), before its first frame")
+    return true
+  end
+
   -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
   local function push(s, raw, number, time, parts)
     if #s.p.c.magic == 0 and not s.p.c.delim and #s.buf == 0 then s.insync = true end
     s.buf = s.buf .. raw
     for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
     local out = {}
+    if #s.p.c.preamble > 0 and not s.pre_done and not take_preamble(s, number) then return out end
     while true do
       local fr = next_frame(s)
       if not fr then break end
@@ -1115,7 +1134,7 @@ if not btlens.register then
       local s = streams[p.c.id .. "/att/" .. conn .. "/" .. handle .. "/" .. dir]
       if s then
         leftovers(s, "a record the capture cut short", pinfo.number)
-        s.insync, s.skipped, s.joining, s.after_end = false, 0, nil, false
+        s.insync, s.skipped, s.joining, s.after_end, s.pre_done = false, 0, nil, false, true
       end
     end
   end

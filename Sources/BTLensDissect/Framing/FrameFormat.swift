@@ -123,6 +123,8 @@ public struct FrameFormat: Sendable, Equatable {
     public let size: Int?
     /// Added to the length field's value to give what `lengthCounts` counts.
     public let lengthAdjust: Int
+    /// Bytes a stream may send once, before its first frame (Chsmartbulb's 8-byte text).
+    public let preamble: [UInt8]
     /// Derived once: the framer asks for them several times per frame.
     public let headerLength: Int
     public let trailerLength: Int
@@ -131,8 +133,9 @@ public struct FrameFormat: Sendable, Equatable {
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
         checksum: Checksum?, delimiting: Delimiting? = nil, end: [UInt8] = [], maxLength: Int? = nil,
-        size: Int? = nil, lengthAdjust: Int = 0
+        size: Int? = nil, lengthAdjust: Int = 0, preamble: [UInt8] = []
     ) {
+        self.preamble = preamble
         self.size = size
         self.lengthAdjust = lengthAdjust
         self.delimiting = delimiting

@@ -159,6 +159,7 @@ public struct FramedStream: Sendable {
     }
 
     private mutating func drain(_ out: (consuming Output) -> Void) {
+        if let n = framer.takePreamble() { out(.diagnostic(preamble(n, from: origins.total - framer.buffered - n))) }
         while let step = framer.next() {
             if step.skipped > 0 {
                 let start = origins.total - framer.buffered - step.frame.length - step.skipped
@@ -276,6 +277,18 @@ public struct FramedStream: Sendable {
             }
         }
         lastSequence = sequence
+    }
+
+    /// The preamble of `n` bytes that began the stream at position `start`.
+    private func preamble(_ n: Int, from start: Int) -> Diagnostic {
+        let bytes = framer.format.preamble
+        let printable = bytes.allSatisfy { (0x20..<0x7f).contains($0) }
+        let shown = printable ? "\"\(String(decoding: bytes, as: UTF8.self))\"" : Hex.string(bytes)
+        var d = Diagnostic(
+            FramingDiagnostics.preamble, "the stream's preamble \(shown) (\(n) bytes), before its first frame",
+            fields: [("preamble_bytes", .int(n))])
+        d.began = origins.place(at: start)
+        return d
     }
 
     /// `start`: the stream position of the first byte skipped, whose record the diagnostic names.

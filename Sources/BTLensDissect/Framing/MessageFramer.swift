@@ -30,6 +30,8 @@ public struct MessageFramer: Sendable {
     /// A delimited framing's bytes at the front follow an end byte: at a stream's start (or after
     /// lost bytes) they may be the tail of a frame begun before, and must prove themselves.
     private var afterEnd = false
+    /// The format's preamble may yet come: nothing but its bytes has been seen.
+    private var preambleDue: Bool
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
@@ -45,6 +47,7 @@ public struct MessageFramer: Sendable {
         layout = FrameLayout(format)
         isDelimited = format.delimiting != nil
         endLength = format.end.count
+        preambleDue = !format.preamble.isEmpty
     }
 
     /// A framer like this one, with nothing buffered.
@@ -57,6 +60,8 @@ public struct MessageFramer: Sendable {
     }
 
     public mutating func next() -> Step? {
+        // Bytes that may yet be the preamble wait for `takePreamble`.
+        if preambleDue { return nil }
         if isDelimited, let d = format.delimiting { return nextDelimited(d) }
         guard let first = layout.magicFirst else { return nextUnmarked() }
         while !buffer.isEmpty {
@@ -301,10 +306,30 @@ public struct MessageFramer: Sendable {
         buffer.removeAll()
         escaped.removeAll()
         afterEnd = false
+        preambleDue = false
         skipped = 0
         inSync = false
     }
 
     /// Forgets skipped bytes once they have been reported.
     public mutating func clearSkipped() { skipped = 0 }
+
+    /// The preamble at the stream's start, consumed: its length, once it is whole. Nil while it may
+    /// yet come (its first bytes so far), and for good once other bytes came first.
+    public mutating func takePreamble() -> Int? {
+        guard preambleDue else { return nil }
+        let preamble = format.preamble
+        let front = isDelimited ? escaped : buffer
+        let n = min(front.count, preamble.count)
+        guard (0..<n).allSatisfy({ front[$0] == preamble[$0] }) else {
+            preambleDue = false
+            return nil
+        }
+        guard n == preamble.count else { return nil }
+        if isDelimited { escaped.consume(n) } else { buffer.consume(n) }
+        preambleDue = false
+        // A delimited frame after the preamble has nothing of another before it.
+        afterEnd = true
+        return n
+    }
 }

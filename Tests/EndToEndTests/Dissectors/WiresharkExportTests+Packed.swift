@@ -78,14 +78,24 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x07, name: Seven, seq: [{id: data, type: bytes}]}
         """,
+        // A text preamble once before 01 FE 00 00 frames (as Chsmartbulb's lamps send one).
+        "bulb-like.yaml": """
+        protocol: bulb-like
+        bind:
+          characteristics:
+            - {uuid: fff7, role: command}
+        framing: {magic: 0x01fe0000, header: [command, length], checksum: sum8, preamble: BT-READY}
+        messages:
+          - {id: 0x21, name: Light, seq: [{id: data, type: bytes}]}
+        """,
     ]
 
-    /// Discovery of fff1 to fff6, then a good and a bad message of each, cut into small values.
+    /// Discovery of fff1 to fff7, then a good and a bad message of each, cut into small values.
     private func packedCapture(_ formats: [String: FrameFormat]) -> (bytes: [UInt8], bad: [Int]) {
         var s = LESession()
         let h: UInt16 = 0x0040
         s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
-        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xfff3, 0xfff4, 0xfff5, 0xfff6].enumerated() {
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xfff3, 0xfff4, 0xfff5, 0xfff6, 0xfff7].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
             s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
             s.att(
@@ -128,6 +138,12 @@ extension WiresharkExportTests {
             0x05, 0x06, 0x07, 0xc0, 0x07, 0xdb, 0xdc, 0x01, 0xc6, 0xc0, 0x07, 0xdb, 0xdc, 0x01, 0xc7, 0xc0,
         ]
         bad.append(s.stream(handle: h, attHandle: 0x1b, .sent, slip, values: [5, 5, 6]).last ?? 0)
+        if let f = formats["bulb-like"] {
+            // The preamble cut across values, two frames, then the preamble's bytes again: junk.
+            let frame = f.encode(command: 0x21, payload: [0x01])
+            let bytes = Array("BT-READY".utf8) + frame + frame + Array("BT-READY".utf8) + frame
+            s.stream(handle: h, attHandle: 0x1d, .sent, bytes, values: [3, 7, 9, 20, 20])
+        }
         s.disconnect(handle: h)
         return (s.bytes, bad)
     }
@@ -152,8 +168,9 @@ extension WiresharkExportTests {
             all.compactMap { $0["command_name"] as? String },
             [
                 "StatusUpdated", "StatusUpdated", "StatusUpdated", "Ping", "Ping", "Ping", "Data", "Data", "Data",
-                "Command", "Command", "Level", "Level", "Seven", "Seven",
+                "Command", "Command", "Level", "Level", "Seven", "Seven", "Light", "Light", "Light",
             ])
+        XCTAssertEqual(all.filter { $0["id"] as? String == "a5.preamble" }.count, 1)
         XCTAssertEqual(
             all.filter { $0["dissector"] as? String == "buds-like" }.compactMap { e in
                 (e["flags_names"] as? [String]).map { $0.joined(separator: ",") }

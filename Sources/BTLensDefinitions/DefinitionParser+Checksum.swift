@@ -9,9 +9,15 @@ extension DefinitionParser.Parser {
         -> FrameFormat.Checksum?
     {
         if v.isScalar { return try checksumAlgorithm(v).map { FrameFormat.Checksum($0) } }
-        let m = try v.fields("framing checksum", allowed: ["algorithm", "covers", "endian"])
+        let m = try v.fields("framing checksum", allowed: ["algorithm", "covers", "endian", "flag"])
         guard let alg = try checksumAlgorithm(m.required("algorithm", "framing checksum")) else { return nil }
         var c = FrameFormat.Checksum(alg)
+        if let f = m["flag"] {
+            guard header.contains(where: { $0.roles.contains(.flags) }) else {
+                throw f.error("framing checksum flag: the header has no flags field to carry it")
+            }
+            c.flag = UInt8(try integer(f, "framing checksum flag", in: 1...255))
+        }
         if let cov = m["covers"], !cov.isScalar {
             (c.covers, c.span) = try checksumRange(cov, header: header, magic: magic)
         } else if let cov = m["covers"] {

@@ -26,7 +26,7 @@ extension DefinitionParser.Parser {
             "framing",
             allowed: [
                 "magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length", "size",
-                "length-adjust", "preamble",
+                "length-adjust", "preamble", "more-follows",
             ])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
@@ -58,6 +58,7 @@ extension DefinitionParser.Parser {
             attempt { p in Int(try p.integer(l, "framing max-length", in: 1...Int64(Limits().messageBytes))) }
         }
         let preamble = m["preamble"].flatMap { p in attempt { parser in try parser.preamble(p) } } ?? []
+        let more = m["more-follows"].flatMap { f in attempt { p in try p.moreFollows(f, header: header) } }
         let sized = attempt { p in try p.frameSize(m, header: header, magic: magic, checksum: checksum, end: end) }
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
@@ -94,7 +95,8 @@ extension DefinitionParser.Parser {
             FrameFormat(
                 name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
                 delimiting: delimiting, end: end, maxLength: maxLength, size: sized?.size,
-                lengthAdjust: sized?.adjust ?? 0, preamble: preamble))
+                lengthAdjust: sized?.adjust ?? 0, preamble: preamble,
+                more: more))
     }
 
     /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).

@@ -104,7 +104,7 @@ public enum WiresharkExport {
               length = \(integer(layout.length)), counts = \(quoted(format.lengthCounts.rawValue)), fidx = \(offset(layout.fragmentIndex)), fcnt = \(offset(layout.fragmentCount)),
               checksum = \(checksum ?? "nil"), delim = \(delimiter(format.delimiting)), endb = { \(format.end.map(String.init).joined(separator: ", ")) }, a5 = \(format == .a5), echoes = \(d.pairing?.match == .sequence),
               size = \(offset(format.size)), adjust = \(format.lengthAdjust), seq_bits = \(integer(layout.sequenceBits)), flags_bits = \(integer(layout.flagsBits)),
-              preamble = { \(format.preamble.map(String.init).joined(separator: ", ")) },
+              preamble = { \(format.preamble.map(String.init).joined(separator: ", ")) }, more = \(more(format.more)),
               value_checksums = { \(valueChecksums.joined(separator: ", ")) }, vw = \(offset(d.valueChecksumWidth)),
               limit = \(limits.messageBytes), flimit = \(min(limits.messageBytes, format.maxLength ?? limits.messageBytes)), pending = \(limits.pendingRequests),
               flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)) }" }.joined(separator: ", ")) },
@@ -134,9 +134,16 @@ public enum WiresharkExport {
         return "{ o = \(i.offset), w = \(i.width), be = \(i.bigEndian)\(bits) }"
     }
 
+    /// A message's frames that say another follows, for the plugin's `join_flagged`.
+    private static func more(_ m: FrameFormat.MoreFollows?) -> String {
+        m.map { "{ flag = \($0.flag), tw = \($0.totalWidth), tbe = \($0.totalBigEndian) }" } ?? "nil"
+    }
+
     /// A checksum for the plugin's `compute`; a range of the frame's parts as `sfrom` and `sto`.
     private static func checksumTable(_ c: FrameFormat.Checksum) -> String {
-        let span = c.span.map { " sfrom = \($0.from),\($0.to.map { " sto = \($0)," } ?? "")" } ?? ""
+        let span =
+            (c.span.map { " sfrom = \($0.from),\($0.to.map { " sto = \($0)," } ?? "")" } ?? "")
+            + (c.flag.map { " flag = \($0)," } ?? "")
         return
             "{ alg = \(quoted(c.algorithm.name)),\(crcParameters(c.algorithm)) covers = \(quoted(c.covers.rawValue)),\(span) be = \(c.bigEndian), w = \(c.algorithm.width) }"
     }

@@ -162,3 +162,41 @@ extension FramingExtensionDefinitionTests {
         }
     }
 }
+
+extension FramingExtensionDefinitionTests {
+    /// ESP BluFi's framing: a checksum where a flag says, messages in frames flagged 0x10.
+    func testFlagDrivenChecksumsAndFragments() throws {
+        let head = "protocol: t\nframing: {magic: none, header: [command, flags, sequence, length]"
+        let d = try DefinitionParser.parse(
+            text: head
+                + ", checksum: {algorithm: crc-16/genibus, flag: 0x02}, more-follows: {flag: 0x10, total: u2le}}\n",
+            file: "t.yaml")
+        guard case .frames(let f) = d.framing else { return XCTFail("no frames") }
+        XCTAssertEqual(f.checksum?.flag, 0x02)
+        XCTAssertEqual(f.more, FrameFormat.MoreFollows(flag: 0x10, totalWidth: 2))
+        let cases: [(String, String)] = [
+            (
+                "protocol: t\nframing: {magic: none, header: [command, length], checksum: {algorithm: xor8, flag: 2}}\n",
+                "t.yaml:2: framing checksum flag: the header has no flags field to carry it"
+            ),
+            (
+                "protocol: t\nframing: {magic: none, header: [command, length], more-follows: {flag: 0x10}}\n",
+                "t.yaml:2: framing more-follows: the header has no flags field to carry the flag"
+            ),
+            (
+                head + ", more-follows: {flag: 0x10, total: u3}}\n",
+                "t.yaml:2: framing more-follows total: 'u3'; expected u1, u2le, u2be, u4le or u4be"
+            ),
+            (
+                "protocol: t\nframing: {magic: 0xaa, header: [flags, length, fragment-count, fragment-index],"
+                    + " more-follows: {flag: 1}}\n",
+                "t.yaml:2: framing more-follows: a message is split by fragment-count and fragment-index or by a flag, not both"
+            ),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try DefinitionParser.parse(text: text, file: "t.yaml"), text) {
+                XCTAssertEqual("\($0)", expected)
+            }
+        }
+    }
+}

@@ -207,9 +207,15 @@ if not btlens.register then
   -- The fragment fields of the frame at the front of `buf` (a framing with them), and the length
   -- of its checksum: frames before the last of a message carry none (MessageFramer.fragmentAndTrailer).
   local function fragment_of(c, buf)
-    if not (c.fidx and c.fcnt) then return nil, c.trailer end
+    local trailer = c.trailer
+    -- A checksum some frames carry: where the flags field has its bits (MessageFramer.checksumPresent).
+    if c.checksum and c.checksum.flag then
+      local flags = c.flags and buf:byte(c.flags + 1) or c.flags_bits and int_of(buf, c.flags_bits) or 0
+      if bit.band(flags, c.checksum.flag) == 0 then trailer = 0 end
+    end
+    if not (c.fidx and c.fcnt) then return nil, trailer end
     local part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
-    return part, part.index < part.count and 0 or c.trailer
+    return part, part.index < part.count and 0 or trailer
   end
 
   -- Whether the frame of `total` bytes at the front of `buf` ends with the framing's end bytes.
@@ -228,6 +234,7 @@ if not btlens.register then
     local function at(o) return o and buf:byte(o + 1) end
     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
     if c.seq_bits then fr.sequence = int_of(buf, c.seq_bits) end
+    if c.flags_bits then fr.flags = int_of(buf, c.flags_bits) end
     fr.command = c.command and int_of(buf, c.command) or 0
     fr.payload_start, fr.payload_end = c.hlen, total - trailer - #c.endb
     if c.checksum and trailer > 0 then
@@ -468,13 +475,42 @@ if not btlens.register then
     end
   end
 
+  -- Drops a message of flagged frames being joined (FramedStream.abandonFlagged).
+  local function abandon_flagged(s, why, number)
+    local j = s.flagged
+    if not j then return end
+    s.flagged = nil
+    note(number, s.p, "a5.fragment.missing", "message " .. hex(j.first.command) ..
+      (j.first.sequence and (" sequence " .. j.first.sequence) or "") .. ": " .. j.frames ..
+      " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
+  end
+
   local function abandon(s, why, number)
+    abandon_flagged(s, why, number)
     local j = s.joining
     if not j then return end
     s.joining = nil
     note(number, s.p, "a5.fragment.missing", "message " .. hex(j.first.command) ..
       (j.first.sequence and (" sequence " .. j.first.sequence) or "") .. ": " .. (j.next - 1) .. " of " ..
       j.first.part.count .. " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
+  end
+
+  -- Gaps and duplicates in the stream's sequence numbers (FramedStream.trackSequence), added to `diags`.
+  local function track_sequence(s, sequence, command, diags)
+    if not sequence or (s.p.c.echoes and s.dir == 1) then return end
+    local last = s.last_sequence
+    if last then
+      local want = (last + 1) % 256
+      if sequence == last then
+        diags[#diags + 1] = { id = "a5.sequence.duplicate",
+          text = "sequence " .. sequence .. " again (command " .. hex(command) .. ")" }
+      elseif sequence ~= want then
+        local missing = (sequence - want) % 256
+        diags[#diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. ", got " ..
+          sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
+      end
+    end
+    s.last_sequence = sequence
   end
 
   -- A whole frame (or a message joined from several): checked, paired, and kept for its packet.
@@ -496,27 +532,54 @@ if not btlens.register then
         (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": checksum " .. hex(fr.checksum, d) ..
         ", expected " .. hex(fr.expected, d) }
     end
-    if fr.sequence and not (c.echoes and s.dir == 1) then
-      local last = s.last_sequence
-      if last then
-        local want = (last + 1) % 256
-        if fr.sequence == last then
-          fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
-            text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
-        elseif fr.sequence ~= want then
-          local missing = (fr.sequence - want) % 256
-          fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. ", got " ..
-            fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
-        end
-      end
-      s.last_sequence = fr.sequence
-    end
+    if not fr.tracked then track_sequence(s, fr.sequence, fr.command, fr.diags) end
     if fr.diags[1] then kept.diags = fr.diags end
     pair(s, fr, kept, number, time)
     out[#out + 1] = kept
   end
 
+  -- A message of frames that each say another follows (FramedStream.joinFlagged): each frame's
+  -- checksum is its own; a flagged frame's payload may begin with the message's total length.
+  local function join_flagged(s, fr, number, time, out)
+    local c, more = s.p.c, s.p.c.more
+    local follows = bit.band(fr.flags or 0, more.flag) ~= 0
+    if not follows and not s.flagged then return accept(s, fr, number, time, out) end
+    local from, total = fr.payload_start + 1, nil
+    if follows and more.tw > 0 then
+      if fr.payload_end - fr.payload_start < more.tw then
+        abandon_flagged(s, "a frame too short for its total length", number)
+        note(number, s.p, "a5.fragment.missing", "message " .. hex(fr.command) ..
+          ": a frame too short for its total length; " .. #fr.raw .. " bytes dropped")
+        return
+      end
+      total = int_at(fr.raw, fr.payload_start, more.tw, more.tbe)
+      from = from + more.tw
+    end
+    local diags = {}
+    track_sequence(s, fr.sequence, fr.command, diags)
+    for _, d in ipairs(diags) do note(number, s.p, d.id, d.text) end
+    local j = s.flagged or { first = fr, payload = "", total = total, bytes = 0, frames = 0, packets = {} }
+    j.payload = j.payload .. fr.raw:sub(from, fr.payload_end)
+    j.bytes, j.frames = j.bytes + #fr.raw, j.frames + 1
+    for _, n in ipairs(fr.packets) do if n ~= j.packets[#j.packets] then j.packets[#j.packets + 1] = n end end
+    if not j.bad and fr.checksum and fr.expected and fr.checksum ~= fr.expected then j.bad = { fr.checksum, fr.expected } end
+    s.flagged = j
+    local limit = math.min(c.limit, j.total or c.limit)
+    if #j.payload > limit then return abandon_flagged(s, "its joined payload passed " .. limit .. " bytes", number) end
+    if follows then return end
+    if j.total and #j.payload ~= j.total then
+      return abandon_flagged(s, #j.payload .. " of its " .. j.total .. " bytes at its last frame", number)
+    end
+    s.flagged = nil
+    local whole = j.first
+    whole.joined, whole.packets, whole.tracked = j.payload, j.packets, true
+    whole.checksum, whole.expected = fr.checksum, fr.expected
+    if j.bad then whole.checksum, whole.expected = j.bad[1], j.bad[2] end
+    accept(s, whole, number, time, out)
+  end
+
   local function join(s, fr, number, time, out)
+    if s.p.c.more then return join_flagged(s, fr, number, time, out) end
     local part = fr.part
     if not part or part.count <= 1 then
       abandon(s, "a frame of another message", number)

@@ -76,7 +76,8 @@ extension FrameFormat {
     ) -> [UInt8] {
         var bytes = magic
         let last = fragment.map { $0.index >= $0.count } ?? true
-        let trailer = last ? trailerLength : 0
+        let flagged = checksum?.flag.map { flags & $0 != 0 } ?? true
+        let trailer = last && flagged ? trailerLength : 0
         let lengthValue: Int
         switch lengthCounts {
         case .payload: lengthValue = payload.count

@@ -85,6 +85,8 @@ public struct FrameFormat: Sendable, Equatable {
         public var bigEndian: Bool
         /// A range of the frame's parts, where `covers` cannot say it: it overrides `covers`.
         public var span: Span?
+        /// Bits of the flags field that say the frame carries the checksum (BluFi's 0x02); nil: always.
+        public var flag: UInt8?
 
         public init(_ algorithm: ChecksumAlgorithm, covers: ChecksumCoverage = .frame, bigEndian: Bool = true) {
             self.algorithm = algorithm
@@ -125,6 +127,22 @@ public struct FrameFormat: Sendable, Equatable {
     public let lengthAdjust: Int
     /// Bytes a stream may send once, before its first frame (Chsmartbulb's 8-byte text).
     public let preamble: [UInt8]
+    /// Messages sent in several frames, each but the last with a flag (ESP BluFi's 0x10).
+    public let more: MoreFollows?
+
+    /// A flag bit saying another frame of the message follows; in a flagged frame, the payload
+    /// may begin with the message's total length (BluFi's u2le), which is no part of the message.
+    public struct MoreFollows: Sendable, Equatable {
+        public var flag: UInt8
+        public var totalWidth: Int
+        public var totalBigEndian: Bool
+
+        public init(flag: UInt8, totalWidth: Int = 0, totalBigEndian: Bool = false) {
+            self.flag = flag
+            self.totalWidth = totalWidth
+            self.totalBigEndian = totalBigEndian
+        }
+    }
     /// Derived once: the framer asks for them several times per frame.
     public let headerLength: Int
     public let trailerLength: Int
@@ -133,9 +151,10 @@ public struct FrameFormat: Sendable, Equatable {
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
         checksum: Checksum?, delimiting: Delimiting? = nil, end: [UInt8] = [], maxLength: Int? = nil,
-        size: Int? = nil, lengthAdjust: Int = 0, preamble: [UInt8] = []
+        size: Int? = nil, lengthAdjust: Int = 0, preamble: [UInt8] = [], more: MoreFollows? = nil
     ) {
         self.preamble = preamble
+        self.more = more
         self.size = size
         self.lengthAdjust = lengthAdjust
         self.delimiting = delimiting

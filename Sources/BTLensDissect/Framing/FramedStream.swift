@@ -24,6 +24,8 @@ public struct FramedStream: Sendable {
     private var lastSequence: UInt8?
     /// A message sent in several frames, joined so far.
     private var joining: (first: Frame, payload: [UInt8], next: UInt8, length: Int)?
+    /// A message whose frames say another follows (`FrameFormat.more`), joined so far.
+    var flagged: FlaggedJoin?
     /// The largest message joined from several frames.
     /// `Limits.messageBytes`.
     public let messageLimit: Int
@@ -172,6 +174,7 @@ public struct FramedStream: Sendable {
     /// Frames of a message sent in several are joined; the message is accepted at its last frame,
     /// its checksum checked over the joined payload.
     private mutating func join(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
+        if let more = framer.format.more { return joinFlagged(frame, more, out) }
         guard let part = frame.fragment, part.count > 1 else {
             abandon("a frame of another message", out)
             return accept(frame, out)
@@ -210,7 +213,8 @@ public struct FramedStream: Sendable {
     }
 
     /// Drops a message being joined, saying why.
-    private mutating func abandon(_ why: String, _ out: (consuming Output) -> Void) {
+    mutating func abandon(_ why: String, _ out: (consuming Output) -> Void) {
+        abandonFlagged(why, out)
         guard let j = joining else { return }
         joining = nil
         // The index after frame 255 wraps to 0 (a one-byte field): 0 - 1 wraps back to 255.
@@ -221,7 +225,7 @@ public struct FramedStream: Sendable {
             ))
     }
 
-    private func missing(_ first: Frame, _ what: String, frames: Int, bytes: Int) -> Output {
+    func missing(_ first: Frame, _ what: String, frames: Int, bytes: Int) -> Output {
         var fields: [(String, FieldValue)] = [("command", .int(first.command))]
         if let s = first.sequence { fields.append(("sequence", .int(s))) }
         fields += [("have", .int(frames)), ("count", .int(first.fragment?.count ?? 0))]
@@ -233,7 +237,8 @@ public struct FramedStream: Sendable {
         return .diagnostic(d)
     }
 
-    private mutating func accept(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
+    /// `tracked`: the sequence numbers of its frames were tracked as they came (a flagged message's).
+    mutating func accept(_ frame: consuming Frame, _ out: (consuming Output) -> Void, tracked: Bool = false) {
         // The header is read before the frame moves on: its diagnostics follow it.
         let (version, command, sequence) = (frame.version, frame.command, frame.sequence)
         let (actual, expected) = (frame.checksum, frame.expectedChecksum)
@@ -253,6 +258,11 @@ public struct FramedStream: Sendable {
                         command: command, sequence: sequence, actual: actual, expected: expected,
                         width: framer.format.checksum?.algorithm.width ?? 1)))
         }
+        if !tracked { trackSequence(sequence, command: command, out) }
+    }
+
+    /// Gaps and duplicates in the stream's sequence numbers.
+    mutating func trackSequence(_ sequence: UInt8?, command: UInt16, _ out: (consuming Output) -> Void) {
         guard tracksSequence, let sequence else { return }
         if let last = lastSequence {
             let expected = last &+ 1

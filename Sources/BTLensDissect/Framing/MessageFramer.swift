@@ -241,10 +241,18 @@ public struct MessageFramer: Sendable {
     /// The fragment fields of the frame in the buffer (a format with them), and the length of its
     /// checksum: frames before the last of a message sent in several carry none.
     private var fragmentAndTrailer: (fragment: Frame.Fragment?, trailer: Int) {
-        guard format.hasFragments else { return (nil, format.trailerLength) }
+        let trailer = checksumPresent ? format.trailerLength : 0
+        guard format.hasFragments else { return (nil, trailer) }
         let f = Frame.Fragment(
             index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
-        return (f, f.index >= f.count ? format.trailerLength : 0)
+        return (f, f.index >= f.count ? trailer : 0)
+    }
+
+    /// Whether the frame in the buffer carries its checksum: always, but where a flag says so.
+    private var checksumPresent: Bool {
+        guard let flag = format.checksum?.flag else { return true }
+        let flags = layout.flags.map { Int(buffer[$0]) } ?? layout.flagsBits.map { integer($0) } ?? 0
+        return flags & Int(flag) != 0
     }
 
     /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out
@@ -269,7 +277,7 @@ public struct MessageFramer: Sendable {
             version: byte(at: layout.version), command: command,
             sequence: byte(at: layout.sequence) ?? layout.sequenceBits.map { UInt8(truncatingIfNeeded: integer($0)) },
             flags: byte(at: layout.flags) ?? layout.flagsBits.map { UInt8(truncatingIfNeeded: integer($0)) },
-            payload: payloads.keeps(command) || (fragment?.count ?? 1) > 1
+            payload: payloads.keeps(command) || (fragment?.count ?? 1) > 1 || format.more != nil
                 ? buffer.withUnsafeBytes(format.headerLength..<payloadEnd) { Array($0) } : [],
             payloadCount: payloadEnd - format.headerLength,
             checksum: checksum, expectedChecksum: expected, length: total, fragment: fragment)

@@ -88,14 +88,29 @@ extension WiresharkExportTests {
         messages:
           - {id: 0x21, name: Light, seq: [{id: data, type: bytes}]}
         """,
+        // ESP BluFi: no magic, a checksum where flag 0x02 says, messages in frames flagged 0x10.
+        "blufi-like.yaml": """
+        protocol: blufi-like
+        bind:
+          characteristics:
+            - {uuid: fff8, role: command}
+        framing:
+          magic: none
+          header: [command, flags, sequence, length]
+          checksum: {algorithm: crc-16/genibus, covers: {from: sequence, to: payload}, endian: le, flag: 0x02}
+          more-follows: {flag: 0x10, total: u2le}
+        messages:
+          - {id: 0x08, name: SetOpMode, seq: [{id: mode, type: u1}]}
+          - {id: 0x09, name: StationSSID, seq: [{id: ssid, type: str}]}
+        """,
     ]
 
-    /// Discovery of fff1 to fff7, then a good and a bad message of each, cut into small values.
+    /// Discovery of fff1 to fff8, then a good and a bad message of each, cut into small values.
     private func packedCapture(_ formats: [String: FrameFormat]) -> (bytes: [UInt8], bad: [Int]) {
         var s = LESession()
         let h: UInt16 = 0x0040
         s.connect(handle: h, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
-        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xfff3, 0xfff4, 0xfff5, 0xfff6, 0xfff7].enumerated() {
+        for (i, uuid) in [UInt16(0xfff1), 0xfff2, 0xfff3, 0xfff4, 0xfff5, 0xfff6, 0xfff7, 0xfff8].enumerated() {
             let declaration = UInt8(0x10 + 2 * i)
             s.att(handle: h, .sent, [0x08, declaration, 0x00, 0xff, 0xff, 0x03, 0x28])
             s.att(
@@ -144,6 +159,15 @@ extension WiresharkExportTests {
             let bytes = Array("BT-READY".utf8) + frame + frame + Array("BT-READY".utf8) + frame
             s.stream(handle: h, attHandle: 0x1d, .sent, bytes, values: [3, 7, 9, 20, 20])
         }
+        // "myssid" in two frames; SetOpMode with a bad checksum; a message whose frames hold 5 of its 6 bytes.
+        for value in [
+            "09 10 00 05 06 00 6d 79 73", "09 00 01 03 73 69 64", "08 02 02 01 01 14 7e", "09 10 03 05 06 00 6d 79 73",
+            "09 00 04 02 73 69",
+        ] {
+            let bytes = Hex.bytes(value) ?? []
+            let record = s.stream(handle: h, attHandle: 0x1f, .sent, bytes, values: [bytes.count]).last ?? 0
+            if value.hasPrefix("08") { bad.append(record) }
+        }
         s.disconnect(handle: h)
         return (s.bytes, bad)
     }
@@ -168,8 +192,10 @@ extension WiresharkExportTests {
             all.compactMap { $0["command_name"] as? String },
             [
                 "StatusUpdated", "StatusUpdated", "StatusUpdated", "Ping", "Ping", "Ping", "Data", "Data", "Data",
-                "Command", "Command", "Level", "Level", "Seven", "Seven", "Light", "Light", "Light",
+                "Command", "Command", "Level", "Level", "Seven", "Seven", "Light", "Light", "Light", "StationSSID",
+                "SetOpMode",
             ])
+        XCTAssertEqual(all.filter { $0["id"] as? String == "a5.fragment.missing" }.count, 1)
         XCTAssertEqual(all.filter { $0["id"] as? String == "a5.preamble" }.count, 1)
         XCTAssertEqual(
             all.filter { $0["dissector"] as? String == "buds-like" }.compactMap { e in

@@ -97,6 +97,8 @@ public struct FramedStream: Sendable {
                 }
             }
             framer.append(value)
+            // Before detection, a framing's preamble is one more byte run before the first frame.
+            if let n = framer.takePreamble() { preamble += n }
             guard let step = framer.next() else {
                 state = .undecided(values: values, preamble: preamble)
                 return

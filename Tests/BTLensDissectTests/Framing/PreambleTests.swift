@@ -66,4 +66,17 @@ final class PreambleTests: XCTestCase {
             ])
         XCTAssertEqual(FramerVerifier.disagreements(bytes) { slip.outputs($0) }, [])
     }
+
+    /// A stream detected on a definition's devices: its preamble is a value before the first frame,
+    /// said with the bytes detection skipped, and frames are found after it.
+    func testADetectedStreamFramesAfterItsPreamble() {
+        var stream = FramedStream(format: bulb, detect: true)
+        let frame = bulb.encode(command: 0x21, payload: [0x01])
+        XCTAssertTrue(stream.push(Array("BT-READY".utf8)[...]).isEmpty)
+        let out = stream.push(frame[...])
+        XCTAssertTrue(stream.isFramed)
+        guard case .diagnostic(let d)? = out.first, case .frame(let f)? = out.last else { return XCTFail("\(out)") }
+        XCTAssertEqual(d.id, "a5.resync")
+        XCTAssertEqual(f.command, 0x21)
+    }
 }

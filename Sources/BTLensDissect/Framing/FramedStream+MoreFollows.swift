@@ -49,6 +49,10 @@ extension FramedStream {
         whole.payload = j.payload
         whole.payloadCount = j.payload.count
         whole.length = j.length
+        // Shown as the frames it was joined from, as a message of fragment-count frames is.
+        if j.frames > 1 {
+            whole.fragment = Frame.Fragment(index: UInt8(clamping: j.frames), count: UInt8(clamping: j.frames))
+        }
         (whole.checksum, whole.expectedChecksum) =
             j.bad.map { ($0.actual, $0.expected) } ?? (frame.checksum, frame.expectedChecksum)
         accept(whole, out, tracked: true)

@@ -28,6 +28,10 @@ final class MoreFollowsTests: XCTestCase {
         let bytes = first + second + opMode
         XCTAssertEqual(blufi.outputs([bytes]), ["0x09 6d7973736964 ok=true", "0x08 01 ok=true"])
         XCTAssertEqual(FramerVerifier.disagreements(bytes) { blufi.outputs($0) }, [])
+        var stream = FramedStream(format: blufi, detect: false)
+        guard case .frame(let joined)? = stream.push((first + second)[...]).first else { return XCTFail("no message") }
+        XCTAssertEqual(joined.fragment?.count, 2)
+        XCTAssertEqual(joined.sequence, 0)
         var bad = opMode
         bad[5] = 0x14
         XCTAssertEqual(

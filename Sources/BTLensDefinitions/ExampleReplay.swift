@@ -41,7 +41,7 @@ public enum ExampleReplay {
                     let expected = frame.expectedChecksum
                 {
                     let d = FramingDiagnostics.badChecksum(
-                        command: frame.command, sequence: nil, actual: actual, expected: expected,
+                        command: commandByte ? frame.command : nil, sequence: nil, actual: actual, expected: expected,
                         width: checksum?.algorithm.width ?? 1)
                     return "\(d.id): \(d.message)"
                 }

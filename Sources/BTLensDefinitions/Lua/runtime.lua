@@ -995,7 +995,7 @@ if not btlens.register then
     if got ~= want then
       local d = 2 * ck.w
       item:append_text(" [expected " .. hex(want, d) .. "]")
-      say(p, item, "a5.checksum.bad", "command " .. hex(m.command or 0) .. ": checksum " .. hex(got, d) ..
+      say(p, item, "a5.checksum.bad", (m.command and ("command " .. hex(m.command)) or "value") .. ": checksum " .. hex(got, d) ..
         ", expected " .. hex(want, d))
     end
   end

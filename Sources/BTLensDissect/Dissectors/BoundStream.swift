@@ -94,7 +94,8 @@ struct BoundStream {
                     out(
                         .diagnostic(
                             FramingDiagnostics.badChecksum(
-                                command: command, sequence: nil, actual: actual, expected: expected, width: width)),
+                                command: label.commandByte ? command : nil, sequence: nil, actual: actual,
+                                expected: expected, width: width)),
                         label)
                 }
                 return

@@ -44,17 +44,19 @@ public enum ValueMessage {
 }
 
 extension FramingDiagnostics {
-    /// A frame's or value's checksum that differs from the one computed over its bytes.
+    /// A frame's or value's checksum that differs from the one computed over its bytes; `command`
+    /// nil for a whole value with no event byte.
     public static func badChecksum(
-        command: UInt16, sequence: UInt8?, actual: UInt32, expected: UInt32, width: Int
+        command: UInt16?, sequence: UInt8?, actual: UInt32, expected: UInt32, width: Int
     ) -> Diagnostic {
         var fields: [(String, FieldValue)] = [("expected", .int(expected)), ("actual", .int(actual))]
         if let sequence { fields.append(("sequence", .int(sequence))) }
-        fields.append(("command", .int(command)))
+        if let command { fields.append(("command", .int(command))) }
         let digits = 2 * width
+        let what = command.map { "command \(Hex.value($0, width: 2))" } ?? "value"
         return Diagnostic(
             checksumBad,
-            "command \(Hex.value(command, width: 2))\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: digits)), expected \(Hex.value(expected, width: digits))",
+            "\(what)\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: digits)), expected \(Hex.value(expected, width: digits))",
             fields: fields)
     }
 }

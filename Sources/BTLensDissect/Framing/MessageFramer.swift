@@ -32,6 +32,8 @@ public struct MessageFramer: Sendable {
     private var afterEnd = false
     /// The format's preamble may yet come: nothing but its bytes has been seen.
     private var preambleDue: Bool
+    /// The flag bits that say a frame carries its checksum, read once: the checksum holds a CRC.
+    private let checksumFlag: UInt8?
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
 
@@ -48,6 +50,7 @@ public struct MessageFramer: Sendable {
         isDelimited = format.delimiting != nil
         endLength = format.end.count
         preambleDue = !format.preamble.isEmpty
+        checksumFlag = format.checksum?.flag
     }
 
     /// A framer like this one, with nothing buffered.
@@ -250,7 +253,7 @@ public struct MessageFramer: Sendable {
 
     /// Whether the frame in the buffer carries its checksum: always, but where a flag says so.
     private var checksumPresent: Bool {
-        guard let flag = format.checksum?.flag else { return true }
+        guard let flag = checksumFlag else { return true }
         let flags = layout.flags.map { Int(buffer[$0]) } ?? layout.flagsBits.map { integer($0) } ?? 0
         return flags & Int(flag) != 0
     }

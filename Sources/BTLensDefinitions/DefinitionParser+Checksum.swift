@@ -4,12 +4,23 @@ import BTLensDissect
 /// A frame variant's `checksum`: `none`, an algorithm's name, or a mapping with the algorithm (a
 /// name, or a CRC's parameters), the bytes it covers and its byte order.
 extension DefinitionParser.Parser {
-    func checksum(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.Checksum? {
-        if v.isScalar { return try algorithm(v).map { FrameFormat.Checksum($0) } }
-        let m = try v.fields("framing checksum", allowed: ["algorithm", "covers", "endian"])
-        guard let alg = try algorithm(m.required("algorithm", "framing checksum")) else { return nil }
+    /// `header`: the frame's parts, which a `covers` range names.
+    func checksum(_ v: YAMLValue, header: [FrameFormat.HeaderField] = [], magic: Int = 0) throws(DefinitionError)
+        -> FrameFormat.Checksum?
+    {
+        if v.isScalar { return try checksumAlgorithm(v).map { FrameFormat.Checksum($0) } }
+        let m = try v.fields("framing checksum", allowed: ["algorithm", "covers", "endian", "flag"])
+        guard let alg = try checksumAlgorithm(m.required("algorithm", "framing checksum")) else { return nil }
         var c = FrameFormat.Checksum(alg)
-        if let cov = m["covers"] {
+        if let f = m["flag"] {
+            guard header.contains(where: { $0.roles.contains(.flags) }) else {
+                throw f.error("framing checksum flag: the header has no flags field to carry it")
+            }
+            c.flag = UInt8(try integer(f, "framing checksum flag", in: 1...255))
+        }
+        if let cov = m["covers"], !cov.isScalar {
+            (c.covers, c.span) = try checksumRange(cov, header: header, magic: magic)
+        } else if let cov = m["covers"] {
             let text = try cov.string("framing checksum covers")
             guard let value = FrameFormat.ChecksumCoverage(rawValue: text) else {
                 throw cov.error(
@@ -18,17 +29,19 @@ extension DefinitionParser.Parser {
             }
             c.covers = value
         }
-        if let e = m["endian"] {
-            switch try e.string("framing checksum endian") {
-            case "be": c.bigEndian = true
-            case "le": c.bigEndian = false
-            case let other: throw e.error("framing checksum endian: expected le or be, found '\(other)'")
-            }
-        }
+        if let e = m["endian"] { c.bigEndian = try checksumEndian(e) }
         return c
     }
 
-    private func algorithm(_ a: YAMLValue) throws(DefinitionError) -> ChecksumAlgorithm? {
+    func checksumEndian(_ e: YAMLValue) throws(DefinitionError) -> Bool {
+        switch try e.string("framing checksum endian") {
+        case "be": return true
+        case "le": return false
+        case let other: throw e.error("framing checksum endian: expected le or be, found '\(other)'")
+        }
+    }
+
+    func checksumAlgorithm(_ a: YAMLValue) throws(DefinitionError) -> ChecksumAlgorithm? {
         if !a.isScalar { return .crc(try crc(a)) }
         let text = try a.string("framing checksum")
         if text == "none" { return nil }

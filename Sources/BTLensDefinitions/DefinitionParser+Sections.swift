@@ -21,11 +21,12 @@ extension DefinitionParser.Parser {
                         + (delimited ? " ({delimiter: \(other), header: [command]})" : ""))
             }
         }
+        if v.isMapping, try v.mapping("framing").contains(where: { $0.key == "value" }) { return try valueFraming(v) }
         let m = try v.fields(
             "framing",
             allowed: [
-                "magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length",
-                "sequence-per", "encrypted",
+                "magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length", "size",
+                "length-adjust", "preamble", "more-follows", "sequence-per", "encrypted",
             ])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
@@ -49,23 +50,34 @@ extension DefinitionParser.Parser {
                 counts = value
             }
         }
-        let checksum = m["checksum"].flatMap { c in attempt { p in try p.checksum(c) } } ?? nil
+        let checksum =
+            m["checksum"].flatMap { c in attempt { p in try p.checksum(c, header: header, magic: magic?.count ?? 0) } }
+            ?? nil
         let end = m["end"].flatMap { e in attempt { p in try p.endBytes(e, delimited: m["delimiter"] != nil) } } ?? []
         let maxLength = m["max-length"].flatMap { l in
             attempt { p in Int(try p.integer(l, "framing max-length", in: 1...Int64(Limits().messageBytes))) }
         }
         let sequences = m["sequence-per"].flatMap { k in attempt { p in try p.sequenceScopes(k, header: header) } }
         let encryptedFlag = m["encrypted"].flatMap { e in attempt { p in try p.encryptedFlag(e, header: header) } }
+        let preamble = m["preamble"].flatMap { p in attempt { parser in try parser.preamble(p) } } ?? []
+        let more = m["more-follows"].flatMap { f in attempt { p in try p.moreFollows(f, header: header) } }
+        let sized = attempt { p in try p.frameSize(m, header: header, magic: magic, checksum: checksum, end: end) }
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
-            let lengths = header.filter { if case .length = $0 { return true } else { return false } }.count
-            let commands = header.filter { if case .command = $0 { return true } else { return false } }.count
+            let roles = header.flatMap(\.roles)
+            let lengths = roles.filter { $0 == .length }.count
+            let commands = roles.filter { $0 == .command }.count
             // A delimited frame's end says its length: a length field is then optional.
             // A frame with no command field (Meshtastic's stream) is command 0: its messages say `id: 0`.
-            guard lengths == 1 || (m["delimiter"] != nil && lengths == 0), commands <= 1 else {
+            // A frame of a fixed size has none.
+            guard lengths == 1 || ((m["delimiter"] != nil || m["size"] != nil) && lengths == 0), commands <= 1 else {
                 throw headerNode.error(
-                    "framing header: expected at most one command and \(m["delimiter"] == nil ? "exactly one" : "at most one") length field, found \(commands) and \(lengths)"
+                    "framing header: expected at most one command and \(m["delimiter"] == nil && m["size"] == nil ? "exactly one" : "at most one") length field, found \(commands) and \(lengths)"
                 )
+            }
+            for role in [FrameFormat.BitField.Role.sequence, .flags] where roles.filter({ $0 == role }).count > 1 {
+                throw headerNode.error(
+                    "framing header: \(role.rawValue) is given twice (a byte of its own, or bits of a word)")
             }
             let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
             if fragmentFields == 1 {
@@ -83,7 +95,8 @@ extension DefinitionParser.Parser {
         }
         var format = FrameFormat(
             name: name, magic: magic, header: header, lengthCounts: counts, checksum: checksum,
-            delimiting: delimiting, end: end, maxLength: maxLength)
+            delimiting: delimiting, end: end, maxLength: maxLength, size: sized?.size,
+            lengthAdjust: sized?.adjust ?? 0, preamble: preamble, more: more)
         format.sequences = sequences ?? SequenceScopes()
         format.encryptedFlag = encryptedFlag
         return .frames(format)
@@ -126,7 +139,7 @@ extension DefinitionParser.Parser {
 
     private func headerField(_ v: YAMLValue) throws(DefinitionError) -> FrameFormat.HeaderField {
         let expected =
-            "expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be} or {reserved: N}"
+            "expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be}, {reserved: N} or {word: u2le, fields: {length: 0x03ff}}"
         if v.isScalar {
             switch try v.string("framing header") {
             case "fragment-count": return .fragmentCount
@@ -140,6 +153,7 @@ extension DefinitionParser.Parser {
             }
         }
         let m = try v.mapping("framing header")
+        if m.contains(where: { $0.key == "word" }) { return try bitWord(v) }
         guard m.count == 1, let (key, value) = m.first else { throw v.error("framing header: \(expected)") }
         if key == "reserved" { return .reserved(Int(try integer(value, "framing header reserved", in: 1...16))) }
         let width: (Int, Bool)
@@ -260,7 +274,7 @@ extension DefinitionParser.Parser {
                     } else if !p.broken.contains(msgName) {
                         throw msg.error("characteristic \(uuid): message '\(msgName)' is not defined under messages:")
                     }
-                } else if (framing ?? defaultFraming) == .values(commandByte: false) {
+                } else if case .values(false, _) = framing ?? defaultFraming {
                     throw c.error("characteristic \(uuid): framing 'value' needs 'message:' (the message its value is)")
                 }
                 try add(

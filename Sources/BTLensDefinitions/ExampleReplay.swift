@@ -33,13 +33,22 @@ public enum ExampleReplay {
             message = Message(
                 command: frame.command, flags: frame.flags, payload: frame.payload, direction: e.direction,
                 characteristic: e.characteristic)
-        case .values(let commandByte):
-            var payload = e.bytes[...]
-            let command = commandByte ? payload.popFirst().map(UInt16.init) : nil
-            if commandByte && command == nil { return "no bytes: the event byte is missing" }
-            message = Message(
-                command: command, flags: nil, payload: Array(payload), direction: e.direction,
-                characteristic: e.characteristic)
+        case .values(let commandByte, let checksum):
+            switch ValueMessage.frame(e.bytes, commandByte: commandByte, checksum: checksum) {
+            case .short(let d): return "\(d.id): \(d.message)"
+            case .frame(let frame):
+                if frame.checksum != frame.expectedChecksum, let actual = frame.checksum,
+                    let expected = frame.expectedChecksum
+                {
+                    let d = FramingDiagnostics.badChecksum(
+                        command: commandByte ? frame.command : nil, sequence: nil, actual: actual, expected: expected,
+                        width: checksum?.algorithm.width ?? 1)
+                    return "\(d.id): \(d.message)"
+                }
+                message = Message(
+                    command: commandByte ? frame.command : nil, flags: nil, payload: frame.payload,
+                    direction: e.direction, characteristic: e.characteristic)
+            }
         }
         let decoded = d.decode(message)
         if let problem = decoded.problems.first { return "\(problem.id): \(problem.message)" }

@@ -60,16 +60,19 @@ public enum WiresharkExport {
         var services: [String] = []
         var ea: [String] = []
         var eventBytes: [String] = []
+        var valueChecksums: [String] = []
         // Overrides take SIG characteristics from btlens' built-in dissectors on the vendor's
         // devices only; Wireshark decodes those characteristics itself, everywhere.
         for b in d.bindings where !b.overrides {
             switch (b.key, b.framing ?? d.framing) {
             case (.characteristic(let u), .frames):
                 uuids.append(quoted(uuidKey(u)))
-            case (.characteristic(let u), .values(commandByte: false)):
+            case (.characteristic(let u), .values(false, let c)):
                 if let name = d.valueMessageName(u) { values.append("[\(quoted(uuidKey(u)))] = \(quoted(name))") }
-            case (.characteristic(let u), .values(commandByte: true)):
+                if let c { valueChecksums.append("[\(quoted(uuidKey(u)))] = \(checksumTable(c))") }
+            case (.characteristic(let u), .values(true, let c)):
                 eventBytes.append(quoted(uuidKey(u)))
+                if let c { valueChecksums.append("[\(quoted(uuidKey(u)))] = \(checksumTable(c))") }
             case (.rfcommService(let u), .frames): services.append(quoted(uuidKey(u)))
             case (.eaProtocol(let p), .frames): ea.append(quoted(p))
             default: break
@@ -90,13 +93,8 @@ public enum WiresharkExport {
             }
         }
         let messages = d.messages.filter { $0.id == nil }.map { "[\(quoted($0.name))] = \(fields.list($0.fields))" }
-        func integer(_ i: FrameLayout.Integer?) -> String {
-            i.map { "{ o = \($0.offset), w = \($0.width), be = \($0.bigEndian) }" } ?? "nil"
-        }
         func offset(_ o: Int?) -> String { o.map(String.init) ?? "nil" }
-        let checksum = format.checksum.map {
-            "{ alg = \(quoted($0.algorithm.name)),\(crcParameters($0.algorithm)) covers = \(quoted($0.covers.rawValue)), be = \($0.bigEndian), w = \($0.algorithm.width) }"
-        }
+        let checksum = format.checksum.map(checksumTable)
         let limits = Limits()
         return """
             btlens.register({
@@ -105,6 +103,9 @@ public enum WiresharkExport {
               version = \(offset(layout.version)), command = \(integer(layout.command)), sequence = \(offset(layout.sequence)), flags = \(offset(layout.flags)),
               length = \(integer(layout.length)), counts = \(quoted(format.lengthCounts.rawValue)), fidx = \(offset(layout.fragmentIndex)), fcnt = \(offset(layout.fragmentCount)),
               checksum = \(checksum ?? "nil"), delim = \(delimiter(format.delimiting)), endb = { \(format.end.map(String.init).joined(separator: ", ")) }, a5 = \(format == .a5), echoes = \(d.pairing?.match == .sequence),
+              size = \(offset(format.size)), adjust = \(format.lengthAdjust), seq_bits = \(integer(layout.sequenceBits)), flags_bits = \(integer(layout.flagsBits)),
+              preamble = { \(format.preamble.map(String.init).joined(separator: ", ")) }, more = \(more(format.more)),
+              value_checksums = { \(valueChecksums.joined(separator: ", ")) }, vw = \(offset(d.valueChecksumWidth)),
               limit = \(limits.messageBytes), flimit = \(min(limits.messageBytes, format.maxLength ?? limits.messageBytes)), pending = \(limits.pendingRequests),
               flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)) }" }.joined(separator: ", ")) },
               names = { [0] = { \(names[0])}, [1] = { \(names[1])} },
@@ -116,7 +117,7 @@ public enum WiresharkExport {
               },
               pairing = \(d.pairing.map(pairing) ?? "nil"),
               seq_per = { [0] = \(quoted(format.sequences.sent.name)), [1] = \(quoted(format.sequences.received.name)) },
-              framing = \(quoted(framingKind(d.framing))),
+              framing = \(quoted(framingKind(d.framing))), framing_checksum = \(framingChecksum(d.framing)),
               eflag = \(format.encryptedFlag.map(String.init) ?? "nil"), encrypted = \(encryptedMessages(d)),
               experts = {
             \(experts)
@@ -127,6 +128,27 @@ public enum WiresharkExport {
             })
 
             """
+    }
+
+    /// A header field's place for the plugin: offset, width, byte order, and its bits in a word.
+    private static func integer(_ i: FrameLayout.Integer?) -> String {
+        guard let i else { return "nil" }
+        let bits = i.mask == .max ? "" : ", m = \(i.mask), sh = \(i.shift)"
+        return "{ o = \(i.offset), w = \(i.width), be = \(i.bigEndian)\(bits) }"
+    }
+
+    /// A message's frames that say another follows, for the plugin's `join_flagged`.
+    private static func more(_ m: FrameFormat.MoreFollows?) -> String {
+        m.map { "{ flag = \($0.flag), tw = \($0.totalWidth), tbe = \($0.totalBigEndian) }" } ?? "nil"
+    }
+
+    /// A checksum for the plugin's `compute`; a range of the frame's parts as `sfrom` and `sto`.
+    private static func checksumTable(_ c: FrameFormat.Checksum) -> String {
+        let span =
+            (c.span.map { " sfrom = \($0.from),\($0.to.map { " sto = \($0)," } ?? "")" } ?? "")
+            + (c.flag.map { " flag = \($0)," } ?? "")
+        return
+            "{ alg = \(quoted(c.algorithm.name)),\(crcParameters(c.algorithm)) covers = \(quoted(c.covers.rawValue)),\(span) be = \(c.bigEndian), w = \(c.algorithm.width) }"
     }
 
     /// The devices the characteristic bindings hold on, or nil for every device.
@@ -195,8 +217,14 @@ public enum WiresharkExport {
     private static func framingKind(_ f: Framing) -> String {
         switch f {
         case .frames: "frames"
-        case .values(let commandByte): commandByte ? "event-byte" : "value"
+        case .values(let commandByte, _): commandByte ? "event-byte" : "value"
         }
+    }
+
+    /// The checksum of the definition's own value framing, for a stream bound by Decode As.
+    private static func framingChecksum(_ f: Framing) -> String {
+        guard case .values(_, let c?) = f else { return "nil" }
+        return checksumTable(c)
     }
 
     /// A severity as Wireshark's `expert.severity` names it.
@@ -216,6 +244,7 @@ public enum WiresharkExport {
             "a5.fragment.missing": "REASSEMBLE", "a5.request.unanswered": "SEQUENCE",
             "a5.response.unsolicited": "SEQUENCE", "a5.payload.short": "MALFORMED",
             "a5.payload.extra": "PROTOCOL", "a5.field.invalid": "PROTOCOL",
+            "a5.preamble": "SEQUENCE",
         ]
         let kinds = FramingDiagnostics.all + DissectorDiagnostics.all
         return kinds.compactMap { k in
@@ -235,6 +264,14 @@ extension DefinitionDissector {
     fileprivate func message(command: UInt16, from direction: Direction) -> MessageDef? {
         messages.first { $0.id == command && $0.from == direction }
             ?? messages.first { $0.id == command && $0.from == nil }
+    }
+
+    /// The widest checksum a whole-value binding has: the plugin's checksum field must hold it.
+    fileprivate var valueChecksumWidth: Int? {
+        bindings.compactMap { b -> Int? in
+            if case .values(_, let c?) = b.framing ?? framing { return c.algorithm.width }
+            return nil
+        }.max()
     }
 
     /// The message a whole-value characteristic carries.

@@ -74,7 +74,9 @@ struct Dissectors: ParsableCommand {
         static func summary(_ framing: Framing) -> String {
             switch framing {
             case .frames(let f): return f == .a5 ? "a5 (\(f.summary))" : f.summary
-            case .values(let commandByte): return commandByte ? "event byte + payload" : "whole value"
+            case .values(let commandByte, let checksum):
+                return (commandByte ? "event byte + payload" : "whole value")
+                    + (checksum.map { " + \($0.algorithm.summary) last" } ?? "")
             }
         }
     }

@@ -149,9 +149,9 @@ final class DefinitionErrorTests: XCTestCase {
                   - {id: 1, name: A}
                 """),
             """
-            x.yaml:4: framing header: unknown field 'bogus'; expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be} or {reserved: N}
+            x.yaml:4: framing header: unknown field 'bogus'; expected version, command, sequence, flags, length, fragment-count, fragment-index, {command: u2le}, {length: u2be}, {reserved: N} or {word: u2le, fields: {length: 0x03ff}}
             x.yaml:5: framing checksum: unknown algorithm 'crc99'; expected sum8, twos-complement8, xor8, sum16, a CRC's name from the catalogue (crc-16/kermit, crc-32, … in Dissectors/README.md), its parameters or none; did you mean crc-8?
-            x.yaml:6: framing length-counts: 'nope'; expected payload, frame, after-length, payload-checksum
+            x.yaml:6: framing length-counts: 'nope'; expected payload, frame, after-length, payload-checksum, header-payload
             x.yaml:9: message name 'A' is already used at line 8
             x.yaml:9: duplicate command id 0x01: 'A' and 'A' (line 8) both decode it; give them different 'from:' if the id means different things each way
             """)

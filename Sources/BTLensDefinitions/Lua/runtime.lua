@@ -96,6 +96,20 @@ if not btlens.register then
     return v
   end
 
+  -- A header field (FrameLayout.Integer): a whole integer, or its bits `m` in a word shifted down by `sh`.
+  local function int_of(buf, f)
+    local v = int_at(buf, f.o, f.w, f.be)
+    if f.m then v = bit.rshift(bit.band(v, f.m), f.sh) % 4294967296 end
+    return v
+  end
+
+  -- The bytes a frame's checksum covers, 1-based and inclusive, the payload ending at `payload_end`
+  -- (FrameFormat.checksummed): a range of the frame's parts, or what `covers` names.
+  local function covered(c, ck, payload_end)
+    if ck.sfrom then return ck.sfrom + 1, ck.sto or payload_end end
+    return ck.covers == "after-magic" and #c.magic + 1 or ck.covers == "payload" and c.hlen + 1 or 1, payload_end
+  end
+
   -- A number's low n bits in reverse order; bit's results are signed, so the value is made
   -- unsigned first.
   local function reflect(v, n)
@@ -181,9 +195,11 @@ if not btlens.register then
   end
 
   local function frame_length(c, buf, trailer)
-    local n = int_at(buf, c.length.o, c.length.w, c.length.be)
+    if c.size then return c.size end
+    local n = int_of(buf, c.length) + c.adjust
     local p, e = n, #c.endb
-    if c.counts == "frame" then p = n - c.hlen - trailer - e
+    if c.counts == "header-payload" then p = n - (c.hlen - #c.magic)
+    elseif c.counts == "frame" then p = n - c.hlen - trailer - e
     elseif c.counts == "after-length" then p = n - trailer - e - (c.hlen - c.len_end)
     elseif c.counts == "payload-checksum" then p = n - trailer end
     if p < 0 or c.hlen + p + trailer + e > c.flimit then return nil end
@@ -193,9 +209,15 @@ if not btlens.register then
   -- The fragment fields of the frame at the front of `buf` (a framing with them), and the length
   -- of its checksum: frames before the last of a message carry none (MessageFramer.fragmentAndTrailer).
   local function fragment_of(c, buf)
-    if not (c.fidx and c.fcnt) then return nil, c.trailer end
+    local trailer = c.trailer
+    -- A checksum some frames carry: where the flags field has its bits (MessageFramer.checksumPresent).
+    if c.checksum and c.checksum.flag then
+      local flags = c.flags and buf:byte(c.flags + 1) or c.flags_bits and int_of(buf, c.flags_bits) or 0
+      if bit.band(flags, c.checksum.flag) == 0 then trailer = 0 end
+    end
+    if not (c.fidx and c.fcnt) then return nil, trailer end
     local part = { index = buf:byte(c.fidx + 1), count = buf:byte(c.fcnt + 1) }
-    return part, part.index < part.count and 0 or c.trailer
+    return part, part.index < part.count and 0 or trailer
   end
 
   -- Whether the frame of `total` bytes at the front of `buf` ends with the framing's end bytes.
@@ -213,14 +235,14 @@ if not btlens.register then
     local fr = { raw = buf:sub(1, total), packets = packets_of(s, wire or total), part = part, trailer = trailer }
     local function at(o) return o and buf:byte(o + 1) end
     fr.version, fr.sequence, fr.flags = at(c.version), at(c.sequence), at(c.flags)
-    fr.command = c.command and int_at(buf, c.command.o, c.command.w, c.command.be) or 0
+    if c.seq_bits then fr.sequence = int_of(buf, c.seq_bits) end
+    if c.flags_bits then fr.flags = int_of(buf, c.flags_bits) end
+    fr.command = c.command and int_of(buf, c.command) or 0
     fr.payload_start, fr.payload_end = c.hlen, total - trailer - #c.endb
     if c.checksum and trailer > 0 then
       fr.checksum = int_at(buf, fr.payload_end, c.checksum.w, c.checksum.be)
       if not part or part.count <= 1 then
-        local from = c.checksum.covers == "after-magic" and #c.magic + 1
-          or c.checksum.covers == "payload" and c.hlen + 1 or 1
-        fr.expected = compute(c.checksum, buf, from, fr.payload_end)
+        fr.expected = compute(c.checksum, buf, covered(c, c.checksum, fr.payload_end))
       end
     end
     return fr
@@ -317,6 +339,10 @@ if not btlens.register then
         elseif again and again < e then junk = again - 1
         else from = 2 end
       end
+      -- At a stream's start (or after lost bytes), a frame with no end byte before it must prove
+      -- itself with its checksum: it may be the tail of one begun before (MessageFramer.afterEnd).
+      local proven = s.after_end or d.start
+      if not junk then s.after_end = true end
       if junk then
         skip(s, junk)
       elseif e == from then
@@ -324,6 +350,7 @@ if not btlens.register then
       else
         local frame = unescape(d, buf:sub(from, e - 1))
         local fr = frame and delimited_frame(s, frame, e)
+        if fr and not proven and fr.checksum ~= fr.expected and not (fr.part and fr.part.count > 1) then fr = nil end
         if not fr then
           skip(s, e)
         else
@@ -456,7 +483,18 @@ if not btlens.register then
     end
   end
 
+  -- Drops a message of flagged frames being joined (FramedStream.abandonFlagged).
+  local function abandon_flagged(s, why, number)
+    local j = s.flagged
+    if not j then return end
+    s.flagged = nil
+    note(number, s.p, "a5.fragment.missing", "message " .. hex(j.first.command) ..
+      (j.first.sequence and (" sequence " .. j.first.sequence) or "") .. ": " .. j.frames ..
+      " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
+  end
+
   local function abandon(s, why, number)
+    abandon_flagged(s, why, number)
     local j = s.joining
     if not j then return end
     s.joining = nil
@@ -465,10 +503,13 @@ if not btlens.register then
       j.first.part.count .. " frames, then " .. why .. "; " .. j.bytes .. " bytes dropped")
   end
 
-  -- A frame's sequence against the one before it: the stream's one counter, or one per value of
-  -- a header field (`sequence-per`), at most 256 of them per stream as in btlens.
-  local function sequence_check(s, fr)
-    local per, key, last = s.p.c.seq_per[s.dir], nil, nil
+  -- A frame's sequence against the one before it (FramedStream.trackSequence): the stream's one
+  -- counter, or one per value of a header field (`sequence-per`), at most 256 of them per stream as
+  -- in btlens. `fr` holds the frame's header fields; diagnostics are added to `diags`.
+  local function track_sequence(s, fr, diags)
+    local c = s.p.c
+    if not fr.sequence or (c.echoes and s.dir == 1) or c.seq_per[s.dir] == "none" then return end
+    local per, key, last = c.seq_per[s.dir], nil, nil
     s.last_seq = s.last_seq or { n = 0 }
     if per ~= "stream" then
       key = fr[per]
@@ -486,11 +527,11 @@ if not btlens.register then
     local want = (last + 1) % 256
     local under = key and (" for " .. per .. " " .. hex(key)) or ""
     if fr.sequence == last then
-      fr.diags[#fr.diags + 1] = { id = "a5.sequence.duplicate",
+      diags[#diags + 1] = { id = "a5.sequence.duplicate",
         text = "sequence " .. fr.sequence .. " again (command " .. hex(fr.command) .. ")" }
     elseif fr.sequence ~= want then
       local missing = (fr.sequence - want) % 256
-      fr.diags[#fr.diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. under .. ", got " ..
+      diags[#diags + 1] = { id = "a5.sequence.gap", text = "expected sequence " .. want .. under .. ", got " ..
         fr.sequence .. ": " .. missing .. " frame" .. (missing == 1 and "" or "s") .. " missing" }
     end
   end
@@ -514,13 +555,54 @@ if not btlens.register then
         (fr.sequence and (" sequence " .. fr.sequence) or "") .. ": checksum " .. hex(fr.checksum, d) ..
         ", expected " .. hex(fr.expected, d) }
     end
-    if fr.sequence and not (c.echoes and s.dir == 1) and c.seq_per[s.dir] ~= "none" then sequence_check(s, fr) end
+    if not fr.tracked then track_sequence(s, fr, fr.diags) end
     if fr.diags[1] then kept.diags = fr.diags end
     pair(s, fr, kept, number, time)
     out[#out + 1] = kept
   end
 
+  -- A message of frames that each say another follows (FramedStream.joinFlagged): each frame's
+  -- checksum is its own; a flagged frame's payload may begin with the message's total length.
+  local function join_flagged(s, fr, number, time, out)
+    local c, more = s.p.c, s.p.c.more
+    local follows = bit.band(fr.flags or 0, more.flag) ~= 0
+    if not follows and not s.flagged then return accept(s, fr, number, time, out) end
+    local from, total = fr.payload_start + 1, nil
+    if follows and more.tw > 0 then
+      if fr.payload_end - fr.payload_start < more.tw then
+        abandon_flagged(s, "a frame too short for its total length", number)
+        note(number, s.p, "a5.fragment.missing", "message " .. hex(fr.command) ..
+          ": a frame too short for its total length; " .. #fr.raw .. " bytes dropped")
+        return
+      end
+      total = int_at(fr.raw, fr.payload_start, more.tw, more.tbe)
+      from = from + more.tw
+    end
+    local diags = {}
+    track_sequence(s, fr, diags)
+    for _, d in ipairs(diags) do note(number, s.p, d.id, d.text) end
+    local j = s.flagged or { first = fr, payload = "", total = total, bytes = 0, frames = 0, packets = {} }
+    j.payload = j.payload .. fr.raw:sub(from, fr.payload_end)
+    j.bytes, j.frames = j.bytes + #fr.raw, j.frames + 1
+    for _, n in ipairs(fr.packets) do if n ~= j.packets[#j.packets] then j.packets[#j.packets + 1] = n end end
+    if not j.bad and fr.checksum and fr.expected and fr.checksum ~= fr.expected then j.bad = { fr.checksum, fr.expected } end
+    s.flagged = j
+    local limit = math.min(c.limit, j.total or c.limit)
+    if #j.payload > limit then return abandon_flagged(s, "its joined payload passed " .. limit .. " bytes", number) end
+    if follows then return end
+    if j.total and #j.payload ~= j.total then
+      return abandon_flagged(s, #j.payload .. " of its " .. j.total .. " bytes at its last frame", number)
+    end
+    s.flagged = nil
+    local whole = j.first
+    whole.joined, whole.packets, whole.tracked = j.payload, j.packets, true
+    whole.checksum, whole.expected = fr.checksum, fr.expected
+    if j.bad then whole.checksum, whole.expected = j.bad[1], j.bad[2] end
+    accept(s, whole, number, time, out)
+  end
+
   local function join(s, fr, number, time, out)
+    if s.p.c.more then return join_flagged(s, fr, number, time, out) end
     local part = fr.part
     if not part or part.count <= 1 then
       abandon(s, "a frame of another message", number)
@@ -560,12 +642,31 @@ if not btlens.register then
       before.sequence) or ("before the frame with command " .. hex(before.command))) or "with no frame after them"))
   end
 
+  -- The framing's preamble at the stream's start (MessageFramer.takePreamble), consumed and said
+  -- once whole; false while the bytes so far may yet be it.
+  local function take_preamble(s, number)
+    local pre = s.p.c.preamble
+    local n = math.min(#s.buf, #pre)
+    for i = 1, n do
+      if s.buf:byte(i) ~= pre[i] then
+        s.pre_done = true
+        return true
+      end
+    end
+    if n < #pre then return false end
+    consume(s, n)
+    s.pre_done, s.after_end = true, true
+    note(number, s.p, "a5.preamble", "the stream's preamble (" .. n .. " bytes), before its first frame")
+    return true
+  end
+
   -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
   local function push(s, raw, number, time, parts)
     if #s.p.c.magic == 0 and not s.p.c.delim and #s.buf == 0 then s.insync = true end
     s.buf = s.buf .. raw
     for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end
     local out = {}
+    if #s.p.c.preamble > 0 and not s.pre_done and not take_preamble(s, number) then return out end
     while true do
       local fr = next_frame(s)
       if not fr then break end
@@ -847,15 +948,13 @@ if not btlens.register then
   local function show_frame(p, fr, dir, tree, pinfo)
     local c = p.c
     local raw, trailer = fr.raw, fr.trailer or c.trailer
-    local command = c.command and int_at(raw, c.command.o, c.command.w, c.command.be) or 0
-    local sequence = c.sequence and raw:byte(c.sequence + 1)
+    local command = c.command and int_of(raw, c.command) or 0
+    local sequence = c.seq_bits and int_of(raw, c.seq_bits) or c.sequence and raw:byte(c.sequence + 1)
     local payload_start, payload_end = c.hlen, #raw - trailer - #c.endb
     local checksum, expected = fr.checksum, fr.expected
     if not fr.joined and c.checksum and trailer > 0 then
       checksum = int_at(raw, payload_end, c.checksum.w, c.checksum.be)
-      local from = c.checksum.covers == "after-magic" and #c.magic + 1
-        or c.checksum.covers == "payload" and c.hlen + 1 or 1
-      expected = compute(c.checksum, raw, from, payload_end)
+      expected = compute(c.checksum, raw, covered(c, c.checksum, payload_end))
     end
     local t = ByteArray.new(raw, true):tvb(c.title .. " frame")
     local name = c.names[dir][command]
@@ -868,18 +967,27 @@ if not btlens.register then
     if not c.command then
       -- A framing with no command field: every frame is command 0, as btlens says it.
       sub:add(p.fields.command, 0):set_generated()
+    elseif c.command.m then sub:add(p.fields.command, t(c.command.o, c.command.w), command)
     elseif c.command.be then sub:add(p.fields.command, t(c.command.o, c.command.w))
     else sub:add_le(p.fields.command, t(c.command.o, c.command.w)) end
     if name then sub:add(p.fields.command_name, name):set_generated() end
     field("sequence", c.sequence)
+    if c.seq_bits then sub:add(p.fields.sequence, t(c.seq_bits.o, c.seq_bits.w), sequence) end
     local flags = field("flags", c.flags)
+    if c.flags_bits then
+      flags = sub:add(p.fields.flags, t(c.flags_bits.o, c.flags_bits.w), int_of(raw, c.flags_bits))
+    end
     if flags then
-      for _, b in ipairs(c.flag_bits) do flags:add(p.fields["flags." .. b[2]], t(c.flags, 1)) end
+      for _, b in ipairs(c.flag_bits) do
+        if c.flags then flags:add(p.fields["flags." .. b[2]], t(c.flags, 1))
+        else flags:add(p.fields["flags." .. b[2]], t(c.flags_bits.o, c.flags_bits.w), int_of(raw, c.flags_bits)) end
+      end
     end
     if c.fidx then field("fragment_index", c.fidx) end
     if c.fcnt then field("fragment_count", c.fcnt) end
     if c.length then
-      if c.length.be then sub:add(p.fields.length, t(c.length.o, c.length.w))
+      if c.length.m then sub:add(p.fields.length, t(c.length.o, c.length.w), int_of(raw, c.length))
+      elseif c.length.be then sub:add(p.fields.length, t(c.length.o, c.length.w))
       else sub:add_le(p.fields.length, t(c.length.o, c.length.w)) end
     end
     local payload, n = t, 0
@@ -941,6 +1049,31 @@ if not btlens.register then
     pinfo.cols.info:append(" " .. (name or hex(command)) .. (sequence and (" seq " .. sequence) or ""))
   end
 
+  -- Whether a whole value holds its event byte (`head`: 1) and checksum (ValueMessage); if not, says so.
+  local function value_checksum(p, ck, tvb, head, tree)
+    if tvb:len() >= head + ck.w then return true end
+    say(p, tree:add(p.proto, tvb()), "a5.payload.short", (tvb:len() == 0 and "an empty value" or "a value of " ..
+      tvb:len() .. " bytes") .. " where " .. (head > 0 and "an event byte and " or "") .. "a " .. ck.w ..
+      "-byte checksum were expected")
+    return false
+  end
+
+  -- A whole value's checksum, its last bytes, over the value before it or the payload after the event byte.
+  local function show_value_checksum(p, m, sub)
+    local ck, raw = m.ck, m.whole:raw()
+    local stop = #raw - ck.w
+    local got = int_at(raw, stop, ck.w, ck.be)
+    local want = compute(ck, raw, ck.covers == "payload" and (m.command and 2 or 1) or 1, stop)
+    local item = ck.be and sub:add(p.fields.checksum, m.whole(stop, ck.w))
+      or sub:add_le(p.fields.checksum, m.whole(stop, ck.w))
+    if got ~= want then
+      local d = 2 * ck.w
+      item:append_text(" [expected " .. hex(want, d) .. "]")
+      say(p, item, "a5.checksum.bad", (m.command and ("command " .. hex(m.command)) or "value") .. ": checksum " .. hex(got, d) ..
+        ", expected " .. hex(want, d))
+    end
+  end
+
   -- A message that is a whole ATT value (`framing: value`, or `event-byte`: its first byte says which).
   local function show_message(p, m, tree, pinfo)
     local sub = tree:add(p.proto, m.whole())
@@ -955,6 +1088,7 @@ if not btlens.register then
     end
     if kept.response_in then sub:add(p.fields.response_in, kept.response_in):set_generated() end
     for _, d in ipairs(kept.diags or {}) do say(p, sub, d.id, d.text) end
+    if m.ck then show_value_checksum(p, m, sub) end
     local problems = {}
     if m.encrypted and m.tvb:len() > 0 then sub:add(p.fields.encrypted, m.tvb()) end
     if not m.spec or m.encrypted then
@@ -1071,7 +1205,7 @@ if not btlens.register then
     return tvb:len()
   end
 
-  local function dissect_value(p, message, tvb, pinfo, tree)
+  local function dissect_value(p, message, tvb, pinfo, tree, ck)
     if not message then
       -- A whole value no binding names (Decode As on a `framing: value` definition): its bytes.
       if tree then tree:add(p.proto, tvb()):add(p.fields.payload, tvb()) end
@@ -1079,17 +1213,21 @@ if not btlens.register then
     end
     local spec = p.c.messages[message]
     if not spec or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
-    show_message(p, { name = message, spec = spec, tvb = tvb, whole = tvb, encrypted = p.c.encrypted.named[message] },
-      tree, pinfo)
+    if ck and not value_checksum(p, ck, tvb, 0, tree) then return tvb:len() end
+    local m = { name = message, spec = spec, tvb = tvb, whole = tvb, ck = ck, encrypted = p.c.encrypted.named[message] }
+    if ck then m.tvb = tvb:len() > ck.w and tvb(0, tvb:len() - ck.w):tvb() or ByteArray.new():tvb("empty") end
+    show_message(p, m, tree, pinfo)
     return tvb:len()
   end
 
-  local function dissect_event_byte(p, tvb, pinfo, tree)
+  local function dissect_event_byte(p, tvb, pinfo, tree, ck)
     if tvb:len() < 1 or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
+    if ck and not value_checksum(p, ck, tvb, 1, tree) then return tvb:len() end
     local dir = pinfo.p2p_dir == 1 and 1 or 0
     local command = tvb(0, 1):uint()
     local name = p.c.names[dir][command]
-    local payload = tvb:len() > 1 and tvb(1):tvb() or ByteArray.new():tvb("empty")
+    local stop = tvb:len() - (ck and ck.w or 0)
+    local payload = stop > 1 and tvb(1, stop - 1):tvb() or ByteArray.new():tvb("empty")
     local key = pinfo.number .. "/" .. p.c.id
     if not pinfo.visited and p.c.pairing then
       -- Paired on the first pass, in the connection's context as the frames of its streams are.
@@ -1097,12 +1235,12 @@ if not btlens.register then
       local s = { p = p, dir = dir, pair_key = p.c.id .. "/att/" .. conn }
       pairs_of[s.pair_key] = pairs_of[s.pair_key] or { conn = conn, p = p }
       said[key] = {}
-      pair(s, { command = command, payload = tvb:len() > 1 and tvb(1):raw() or "" }, said[key], pinfo.number,
+      pair(s, { command = command, payload = stop > 1 and tvb(1, stop - 1):raw() or "" }, said[key], pinfo.number,
         pinfo.abs_ts)
     end
     show_message(p, { name = name or hex(command), spec = p.c.specs[dir][command], tvb = payload, whole = tvb,
-      command = command, kept = said[key], encrypted = p.c.encrypted[dir][command], unnamed = name == nil }, tree,
-      pinfo)
+      command = command, kept = said[key], encrypted = p.c.encrypted[dir][command], unnamed = name == nil, ck = ck },
+      tree, pinfo)
     return tvb:len()
   end
 
@@ -1158,7 +1296,7 @@ if not btlens.register then
       local s = streams[p.c.id .. "/att/" .. conn .. "/" .. handle .. "/" .. dir]
       if s then
         leftovers(s, "a record the capture cut short", pinfo.number)
-        s.insync, s.skipped, s.joining = false, 0, nil
+        s.insync, s.skipped, s.joining, s.after_end, s.pre_done = false, 0, nil, false, true
       end
     end
   end
@@ -1243,7 +1381,7 @@ if not btlens.register then
     local p = { c = c, proto = Proto(c.id, c.title) }
     c.magic_char = c.magic[1] and string.char(c.magic[1])
     local fields = {
-      command = c.command and c.command.w == 2 and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
+      command = c.command and (c.command.w == 2 or c.command.m) and ProtoField.uint16(c.id .. ".command", "Command", base.HEX)
         or ProtoField.uint8(c.id .. ".command", "Command", base.HEX),
       command_name = ProtoField.string(c.id .. ".command_name", "Command name"),
       version = ProtoField.uint8(c.id .. ".version", "Version"),
@@ -1254,7 +1392,8 @@ if not btlens.register then
       length = c.length and c.length.w == 4 and ProtoField.uint32(c.id .. ".length", "Length")
         or c.length and c.length.w == 2 and ProtoField.uint16(c.id .. ".length", "Length")
         or ProtoField.uint8(c.id .. ".length", "Length"),
-      checksum = c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
+      checksum = c.vw and c.vw > 1 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
+        or c.checksum and c.checksum.w == 4 and ProtoField.uint32(c.id .. ".checksum", "Checksum", base.HEX)
         or c.checksum and c.checksum.w == 2 and ProtoField.uint16(c.id .. ".checksum", "Checksum", base.HEX)
         or ProtoField.uint8(c.id .. ".checksum", "Checksum", base.HEX),
       payload = ProtoField.bytes(c.id .. ".payload", "Payload"),
@@ -1293,8 +1432,9 @@ if not btlens.register then
     function p.proto.dissector(tvb, pinfo, tree)
       -- Decode As: a definition of whole values reads them so, not as frames.
       if c.framing ~= "frames" and pinfo.private["btlens_notes_only"] ~= c.id then
-        if c.framing == "event-byte" then return dissect_event_byte(p, tvb, pinfo, tree) end
-        return dissect_value(p, nil, tvb, pinfo, tree)
+        local ck = c.framing_checksum
+        if c.framing == "event-byte" then return dissect_event_byte(p, tvb, pinfo, tree, ck) end
+        return dissect_value(p, nil, tvb, pinfo, tree, ck)
       end
       return dissect(p, tvb, pinfo, tree)
     end
@@ -1311,10 +1451,12 @@ if not btlens.register then
     local ea = DissectorTable.get("iap2.ea_protocol")
     for _, name in ipairs(c.ea) do if ea then ea:add(name, p.proto) end end
     for _, uuid in ipairs(c.event_bytes) do
-      bind(uuid, p, function(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree) end)
+      local ck = c.value_checksums[uuid]
+      bind(uuid, p, function(tvb, pinfo, tree) return dissect_event_byte(p, tvb, pinfo, tree, ck) end)
     end
     for uuid, message in pairs(c.values) do
-      bind(uuid, p, function(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree) end)
+      local ck = c.value_checksums[uuid]
+      bind(uuid, p, function(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree, ck) end)
     end
   end
   _G.btlens_runtime = btlens

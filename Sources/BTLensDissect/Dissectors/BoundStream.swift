@@ -19,10 +19,16 @@ struct BoundStream {
         /// The framing is the A5 frame's, not a vendor's variant: read once, not compared per frame.
         let isA5: Bool
         let commandByte: Bool
+        /// A whole value's checksum, at its end.
+        let valueChecksum: FrameFormat.Checksum?
         /// The characteristic it belongs to, when discovery was captured.
         let uuid: BluetoothUUID?
 
-        init(dissector: (any MessageDissector)?, framing: String?, commandByte: Bool, uuid: BluetoothUUID?) {
+        init(
+            dissector: (any MessageDissector)?, framing: String?, commandByte: Bool, uuid: BluetoothUUID?,
+            valueChecksum: FrameFormat.Checksum? = nil
+        ) {
+            self.valueChecksum = valueChecksum
             self.dissector = dissector
             bound = dissector.map(BoundDissector.init)
             self.uuid = uuid
@@ -55,9 +61,10 @@ struct BoundStream {
             payloads = .keepNone
         }
         switch framing {
-        case .values(let commandByte)?:
+        case .values(let commandByte, let checksum)?:
             framed = nil
-            label = Label(dissector: dissector, framing: nil, commandByte: commandByte, uuid: uuid)
+            label = Label(
+                dissector: dissector, framing: nil, commandByte: commandByte, uuid: uuid, valueChecksum: checksum)
         case .frames(let format)?:
             let echoes = dissector?.pairing?.match == .sequence && direction == .received
             let scope = format.sequences[direction]
@@ -78,21 +85,22 @@ struct BoundStream {
     ) {
         let label = label
         guard framed != nil else {
-            let command = label.commandByte ? value.first.map(UInt16.init) : 0
-            guard let command else {
-                return out(
-                    .diagnostic(
-                        Diagnostic(
-                            DissectorDiagnostics.payloadShort,
-                            "an empty value where an event byte and its payload were expected",
-                            fields: [("offset", .int(0)), ("needed", .int(1)), ("available", .int(0))])), label)
+            switch ValueMessage.frame(value, commandByte: label.commandByte, checksum: label.valueChecksum) {
+            case .short(let d): return out(.diagnostic(d), label)
+            case .frame(let frame):
+                let (command, actual, expected) = (frame.command, frame.checksum, frame.expectedChecksum)
+                out(.frame(frame), label)
+                if actual != expected, let actual, let expected {
+                    let width = label.valueChecksum?.algorithm.width ?? 1
+                    out(
+                        .diagnostic(
+                            FramingDiagnostics.badChecksum(
+                                command: label.commandByte ? command : nil, sequence: nil, actual: actual,
+                                expected: expected, width: width)),
+                        label)
+                }
+                return
             }
-            return out(
-                .frame(
-                    Frame(
-                        version: nil, command: command, sequence: nil, flags: nil,
-                        payload: Array(value.dropFirst(label.commandByte ? 1 : 0)),
-                        checksum: nil, expectedChecksum: nil, length: value.count)), label)
         }
         framed?.push(value, at: place) { out($0, label) }
     }

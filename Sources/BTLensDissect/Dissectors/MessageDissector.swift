@@ -75,8 +75,9 @@ extension MessageDissector {
 public enum Framing: Sendable, Equatable {
     /// A byte stream cut into frames.
     case frames(FrameFormat)
-    /// Each ATT value is one message; with `commandByte`, its first byte says which.
-    case values(commandByte: Bool)
+    /// Each ATT value is one message; with `commandByte`, its first byte says which; with
+    /// `checksum`, its last bytes are a checksum (`ValueMessage`).
+    case values(commandByte: Bool, checksum: FrameFormat.Checksum? = nil)
 }
 
 /// A message handed to a dissector.

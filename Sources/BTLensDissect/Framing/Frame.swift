@@ -76,27 +76,36 @@ extension FrameFormat {
     ) -> [UInt8] {
         var bytes = magic
         let last = fragment.map { $0.index >= $0.count } ?? true
-        let trailer = last ? trailerLength : 0
+        let flagged = checksum?.flag.map { flags & $0 != 0 } ?? true
+        let trailer = last && flagged ? trailerLength : 0
         let lengthValue: Int
         switch lengthCounts {
         case .payload: lengthValue = payload.count
         case .frame: lengthValue = headerLength + payload.count + trailer + end.count
         case .rest: lengthValue = headerLength - lengthFieldEnd + payload.count + trailer + end.count
         case .payloadAndChecksum: lengthValue = payload.count + trailer
+        case .headerAndPayload: lengthValue = headerLength - magic.count + payload.count
         }
+        let values: [BitField.Role: Int] = [
+            .length: lengthValue - lengthAdjust, .command: Int(command), .sequence: Int(sequence), .flags: Int(flags),
+        ]
         for f in header {
             switch f {
             case .version: bytes.append(version)
             case .sequence: bytes.append(sequence)
             case .flags: bytes.append(flags)
             case .command(let w, let big): bytes += Self.integer(Int(command), width: w, bigEndian: big)
-            case .length(let w, let big): bytes += Self.integer(lengthValue, width: w, bigEndian: big)
+            case .length(let w, let big): bytes += Self.integer(lengthValue - lengthAdjust, width: w, bigEndian: big)
             case .reserved(let n): bytes += [UInt8](repeating: 0, count: n)
             case .fragmentCount: bytes.append(fragment?.count ?? 1)
             case .fragmentIndex: bytes.append(fragment?.index ?? 1)
+            case .word(let w, let big, let bits):
+                let word = bits.reduce(0) { $0 | (((values[$1.role] ?? 0) << $1.shift) & Int($1.mask)) }
+                bytes += Self.integer(word, width: w, bigEndian: big)
             }
         }
         bytes += payload
+        if let size { bytes += [UInt8](repeating: 0, count: max(0, size - bytes.count - trailer - end.count)) }
         if let c = checksum, last {
             let value = messageChecksum ?? c.algorithm.compute(checksummed(bytes, payloadStart: headerLength))
             bytes += Self.integer(Int(value), width: c.algorithm.width, bigEndian: c.bigEndian)
@@ -107,6 +116,10 @@ extension FrameFormat {
 
     /// The bytes the checksum covers, given a frame's bytes up to (not including) the checksum.
     func checksummed<C: Collection>(_ frame: C, payloadStart: Int) -> C.SubSequence where C.Index == Int {
+        if let span = checksum?.span {
+            let start = frame.startIndex
+            return frame[(start + span.from)..<(span.to.map { start + $0 } ?? frame.endIndex)]
+        }
         switch checksum?.covers ?? .frame {
         case .frame: return frame[frame.startIndex...]
         case .afterMagic: return frame[(frame.startIndex + magic.count)...]

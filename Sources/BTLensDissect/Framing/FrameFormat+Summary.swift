@@ -8,7 +8,7 @@ extension FrameFormat {
         var parts: [String] = []
         if let d = delimiting { parts.append("delimiter \(d.summary)") }
         if !magic.isEmpty {
-            parts.append("magic 0x" + magic.map { Hex.value($0, width: 2).dropFirst(2) }.joined())
+            parts.append("magic " + Self.hex(magic))
         } else if delimiting == nil {
             parts.append("magic none")
         }
@@ -16,15 +16,29 @@ extension FrameFormat {
             guard case .length = field, lengthCounts != .payload else { return field.summary }
             return "\(field.summary) (counts \(lengthCounts.rawValue))"
         }
+        if let size { parts.append("size \(size)") }
+        if lengthAdjust != 0 { parts.append("length-adjust \(lengthAdjust)") }
         if let c = checksum {
             let order = c.algorithm.width > 1 ? (c.bigEndian ? " (be)" : " (le)") : ""
-            parts.append("\(c.algorithm.summary) over \(c.covers.rawValue)\(order)")
+            let over = c.span.map { s in "bytes \(s.from)…\(s.to.map(String.init) ?? "payload end")" } ?? c.covers.rawValue
+            let flagged = c.flag.map { " when flags \(Hex.value($0, width: 2))" } ?? ""
+            parts.append("\(c.algorithm.summary) over \(over)\(order)\(flagged)")
         } else {
             parts.append("no checksum")
         }
-        if !end.isEmpty { parts.append("end 0x" + end.map { Hex.value($0, width: 2).dropFirst(2) }.joined()) }
+        if !end.isEmpty { parts.append("end " + Self.hex(end)) }
         if let maxLength { parts.append("max-length \(maxLength)") }
+        if !preamble.isEmpty { parts.append("preamble " + Self.hex(preamble)) }
+        if let more { parts.append("more-follows flag \(Hex.value(more.flag, width: 2))") }
+        if sequences != SequenceScopes() {
+            parts.append("sequence-per phone \(sequences.sent.name), accessory \(sequences.received.name)")
+        }
+        if let encryptedFlag { parts.append("encrypted when flags \(Hex.value(encryptedFlag, width: 2))") }
         return parts.joined(separator: ", ")
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        "0x" + bytes.map { Hex.value($0, width: 2).dropFirst(2) }.joined()
     }
 }
 
@@ -42,13 +56,16 @@ extension FrameFormat.HeaderField {
         case .reserved(let n): return "reserved \(n)"
         case .fragmentCount: return "fragment-count"
         case .fragmentIndex: return "fragment-index"
+        case .word(let w, let be, let bits):
+            let fields = bits.map { "\($0.role.rawValue) \(Hex.value($0.mask, width: 2 * w))" }
+            return "word \(integer(w, be)) {\(fields.joined(separator: ", "))}"
         }
     }
 }
 
 extension ChecksumAlgorithm {
     /// The catalogue's name; a CRC given by parameters that match none, by its width and polynomial.
-    var summary: String {
+    public var summary: String {
         guard case .crc(let c) = self, c.name == nil else { return name }
         return "crc-\(c.width) poly \(Hex.value(c.polynomial, width: c.width / 4))"
     }

@@ -15,13 +15,44 @@ public struct FrameFormat: Sendable, Equatable {
         /// the last carry no checksum; the last one's covers the joined payload.
         case fragmentCount
         case fragmentIndex
+        /// A 1-, 2- or 4-byte word whose bits hold fields (Galaxy Buds' length and flags in a u16le).
+        case word(width: Int, bigEndian: Bool, bits: [BitField])
 
-        var width: Int {
+        public var width: Int {
             switch self {
             case .version, .sequence, .flags, .fragmentCount, .fragmentIndex: return 1
-            case .command(let w, _), .length(let w, _): return w
+            case .command(let w, _), .length(let w, _), .word(let w, _, _): return w
             case .reserved(let n): return n
             }
+        }
+
+        /// The roles the field plays: a word's bits may play several.
+        public var roles: [BitField.Role] {
+            switch self {
+            case .command: return [.command]
+            case .length: return [.length]
+            case .sequence: return [.sequence]
+            case .flags: return [.flags]
+            case .word(_, _, let bits): return bits.map(\.role)
+            default: return []
+            }
+        }
+    }
+
+    /// A header field held in some bits of a word: its value is the word masked, shifted down to
+    /// the mask's lowest bit.
+    public struct BitField: Sendable, Equatable {
+        public enum Role: String, Sendable, CaseIterable {
+            case length, command, sequence, flags
+        }
+
+        public var role: Role
+        public var mask: UInt32
+        public var shift: Int { mask.trailingZeroBitCount }
+
+        public init(_ role: Role, mask: UInt32) {
+            self.role = role
+            self.mask = mask
         }
     }
 
@@ -35,6 +66,8 @@ public struct FrameFormat: Sendable, Equatable {
         case rest = "after-length"
         /// The payload and the checksum after it.
         case payloadAndChecksum = "payload-checksum"
+        /// The header fields after the magic, and the payload.
+        case headerAndPayload = "header-payload"
     }
 
     /// Which bytes the checksum covers.
@@ -50,11 +83,27 @@ public struct FrameFormat: Sendable, Equatable {
         public var algorithm: ChecksumAlgorithm
         public var covers: ChecksumCoverage
         public var bigEndian: Bool
+        /// A range of the frame's parts, where `covers` cannot say it: it overrides `covers`.
+        public var span: Span?
+        /// Bits of the flags field that say the frame carries the checksum (BluFi's 0x02); nil: always.
+        public var flag: UInt8?
 
         public init(_ algorithm: ChecksumAlgorithm, covers: ChecksumCoverage = .frame, bigEndian: Bool = true) {
             self.algorithm = algorithm
             self.covers = covers
             self.bigEndian = bigEndian
+        }
+    }
+
+    /// Bytes a checksum covers: from offset `from` of the frame (0: the magic's first byte) to
+    /// offset `to`, or to the payload's end when `to` is nil.
+    public struct Span: Sendable, Equatable {
+        public var from: Int
+        public var to: Int?
+
+        public init(from: Int, to: Int?) {
+            self.from = from
+            self.to = to
         }
     }
 
@@ -72,6 +121,28 @@ public struct FrameFormat: Sendable, Equatable {
     /// The longest frame the protocol sends, where its definition says: a longer length is wrong.
     /// Without a checksum, it is what keeps a stray magic from holding the stream up.
     public let maxLength: Int?
+    /// Every frame's length, for frames of a fixed size (no length field).
+    public let size: Int?
+    /// Added to the length field's value to give what `lengthCounts` counts.
+    public let lengthAdjust: Int
+    /// Bytes a stream may send once, before its first frame (Chsmartbulb's 8-byte text).
+    public let preamble: [UInt8]
+    /// Messages sent in several frames, each but the last with a flag (ESP BluFi's 0x10).
+    public let more: MoreFollows?
+
+    /// A flag bit saying another frame of the message follows; in a flagged frame, the payload
+    /// may begin with the message's total length (BluFi's u2le), which is no part of the message.
+    public struct MoreFollows: Sendable, Equatable {
+        public var flag: UInt8
+        public var totalWidth: Int
+        public var totalBigEndian: Bool
+
+        public init(flag: UInt8, totalWidth: Int = 0, totalBigEndian: Bool = false) {
+            self.flag = flag
+            self.totalWidth = totalWidth
+            self.totalBigEndian = totalBigEndian
+        }
+    }
     /// Derived once: the framer asks for them several times per frame.
     public let headerLength: Int
     public let trailerLength: Int
@@ -83,8 +154,13 @@ public struct FrameFormat: Sendable, Equatable {
 
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,
-        checksum: Checksum?, delimiting: Delimiting? = nil, end: [UInt8] = [], maxLength: Int? = nil
+        checksum: Checksum?, delimiting: Delimiting? = nil, end: [UInt8] = [], maxLength: Int? = nil,
+        size: Int? = nil, lengthAdjust: Int = 0, preamble: [UInt8] = [], more: MoreFollows? = nil
     ) {
+        self.preamble = preamble
+        self.more = more
+        self.size = size
+        self.lengthAdjust = lengthAdjust
         self.delimiting = delimiting
         self.end = end
         self.maxLength = maxLength
@@ -113,8 +189,10 @@ public struct FrameFormat: Sendable, Equatable {
     /// bytes, or nil when it cannot describe a frame.
     func payloadLength(forLengthValue n: Int, trailer: Int) -> Int? {
         let p: Int
+        let n = n + lengthAdjust
         switch lengthCounts {
         case .payload: p = n
+        case .headerAndPayload: p = n - (headerLength - magic.count)
         case .frame: p = n - headerLength - trailer - end.count
         case .rest: p = n - trailer - end.count - (headerLength - lengthFieldEnd)
         case .payloadAndChecksum: p = n - trailer
@@ -127,7 +205,7 @@ public struct FrameFormat: Sendable, Equatable {
         var offset = magic.count
         for f in header {
             offset += f.width
-            if case .length = f { return offset }
+            if f.roles.contains(.length) { return offset }
         }
         return offset
     }

@@ -5,6 +5,9 @@ public struct FrameLayout: Sendable {
         public var offset: Int
         public var width: Int
         public var bigEndian: Bool
+        /// The field's bits in the word, shifted down by `shift`: all of them for a whole field.
+        public var mask: UInt32 = .max
+        public var shift = 0
     }
 
     /// The magic's first byte: where a frame can start.
@@ -17,6 +20,9 @@ public struct FrameLayout: Sendable {
     public var length: Integer?
     public var fragmentIndex: Int?
     public var fragmentCount: Int?
+    /// A sequence or flags held in some bits of a word, where not a byte of their own.
+    public var sequenceBits: Integer?
+    public var flagsBits: Integer?
 
     public init(_ format: FrameFormat) {
         magicFirst = format.magic.first
@@ -31,6 +37,16 @@ public struct FrameLayout: Sendable {
             case .fragmentIndex: fragmentIndex = offset
             case .fragmentCount: fragmentCount = offset
             case .reserved: break
+            case .word(let w, let big, let bits):
+                for b in bits {
+                    let field = Integer(offset: offset, width: w, bigEndian: big, mask: b.mask, shift: b.shift)
+                    switch b.role {
+                    case .length: length = field
+                    case .command: command = field
+                    case .sequence: sequenceBits = field
+                    case .flags: flagsBits = field
+                    }
+                }
             }
             offset += f.width
         }

@@ -24,6 +24,8 @@ public struct FramedStream: Sendable {
     private(set) var sequences: SequenceCounters
     /// A message sent in several frames, joined so far.
     private var joining: (first: Frame, payload: [UInt8], next: UInt8, length: Int)?
+    /// A message whose frames say another follows (`FrameFormat.more`), joined so far.
+    var flagged: FlaggedJoin?
     /// The largest message joined from several frames.
     /// `Limits.messageBytes`.
     public let messageLimit: Int
@@ -96,6 +98,8 @@ public struct FramedStream: Sendable {
                 }
             }
             framer.append(value)
+            // Before detection, a framing's preamble is one more byte run before the first frame.
+            if let n = framer.takePreamble() { preamble += n }
             guard let step = framer.next() else {
                 state = .undecided(values: values, preamble: preamble)
                 return
@@ -162,6 +166,7 @@ public struct FramedStream: Sendable {
     }
 
     private mutating func drain(_ out: (consuming Output) -> Void) {
+        if let n = framer.takePreamble() { out(.diagnostic(preamble(n, from: origins.total - framer.buffered - n))) }
         while let step = framer.next() {
             if step.skipped > 0 {
                 let start = origins.total - framer.buffered - step.frame.length - step.skipped
@@ -174,6 +179,7 @@ public struct FramedStream: Sendable {
     /// Frames of a message sent in several are joined; the message is accepted at its last frame,
     /// its checksum checked over the joined payload.
     private mutating func join(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
+        if let more = framer.format.more { return joinFlagged(frame, more, out) }
         guard let part = frame.fragment, part.count > 1 else {
             abandon("a frame of another message", out)
             return accept(frame, out)
@@ -212,7 +218,8 @@ public struct FramedStream: Sendable {
     }
 
     /// Drops a message being joined, saying why.
-    private mutating func abandon(_ why: String, _ out: (consuming Output) -> Void) {
+    mutating func abandon(_ why: String, _ out: (consuming Output) -> Void) {
+        abandonFlagged(why, out)
         guard let j = joining else { return }
         joining = nil
         // The index after frame 255 wraps to 0 (a one-byte field): 0 - 1 wraps back to 255.
@@ -223,7 +230,7 @@ public struct FramedStream: Sendable {
             ))
     }
 
-    private func missing(_ first: Frame, _ what: String, frames: Int, bytes: Int) -> Output {
+    func missing(_ first: Frame, _ what: String, frames: Int, bytes: Int) -> Output {
         var fields: [(String, FieldValue)] = [("command", .int(first.command))]
         if let s = first.sequence { fields.append(("sequence", .int(s))) }
         fields += [("have", .int(frames)), ("count", .int(first.fragment?.count ?? 0))]
@@ -235,7 +242,8 @@ public struct FramedStream: Sendable {
         return .diagnostic(d)
     }
 
-    private mutating func accept(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
+    /// `tracked`: the sequence numbers of its frames were tracked as they came (a flagged message's).
+    mutating func accept(_ frame: consuming Frame, _ out: (consuming Output) -> Void, tracked: Bool = false) {
         // The header is read before the frame moves on: its diagnostics follow it.
         let (version, command, sequence, flags) = (frame.version, frame.command, frame.sequence, frame.flags)
         let (actual, expected) = (frame.checksum, frame.expectedChecksum)
@@ -249,17 +257,20 @@ public struct FramedStream: Sendable {
                         fields: [("version", .int(version))])))
         }
         if actual != expected, let actual, let expected {
-            let width = 2 * (framer.format.checksum?.algorithm.width ?? 1)
-            var fields: [(String, FieldValue)] = [("expected", .int(expected)), ("actual", .int(actual))]
-            if let sequence { fields.append(("sequence", .int(sequence))) }
-            fields.append(("command", .int(command)))
             out(
                 .diagnostic(
-                    Diagnostic(
-                        FramingDiagnostics.checksumBad,
-                        "command \(Hex.value(command, width: 2))\(sequence.map { " sequence \($0)" } ?? ""): checksum \(Hex.value(actual, width: width)), expected \(Hex.value(expected, width: width))",
-                        fields: fields)))
+                    FramingDiagnostics.badChecksum(
+                        command: command, sequence: sequence, actual: actual, expected: expected,
+                        width: framer.format.checksum?.algorithm.width ?? 1)))
         }
+        if !tracked { trackSequence(sequence, command: command, version: version, flags: flags, out) }
+    }
+
+    /// Gaps and duplicates in the stream's sequence numbers (counted per a header field's value,
+    /// where the framing says).
+    mutating func trackSequence(
+        _ sequence: UInt8?, command: UInt16, version: UInt8?, flags: UInt8?, _ out: (consuming Output) -> Void
+    ) {
         guard tracksSequence, let sequence else { return }
         let key = sequences.keyValue(command: command, version: version, flags: flags)
         guard let last = sequences.record(sequence, under: key) else { return }
@@ -267,6 +278,18 @@ public struct FramedStream: Sendable {
     }
 
     private func text(_ reason: SkipReason?) -> String? { reason?.text(framer.format, limit: framer.frameLimit) }
+
+    /// The preamble of `n` bytes that began the stream at position `start`.
+    private func preamble(_ n: Int, from start: Int) -> Diagnostic {
+        let bytes = framer.format.preamble
+        let printable = bytes.allSatisfy { (0x20..<0x7f).contains($0) }
+        let shown = printable ? "\"\(String(decoding: bytes, as: UTF8.self))\"" : Hex.string(bytes)
+        var d = Diagnostic(
+            FramingDiagnostics.preamble, "the stream's preamble \(shown) (\(n) bytes), before its first frame",
+            fields: [("preamble_bytes", .int(n))])
+        d.began = origins.place(at: start)
+        return d
+    }
 
     /// `start`: the stream position of the first byte skipped, whose record the diagnostic names.
     /// `why`: what the framing expected where the first byte was skipped, and what it found.

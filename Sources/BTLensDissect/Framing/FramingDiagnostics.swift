@@ -23,7 +23,10 @@ public enum FramingDiagnostics {
         "A message sent in several frames lost some of them (out of order, missing, too large, or the stream ended); its frames are dropped."
     )
 
+    public static let preamble = DiagnosticKind(
+        "a5.preamble", .note, "A stream began with its framing's preamble, before its first frame (not junk).")
+
     public static let all = [
-        checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown, fragmentMissing,
+        checksumBad, sequenceGap, sequenceDuplicate, resync, truncated, versionUnknown, fragmentMissing, preamble,
     ]
 }

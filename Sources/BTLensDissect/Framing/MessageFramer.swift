@@ -29,6 +29,13 @@ public struct MessageFramer: Sendable {
     /// How many end bytes frames have, read once for the same reason.
     private let endLength: Int
     public private(set) var inSync = true
+    /// A delimited framing's bytes at the front follow an end byte: at a stream's start (or after
+    /// lost bytes) they may be the tail of a frame begun before, and must prove themselves.
+    private var afterEnd = false
+    /// The format's preamble may yet come: nothing but its bytes has been seen.
+    private var preambleDue: Bool
+    /// The flag bits that say a frame carries its checksum, read once: the checksum holds a CRC.
+    private let checksumFlag: UInt8?
     /// Junk bytes skipped since the last frame.
     public private(set) var skipped = 0
     /// Why the first of them was skipped: what was expected there, and what was found.
@@ -46,6 +53,8 @@ public struct MessageFramer: Sendable {
         layout = FrameLayout(format)
         isDelimited = format.delimiting != nil
         endLength = format.end.count
+        preambleDue = !format.preamble.isEmpty
+        checksumFlag = format.checksum?.flag
     }
 
     /// A framer like this one, with nothing buffered.
@@ -58,6 +67,8 @@ public struct MessageFramer: Sendable {
     }
 
     public mutating func next() -> Step? {
+        // Bytes that may yet be the preamble wait for `takePreamble`.
+        if preambleDue { return nil }
         if isDelimited, let d = format.delimiting { return nextDelimited(d) }
         guard let first = layout.magicFirst else { return nextUnmarked() }
         while !buffer.isEmpty {
@@ -167,16 +178,25 @@ public struct MessageFramer: Sendable {
             }
             // An end with nothing before it delimits nothing: SLIP's leading END, HDLC's shared flag.
             if end == from {
+                afterEnd = true
                 escaped.consume(end + 1)
                 leading += end + 1
                 continue
             }
+            // The tail of a frame begun before the stream (SLIP junk with no leading END) is junk
+            // when its checksum fails; after an end byte, a bad checksum is still a frame.
+            let proven = afterEnd || d.start != nil
+            afterEnd = true
             guard let frame = d.unescape(escaped.bytes(from..<end)) else {
                 skipDelimited(end + 1, &leading, .escape)
                 continue
             }
             guard let step = delimitedStep(frame, wire: leading + end + 1) else {
                 skipDelimited(end + 1, &leading, .delimited(frame.count, magic: frame.starts(with: format.magic)))
+                continue
+            }
+            guard proven || step.frame.checksumOK || step.frame.isPartOfMessage else {
+                skipDelimited(end + 1, &leading, .unproven)
                 continue
             }
             escaped.consume(end + 1)
@@ -235,6 +255,7 @@ public struct MessageFramer: Sendable {
 
     /// The whole frame's length from the header in the buffer; nil when the length field cannot be right.
     @inline(__always) private func frameLength(trailer: Int) -> Int? {
+        if let size = format.size { return size }
         guard let field = layout.length,
             let payload = format.payloadLength(forLengthValue: integer(field), trailer: trailer)
         else { return nil }
@@ -245,10 +266,18 @@ public struct MessageFramer: Sendable {
     /// The fragment fields of the frame in the buffer (a format with them), and the length of its
     /// checksum: frames before the last of a message sent in several carry none.
     private var fragmentAndTrailer: (fragment: Frame.Fragment?, trailer: Int) {
-        guard format.hasFragments else { return (nil, format.trailerLength) }
+        let trailer = checksumPresent ? format.trailerLength : 0
+        guard format.hasFragments else { return (nil, trailer) }
         let f = Frame.Fragment(
             index: layout.fragmentIndex.map { buffer[$0] } ?? 1, count: layout.fragmentCount.map { buffer[$0] } ?? 1)
-        return (f, f.index >= f.count ? format.trailerLength : 0)
+        return (f, f.index >= f.count ? trailer : 0)
+    }
+
+    /// Whether the frame in the buffer carries its checksum: always, but where a flag says so.
+    private var checksumPresent: Bool {
+        guard let flag = checksumFlag else { return true }
+        let flags = layout.flags.map { Int(buffer[$0]) } ?? layout.flagsBits.map { integer($0) } ?? 0
+        return flags & Int(flag) != 0
     }
 
     /// The frame of `total` bytes at the front of the buffer, built whole: its payload copied out
@@ -271,8 +300,9 @@ public struct MessageFramer: Sendable {
         let command = layout.command.map { UInt16(truncatingIfNeeded: integer($0)) } ?? 0
         return Frame(
             version: byte(at: layout.version), command: command,
-            sequence: byte(at: layout.sequence), flags: byte(at: layout.flags),
-            payload: payloads.keeps(command) || (fragment?.count ?? 1) > 1
+            sequence: byte(at: layout.sequence) ?? layout.sequenceBits.map { UInt8(truncatingIfNeeded: integer($0)) },
+            flags: byte(at: layout.flags) ?? layout.flagsBits.map { UInt8(truncatingIfNeeded: integer($0)) },
+            payload: payloads.keeps(command) || (fragment?.count ?? 1) > 1 || format.more != nil
                 ? buffer.withUnsafeBytes(format.headerLength..<payloadEnd) { Array($0) } : [],
             payloadCount: payloadEnd - format.headerLength,
             checksum: checksum, expectedChecksum: expected, length: total, fragment: fragment)
@@ -284,7 +314,7 @@ public struct MessageFramer: Sendable {
     }
 
     private func integer(_ field: FrameLayout.Integer) -> Int {
-        integer(at: field.offset, width: field.width, bigEndian: field.bigEndian)
+        (integer(at: field.offset, width: field.width, bigEndian: field.bigEndian) & Int(field.mask)) >> field.shift
     }
 
     private func integer(at offset: Int, width: Int, bigEndian: Bool) -> Int {
@@ -308,6 +338,8 @@ public struct MessageFramer: Sendable {
     public mutating func loseSync() {
         buffer.removeAll()
         escaped.removeAll()
+        afterEnd = false
+        preambleDue = false
         clearSkipped()
         inSync = false
     }
@@ -316,5 +348,24 @@ public struct MessageFramer: Sendable {
     public mutating func clearSkipped() {
         skipped = 0
         skipReason = nil
+    }
+
+    /// The preamble at the stream's start, consumed: its length, once it is whole. Nil while it may
+    /// yet come (its first bytes so far), and for good once other bytes came first.
+    public mutating func takePreamble() -> Int? {
+        guard preambleDue else { return nil }
+        let preamble = format.preamble
+        let front = isDelimited ? escaped : buffer
+        let n = min(front.count, preamble.count)
+        guard (0..<n).allSatisfy({ front[$0] == preamble[$0] }) else {
+            preambleDue = false
+            return nil
+        }
+        guard n == preamble.count else { return nil }
+        if isDelimited { escaped.consume(n) } else { buffer.consume(n) }
+        preambleDue = false
+        // A delimited frame after the preamble has nothing of another before it.
+        afterEnd = true
+        return n
     }
 }

@@ -29,6 +29,9 @@ public enum SkipReason: Sendable, Equatable {
     /// Delimited: bytes between the marks that make no frame: their count, whether they begin
     /// with the magic.
     case delimited(Int, magic: Bool)
+    /// Delimited with no start byte: the first bytes of a stream, before any end byte, whose
+    /// checksum does not hold (the tail of a frame begun before the stream, or junk).
+    case unproven
 
     /// `expected …, found …`, in the words of the framing.
     public func text(_ format: FrameFormat, limit: Int) -> String {
@@ -49,6 +52,8 @@ public enum SkipReason: Sendable, Equatable {
         case .beforeStart(let found): return "expected a start byte, found \(Self.hex([found]))"
         case .startInside: return "expected an end byte, found another start byte"
         case .escape: return "expected an escape followed by a byte it stands for, found one that stands for none"
+        case .unproven:
+            return "expected a frame whose checksum holds before the stream's first end byte, found one that does not"
         case .delimited(let n, let hasMagic):
             guard hasMagic else { return "expected the magic \(magic) after the start, found other bytes" }
             let least = format.headerLength + format.trailerLength

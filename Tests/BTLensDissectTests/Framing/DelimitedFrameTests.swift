@@ -138,4 +138,29 @@ final class DelimitedFrameTests: XCTestCase {
         XCTAssertEqual(framer.buffered, 0)
         XCTAssertEqual(framer.skipped, 211)
     }
+
+    /// SLIP (RFC 1055) with an xor8: bytes at a stream's start with no END before them may be the
+    /// tail of a frame sent before the capture began. Failing their checksum, they are junk, not a
+    /// frame; after an END, a frame with a bad checksum is still shown.
+    func testAFrameWithNoEndBeforeItMustProveItself() {
+        let slip = FrameFormat(
+            name: "slip", magic: [], header: [.command(width: 1, bigEndian: true)],
+            checksum: FrameFormat.Checksum(.xor8), delimiting: .slip)
+        let good = slip.encode(command: 0x07, payload: [0xc0, 0x01])
+        XCTAssertEqual(good, [0x07, 0xdb, 0xdc, 0x01, 0xc6, 0xc0])
+        var bad = good
+        bad[4] = 0xc7
+        let junkFirst = [0x05, 0x06, 0x07, 0xc0] + good + bad
+        XCTAssertEqual(
+            slip.outputs([junkFirst]),
+            [
+                "a5.resync: skipped 4 bytes that do not form a frame, before the frame with command 0x07",
+                "0x07 c001 ok=true", "0x07 c001 ok=false",
+                "a5.checksum.bad: command 0x07: checksum 0xc7, expected 0xc6",
+            ])
+        XCTAssertEqual(FramerVerifier.disagreements(junkFirst) { slip.outputs($0) }, [])
+        // A good frame first needs no END before it; after a leading END, a bad one is shown.
+        XCTAssertEqual(slip.outputs([good]), ["0x07 c001 ok=true"])
+        XCTAssertEqual(slip.outputs([[0xc0] + bad]).first, "0x07 c001 ok=false")
+    }
 }

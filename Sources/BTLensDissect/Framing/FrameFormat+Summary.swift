@@ -20,7 +20,8 @@ extension FrameFormat {
         if lengthAdjust != 0 { parts.append("length-adjust \(lengthAdjust)") }
         if let c = checksum {
             let order = c.algorithm.width > 1 ? (c.bigEndian ? " (be)" : " (le)") : ""
-            let over = c.span.map { s in "bytes \(s.from)…\(s.to.map(String.init) ?? "payload end")" } ?? c.covers.rawValue
+            let over =
+                c.span.map { s in "bytes \(s.from)…\(s.to.map(String.init) ?? "payload end")" } ?? c.covers.rawValue
             let flagged = c.flag.map { " when flags \(Hex.value($0, width: 2))" } ?? ""
             parts.append("\(c.algorithm.summary) over \(over)\(order)\(flagged)")
         } else {

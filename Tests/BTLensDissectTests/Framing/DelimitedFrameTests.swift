@@ -154,7 +154,8 @@ final class DelimitedFrameTests: XCTestCase {
         XCTAssertEqual(
             slip.outputs([junkFirst]),
             [
-                "a5.resync: skipped 4 bytes that do not form a frame, before the frame with command 0x07",
+                "a5.resync: skipped 4 bytes that do not form a frame, before the frame with command 0x07: "
+                    + "expected a frame whose checksum holds before the stream's first end byte, found one that does not",
                 "0x07 c001 ok=true", "0x07 c001 ok=false",
                 "a5.checksum.bad: command 0x07: checksum 0xc7, expected 0xc6",
             ])

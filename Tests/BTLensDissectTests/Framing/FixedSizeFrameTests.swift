@@ -21,7 +21,8 @@ final class FixedSizeFrameTests: XCTestCase {
             fixed.outputs([bytes]),
             [
                 "0x01 1000000000 ok=true",
-                "a5.resync: skipped 1 byte that do not form a frame, before the frame with command 0x02",
+                "a5.resync: skipped 1 byte that do not form a frame, before the frame with command 0x02: "
+                    + "expected the magic 0x7e, found 0x55",
                 "0x02 0102030405 ok=true",
                 "a5.truncated: stream ended by the end inside a frame: 2 of 8 bytes present",
             ])
@@ -61,6 +62,9 @@ final class FixedSizeFrameTests: XCTestCase {
         // A length of 0 adjusts to -1: no frame, junk.
         XCTAssertEqual(
             format.outputs([[0xa5, 0x01, 0x00]]),
-            ["a5.resync: skipped 3 bytes that do not form a frame, with no frame after them"])
+            [
+                "a5.resync: skipped 3 bytes that do not form a frame, with no frame after them: "
+                    + "expected a length for a frame of 3 to 65536 bytes, found 0"
+            ])
     }
 }

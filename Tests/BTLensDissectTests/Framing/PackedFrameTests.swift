@@ -48,7 +48,8 @@ final class PackedFrameTests: XCTestCase {
             buds.outputs([bytes]),
             [
                 "0x61 01645a01 ok=true",
-                "a5.resync: skipped 2 bytes that do not form a frame, before the frame with command 0x60",
+                "a5.resync: skipped 2 bytes that do not form a frame, before the frame with command 0x60: "
+                    + "expected the magic 0xfd, found 0x00",
                 "0x60 0b00555001 ok=true", "0x61 00645a01 ok=false",
                 "a5.checksum.bad: command 0x61: checksum 0x73c7, expected 0x0573",
             ])

@@ -19,7 +19,8 @@ final class PreambleTests: XCTestCase {
         XCTAssertEqual(
             bulb.outputs([again]).suffix(2),
             [
-                "a5.resync: skipped 8 bytes that do not form a frame, before the frame with command 0x21",
+                "a5.resync: skipped 8 bytes that do not form a frame, before the frame with command 0x21: "
+                    + "expected the magic 0x01fe0000, found 0x42",
                 "0x21 01 ok=true",
             ])
         XCTAssertEqual(
@@ -38,14 +39,16 @@ final class PreambleTests: XCTestCase {
             bulb.outputs([frame + Array("BT-READY".utf8) + frame]),
             [
                 "0x21 01 ok=true",
-                "a5.resync: skipped 8 bytes that do not form a frame, before the frame with command 0x21",
+                "a5.resync: skipped 8 bytes that do not form a frame, before the frame with command 0x21: "
+                    + "expected the magic 0x01fe0000, found 0x42",
                 "0x21 01 ok=true",
             ])
         // Bytes that begin like it and then differ are framed as they are.
         XCTAssertEqual(
             bulb.outputs([Array("BT-".utf8) + frame]),
             [
-                "a5.resync: skipped 3 bytes that do not form a frame, before the frame with command 0x21",
+                "a5.resync: skipped 3 bytes that do not form a frame, before the frame with command 0x21: "
+                    + "expected the magic 0x01fe0000, found 0x42",
                 "0x21 01 ok=true",
             ])
     }

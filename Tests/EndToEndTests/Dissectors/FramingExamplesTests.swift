@@ -17,6 +17,7 @@ final class FramingExamplesTests: XCTestCase {
         let run = try runCLI(["dissectors", "list", "--dissectors", examples + "govee.yaml"])
         XCTAssertTrue(
             run.stdout.contains(
-                "govee  [\(examples)govee.yaml]  one value per message, event byte first, xor8 last"), run.stdout)
+                "govee  [\(examples)govee.yaml]  Govee LED lights (20-byte commands)\n"
+                    + "    framing: event byte + payload + xor8 last\n"), run.stdout)
     }
 }

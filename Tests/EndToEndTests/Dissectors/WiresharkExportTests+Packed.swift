@@ -206,7 +206,8 @@ extension WiresharkExportTests {
         XCTAssertEqual(badRecords, bad)
         XCTAssertEqual(all.filter { $0["id"] as? String == "a5.payload.short" }.count, 1)
         // A whole value with no event byte has no command to name.
-        XCTAssertTrue(all.contains { $0["message"] as? String == "value: checksum 0x0004, expected 0x0003" })
+        XCTAssertTrue(
+            all.contains { $0["message"] as? String == "header-sum-like: value: checksum 0x0004, expected 0x0003" })
 
         try requireLuaTshark()
         for file in Self.packedDefinitions.keys.sorted() {

@@ -11,9 +11,15 @@ final class FieldSpec: Sendable {
     indirect enum FieldType: Sendable {
         /// u1, u2le, s4be, …
         case integer(width: Int, signed: Bool, bigEndian: Bool)
+        /// `vlq`/`varint`: unsigned LEB128, at most 10 bytes; `svarint` zigzag-decoded (protobuf's sint64).
+        case varint(signed: Bool)
+        /// `f2le` … `f8be`: IEEE 754 binary16, binary32 or binary64.
+        case float(width: Int, bigEndian: Bool)
         case bytes(Size)
         /// UTF-8 text.
         case string(Size)
+        /// `strz`: UTF-8 up to the first 0x00, which is consumed; within `size` bytes when given.
+        case stringZ(Size?)
         /// A Protocol Buffers message read without a schema (`ProtobufRaw`).
         case protobuf(Size)
         /// A named type from `types:`.
@@ -34,6 +40,13 @@ final class FieldSpec: Sendable {
         case eos
         case count(Int)
         case field(String)
+    }
+
+    /// The unit of an integer counting time since 1970-01-01T00:00:00Z (`time: unix-ms`).
+    enum TimeUnit: Int64, Sendable {
+        case seconds = 1
+        case milliseconds = 1000
+        case microseconds = 1_000_000
     }
 
     enum Valid: Sendable {
@@ -58,6 +71,9 @@ final class FieldSpec: Sendable {
     let scale: Double?
     let offset: Double?
     let valid: Valid?
+    let time: TimeUnit?
+    /// The byte a fixed-size `str` is padded with at its end (`pad-right: 0`), trimmed when shown.
+    let padRight: UInt8?
 
     /// What a definition may say of a field beside its name and type.
     struct Attributes {
@@ -68,6 +84,8 @@ final class FieldSpec: Sendable {
         var scale: Double?
         var offset: Double?
         var valid: Valid?
+        var time: TimeUnit?
+        var padRight: UInt8?
     }
 
     init(name: String, type: FieldType, _ a: Attributes = Attributes()) {
@@ -77,6 +95,7 @@ final class FieldSpec: Sendable {
         (repeats, enumNames, flags, unit, scale, offset, valid) = (
             a.repeats, a.enumNames, a.flags, a.unit, a.scale, a.offset, a.valid
         )
+        (time, padRight) = (a.time, a.padRight)
     }
 }
 
@@ -115,9 +134,10 @@ extension FieldSpec {
         var names: Set<String> = []
         func visit(_ type: FieldType) {
             switch type {
-            case .integer: break
-            case .bytes(let size), .string(let size), .protobuf(let size):
+            case .integer, .varint, .float: break
+            case .bytes(let size), .string(let size), .protobuf(let size), .stringZ(let size?):
                 if case .field(let f) = size { names.insert(f) }
+            case .stringZ(nil): break
             case .group(let inner): for s in inner { visit(s) }
             case .switchOn(let on, let cases, let fallback):
                 names.insert(on)
@@ -138,7 +158,7 @@ extension FieldSpec {
     static func markReferenced(_ specs: [FieldSpec], _ names: Set<String>) {
         func mark(_ type: FieldType) {
             switch type {
-            case .integer, .bytes, .string, .protobuf: break
+            case .integer, .varint, .float, .bytes, .string, .stringZ, .protobuf: break
             case .group(let inner): markReferenced(inner, names)
             case .switchOn(_, let cases, let fallback):
                 for c in cases.values { mark(c) }
@@ -153,7 +173,7 @@ extension FieldSpec {
 }
 
 /// The payload sizes a message's fields take without a problem, where sizes alone decide it: no
-/// `valid`, no switch, no size or count read from another field. `stats` reads only a message's
+/// `valid` or `time`, no switch, no size or count read from another field. `stats` reads only a message's
 /// problems, so a payload of such a size needs no walk through its fields.
 struct PayloadLayout: Sendable, Equatable {
     /// The bytes the fixed fields take.
@@ -172,15 +192,15 @@ struct PayloadLayout: Sendable, Equatable {
     init?(_ specs: [FieldSpec]) {
         for spec in specs {
             // Only the last field may run to the end: a field after it would find no bytes.
-            guard open == 0, spec.valid == nil, add(spec) else { return nil }
+            guard open == 0, spec.valid == nil, spec.time == nil, add(spec) else { return nil }
         }
     }
 
     private mutating func add(_ spec: FieldSpec) -> Bool {
         switch (spec.type, spec.repeats) {
-        case (.integer(let width, _, _), nil):
+        case (.integer(let width, _, _), nil), (.float(let width, _), nil):
             size += width
-        case (.integer(let width, _, _), .count(let n)?):
+        case (.integer(let width, _, _), .count(let n)?), (.float(let width, _), .count(let n)?):
             size += width * n
         case (.integer(1, _, _), .eos?):
             open = FieldDecoder.repeatLimit
@@ -190,7 +210,7 @@ struct PayloadLayout: Sendable, Equatable {
             open = Int.max
         case (.group(let inner), nil):
             for s in inner {
-                guard open == 0, s.valid == nil, add(s) else { return false }
+                guard open == 0, s.valid == nil, s.time == nil, add(s) else { return false }
             }
         default:
             return false

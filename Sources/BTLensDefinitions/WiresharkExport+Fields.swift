@@ -38,6 +38,8 @@ extension WiresharkExport {
                 parts.append("any = { " + values.map(String.init).joined(separator: ", ") + " }")
             case nil: break
             }
+            if let time = f.time { parts.append("tm = \(time.rawValue)") }
+            if let pad = f.padRight { parts.append("pad = \(pad)") }
             parts.append(kind(f, f.type))
             return "{ " + parts.joined(separator: ", ") + " }"
         }
@@ -46,14 +48,12 @@ extension WiresharkExport {
         private mutating func kind(_ f: FieldSpec, _ type: FieldSpec.FieldType) -> String {
             switch type {
             case .integer(let width, let signed, let bigEndian):
-                let values =
-                    f.enumNames.map { e in
-                        ", enum = { " + e.all.map { "[\($0.raw)] = \(quoted($0.name))" }.joined(separator: ", ") + " }"
-                    } ?? ""
-                let hex = f.flags != nil ? ", hex = true" : ""
-                let key = declare(f.name, "t = \"int\", w = \(width), s = \(signed)\(hex)\(values)")
+                let key = declare(f.name, "t = \"int\", w = \(width), s = \(signed)\(Self.shown(f))")
                 return "f = \(quoted(key)), k = \"int\", w = \(width), s = \(signed), be = \(bigEndian)"
                     + flagBits(f, key: key, width: width)
+            case .varint(let signed): return varintKind(f, signed: signed)
+            case .float(let width, let bigEndian): return floatKind(f, width: width, bigEndian: bigEndian)
+            case .stringZ(let size): return stringZKind(f, size: size)
             case .bytes(let size):
                 return "f = \(quoted(declare(f.name, "t = \"bytes\""))), k = \"bytes\", z = \(Self.size(size))"
             case .string(let size):
@@ -82,7 +82,16 @@ extension WiresharkExport {
             return ", fl = { " + bits.joined(separator: ", ") + " }"
         }
 
-        private static func size(_ s: FieldSpec.Size) -> String {
+        /// An integer field's enum values and base, for its declaration.
+        static func shown(_ f: FieldSpec) -> String {
+            let values =
+                f.enumNames.map { e in
+                    ", enum = { " + e.all.map { "[\($0.raw)] = \(quoted($0.name))" }.joined(separator: ", ") + " }"
+                } ?? ""
+            return (f.flags != nil ? ", hex = true" : "") + values
+        }
+
+        static func size(_ s: FieldSpec.Size) -> String {
             switch s {
             case .fixed(let n): return "\(n)"
             case .field(let name): return quoted(name)
@@ -92,7 +101,7 @@ extension WiresharkExport {
 
         /// The key of a field named `name` declared as `lua`: the name itself, or the name with a
         /// number where another message uses the name for a value of another type.
-        private mutating func declare(_ name: String, _ lua: String, shownAs label: String? = nil) -> String {
+        mutating func declare(_ name: String, _ lua: String, shownAs label: String? = nil) -> String {
             var key = name
             var n = 1
             while let other = declared[key], other != lua {

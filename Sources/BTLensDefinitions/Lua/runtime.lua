@@ -687,6 +687,38 @@ if not btlens.register then
     end
   end
 
+  -- An integer's item over `r` (with its value `v` when given), kept for later fields, shown as its
+  -- unit, scale, flags or time says, and checked against `valid`.
+  local payload_single, show_time, unpadded
+  local function int_item(p, s, kind, r, v, given, tree, scope, problems)
+    local item
+    if given then item = tree:add(p.fields[kind.f], r, v)
+    else item = kind.be and tree:add(p.fields[kind.f], r) or tree:add_le(p.fields[kind.f], r) end
+    scope[s.n] = v
+    if s.tm then show_time(s, item, v, problems)
+    elseif s.sc or s.of then
+      item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
+    elseif s.u then
+      item:append_text(s.u)
+    end
+    for _, flag in ipairs(s.fl or {}) do
+      if kind.be then item:add(p.fields[flag[3]], r) else item:add_le(p.fields[flag[3]], r) end
+    end
+    local bad
+    if s.lo and v < s.lo or s.hi and v > s.hi then bad = true end
+    if s.any then
+      bad = true
+      for _, a in ipairs(s.any) do if a == v then bad = false end end
+    end
+    if bad then
+      local function num(x) return x and string.format("%.15g", x) or "" end
+      local want = {}
+      for _, a in ipairs(s.any or {}) do want[#want + 1] = tostring(a) end
+      problems[#problems + 1] = { id = "a5.field.invalid", item = item, text = s.n .. " is " .. v .. "; expected " ..
+        (s.any and ("one of " .. table.concat(want, ", ")) or (num(s.lo) .. "…" .. num(s.hi))) }
+    end
+  end
+
   local function single(p, s, kind, t, off, stop, tree, scope, problems)
     if kind.k == "int" then
       if off + kind.w > stop then short(s.n, kind.w, off, stop) end
@@ -696,36 +728,20 @@ if not btlens.register then
         v = kind.be and (kind.s and r:int64() or r:uint64()) or (kind.s and r:le_int64() or r:le_uint64())
         v = tonumber(tostring(v))
       else
-        v = kind.be and (kind.s and r:int() or r:uint()) or (kind.s and r:le_int() or r:le_uint())
+        v = kind.be and r:uint() or r:le_uint()
+        -- Signed by hand: TvbRange's int() reads no 3-byte value.
+        if kind.s and v >= 2 ^ (8 * kind.w - 1) then v = v - 2 ^ (8 * kind.w) end
       end
-      local item = kind.be and tree:add(p.fields[kind.f], r) or tree:add_le(p.fields[kind.f], r)
-      scope[s.n] = v
-      if s.sc or s.of then
-        item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
-      elseif s.u then
-        item:append_text(s.u)
-      end
-      for _, flag in ipairs(s.fl or {}) do
-        if kind.be then item:add(p.fields[flag[3]], r) else item:add_le(p.fields[flag[3]], r) end
-      end
-      local bad
-      if s.lo and v < s.lo or s.hi and v > s.hi then bad = true end
-      if s.any then
-        bad = true
-        for _, a in ipairs(s.any) do if a == v then bad = false end end
-      end
-      if bad then
-        local function num(x) return x and string.format("%.15g", x) or "" end
-        local want = {}
-        for _, a in ipairs(s.any or {}) do want[#want + 1] = tostring(a) end
-        problems[#problems + 1] = { id = "a5.field.invalid", item = item, text = s.n .. " is " .. v .. "; expected " ..
-          (s.any and ("one of " .. table.concat(want, ", ")) or (num(s.lo) .. "…" .. num(s.hi))) }
-      end
+      int_item(p, s, kind, r, v, false, tree, scope, problems)
       return off + kind.w
     elseif kind.k == "bytes" or kind.k == "string" then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
       if off + size > stop then short(s.n, size, off, stop) end
-      tree:add(p.fields[kind.f], t(off, size))
+      if s.pad and kind.k == "string" then
+        tree:add(p.fields[kind.f], t(off, size), unpadded(size > 0 and t(off, size):raw() or "", s.pad))
+      else
+        tree:add(p.fields[kind.f], t(off, size))
+      end
       return off + size
     elseif kind.k == "protobuf" then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
@@ -750,8 +766,92 @@ if not btlens.register then
     elseif kind.k == "switch" then
       return single(p, s, kind.cases[scope[kind.on] or 0] or kind.fb or { k = "bytes", z = "eos" },
         t, off, stop, tree, scope, problems)
+    elseif payload_single[kind.k] then
+      return payload_single[kind.k](p, s, kind, t, off, stop, tree, scope, problems)
     end
     return stop
+  end
+
+  -- Payload types beyond fixed integers, bytes and text (FieldDecoder+Payload).
+  payload_single = {}
+
+  -- An unsigned LEB128 varint, at most 10 bytes; zigzag-decoded for svarint. Cut off or longer
+  -- stops the message, as btlens stops.
+  function payload_single.varint(p, s, kind, t, off, stop, tree, scope, problems)
+    local v, mult, k = 0, 1, 0
+    repeat
+      local why = k == 10 and " is a varint longer than 10 bytes" or off + k >= stop and " is a varint cut off"
+      if why then error({ id = "a5.field.invalid", text = s.n .. why .. " at payload offset " .. off }, 0) end
+      local b = t(off + k, 1):uint()
+      v, mult, k = v + (b % 128) * mult, mult * 128, k + 1
+    until b < 128
+    if kind.s then v = v % 2 == 0 and v / 2 or -(v + 1) / 2 end
+    int_item(p, s, kind, t(off, k), v, true, tree, scope, problems)
+    return off + k
+  end
+
+  -- IEEE 754 binary16, which TvbRange does not read.
+  local function half(b)
+    local sign = b >= 0x8000 and -1 or 1
+    local e, f = math.floor(b / 1024) % 32, b % 1024
+    if e == 31 then return f == 0 and sign * math.huge or 0 / 0 end
+    if e == 0 then return sign * f * 2 ^ -24 end
+    return sign * (1 + f / 1024) * 2 ^ (e - 15)
+  end
+
+  function payload_single.float(p, s, kind, t, off, stop, tree, scope, problems)
+    if off + kind.w > stop then short(s.n, kind.w, off, stop) end
+    local r = t(off, kind.w)
+    local v
+    if kind.w == 2 then v = half(kind.be and r:uint() or r:le_uint())
+    else v = kind.be and r:float() or r:le_float() end
+    local item = tree:add(p.fields[kind.f], r, v)
+    if s.sc or s.of then
+      item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
+    elseif s.u then
+      item:append_text(s.u)
+    end
+    return off + kind.w
+  end
+
+  -- Text up to the first 00, which is read too; within the size when there is one.
+  function payload_single.strz(p, s, kind, t, off, stop, tree, scope, problems)
+    local size, ended = nil, true
+    if kind.z then
+      size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+      if off + size > stop then short(s.n, size, off, stop) end
+    else
+      local at = (stop > off and t(off, stop - off):raw() or ""):find("\0", 1, true)
+      size, ended = at or (stop - off), at ~= nil
+    end
+    local raw = size > 0 and t(off, size):raw() or ""
+    local item = tree:add(p.fields[kind.f], t(off, size), raw:sub(1, (raw:find("\0", 1, true) or #raw + 1) - 1))
+    if not ended then
+      problems[#problems + 1] = { id = "a5.field.invalid", item = item,
+        text = s.n .. " has no 00 terminator at payload offset " .. off }
+    end
+    return off + size
+  end
+
+  -- An integer counting s.tm units since 1970 as ISO 8601 UTC; 1970 to 9999, as btlens.
+  function show_time(s, item, v, problems)
+    local secs = math.floor(v / s.tm)
+    if v < 0 or secs > 253402300799 then
+      problems[#problems + 1] = { id = "a5.field.invalid", item = item,
+        text = s.n .. " is " .. string.format("%.0f", v) .. "; expected a time from 1970 to 9999" }
+      return
+    end
+    local text = os.date("!%Y-%m-%dT%H:%M:%S", secs)
+    local fraction = v - secs * s.tm
+    if fraction ~= 0 then text = text .. string.format(s.tm == 1000 and ".%03d" or ".%06d", fraction) end
+    item:append_text(" (" .. text .. "Z)")
+  end
+
+  -- A str padded at its end (pad-right): shown without its padding.
+  function unpadded(raw, pad)
+    local last = #raw
+    while last > 0 and raw:byte(last) == pad do last = last - 1 end
+    return raw:sub(1, last)
   end
 
   function walk(p, list, t, off, stop, tree, scope, problems)
@@ -1173,6 +1273,7 @@ if not btlens.register then
         fields[key] = make(abbrev, name, d.hex and base.HEX or base.DEC, d.enum)
       elseif d.t == "bool" then
         fields[key] = ProtoField.bool(abbrev, name, d.bits, nil, d.mask)
+      elseif d.t == "float" then fields[key] = d.w == 8 and ProtoField.double(abbrev, name) or ProtoField.float(abbrev, name)
       elseif d.t == "string" then fields[key] = ProtoField.string(abbrev, name)
       elseif d.t == "group" then fields[key] = ProtoField.none(abbrev, name)
       else fields[key] = ProtoField.bytes(abbrev, name) end

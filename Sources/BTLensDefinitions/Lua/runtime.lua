@@ -687,12 +687,12 @@ if not btlens.register then
     end
   end
 
-  -- An integer's item over `r` (with its value `v` when given), kept for later fields, shown as its
-  -- unit, scale, flags or time says, and checked against `valid`.
+  -- An integer's item over `r` (with `given`, the value as its field takes it, when `r` is not it),
+  -- `v` kept for later fields, shown as its unit, scale, flags or time says, checked against `valid`.
   local payload_single, show_time, unpadded
   local function int_item(p, s, kind, r, v, given, tree, scope, problems)
     local item
-    if given then item = tree:add(p.fields[kind.f], r, v)
+    if given then item = tree:add(p.fields[kind.f], r, given)
     else item = kind.be and tree:add(p.fields[kind.f], r) or tree:add_le(p.fields[kind.f], r) end
     scope[s.n] = v
     if s.tm then show_time(s, item, v, problems)
@@ -732,7 +732,7 @@ if not btlens.register then
         -- Signed by hand: TvbRange's int() reads no 3-byte value.
         if kind.s and v >= 2 ^ (8 * kind.w - 1) then v = v - 2 ^ (8 * kind.w) end
       end
-      int_item(p, s, kind, r, v, false, tree, scope, problems)
+      int_item(p, s, kind, r, v, nil, tree, scope, problems)
       return off + kind.w
     elseif kind.k == "bytes" or kind.k == "string" then
       local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
@@ -786,7 +786,8 @@ if not btlens.register then
       v, mult, k = v + (b % 128) * mult, mult * 128, k + 1
     until b < 128
     if kind.s then v = v % 2 == 0 and v / 2 or -(v + 1) / 2 end
-    int_item(p, s, kind, t(off, k), v, true, tree, scope, problems)
+    -- A 64-bit field takes an Int64 or UInt64: exact to 2^53, as Lua's numbers are.
+    int_item(p, s, kind, t(off, k), v, kind.s and Int64.new(v) or UInt64.new(v), tree, scope, problems)
     return off + k
   end
 

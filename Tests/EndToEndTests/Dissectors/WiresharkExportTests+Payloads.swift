@@ -1,0 +1,137 @@
+import BTLensCore
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// Payload types (varints, 24-bit integers, floats, strz, padded str, times) in btlens and in the
+/// exported plugin: the same frames, names and diagnostics, and the same values.
+extension WiresharkExportTests {
+    static let payloadDefinition = """
+        protocol: payload-types
+        bind:
+          characteristics:
+            - {uuid: fff9, role: command}
+        framing:
+          magic: none
+          header: [{length: u2be}, {command: u2be}]
+        enums:
+          mode: {-1: off, 1: on}
+        messages:
+          - id: 1
+            name: Numbers
+            seq:
+              - {id: n, type: vlq}
+              - {id: z, type: svarint, enum: mode}
+              - {id: a, type: u3le}
+              - {id: b, type: s3be}
+              - {id: h, type: f2le}
+              - {id: f, type: f4be, unit: V}
+              - {id: d, type: f8le}
+              - {id: items, type: u1, repeat: n}
+          - id: 2
+            name: Texts
+            seq:
+              - {id: name, type: strz}
+              - {id: model, type: str, size: 8, pad-right: 0}
+              - {id: at, type: u4le, time: unix-s}
+              - {id: ms, type: u8le, time: unix-ms}
+        """
+
+    /// Good messages of each kind, then each way a payload type goes wrong, as Pebble-like frames
+    /// (length u2be, command u2be) on fff9 in 20-byte values.
+    static let payloadFrames: [(command: UInt8, payload: String)] = [
+        (1, "02 01 010203 fffffe 003c 3dcccccd 000000000000f07f aa bb"),
+        (2, "41 42 00 5761746368000000 40c3e165 3930000000000000"),
+        // A varint longer than 10 bytes, one cut off, a short payload, an extra byte.
+        (1, "80 80 80 80 80 80 80 80 80 80 01"),
+        (1, "02 83"),
+        (1, "01 02 010203"),
+        (1, "02 03 ffffff 800000 00bc 3f800000 182d4454fb210940 01 02 cc"),
+        // A time after 9999, then a strz with no 00 (the fields after it find no bytes).
+        (2, "00 0000000000000000 00000000 ffffffffffffff7f"),
+        (2, "41 42 43"),
+    ]
+
+    func testPayloadTypesAgreeWithTheExportedPlugin() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-payloads-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("payload-types.yaml")
+        try Self.payloadDefinition.write(to: file, atomically: true, encoding: .utf8)
+        var s = LESession()
+        s.connect(handle: 0x40, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        s.att(handle: 0x40, .sent, [0x08, 0x10, 0x00, 0xff, 0xff, 0x03, 0x28])
+        s.att(handle: 0x40, .received, [0x09, 7, 0x10, 0x00, 0x1a, 0x11, 0x00, 0xf9, 0xff])
+        var bytes: [UInt8] = []
+        for (command, hex) in Self.payloadFrames {
+            let payload = Hex.bytes(hex) ?? []
+            bytes += [UInt8(payload.count >> 8), UInt8(payload.count & 0xff), 0, command] + payload
+        }
+        s.stream(handle: 0x40, attHandle: 0x11, .sent, bytes, values: Array(repeating: 20, count: bytes.count / 20 + 1))
+        s.disconnect(handle: 0x40)
+        let capture = folder.appendingPathComponent("payloads.btsnoop").path
+        try Data(s.bytes).write(to: URL(fileURLWithPath: capture))
+        let arguments = ["--dissectors", folder.path]
+
+        let all = try events(capture, arguments)
+        let messages = all.filter { $0["command_name"] != nil }
+        XCTAssertEqual(messages.count, Self.payloadFrames.count)
+        let problems = all.filter { ($0["id"] as? String)?.hasPrefix("a5.") == true }.compactMap {
+            "\($0["id"] ?? "") \($0["message"] ?? "")"
+        }
+        XCTAssertEqual(
+            problems,
+            [
+                "a5.field.invalid Numbers: n is a varint longer than 10 bytes at payload offset 0",
+                "a5.field.invalid Numbers: z is a varint cut off at payload offset 1",
+                "a5.payload.short Numbers: field b needs 3 bytes at payload offset 5, 0 left",
+                "a5.payload.extra Numbers: 1 byte after the last field (payload offset 24)",
+                "a5.field.invalid Texts: ms is 9223372036854775807; expected a time from 1970 to 9999",
+                "a5.field.invalid Texts: name has no 00 terminator at payload offset 0",
+                "a5.payload.short Texts: field model needs 8 bytes at payload offset 3, 0 left",
+            ])
+        let first = messages.first?["fields"] as? [String: Any] ?? [:]
+        XCTAssertEqual(first["z"] as? String, "off")
+        XCTAssertEqual(first["d"] as? String, "inf")
+        XCTAssertEqual((first["f"] as? [String: Any])?["value"] as? Double, 0.1)
+        let texts = messages.dropFirst().first?["fields"] as? [String: Any] ?? [:]
+        XCTAssertEqual(texts["at"] as? String, "2024-03-01T12:00:00Z")
+        XCTAssertEqual(texts["ms"] as? String, "1970-01-01T00:00:12.345Z")
+
+        try requireLuaTshark()
+        try export(file.path)
+        XCTAssertGreaterThanOrEqual(try compare(capture, ["payload-types"], arguments), 15)
+        try compareValues(capture, messages)
+    }
+
+    /// Each message's values as tshark shows them beside btlens' JSON: numbers equal to 7
+    /// significant digits (tshark prints a binary32 so), text as it is.
+    private func compareValues(_ capture: String, _ messages: [[String: Any]]) throws {
+        let names = ["n", "a", "b", "h", "f", "d", "name", "model"]
+        var arguments = ["-X", "lua_script:\(plugin)", "-r", capture, "-2", "-R", "frame", "-T", "fields"]
+        arguments += ["-e", "frame.number"] + names.flatMap { ["-e", "payload_types.\($0)"] }
+        var shown: [Int: [String]] = [:]
+        for line in try tshark(arguments) {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if let number = Int(columns[0]) { shown[number] = Array(columns.dropFirst()) }
+        }
+        var compared = 0
+        for m in messages {
+            guard let record = m["record"] as? Int, let fields = m["fields"] as? [String: Any] else { continue }
+            for (i, name) in names.enumerated() {
+                guard var value = fields[name] else { continue }
+                if let measure = value as? [String: Any] { value = measure["value"] ?? "" }
+                // The first message's value where a record holds two.
+                let theirs = shown[record].map { $0[i].split(separator: ",").first.map(String.init) ?? "" } ?? "none"
+                if let mine = value as? Double ?? Double("\(value)"), let other = Double(theirs) {
+                    let close = mine == other || abs(mine - other) <= 1e-6 * max(1, abs(mine))
+                    XCTAssertTrue(close, "record \(record) \(name): \(mine) vs \(theirs)")
+                } else {
+                    XCTAssertEqual("\(value)", theirs, "record \(record) \(name)")
+                }
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(compared, 20)
+    }
+}

@@ -11,7 +11,7 @@ extension DefinitionParser.Parser {
         "s1", "s2le", "s2be", "s3le", "s3be", "s4le", "s4be", "s8le", "s8be", "s2", "s3", "s4", "s8",
     ]
     static let typeNames =
-        "u1, u2le, u2be, u3le … u8be, s1 … s8be, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf"
+        "u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf"
 
     /// A `seq` list; `known` holds the integer fields before it that sizes and switches may name.
     mutating func seq(_ v: YAMLValue, _ what: String, known: Set<String>) throws(DefinitionError) -> [FieldSpec] {

@@ -17,6 +17,10 @@ extension DefinitionParser.Parser {
             guard size == nil else { throw t.error("\(here): a varint (\(name)) takes no size") }
             return .varint(signed: signed)
         }
+        if name.hasPrefix("b"), let n = Int(name.dropFirst()), (1...64).contains(n), name == "b\(n)" {
+            guard size == nil else { throw t.error("\(here): a bit field (\(name)) takes no size") }
+            return .bits(n)
+        }
         if Self.floatTypes.contains(name) {
             guard size == nil else { throw t.error("\(here): a float type (\(name)) takes no size") }
             let big = name.hasSuffix("be") || (!name.hasSuffix("le") && bigEndian)
@@ -40,6 +44,9 @@ extension DefinitionParser.Parser {
             else { throw t.error("\(here): 'time' is shown as a time: it takes no enum, flags, unit, scale or offset") }
             spec.time = unit
         }
+        if type.isBits, case .eos? = spec.repeats, let r = m["repeat"] {
+            throw r.error("\(here): a bit field repeats a count or a field's value, not to eos")
+        }
         if let p = m["pad-right"] {
             guard case .string = type, size != nil else {
                 throw p.error("\(here): 'pad-right' applies to str fields with a size only")
@@ -56,9 +63,14 @@ extension FieldSpec.FieldType {
     /// an enum, flags or `valid`.
     var isInteger: Bool {
         switch self {
-        case .integer, .varint: return true
+        case .integer, .varint, .bits: return true
         default: return false
         }
+    }
+
+    var isBits: Bool {
+        if case .bits = self { return true }
+        return false
     }
 
     var isFloat: Bool {

@@ -38,6 +38,22 @@ extension FieldDecoder {
         throw Stop()
     }
 
+    /// `n` bits, most significant first (Kaitai Struct's default `bit-endian: be`), from the bits
+    /// the fields before left in their last byte, then from the next bytes.
+    mutating func bits(_ name: String, _ n: Int) throws(Stop) -> UInt64 {
+        var value: UInt64 = 0
+        var needed = n
+        while needed > 0 {
+            if heldBits.left == 0 { heldBits = (try read(name, 1).first ?? 0, 8) }
+            let take = min(needed, heldBits.left)
+            let chunk = UInt64(heldBits.byte >> (heldBits.left - take)) & (1 << UInt64(take) - 1)
+            value = value << UInt64(take) | chunk
+            heldBits.left -= take
+            needed -= take
+        }
+        return value
+    }
+
     /// An IEEE 754 value of `width` bytes (binary16, 32 or 64), finite ones in the shortest form
     /// that reads back as the same value of that width: binary32's 0.1 is 0.1, not the binary64
     /// 0.10000000149011612 it widens to. JSON has no NaN or infinity: those are the strings `nan`,

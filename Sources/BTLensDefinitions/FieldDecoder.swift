@@ -17,6 +17,8 @@ struct FieldDecoder {
     var reader: ByteReader
     /// The values of the integer fields a size, repeat or switch names (`FieldSpec.isReferenced`).
     private var scope: [String: Int64] = [:]
+    /// The byte bit fields are read from and how many of its bits are still unread.
+    var heldBits: (byte: UInt8, left: Int) = (0, 0)
 
     init(message: String, payload: [UInt8], keepsValues: Bool = true) {
         self.message = message
@@ -74,6 +76,7 @@ struct FieldDecoder {
     private mutating func single<Sink: FieldSink & ~Copyable>(
         _ spec: FieldSpec, _ type: FieldSpec.FieldType, _ sink: inout Sink
     ) throws(Stop) {
+        if !type.isBits { heldBits.left = 0 }
         switch type {
         case .integer(let width, let signed, let bigEndian):
             let raw = Self.unsigned(try read(spec.name, width), bigEndian: bigEndian)
@@ -90,6 +93,9 @@ struct FieldDecoder {
             // Zigzag (protobuf.dev, "Encoding": sintN): 0, -1, 1, -2 … as 0, 1, 2, 3 …
             let value = signed ? Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1) : Int64(bitPattern: raw)
             integer(spec, value: value, raw: signed ? UInt64(bitPattern: value) : raw, signed: signed, &sink)
+        case .bits(let n):
+            let raw = try bits(spec.name, n)
+            integer(spec, value: Int64(bitPattern: raw), raw: raw, signed: false, &sink)
         case .float(let width, let bigEndian):
             let raw = Self.unsigned(try read(spec.name, width), bigEndian: bigEndian)
             if keepsValues { sink.value(Self.float(raw, width: width, spec)) }

@@ -13,6 +13,9 @@ final class FieldSpec: Sendable {
         case integer(width: Int, signed: Bool, bigEndian: Bool)
         /// `vlq`/`varint`: unsigned LEB128, at most 10 bytes; `svarint` zigzag-decoded (protobuf's sint64).
         case varint(signed: Bool)
+        /// `b1` … `b64`: an unsigned integer of that many bits, most significant first; consecutive
+        /// bit fields share bytes, and the next field of another type starts at the next byte.
+        case bits(Int)
         /// `f2le` … `f8be`: IEEE 754 binary16, binary32 or binary64.
         case float(width: Int, bigEndian: Bool)
         case bytes(Size)
@@ -134,7 +137,7 @@ extension FieldSpec {
         var names: Set<String> = []
         func visit(_ type: FieldType) {
             switch type {
-            case .integer, .varint, .float: break
+            case .integer, .varint, .bits, .float: break
             case .bytes(let size), .string(let size), .protobuf(let size), .stringZ(let size?):
                 if case .field(let f) = size { names.insert(f) }
             case .stringZ(nil): break
@@ -158,7 +161,7 @@ extension FieldSpec {
     static func markReferenced(_ specs: [FieldSpec], _ names: Set<String>) {
         func mark(_ type: FieldType) {
             switch type {
-            case .integer, .varint, .float, .bytes, .string, .stringZ, .protobuf: break
+            case .integer, .varint, .bits, .float, .bytes, .string, .stringZ, .protobuf: break
             case .group(let inner): markReferenced(inner, names)
             case .switchOn(_, let cases, let fallback):
                 for c in cases.values { mark(c) }

@@ -52,6 +52,7 @@ extension WiresharkExport {
                 return "f = \(quoted(key)), k = \"int\", w = \(width), s = \(signed), be = \(bigEndian)"
                     + flagBits(f, key: key, width: width)
             case .varint(let signed): return varintKind(f, signed: signed)
+            case .bits(let n): return bitsKind(f, bits: n)
             case .float(let width, let bigEndian): return floatKind(f, width: width, bigEndian: bigEndian)
             case .stringZ(let size): return stringZKind(f, size: size)
             case .bytes(let size):

@@ -6,6 +6,14 @@ extension WiresharkExport.FieldTable {
         return "f = \(WiresharkExport.quoted(key)), k = \"varint\", s = \(signed)"
     }
 
+    /// Declared as the narrowest integer that holds it. Its flags name no bits in Wireshark: a
+    /// flag's mask applies to the bytes, not to the bits read.
+    mutating func bitsKind(_ f: FieldSpec, bits: Int) -> String {
+        let width = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8
+        let key = declare(f.name, "t = \"int\", w = \(width), s = false\(Self.shown(f))")
+        return "f = \(WiresharkExport.quoted(key)), k = \"bits\", n = \(bits), w = \(width)"
+    }
+
     mutating func floatKind(_ f: FieldSpec, width: Int, bigEndian: Bool) -> String {
         let key = declare(f.name, "t = \"float\", w = \(width)")
         return "f = \(WiresharkExport.quoted(key)), k = \"float\", w = \(width), be = \(bigEndian)"

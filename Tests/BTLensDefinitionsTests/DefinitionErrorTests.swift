@@ -38,7 +38,7 @@ final class DefinitionErrorTests: XCTestCase {
     func testUnknownType() {
         XCTAssertEqual(
             error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u5}\n"),
-            "x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf"
+            "x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf"
         )
     }
 
@@ -127,7 +127,7 @@ final class DefinitionErrorTests: XCTestCase {
             x.yaml:2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
             x.yaml:3: enum mode: key 'x' is not an integer
             x.yaml:5: message A from: 'watch'; expected phone or accessory
-            x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf
+            x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf
             x.yaml:6: field 'c': enum 'nope' is not defined under enums: (defined: )
             x.yaml:10: characteristic uuid: 'zz' is not a UUID (2a19, 0xfff3 or 128-bit)
             x.yaml:12: example hex: not hex bytes

@@ -188,9 +188,41 @@ final class PayloadTypeTests: XCTestCase {
             ])
     }
 
+    /// Kaitai Struct's b1 … b64 (bit-endian be): bits most significant first, consecutive bit
+    /// fields sharing bytes, a field of another type starting at the next byte.
+    func testBitFieldsShareBytesAndRealign() throws {
+        let seq = """
+                  - {id: op, type: b4, enum: op}
+                  - {id: n, type: b4}
+                  - {id: long, type: b12}
+                  - {id: short, type: b4, valid: {max: 12}}
+                  - {id: flag, type: b1, flags: {1: set}}
+                  - {id: three, type: b3}
+                  - {id: next, type: u1}
+                  - {id: items, type: b2, repeat: n}
+                  - {id: wide, type: b64}
+            """
+        // wide: the 2 bits 6c left (00), then 62 of the next 8 bytes.
+        let m = try decoded(seq, "a3 abcd e0 07 6c 8000000000000001", extra: "enums: {op: {10: write}}")
+        XCTAssertEqual(
+            MessageField.describe(m.fields),
+            "op=write n=3 long=2748 short=13 flag=[set] three=6 next=7 items=[1 2 3] wide=2305843009213693952")
+        XCTAssertEqual(
+            m.problems.map(\.message), ["M: short is 13; expected …12"])
+    }
+
     func testPayloadTypesAreCheckedAtLoad() {
         let cases = [
             ("      - {id: a, type: vlq, size: 2}\n", "x.yaml:6: field 'a': a varint (vlq) takes no size"),
+            ("      - {id: a, type: b3, size: 2}\n", "x.yaml:6: field 'a': a bit field (b3) takes no size"),
+            (
+                "      - {id: a, type: b3, repeat: eos}\n",
+                "x.yaml:6: field 'a': a bit field repeats a count or a field's value, not to eos"
+            ),
+            (
+                "      - {id: a, type: b65}\n",
+                "x.yaml:6: field 'a': unknown type 'b65'; expected \(DefinitionParser.Parser.typeNames)"
+            ),
             ("      - {id: a, type: f4le, size: 2}\n", "x.yaml:6: field 'a': a float type (f4le) takes no size"),
             ("      - {id: a, type: f4le, enum: e}\n", "x.yaml:6: field 'a': 'enum' applies to integer fields only"),
             (

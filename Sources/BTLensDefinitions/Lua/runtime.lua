@@ -690,6 +690,7 @@ if not btlens.register then
   -- An integer's item over `r` (with `given`, the value as its field takes it, when `r` is not it),
   -- `v` kept for later fields, shown as its unit, scale, flags or time says, checked against `valid`.
   local payload_single, show_time, unpadded
+  local HELD_BITS = "\0bits" -- the scope's key for the byte bit fields read from, never a field's name
   local function int_item(p, s, kind, r, v, given, tree, scope, problems)
     local item
     if given then item = tree:add(p.fields[kind.f], r, given)
@@ -720,6 +721,7 @@ if not btlens.register then
   end
 
   local function single(p, s, kind, t, off, stop, tree, scope, problems)
+    if kind.k ~= "bits" then scope[HELD_BITS] = nil end
     if kind.k == "int" then
       if off + kind.w > stop then short(s.n, kind.w, off, stop) end
       local r = t(off, kind.w)
@@ -789,6 +791,25 @@ if not btlens.register then
     -- A 64-bit field takes an Int64 or UInt64: exact to 2^53, as Lua's numbers are.
     int_item(p, s, kind, t(off, k), v, kind.s and Int64.new(v) or UInt64.new(v), tree, scope, problems)
     return off + k
+  end
+
+  -- b1 … b64: bits most significant first, from the byte the bit fields before left bits in.
+  function payload_single.bits(p, s, kind, t, off, stop, tree, scope, problems)
+    local held = scope[HELD_BITS] or { left = 0 }
+    local v, needed, first = 0, kind.n, held.left > 0 and off - 1 or off
+    while needed > 0 do
+      if held.left == 0 then
+        if off >= stop then short(s.n, 1, off, stop) end
+        held = { byte = t(off, 1):uint(), left = 8 }
+        off = off + 1
+      end
+      local take = math.min(needed, held.left)
+      v = v * 2 ^ take + math.floor(held.byte / 2 ^ (held.left - take)) % 2 ^ take
+      held.left, needed = held.left - take, needed - take
+    end
+    scope[HELD_BITS] = held
+    int_item(p, s, kind, t(first, off - first), v, kind.w == 8 and UInt64.new(v) or v, tree, scope, problems)
+    return off
   end
 
   -- IEEE 754 binary16, which TvbRange does not read.

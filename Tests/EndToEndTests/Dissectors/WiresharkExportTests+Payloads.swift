@@ -16,6 +16,7 @@ extension WiresharkExportTests {
           header: [{length: u2be}, {command: u2be}]
         enums:
           mode: {-1: off, 1: on}
+          op: {10: write}
         messages:
           - id: 1
             name: Numbers
@@ -35,6 +36,16 @@ extension WiresharkExportTests {
               - {id: model, type: str, size: 8, pad-right: 0}
               - {id: at, type: u4le, time: unix-s}
               - {id: ms, type: u8le, time: unix-ms}
+          - id: 3
+            name: Bits
+            seq:
+              - {id: op, type: b4, enum: op}
+              - {id: count, type: b4}
+              - {id: long, type: b12}
+              - {id: short, type: b4, valid: {max: 12}}
+              - {id: flag, type: b1}
+              - {id: wide, type: b40}
+              - {id: next, type: u1}
         """
 
     /// Good messages of each kind, then each way a payload type goes wrong, as Pebble-like frames
@@ -50,6 +61,9 @@ extension WiresharkExportTests {
         // A time after 9999, then a strz with no 00 (the fields after it find no bytes).
         (2, "00 0000000000000000 00000000 ffffffffffffff7f"),
         (2, "41 42 43"),
+        // Bit fields across bytes, one out of its valid range; then bits cut off by the payload's end.
+        (3, "a2 abcd ff ffffffff 80 07"),
+        (3, "a2 abc0 ff"),
     ]
 
     func testPayloadTypesAgreeWithTheExportedPlugin() throws {
@@ -89,6 +103,8 @@ extension WiresharkExportTests {
                 "a5.field.invalid Texts: ms is 9223372036854775807; expected a time from 1970 to 9999",
                 "a5.field.invalid Texts: name has no 00 terminator at payload offset 0",
                 "a5.payload.short Texts: field model needs 8 bytes at payload offset 3, 0 left",
+                "a5.field.invalid Bits: short is 13; expected …12",
+                "a5.payload.short Bits: field wide needs 1 byte at payload offset 4, 0 left",
             ])
         let first = messages.first?["fields"] as? [String: Any] ?? [:]
         XCTAssertEqual(first["z"] as? String, "off")
@@ -97,6 +113,8 @@ extension WiresharkExportTests {
         let texts = messages.dropFirst().first?["fields"] as? [String: Any] ?? [:]
         XCTAssertEqual(texts["at"] as? String, "2024-03-01T12:00:00Z")
         XCTAssertEqual(texts["ms"] as? String, "1970-01-01T00:00:12.345Z")
+        let bits = messages.dropFirst(8).first?["fields"] as? [String: Any] ?? [:]
+        XCTAssertEqual(bits["wide"] as? Int, 1_099_511_627_775)
 
         try requireLuaTshark()
         try export(file.path)
@@ -107,7 +125,7 @@ extension WiresharkExportTests {
     /// Each message's values as tshark shows them beside btlens' JSON: numbers equal to 7
     /// significant digits (tshark prints a binary32 so), text as it is.
     private func compareValues(_ capture: String, _ messages: [[String: Any]]) throws {
-        let names = ["n", "a", "b", "h", "f", "d", "name", "model"]
+        let names = ["n", "a", "b", "h", "f", "d", "name", "model", "count", "long", "short", "flag", "wide", "next"]
         var arguments = ["-X", "lua_script:\(plugin)", "-r", capture, "-2", "-R", "frame", "-T", "fields"]
         arguments += ["-e", "frame.number"] + names.flatMap { ["-e", "payload_types.\($0)"] }
         var shown: [Int: [String]] = [:]
@@ -132,6 +150,6 @@ extension WiresharkExportTests {
                 compared += 1
             }
         }
-        XCTAssertGreaterThanOrEqual(compared, 20)
+        XCTAssertGreaterThanOrEqual(compared, 30)
     }
 }

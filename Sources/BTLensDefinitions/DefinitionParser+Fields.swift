@@ -153,6 +153,7 @@ extension DefinitionParser.Parser {
         throws(DefinitionError) -> FieldSpec.FieldType
     {
         if !t.isScalar {
+            if let schema = try protobufType(t, here, size: size) { return schema }
             let m = try t.fields("\(here) type", allowed: ["switch-on", "cases"])
             let on = try m.required("switch-on", "\(here) type").string("\(here) switch-on")
             guard known.contains(on) else {

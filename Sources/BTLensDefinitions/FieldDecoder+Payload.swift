@@ -59,16 +59,22 @@ extension FieldDecoder {
     /// 0.10000000149011612 it widens to. JSON has no NaN or infinity: those are the strings `nan`,
     /// `inf` and `-inf`, as the text shows them.
     static func float(_ raw: UInt64, width: Int, _ spec: borrowing FieldSpec) -> MessageValue {
-        let d: Double
-        switch width {
-        case 2: d = half(UInt16(truncatingIfNeeded: raw))
-        case 4: d = Double(String(Float(bitPattern: UInt32(truncatingIfNeeded: raw)))) ?? .nan
-        default: d = Double(bitPattern: raw)
-        }
-        guard d.isFinite else { return .enumerated(d.isNaN ? "nan" : d < 0 ? "-inf" : "inf", raw: 0) }
+        let d = ieee(raw, width: width)
+        guard d.isFinite else { return nonFinite(d) }
         guard spec.scale != nil || spec.offset != nil else { return .measure(d, unit: spec.unit) }
         return .measure(decimal(d * (spec.scale ?? 1) + (spec.offset ?? 0)), unit: spec.unit)
     }
+
+    /// The value of the `width`-byte IEEE 754 number `raw`, in its shortest form for that width.
+    static func ieee(_ raw: UInt64, width: Int) -> Double {
+        switch width {
+        case 2: return half(UInt16(truncatingIfNeeded: raw))
+        case 4: return Double(String(Float(bitPattern: UInt32(truncatingIfNeeded: raw)))) ?? .nan
+        default: return Double(bitPattern: raw)
+        }
+    }
+
+    static func nonFinite(_ d: Double) -> MessageValue { .enumerated(d.isNaN ? "nan" : d < 0 ? "-inf" : "inf", raw: 0) }
 
     /// binary16 in its shortest round-trip form, through binary32 where Float16 is missing
     /// (macOS on Intel): every binary16 value is a binary32 one.

@@ -121,6 +121,13 @@ struct FieldDecoder {
                         fields: [("field", .string(spec.name)), ("offset", .int(start + failure.offset))]))
             }
             if keepsValues { ProtobufRaw.put(records, into: &sink, depth: 1) }
+        case .protobufSchema(let schemas, let name, let size):
+            let bytes = try read(spec.name, length(size))
+            var schema = ProtobufSchemaReader(schemas: schemas, keepsValues: keepsValues)
+            schema.message(name, bytes, depth: 1, &sink)
+            for failure in schema.failures {
+                invalid(spec.name, at: failure.offset, "(\(name)): \(failure.reason),")
+            }
         case .group(let specs):
             // A group sees the fields before it; what it names is not seen after it.
             let outer = scope

@@ -25,6 +25,8 @@ final class FieldSpec: Sendable {
         case stringZ(Size?)
         /// A Protocol Buffers message read without a schema (`ProtobufRaw`).
         case protobuf(Size)
+        /// A Protocol Buffers message read by the schema of `message` in the definition's `protobufs:`.
+        case protobufSchema(ProtobufSchemas, message: String, Size)
         /// A named type from `types:`.
         case group([FieldSpec])
         /// `switch-on` an earlier integer field; `fallback` is the `_` case (else the rest as bytes).
@@ -138,7 +140,8 @@ extension FieldSpec {
         func visit(_ type: FieldType) {
             switch type {
             case .integer, .varint, .bits, .float: break
-            case .bytes(let size), .string(let size), .protobuf(let size), .stringZ(let size?):
+            case .bytes(let size), .string(let size), .protobuf(let size), .stringZ(let size?),
+                .protobufSchema(_, _, let size):
                 if case .field(let f) = size { names.insert(f) }
             case .stringZ(nil): break
             case .group(let inner): for s in inner { visit(s) }
@@ -161,7 +164,7 @@ extension FieldSpec {
     static func markReferenced(_ specs: [FieldSpec], _ names: Set<String>) {
         func mark(_ type: FieldType) {
             switch type {
-            case .integer, .varint, .bits, .float, .bytes, .string, .stringZ, .protobuf: break
+            case .integer, .varint, .bits, .float, .bytes, .string, .stringZ, .protobuf, .protobufSchema: break
             case .group(let inner): markReferenced(inner, names)
             case .switchOn(_, let cases, let fallback):
                 for c in cases.values { mark(c) }

@@ -9,6 +9,8 @@ extension WiresharkExport {
         private(set) var lines: [String] = []
         /// A declaration's text by key, to find a name declared before with the same type.
         private var declared: [String: String] = [:]
+        /// The definition's `protobufs:` as Lua, once a field reads one of them.
+        private(set) var protobufs = ""
 
         init(protocolName: String) { self.protocolName = protocolName }
 
@@ -61,6 +63,10 @@ extension WiresharkExport {
                 return "f = \(quoted(declare(f.name, "t = \"string\""))), k = \"string\", z = \(Self.size(size))"
             case .protobuf(let size):
                 return "f = \(quoted(declare(f.name, "t = \"group\""))), k = \"protobuf\", z = \(Self.size(size))"
+            case .protobufSchema(let schemas, let name, let size):
+                if protobufs.isEmpty { protobufs = Self.lua(schemas) }
+                let key = declare(f.name, "t = \"group\"")
+                return "f = \(quoted(key)), k = \"pbs\", m = \(quoted(name)), z = \(Self.size(size))"
             case .group(let inner):
                 let key = declare(f.name, "t = \"group\"")
                 return "f = \(quoted(key)), k = \"group\", g = \(list(inner))"

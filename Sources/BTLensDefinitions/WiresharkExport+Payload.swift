@@ -24,3 +24,24 @@ extension WiresharkExport.FieldTable {
         return "f = \(WiresharkExport.quoted(key)), k = \"strz\"" + (size.map { ", z = \(Self.size($0))" } ?? "")
     }
 }
+
+extension WiresharkExport.FieldTable {
+    /// Every message of `protobufs:` for runtime.lua's `pb_schema`: by field number, its name
+    /// (`n`), type (`t`), enum values (`e`) and message (`m`).
+    static func lua(_ schemas: ProtobufSchemas) -> String {
+        schemas.messages.keys.sorted().map { name in
+            let fields = (schemas.messages[name] ?? [:]).sorted { $0.key < $1.key }.map { number, f in
+                var parts = ["n = \(WiresharkExport.quoted(f.name))", "t = \"\(f.type.rawValue)\""]
+                if let e = f.enumNames {
+                    parts.append(
+                        "e = { "
+                            + e.all.map { "[\($0.raw)] = \(WiresharkExport.quoted($0.name))" }.joined(separator: ", ")
+                            + " }")
+                }
+                if let m = f.message { parts.append("m = \(WiresharkExport.quoted(m))") }
+                return "[\(number)] = { \(parts.joined(separator: ", ")) }"
+            }
+            return "[\(WiresharkExport.quoted(name))] = { \(fields.joined(separator: ", ")) }"
+        }.joined(separator: ", ")
+    }
+}

@@ -27,7 +27,7 @@ final class DefinitionErrorTests: XCTestCase {
     func testUnknownKeys() {
         XCTAssertEqual(
             error("protocol: t\nmesages: []\n"),
-            "x.yaml:2: unknown key 'mesages' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples"
+            "x.yaml:2: unknown key 'mesages' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, protobufs, types, messages, pairing, examples"
         )
         XCTAssertEqual(
             error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, sise: 2}]}\n"),
@@ -124,7 +124,7 @@ final class DefinitionErrorTests: XCTestCase {
                   - {hex: xyz}
                 """),
             """
-            x.yaml:2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
+            x.yaml:2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, protobufs, types, messages, pairing, examples
             x.yaml:3: enum mode: key 'x' is not an integer
             x.yaml:5: message A from: 'watch'; expected phone or accessory
             x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf

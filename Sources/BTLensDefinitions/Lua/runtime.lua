@@ -869,6 +869,90 @@ if not btlens.register then
     item:append_text(" (" .. text .. "Z)")
   end
 
+  -- Protocol Buffers read by a definition's schema (ProtobufSchema): field names and types from
+  -- p.c.protobufs; unknown numbers as the raw reader shows them. The same problems as btlens: a
+  -- message that stops being protobuf, a packed field cut off, a wire type the schema disagrees with.
+  local PB_WIRE = { int32 = 0, int64 = 0, uint32 = 0, uint64 = 0, sint32 = 0, sint64 = 0, bool = 0, enum = 0,
+    fixed64 = 1, sfixed64 = 1, double = 1, string = 2, bytes = 2, message = 2, fixed32 = 5, sfixed32 = 5, float = 5 }
+
+  -- A varint as its field's type reads it (Lua numbers: exact to 2^53).
+  local function pb_number(f, v)
+    if f.t == "sint32" or f.t == "sint64" then return string.format("%.0f", v % 2 == 0 and v / 2 or -(v + 1) / 2) end
+    if f.t == "bool" then return v ~= 0 and "true" or "false" end
+    if f.t == "int32" or f.t == "enum" or f.t == "uint32" then
+      v = v % 2 ^ 32
+      if f.t ~= "uint32" and v >= 2 ^ 31 then v = v - 2 ^ 32 end
+    end
+    if f.t == "enum" then return f.e and f.e[v] or string.format("%.0f?", v) end
+    return string.format("%.0f", v)
+  end
+
+  local function pb_fixed(f, r)
+    if f.t == "float" or f.t == "double" then return tostring(r:le_float()) end
+    if f.t == "sfixed32" then return tostring(r:le_int()) end
+    if f.t == "fixed32" then return tostring(r:le_uint()) end
+    return tostring(f.t == "sfixed64" and r:le_int64() or r:le_uint64())
+  end
+
+  local pb_schema
+  -- The values of a packed repeated scalar, one after another in bytes from..to-1 of raw.
+  local function pb_packed(f, raw, from, to, t, off, tree, fail)
+    local i, n, w = from, 0, PB_WIRE[f.t] == 1 and 8 or 4
+    while i < to and n < REPEAT_LIMIT do
+      if PB_WIRE[f.t] == 0 then
+        local v, ni = pb_varint(raw, i)
+        if not v or ni > to then return fail(i - 1, "packed field: a varint is cut off") end
+        tree:add(t(off + i - 1, ni - i), f.n .. ": " .. pb_number(f, v))
+        i = ni
+      else
+        if i + w > to then return fail(i - 1, "packed field: " .. w .. " bytes, " .. (to - i) .. " left") end
+        tree:add(t(off + i - 1, w), f.n .. ": " .. pb_fixed(f, t(off + i - 1, w)))
+        i = i + w
+      end
+      n = n + 1
+    end
+  end
+
+  function pb_schema(c, name, raw, t, off, tree, depth, fail)
+    local list, at, why = pb_records(raw)
+    if at then fail(off + at, why) end
+    local msg = c.protobufs[name] or {}
+    for _, r in ipairs(list) do
+      local f = msg[r.n]
+      local range = t(off + r.from - 1, r.to - r.from)
+      if not f then
+        pb_show(raw, { r }, t, off, tree, depth)
+      elseif r.wt == 2 and PB_WIRE[f.t] ~= 2 then
+        pb_packed(f, raw, r.at, r.at + r.len, t, off, tree, function(o, text) fail(off + o, text) end)
+      elseif r.wt ~= PB_WIRE[f.t] then
+        fail(off + r.from - 1, "field " .. r.n .. " (" .. f.n .. ") has wire type " .. r.wt .. "; expected " .. PB_WIRE[f.t])
+        pb_show(raw, { r }, t, off, tree, depth)
+      elseif f.t == "message" and depth < PB_DEPTH then
+        pb_schema(c, f.m, raw:sub(r.at, r.at + r.len - 1), t, off + r.at - 1, tree:add(range, f.n .. ":"), depth + 1, fail)
+      elseif r.wt == 2 then
+        local sub = raw:sub(r.at, r.at + r.len - 1)
+        local text = f.t == "string" and (not utf8 or utf8.len(sub)) and ("\"" .. sub .. "\"")
+        tree:add(range, f.n .. ": " .. (text or sub:gsub(".", function(ch) return string.format("%02x", ch:byte()) end)))
+      elseif r.wt == 0 then
+        tree:add(range, f.n .. ": " .. pb_number(f, r.v))
+      else
+        tree:add(range, f.n .. ": " .. pb_fixed(f, t(off + r.at - 1, r.len)))
+      end
+    end
+  end
+
+  function payload_single.pbs(p, s, kind, t, off, stop, tree, scope, problems)
+    local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+    if off + size > stop then short(s.n, size, off, stop) end
+    local sub = tree:add(p.fields[kind.f], t(off, size))
+    local function fail(at, why)
+      problems[#problems + 1] = { id = "a5.field.invalid", item = sub,
+        text = s.n .. " (" .. kind.m .. "): " .. why .. ", at payload offset " .. at }
+    end
+    pb_schema(p.c, kind.m, size > 0 and t(off, size):raw() or "", t, off, sub, 1, fail)
+    return off + size
+  end
+
   -- A str padded at its end (pad-right): shown without its padding.
   function unpadded(raw, pad)
     local last = #raw

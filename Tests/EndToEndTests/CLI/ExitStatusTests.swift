@@ -288,7 +288,7 @@ extension ExitStatusTests {
         XCTAssertEqual(
             run.stdout,
             """
-            \(file):2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
+            \(file):2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, protobufs, types, messages, pairing, examples
             \(file):4: message A from: 'watch'; expected phone or accessory
             \(file):5: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf
 

@@ -17,6 +17,12 @@ extension WiresharkExportTests {
         enums:
           mode: {-1: off, 1: on}
           op: {10: write}
+        protobufs:
+          Info:
+            1: {id: label, type: string}
+            2: {id: level, type: sint32, repeated: true}
+            3: {id: inner, type: message, message: Info}
+            4: {id: mode, type: enum, enum: mode}
         messages:
           - id: 1
             name: Numbers
@@ -46,6 +52,10 @@ extension WiresharkExportTests {
               - {id: flag, type: b1}
               - {id: wide, type: b40}
               - {id: next, type: u1}
+          - id: 4
+            name: Proto
+            seq:
+              - {id: body, type: {protobuf: Info}}
         """
 
     /// Good messages of each kind, then each way a payload type goes wrong, as Pebble-like frames
@@ -64,6 +74,11 @@ extension WiresharkExportTests {
         // Bit fields across bytes, one out of its valid range; then bits cut off by the payload's end.
         (3, "a2 abcd ff ffffffff 80 07"),
         (3, "a2 abc0 ff"),
+        // A protobuf by its schema; then a wire type it disagrees with, a packed field cut off and
+        // an inner message cut off; then a message cut off.
+        (4, "0a026869 1203010203 1a022001 2001"),
+        (4, "0d01000000 12020180 1a020a05"),
+        (4, "0a0568"),
     ]
 
     func testPayloadTypesAgreeWithTheExportedPlugin() throws {
@@ -105,6 +120,10 @@ extension WiresharkExportTests {
                 "a5.payload.short Texts: field model needs 8 bytes at payload offset 3, 0 left",
                 "a5.field.invalid Bits: short is 13; expected …12",
                 "a5.payload.short Bits: field wide needs 1 byte at payload offset 4, 0 left",
+                "a5.field.invalid Proto: body (Info): field 1 (label) has wire type 5; expected 2, at payload offset 0",
+                "a5.field.invalid Proto: body (Info): packed field 2 (level): a varint is cut off, at payload offset 8",
+                "a5.field.invalid Proto: body (Info): field 1 needs 5 bytes, 0 left, at payload offset 13",
+                "a5.field.invalid Proto: body (Info): field 1 needs 5 bytes, 1 left, at payload offset 2",
             ])
         let first = messages.first?["fields"] as? [String: Any] ?? [:]
         XCTAssertEqual(first["z"] as? String, "off")
@@ -115,6 +134,10 @@ extension WiresharkExportTests {
         XCTAssertEqual(texts["ms"] as? String, "1970-01-01T00:00:12.345Z")
         let bits = messages.dropFirst(8).first?["fields"] as? [String: Any] ?? [:]
         XCTAssertEqual(bits["wide"] as? Int, 1_099_511_627_775)
+        let proto = messages.dropFirst(10).first?["fields"] as? [String: Any] ?? [:]
+        XCTAssertEqual(
+            String(decoding: try JSONSerialization.data(withJSONObject: proto, options: .sortedKeys), as: UTF8.self),
+            #"{"body":{"inner":{"mode":"on"},"label":"hi","level":[-1,1,-2],"mode":"on"}}"#)
 
         try requireLuaTshark()
         try export(file.path)

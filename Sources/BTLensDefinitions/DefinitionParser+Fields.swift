@@ -149,11 +149,12 @@ extension DefinitionParser.Parser {
         return .range(min: try m["min"]?.double("\(here) valid min"), max: try m["max"]?.double("\(here) valid max"))
     }
 
-    private mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>)
+    mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>)
         throws(DefinitionError) -> FieldSpec.FieldType
     {
         if !t.isScalar {
             if let schema = try protobufType(t, here, size: size) { return schema }
+            if let list = try tlvType(t, here, size: size, known: known) { return list }
             let m = try t.fields("\(here) type", allowed: ["switch-on", "cases"])
             let on = try m.required("switch-on", "\(here) type").string("\(here) switch-on")
             guard known.contains(on) else {

@@ -73,7 +73,7 @@ struct FieldDecoder {
         if keepsValues { sink.endList() }
     }
 
-    private mutating func single<Sink: FieldSink & ~Copyable>(
+    mutating func single<Sink: FieldSink & ~Copyable>(
         _ spec: FieldSpec, _ type: FieldSpec.FieldType, _ sink: inout Sink
     ) throws(Stop) {
         if !type.isBits { heldBits.left = 0 }
@@ -135,6 +135,8 @@ struct FieldDecoder {
             if keepsValues { sink.beginGroup() }
             for i in specs.indices { try field(specs[i], &sink) }
             if keepsValues { sink.endGroup() }
+        case .tlv(let tlv, let size):
+            try items(spec, tlv, length(size), &sink)
         case .switchOn(let on, let cases, let fallback):
             let key = scope[on] ?? 0
             try single(spec, cases[key] ?? fallback ?? .bytes(.eos), &sink)

@@ -29,8 +29,21 @@ final class FieldSpec: Sendable {
         case protobufSchema(ProtobufSchemas, message: String, Size)
         /// A named type from `types:`.
         case group([FieldSpec])
+        /// Tag-length-value items to the end of the payload (or `size`), each value's type chosen by
+        /// its tag.
+        case tlv(TLV, Size)
         /// `switch-on` an earlier integer field; `fallback` is the `_` case (else the rest as bytes).
         case switchOn(field: String, cases: [Int64: FieldType], fallback: FieldType?)
+    }
+
+    struct TLV: Sendable {
+        /// The tag's and the length's widths in bytes (1, 2 or 4) and byte orders.
+        var tag: (width: Int, bigEndian: Bool)
+        var length: (width: Int, bigEndian: Bool)
+        var tagNames: EnumNames?
+        var values: [Int64: FieldType]
+        /// The `_` case; else a value is bytes.
+        var fallback: FieldType?
     }
 
     enum Size: Sendable {
@@ -149,6 +162,10 @@ extension FieldSpec {
                 names.insert(on)
                 for c in cases.values { visit(c) }
                 if let fallback { visit(fallback) }
+            case .tlv(let tlv, let size):
+                if case .field(let f) = size { names.insert(f) }
+                for c in tlv.values.values { visit(c) }
+                if let fallback = tlv.fallback { visit(fallback) }
             }
         }
         func visit(_ spec: FieldSpec) {
@@ -169,6 +186,9 @@ extension FieldSpec {
             case .switchOn(_, let cases, let fallback):
                 for c in cases.values { mark(c) }
                 if let fallback { mark(fallback) }
+            case .tlv(let tlv, _):
+                for c in tlv.values.values { mark(c) }
+                if let fallback = tlv.fallback { mark(fallback) }
             }
         }
         for spec in specs {

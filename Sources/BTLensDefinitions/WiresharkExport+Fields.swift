@@ -47,7 +47,7 @@ extension WiresharkExport {
         }
 
         /// The part of a spec that says how to read `type`, with the field it shows as.
-        private mutating func kind(_ f: FieldSpec, _ type: FieldSpec.FieldType) -> String {
+        mutating func kind(_ f: FieldSpec, _ type: FieldSpec.FieldType) -> String {
             switch type {
             case .integer(let width, let signed, let bigEndian):
                 let key = declare(f.name, "t = \"int\", w = \(width), s = \(signed)\(Self.shown(f))")
@@ -70,6 +70,8 @@ extension WiresharkExport {
             case .group(let inner):
                 let key = declare(f.name, "t = \"group\"")
                 return "f = \(quoted(key)), k = \"group\", g = \(list(inner))"
+            case .tlv(let tlv, let size):
+                return tlvKind(f, tlv, size)
             case .switchOn(let on, let cases, let fallback):
                 let listed = cases.keys.sorted().map { "[\($0)] = { \(kind(f, cases[$0] ?? .bytes(.eos))) }" }
                 let fb = fallback.map { ", fb = { \(kind(f, $0)) }" } ?? ""

@@ -14,6 +14,21 @@ extension WiresharkExport.FieldTable {
         return "f = \(WiresharkExport.quoted(key)), k = \"bits\", n = \(bits), w = \(width)"
     }
 
+    /// A tag-length-value list (runtime.lua's `payload_single.tlv`): widths, tag names, a kind per tag.
+    mutating func tlvKind(_ f: FieldSpec, _ tlv: FieldSpec.TLV, _ size: FieldSpec.Size) -> String {
+        let key = declare(f.name, "t = \"group\"")
+        let names =
+            tlv.tagNames.map { e in
+                ", te = { " + e.all.map { "[\($0.raw)] = \(WiresharkExport.quoted($0.name))" }.joined(separator: ", ")
+                    + " }"
+            } ?? ""
+        let cases = tlv.values.keys.sorted().map { "[\($0)] = { \(kind(f, tlv.values[$0] ?? .bytes(.eos))) }" }
+        let fallback = tlv.fallback.map { ", fb = { \(kind(f, $0)) }" } ?? ""
+        return "f = \(WiresharkExport.quoted(key)), k = \"tlv\", z = \(Self.size(size)), tw = \(tlv.tag.width), "
+            + "tbe = \(tlv.tag.bigEndian), lw = \(tlv.length.width), lbe = \(tlv.length.bigEndian)\(names), "
+            + "cases = { \(cases.joined(separator: ", ")) }\(fallback)"
+    }
+
     mutating func floatKind(_ f: FieldSpec, width: Int, bigEndian: Bool) -> String {
         let key = declare(f.name, "t = \"float\", w = \(width)")
         return "f = \(WiresharkExport.quoted(key)), k = \"float\", w = \(width), be = \(bigEndian)"

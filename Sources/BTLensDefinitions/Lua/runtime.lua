@@ -953,6 +953,31 @@ if not btlens.register then
     return off + size
   end
 
+  -- Tag-length-value items within the field's size, each value read within its length by the kind
+  -- its tag chooses (FieldDecoder+TLV).
+  function payload_single.tlv(p, s, kind, t, off, stop, tree, scope, problems)
+    local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+    if off + size > stop then short(s.n, size, off, stop) end
+    local list_end, n = off + size, 0
+    local sub = tree:add(p.fields[kind.f], t(off, size))
+    local function num(w, be)
+      if off + w > list_end then short(s.n, w, off, list_end) end
+      local r = t(off, w)
+      off = off + w
+      return be and r:uint() or r:le_uint()
+    end
+    while off < list_end and n < REPEAT_LIMIT do
+      local from = off
+      local tag = num(kind.tw, kind.tbe)
+      local len = num(kind.lw, kind.lbe)
+      if off + len > list_end then short(s.n, len, off, list_end) end
+      local item = sub:add(t(from, off + len - from), "tag: " .. (kind.te and kind.te[tag] or tag))
+      single(p, s, kind.cases[tag] or kind.fb or { k = "bytes", z = "eos" }, t, off, off + len, item, scope, problems)
+      off, n = off + len, n + 1
+    end
+    return list_end
+  end
+
   -- A str padded at its end (pad-right): shown without its padding.
   function unpadded(raw, pad)
     local last = #raw

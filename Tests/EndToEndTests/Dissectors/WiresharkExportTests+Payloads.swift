@@ -56,6 +56,11 @@ extension WiresharkExportTests {
             name: Proto
             seq:
               - {id: body, type: {protobuf: Info}}
+          - id: 5
+            name: Items
+            seq:
+              - id: items
+                type: {tlv: {tag: u1, length: u1, enum: op, values: {1: vlq, 2: strz, _: bytes}}}
         """
 
     /// Good messages of each kind, then each way a payload type goes wrong, as Pebble-like frames
@@ -79,6 +84,10 @@ extension WiresharkExportTests {
         (4, "0a026869 1203010203 1a022001 2001"),
         (4, "0d01000000 12020180 1a020a05"),
         (4, "0a0568"),
+        // Tag-length-value items; then a varint cut off by its item's length; then a length too long.
+        (5, "01 02 9601  02 03 686900  07 01 ff"),
+        (5, "01 01 80"),
+        (5, "02 05 68"),
     ]
 
     func testPayloadTypesAgreeWithTheExportedPlugin() throws {
@@ -124,6 +133,8 @@ extension WiresharkExportTests {
                 "a5.field.invalid Proto: body (Info): packed field 2 (level): a varint is cut off, at payload offset 8",
                 "a5.field.invalid Proto: body (Info): field 1 needs 5 bytes, 0 left, at payload offset 13",
                 "a5.field.invalid Proto: body (Info): field 1 needs 5 bytes, 1 left, at payload offset 2",
+                "a5.field.invalid Items: items is a varint cut off at payload offset 2",
+                "a5.payload.short Items: field items needs 5 bytes at payload offset 2, 1 left",
             ])
         let first = messages.first?["fields"] as? [String: Any] ?? [:]
         XCTAssertEqual(first["z"] as? String, "off")
@@ -138,6 +149,10 @@ extension WiresharkExportTests {
         XCTAssertEqual(
             String(decoding: try JSONSerialization.data(withJSONObject: proto, options: .sortedKeys), as: UTF8.self),
             #"{"body":{"inner":{"mode":"on"},"label":"hi","level":[-1,1,-2],"mode":"on"}}"#)
+        let items = messages.dropFirst(13).first?["fields"] as? [String: Any] ?? [:]
+        XCTAssertEqual(
+            String(decoding: try JSONSerialization.data(withJSONObject: items, options: .sortedKeys), as: UTF8.self),
+            #"{"items":[{"tag":1,"value":150},{"tag":2,"value":"hi"},{"tag":7,"value":"ff"}]}"#)
 
         try requireLuaTshark()
         try export(file.path)

@@ -36,6 +36,8 @@ extension FieldDecoder {
             reader = ByteReader(list.bytes[list.bytes.startIndex..<(list.bytes.startIndex + valueEnd)])
             _ = try? reader.skip(valueEnd - length)
             let type = tlv.values[Int64(bitPattern: tag)] ?? tlv.fallback ?? .bytes(.eos)
+            // A value starts at a byte, bit fields included.
+            heldBits.left = 0
             try single(spec, type, &sink)
             reader = list
             _ = try? reader.skip(length)

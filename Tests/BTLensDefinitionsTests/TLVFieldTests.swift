@@ -22,6 +22,7 @@ final class TLVFieldTests: XCTestCase {
             seq:
               - {id: items, size: 4, type: {tlv: {tag: u1, length: u1, values: {1: u2be}}}}
               - {id: tail, type: u1}
+          - {id: 3, name: Bits, seq: [{id: items, type: {tlv: {tag: u1, length: u1, values: {1: b4}}}}]}
         """
 
     func decoded(_ command: UInt16, _ hex: String) throws -> DecodedMessage {
@@ -54,6 +55,13 @@ final class TLVFieldTests: XCTestCase {
         let m = try decoded(2, "01 02 0102 09")
         XCTAssertEqual(MessageField.describe(m.fields), "items=[{tag=1 value=258}] tail=9")
         XCTAssertEqual(m.problems, [])
+    }
+
+    /// Each value starts at its first byte: a bit field does not go on from the item before.
+    func testBitFieldValuesStartAtTheirByte() throws {
+        XCTAssertEqual(
+            MessageField.describe(try decoded(3, "01 01 a0  01 01 b0").fields),
+            "items=[{tag=1 value=10} {tag=1 value=11}]")
     }
 
     func testAtMost4096Items() throws {

@@ -12,7 +12,17 @@ extension WiresharkExport {
         /// The definition's `protobufs:` as Lua, once a field reads one of them.
         private(set) var protobufs = ""
 
-        init(protocolName: String) { self.protocolName = protocolName }
+        /// The runtime's own fields (runtime.lua's `btlens.register`): a message field of one of these
+        /// names is declared with a number, as it would replace the frame's field otherwise.
+        static let frameFields = [
+            "command", "command_name", "version", "sequence", "flags", "fragment_index", "fragment_count", "length",
+            "checksum", "payload", "packets", "response_to", "response_in", "latency",
+        ]
+
+        init(protocolName: String) {
+            self.protocolName = protocolName
+            for name in Self.frameFields { declared[name] = "" }
+        }
 
         var declarations: String { lines.joined(separator: "\n") }
 
@@ -74,7 +84,8 @@ extension WiresharkExport {
                 return tlvKind(f, tlv, size)
             case .switchOn(let on, let cases, let fallback):
                 let listed = cases.keys.sorted().map { "[\($0)] = { \(kind(f, cases[$0] ?? .bytes(.eos))) }" }
-                let fb = fallback.map { ", fb = { \(kind(f, $0)) }" } ?? ""
+                // Always a fallback, as btlens reads bytes: the runtime's own had no field to show in.
+                let fb = ", fb = { \(kind(f, fallback ?? .bytes(.eos))) }"
                 return "k = \"switch\", on = \(quoted(on)), cases = { \(listed.joined(separator: ", ")) }\(fb)"
             }
         }

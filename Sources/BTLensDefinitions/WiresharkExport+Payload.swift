@@ -23,7 +23,7 @@ extension WiresharkExport.FieldTable {
                     + " }"
             } ?? ""
         let cases = tlv.values.keys.sorted().map { "[\($0)] = { \(kind(f, tlv.values[$0] ?? .bytes(.eos))) }" }
-        let fallback = tlv.fallback.map { ", fb = { \(kind(f, $0)) }" } ?? ""
+        let fallback = ", fb = { \(kind(f, tlv.fallback ?? .bytes(.eos))) }"
         return "f = \(WiresharkExport.quoted(key)), k = \"tlv\", z = \(Self.size(size)), tw = \(tlv.tag.width), "
             + "tbe = \(tlv.tag.bigEndian), lw = \(tlv.length.width), lbe = \(tlv.length.bigEndian)\(names), "
             + "cases = { \(cases.joined(separator: ", ")) }\(fallback)"

@@ -973,7 +973,7 @@ if not btlens.register then
       if off + len > list_end then short(s.n, len, off, list_end) end
       local item = sub:add(t(from, off + len - from), "tag: " .. (kind.te and kind.te[tag] or tag))
       scope[HELD_BITS] = nil -- a value starts at a byte, bit fields included
-      single(p, s, kind.cases[tag] or kind.fb or { k = "bytes", z = "eos" }, t, off, off + len, item, scope, problems)
+      single(p, s, kind.cases[tag] or kind.fb, t, off, off + len, item, scope, problems)
       off, n = off + len, n + 1
     end
     return list_end

@@ -26,8 +26,8 @@ final class PayloadExampleFileTests: XCTestCase {
         // length u16le, value).
         XCTAssertEqual(
             text(d, 0x30, "01 2a 00112233445566778899aabbccddeeff 02 01000000 01 0300 686900 02000000 02 0100 05"),
-            #"AppMessage command=Push transaction_id=42 body={uuid=00112233445566778899aabbccddeeff count=2"#
-                + #" tuples=[{key=1 type=CString length=3 value="hi"} {key=2 type=Uint length=1 value=05}]}"#)
+            #"AppMessage app_command=Push transaction_id=42 body={uuid=00112233445566778899aabbccddeeff count=2"#
+                + #" tuples=[{key=1 type=CString size=3 value="hi"} {key=2 type=Uint size=1 value=05}]}"#)
         XCTAssertEqual(
             text(d, 0x0b, "03 65e1c340 003c 0d 4575726f70652f4c6f6e646f6e"),
             #"Time kind=SetUTC body={unix_time=2024-03-01T12:00:00Z utc_offset=60min tz_length=13 tz_name="Europe/London"}"#

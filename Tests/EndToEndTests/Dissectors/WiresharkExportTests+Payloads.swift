@@ -1,4 +1,5 @@
 import BTLensCore
+import BTLensDefinitions
 import BTLensTestSupport
 import Foundation
 import XCTest
@@ -187,6 +188,38 @@ extension WiresharkExportTests {
         // Every diagnostic shown: the timeline otherwise shows some per second and counts the rest.
         let arguments = ["--dissectors", folder.path, "--diagnostics-per-second", "0"]
         XCTAssertGreaterThan(try compare(capture, ["payload-types"], arguments), 2000)
+    }
+
+    /// Dissectors/examples/pebble.yaml and meshtastic.yaml, bound to fff9, on a capture of their
+    /// own examples: the plugin names and diagnoses them as btlens does.
+    func testTheExampleFilesAgreeWithTheExportedPlugin() throws {
+        try requireLuaTshark()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-example-files-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["pebble", "meshtastic"] {
+            let source = Self.root.appendingPathComponent("Dissectors/examples/\(name).yaml")
+            let text =
+                try String(contentsOf: source, encoding: .utf8)
+                + "\nbind:\n  characteristics:\n    - {uuid: fff9, role: command}\n"
+            let file = folder.appendingPathComponent("\(name).yaml")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let d = try DefinitionLoader.load(file: file.path)
+            var s = LESession()
+            s.connect(handle: 0x40, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+            s.att(handle: 0x40, .sent, [0x08, 0x10, 0x00, 0xff, 0xff, 0x03, 0x28])
+            s.att(handle: 0x40, .received, [0x09, 7, 0x10, 0x00, 0x1a, 0x11, 0x00, 0xf9, 0xff])
+            for e in d.examples {
+                s.stream(handle: 0x40, attHandle: 0x11, e.direction, e.bytes, values: [e.bytes.count])
+            }
+            s.disconnect(handle: 0x40)
+            let capture = folder.appendingPathComponent("\(name).btsnoop").path
+            try Data(s.bytes).write(to: URL(fileURLWithPath: capture))
+            try export(file.path)
+            let arguments = ["--dissectors", file.path]
+            XCTAssertEqual(try events(capture, arguments).filter { $0["command_name"] != nil }.count, d.examples.count)
+            XCTAssertEqual(try compare(capture, [name], arguments), 2 * d.examples.count, name)
+        }
     }
 
     /// Each message's values as tshark shows them beside btlens' JSON: numbers equal to 7

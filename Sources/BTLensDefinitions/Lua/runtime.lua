@@ -687,10 +687,19 @@ if not btlens.register then
     end
   end
 
+  local payload_single, show_time, unpadded -- the payload types, defined below `single`
+  local HELD_BITS = "\0bits" -- the scope's key for the byte bit fields read from, never a field's name
+
+  -- The bytes a sized kind takes at off (a number, an earlier field's value, or to stop); short if
+  -- fewer are left.
+  local function sized(s, kind, off, stop, scope)
+    local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+    if off + size > stop then short(s.n, size, off, stop) end
+    return size
+  end
+
   -- An integer's item over `r` (with `given`, the value as its field takes it, when `r` is not it),
   -- `v` kept for later fields, shown as its unit, scale, flags or time says, checked against `valid`.
-  local payload_single, show_time, unpadded
-  local HELD_BITS = "\0bits" -- the scope's key for the byte bit fields read from, never a field's name
   local function int_item(p, s, kind, r, v, given, tree, scope, problems)
     local item
     if given then item = tree:add(p.fields[kind.f], r, given)
@@ -737,8 +746,7 @@ if not btlens.register then
       int_item(p, s, kind, r, v, nil, tree, scope, problems)
       return off + kind.w
     elseif kind.k == "bytes" or kind.k == "string" then
-      local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
-      if off + size > stop then short(s.n, size, off, stop) end
+      local size = sized(s, kind, off, stop, scope)
       if s.pad and kind.k == "string" then
         tree:add(p.fields[kind.f], t(off, size), unpadded(size > 0 and t(off, size):raw() or "", s.pad))
       else
@@ -746,8 +754,7 @@ if not btlens.register then
       end
       return off + size
     elseif kind.k == "protobuf" then
-      local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
-      if off + size > stop then short(s.n, size, off, stop) end
+      local size = sized(s, kind, off, stop, scope)
       local sub = tree:add(p.fields[kind.f], t(off, size))
       local raw = size > 0 and t(off, size):raw() or ""
       local list, at, why = pb_records(raw)
@@ -840,8 +847,7 @@ if not btlens.register then
   function payload_single.strz(p, s, kind, t, off, stop, tree, scope, problems)
     local size, ended = nil, true
     if kind.z then
-      size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
-      if off + size > stop then short(s.n, size, off, stop) end
+      size = sized(s, kind, off, stop, scope)
     else
       local at = (stop > off and t(off, stop - off):raw() or ""):find("\0", 1, true)
       size, ended = at or (stop - off), at ~= nil
@@ -942,8 +948,7 @@ if not btlens.register then
   end
 
   function payload_single.pbs(p, s, kind, t, off, stop, tree, scope, problems)
-    local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
-    if off + size > stop then short(s.n, size, off, stop) end
+    local size = sized(s, kind, off, stop, scope)
     local sub = tree:add(p.fields[kind.f], t(off, size))
     local function fail(at, why)
       problems[#problems + 1] = { id = "a5.field.invalid", item = sub,
@@ -956,8 +961,7 @@ if not btlens.register then
   -- Tag-length-value items within the field's size, each value read within its length by the kind
   -- its tag chooses (FieldDecoder+TLV).
   function payload_single.tlv(p, s, kind, t, off, stop, tree, scope, problems)
-    local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
-    if off + size > stop then short(s.n, size, off, stop) end
+    local size = sized(s, kind, off, stop, scope)
     local list_end, n = off + size, 0
     local sub = tree:add(p.fields[kind.f], t(off, size))
     local function num(w, be)

@@ -76,22 +76,40 @@ extension FieldDecoder {
 
     static func nonFinite(_ d: Double) -> MessageValue { .enumerated(d.isNaN ? "nan" : d < 0 ? "-inf" : "inf", raw: 0) }
 
-    /// binary16 in its shortest round-trip form, through binary32 where Float16 is missing
-    /// (macOS on Intel): every binary16 value is a binary32 one.
+    /// binary16 in the fewest significant digits that read back as it (round to nearest, ties to
+    /// even), worked out here: Swift's Float16 is missing on macOS on Intel, and prints 65504
+    /// where 65500 reads back the same.
     private static func half(_ bits: UInt16) -> Double {
-        #if os(macOS) && arch(x86_64)
         let exponent = Int(bits >> 10 & 0x1f)
-        let fraction = Double(bits & 0x3ff)
-        let magnitude =
-            exponent == 0x1f
-            ? (fraction == 0 ? Double.infinity : .nan)
-            : Double(sign: .plus, exponent: max(exponent, 1) - 25, significand: (exponent == 0 ? 0 : 1024) + fraction)
-        let d = bits & 0x8000 != 0 ? -magnitude : magnitude
-        return d.isFinite ? Double(String(Float(d))) ?? d : d
-        #else
-        let h = Float16(bitPattern: bits)
-        return h.isFinite ? Double(String(h)) ?? Double(h) : Double(h)
-        #endif
+        let fraction = Int(bits & 0x3ff)
+        let sign: Double = bits & 0x8000 != 0 ? -1 : 1
+        guard exponent != 0x1f else { return fraction == 0 ? sign * .infinity : .nan }
+        let m = exponent == 0 ? fraction : 1024 + fraction
+        guard m != 0 else { return sign * 0 }
+        let gap = Double(sign: .plus, exponent: max(exponent, 1) - 25, significand: 1)
+        let exact = gap * Double(m)
+        // Half the distance to each neighbour: below a power of two the neighbour is nearer.
+        let (above, below) = (gap / 2, fraction == 0 && exponent > 1 ? gap / 4 : gap / 2)
+        var magnitude = 0
+        while power10(magnitude + 1) <= exact { magnitude += 1 }
+        while power10(magnitude) > exact { magnitude -= 1 }
+        for digits in 1...5 {
+            let p = digits - 1 - magnitude
+            let candidate =
+                p >= 0 ? (exact * power10(p)).rounded() / power10(p) : (exact / power10(-p)).rounded() * power10(-p)
+            let d = candidate - exact
+            if (d < above || (d == above && m % 2 == 0)) && (-d < below || (-d == below && m % 2 == 0)) {
+                return sign * candidate
+            }
+        }
+        return sign * exact
+    }
+
+    /// 10^n, exact for the exponents binary16 needs.
+    private static func power10(_ n: Int) -> Double {
+        var r = 1.0
+        for _ in 0..<abs(n) { r *= 10 }
+        return n >= 0 ? r : 1 / r
     }
 
     /// `strz`: text up to the first 0x00, which is read too; within `size` bytes when given

@@ -92,7 +92,8 @@ final class PayloadTypeTests: XCTestCase {
     }
 
     /// IEEE 754-2008 binary16, binary32 and binary64, each in the shortest form that reads back as
-    /// the same value of its width: binary32's 0x3dcccccd is 0.1.
+    /// the same value of its width: binary32's 0x3dcccccd is 0.1, binary16's largest (0x7bff,
+    /// 65504) 65500.
     func testFloatsOfEveryWidthInTheirShortestForm() throws {
         let seq = """
                   - {id: one, type: f2le}
@@ -106,8 +107,25 @@ final class PayloadTypeTests: XCTestCase {
         let m = try decoded(seq, "003c 7bff 3555 3dcccccd 0000c03f 400921fb54442d18 50efe2d6e41a4b44")
         XCTAssertEqual(
             MessageField.describe(m.fields),
-            "one=1 max=65504 third=0.3333 tenth=0.1 volts=1.5V pi=3.141592653589793 big=1e+21")
+            "one=1 max=65500 third=0.3333 tenth=0.1 volts=1.5V pi=3.141592653589793 big=1e+21")
         XCTAssertEqual(m.fields[3].value, .measure(0.1, unit: nil))
+    }
+
+    /// Every finite binary16 value reads back as itself, in no more digits than Swift's Float16
+    /// prints (where Float16 exists to check against).
+    func testEveryBinary16ValueReadsBack() {
+        #if !(os(macOS) && arch(x86_64))
+        let spec = FieldSpec(name: "h", type: .float(width: 2, bigEndian: false))
+        for bits in 0...UInt16.max where Float16(bitPattern: bits).isFinite {
+            guard case .measure(let d, _) = FieldDecoder.float(UInt64(bits), width: 2, spec) else {
+                return XCTFail("\(bits) is not a number")
+            }
+            let h = Float16(bitPattern: bits)
+            XCTAssertEqual(Float16(d), h, "\(bits)")
+            let digits = { (x: Double) in String(x).prefix { $0 != "e" }.filter(\.isNumber).drop { $0 == "0" }.count }
+            XCTAssertLessThanOrEqual(digits(d), digits(Double(String(h)) ?? 0), "\(bits)")
+        }
+        #endif
     }
 
     /// NaN and the infinities have no JSON number: they are the strings nan, inf and -inf, in the

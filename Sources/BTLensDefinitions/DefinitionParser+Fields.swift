@@ -3,11 +3,15 @@ import BTLensDissect
 
 /// Message payload fields: `seq` lists, named `types`, switches.
 extension DefinitionParser.Parser {
-    static let fieldKeys = ["id", "type", "size", "repeat", "enum", "flags", "unit", "scale", "offset", "valid", "doc"]
-    static let integerTypes = [
-        "u1", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be", "u2", "u4", "u8",
-        "s1", "s2le", "s2be", "s4le", "s4be", "s8le", "s8be", "s2", "s4", "s8",
+    static let fieldKeys = [
+        "id", "type", "size", "repeat", "enum", "flags", "unit", "scale", "offset", "valid", "time", "pad-right", "doc",
     ]
+    static let integerTypes = [
+        "u1", "u2le", "u2be", "u3le", "u3be", "u4le", "u4be", "u8le", "u8be", "u2", "u3", "u4", "u8",
+        "s1", "s2le", "s2be", "s3le", "s3be", "s4le", "s4be", "s8le", "s8be", "s2", "s3", "s4", "s8",
+    ]
+    static let typeNames =
+        "u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf"
 
     /// A `seq` list; `known` holds the integer fields before it that sizes and switches may name.
     mutating func seq(_ v: YAMLValue, _ what: String, known: Set<String>) throws(DefinitionError) -> [FieldSpec] {
@@ -28,7 +32,7 @@ extension DefinitionParser.Parser {
                 errors.append(item.error("\(what): field '\(f.name)' is defined twice"))
                 continue
             }
-            if case .integer = f.type, f.repeats == nil { known.insert(f.name) }
+            if f.type.isInteger, f.repeats == nil { known.insert(f.name) }
             out.append(f)
         }
         return out
@@ -82,6 +86,7 @@ extension DefinitionParser.Parser {
             }
         }
         try integerAttributes(m, of: type, into: &attributes, here)
+        try payloadAttributes(m, of: type, size: size, into: &attributes, here)
         return FieldSpec(name: name, type: type, attributes)
     }
 
@@ -89,9 +94,14 @@ extension DefinitionParser.Parser {
     private func integerAttributes(
         _ m: YAMLFields, of type: FieldSpec.FieldType, into spec: inout FieldSpec.Attributes, _ here: String
     ) throws(DefinitionError) {
-        let isInteger: Bool = { if case .integer = type { return true } else { return false } }()
         func integerOnly(_ key: String, _ node: YAMLValue) throws(DefinitionError) {
-            guard isInteger else { throw node.error("\(here): '\(key)' applies to integer fields only") }
+            guard type.isInteger else { throw node.error("\(here): '\(key)' applies to integer fields only") }
+        }
+        // A float may have a unit, a scale and an offset too.
+        func measured(_ key: String, _ node: YAMLValue) throws(DefinitionError) {
+            guard type.isInteger || type.isFloat else {
+                throw node.error("\(here): '\(key)' applies to integer and float fields only")
+            }
         }
         if let e = m["enum"] {
             try integerOnly("enum", e)
@@ -109,15 +119,15 @@ extension DefinitionParser.Parser {
             spec.flags = try flags(f, "\(here) flags")
         }
         if let u = m["unit"] {
-            try integerOnly("unit", u)
+            try measured("unit", u)
             spec.unit = try u.string("\(here) unit")
         }
         if let s = m["scale"] {
-            try integerOnly("scale", s)
+            try measured("scale", s)
             spec.scale = try s.double("\(here) scale")
         }
         if let o = m["offset"] {
-            try integerOnly("offset", o)
+            try measured("offset", o)
             spec.offset = try o.double("\(here) offset")
         }
         if let valid = m["valid"] {
@@ -139,10 +149,12 @@ extension DefinitionParser.Parser {
         return .range(min: try m["min"]?.double("\(here) valid min"), max: try m["max"]?.double("\(here) valid max"))
     }
 
-    private mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>)
+    mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>)
         throws(DefinitionError) -> FieldSpec.FieldType
     {
         if !t.isScalar {
+            if let schema = try protobufType(t, here, size: size) { return schema }
+            if let list = try tlvType(t, here, size: size, known: known) { return list }
             let m = try t.fields("\(here) type", allowed: ["switch-on", "cases"])
             let on = try m.required("switch-on", "\(here) type").string("\(here) switch-on")
             guard known.contains(on) else {
@@ -172,6 +184,7 @@ extension DefinitionParser.Parser {
             let big = name.hasSuffix("be") || (!name.hasSuffix("le") && bigEndian)
             return .integer(width: width, signed: name.hasPrefix("s"), bigEndian: big)
         }
+        if let payload = try payloadType(name, t, here, size: size) { return payload }
         switch name {
         case "bytes": return .bytes(size ?? .eos)
         case "str": return .string(size ?? .eos)
@@ -180,7 +193,7 @@ extension DefinitionParser.Parser {
             guard typeSources[name] != nil else {
                 let declared = typeSources.keys.sorted()
                 throw t.error(
-                    "\(here): unknown type '\(name)'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str, protobuf"
+                    "\(here): unknown type '\(name)'; expected \(Self.typeNames)"
                         + (declared.isEmpty ? "" : ", or a type from types: (\(declared.joined(separator: ", ")))"))
             }
             return .group(try namedType(name, t, known: known))

@@ -14,7 +14,8 @@ enum DefinitionParser {
     static let maxNodes = 100_000
 
     static let topKeys = [
-        "protocol", "title", "endian", "bind", "framing", "flags", "enums", "types", "messages", "pairing", "examples",
+        "protocol", "title", "endian", "bind", "framing", "flags", "enums", "protobufs", "types", "messages", "pairing",
+        "examples",
     ]
 
     /// The definition, or every error of the file in line order.
@@ -127,6 +128,7 @@ enum DefinitionParser {
         var enums: [String: [Int64: String]] = [:]
         var typeSources: [String: YAMLValue] = [:]
         var types: [String: [FieldSpec]] = [:]
+        var protobufSchemas: ProtobufSchemas?
         var resolving: [String] = []
         var name = ""
         var errors: [DefinitionError] = []
@@ -171,6 +173,7 @@ enum DefinitionParser {
                 }
                 enums[enumName] = table
             }
+            if let v = top["protobufs"] { attempt { p in try p.protobufs(v) } }
             let typeEntries: [(key: String, value: YAMLValue)] =
                 top["types"].flatMap { t in attempt { _ in try t.mapping("types") } } ?? []
             for (typeName, v) in typeEntries { typeSources[typeName] = v }

@@ -14,9 +14,11 @@ struct FieldDecoder {
     /// (sizes, `valid`) but not built, and nothing is put into the sink.
     let keepsValues: Bool
     var problems: [Diagnostic] = []
-    private var reader: ByteReader
+    var reader: ByteReader
     /// The values of the integer fields a size, repeat or switch names (`FieldSpec.isReferenced`).
     private var scope: [String: Int64] = [:]
+    /// The byte bit fields are read from and how many of its bits are still unread.
+    var heldBits: (byte: UInt8, left: Int) = (0, 0)
 
     init(message: String, payload: [UInt8], keepsValues: Bool = true) {
         self.message = message
@@ -47,7 +49,7 @@ struct FieldDecoder {
         }
     }
 
-    private struct Stop: Error {}
+    struct Stop: Error {}
 
     /// One field, its key and value put into `sink` when values are kept.
     private mutating func field<Sink: FieldSink & ~Copyable>(_ spec: FieldSpec, _ sink: inout Sink) throws(Stop) {
@@ -71,14 +73,13 @@ struct FieldDecoder {
         if keepsValues { sink.endList() }
     }
 
-    private mutating func single<Sink: FieldSink & ~Copyable>(
+    mutating func single<Sink: FieldSink & ~Copyable>(
         _ spec: FieldSpec, _ type: FieldSpec.FieldType, _ sink: inout Sink
     ) throws(Stop) {
+        if !type.isBits { heldBits.left = 0 }
         switch type {
         case .integer(let width, let signed, let bigEndian):
-            let bytes = try read(spec.name, width)
-            var raw: UInt64 = 0
-            for i in 0..<width { raw = raw << 8 | UInt64(bytes[bytes.startIndex + (bigEndian ? i : width - 1 - i)]) }
+            let raw = Self.unsigned(try read(spec.name, width), bigEndian: bigEndian)
             let value: Int64
             if signed, width < 8 {
                 let shift = UInt64(64 - 8 * width)
@@ -86,22 +87,28 @@ struct FieldDecoder {
             } else {
                 value = Int64(bitPattern: raw)
             }
-            if spec.isReferenced { scope[spec.name] = value }
-            check(spec, value)
-            guard keepsValues else { return }
-            if let names = spec.enumNames {
-                // Named values were encoded once; an unnamed one is its number.
-                guard let name = names[value] else { return sink.value(.enumerated(nil, raw: value)) }
-                sink.enumerated(name, raw: value)
-            } else {
-                sink.value(present(spec, value: value, raw: raw, signed: signed))
-            }
+            integer(spec, value: value, raw: raw, signed: signed, &sink)
+        case .varint(let signed):
+            let raw = try varint(spec.name)
+            // Zigzag (protobuf.dev, "Encoding": sintN): 0, -1, 1, -2 … as 0, 1, 2, 3 …
+            let value = signed ? Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1) : Int64(bitPattern: raw)
+            integer(spec, value: value, raw: signed ? UInt64(bitPattern: value) : raw, signed: signed, &sink)
+        case .bits(let n):
+            let raw = try bits(spec.name, n)
+            integer(spec, value: Int64(bitPattern: raw), raw: raw, signed: false, &sink)
+        case .float(let width, let bigEndian):
+            let raw = Self.unsigned(try read(spec.name, width), bigEndian: bigEndian)
+            if keepsValues { sink.value(Self.float(raw, width: width, spec)) }
+        case .stringZ(let size):
+            try stringZ(spec, size, &sink)
         case .bytes(let size):
             let bytes = try read(spec.name, length(size))
             if keepsValues { sink.raw(bytes) }
         case .string(let size):
             let bytes = try read(spec.name, length(size))
-            if keepsValues { sink.value(.string(String(decoding: bytes, as: UTF8.self))) }
+            guard keepsValues else { return }
+            guard let pad = spec.padRight else { return sink.value(.string(String(decoding: bytes, as: UTF8.self))) }
+            text(bytes[..<(bytes.lastIndex { $0 != pad }.map { $0 + 1 } ?? bytes.startIndex)], &sink)
         case .protobuf(let size):
             let start = reader.offset
             let bytes = try read(spec.name, length(size))
@@ -114,6 +121,13 @@ struct FieldDecoder {
                         fields: [("field", .string(spec.name)), ("offset", .int(start + failure.offset))]))
             }
             if keepsValues { ProtobufRaw.put(records, into: &sink, depth: 1) }
+        case .protobufSchema(let schemas, let name, let size):
+            let bytes = try read(spec.name, length(size))
+            var schema = ProtobufSchemaReader(schemas: schemas, keepsValues: keepsValues)
+            schema.message(name, bytes, depth: 1, &sink)
+            for failure in schema.failures {
+                invalid(spec.name, at: failure.offset, "(\(name)): \(failure.reason),")
+            }
         case .group(let specs):
             // A group sees the fields before it; what it names is not seen after it.
             let outer = scope
@@ -121,13 +135,33 @@ struct FieldDecoder {
             if keepsValues { sink.beginGroup() }
             for i in specs.indices { try field(specs[i], &sink) }
             if keepsValues { sink.endGroup() }
+        case .tlv(let tlv, let size):
+            try items(spec, tlv, length(size), &sink)
         case .switchOn(let on, let cases, let fallback):
             let key = scope[on] ?? 0
             try single(spec, cases[key] ?? fallback ?? .bytes(.eos), &sink)
         }
     }
 
-    private func length(_ size: FieldSpec.Size) -> Int {
+    /// An integer's value kept for the fields after it, checked, and put as its enum, flags, time
+    /// or measure says.
+    private mutating func integer<Sink: FieldSink & ~Copyable>(
+        _ spec: FieldSpec, value: Int64, raw: UInt64, signed: Bool, _ sink: inout Sink
+    ) {
+        if spec.isReferenced { scope[spec.name] = value }
+        check(spec, value)
+        if let unit = spec.time { return time(spec, value, unit, &sink) }
+        guard keepsValues else { return }
+        if let names = spec.enumNames {
+            // Named values were encoded once; an unnamed one is its number.
+            guard let name = names[value] else { return sink.value(.enumerated(nil, raw: value)) }
+            sink.enumerated(name, raw: value)
+        } else {
+            sink.value(present(spec, value: value, raw: raw, signed: signed))
+        }
+    }
+
+    func length(_ size: FieldSpec.Size) -> Int {
         switch size {
         case .fixed(let n): return n
         case .field(let f): return Int(clamping: max(0, scope[f] ?? 0))
@@ -135,7 +169,7 @@ struct FieldDecoder {
         }
     }
 
-    private mutating func read(_ name: String, _ n: Int) throws(Stop) -> ArraySlice<UInt8> {
+    mutating func read(_ name: String, _ n: Int) throws(Stop) -> ArraySlice<UInt8> {
         do {
             return try reader.bytes(n)
         } catch {

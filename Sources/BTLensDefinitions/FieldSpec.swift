@@ -11,15 +11,39 @@ final class FieldSpec: Sendable {
     indirect enum FieldType: Sendable {
         /// u1, u2le, s4be, …
         case integer(width: Int, signed: Bool, bigEndian: Bool)
+        /// `vlq`/`varint`: unsigned LEB128, at most 10 bytes; `svarint` zigzag-decoded (protobuf's sint64).
+        case varint(signed: Bool)
+        /// `b1` … `b64`: an unsigned integer of that many bits, most significant first; consecutive
+        /// bit fields share bytes, and the next field of another type starts at the next byte.
+        case bits(Int)
+        /// `f2le` … `f8be`: IEEE 754 binary16, binary32 or binary64.
+        case float(width: Int, bigEndian: Bool)
         case bytes(Size)
         /// UTF-8 text.
         case string(Size)
+        /// `strz`: UTF-8 up to the first 0x00, which is consumed; within `size` bytes when given.
+        case stringZ(Size?)
         /// A Protocol Buffers message read without a schema (`ProtobufRaw`).
         case protobuf(Size)
+        /// A Protocol Buffers message read by the schema of `message` in the definition's `protobufs:`.
+        case protobufSchema(ProtobufSchemas, message: String, Size)
         /// A named type from `types:`.
         case group([FieldSpec])
+        /// Tag-length-value items to the end of the payload (or `size`), each value's type chosen by
+        /// its tag.
+        case tlv(TLV, Size)
         /// `switch-on` an earlier integer field; `fallback` is the `_` case (else the rest as bytes).
         case switchOn(field: String, cases: [Int64: FieldType], fallback: FieldType?)
+    }
+
+    struct TLV: Sendable {
+        /// The tag's and the length's widths in bytes (1, 2 or 4) and byte orders.
+        var tag: (width: Int, bigEndian: Bool)
+        var length: (width: Int, bigEndian: Bool)
+        var tagNames: EnumNames?
+        var values: [Int64: FieldType]
+        /// The `_` case; else a value is bytes.
+        var fallback: FieldType?
     }
 
     enum Size: Sendable {
@@ -34,6 +58,13 @@ final class FieldSpec: Sendable {
         case eos
         case count(Int)
         case field(String)
+    }
+
+    /// The unit of an integer counting time since 1970-01-01T00:00:00Z (`time: unix-ms`).
+    enum TimeUnit: Int64, Sendable {
+        case seconds = 1
+        case milliseconds = 1000
+        case microseconds = 1_000_000
     }
 
     enum Valid: Sendable {
@@ -58,6 +89,9 @@ final class FieldSpec: Sendable {
     let scale: Double?
     let offset: Double?
     let valid: Valid?
+    let time: TimeUnit?
+    /// The byte a fixed-size `str` is padded with at its end (`pad-right: 0`), trimmed when shown.
+    let padRight: UInt8?
 
     /// What a definition may say of a field beside its name and type.
     struct Attributes {
@@ -68,6 +102,8 @@ final class FieldSpec: Sendable {
         var scale: Double?
         var offset: Double?
         var valid: Valid?
+        var time: TimeUnit?
+        var padRight: UInt8?
     }
 
     init(name: String, type: FieldType, _ a: Attributes = Attributes()) {
@@ -77,6 +113,7 @@ final class FieldSpec: Sendable {
         (repeats, enumNames, flags, unit, scale, offset, valid) = (
             a.repeats, a.enumNames, a.flags, a.unit, a.scale, a.offset, a.valid
         )
+        (time, padRight) = (a.time, a.padRight)
     }
 }
 
@@ -115,14 +152,20 @@ extension FieldSpec {
         var names: Set<String> = []
         func visit(_ type: FieldType) {
             switch type {
-            case .integer: break
-            case .bytes(let size), .string(let size), .protobuf(let size):
+            case .integer, .varint, .bits, .float: break
+            case .bytes(let size), .string(let size), .protobuf(let size), .stringZ(let size?),
+                .protobufSchema(_, _, let size):
                 if case .field(let f) = size { names.insert(f) }
+            case .stringZ(nil): break
             case .group(let inner): for s in inner { visit(s) }
             case .switchOn(let on, let cases, let fallback):
                 names.insert(on)
                 for c in cases.values { visit(c) }
                 if let fallback { visit(fallback) }
+            case .tlv(let tlv, let size):
+                if case .field(let f) = size { names.insert(f) }
+                for c in tlv.values.values { visit(c) }
+                if let fallback = tlv.fallback { visit(fallback) }
             }
         }
         func visit(_ spec: FieldSpec) {
@@ -138,11 +181,14 @@ extension FieldSpec {
     static func markReferenced(_ specs: [FieldSpec], _ names: Set<String>) {
         func mark(_ type: FieldType) {
             switch type {
-            case .integer, .bytes, .string, .protobuf: break
+            case .integer, .varint, .bits, .float, .bytes, .string, .stringZ, .protobuf, .protobufSchema: break
             case .group(let inner): markReferenced(inner, names)
             case .switchOn(_, let cases, let fallback):
                 for c in cases.values { mark(c) }
                 if let fallback { mark(fallback) }
+            case .tlv(let tlv, _):
+                for c in tlv.values.values { mark(c) }
+                if let fallback = tlv.fallback { mark(fallback) }
             }
         }
         for spec in specs {
@@ -153,7 +199,7 @@ extension FieldSpec {
 }
 
 /// The payload sizes a message's fields take without a problem, where sizes alone decide it: no
-/// `valid`, no switch, no size or count read from another field. `stats` reads only a message's
+/// `valid` or `time`, no switch, no size or count read from another field. `stats` reads only a message's
 /// problems, so a payload of such a size needs no walk through its fields.
 struct PayloadLayout: Sendable, Equatable {
     /// The bytes the fixed fields take.
@@ -172,15 +218,15 @@ struct PayloadLayout: Sendable, Equatable {
     init?(_ specs: [FieldSpec]) {
         for spec in specs {
             // Only the last field may run to the end: a field after it would find no bytes.
-            guard open == 0, spec.valid == nil, add(spec) else { return nil }
+            guard open == 0, spec.valid == nil, spec.time == nil, add(spec) else { return nil }
         }
     }
 
     private mutating func add(_ spec: FieldSpec) -> Bool {
         switch (spec.type, spec.repeats) {
-        case (.integer(let width, _, _), nil):
+        case (.integer(let width, _, _), nil), (.float(let width, _), nil):
             size += width
-        case (.integer(let width, _, _), .count(let n)?):
+        case (.integer(let width, _, _), .count(let n)?), (.float(let width, _), .count(let n)?):
             size += width * n
         case (.integer(1, _, _), .eos?):
             open = FieldDecoder.repeatLimit
@@ -190,7 +236,7 @@ struct PayloadLayout: Sendable, Equatable {
             open = Int.max
         case (.group(let inner), nil):
             for s in inner {
-                guard open == 0, s.valid == nil, add(s) else { return false }
+                guard open == 0, s.valid == nil, s.time == nil, add(s) else { return false }
             }
         default:
             return false

@@ -20,6 +20,8 @@ enum ProtobufRaw {
     struct Record {
         var number: UInt64
         var value: Value
+        /// Where its tag is, from the start of the bytes read.
+        var offset = 0
     }
 
     /// Where and why the bytes stop being a message.
@@ -38,7 +40,9 @@ enum ProtobufRaw {
                 return (records, Failure(offset: start, reason: "more than \(fieldLimit) fields"))
             }
             do throws(Failure) {
-                records.append(try record(&reader))
+                var r = try record(&reader)
+                r.offset = start
+                records.append(r)
             } catch {
                 return (records, error)
             }
@@ -54,13 +58,20 @@ enum ProtobufRaw {
             throw Failure(offset: start, reason: "field number \(number); expected 1 to 536870911")
         }
         let wire = tag & 7
+        guard [0, 1, 2, 5].contains(wire) else {
+            throw Failure(offset: start, reason: "field \(number) has wire type \(wire)")
+        }
+        return Record(number: number, value: try value(wire, &reader, number: number))
+    }
+
+    /// A value of wire type 0, 1, 2 or 5; a packed repeated field's values are read so too.
+    static func value(_ wire: UInt64, _ reader: inout ByteReader, number: UInt64) throws(Failure) -> Value {
         var length: UInt64
         switch wire {
-        case 0: return Record(number: number, value: .varint(try varint(&reader)))
+        case 0: return .varint(try varint(&reader))
         case 1: length = 8
         case 5: length = 4
-        case 2: length = try varint(&reader)
-        default: throw Failure(offset: start, reason: "field \(number) has wire type \(wire)")
+        default: length = try varint(&reader)
         }
         guard length <= UInt64(reader.remaining), let bytes = try? reader.bytes(Int(length)) else {
             throw Failure(
@@ -69,9 +80,9 @@ enum ProtobufRaw {
         // Fixed values are little-endian (protobuf.dev, "Encoding": I64 and I32).
         let fixed = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         switch wire {
-        case 1: return Record(number: number, value: .fixed64(fixed))
-        case 5: return Record(number: number, value: .fixed32(UInt32(truncatingIfNeeded: fixed)))
-        default: return Record(number: number, value: .bytes(bytes))
+        case 1: return .fixed64(fixed)
+        case 5: return .fixed32(UInt32(truncatingIfNeeded: fixed))
+        default: return .bytes(bytes)
         }
     }
 
@@ -98,16 +109,17 @@ enum ProtobufRaw {
         sink.beginGroup()
         for number in order {
             sink.name(String(number))
-            let list = values[number] ?? []
-            if list.count == 1, let only = list.first {
-                put(only, into: &sink, depth: depth)
-            } else {
-                sink.beginList()
-                for v in list { put(v, into: &sink, depth: depth) }
-                sink.endList()
-            }
+            put(values: values[number] ?? [], into: &sink, depth: depth)
         }
         sink.endGroup()
+    }
+
+    /// One field number's values: the value, or a list when there are several.
+    static func put<Sink: FieldSink & ~Copyable>(values list: [Value], into sink: inout Sink, depth: Int) {
+        if list.count == 1, let only = list.first { return put(only, into: &sink, depth: depth) }
+        sink.beginList()
+        for v in list { put(v, into: &sink, depth: depth) }
+        sink.endList()
     }
 
     /// A length-delimited value is a nested message when its bytes read whole as one, else text

@@ -112,6 +112,7 @@ public enum WiresharkExport {
               kinds = { [0] = { \(kinds[0])}, [1] = { \(kinds[1])} },
               specs = { [0] = { \(specs[0])}, [1] = { \(specs[1])} },
               messages = { \(messages.joined(separator: ", ")) },
+              protobufs = { \(fields.protobufs) },
               fields = {
             \(fields.declarations)
               },

@@ -27,18 +27,18 @@ final class DefinitionErrorTests: XCTestCase {
     func testUnknownKeys() {
         XCTAssertEqual(
             error("protocol: t\nmesages: []\n"),
-            "x.yaml:2: unknown key 'mesages' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples"
+            "x.yaml:2: unknown key 'mesages' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, protobufs, types, messages, pairing, examples"
         )
         XCTAssertEqual(
             error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, sise: 2}]}\n"),
-            "x.yaml:3: unknown key 'sise' in a field of message M; expected one of: id, type, size, repeat, enum, flags, unit, scale, offset, valid, doc"
+            "x.yaml:3: unknown key 'sise' in a field of message M; expected one of: id, type, size, repeat, enum, flags, unit, scale, offset, valid, time, pad-right, doc"
         )
     }
 
     func testUnknownType() {
         XCTAssertEqual(
-            error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u3}\n"),
-            "x.yaml:6: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str, protobuf"
+            error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u5}\n"),
+            "x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf"
         )
     }
 
@@ -115,7 +115,7 @@ final class DefinitionErrorTests: XCTestCase {
                 enums: {mode: {0: off, x: on}}
                 messages:
                   - {id: 1, name: A, from: watch}
-                  - {id: 2, name: B, response: A, seq: [{id: a, type: u3}, {id: b, type: bytes, size: a}, {id: c, type: u1, enum: nope}]}
+                  - {id: 2, name: B, response: A, seq: [{id: a, type: u5}, {id: b, type: bytes, size: a}, {id: c, type: u1, enum: nope}]}
                 bind:
                   characteristics:
                     - {uuid: fff1, framing: value, message: A}
@@ -124,10 +124,10 @@ final class DefinitionErrorTests: XCTestCase {
                   - {hex: xyz}
                 """),
             """
-            x.yaml:2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
+            x.yaml:2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, protobufs, types, messages, pairing, examples
             x.yaml:3: enum mode: key 'x' is not an integer
             x.yaml:5: message A from: 'watch'; expected phone or accessory
-            x.yaml:6: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str, protobuf
+            x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf
             x.yaml:6: field 'c': enum 'nope' is not defined under enums: (defined: )
             x.yaml:10: characteristic uuid: 'zz' is not a UUID (2a19, 0xfff3 or 128-bit)
             x.yaml:12: example hex: not hex bytes

@@ -72,3 +72,22 @@ final class WiresharkExportFieldTests: XCTestCase {
         }
     }
 }
+
+/// A message field named as one of the frame's fields (Pebble's AppMessage `command`, a tuple's
+/// `length`) is declared under another key: it replaced the frame's `command`, which then showed
+/// the field's values.
+final class WiresharkExportFieldNameTests: XCTestCase {
+    func testAFieldNamedAsAFrameFieldIsDeclaredApart() throws {
+        let d = try DefinitionParser.parse(
+            text: """
+                protocol: t
+                messages:
+                  - {id: 1, name: A, seq: [{id: command, type: u1}, {id: length, type: u2le}, {id: level, type: u1}]}
+                """, file: "t.yaml")
+        let lua = WiresharkExport.lua([d], version: "1")
+        XCTAssertTrue(lua.contains(#"["command_2"] = { n = "command", t = "int", w = 1, s = false },"#), lua)
+        XCTAssertTrue(lua.contains(#"["length_2"] = { n = "length", t = "int", w = 2, s = false },"#))
+        XCTAssertTrue(lua.contains(#"["level"] = { n = "level", t = "int", w = 1, s = false },"#))
+        XCTAssertFalse(lua.contains(#"["command"] = {"#))
+    }
+}

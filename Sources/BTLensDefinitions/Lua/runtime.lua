@@ -812,7 +812,50 @@ if not btlens.register then
     end
   end
 
+  local payload_single, show_time, unpadded -- the payload types, defined below `single`
+  local HELD_BITS = "\0bits" -- the scope's key for the byte bit fields read from, never a field's name
+
+  -- The bytes a sized kind takes at off (a number, an earlier field's value, or to stop); short if
+  -- fewer are left.
+  local function sized(s, kind, off, stop, scope)
+    local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
+    if off + size > stop then short(s.n, size, off, stop) end
+    return size
+  end
+
+  -- An integer's item over `r` (with `given`, the value as its field takes it, when `r` is not it),
+  -- `v` kept for later fields, shown as its unit, scale, flags or time says, checked against `valid`.
+  local function int_item(p, s, kind, r, v, given, tree, scope, problems)
+    local item
+    if given then item = tree:add(p.fields[kind.f], r, given)
+    else item = kind.be and tree:add(p.fields[kind.f], r) or tree:add_le(p.fields[kind.f], r) end
+    scope[s.n] = v
+    if s.tm then show_time(s, item, v, problems)
+    elseif s.sc or s.of then
+      item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
+    elseif s.u then
+      item:append_text(s.u)
+    end
+    for _, flag in ipairs(s.fl or {}) do
+      if kind.be then item:add(p.fields[flag[3]], r) else item:add_le(p.fields[flag[3]], r) end
+    end
+    local bad
+    if s.lo and v < s.lo or s.hi and v > s.hi then bad = true end
+    if s.any then
+      bad = true
+      for _, a in ipairs(s.any) do if a == v then bad = false end end
+    end
+    if bad then
+      local function num(x) return x and string.format("%.15g", x) or "" end
+      local want = {}
+      for _, a in ipairs(s.any or {}) do want[#want + 1] = tostring(a) end
+      problems[#problems + 1] = { id = "a5.field.invalid", item = item, text = s.n .. " is " .. v .. "; expected " ..
+        (s.any and ("one of " .. table.concat(want, ", ")) or (num(s.lo) .. "…" .. num(s.hi))) }
+    end
+  end
+
   local function single(p, s, kind, t, off, stop, tree, scope, problems)
+    if kind.k ~= "bits" then scope[HELD_BITS] = nil end
     if kind.k == "int" then
       if off + kind.w > stop then short(s.n, kind.w, off, stop) end
       local r = t(off, kind.w)
@@ -821,41 +864,23 @@ if not btlens.register then
         v = kind.be and (kind.s and r:int64() or r:uint64()) or (kind.s and r:le_int64() or r:le_uint64())
         v = tonumber(tostring(v))
       else
-        v = kind.be and (kind.s and r:int() or r:uint()) or (kind.s and r:le_int() or r:le_uint())
+        v = kind.be and r:uint() or r:le_uint()
+        -- Signed by hand: TvbRange's int() reads no 3-byte value.
+        if kind.s and v >= 2 ^ (8 * kind.w - 1) then v = v - 2 ^ (8 * kind.w) end
       end
-      local item = kind.be and tree:add(p.fields[kind.f], r) or tree:add_le(p.fields[kind.f], r)
-      scope[s.n] = v
-      if s.sc or s.of then
-        item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
-      elseif s.u then
-        item:append_text(s.u)
-      end
-      for _, flag in ipairs(s.fl or {}) do
-        if kind.be then item:add(p.fields[flag[3]], r) else item:add_le(p.fields[flag[3]], r) end
-      end
-      local bad
-      if s.lo and v < s.lo or s.hi and v > s.hi then bad = true end
-      if s.any then
-        bad = true
-        for _, a in ipairs(s.any) do if a == v then bad = false end end
-      end
-      if bad then
-        local function num(x) return x and string.format("%.15g", x) or "" end
-        local want = {}
-        for _, a in ipairs(s.any or {}) do want[#want + 1] = tostring(a) end
-        problems[#problems + 1] = { id = "a5.field.invalid", item = item, text = s.n .. " is " .. v .. "; expected " ..
-          (s.any and ("one of " .. table.concat(want, ", ")) or (num(s.lo) .. "…" .. num(s.hi))) }
-      end
+      int_item(p, s, kind, r, v, nil, tree, scope, problems)
       return off + kind.w
     elseif kind.k == "bytes" or kind.k == "string" then
-      local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
-      if off + size > stop then short(s.n, size, off, stop) end
-      tree:add(p.fields[kind.f], t(off, size))
+      local size = sized(s, kind, off, stop, scope)
+      if s.pad and kind.k == "string" then
+        tree:add(p.fields[kind.f], t(off, size), unpadded(size > 0 and t(off, size):raw() or "", s.pad))
+      else
+        tree:add(p.fields[kind.f], t(off, size))
+      end
       scope[s.n] = size > 0 and t(off, size):raw() or ""
       return off + size
     elseif kind.k == "protobuf" then
-      local size = kind.z == "eos" and (stop - off) or (type(kind.z) == "string" and math.max(0, scope[kind.z] or 0) or kind.z)
-      if off + size > stop then short(s.n, size, off, stop) end
+      local size = sized(s, kind, off, stop, scope)
       local sub = tree:add(p.fields[kind.f], t(off, size))
       local raw = size > 0 and t(off, size):raw() or ""
       local list, at, why = pb_records(raw)
@@ -878,8 +903,219 @@ if not btlens.register then
     elseif kind.k == "switch" then
       return single(p, s, kind.cases[scope[kind.on] or 0] or kind.fb or { k = "bytes", z = "eos" },
         t, off, stop, tree, scope, problems)
+    elseif payload_single[kind.k] then
+      return payload_single[kind.k](p, s, kind, t, off, stop, tree, scope, problems)
     end
     return stop
+  end
+
+  -- Payload types beyond fixed integers, bytes and text (FieldDecoder+Payload).
+  payload_single = {}
+
+  -- An unsigned LEB128 varint, at most 10 bytes; zigzag-decoded for svarint. Cut off or longer
+  -- stops the message, as btlens stops.
+  function payload_single.varint(p, s, kind, t, off, stop, tree, scope, problems)
+    local v, mult, k = 0, 1, 0
+    repeat
+      local why = k == 10 and " is a varint longer than 10 bytes" or off + k >= stop and " is a varint cut off"
+      if why then error({ id = "a5.field.invalid", text = s.n .. why .. " at payload offset " .. off }, 0) end
+      local b = t(off + k, 1):uint()
+      v, mult, k = v + (b % 128) * mult, mult * 128, k + 1
+    until b < 128
+    if kind.s then v = v % 2 == 0 and v / 2 or -(v + 1) / 2 end
+    -- A 64-bit field takes an Int64 or UInt64: exact to 2^53, as Lua's numbers are.
+    int_item(p, s, kind, t(off, k), v, kind.s and Int64.new(v) or UInt64.new(v), tree, scope, problems)
+    return off + k
+  end
+
+  -- b1 … b64: bits most significant first, from the byte the bit fields before left bits in.
+  function payload_single.bits(p, s, kind, t, off, stop, tree, scope, problems)
+    local held = scope[HELD_BITS] or { left = 0 }
+    local v, needed, first = 0, kind.n, held.left > 0 and off - 1 or off
+    while needed > 0 do
+      if held.left == 0 then
+        if off >= stop then short(s.n, 1, off, stop) end
+        held = { byte = t(off, 1):uint(), left = 8 }
+        off = off + 1
+      end
+      local take = math.min(needed, held.left)
+      v = v * 2 ^ take + math.floor(held.byte / 2 ^ (held.left - take)) % 2 ^ take
+      held.left, needed = held.left - take, needed - take
+    end
+    scope[HELD_BITS] = held
+    int_item(p, s, kind, t(first, off - first), v, kind.w == 8 and UInt64.new(v) or v, tree, scope, problems)
+    return off
+  end
+
+  -- IEEE 754 binary16, which TvbRange does not read.
+  local function half(b)
+    local sign = b >= 0x8000 and -1 or 1
+    local e, f = math.floor(b / 1024) % 32, b % 1024
+    if e == 31 then return f == 0 and sign * math.huge or 0 / 0 end
+    if e == 0 then return sign * f * 2 ^ -24 end
+    return sign * (1 + f / 1024) * 2 ^ (e - 15)
+  end
+
+  function payload_single.float(p, s, kind, t, off, stop, tree, scope, problems)
+    if off + kind.w > stop then short(s.n, kind.w, off, stop) end
+    local r = t(off, kind.w)
+    local v
+    if kind.w == 2 then v = half(kind.be and r:uint() or r:le_uint())
+    else v = kind.be and r:float() or r:le_float() end
+    local item = tree:add(p.fields[kind.f], r, v)
+    if s.sc or s.of then
+      item:append_text(" (" .. (v * (s.sc or 1) + (s.of or 0)) .. (s.u or "") .. ")")
+    elseif s.u then
+      item:append_text(s.u)
+    end
+    return off + kind.w
+  end
+
+  -- Text up to the first 00, which is read too; within the size when there is one.
+  function payload_single.strz(p, s, kind, t, off, stop, tree, scope, problems)
+    local size, ended = nil, true
+    if kind.z then
+      size = sized(s, kind, off, stop, scope)
+    else
+      local at = (stop > off and t(off, stop - off):raw() or ""):find("\0", 1, true)
+      size, ended = at or (stop - off), at ~= nil
+    end
+    local raw = size > 0 and t(off, size):raw() or ""
+    local item = tree:add(p.fields[kind.f], t(off, size), raw:sub(1, (raw:find("\0", 1, true) or #raw + 1) - 1))
+    if not ended then
+      problems[#problems + 1] = { id = "a5.field.invalid", item = item,
+        text = s.n .. " has no 00 terminator at payload offset " .. off }
+    end
+    return off + size
+  end
+
+  -- An integer counting s.tm units since 1970 as ISO 8601 UTC; 1970 to 9999, as btlens.
+  function show_time(s, item, v, problems)
+    local secs = math.floor(v / s.tm)
+    if v < 0 or secs > 253402300799 then
+      problems[#problems + 1] = { id = "a5.field.invalid", item = item,
+        text = s.n .. " is " .. string.format("%.0f", v) .. "; expected a time from 1970 to 9999" }
+      return
+    end
+    local text = os.date("!%Y-%m-%dT%H:%M:%S", secs)
+    local fraction = v - secs * s.tm
+    if fraction ~= 0 then text = text .. string.format(s.tm == 1000 and ".%03d" or ".%06d", fraction) end
+    item:append_text(" (" .. text .. "Z)")
+  end
+
+  -- Protocol Buffers read by a definition's schema (ProtobufSchema): field names and types from
+  -- p.c.protobufs; unknown numbers as the raw reader shows them. The same problems as btlens: a
+  -- message that stops being protobuf, a packed field cut off, a wire type the schema disagrees with.
+  local PB_WIRE = { int32 = 0, int64 = 0, uint32 = 0, uint64 = 0, sint32 = 0, sint64 = 0, bool = 0, enum = 0,
+    fixed64 = 1, sfixed64 = 1, double = 1, string = 2, bytes = 2, message = 2, fixed32 = 5, sfixed32 = 5, float = 5 }
+
+  -- A varint as its field's type reads it (Lua numbers: exact to 2^53).
+  local function pb_number(f, v)
+    if f.t == "sint32" or f.t == "sint64" then return string.format("%.0f", v % 2 == 0 and v / 2 or -(v + 1) / 2) end
+    if f.t == "bool" then return v ~= 0 and "true" or "false" end
+    if f.t == "int32" or f.t == "enum" or f.t == "uint32" then
+      v = v % 2 ^ 32
+      if f.t ~= "uint32" and v >= 2 ^ 31 then v = v - 2 ^ 32 end
+    end
+    if f.t == "enum" then return f.e and f.e[v] or string.format("%.0f?", v) end
+    return string.format("%.0f", v)
+  end
+
+  local function pb_fixed(f, r)
+    if f.t == "float" or f.t == "double" then return tostring(r:le_float()) end
+    if f.t == "sfixed32" then return tostring(r:le_int()) end
+    if f.t == "fixed32" then return tostring(r:le_uint()) end
+    return tostring(f.t == "sfixed64" and r:le_int64() or r:le_uint64())
+  end
+
+  local pb_schema
+  -- The values of a packed repeated scalar, one after another in bytes from..to-1 of raw.
+  local function pb_packed(f, raw, from, to, t, off, tree, fail)
+    local i, n, w = from, 0, PB_WIRE[f.t] == 1 and 8 or 4
+    while i < to and n < REPEAT_LIMIT do
+      if PB_WIRE[f.t] == 0 then
+        local v, ni = pb_varint(raw, i)
+        if not v or ni > to then return fail(i - 1, "packed field: a varint is cut off") end
+        tree:add(t(off + i - 1, ni - i), f.n .. ": " .. pb_number(f, v))
+        i = ni
+      else
+        if i + w > to then return fail(i - 1, "packed field: " .. w .. " bytes, " .. (to - i) .. " left") end
+        tree:add(t(off + i - 1, w), f.n .. ": " .. pb_fixed(f, t(off + i - 1, w)))
+        i = i + w
+      end
+      n = n + 1
+    end
+  end
+
+  function pb_schema(c, name, raw, t, off, tree, depth, fail)
+    local list, at, why = pb_records(raw)
+    if at then fail(off + at, why) end
+    local msg = c.protobufs[name] or {}
+    for _, r in ipairs(list) do
+      local f = msg[r.n]
+      local range = t(off + r.from - 1, r.to - r.from)
+      if not f then
+        pb_show(raw, { r }, t, off, tree, depth)
+      elseif r.wt == 2 and PB_WIRE[f.t] ~= 2 then
+        pb_packed(f, raw, r.at, r.at + r.len, t, off, tree, function(o, text) fail(off + o, text) end)
+      elseif r.wt ~= PB_WIRE[f.t] then
+        fail(off + r.from - 1, "field " .. r.n .. " (" .. f.n .. ") has wire type " .. r.wt .. "; expected " .. PB_WIRE[f.t])
+        pb_show(raw, { r }, t, off, tree, depth)
+      elseif f.t == "message" and depth < PB_DEPTH then
+        pb_schema(c, f.m, raw:sub(r.at, r.at + r.len - 1), t, off + r.at - 1, tree:add(range, f.n .. ":"), depth + 1, fail)
+      elseif r.wt == 2 then
+        local sub = raw:sub(r.at, r.at + r.len - 1)
+        local text = f.t == "string" and (not utf8 or utf8.len(sub)) and ("\"" .. sub .. "\"")
+        tree:add(range, f.n .. ": " .. (text or sub:gsub(".", function(ch) return string.format("%02x", ch:byte()) end)))
+      elseif r.wt == 0 then
+        tree:add(range, f.n .. ": " .. pb_number(f, r.v))
+      else
+        tree:add(range, f.n .. ": " .. pb_fixed(f, t(off + r.at - 1, r.len)))
+      end
+    end
+  end
+
+  function payload_single.pbs(p, s, kind, t, off, stop, tree, scope, problems)
+    local size = sized(s, kind, off, stop, scope)
+    local sub = tree:add(p.fields[kind.f], t(off, size))
+    local function fail(at, why)
+      problems[#problems + 1] = { id = "a5.field.invalid", item = sub,
+        text = s.n .. " (" .. kind.m .. "): " .. why .. ", at payload offset " .. at }
+    end
+    pb_schema(p.c, kind.m, size > 0 and t(off, size):raw() or "", t, off, sub, 1, fail)
+    return off + size
+  end
+
+  -- Tag-length-value items within the field's size, each value read within its length by the kind
+  -- its tag chooses (FieldDecoder+TLV).
+  function payload_single.tlv(p, s, kind, t, off, stop, tree, scope, problems)
+    local size = sized(s, kind, off, stop, scope)
+    local list_end, n = off + size, 0
+    local sub = tree:add(p.fields[kind.f], t(off, size))
+    local function num(w, be)
+      if off + w > list_end then short(s.n, w, off, list_end) end
+      local r = t(off, w)
+      off = off + w
+      return be and r:uint() or r:le_uint()
+    end
+    while off < list_end and n < REPEAT_LIMIT do
+      local from = off
+      local tag = num(kind.tw, kind.tbe)
+      local len = num(kind.lw, kind.lbe)
+      if off + len > list_end then short(s.n, len, off, list_end) end
+      local item = sub:add(t(from, off + len - from), "tag: " .. (kind.te and kind.te[tag] or tag))
+      scope[HELD_BITS] = nil -- a value starts at a byte, bit fields included
+      single(p, s, kind.cases[tag] or kind.fb, t, off, off + len, item, scope, problems)
+      off, n = off + len, n + 1
+    end
+    return list_end
+  end
+
+  -- A str padded at its end (pad-right): shown without its padding.
+  function unpadded(raw, pad)
+    local last = #raw
+    while last > 0 and raw:byte(last) == pad do last = last - 1 end
+    return raw:sub(1, last)
   end
 
   function walk(p, list, t, off, stop, tree, scope, problems)
@@ -1414,6 +1650,7 @@ if not btlens.register then
         fields[key] = make(abbrev, name, d.hex and base.HEX or base.DEC, d.enum)
       elseif d.t == "bool" then
         fields[key] = ProtoField.bool(abbrev, name, d.bits, nil, d.mask)
+      elseif d.t == "float" then fields[key] = d.w == 8 and ProtoField.double(abbrev, name) or ProtoField.float(abbrev, name)
       elseif d.t == "string" then fields[key] = ProtoField.string(abbrev, name)
       elseif d.t == "group" then fields[key] = ProtoField.none(abbrev, name)
       else fields[key] = ProtoField.bytes(abbrev, name) end

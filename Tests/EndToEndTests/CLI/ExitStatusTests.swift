@@ -279,7 +279,7 @@ extension ExitStatusTests {
     func testDissectorsCheckSaysEveryErrorOfAFile() throws {
         let file = try temporaryFolder() + "/broken.yaml"
         try Data(
-            "protocol: t\ntitel: x\nmessages:\n  - {id: 1, name: A, from: watch}\n  - {id: 2, name: B, seq: [{id: a, type: u3}]}\n"
+            "protocol: t\ntitel: x\nmessages:\n  - {id: 1, name: A, from: watch}\n  - {id: 2, name: B, seq: [{id: a, type: u5}]}\n"
                 .utf8
         )
         .write(to: URL(fileURLWithPath: file))
@@ -288,9 +288,9 @@ extension ExitStatusTests {
         XCTAssertEqual(
             run.stdout,
             """
-            \(file):2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, types, messages, pairing, examples
+            \(file):2: unknown key 'titel' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, protobufs, types, messages, pairing, examples
             \(file):4: message A from: 'watch'; expected phone or accessory
-            \(file):5: field 'a': unknown type 'u3'; expected u1, u2le, u2be, u4le, u4be, u8le, u8be, s1…s8be, bytes, str, protobuf
+            \(file):5: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf
 
             """)
     }

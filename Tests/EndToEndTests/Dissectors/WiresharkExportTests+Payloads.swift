@@ -107,21 +107,22 @@ extension WiresharkExportTests {
         XCTAssertEqual(
             problems,
             [
-                "a5.field.invalid Numbers: n is a varint longer than 10 bytes at payload offset 0",
-                "a5.field.invalid Numbers: z is a varint cut off at payload offset 1",
-                "a5.payload.short Numbers: field b needs 3 bytes at payload offset 5, 0 left",
-                "a5.payload.extra Numbers: 1 byte after the last field (payload offset 24)",
-                "a5.field.invalid Texts: ms is 9223372036854775807; expected a time from 1970 to 9999",
-                "a5.field.invalid Texts: name has no 00 terminator at payload offset 0",
-                "a5.payload.short Texts: field model needs 8 bytes at payload offset 3, 0 left",
-                "a5.field.invalid Bits: short is 13; expected …12",
-                "a5.payload.short Bits: field wide needs 1 byte at payload offset 4, 0 left",
-                "a5.field.invalid Proto: body (Info): field 1 (label) has wire type 5; expected 2, at payload offset 0",
-                "a5.field.invalid Proto: body (Info): packed field 2 (level): a varint is cut off, at payload offset 8",
-                "a5.field.invalid Proto: body (Info): field 1 needs 5 bytes, 0 left, at payload offset 13",
-                "a5.field.invalid Proto: body (Info): field 1 needs 5 bytes, 1 left, at payload offset 2",
-                "a5.field.invalid Items: items is a varint cut off at payload offset 2",
-                "a5.payload.short Items: field items needs 5 bytes at payload offset 2, 1 left",
+                // Not A5: the a5.* messages name the dissector.
+                "a5.field.invalid payload-types: Numbers: n is a varint longer than 10 bytes at payload offset 0",
+                "a5.field.invalid payload-types: Numbers: z is a varint cut off at payload offset 1",
+                "a5.payload.short payload-types: Numbers: field b needs 3 bytes at payload offset 5, 0 left",
+                "a5.payload.extra payload-types: Numbers: 1 byte after the last field (payload offset 24)",
+                "a5.field.invalid payload-types: Texts: ms is 9223372036854775807; expected a time from 1970 to 9999",
+                "a5.field.invalid payload-types: Texts: name has no 00 terminator at payload offset 0",
+                "a5.payload.short payload-types: Texts: field model needs 8 bytes at payload offset 3, 0 left",
+                "a5.field.invalid payload-types: Bits: short is 13; expected …12",
+                "a5.payload.short payload-types: Bits: field wide needs 1 byte at payload offset 4, 0 left",
+                "a5.field.invalid payload-types: Proto: body (Info): field 1 (label) has wire type 5; expected 2, at payload offset 0",
+                "a5.field.invalid payload-types: Proto: body (Info): packed field 2 (level): a varint is cut off, at payload offset 8",
+                "a5.field.invalid payload-types: Proto: body (Info): field 1 needs 5 bytes, 0 left, at payload offset 13",
+                "a5.field.invalid payload-types: Proto: body (Info): field 1 needs 5 bytes, 1 left, at payload offset 2",
+                "a5.field.invalid payload-types: Items: items is a varint cut off at payload offset 2",
+                "a5.payload.short payload-types: Items: field items needs 5 bytes at payload offset 2, 1 left",
             ])
         let first = messages.first?["fields"] as? [String: Any] ?? [:]
         XCTAssertEqual(first["z"] as? String, "off")

@@ -198,6 +198,8 @@ public indirect enum YAMLExpectation: Sendable {
         switch value {
         case .string(let s): return e == s
         case .measure(let d, _): return e == MessageValue.number(d) || Double(e) == d
+        case .intUnit(let i, _): return e == String(i)
+        case .uintUnit(let u, _): return e == String(u)
         case .enumerated(let name, let raw): return e == name || YAMLValue.parseInteger(e) == raw
         case .int(let i): return YAMLValue.parseInteger(e) == i
         case .uint(let u): return YAMLValue.parseInteger(e).map { $0 >= 0 && UInt64($0) == u } ?? false

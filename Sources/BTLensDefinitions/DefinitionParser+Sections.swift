@@ -64,30 +64,8 @@ extension DefinitionParser.Parser {
         let sized = attempt { p in try p.frameSize(m, header: header, magic: magic, checksum: checksum, end: end) }
         // The header's rules are checked only when every field of it was read.
         if let headerNode, errors.count == errorsBefore {
-            let roles = header.flatMap(\.roles)
-            let lengths = roles.filter { $0 == .length }.count
-            let commands = roles.filter { $0 == .command }.count
-            // A delimited frame's end says its length: a length field is then optional.
-            // A frame with no command field (Meshtastic's stream) is command 0: its messages say `id: 0`.
-            // A frame of a fixed size has none.
-            guard lengths == 1 || ((m["delimiter"] != nil || m["size"] != nil) && lengths == 0), commands <= 1 else {
-                throw headerNode.error(
-                    "framing header: expected at most one command and \(m["delimiter"] == nil && m["size"] == nil ? "exactly one" : "at most one") length field, found \(commands) and \(lengths)"
-                )
-            }
-            for role in [FrameFormat.BitField.Role.sequence, .flags] where roles.filter({ $0 == role }).count > 1 {
-                throw headerNode.error(
-                    "framing header: \(role.rawValue) is given twice (a byte of its own, or bits of a word)")
-            }
-            let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
-            if fragmentFields == 1 {
-                throw headerNode.error("framing header: fragment-count and fragment-index go together")
-            }
-            if fragmentFields == 2, let c = checksum, c.covers != .payload {
-                throw headerNode.error(
-                    "framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload"
-                )
-            }
+            try headerRules(
+                headerNode, header, checksum: checksum, delimited: m["delimiter"] != nil, sized: m["size"] != nil)
         }
         // An error kept above is thrown again for the caller, which says each error once.
         guard errors.count == errorsBefore, let magic else {
@@ -100,6 +78,38 @@ extension DefinitionParser.Parser {
         format.sequences = sequences ?? SequenceScopes()
         format.encryptedFlag = encryptedFlag
         return .frames(format)
+    }
+
+    /// What a frame variant's header must hold: one length (none needed when frames are delimited or
+    /// of a fixed size), at most one command, sequence and flags, fragment fields together.
+    private func headerRules(
+        _ headerNode: YAMLValue, _ header: [FrameFormat.HeaderField], checksum: FrameFormat.Checksum?,
+        delimited: Bool, sized: Bool
+    ) throws(DefinitionError) {
+        let roles = header.flatMap(\.roles)
+        let lengths = roles.filter { $0 == .length }.count
+        let commands = roles.filter { $0 == .command }.count
+        // A delimited frame's end says its length: a length field is then optional.
+        // A frame with no command field (Meshtastic's stream) is command 0: its messages say `id: 0`.
+        // A frame of a fixed size has none.
+        guard lengths == 1 || ((delimited || sized) && lengths == 0), commands <= 1 else {
+            throw headerNode.error(
+                "framing header: expected at most one command and \(!delimited && !sized ? "exactly one" : "at most one") length field, found \(commands) and \(lengths)"
+            )
+        }
+        for role in [FrameFormat.BitField.Role.sequence, .flags] where roles.filter({ $0 == role }).count > 1 {
+            throw headerNode.error(
+                "framing header: \(role.rawValue) is given twice (a byte of its own, or bits of a word)")
+        }
+        let fragmentFields = header.filter { $0 == .fragmentCount || $0 == .fragmentIndex }.count
+        if fragmentFields == 1 {
+            throw headerNode.error("framing header: fragment-count and fragment-index go together")
+        }
+        if fragmentFields == 2, let c = checksum, c.covers != .payload {
+            throw headerNode.error(
+                "framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload"
+            )
+        }
     }
 
     /// 1 to 4 bytes, or `none`: frames that begin with their header (a length first, as Pebble's).

@@ -196,11 +196,12 @@ struct FieldDecoder {
             }
             return .flags(names, unnamed: rest)
         }
-        if spec.scale != nil || spec.offset != nil || spec.unit != nil {
+        if spec.scale != nil || spec.offset != nil {
             let base = signed ? Double(value) : Double(raw)
-            guard spec.scale != nil || spec.offset != nil else { return .measure(base, unit: spec.unit) }
             return .measure(Self.decimal(base * (spec.scale ?? 1) + (spec.offset ?? 0)), unit: spec.unit)
         }
+        // An integer with a unit alone stays an integer: a 64-bit count in nanoseconds is exact.
+        if let unit = spec.unit { return signed ? .intUnit(value, unit: unit) : .uintUnit(raw, unit: unit) }
         return signed ? .int(value) : .uint(raw)
     }
 

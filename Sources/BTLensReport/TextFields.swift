@@ -45,6 +45,8 @@ struct TextFields: FieldSink {
         case .int(let i): line.add(text: String(i))
         case .uint(let u): line.add(text: String(u))
         case .measure(let d, let unit): line.add(text: TerminalText.safe(MessageValue.number(d) + (unit ?? "")))
+        case .intUnit(let i, let unit): line.add(text: TerminalText.safe(String(i) + unit))
+        case .uintUnit(let u, let unit): line.add(text: TerminalText.safe(String(u) + unit))
         case .string(let s): line.add(text: "\"" + TerminalText.safe(s) + "\"")
         case .bytes(let b): line.add(text: b.isEmpty ? "\"\"" : Hex.string(b))
         case .enumerated(let name, let raw): line.add(text: name.map(TerminalText.safe) ?? "\(raw)?")

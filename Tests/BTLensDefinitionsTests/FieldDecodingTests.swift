@@ -91,6 +91,22 @@ final class FieldDecodingTests: XCTestCase {
         XCTAssertEqual(m.fields.first?.value, .measure(60.05, unit: "kg"))
     }
 
+    /// An integer with a unit and no scale stays an integer: a 64-bit timestamp in nanoseconds
+    /// (Polar PMD's data frames) is exact, not the nearest double.
+    func testAnIntegerWithAUnitIsExact() throws {
+        let d = try definition(
+            """
+              - id: 1
+                name: Stamped
+                seq:
+                  - {id: timestamp_ns, type: u8le, unit: ns}
+                  - {id: offset_ns, type: s8le, unit: ns}
+            """)
+        let m = decode(d, 1, "0010a06b2e3c9a0a fff0ffffffffffff")
+        XCTAssertEqual(text(m), "timestamp_ns=763989256864534528ns offset_ns=-3841ns")
+        XCTAssertEqual(m.fields.first?.value, .uintUnit(763_989_256_864_534_528, unit: "ns"))
+    }
+
     /// A mask is up to 64 bits with no sign: bit 63 (0x8000000000000000) did not fit the signed
     /// integer the keys were read as, and the file was refused.
     func testBit63IsAFlag() throws {

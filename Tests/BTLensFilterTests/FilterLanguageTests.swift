@@ -20,6 +20,7 @@ final class FilterLanguageTests: XCTestCase {
                 fields: [
                     MessageField("preset", .enumerated("bassBoost", raw: 1)),
                     MessageField("level", .measure(85, unit: "%")),
+                    MessageField("stamp", .uintUnit(763_989_256_864_534_528, unit: "ns")),
                 ], flagNames: ["ack"]))
         return Event(
             record: record, timestamp: Timestamp(microseconds: micros), direction: .sent, connection: 0x40,
@@ -112,6 +113,9 @@ final class FilterLanguageTests: XCTestCase {
         try check("fields.preset", [false, true, false])
         try check("fields.level.value >= 80 && fields.level.unit == \"%\"", [false, true, false])
         try check("fields.level == 85", [false, false, false])
+        // An integer with a unit compares exactly, past 2^53.
+        try check("fields.stamp.value == 763989256864534528", [false, true, false])
+        try check("fields.stamp.value == 763989256864534529", [false, false, false])
         try check("flags_names == ack", [false, true, false])
         try check("flags_names != ack", [false, false, false])
         try check("flags_names != nack", [false, true, false])

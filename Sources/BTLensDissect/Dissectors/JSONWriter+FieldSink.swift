@@ -19,6 +19,18 @@ extension JSONWriter: FieldSink {
             number(d)
             field("unit", unit)
             endObject()
+        case .intUnit(let i, let unit):
+            beginObject()
+            key("value")
+            int(i)
+            field("unit", unit)
+            endObject()
+        case .uintUnit(let u, let unit):
+            beginObject()
+            key("value")
+            int(u)
+            field("unit", unit)
+            endObject()
         case .string(let s): string(s)
         case .bytes(let b): hex(b)
         case .enumerated(let name, let raw): if let name { string(name) } else { int(raw) }

@@ -154,6 +154,9 @@ public enum MessageValue: Sendable, Equatable {
     case uint(UInt64)
     /// A scaled value, or one with a unit: `2.5 V`.
     case measure(Double, unit: String?)
+    /// An integer with a unit and no scale, kept exact: `763989256864534528ns`.
+    case intUnit(Int64, unit: String)
+    case uintUnit(UInt64, unit: String)
     case string(String)
     case bytes([UInt8])
     /// An enum value: its name, or nil when the definition does not list the value.
@@ -188,6 +191,8 @@ extension MessageValue: CustomStringConvertible {
         case .int(let i): return String(i)
         case .uint(let u): return String(u)
         case .measure(let d, let unit): return Self.number(d) + (unit ?? "")
+        case .intUnit(let i, let unit): return String(i) + unit
+        case .uintUnit(let u, let unit): return String(u) + unit
         case .string(let s): return "\"" + s + "\""
         case .bytes(let b): return b.isEmpty ? "\"\"" : Hex.string(b)
         case .enumerated(let name, let raw): return name ?? "\(raw)?"

@@ -10,18 +10,27 @@ enum MessagePath {
         return value(f.value, path.dropFirst())
     }
 
+    /// A value with a unit: `{"value":…,"unit":…}`.
+    private static func measured(_ value: FieldReading, _ unit: String, _ path: ArraySlice<String>) -> FieldReading? {
+        switch path.first {
+        case nil: return .object
+        case "value" where path.count == 1: return value
+        case "unit" where path.count == 1: return .string(unit)
+        default: return nil
+        }
+    }
+
     static func value(_ v: MessageValue, _ path: ArraySlice<String>) -> FieldReading? {
         switch v {
         case .group(let fields): return value(fields, path)
         case .list(let items):
             return .list(items.compactMap { value($0, path) })
         case .measure(let d, let unit?):
-            switch path.first {
-            case nil: return .object
-            case "value" where path.count == 1: return .number(d)
-            case "unit" where path.count == 1: return .string(unit)
-            default: return nil
-            }
+            return measured(.number(d), unit, path)
+        case .intUnit(let i, let unit):
+            return measured(.int(i), unit, path)
+        case .uintUnit(let u, let unit):
+            return measured(u <= UInt64(Int64.max) ? .int(Int64(u)) : .number(Double(u)), unit, path)
         default: break
         }
         guard path.isEmpty else { return nil }
@@ -36,7 +45,7 @@ enum MessagePath {
             var items = names.map { FieldReading.string($0) }
             if unnamed != 0 { items.append(.string(Hex.value(unnamed, width: 2))) }
             return .list(items)
-        case .group, .list: return nil
+        case .group, .list, .intUnit, .uintUnit: return nil
         }
     }
 }

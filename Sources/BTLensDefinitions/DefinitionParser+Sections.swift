@@ -26,7 +26,7 @@ extension DefinitionParser.Parser {
             "framing",
             allowed: [
                 "magic", "header", "length-counts", "checksum", "delimiter", "end", "max-length", "size",
-                "length-adjust", "preamble", "more-follows", "sequence-per", "encrypted",
+                "length-adjust", "preamble", "more-follows", "sequence-per", "encrypted", "span-values",
             ])
         let errorsBefore = errors.count
         let delimiting = m["delimiter"].flatMap { d in attempt { p in try p.delimiting(d) } }
@@ -59,6 +59,7 @@ extension DefinitionParser.Parser {
         }
         let sequences = m["sequence-per"].flatMap { k in attempt { p in try p.sequenceScopes(k, header: header) } }
         let encryptedFlag = m["encrypted"].flatMap { e in attempt { p in try p.encryptedFlag(e, header: header) } }
+        let spansValues = m["span-values"].flatMap { s in attempt { _ in try s.bool("framing span-values") } } ?? true
         let preamble = m["preamble"].flatMap { p in attempt { parser in try parser.preamble(p) } } ?? []
         let more = m["more-follows"].flatMap { f in attempt { p in try p.moreFollows(f, header: header) } }
         let sized = attempt { p in try p.frameSize(m, header: header, magic: magic, checksum: checksum, end: end) }
@@ -77,6 +78,7 @@ extension DefinitionParser.Parser {
             lengthAdjust: sized?.adjust ?? 0, preamble: preamble, more: more)
         format.sequences = sequences ?? SequenceScopes()
         format.encryptedFlag = encryptedFlag
+        format.spansValues = spansValues
         return .frames(format)
     }
 

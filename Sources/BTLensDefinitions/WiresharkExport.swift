@@ -119,7 +119,7 @@ public enum WiresharkExport {
               pairing = \(d.pairing.map(pairing) ?? "nil"),
               seq_per = { [0] = \(quoted(format.sequences.sent.name)), [1] = \(quoted(format.sequences.received.name)) },
               framing = \(quoted(framingKind(d.framing))), framing_checksum = \(framingChecksum(d.framing)),
-              eflag = \(format.encryptedFlag.map(String.init) ?? "nil"), encrypted = \(encryptedMessages(d)),
+              eflag = \(format.encryptedFlag.map(String.init) ?? "nil"), spans = \(format.spansValues), encrypted = \(encryptedMessages(d)),
               experts = {
             \(experts)
               },

@@ -662,6 +662,8 @@ if not btlens.register then
 
   -- `parts`: the packets the bytes came from ({ n, len } runs), where not all from this one (a long write).
   local function push(s, raw, number, time, parts)
+    -- Frames that never span values (`span-values: false`): what the last value left is junk.
+    if not s.p.c.spans and #s.buf > 0 then skip(s, #s.buf) end
     if #s.p.c.magic == 0 and not s.p.c.delim and #s.buf == 0 then s.insync = true end
     s.buf = s.buf .. raw
     for _, c in ipairs(parts or { { n = number, len = #raw } }) do s.chunks[#s.chunks + 1] = c end

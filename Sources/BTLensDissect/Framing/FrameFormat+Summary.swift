@@ -34,6 +34,7 @@ extension FrameFormat {
         if sequences != SequenceScopes() {
             parts.append("sequence-per phone \(sequences.sent.name), accessory \(sequences.received.name)")
         }
+        if !spansValues { parts.append("span-values false") }
         if let encryptedFlag { parts.append("encrypted when flags \(Hex.value(encryptedFlag, width: 2))") }
         return parts.joined(separator: ", ")
     }

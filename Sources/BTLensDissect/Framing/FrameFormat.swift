@@ -151,6 +151,9 @@ public struct FrameFormat: Sendable, Equatable {
     public var sequences = SequenceScopes()
     /// The flag bit (or bits) that marks a frame's payload encrypted (`encrypted: {flag: 0x01}`).
     public var encryptedFlag: UInt8? = nil
+    /// False where a frame never spans values (ATT values, RFCOMM frames, SDUs): bytes a value
+    /// leaves unframed are junk when the next value begins, not the start of its frame.
+    public var spansValues = true
 
     public init(
         name: String, magic: [UInt8], header: [HeaderField], lengthCounts: LengthCounts = .payload,

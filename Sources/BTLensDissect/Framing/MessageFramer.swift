@@ -113,6 +113,9 @@ public struct MessageFramer: Sendable {
     /// A value (an ATT value, an RFCOMM frame, an SDU) begins. With no magic, nothing in the bytes
     /// marks where a frame begins: out of sync, the framer takes the next value's first byte as one.
     public mutating func valueBegins() {
+        if !format.spansValues, buffered > 0 {
+            if isDelimited { skipEscaped(escaped.count, .valueEnded) } else { skip(buffer.count, .valueEnded) }
+        }
         if layout.magicFirst == nil, buffer.isEmpty { inSync = true }
     }
 

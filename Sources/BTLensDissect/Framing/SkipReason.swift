@@ -32,6 +32,8 @@ public enum SkipReason: Sendable, Equatable {
     /// Delimited with no start byte: the first bytes of a stream, before any end byte, whose
     /// checksum does not hold (the tail of a frame begun before the stream, or junk).
     case unproven
+    /// A framing whose frames do not span values: bytes a value left unframed.
+    case valueEnded
 
     /// `expected …, found …`, in the words of the framing.
     public func text(_ format: FrameFormat, limit: Int) -> String {
@@ -52,6 +54,7 @@ public enum SkipReason: Sendable, Equatable {
         case .beforeStart(let found): return "expected a start byte, found \(Self.hex([found]))"
         case .startInside: return "expected an end byte, found another start byte"
         case .escape: return "expected an escape followed by a byte it stands for, found one that stands for none"
+        case .valueEnded: return "expected a frame to end in the value it began in, found the value ended first"
         case .unproven:
             return "expected a frame whose checksum holds before the stream's first end byte, found one that does not"
         case .delimited(let n, let hasMagic):

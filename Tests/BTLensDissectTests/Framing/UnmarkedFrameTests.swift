@@ -41,6 +41,27 @@ final class UnmarkedFrameTests: XCTestCase {
             ])
     }
 
+    /// Bose BMAP's packets (function block, function, operator byte, length) each fill one RFCOMM
+    /// frame: with `span-values: false`, two junk bytes shorter than a header are junk once the next
+    /// value begins, instead of the first bytes of its frame. Spanning values, they eat its header.
+    func testFramesThatDoNotSpanValues() {
+        var bmap = FrameFormat(
+            name: "bmap", magic: [],
+            header: [.command(width: 2, bigEndian: true), .flags, .length(width: 1, bigEndian: true)], checksum: nil)
+        let values: [[UInt8]] = [[0x13, 0x37], [0x02, 0x02, 0x03, 0x01, 0x55], [0x01, 0x02, 0x03, 0x00]]
+        XCTAssertEqual(
+            bmap.outputs(values),
+            ["0x1337 0301 ok=true", "a5.truncated: stream ended by the end inside a frame: 5 of 7 bytes present"])
+        bmap.spansValues = false
+        XCTAssertEqual(
+            bmap.outputs(values),
+            [
+                "a5.resync: skipped 2 bytes that do not form a frame, before the frame with command 0x202: "
+                    + "expected a frame to end in the value it began in, found the value ended first",
+                "0x0202 55 ok=true", "0x0102  ok=true",
+            ])
+    }
+
     /// In sync, a frame with a bad checksum is still a frame, as with a magic.
     func testABadChecksumInSyncIsShown() {
         let checked = FrameFormat(

@@ -1696,6 +1696,10 @@ if not btlens.register then
     for uuid, message in pairs(c.values) do
       local ck = c.value_checksums[uuid]
       bind(uuid, p, function(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree, ck) end)
+      -- Decode As by message, as btlens' --decode-as att:HANDLE=NAME/MESSAGE: ID_MESSAGE in lower case.
+      local by_message = Proto(c.id .. "_" .. message:lower():gsub("[^%w]", "_"), c.title .. ": " .. message)
+      function by_message.dissector(tvb, pinfo, tree) return dissect_value(p, message, tvb, pinfo, tree, ck) end
+      DissectorTable.get("btatt.handle"):add_for_decode_as(by_message)
     end
   end
   _G.btlens_runtime = btlens

@@ -251,6 +251,14 @@ extension WiresharkExportTests {
             ["-X", "lua_script:\(plugin)", "-r", capture, "-d", "btatt.handle==0x0011,level", "-T", "fields"]
                 + ["-e", "level.payload", "-Y", "level"])
         XCTAssertEqual(payloads, ["a501020309", "a501"])
+        // By message name: btlens' att:0x0011=level/Level is Wireshark's level_level.
+        let named = try events(capture, ["--dissectors", folder.path, "--decode-as", "att:0x0011=level/Level"])
+        XCTAssertEqual(
+            named.compactMap { ($0["fields"] as? [String: Any])?["level"] as? Int }, [0xa5, 0xa5])
+        let levels = try tshark(
+            ["-X", "lua_script:\(plugin)", "-r", capture, "-d", "btatt.handle==0x0011,level_level", "-T", "fields"]
+                + ["-e", "level.level", "-Y", "level"])
+        XCTAssertEqual(levels, ["165", "165"])
     }
 
     /// `match: {field: head.tag}`: three requests answered in reverse order, and a reply with a

@@ -14,7 +14,7 @@ struct Dissectors: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Validate definition files and replay their examples; exit 1 if any has an error.",
+            abstract: "Validate definition files and replay their examples; exit 1 if any has an error, or none is found.",
             discussion:
                 "Each error is printed as FILE:LINE: what was expected and what was found, every error of every file in one run. Bindings are checked against each other and against the built-in dissectors."
         )
@@ -22,7 +22,13 @@ struct Dissectors: ParsableCommand {
         @Argument(help: "Folders or files to check (default: ~/.config/btlens/dissectors and ./Dissectors).")
         var paths: [String] = []
 
+        @Option(
+            name: .customLong("dissectors"),
+            help: ArgumentHelp("A folder or file to check, as the other commands take it. Repeatable.", valueName: "dir"))
+        var dissectorPaths: [String] = []
+
         func run() throws {
+            let paths = paths + dissectorPaths
             let loaded =
                 paths.isEmpty
                 ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
@@ -38,7 +44,12 @@ struct Dissectors: ParsableCommand {
             let errors = loaded.errors + loaded.warnings
             for e in errors { print(e) }
             for n in loaded.leftOut { print("note: \(n)") }
-            if loaded.files.isEmpty && errors.isEmpty { print("no definition files found") }
+            if loaded.files.isEmpty && errors.isEmpty {
+                // Nothing checked is not a pass: say where btlens looked.
+                let places = paths.isEmpty ? loaded.table.sources.folders.map(\.path) : paths
+                print("no definition files found (looked in \(places.joined(separator: ", ")))")
+                throw ExitCode(1)
+            }
             if !errors.isEmpty { throw ExitCode(1) }
         }
     }
@@ -103,10 +114,16 @@ struct Dissectors: ParsableCommand {
         @Argument(help: "Folders or files of definitions (default: ~/.config/btlens/dissectors and ./Dissectors).")
         var paths: [String] = []
 
+        @Option(
+            name: .customLong("dissectors"),
+            help: ArgumentHelp("A folder or file of definitions, as the other commands take it. Repeatable.", valueName: "dir"))
+        var dissectorPaths: [String] = []
+
         @Option(name: .shortAndLong, help: ArgumentHelp("The Lua file to write; - for stdout.", valueName: "file"))
         var output: String
 
         func run() throws {
+            let paths = paths + dissectorPaths
             let loaded = try DefinitionOptions.load(paths)
             let definitions = loaded.table.dissectors.compactMap { $0 as? DefinitionDissector }
             guard !definitions.isEmpty else {

@@ -49,4 +49,24 @@ final class DissectorsListTests: XCTestCase {
             ])
         XCTAssertTrue(lines.contains("  characteristic fff1, whole value → acme-band"), run.stdout)
     }
+
+    /// `check` and `export` take `--dissectors` as every other command does; `check` finding
+    /// nothing fails and says where it looked.
+    func testCheckAndExportTakeDissectorsAndNothingFoundFails() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-none-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let none = try runCLI(["dissectors", "check"], environment: ["XDG_CONFIG_HOME": empty.path], cwd: empty.path)
+        XCTAssertEqual(none.status, 1)
+        XCTAssertEqual(
+            none.stdout, "no definition files found (looked in \(empty.path)/btlens/dissectors, Dissectors)\n")
+        let shipped = DissectorEndToEndTests.shipped
+        let check = try runCLI(["dissectors", "check", "--dissectors", shipped + "/lawaken-lamp.yaml"])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdout.hasSuffix("lawaken-lamp: 3 messages, 1 binding, 1 of 1 examples hold\n"), check.stdout)
+        let export = try runCLI(
+            ["dissectors", "export", "--wireshark", "--dissectors", shipped + "/lawaken-lamp.yaml", "-o", "-"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stdout.contains("btlens.register"), String(export.stdout.prefix(200)))
+    }
 }

@@ -14,7 +14,8 @@ struct Dissectors: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Validate definition files and replay their examples; exit 1 if any has an error, or none is found.",
+            abstract:
+                "Validate definition files and replay their examples; exit 1 if any has an error, or none is found.",
             discussion:
                 "Each error is printed as FILE:LINE: what was expected and what was found, every error of every file in one run. Bindings are checked against each other and against the built-in dissectors."
         )
@@ -24,7 +25,8 @@ struct Dissectors: ParsableCommand {
 
         @Option(
             name: .customLong("dissectors"),
-            help: ArgumentHelp("A folder or file to check, as the other commands take it. Repeatable.", valueName: "dir"))
+            help: ArgumentHelp(
+                "A folder or file to check, as the other commands take it. Repeatable.", valueName: "dir"))
         var dissectorPaths: [String] = []
 
         func run() throws {
@@ -116,7 +118,8 @@ struct Dissectors: ParsableCommand {
 
         @Option(
             name: .customLong("dissectors"),
-            help: ArgumentHelp("A folder or file of definitions, as the other commands take it. Repeatable.", valueName: "dir"))
+            help: ArgumentHelp(
+                "A folder or file of definitions, as the other commands take it. Repeatable.", valueName: "dir"))
         var dissectorPaths: [String] = []
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The Lua file to write; - for stdout.", valueName: "file"))

@@ -63,7 +63,8 @@ final class DissectorsListTests: XCTestCase {
         let shipped = DissectorEndToEndTests.shipped
         let check = try runCLI(["dissectors", "check", "--dissectors", shipped + "/lawaken-lamp.yaml"])
         XCTAssertEqual(check.status, 0, check.stderr)
-        XCTAssertTrue(check.stdout.hasSuffix("lawaken-lamp: 3 messages, 1 binding, 1 of 1 examples hold\n"), check.stdout)
+        XCTAssertTrue(
+            check.stdout.hasSuffix("lawaken-lamp: 3 messages, 1 binding, 1 of 1 examples hold\n"), check.stdout)
         let export = try runCLI(
             ["dissectors", "export", "--wireshark", "--dissectors", shipped + "/lawaken-lamp.yaml", "-o", "-"])
         XCTAssertEqual(export.status, 0, export.stderr)

@@ -40,14 +40,7 @@ extension ATTDecoder {
             // be copied (and a decoder that keeps no values has none in the info).
             guard let handle = out.info.handle else { break }
             let length = pdu.count - 3
-            // The MTU is known when it was exchanged in the capture, or the link began in it (23 until exchanged).
-            if length > bearer.mtu - 3, facts.mtu != nil || !facts.inferred {
-                out.diagnostics.append(
-                    Diagnostic(
-                        LifecycleDiagnostics.valueTooLong,
-                        "a \(opcode.name) of \(length) bytes to \(Hex.value(handle, width: 4)); ATT_MTU is \(bearer.mtu), so at most \(bearer.mtu - 3) fit",
-                        fields: [("length", .int(length)), ("mtu", .int(bearer.mtu))]))
-            }
+            checkLength(length, opcode, handle, &out)
             if out.info.uuid?.sig16 == GATTNames.clientCharacteristicConfiguration, length > 0 {
                 let bits = pdu[pdu.startIndex + 3]
                 let owner = gatt[key]?.characteristic(owning: handle)
@@ -60,6 +53,7 @@ extension ATTDecoder {
                 if facts.subscriptions.count < Lifecycle.subscriptionLimit { facts.subscriptions.append(s) }
             }
         case .handleValueNotification, .handleValueIndication:
+            if let handle = out.info.handle { checkLength(pdu.count - 3, opcode, handle, &out) }
             // Judged at a characteristic's first notification: on a link without a bond (a bonded server
             // remembers subscriptions), where this capture discovered its CCCD and no write enabled it.
             guard let handle = out.info.handle, !facts.inferred, !facts.encrypted, handle != facts.lastNotifying else {
@@ -108,6 +102,19 @@ extension ATTDecoder {
                 "\(ATTOpcode(rawValue: request).name) on \(Hex.value(handle, width: 4)) refused: \(error.name)\(error.advice.map { "; \($0)" } ?? "")",
                 fields: [("error_code", .hex(raw)), ("att_handle", .hex(handle))]))
     }
+
+    /// A value longer than ATT_MTU − 3 (Core Vol 3 Part F §3.4.5.1, §3.4.7.1, §3.4.7.2): a write no
+    /// server accepts, a notification or indication no client expects. The MTU is known when it was
+    /// exchanged in the capture, or the link began in it (23 until exchanged).
+    private func checkLength(_ length: Int, _ opcode: ATTOpcode, _ handle: UInt16, _ out: inout ATTResult) {
+        guard length > bearer.mtu - 3, facts.mtu != nil || !facts.inferred else { return }
+        let place = opcode == .writeRequest || opcode == .writeCommand ? "to" : "of"
+        out.diagnostics.append(
+            Diagnostic(
+                LifecycleDiagnostics.valueTooLong,
+                "a \(opcode.name) of \(length) bytes \(place) \(Hex.value(handle, width: 4)); ATT_MTU is \(bearer.mtu), so at most \(bearer.mtu - 3) fit",
+                fields: [("length", .int(length)), ("mtu", .int(bearer.mtu))]))
+    }
 }
 
 extension Lifecycle {
@@ -119,4 +126,5 @@ extension Lifecycle {
         subscriptions = f.subscriptions
         attErrors = f.errors
     }
+
 }

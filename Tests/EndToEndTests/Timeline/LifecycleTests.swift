@@ -191,6 +191,19 @@ final class LifecycleTests: XCTestCase {
             r.messages["att.value.too_long"], "a Write Command of 21 bytes to 0x0013; ATT_MTU is 23, so at most 20 fit")
     }
 
+    /// A notification is held to the same bound (Core Vol 3 Part F §3.4.7.1): Wireshark says so too.
+    func testANotificationLongerThanTheMTUAllows() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        s.aclFragment = 251
+        let long = s.att(handle: 0x40, .received, [0x1b, 0x15, 0x00] + [UInt8](repeating: 1, count: 22))
+        let r = try run(s)
+        XCTAssertTrue(r.findings.contains("att.value.too_long #\(long)"), "\(r.findings)")
+        XCTAssertEqual(
+            r.messages["att.value.too_long"],
+            "a Handle Value Notification of 22 bytes of 0x0015; ATT_MTU is 23, so at most 20 fit")
+    }
+
     /// Discovery of two notifying characteristics (0x0015 with CCCD 0x0016, 0x0018 with CCCD 0x0019).
     func discovered(_ s: inout LESession) {
         s.connect(handle: 0x40, address: address)

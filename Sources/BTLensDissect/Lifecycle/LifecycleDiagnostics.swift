@@ -21,7 +21,8 @@ public enum LifecycleDiagnostics {
         "An ATT request was refused, with what the app should do. The Attribute Not Found that ends a discovery is not a finding."
     )
     public static let valueTooLong = DiagnosticKind(
-        "att.value.too_long", .error, "A write, notification or indication carries more than ATT_MTU − 3 bytes of value.")
+        "att.value.too_long", .error,
+        "A write, notification or indication carries more than ATT_MTU − 3 bytes of value.")
     public static let notSubscribed = DiagnosticKind(
         "gatt.notification.unsubscribed", .warning,
         "Notifications or indications from a characteristic whose CCCD was not enabled first, on a link without a bond (where the server must forget subscriptions). Said once per characteristic."

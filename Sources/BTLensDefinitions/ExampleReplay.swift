@@ -24,6 +24,8 @@ public enum ExampleReplay {
             for o in out {
                 switch o {
                 case .frame(let f): frames.append(f)
+                // An example may begin with the framing's preamble, as its stream does.
+                case .diagnostic(let d) where d.id == FramingDiagnostics.preamble.id: continue
                 case .diagnostic(let d): return "\(d.id): \(d.message)"
                 }
             }

@@ -109,9 +109,8 @@ extension DefinitionParser.Parser {
             if let values = enums[enumName] {
                 spec.enumNames = EnumNames(values)
             } else if !broken.contains(enumName) {
-                throw e.error(
-                    "\(here): enum '\(enumName)' is not defined under enums: (defined: \(enums.keys.sorted().joined(separator: ", ")))"
-                )
+                let defined = enums.isEmpty ? "none is" : enums.keys.sorted().joined(separator: ", ") + " are"
+                throw e.error("\(here): enum '\(enumName)' is not defined under enums: (\(defined) defined)")
             }
         }
         if let f = m["flags"] {

@@ -70,7 +70,7 @@ final class DefinitionErrorTests: XCTestCase {
     func testUndefinedEnumAndTypesThatContainThemselves() {
         XCTAssertEqual(
             error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, enum: nope}]}\n"),
-            "x.yaml:3: field 'a': enum 'nope' is not defined under enums: (defined: )")
+            "x.yaml:3: field 'a': enum 'nope' is not defined under enums: (none is defined)")
         XCTAssertEqual(
             error(
                 "protocol: t\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: loop}]}\n"
@@ -128,7 +128,7 @@ final class DefinitionErrorTests: XCTestCase {
             x.yaml:3: enum mode: key 'x' is not an integer
             x.yaml:5: message A from: 'watch'; expected phone or accessory
             x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf
-            x.yaml:6: field 'c': enum 'nope' is not defined under enums: (defined: )
+            x.yaml:6: field 'c': enum 'nope' is not defined under enums: (none is defined)
             x.yaml:10: characteristic uuid: 'zz' is not a UUID (2a19, 0xfff3 or 128-bit)
             x.yaml:12: example hex: not hex bytes
             """)

@@ -19,8 +19,10 @@ struct BoundStream {
         /// The framing is the A5 frame's, not a vendor's variant: read once, not compared per frame.
         let isA5: Bool
         let commandByte: Bool
-        /// A whole value's checksum, at its end.
-        let valueChecksum: FrameFormat.Checksum?
+        /// A whole value's checksum, at its end: boxed, as the label is copied along the frame path
+        /// and most streams have none.
+        private let valueChecksumBox: ValueChecksum?
+        var valueChecksum: FrameFormat.Checksum? { valueChecksumBox?.checksum }
         /// The characteristic it belongs to, when discovery was captured.
         let uuid: BluetoothUUID?
 
@@ -28,7 +30,7 @@ struct BoundStream {
             dissector: (any MessageDissector)?, framing: String?, commandByte: Bool, uuid: BluetoothUUID?,
             valueChecksum: FrameFormat.Checksum? = nil
         ) {
-            self.valueChecksum = valueChecksum
+            valueChecksumBox = valueChecksum.map(ValueChecksum.init)
             self.dissector = dissector
             bound = dissector.map(BoundDissector.init)
             self.uuid = uuid
@@ -118,4 +120,10 @@ extension FrameInfo.Naming {
         // Not `||`: its autoclosure would take the lent label.
         self.init(framing: framing, hasCommand: framing != nil ? true : label.commandByte)
     }
+}
+
+/// A whole value's checksum, held by reference (`BoundStream.Label`).
+final class ValueChecksum: Sendable {
+    let checksum: FrameFormat.Checksum
+    init(_ checksum: FrameFormat.Checksum) { self.checksum = checksum }
 }

@@ -5,6 +5,8 @@ extension FramedStream {
     /// value, said in the text and fields) or the stream's one counter.
     func sequenceCheck(_ sequence: UInt8, after last: UInt8, command: UInt16, key: UInt16?) -> Diagnostic? {
         let expected = last &+ 1
+        // Most frames follow the one before: nothing to say, and no text to make.
+        guard sequence != expected else { return nil }
         let per = key.map { (name: sequences.key?.rawValue ?? "command", value: $0) }
         let under = per.map { " for \($0.name) \(Hex.value($0.value, width: 2))" } ?? ""
         var diagnostic: Diagnostic

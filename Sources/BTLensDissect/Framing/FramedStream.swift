@@ -181,7 +181,7 @@ public struct FramedStream: Sendable {
     private mutating func join(_ frame: consuming Frame, _ out: (consuming Output) -> Void) {
         if let more = framer.format.more { return joinFlagged(frame, more, out) }
         guard let part = frame.fragment, part.count > 1 else {
-            abandon("a frame of another message", out)
+            if joining != nil { abandon("a frame of another message", out) }
             return accept(frame, out)
         }
         if part.index == 1 {

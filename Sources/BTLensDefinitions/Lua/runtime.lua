@@ -1443,7 +1443,15 @@ if not btlens.register then
     return tvb:len()
   end
 
+  -- Wireshark hands a handle's Read Request (no value) to the handle's Decode As too: btlens reads
+  -- values only.
+  local function no_value()
+    local op = value(f_att_opcode)
+    return op == 0x0a or op == 0x0c
+  end
+
   local function dissect_value(p, message, tvb, pinfo, tree, ck)
+    if no_value() then return 0 end
     if not message then
       -- A whole value no binding names (Decode As on a `framing: value` definition): its bytes.
       if tree then tree:add(p.proto, tvb()):add(p.fields.payload, tvb()) end
@@ -1459,6 +1467,7 @@ if not btlens.register then
   end
 
   local function dissect_event_byte(p, tvb, pinfo, tree, ck)
+    if no_value() then return 0 end
     if tvb:len() < 1 or not on_devices(p, pinfo, value(f_chandle)) then return 0 end
     if ck and not value_checksum(p, ck, tvb, 1, tree) then return tvb:len() end
     local dir = pinfo.p2p_dir == 1 and 1 or 0

@@ -236,6 +236,8 @@ extension WiresharkExportTests {
         let (folder, capture) = try behaviourFolder(definitions) { _ in
             var s = discovered([])
             s.att(handle: 0x40, .received, [0x1b, 0x11, 0x00, 0xa5, 0x01, 0x02, 0x03, 0x09])
+            // A Read Request carries no value: Wireshark hands it to the handle's Decode As too.
+            s.att(handle: 0x40, .sent, [0x0a, 0x11, 0x00])
             s.att(handle: 0x40, .received, [0x1b, 0x11, 0x00, 0xa5, 0x01])
             s.disconnect(handle: 0x40)
             return s.bytes

@@ -112,7 +112,9 @@ final class FilterLanguageTests: XCTestCase {
         try check("fields.preset == bassBoost", [false, true, false])
         try check("fields.preset", [false, true, false])
         try check("fields.level.value >= 80 && fields.level.unit == \"%\"", [false, true, false])
-        try check("fields.level == 85", [false, false, false])
+        // A value with a unit compares by its value, as Wireshark compares a field with units.
+        try check("fields.level == 85", [false, true, false])
+        try check("fields.level > 90", [false, false, false])
         // An integer with a unit compares exactly, past 2^53.
         try check("fields.stamp.value == 763989256864534528", [false, true, false])
         try check("fields.stamp.value == 763989256864534529", [false, false, false])

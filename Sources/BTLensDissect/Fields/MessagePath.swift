@@ -10,10 +10,11 @@ enum MessagePath {
         return value(f.value, path.dropFirst())
     }
 
-    /// A value with a unit: `{"value":…,"unit":…}`.
+    /// A value with a unit: `{"value":…,"unit":…}` in JSON; compared whole, its value
+    /// (`fields.level > 50` as `fields.level.value > 50`).
     private static func measured(_ value: FieldReading, _ unit: String, _ path: ArraySlice<String>) -> FieldReading? {
         switch path.first {
-        case nil: return .object
+        case nil: return value
         case "value" where path.count == 1: return value
         case "unit" where path.count == 1: return .string(unit)
         default: return nil

@@ -92,6 +92,8 @@ public final class DefinitionDissector: MessageDissector {
     }
 
     public var messageCount: Int { messages.count }
+    /// Whether any message has a command id: a stream of frames can name nothing otherwise.
+    public var hasCommandMessages: Bool { messages.contains { $0.id != nil } }
 
     public var wholeValues: [(message: String, characteristic: BluetoothUUID)] {
         valueMessages.map { (messages[$0.value].name, $0.key) }.sorted { $0.message < $1.message }

@@ -173,6 +173,14 @@ struct CaptureInput: ParsableArguments {
                 throw ValidationError(
                     "--decode-as \(what)=\(name): no dissector named '\(name)' is loaded (loaded: \(known))")
             }
+            if case .attHandle(_, _, nil) = d, let definition = dissector as? DefinitionDissector,
+                !definition.hasCommandMessages, let first = dissector.valueMessageNames.first
+            {
+                // Its frames would have no message to be: a value is named by its message.
+                throw ValidationError(
+                    "--decode-as \(what)=\(name): \(name) has no framed messages, only whole values (\(dissector.valueMessageNames.joined(separator: ", "))): name one, \(what)=\(name)/\(first)"
+                )
+            }
             if case .attHandle(_, _, let message?) = d, dissector.valueCharacteristic(named: message) == nil {
                 let names = dissector.valueMessageNames
                 throw ValidationError(

@@ -103,6 +103,26 @@ final class BindingEndToEndTests: XCTestCase {
             ), unknown.stderr)
     }
 
+    /// A definition of whole values only, bound to a handle without naming a message, would read
+    /// its values as A5 frames: a usage error that names the messages to choose from.
+    func testAWholeValueDefinitionNeedsItsMessageNamed() throws {
+        let thermometer = folder.appendingPathComponent("thermo.yaml").path
+        try """
+        protocol: thermo
+        bind: {characteristics: [{uuid: fff9, framing: value, message: Reading}]}
+        messages: [{name: Reading, seq: [{id: centi_celsius, type: s2le}]}]
+        """.write(toFile: thermometer, atomically: true, encoding: .utf8)
+        var s = LESession()
+        s.connect(handle: 0x40, address: [0x01, 0x02, 0x03, 0x04, 0x05, 0x06])
+        let file = try write(s, "thermo.btsnoop")
+        let run = try runCLI(["--dissectors", thermometer, file, "--decode-as", "att:0x0036=thermo"])
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "--decode-as att:0x0036=thermo: thermo has no framed messages, only whole values (Reading): "
+                    + "name one, att:0x0036=thermo/Reading"), run.stderr)
+    }
+
     /// RFCOMM server channel 2 (DLCI 4) on a BR/EDR link, its SDP record not captured.
     func testAnRFCOMMChannel() throws {
         var s = LESession()

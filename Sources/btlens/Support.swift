@@ -173,8 +173,9 @@ struct CaptureInput: ParsableArguments {
                 throw ValidationError(
                     "--decode-as \(what)=\(name): no dissector named '\(name)' is loaded (loaded: \(known))")
             }
-            if case .attHandle(_, _, nil) = d, let definition = dissector as? DefinitionDissector,
-                !definition.hasCommandMessages, let first = dissector.valueMessageNames.first
+            if case .attHandle(_, _, nil) = d, case .frames = dissector.framing,
+                let definition = dissector as? DefinitionDissector, !definition.hasCommandMessages,
+                let first = dissector.valueMessageNames.first
             {
                 // Its frames would have no message to be: a value is named by its message.
                 throw ValidationError(

@@ -64,10 +64,10 @@ extension WiresharkExportTests {
 
     /// Writes the definitions and the capture `build` makes from their formats into a folder;
     /// returns the folder and the capture's path.
-    func behaviourFolder(
+    func definitionsFolder(
         _ definitions: [String: String], _ build: ([String: DefinitionDissector]) -> [UInt8]
     ) throws -> (folder: URL, capture: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-behaviour-\(getpid())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-definitions-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var loaded: [String: DefinitionDissector] = [:]
         for (file, text) in definitions {
@@ -75,13 +75,13 @@ extension WiresharkExportTests {
             let d = try DefinitionLoader.load(text: text, file: file)
             loaded[d.name] = d
         }
-        let capture = folder.appendingPathComponent("behaviour.btsnoop").path
+        let capture = folder.appendingPathComponent("capture.btsnoop").path
         try Data(build(loaded)).write(to: URL(fileURLWithPath: capture))
         return (folder, capture)
     }
 
     func testSequencesPerServiceAgreeWithTheExportedPlugin() throws {
-        let (folder, capture) = try behaviourFolder(Self.behaviourDefinitions) { loaded in
+        let (folder, capture) = try definitionsFolder(Self.behaviourDefinitions) { loaded in
             guard case .frames(let f)? = loaded["per-service"]?.framing else { return [] }
             var s = discovered(["fff1", "fff2"])
             // Services 0x8000 and 0x0e20 counting on their own: one gap (0x8000's 3), one repeat (0x0e20's 41).
@@ -233,7 +233,7 @@ extension WiresharkExportTests {
               - {name: Level, seq: [{id: level, type: u1}]}
             """
         ]
-        let (folder, capture) = try behaviourFolder(definitions) { _ in
+        let (folder, capture) = try definitionsFolder(definitions) { _ in
             var s = discovered([])
             s.att(handle: 0x40, .received, [0x1b, 0x11, 0x00, 0xa5, 0x01, 0x02, 0x03, 0x09])
             // A Read Request carries no value: Wireshark hands it to the handle's Decode As too.
@@ -266,7 +266,7 @@ extension WiresharkExportTests {
     /// `match: {field: head.tag}`: three requests answered in reverse order, and a reply with a
     /// tag no request has; each reply pairs with its tag's request in both tools.
     func testATokenInAGroupPairsInBothTools() throws {
-        let (folder, capture) = try behaviourFolder(Self.behaviourDefinitions) { loaded in
+        let (folder, capture) = try definitionsFolder(Self.behaviourDefinitions) { loaded in
             guard case .frames(let f)? = loaded["tagged"]?.framing else { return [] }
             var s = discovered(["fff1", "fff2", "fff3", "fff4"])
             func send(_ d: Direction, _ tag: UInt8) {
@@ -319,7 +319,7 @@ extension WiresharkExportTests {
               - {id: 2, name: Key, encrypted: true}
             """
         ]
-        let (folder, capture) = try behaviourFolder(definitions) { loaded in
+        let (folder, capture) = try definitionsFolder(definitions) { loaded in
             guard case .frames(let f)? = loaded["sealed"]?.framing else { return [] }
             var s = discovered(["fff1"])
             for (command, flags, payload) in [(1, 0, [0x07]), (1, 1, [0x9c, 0x41, 0xe0]), (2, 0, [0x01, 0x02])] {

@@ -192,18 +192,16 @@ extension WiresharkExportTests {
     }
 
     func testCRCsAndUnmarkedFramesAgreeWithTheExportedPlugin() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-framings-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var formats: [String: FrameFormat] = [:]
-        for (file, text) in Self.framingDefinitions {
-            try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
-            let d = try DefinitionLoader.load(text: text, file: file)
-            if case .frames(let format) = d.framing { formats[d.name] = format }
+        var bad: [Int] = []
+        let (folder, capture) = try definitionsFolder(Self.framingDefinitions) { loaded in
+            let made = framingCapture(
+                loaded.compactMapValues { d in
+                    if case .frames(let format) = d.framing { format } else { nil }
+                })
+            bad = made.1
+            return made.0
         }
-        let (bytes, bad) = framingCapture(formats)
-        let capture = folder.appendingPathComponent("crc.btsnoop").path
-        try Data(bytes).write(to: URL(fileURLWithPath: capture))
+        defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["--dissectors", folder.path]
 
         // btlens: every frame named, the changed ones (and only they) with a bad checksum.

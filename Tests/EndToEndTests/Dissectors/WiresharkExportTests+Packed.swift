@@ -173,18 +173,16 @@ extension WiresharkExportTests {
     }
 
     func testPackedHeadersFixedSizesAndValueChecksumsAgreeWithTheExportedPlugin() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-packed-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var formats: [String: FrameFormat] = [:]
-        for (file, text) in Self.packedDefinitions {
-            try text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
-            let d = try DefinitionLoader.load(text: text, file: file)
-            if case .frames(let format) = d.framing { formats[d.name] = format }
+        var bad: [Int] = []
+        let (folder, capture) = try definitionsFolder(Self.packedDefinitions) { loaded in
+            let made = packedCapture(
+                loaded.compactMapValues { d in
+                    if case .frames(let format) = d.framing { format } else { nil }
+                })
+            bad = made.1
+            return made.0
         }
-        let (bytes, bad) = packedCapture(formats)
-        let capture = folder.appendingPathComponent("packed.btsnoop").path
-        try Data(bytes).write(to: URL(fileURLWithPath: capture))
+        defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["--dissectors", folder.path]
 
         let all = try events(capture, arguments)

@@ -24,7 +24,7 @@ extension WiresharkExportTests {
         """
 
     func testFramesThatDoNotSpanValuesAgreeWithTheExportedPlugin() throws {
-        let (folder, capture) = try behaviourFolder(["bmap-like.yaml": Self.unspannedDefinition]) { _ in
+        let (folder, capture) = try definitionsFolder(["bmap-like.yaml": Self.unspannedDefinition]) { _ in
             var s = discovered(["fff1", "fff2"])
             // A request, two junk bytes (shorter than a header), the answer, a frame cut short, another.
             let values: [(UInt16, Direction, [UInt8])] = [

@@ -1,0 +1,80 @@
+import BTLensCapture
+import BTLensCore
+import BTLensTestSupport
+import XCTest
+
+@testable import BTLensDissect
+
+/// The sample sniffer capture (`SnifferCapture`) through the analyzer: connections by access
+/// address, LL control PDUs, retransmissions, bad CRCs, L2CAP reassembled into ATT, encryption.
+final class LinkLayerLayerTests: XCTestCase {
+    /// Each top event as "#record type name" (diagnostics by id).
+    private func lines(_ events: [Event]) -> [String] {
+        events.filter(\.isTop).compactMap { e in
+            switch e.body {
+            case .profile(let m): return "#\(e.record) ll \(m.name)"
+            case .att(let a): return "#\(e.record) att \(a.opcode.name)"
+            case .connection(let c): return "#\(e.record) connection \(c.change.rawValue)"
+            case .diagnostic(let d): return "#\(e.record) ! \(d.id)"
+            default: return nil
+            }
+        }
+    }
+
+    func testTheSampleCapture() throws {
+        let events = try analyze(SnifferCapture.bytes())
+        XCTAssertEqual(
+            lines(events),
+            [
+                "#1 ll ADV_IND", "#2 ll SCAN_REQ", "#3 ll SCAN_RSP", "#4 ll CONNECT_IND", "#4 connection opened",
+                "#5 ll LL_VERSION_IND", "#6 ll LL_VERSION_IND", "#7 att Exchange MTU Request",
+                "#10 att Exchange MTU Response", "#11 att Read Request", "#12 ll Retransmission",
+                "#13 att Read Response", "#14 ! ll.crc.bad", "#15 ll LL_TERMINATE_IND", "#15 connection closed",
+                "#16 ll CONNECT_IND", "#16 connection opened", "#17 ll LL_ENC_REQ", "#18 ll LL_ENC_RSP",
+                "#20 ll LL_START_ENC_REQ", "#21 ll Encrypted PDU", "#21 ! ll.encrypted", "#22 ll Encrypted PDU",
+                "#23 ll Encrypted PDU",
+            ])
+        let directions = events.filter { if case .att = $0.body { return true } else { return false } }.map(\.direction)
+        XCTAssertEqual(directions, [.sent, .received, .sent, .received])
+        let handles = Set(
+            events.compactMap { if case .connection = $0.body { return $0.connection } else { return nil } })
+        XCTAssertEqual(handles, [1, 2])
+    }
+
+    /// 256 and 272 say the same of every packet; 251 says nothing, so the damaged packet is decoded
+    /// (as an L2CAP continuation nobody started) and the sides are taken in turns.
+    func testEveryLinkTypeGivesTheSameTimeline() throws {
+        let pseudo = lines(try analyze(SnifferCapture.bytes(.leWithPseudoHeader)))
+        XCTAssertEqual(lines(try analyze(SnifferCapture.bytes(.nordic))), pseudo)
+        let bare = lines(try analyze(SnifferCapture.bytes(.leLinkLayer)))
+        XCTAssertFalse(bare.contains("#14 ! ll.crc.bad"))
+        XCTAssertTrue(bare.contains("#7 att Exchange MTU Request"))
+    }
+
+    /// Every record of the sample cut at every length: diagnostics, never a trap, and a damaged
+    /// PDU is said as malformed (the one heard with a bad CRC is not decoded at all).
+    func testEveryCutOfEveryPacketIsSaid() throws {
+        for record in SnifferCapture.records() where record.air?.crc == .valid {
+            for cut in 0..<record.payload.count - 3 {
+                var r = record
+                r.payload = r.payload.prefix(cut)
+                var w = PcapFileWriter(link: .leWithPseudoHeader, layout: .pcap(nanoseconds: false))
+                w.add(r)
+                let ids = try analyze(w.bytes).compactMap(\.diagnostic?.id)
+                if cut < 6 { XCTAssertTrue(ids.contains("ll.pdu.malformed"), "#\(record.number) cut \(cut): \(ids)") }
+            }
+        }
+    }
+
+    /// A terminated connection's state is freed: its access address starts a new, assumed one.
+    func testTerminateFreesTheConnection() throws {
+        var records = SnifferCapture.records().prefix(15).map { $0 }
+        var late = records[4]
+        late.number = 16
+        records.append(late)
+        var w = PcapFileWriter(link: .leWithPseudoHeader, layout: .pcap(nanoseconds: false))
+        for r in records { w.add(r) }
+        let tail = lines(try analyze(w.bytes)).filter { $0.hasPrefix("#16") }
+        XCTAssertEqual(tail, ["#16 connection inferred", "#16 ! ll.connection.inferred", "#16 ll LL_VERSION_IND"])
+    }
+}

@@ -78,3 +78,31 @@ final class LinkLayerLayerTests: XCTestCase {
         XCTAssertEqual(tail, ["#16 connection inferred", "#16 ! ll.connection.inferred", "#16 ll LL_VERSION_IND"])
     }
 }
+
+extension LinkLayerLayerTests {
+    /// 65 access addresses with data and no CONNECT_IND: 64 connections assumed, the 65th refused
+    /// with `ll.connection.limit` and not decoded.
+    func testConnectionsAreBounded() throws {
+        var w = PcapFileWriter(link: .leWithPseudoHeader, layout: .pcap(nanoseconds: false))
+        let template = SnifferCapture.records()[4]
+        for i in 0...LinkLayerLayer.connectionLimit {
+            var r = template
+            r.number = i + 1
+            r.payload = (SnifferCapture.le32(0x1000_0000 + UInt32(i)) + Array(r.payload.dropFirst(4)))[...]
+            w.add(r)
+        }
+        let events = try analyze(w.bytes)
+        let ids = events.compactMap(\.diagnostic?.id)
+        XCTAssertEqual(ids.filter { $0 == "ll.connection.inferred" }.count, LinkLayerLayer.connectionLimit)
+        XCTAssertEqual(ids.filter { $0 == "ll.connection.limit" }.count, 1)
+        XCTAssertEqual(events.last?.diagnostic?.id, "ll.connection.limit")
+    }
+
+    /// Verbose output indents the link layer as HCI: it is the lowest layer of such a capture.
+    func testTheLinkLayerIsAtTheBottom() throws {
+        let events = try analyze(SnifferCapture.bytes())
+        let ll = events.filter { if case .profile = $0.body { return true } else { return false } }
+        XCTAssertEqual(Set(ll.map(\.layer)), [.linkLayer])
+        XCTAssertEqual(Layer.linkLayer.depth, 0)
+    }
+}

@@ -132,6 +132,8 @@ final class LinkLayerLayer {
     }
 
     func malformed(_ r: CaptureRecord, _ handle: UInt16?, _ expected: String, found: Int, _ what: String? = nil) {
+        // A record the capture cut short is said as such (`capture.truncated`), not as a malformed PDU.
+        guard !r.isTruncated else { return }
         var d = Diagnostic(
             LLDiagnostics.pduMalformed, "expected \(expected), found \(what ?? "\(found) bytes")",
             fields: [("present", .int(found))])

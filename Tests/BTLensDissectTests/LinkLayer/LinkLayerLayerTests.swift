@@ -106,3 +106,18 @@ extension LinkLayerLayerTests {
         XCTAssertEqual(Layer.linkLayer.depth, 0)
     }
 }
+
+extension LinkLayerLayerTests {
+    /// A snap length that cuts a data PDU is the capture's doing: said once as a truncation, the
+    /// PDU not called malformed.
+    func testAPacketTheCaptureCutIsNoMalformedPDU() throws {
+        let le32 = SnifferCapture.le32
+        var bytes = le32(0xa1b2_c3d4) + [2, 0, 4, 0] + le32(0) + le32(0) + le32(16) + le32(256)
+        let packet =
+            [0x0c, 0xc4, 0, 0, 0, 0, 0, 0, 0x03, 0x0d] + le32(0x5065_3a9b) + [0x02, 0x07, 3, 0, 4, 0, 2, 0xf7, 0]
+        bytes += le32(1_700_000_000) + le32(0) + le32(16) + le32(UInt32(packet.count + 3)) + packet.prefix(16)
+        let ids = try analyze(bytes).compactMap(\.diagnostic?.id)
+        XCTAssertFalse(ids.contains("ll.pdu.malformed"), "\(ids)")
+        XCTAssertTrue(ids.contains { $0.hasPrefix("capture.") }, "\(ids)")
+    }
+}

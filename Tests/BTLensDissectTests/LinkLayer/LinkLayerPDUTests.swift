@@ -101,3 +101,46 @@ final class LinkLayerPDUTests: XCTestCase {
         XCTAssertThrowsError(try LLDataHeader(bytes("02")))
     }
 }
+
+extension LinkLayerPDUTests {
+    /// §2.3.1.2 ADV_DIRECT_IND (AdvA random, TargetA public) and §2.3.1.3 ADV_NONCONN_IND with a
+    /// Shortened Local Name and TX Power Level -4 dBm.
+    func testDirectedAndNonConnectableAdvertising() throws {
+        let direct = try LLAdvertisingPDU.decode(bytes("41 0c 554433 2211c0 665544332211"))
+        XCTAssertEqual(direct.message.name, "ADV_DIRECT_IND")
+        XCTAssertEqual(field(direct.message, "target_address"), .string("11:22:33:44:55:66"))
+        let beacon = try LLAdvertisingPDU.decode(bytes("42 0d 554433 2211c0 030841 75 020afc"))
+        XCTAssertEqual(beacon.message.name, "ADV_NONCONN_IND")
+        XCTAssertEqual(field(beacon.message, "local_name"), .string("Au"))
+        XCTAssertEqual(field(beacon.message, "tx_power"), .int(-4))
+        // An AD structure whose length runs past the data ends the list; what came before stays.
+        let cut = try LLAdvertisingPDU.decode(bytes("42 0b 554433 2211c0 020106 0509"))
+        XCTAssertEqual(field(cut.message, "ad_flags"), .hex(6, digits: 2))
+        XCTAssertNil(field(cut.message, "local_name"))
+    }
+
+    /// §2.4.2.1 LL_CONNECTION_UPDATE_IND (WinSize 1, WinOffset 2, Interval 40 = 50 ms, Latency 4,
+    /// Timeout 500 = 5 s, Instant 0x0123); §2.4.2.2 LL_CHANNEL_MAP_IND; §2.4.2.21 LL_PHY_REQ;
+    /// §2.4.2.18 LL_REJECT_EXT_IND; §2.4.2.8 LL_UNKNOWN_RSP.
+    func testConnectionProceduresParameters() throws {
+        let update = try LLControlPDU.decode(bytes("00 01 0200 2800 0400 f401 2301")).1
+        XCTAssertEqual(update.name, "LL_CONNECTION_UPDATE_IND")
+        XCTAssertEqual(field(update, "interval_ms"), .decimal(5000, scale: 2))
+        XCTAssertEqual(field(update, "latency"), .int(4))
+        XCTAssertEqual(field(update, "timeout_ms"), .int(5000))
+        XCTAssertEqual(field(update, "instant"), .int(0x0123))
+        let map = try LLControlPDU.decode(bytes("01 ffff00001f 4000")).1
+        XCTAssertEqual(map.name, "LL_CHANNEL_MAP_IND")
+        XCTAssertEqual(field(map, "channel_map"), .bytes([0xff, 0xff, 0x00, 0x00, 0x1f]))
+        XCTAssertEqual(field(map, "instant"), .int(64))
+        let phy = try LLControlPDU.decode(bytes("16 02 03")).1
+        XCTAssertEqual([field(phy, "tx_phys"), field(phy, "rx_phys")], [.hex(2, digits: 2), .hex(3, digits: 2)])
+        let reject = try LLControlPDU.decode(bytes("11 0f 1a")).1
+        XCTAssertEqual(field(reject, "reject_opcode"), .hex(0x0f, digits: 2))
+        XCTAssertEqual(field(reject, "reason"), .hex(0x1a, digits: 2))
+        XCTAssertEqual(field(try LLControlPDU.decode(bytes("07 19")).1, "unknown_type"), .hex(0x19, digits: 2))
+        for short in ["00 01 0200 2800 0400 f401 23", "01 ffff00001f 40", "16 02", "11 0f", "07"] {
+            XCTAssertThrowsError(try LLControlPDU.decode(bytes(short)), short)
+        }
+    }
+}

@@ -17,6 +17,15 @@ final class SnifferTimelineTests: XCTestCase {
         XCTAssertEqual(run.stdout, Self.expected)
     }
 
+    /// `follow` reads a sniffer capture from a pipe (libpcap through PipePump) as `timeline` reads the file.
+    func testFollowFromAPipeGivesTheSameTimeline() throws {
+        let path = try write(SnifferCapture.bytes(.nordic))
+        let followed = try runCLI(["follow", "-", "--no-dissectors"], stdin: path)
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertEqual(followed.stdout, try runCLI(["timeline", path, "--no-dissectors"]).stdout)
+        XCTAssertTrue(followed.stdout.contains("ATT   Read Response 0x0003 value 68 69"), followed.stdout)
+    }
+
     func testFormatsListsTheThreeLinkTypes() throws {
         let run = try runCLI(["formats"])
         for link in ["251", "256", "272"] {

@@ -121,3 +121,23 @@ extension LinkLayerLayerTests {
         XCTAssertTrue(ids.contains { $0.hasPrefix("capture.") }, "\(ids)")
     }
 }
+
+extension LinkLayerLayerTests {
+    /// Bytes that lie: the sample in each link type with 1–4 random bytes changed past the file
+    /// header, 2,000 times each (headers, flags, lengths, opcodes, AD structures): diagnostics, never
+    /// a trap, and every event at a record of the capture.
+    func testRandomlyDamagedCapturesNeverTrap() throws {
+        var random = SplitMix(seed: 43)
+        for link in [PcapFileWriter.LinkType.leLinkLayer, .leWithPseudoHeader, .nordic] {
+            let original = SnifferCapture.bytes(link)
+            for _ in 0..<2000 {
+                var bytes = original
+                for _ in 0...random.below(4) {
+                    bytes[24 + random.below(bytes.count - 24)] = UInt8(truncatingIfNeeded: random.next())
+                }
+                let events = (try? analyze(bytes)) ?? []
+                XCTAssertTrue(events.allSatisfy { $0.record >= 0 }, "\(link)")
+            }
+        }
+    }
+}

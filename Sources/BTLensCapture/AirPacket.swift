@@ -10,7 +10,8 @@ public struct AirPacket: Sendable, Equatable {
     /// The side that sent a data channel PDU, when the sniffer knew it.
     public enum Sender: UInt8, Sendable { case central, peripheral }
 
-    /// RF channel 0–39 (256), or the channel index (272).
+    /// The channel index (Core v5.4 Vol 6 Part B §1.4.1): 0–36 data and secondary advertising
+    /// channels, 37–39 the primary advertising ones. 272 writes it; 256's RF channel is mapped to it.
     public var channel: UInt8?
     /// Signal strength in dBm, when valid.
     public var signal: Int8?
@@ -30,7 +31,7 @@ public struct AirPacket: Sendable, Equatable {
         let signal = Int8(bitPattern: try reader.u8())
         try reader.skip(6)
         let flags = try reader.u16le()
-        a.channel = channel
+        a.channel = channelIndex(rf: channel)
         if flags & 0x0002 != 0 { a.signal = signal }
         if flags & 0x0400 != 0 { a.crc = flags & 0x0800 != 0 ? .valid : .invalid }
         let pduType = flags >> 7 & 0x7
@@ -40,6 +41,18 @@ public struct AirPacket: Sendable, Equatable {
         if pduType != 1, flags & 0x1000 != 0 { a.mic = flags & 0x2000 != 0 ? .valid : .invalid }
         a.phy = UInt8(flags >> 14)
         return a
+    }
+
+    /// The channel index of RF channel `rf` (2402 + 2·rf MHz): RF 0, 12 and 39 are the advertising
+    /// channels 37, 38 and 39, the others the data channels in order (§1.4.1, Table 1.1).
+    public static func channelIndex(rf: UInt8) -> UInt8 {
+        switch rf {
+        case 0: return 37
+        case 12: return 38
+        case 1...11: return rf - 1
+        case 13...38: return rf - 2
+        default: return rf
+        }
     }
 
     /// LINKTYPE 272: the nRF Sniffer's board header, version 0 (0xBEEF marker), 1 or 2 and later,

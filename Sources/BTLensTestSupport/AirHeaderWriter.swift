@@ -3,7 +3,7 @@ import BTLensCapture
 /// The headers sniffers write before an LE packet, from what a record's `air` says: LINKTYPE 256's
 /// 10-byte pseudo-header and 272's nRF Sniffer board header, version 2 (docs/protocols/capture-formats.md).
 enum AirHeaderWriter {
-    /// RF channel, signal, noise, AA offenses, reference AA, flags: de-whitened, signal valid when
+    /// RF channel (from the channel index), signal, noise, AA offenses, reference AA, flags: de-whitened, signal valid when
     /// known, CRC checked and valid or not, the data PDU's direction, MIC, PHY.
     static func pseudoHeader(_ a: AirPacket) -> [UInt8] {
         var flags: UInt16 = 0x0001
@@ -13,7 +13,8 @@ enum AirHeaderWriter {
         if a.mic != .unchecked { flags |= 0x1000 | (a.mic == .valid ? 0x2000 : 0) }
         flags |= UInt16(a.phy & 0x3) << 14
         let signal = UInt8(bitPattern: a.signal ?? 0)
-        return [a.channel ?? 0, signal, 0, 0, 0, 0, 0, 0, UInt8(flags & 0xff), UInt8(flags >> 8)]
+        let rf = (0...39).first { AirPacket.channelIndex(rf: UInt8($0)) == a.channel ?? 0 } ?? 0
+        return [UInt8(rf), signal, 0, 0, 0, 0, 0, 0, UInt8(flags & 0xff), UInt8(flags >> 8)]
     }
 
     /// Board id 0, payload length (event header and packet), version 2, counter, EVENT_PACKET (6);

@@ -36,13 +36,14 @@ final class AirPacketReaderTests: XCTestCase {
         XCTAssertEqual(rs.first?.headerLength, 16)
     }
 
-    /// 256: channel 5, signal -63, noise, offenses, reference AA, flags 0x0d83: de-whitened, signal
+    /// 256: RF channel 5 (data channel index 4, Core v5.4 Vol 6 Part B §1.4.1), signal -63, noise, offenses, reference AA, flags 0x0d83: de-whitened, signal
     /// valid, PDU type 3 (peripheral to central), CRC checked and valid.
     func testPseudoHeaderIsReadLittleEndian() throws {
         let header: [UInt8] = [0x05, 0xc1, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x83, 0x0d]
         let r = try XCTUnwrap(records(pcap(linkType: 256, [header + packet])).first)
         XCTAssertEqual(Array(r.payload), packet)
-        XCTAssertEqual(r.air?.channel, 5)
+        XCTAssertEqual(r.air?.channel, 4)
+        XCTAssertEqual([0, 1, 11, 12, 13, 38, 39].map { AirPacket.channelIndex(rf: $0) }, [37, 0, 10, 38, 11, 36, 39])
         XCTAssertEqual(r.air?.signal, -63)
         XCTAssertEqual(r.air?.crc, .valid)
         XCTAssertEqual(r.air?.sender, .peripheral)

@@ -11,9 +11,13 @@ struct LLAdvertisingPDU {
         0: "ADV_IND", 1: "ADV_DIRECT_IND", 2: "ADV_NONCONN_IND", 3: "SCAN_REQ", 4: "SCAN_RSP", 5: "CONNECT_IND",
         6: "ADV_SCAN_IND", 7: "ADV_EXT_IND", 8: "AUX_CONNECT_RSP",
     ]
+    /// The same types on a secondary advertising channel (§2.3, Table 2.3). Type 7 there is also
+    /// AUX_SCAN_RSP, AUX_CHAIN_IND or AUX_SYNC_IND, which only the chain leading to it tells apart.
+    static let secondaryNames: [UInt8: String] = [3: "AUX_SCAN_REQ", 5: "AUX_CONNECT_REQ", 7: "AUX_ADV_IND"]
 
-    /// Decodes `pdu` (header and payload, no access address or CRC).
-    static func decode(_ pdu: ArraySlice<UInt8>) throws(ShortRead) -> LLAdvertisingPDU {
+    /// Decodes `pdu` (header and payload, no access address or CRC), heard on a secondary
+    /// advertising channel or not.
+    static func decode(_ pdu: ArraySlice<UInt8>, secondary: Bool = false) throws(ShortRead) -> LLAdvertisingPDU {
         var header = ByteReader(pdu)
         let flags = try header.u8()
         let length = Int(try header.u8())
@@ -44,7 +48,8 @@ struct LLAdvertisingPDU {
         default:
             f.append(("data", .bytes(Array(r.rest()))))
         }
-        let name = names[type] ?? "Unknown (\(Hex.value(type, width: 2)))"
+        let name =
+            (secondary ? secondaryNames[type] : nil) ?? names[type] ?? "Unknown (\(Hex.value(type, width: 2)))"
         return LLAdvertisingPDU(message: ProfileMessage(.ll, name, f), connect: connect)
     }
 

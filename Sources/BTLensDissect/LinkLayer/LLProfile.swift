@@ -13,7 +13,7 @@ extension ProfileDescriptor {
 
     /// The parameters of `ll` events (docs/jsonl.md).
     private static let llParameters: Set<String> = [
-        "pdu_type", "channel", "rssi", "access_address", "adv_address", "adv_address_type", "target_address",
+        "pdu_type", "access_address", "adv_address", "adv_address_type", "target_address",
         "scan_address", "init_address", "local_name", "ad_flags", "tx_power", "company_id", "services",
         "adv_mode", "adi_sid", "adi_did", "aux_channel", "aux_phy", "crc_init", "win_size", "win_offset",
         "interval_ms", "latency", "timeout_ms", "channel_map", "hop", "sca", "llid", "nesn", "sn", "md",

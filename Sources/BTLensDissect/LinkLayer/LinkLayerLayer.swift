@@ -48,7 +48,9 @@ final class LinkLayerLayer {
     }
 
     private func advertising(_ pdu: ArraySlice<UInt8>, _ r: CaptureRecord) {
-        guard let adv = try? LLAdvertisingPDU.decode(pdu) else {
+        // Channel indexes 0–36 are the secondary advertising channels (Vol 6 Part B §4.4.2.1).
+        let secondary = r.air?.channel.map { $0 < 37 } ?? false
+        guard let adv = try? LLAdvertisingPDU.decode(pdu, secondary: secondary) else {
             return malformed(r, nil, "an advertising PDU whole as its header says", found: pdu.count)
         }
         emit(adv.message, r, nil, connection: nil, isTop: true)

@@ -144,3 +144,20 @@ extension LinkLayerPDUTests {
         }
     }
 }
+
+extension LinkLayerPDUTests {
+    /// §2.3, Table 2.3: on a secondary advertising channel types 3, 5 and 7 are AUX_SCAN_REQ,
+    /// AUX_CONNECT_REQ (CONNECT_IND's layout, so it opens a connection) and AUX_ADV_IND.
+    func testSecondaryChannelNames() throws {
+        let connect = bytes("85 22 665544332211 554433 2211c0 9b3a6550 563412 02 0000 1800 0000 4800 ffffffff1f 07")
+        let aux = try LLAdvertisingPDU.decode(connect, secondary: true)
+        XCTAssertEqual(aux.message.name, "AUX_CONNECT_REQ")
+        XCTAssertEqual(aux.connect?.accessAddress, 0x5065_3a9b)
+        XCTAssertEqual(try LLAdvertisingPDU.decode(connect).message.name, "CONNECT_IND")
+        let scan = try LLAdvertisingPDU.decode(bytes("83 0c 665544332211 554433 2211c0"), secondary: true)
+        XCTAssertEqual(scan.message.name, "AUX_SCAN_REQ")
+        let ext = try LLAdvertisingPDU.decode(bytes("47 08 07 01 554433 2211c0"), secondary: true)
+        XCTAssertEqual(ext.message.name, "AUX_ADV_IND")
+        XCTAssertEqual(field(ext.message, "adv_address"), .string("C0:11:22:33:44:55 (random)"))
+    }
+}

@@ -7,6 +7,7 @@ extension LinkLayerLayer {
     /// The connection a CONNECT_IND creates; the phone's side (the initiator) is the central.
     func open(_ c: LLConnectParameters, _ r: CaptureRecord) {
         guard connections[c.accessAddress] == nil, let key = newKey(c.accessAddress, r) else { return }
+        terminated.removeAll { $0.aa == c.accessAddress }
         let info = ConnectionInfo(
             key: key, address: c.peripheral, addressType: c.peripheralType, transport: .le, role: .central,
             openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil, closedTime: nil,

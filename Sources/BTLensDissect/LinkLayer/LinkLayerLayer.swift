@@ -16,6 +16,10 @@ final class LinkLayerLayer {
     var connections: [UInt32: LLConnection] = [:]
     /// The handle the next connection gets.
     var nextHandle: UInt16 = 1
+    /// The access addresses and handles of the last connections terminated, newest last: the
+    /// LL_TERMINATE_IND may be sent again and acknowledged after the connection is closed (§5.1.3.1).
+    var terminated: [(aa: UInt32, handle: UInt16)] = []
+    static let terminatedKept = 16
 
     init(_ ctx: LayerContext, hci: HCILayer, acl: ACLLayer) {
         self.ctx = ctx
@@ -60,6 +64,10 @@ final class LinkLayerLayer {
     private func data(_ aa: UInt32, _ pdu: ArraySlice<UInt8>, _ air: AirPacket, _ r: CaptureRecord) -> (
         ConnectionKey, HCIErrorCode
     )? {
+        if connections[aa] == nil, let ended = terminated.last(where: { $0.aa == aa }) {
+            afterTerminate(pdu, ended.handle, air, r)
+            return nil
+        }
         guard var c = connection(aa, r) else { return nil }
         guard let header = try? LLDataHeader(pdu) else {
             malformed(r, c.key.handle, "a data channel PDU whole as its header says", found: pdu.count)
@@ -80,9 +88,20 @@ final class LinkLayerLayer {
             emit(header.message("LL Data"), r, r.direction, connection: c.key.handle, isTop: false)
             acl.linkLayerFragment(c.key, start: header.llid == 2, header.payload, r)
         }
-        // A terminated connection's state is freed.
+        // A terminated connection's state is freed; its access address is remembered a while.
         connections[aa] = ended == nil ? c : nil
+        if ended != nil { terminated = Array(terminated.suffix(Self.terminatedKept - 1)) + [(aa, c.key.handle)] }
         return ended
+    }
+
+    /// A PDU of a connection after its LL_TERMINATE_IND (the terminate sent again, its acknowledgement):
+    /// shown in `--verbose`, not decoded.
+    private func afterTerminate(_ pdu: ArraySlice<UInt8>, _ handle: UInt16, _ air: AirPacket, _ r: CaptureRecord) {
+        guard let header = try? LLDataHeader(pdu) else {
+            return malformed(r, handle, "a data channel PDU whole as its header says", found: pdu.count)
+        }
+        let direction = air.sender.map { $0 == .central ? Direction.sent : .received }
+        emit(header.message("After LL_TERMINATE_IND"), r, direction, connection: handle, isTop: false)
     }
 
     /// A PDU shown and not decoded further: a retransmission, an empty PDU, an encrypted one.

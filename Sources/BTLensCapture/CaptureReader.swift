@@ -47,7 +47,10 @@ public enum CaptureFormat {
         ("pcap / pcapng 187", "Bluetooth HCI H4, no direction (through libpcap)"),
         ("pcap / pcapng 201", "Bluetooth HCI H4 with direction (through libpcap)"),
         ("pcap / pcapng 254", "Linux Bluetooth monitor (through libpcap)"),
-        ("pcap / pcapng 251, 255, 256, 272", "over-the-air captures: refused, they are not HCI logs (exit 1)"),
+        ("pcap / pcapng 251", "Bluetooth LE link layer, as a sniffer heard it (through libpcap)"),
+        ("pcap / pcapng 256", "Bluetooth LE link layer with RF channel, signal and CRC flags (through libpcap)"),
+        ("pcap / pcapng 272", "Nordic nRF Sniffer for Bluetooth LE (through libpcap)"),
+        ("pcap / pcapng 255", "BR/EDR baseband (Ubertooth): refused, not read (exit 1)"),
         ("btsnooz v1, v2", "Android bugreport text or dumpsys bluetooth_manager: BTSNOOP_LOG_SUMMARY"),
     ]
 

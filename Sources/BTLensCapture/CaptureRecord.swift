@@ -7,6 +7,8 @@ public enum RecordKind: UInt8, Sendable, CaseIterable {
     case note
     /// A record this reader cannot classify (its bytes are reported as undecoded).
     case unknown
+    /// An LE packet heard over the air by a sniffer (pcap LINKTYPE 251, 256, 272): not HCI.
+    case linkLayer
 
     public var name: String {
         switch self {
@@ -17,6 +19,7 @@ public enum RecordKind: UInt8, Sendable, CaseIterable {
         case .isoData: return "iso"
         case .note: return "note"
         case .unknown: return "unknown"
+        case .linkLayer: return "ll"
         }
     }
 }
@@ -53,6 +56,8 @@ public struct CaptureRecord: Sendable {
     private var note: Note?
     /// Bytes of the record that hold no packet bytes (headers, H4 byte): for byte accounting.
     public var headerLength: Int = 0
+    /// For `linkLayer` records: what the sniffer said about the packet.
+    public var air: AirPacket?
 
     public init(
         number: Int, fileOffset: Int64, timestamp: Timestamp, kind: RecordKind, direction: Direction?,

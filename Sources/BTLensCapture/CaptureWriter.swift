@@ -95,7 +95,7 @@ public final class CaptureWriter {
         case .scoData: type = 3
         case .event: type = 4
         case .isoData: type = 5
-        case .note, .unknown: return nil
+        case .note, .unknown, .linkLayer: return nil
         }
         let received = r.direction == .received
         let flags: UInt32 = (received ? 1 : 0) | (r.kind == .command || r.kind == .event ? 2 : 0)

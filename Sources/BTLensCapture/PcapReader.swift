@@ -3,7 +3,8 @@ import CPcap
 
 /// pcap and pcapng through libpcap, for the Bluetooth HCI link types:
 /// 187 H4 (no direction), 201 H4 with a 4-byte big-endian direction (bit 0 set = received),
-/// 254 Linux monitor (4-byte big-endian adapter index and opcode).
+/// 254 Linux monitor (4-byte big-endian adapter index and opcode); and the LE packets sniffers
+/// hear over the air: 251, 256 (with a pseudo-header) and 272 (nRF Sniffer), as `linkLayer` records.
 public final class PcapReader: CaptureReader {
     public private(set) var info: CaptureInfo
     public func addNote(_ note: String) { info.notes.append(note) }
@@ -20,14 +21,13 @@ public final class PcapReader: CaptureReader {
     /// A problem found with the record just returned, given next.
     private var pending: CaptureItem?
 
-    /// Over-the-air link-layer captures: they hold no HCI traffic.
-    public static let airLinkTypes: [Int32: String] = [
-        251: "LINKTYPE_BLUETOOTH_LE_LL", 255: "LINKTYPE_BLUETOOTH_BREDR_BB", 256: "LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR",
-        272: "LINKTYPE_NORDIC_BLE",
-    ]
+    /// Over-the-air captures btlens does not read: BR/EDR baseband (Ubertooth).
+    public static let airLinkTypes: [Int32: String] = [255: "LINKTYPE_BLUETOOTH_BREDR_BB"]
 
     static let linkTypeNames: [Int32: String] = [
         187: "Bluetooth HCI H4", 201: "Bluetooth HCI H4 with direction", 254: "Linux Bluetooth monitor",
+        251: "Bluetooth LE link layer", 256: "Bluetooth LE link layer with pseudo-header",
+        272: "Nordic BLE sniffer",
     ]
 
     init(file: UnsafeMutablePointer<FILE>, format: String, memory: UnsafeMutableRawBufferPointer? = nil)
@@ -114,7 +114,9 @@ public final class PcapReader: CaptureReader {
         }
         guard let name = linkTypeNames[linkType] else {
             throw .unsupported(
-                format: format, detail: "link type \(linkType) is not a Bluetooth HCI link type (187, 201, 254)")
+                format: format,
+                detail: "link type \(linkType) is not a Bluetooth link type btlens reads (187, 201, 254, 251, 256, 272)"
+            )
         }
         return CaptureInfo(format: format, linkType: Int(linkType), linkTypeName: name)
     }
@@ -200,9 +202,31 @@ public final class PcapReader: CaptureReader {
             r.headerLength += 4
             return H4.classify(&r, direction: direction & 1 == 1 ? .received : .sent).map(CaptureItem.problem)
                 ?? .record(r)
+        case 251, 256, 272:
+            return linkLayer(&r, reader: &reader)
         default:
             return H4.classify(&r, direction: nil).map(CaptureItem.problem) ?? .record(r)
         }
+    }
+
+    /// An LE packet a sniffer heard: its header (256's 10 bytes, 272's 17) read into `air`.
+    private func linkLayer(_ r: inout CaptureRecord, reader: inout ByteReader) -> CaptureItem {
+        let before = reader.remaining
+        do {
+            switch info.linkType {
+            case 256: r.air = try AirPacket.leWithPseudoHeader(&reader)
+            case 272: r.air = try AirPacket.nordic(&reader)
+            default: r.air = AirPacket()
+            }
+        } catch {
+            return short(r, need: info.linkType == 256 ? 10 : 17)
+        }
+        let header = before - reader.remaining
+        r.payload = reader.rest()
+        r.originalLength = max(r.originalLength - header, 0)
+        r.headerLength += header
+        r.kind = .linkLayer
+        return .record(r)
     }
 
     private func short(_ r: CaptureRecord, need: Int) -> CaptureItem {

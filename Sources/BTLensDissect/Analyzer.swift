@@ -17,6 +17,7 @@ public final class Analyzer {
     private let acl: ACLLayer
     private let att: ATTLayer
     private let hfp: HFPLayer
+    private let linkLayer: LinkLayerLayer
     /// The layers with per-connection state, in the registration list's order: the order they close
     /// and finish in.
     private let layers: [any ConnectionLayer]
@@ -41,6 +42,7 @@ public final class Analyzer {
         let forced = ForcedChannelLayer(ctx, hci: hci, dissectors: streams)
         let l2cap = L2CAPLayer(ctx, credit: credit, forced: forced, budget: budget)
         acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
+        linkLayer = LinkLayerLayer(ctx, hci: hci, acl: acl)
         let rfcomm = RFCOMMLayer(ctx, dissectors: streams)
         hfp = HFPLayer(ctx)
         // Every protocol, once: each is bound where it is read (the CIDs and PSMs, or the RFCOMM
@@ -105,7 +107,7 @@ public final class Analyzer {
     }
 
     /// Every profile's identity, once: its event type follows the other kinds in this order.
-    public static let profiles: [ProfileDescriptor] = [.avdtp, .avdtpMedia, .avrcp, .hfp]
+    public static let profiles: [ProfileDescriptor] = [.avdtp, .avdtpMedia, .avrcp, .hfp, .ll]
 
     /// Every diagnostic kind the decoders can raise.
     public static let diagnosticKinds: [DiagnosticKind] =
@@ -115,7 +117,7 @@ public final class Analyzer {
         + AVDTPMediaDiagnostics.all + ATTDiagnostics.all
         + FramingDiagnostics.all
         + DissectorDiagnostics.all
-        + LifecycleDiagnostics.all)
+        + LifecycleDiagnostics.all + LLDiagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: borrowing CaptureItem) {
@@ -145,6 +147,8 @@ public final class Analyzer {
             if let effect = hci.event(r) { apply(effect, r) }
         case .aclData:
             acl.aclData(r)
+        case .linkLayer:
+            if let (key, reason) = linkLayer.packet(r) { disconnected(key, reason, r) }
         case .scoData, .isoData:
             if r.kind == .scoData { hci.scoLength(r) }
             ctx.undecoded(r, nil, r.kind == .scoData ? "SCO audio" : "ISO data", r.payload)

@@ -4,6 +4,8 @@ import BTLensCore
 public enum Layer: String, Sendable, CaseIterable {
     case capture = "CAPTURE"
     case hci = "HCI"
+    /// The LE link layer of a sniffer capture, beside HCI.
+    case linkLayer = "LL"
     case acl = "ACL"
     case l2cap = "L2CAP"
     case rfcomm = "RFCOMM"
@@ -18,7 +20,7 @@ public enum Layer: String, Sendable, CaseIterable {
 
     public var depth: Int {
         switch self {
-        case .capture, .hci, .acl, .app: return 0
+        case .capture, .hci, .linkLayer, .acl, .app: return 0
         case .l2cap: return 1
         case .att, .gatt, .rfcomm: return 2
         case .iap2, .profile: return 3
@@ -92,7 +94,7 @@ public struct Event: Sendable {
         case .att: return .att
         case .gattValue: return .gatt
         case .frame: return .a5
-        case .profile: return .profile
+        case .profile(let m): return m.profile == .ll ? .linkLayer : .profile
         case .log, .logAlignment: return .app
         }
     }

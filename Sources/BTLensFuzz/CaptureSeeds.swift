@@ -10,9 +10,11 @@ enum CaptureSeeds {
     static var pklg: [[UInt8]] { [pklg(bigEndian: false), pklg(bigEndian: true)] }
 
     /// Small captures to write in each pcap form: a mid-connection LE capture for H4, btmon's (with
-    /// notes and controller indexes) for the monitor link type.
+    /// notes and controller indexes) for the monitor link type, the sniffer's for the LE air ones.
     static func records(_ link: PcapFileWriter.LinkType) -> [CaptureRecord] {
-        PcapFileWriter.records(of: (link == .monitor ? SampleCaptures.monitor() : SampleCaptures.midConnection()).bytes)
+        if link.isAir { return SnifferCapture.records() }
+        return PcapFileWriter.records(
+            of: (link == .monitor ? SampleCaptures.monitor() : SampleCaptures.midConnection()).bytes)
     }
 
     /// Each link type, microsecond and nanosecond magics, either byte order; and the A5 session.

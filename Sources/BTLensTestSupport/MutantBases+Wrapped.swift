@@ -18,7 +18,7 @@ extension MutantBases {
             case .aclData: type = received ? 0x11 : 0x21
             case .scoData: type = received ? 0x12 : 0x22
             case .isoData: type = received ? 0x17 : 0x2d
-            case .note, .unknown: continue
+            case .note, .unknown, .linkLayer: continue
             }
             let delta = UInt32(clamping: max(0, r.timestamp.microseconds - previous))
             previous = r.timestamp.microseconds

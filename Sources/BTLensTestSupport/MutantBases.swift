@@ -163,7 +163,7 @@ enum MutantBases {
             case .aclData: (type, payload) = (received ? 0x03 : 0x02, Array(r.payload))
             case .scoData: (type, payload) = (received ? 0x09 : 0x08, Array(r.payload))
             case .isoData: (type, payload) = (received ? 0x13 : 0x12, Array(r.payload))
-            case .note, .unknown: (type, payload) = (0xfc, Array(r.noteText.utf8))
+            case .note, .unknown, .linkLayer: (type, payload) = (0xfc, Array(r.noteText.utf8))
             }
             let (seconds, micros) = r.timestamp.microseconds.quotientAndRemainder(dividingBy: 1_000_000)
             let at = b.bytes.count

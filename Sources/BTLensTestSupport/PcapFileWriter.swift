@@ -2,7 +2,7 @@ import BTLensCapture
 import BTLensCore
 
 /// Writes pcap and pcapng files byte by byte in every form btlens reads: each HCI link type (187 H4,
-/// 201 H4 with a direction, 254 Linux monitor), either byte order, pcap's microsecond and nanosecond
+/// 201 H4 with a direction, 254 Linux monitor) and LE air link type (251, 256, 272), either byte order, pcap's microsecond and nanosecond
 /// magics, and pcapng's if_tsresol in powers of ten or of two. Layouts: pcap as libpcap's savefile.c
 /// reads it; pcapng from draft-ietf-opsawg-pcapng (SHB 4.1, IDB 4.2, EPB 4.3, SPB 4.4, ISB 4.6).
 public struct PcapFileWriter {
@@ -10,6 +10,12 @@ public struct PcapFileWriter {
         case h4 = 187
         case h4WithDirection = 201
         case monitor = 254
+        case leLinkLayer = 251
+        case leWithPseudoHeader = 256
+        case nordic = 272
+
+        /// An over-the-air link type: it carries `linkLayer` records, no HCI.
+        public var isAir: Bool { [.leLinkLayer, .leWithPseudoHeader, .nordic].contains(self) }
     }
 
     public enum Layout: Sendable, Equatable {
@@ -90,7 +96,15 @@ public struct PcapFileWriter {
     private func packet(_ r: CaptureRecord) -> [UInt8]? {
         let types: [RecordKind: UInt8] = [.command: 1, .aclData: 2, .scoData: 3, .event: 4, .isoData: 5]
         let received = r.direction == .received
+        guard link.isAir == (r.kind == .linkLayer) else { return nil }
+        let air = r.air ?? AirPacket()
         switch link {
+        case .leLinkLayer: return Array(r.payload)
+        case .leWithPseudoHeader: return AirHeaderWriter.pseudoHeader(air) + Array(r.payload)
+        case .nordic:
+            return AirHeaderWriter.nordic(
+                air, packetLength: r.payload.count, counter: UInt16(truncatingIfNeeded: r.number))
+                + Array(r.payload)
         case .h4, .h4WithDirection:
             guard let type = types[r.kind] else { return nil }
             return (link == .h4 ? [] : be32(received ? 1 : 0)) + [type] + Array(r.payload)

@@ -63,12 +63,12 @@ final class PcapReaderTests: XCTestCase {
         XCTAssertEqual(rs.first?.originalLength, 8)
     }
 
-    func testAirCapturesAndOtherLinkTypesAreRefusedWithAReason() {
-        XCTAssertThrowsError(try CaptureFormat.open(MemorySource(pcap(linkType: 256, [[1, 2, 3]])))) {
+    func testBasebandAndOtherLinkTypesAreRefusedWithAReason() {
+        XCTAssertThrowsError(try CaptureFormat.open(MemorySource(pcap(linkType: 255, [[1, 2, 3]])))) {
             XCTAssertTrue("\($0)".contains("this is an over-the-air link-layer capture, not an HCI log"), "\($0)")
         }
         XCTAssertThrowsError(try CaptureFormat.open(MemorySource(pcap(linkType: 1, [[1, 2, 3]])))) {
-            XCTAssertTrue("\($0)".contains("link type 1 is not a Bluetooth HCI link type"), "\($0)")
+            XCTAssertTrue("\($0)".contains("link type 1 is not a Bluetooth link type btlens reads"), "\($0)")
         }
     }
 

@@ -71,7 +71,7 @@ extension FuzzRegressionTests {
 
 extension FuzzRegressionTests {
     /// The capture targets start from every form a user has, each read whole: pcap and pcapng with
-    /// each HCI link type; pcapng's if_tsresol changes the units, not the times.
+    /// each HCI link type and LE air link type; pcapng's if_tsresol changes the units, not the times.
     func testCaptureSeedsAreEveryFormReadWhole() throws {
         var forms = Set<String>()
         for name in ["pklg", "pcap", "pcapng", "btsnooz"] {
@@ -95,7 +95,7 @@ extension FuzzRegressionTests {
             forms,
             [
                 "pklg 0", "btsnooz 1", "btsnooz 2", "pcap 187", "pcap 201", "pcap 254", "pcapng 187", "pcapng 201",
-                "pcapng 254",
+                "pcapng 254", "pcap 251", "pcap 256", "pcap 272", "pcapng 251", "pcapng 256", "pcapng 272",
             ])
     }
 }

@@ -49,8 +49,22 @@ final class ACLLayer: ConnectionLayer {
                     record: r.number, timestamp: r.timestamp, direction: direction, connection: handle,
                     isTop: false, body: .acl(info)))
         }
+        reassemble(key, direction, boundary: boundary, fragment, r)
+    }
+
+    /// An L2CAP fragment a sniffer heard in an LE data channel PDU: LLID 2 starts a PDU as an HCI
+    /// start fragment does, LLID 1 continues it (Core v5.4 Vol 6 Part B §2.4).
+    func linkLayerFragment(_ key: ConnectionKey, start: Bool, _ fragment: ArraySlice<UInt8>, _ r: CaptureRecord) {
+        reassemble(key, r.direction ?? .sent, boundary: start ? 0b10 : 0b01, fragment, r)
+    }
+
+    private func reassemble(
+        _ key: ConnectionKey, _ direction: Direction, boundary: UInt8, _ fragment: consuming ArraySlice<UInt8>,
+        _ r: CaptureRecord
+    ) {
+        let handle = key.handle
         var out = reassembler.value.push(
-            ACLKey(key, direction), boundary: boundary, fragment: consume fragment,
+            ACLKey(key, direction), boundary: boundary, fragment: fragment,
             record: r.number, time: r.timestamp, cutByCapture: r.isTruncated)
         for d in out.diagnostics {
             let d = ctx.with(d, undecoded: d.field("bytes") ?? d.field("extra") ?? d.field("have"))

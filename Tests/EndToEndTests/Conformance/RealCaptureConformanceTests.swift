@@ -77,15 +77,6 @@ final class RealCaptureConformanceTests: XCTestCase {
         XCTAssertEqual(try jsonl("derived_batteread_monitor.pcap"), try jsonl("batteread_capture.btsnoop"))
     }
 
-    func testAirCapturesAreRefusedPlainly() throws {
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
-        for name in ["bsniffhub_sc-justworks-fragments-assembly.pcap", "crackle_le_secure_connections.pcapng"] {
-            XCTAssertThrowsError(try CaptureFormat.open(path: Self.shared.appendingPathComponent(name).path)) {
-                XCTAssertTrue("\($0)".contains("this is an over-the-air link-layer capture, not an HCI log"), name)
-            }
-        }
-    }
-
     func testIOSHeaderNotesAreCaptureInformation() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
         let path = Self.shared.appendingPathComponent("evenG2_test.pklg").path

@@ -65,6 +65,9 @@ final class JSONLFieldTableTests: XCTestCase {
         let rare = hostile.appendingPathComponent("rare.btsnoop")
         try Data(Self.rareEvents()).write(to: rare)
         runs.append(["timeline", rare.path, "--format", "jsonl", "--verbose"])
+        let sniffer = hostile.appendingPathComponent("sniffer.pcap")
+        try Data(SnifferCapture.bytes()).write(to: sniffer)
+        runs.append(["timeline", sniffer.path, "--format", "jsonl", "--verbose"])
         return runs
     }
 

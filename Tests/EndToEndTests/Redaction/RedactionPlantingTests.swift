@@ -209,7 +209,7 @@ private struct PlantedPacketLogger {
             case .aclData: type = received ? 0x03 : 0x02
             case .scoData: type = received ? 0x09 : 0x08
             case .isoData: type = received ? 0x13 : 0x12
-            case .note, .unknown: continue
+            case .note, .unknown, .linkLayer: continue
             }
             add(type, Array(r.payload), at: r.timestamp.microseconds)
         }

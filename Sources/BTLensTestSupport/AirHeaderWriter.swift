@@ -1,0 +1,32 @@
+import BTLensCapture
+
+/// The headers sniffers write before an LE packet, from what a record's `air` says: LINKTYPE 256's
+/// 10-byte pseudo-header and 272's nRF Sniffer board header, version 2 (docs/protocols/capture-formats.md).
+enum AirHeaderWriter {
+    /// RF channel (from the channel index), signal, noise, AA offenses, reference AA, flags: de-whitened, signal valid when
+    /// known, CRC checked and valid or not, the data PDU's direction, MIC, PHY.
+    static func pseudoHeader(_ a: AirPacket) -> [UInt8] {
+        var flags: UInt16 = 0x0001
+        if a.signal != nil { flags |= 0x0002 }
+        if a.crc != .unchecked { flags |= 0x0400 | (a.crc == .valid ? 0x0800 : 0) }
+        if let s = a.sender { flags |= (s == .central ? 2 : 3) << 7 }
+        if a.mic != .unchecked { flags |= 0x1000 | (a.mic == .valid ? 0x2000 : 0) }
+        flags |= UInt16(a.phy & 0x3) << 14
+        let signal = UInt8(bitPattern: a.signal ?? 0)
+        let rf = (0...39).first { AirPacket.channelIndex(rf: UInt8($0)) == a.channel ?? 0 } ?? 0
+        return [UInt8(rf), signal, 0, 0, 0, 0, 0, 0, UInt8(flags & 0xff), UInt8(flags >> 8)]
+    }
+
+    /// Board id 0, payload length (event header and packet), version 2, counter, EVENT_PACKET (6);
+    /// then the event header: its length 10, flags, channel, RSSI negated, event counter, delta time.
+    static func nordic(_ a: AirPacket, packetLength: Int, counter: UInt16) -> [UInt8] {
+        let length = UInt16(clamping: 10 + packetLength)
+        var flags: UInt8 = a.crc == .invalid ? 0 : 0x01
+        if a.sender == .central { flags |= 0x02 }
+        if a.mic != .unchecked { flags |= 0x04 | (a.mic == .valid ? 0x08 : 0) }
+        flags |= (a.phy & 0x7) << 4
+        let rssi = UInt8(clamping: -Int(a.signal ?? 0))
+        return [0, UInt8(length & 0xff), UInt8(length >> 8), 2, UInt8(counter & 0xff), UInt8(counter >> 8), 6]
+            + [10, flags, a.channel ?? 0, rssi, 0, 0, 0, 0, 0, 0]
+    }
+}

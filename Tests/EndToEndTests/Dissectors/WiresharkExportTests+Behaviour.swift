@@ -80,6 +80,20 @@ extension WiresharkExportTests {
         return (folder, capture)
     }
 
+    /// `definitionsFolder` for a capture made from the definitions' frame formats, which also
+    /// returns the records whose checksums it broke.
+    func framesFolder(
+        _ definitions: [String: String], _ build: ([String: FrameFormat]) -> ([UInt8], [Int])
+    ) throws -> (folder: URL, capture: String, bad: [Int]) {
+        var bad: [Int] = []
+        let (folder, capture) = try definitionsFolder(definitions) { loaded in
+            let made = build(loaded.compactMapValues { d in if case .frames(let f) = d.framing { f } else { nil } })
+            bad = made.1
+            return made.0
+        }
+        return (folder, capture, bad)
+    }
+
     func testSequencesPerServiceAgreeWithTheExportedPlugin() throws {
         let (folder, capture) = try definitionsFolder(Self.behaviourDefinitions) { loaded in
             guard case .frames(let f)? = loaded["per-service"]?.framing else { return [] }

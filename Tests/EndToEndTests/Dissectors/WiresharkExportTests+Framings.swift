@@ -192,15 +192,7 @@ extension WiresharkExportTests {
     }
 
     func testCRCsAndUnmarkedFramesAgreeWithTheExportedPlugin() throws {
-        var bad: [Int] = []
-        let (folder, capture) = try definitionsFolder(Self.framingDefinitions) { loaded in
-            let made = framingCapture(
-                loaded.compactMapValues { d in
-                    if case .frames(let format) = d.framing { format } else { nil }
-                })
-            bad = made.1
-            return made.0
-        }
+        let (folder, capture, bad) = try framesFolder(Self.framingDefinitions, framingCapture)
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["--dissectors", folder.path]
 

@@ -173,15 +173,7 @@ extension WiresharkExportTests {
     }
 
     func testPackedHeadersFixedSizesAndValueChecksumsAgreeWithTheExportedPlugin() throws {
-        var bad: [Int] = []
-        let (folder, capture) = try definitionsFolder(Self.packedDefinitions) { loaded in
-            let made = packedCapture(
-                loaded.compactMapValues { d in
-                    if case .frames(let format) = d.framing { format } else { nil }
-                })
-            bad = made.1
-            return made.0
-        }
+        let (folder, capture, bad) = try framesFolder(Self.packedDefinitions, packedCapture)
         defer { try? FileManager.default.removeItem(at: folder) }
         let arguments = ["--dissectors", folder.path]
 

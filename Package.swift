@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // libpcap, through the system's headers; only BTLensCapture imports it.
@@ -39,10 +40,18 @@ let package = Package(
                 "BTLensCore", "CPcap", "CBTLensZlib", "CCountingFile",
                 "ZIPFoundation",
             ]),
+        // The Core specification's security functions (AES-CCM, the SMP key functions) over swift-crypto's AES.
+        .target(
+            name: "BTLensCrypto",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]),
         .target(
             name: "BTLensDissect",
             dependencies: [
-                "BTLensCore", "BTLensCapture", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "BTLensCore", "BTLensCapture", "BTLensCrypto",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]),
         // Dissectors/*.yaml: vendor protocols described in files, turned into MessageDissectors.
         .target(
@@ -91,6 +100,7 @@ let package = Package(
             ]),
         .executableTarget(name: "btlens-fuzz", dependencies: ["BTLensFuzz"]),
         .testTarget(name: "BTLensCoreTests", dependencies: ["BTLensCore"]),
+        .testTarget(name: "BTLensCryptoTests", dependencies: ["BTLensCrypto"]),
         .testTarget(name: "BTLensCaptureTests", dependencies: ["BTLensCapture", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDissectTests", dependencies: ["BTLensDissect", "BTLensTestSupport"]),
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),

@@ -1,6 +1,14 @@
 /// One encryption session of one LE connection (Vol 6 Part E §1–§2; Vol 6 Part B §5.1.3): the session key
-/// and IV from LL_ENC_REQ and LL_ENC_RSP, and AES-CCM over data channel PDUs.
+/// and IV from LL_ENC_REQ and LL_ENC_RSP, and AES-CCM over data channel PDUs. Holds a key and an IV only:
+/// its memory does not grow with the connection.
 public struct LLCipher: Sendable {
+    /// The MIC's size at the end of an encrypted payload (Vol 6 Part E §1).
+    public static let micSize = CCM.micSize
+    /// The largest encrypted payload, MIC included: the LL length octet's limit (Vol 6 Part B §2.4).
+    public static let maxPayloadSize = CCM.maxPayload
+    /// The packet counter has 39 bits (Vol 6 Part E §2.1).
+    public static let maxCounter: UInt64 = (1 << 39) - 1
+
     public let sessionKey: Key128
     /// IVm (least significant) || IVs as the 8 nonce octets after the counter (Vol 6 Part E §2.1).
     private let iv: UInt64
@@ -23,7 +31,8 @@ public struct LLCipher: Sendable {
 
     /// The plaintext of a data channel PDU. `header` is the PDU header's first octet, `payload` the payload
     /// with its 4-octet MIC, `counter` the 39-bit packet counter of that direction. Nil when the payload is
-    /// shorter than the MIC or longer than 255, the counter exceeds 39 bits, or the MIC does not match.
+    /// shorter than `micSize` or longer than `maxPayloadSize`, the counter exceeds `maxCounter`, or the MIC
+    /// does not match: a caller that checks the first two names the third as the MIC failing.
     public func decrypt(
         header: UInt8, payload: some Collection<UInt8>, counter: UInt64, fromCentral: Bool
     ) -> [UInt8]? {
@@ -45,7 +54,7 @@ public struct LLCipher: Sendable {
     /// Nonce: the counter's 39 bits and the direction bit (1 from the central) in 5 octets, least significant
     /// first, then the IV (Vol 6 Part E §2.1).
     private func ccm(counter: UInt64, fromCentral: Bool) -> CCM? {
-        guard counter >> 39 == 0 else { return nil }
+        guard counter <= Self.maxCounter else { return nil }
         let first5 = counter | (fromCentral ? 1 << 39 : 0)
         let octets =
             (0..<5).map { UInt8(truncatingIfNeeded: first5 >> ($0 * 8)) }

@@ -47,9 +47,10 @@ public struct LLCipher: Sendable {
         ccm(counter: counter, fromCentral: fromCentral)?.encrypt(aad: Self.aad(header), plaintext: Array(plaintext))
     }
 
-    /// The header's first octet with NESN, SN, MD and CP cleared: only LLID and RFU are authenticated
-    /// (Vol 6 Part E §2).
-    static func aad(_ header: UInt8) -> UInt8 { header & 0xC3 }
+    /// The header's first octet with NESN, SN and MD cleared (Vol 6 Part E §1): LLID, CP and RFU are
+    /// authenticated. CP (v5.1) is not masked: §1 names only those three, and Nordic's nRF5340 product
+    /// specification states that its CCM includes CP in the MIC.
+    static func aad(_ header: UInt8) -> UInt8 { header & 0xE3 }
 
     /// Nonce: the counter's 39 bits and the direction bit (1 from the central) in 5 octets, least significant
     /// first, then the IV (Vol 6 Part E §2.1).

@@ -50,13 +50,14 @@ final class LLEncryptionTests: XCTestCase {
             decrypt(0x06, "f38881e7bd94c9c369b9a66846dd4786aa8c39ce540d0dae3adcdf89b96088", 1, false), peripheral1)
     }
 
-    // NESN, SN, MD and CP are not authenticated; LLID is.
+    // NESN, SN and MD are not authenticated; LLID and CP are.
     func testHeaderBitsOutsideTheAADDoNotMatter() throws {
         let sample = try cipher()
         let payload = octets("9fcda7f448")
         XCTAssertEqual(sample.decrypt(header: 0x03, payload: payload, counter: 0, fromCentral: true), startEncRsp)
-        XCTAssertEqual(sample.decrypt(header: 0x3F, payload: payload, counter: 0, fromCentral: true), startEncRsp)
-        XCTAssertNil(sample.decrypt(header: 0x0E, payload: payload, counter: 0, fromCentral: true))
+        XCTAssertEqual(sample.decrypt(header: 0x1F, payload: payload, counter: 0, fromCentral: true), startEncRsp)
+        XCTAssertNil(sample.decrypt(header: 0x0E, payload: payload, counter: 0, fromCentral: true), "LLID")
+        XCTAssertNil(sample.decrypt(header: 0x2F, payload: payload, counter: 0, fromCentral: true), "CP")
     }
 
     func testWrongKeyCounterOrDirectionFailsTheMIC() throws {

@@ -33,4 +33,11 @@ public enum SecurityFunctions {
         let low: UInt128 = 0xFFFF_FFFF_FFFF_FFFF
         return AES128.e(k, Key128((r1.value & low) << 64 | r2.value & low))
     }
+
+    /// ah(k, r) = e(k, padding || r) mod 2^24: the hash of a resolvable private address (§2.2.2). `r` is
+    /// prand's 24 bits; higher bits are not part of an address and are ignored.
+    public static func ah(k: Key128, r: UInt32) -> UInt32? {
+        guard let out = AES128.e(k, Key128(UInt128(r & 0xFF_FFFF))) else { return nil }
+        return UInt32(truncatingIfNeeded: out.value) & 0xFF_FFFF
+    }
 }

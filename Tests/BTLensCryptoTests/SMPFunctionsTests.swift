@@ -21,6 +21,11 @@ final class SMPFunctionsTests: XCTestCase {
         XCTAssertEqual(out?.hex, "9a1fe1f0e8b0f49b5b4216ae796da062")
     }
 
+    // Vol 3 Part H Appendix D: ah with IRK ec0234a3…, prand 0x708194.
+    func testAh() throws {
+        XCTAssertEqual(SecurityFunctions.ah(k: try key("ec0234a3 57c8ad05 341010a6 0a397d9b"), r: 0x70_8194), 0x0D_FBAA)
+    }
+
     func testAddressesAndFeatures() {
         XCTAssertEqual(PairingAddress(type: 1, littleEndian: octets("A6A5A4A3A2A1"))?.address, 0xA1A2_A3A4_A5A6)
         XCTAssertNil(PairingAddress(type: 2, littleEndian: octets("A6A5A4A3A2A1")))

@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "BTLensTestSupport",
             dependencies: [
-                "BTLensCore", "BTLensCapture", "BTLensDissect", "CBTLensZlib",
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensCrypto", "CBTLensZlib",
                 "ZIPFoundation",
             ]),
         .executableTarget(name: "btlens-samples", dependencies: ["BTLensTestSupport"]),

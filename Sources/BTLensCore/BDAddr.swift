@@ -25,3 +25,17 @@ public struct BDAddr: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (a: BDAddr, b: BDAddr) -> Bool { a.value < b.value }
 }
+
+extension BDAddr {
+    /// `AA:BB:CC:DD:EE:FF` (or with `-`), most significant byte first as printed; nil otherwise.
+    public init?(text: some StringProtocol) {
+        let parts = text.split(omittingEmptySubsequences: false) { $0 == ":" || $0 == "-" }
+        guard parts.count == 6 else { return nil }
+        var value: UInt64 = 0
+        for part in parts {
+            guard part.count == 2, let b = UInt8(part, radix: 16) else { return nil }
+            value = value << 8 | UInt64(b)
+        }
+        self.init(wire: (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) })
+    }
+}

@@ -42,7 +42,7 @@ public final class Analyzer {
         let forced = ForcedChannelLayer(ctx, hci: hci, dissectors: streams)
         let l2cap = L2CAPLayer(ctx, credit: credit, forced: forced, budget: budget)
         acl = ACLLayer(ctx, hci: hci, l2cap: l2cap)
-        linkLayer = LinkLayerLayer(ctx, hci: hci, acl: acl)
+        linkLayer = LinkLayerLayer(ctx, hci: hci, acl: acl, keys: configuration.linkLayerKeys)
         let rfcomm = RFCOMMLayer(ctx, dissectors: streams)
         hfp = HFPLayer(ctx)
         // Every protocol, once: each is bound where it is read (the CIDs and PSMs, or the RFCOMM
@@ -51,7 +51,7 @@ public final class Analyzer {
         // comes before it (iAP2 settles its guesses into RFCOMM's bound streams; every stream may
         // raise requests that the dissector layer reports last).
         let registered: [Registered] = [
-            .of(acl), .of(att), .of(SMPLayer(ctx, hci: hci)), .of(l2cap), .of(credit), .of(forced),
+            .of(acl), .of(att), .of(SMPLayer(ctx, hci: hci, pairing: linkLayer)), .of(l2cap), .of(credit), .of(forced),
             .of(AVCTPLayer(ctx)),
             .of(AVDTPLayer(ctx, hci: hci)), .of(SDPLayer(ctx, rfcomm: rfcomm)),
             .of(IAP2Layer(ctx, rfcomm: rfcomm, dissectors: streams, budget: budget)), .of(hfp), .of(rfcomm),

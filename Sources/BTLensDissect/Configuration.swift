@@ -11,6 +11,8 @@ public struct Configuration: Sendable {
     public var detail: Analyzer.Detail
     /// The bounds on everything kept per capture (`--limit`).
     public var limits: Limits
+    /// Long-term keys that decrypt sniffer captures' connections (`--ltk`, `--keys`).
+    public var linkLayerKeys: [LinkLayerKey] = []
     /// False: ATT PDUs are counted in the tally, not sent, even in `.full` detail (`stats` with a
     /// display filter that needs frames as events but cannot select an ATT PDU).
     public var attEvents = true

@@ -5,12 +5,14 @@ import BTLensDissect
 /// Runs the whole pipeline over bytes in memory and collects every event.
 public func analyze(
     _ bytes: [UInt8], chunk: Int? = nil, dissectors: DissectorTable = .builtIn,
-    decodeAs: [DecodeAs] = []
+    decodeAs: [DecodeAs] = [], keys: [LinkLayerKey] = []
 ) throws -> [Event] {
     var events: [Event] = []
     let source: any ByteSource = chunk.map { DribbleSource(bytes, size: $0) } ?? MemorySource(bytes)
     var reader = try CaptureFormat.open(source)
-    let analyzer = Analyzer(Configuration(decodeAs: decodeAs, dissectors: dissectors)) { events.append($0) }
+    var configuration = Configuration(decodeAs: decodeAs, dissectors: dissectors)
+    configuration.linkLayerKeys = keys
+    let analyzer = Analyzer(configuration) { events.append($0) }
     while let item = try reader.next() { analyzer.process(item) }
     analyzer.finish()
     return events

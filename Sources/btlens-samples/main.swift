@@ -104,6 +104,13 @@ for sample in SampleCaptures.all {
     OS.fclose(f)
     print("\(path): \(bytes.count) bytes, \(sample.session.lastRecord) records")
 }
+for sample in SnifferSamples.all {
+    let path = folder + "/" + sample.file
+    let f = create(path)
+    _ = sample.bytes.withUnsafeBytes { OS.fwrite($0, f) }
+    OS.fclose(f)
+    print("\(path): \(sample.bytes.count) bytes")
+}
 // The app's logs beside their capture, ble_app_log.btsnoop.
 let logged = SampleCaptures.appLogSession()
 for (file, text) in [("ble_app_log.logcat.txt", logged.logcat), ("ble_app_log.app.log", logged.appLog)] {

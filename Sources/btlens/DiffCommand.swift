@@ -32,6 +32,8 @@ struct Diff: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
+    @OptionGroup var keyOptions: KeyOptions
+
     @OptionGroup var filterOption: FilterOption
 
     @Option(
@@ -60,6 +62,7 @@ struct Diff: ParsableCommand {
             limits: try limitOptions.limits())
         // Device Information strings come from read responses.
         reading.attEvents = true
+        reading.linkLayerKeys = try keyOptions.linkLayerKeys()
         let configuration = reading
         let expression = filterOption.expression
         // Each side's logs, opened (and any that cannot be read said) before either is read.

@@ -46,6 +46,8 @@ struct Follow: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
+    @OptionGroup var keyOptions: KeyOptions
+
     @Option(help: "Output format: text or jsonl.")
     var format: Timeline.Format = .text
 
@@ -103,9 +105,10 @@ struct Follow: ParsableCommand {
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }
-        let configuration = Configuration(
+        var configuration = Configuration(
             decodeAs: decodeAs, dissectors: table, lowerLayers: verbose,
             limits: try limitOptions.limits())
+        configuration.linkLayerKeys = try keyOptions.linkLayerKeys()
         let follower = Follower(input, stop: followStop, configuration, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         follower.onRecord = { live.record($0) }

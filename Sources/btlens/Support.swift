@@ -132,6 +132,8 @@ struct CaptureInput: ParsableArguments {
 
     @OptionGroup var limitOptions: LimitOptions
 
+    @OptionGroup var keyOptions: KeyOptions
+
     @Option(
         help: ArgumentHelp(
             "Exit with status 3 when a diagnostic of this severity or worse is found (with --filter, one it selects): note, warning or error (for CI).",
@@ -156,9 +158,11 @@ struct CaptureInput: ParsableArguments {
         _ dissectors: DissectorTable, lowerLayers: Bool,
         detail: Analyzer.Detail = .full
     ) throws -> Configuration {
-        Configuration(
+        var c = Configuration(
             decodeAs: decodeAs, dissectors: dissectors, lowerLayers: lowerLayers, detail: detail,
             limits: try limitOptions.limits())
+        c.linkLayerKeys = try keyOptions.linkLayerKeys()
+        return c
     }
 
     /// The dissector tables; a `--decode-as` naming no loaded dissector is a usage error.

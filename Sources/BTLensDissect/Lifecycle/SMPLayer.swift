@@ -8,10 +8,13 @@ import BTLensCore
 final class SMPLayer {
     private let ctx: LayerContext
     private let hci: HCILayer
+    /// A sniffer capture's link layer, which derives keys from pairing to decrypt what follows.
+    private let pairing: LinkLayerLayer
 
-    init(_ ctx: LayerContext, hci: HCILayer) {
+    init(_ ctx: LayerContext, hci: HCILayer, pairing: LinkLayerLayer) {
         self.ctx = ctx
         self.hci = hci
+        self.pairing = pairing
     }
 
     /// An SMP PDU: pairing outcomes are steps; a failure is a finding.
@@ -25,6 +28,7 @@ final class SMPLayer {
         } else {
             ctx.undecoded(r, key.handle, L2CAPChannel.name(pdu.cid), pdu.payload)
         }
+        if r.kind == .linkLayer { pairing.smp(pdu.payload, key, direction, r) }
         let step = Lifecycle.Step(record: r.number, time: r.timestamp)
         if code == SMPCode.pairingRequest || code == SMPCode.securityRequest {
             hci.connections.update(key) { if $0.pairingStarted == nil { $0.pairingStarted = step } }

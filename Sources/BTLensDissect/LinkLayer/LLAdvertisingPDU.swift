@@ -38,7 +38,8 @@ struct LLAdvertisingPDU {
         case 5:
             let initA = try BDAddr(&r)
             let advA = try BDAddr(&r)
-            let c = try LLConnectParameters(&r, central: initA, peripheral: advA, peripheralType: rx)
+            let c = try LLConnectParameters(
+                &r, central: initA, centralType: tx, peripheral: advA, peripheralType: rx)
             f += [("init_address", .string(initA.description)), ("adv_address", .string(advA.description))]
             f += [("adv_address_type", .int(rx))] + c.fields
             connect = c

@@ -5,13 +5,17 @@ import BTLensCore
 struct LLConnectParameters {
     var accessAddress: UInt32
     var central: BDAddr
+    var centralType: UInt8
     var peripheral: BDAddr
     var peripheralType: UInt8
     var fields: [(String, FieldValue)]
 
-    init(_ r: inout ByteReader, central: BDAddr, peripheral: BDAddr, peripheralType: UInt8) throws(ShortRead) {
+    init(
+        _ r: inout ByteReader, central: BDAddr, centralType: UInt8, peripheral: BDAddr, peripheralType: UInt8
+    ) throws(ShortRead) {
         accessAddress = try r.u32le()
         self.central = central
+        self.centralType = centralType
         self.peripheral = peripheral
         self.peripheralType = peripheralType
         let crcInit = try r.bytes(3)

@@ -20,7 +20,10 @@ enum LLControlPDU {
     ]
 
     static let terminate: UInt8 = 0x02
+    static let encryptionRequest: UInt8 = 0x03
+    static let encryptionResponse: UInt8 = 0x04
     static let startEncryptionRequest: UInt8 = 0x05
+    static let pauseEncryptionResponse: UInt8 = 0x0b
 
     /// The PDU's name and fields; throws when CtrData is shorter than its opcode's parameters.
     static func decode(_ payload: ArraySlice<UInt8>) throws(ShortRead) -> (opcode: UInt8, ProfileMessage) {

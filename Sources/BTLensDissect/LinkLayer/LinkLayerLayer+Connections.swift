@@ -8,6 +8,9 @@ extension LinkLayerLayer {
     func open(_ c: LLConnectParameters, _ r: CaptureRecord) {
         guard connections[c.accessAddress] == nil, let key = newKey(c.accessAddress, r) else { return }
         terminated.removeAll { $0.aa == c.accessAddress }
+        connections[c.accessAddress]?.devices = (
+            LLDevice(type: c.centralType, address: c.central), LLDevice(type: c.peripheralType, address: c.peripheral)
+        )
         let info = ConnectionInfo(
             key: key, address: c.peripheral, addressType: c.peripheralType, transport: .le, role: .central,
             openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil, closedTime: nil,

@@ -1,5 +1,6 @@
 import BTLensCapture
 import BTLensCore
+import BTLensCrypto
 
 /// LE packets a sniffer heard over the air (Core v5.4 Vol 6 Part B §2.1): advertising channel PDUs
 /// by name, connections followed by access address from their CONNECT_IND, data channel PDUs' LL
@@ -20,11 +21,18 @@ final class LinkLayerLayer {
     /// LL_TERMINATE_IND may be sent again and acknowledged after the connection is closed (§5.1.3.1).
     var terminated: [(aa: UInt32, handle: UInt16)] = []
     static let terminatedKept = 16
+    /// The keys the user gave (`--ltk`, `--keys`).
+    let keys: [LinkLayerKey]
+    /// The long-term keys pairings in the capture distributed, newest last, for the connections that
+    /// encrypt with them later.
+    var learnt: [LLLearntKey] = []
+    static let learntKept = 64
 
-    init(_ ctx: LayerContext, hci: HCILayer, acl: ACLLayer) {
+    init(_ ctx: LayerContext, hci: HCILayer, acl: ACLLayer, keys: [LinkLayerKey]) {
         self.ctx = ctx
         self.hci = hci
         self.acl = acl
+        self.keys = keys
     }
 
     /// Decodes one packet; returns the connection an LL_TERMINATE_IND ended, with its reason.
@@ -69,7 +77,7 @@ final class LinkLayerLayer {
             return nil
         }
         guard var c = connection(aa, r) else { return nil }
-        guard let header = try? LLDataHeader(pdu) else {
+        guard var header = try? LLDataHeader(pdu) else {
             malformed(r, c.key.handle, "a data channel PDU whole as its header says", found: pdu.count)
             return nil
         }
@@ -78,15 +86,30 @@ final class LinkLayerLayer {
         var r = r
         r.direction = sender == .central ? .sent : .received
         var ended: (ConnectionKey, HCIErrorCode)?
-        if resent || header.payload.isEmpty || c.encrypted {
+        var decrypted = false
+        // An encrypted PDU carries at least one octet and its MIC: a shorter one is plaintext (the
+        // central's LL_PAUSE_ENC_RSP, Vol 6 Part B §5.1.3.2, also when no key follows the session).
+        if !resent, header.payload.count > LLCipher.micSize, c.encryption.active {
+            guard let plain = decrypt(header, &c, sender, r) else {
+                connections[aa] = c
+                return nil
+            }
+            header.payload = plain[...]
+            decrypted = true
+        }
+        if resent || header.payload.isEmpty {
             shown(header, &c, resent: resent, r)
         } else if header.llid == 3 {
-            ended = control(header, &c, r)
+            ended = control(header, &c, decrypted: decrypted, r)
         } else if header.llid == 0 {
             malformed(r, c.key.handle, "LLID 1, 2 or 3", found: header.payload.count, "LLID 0 (reserved)")
         } else {
-            emit(header.message("LL Data"), r, r.direction, connection: c.key.handle, isTop: false)
+            emit(
+                header.message("LL Data", decrypted: decrypted), r, r.direction, connection: c.key.handle, isTop: false)
+            // SMP, reached through reassembly, records pairing in the connection's state.
+            connections[aa] = c
             acl.linkLayerFragment(c.key, start: header.llid == 2, header.payload, r)
+            c = connections[aa] ?? c
         }
         // A terminated connection's state is freed; its access address is remembered a while.
         connections[aa] = ended == nil ? c : nil
@@ -104,30 +127,17 @@ final class LinkLayerLayer {
         emit(header.message("After LL_TERMINATE_IND"), r, direction, connection: handle, isTop: false)
     }
 
-    /// A PDU shown and not decoded further: a retransmission, an empty PDU, an encrypted one.
+    /// A PDU shown and not decoded further: a retransmission, an empty PDU.
     private func shown(_ header: LLDataHeader, _ c: inout LLConnection, resent: Bool, _ r: CaptureRecord) {
         if resent {
             var m = header.message("Retransmission")
             m.fields.append(("retransmission", .bool(true)))
             return emit(m, r, r.direction, connection: c.key.handle, isTop: !header.payload.isEmpty)
         }
-        guard !header.payload.isEmpty else {
-            return emit(header.message("Empty PDU"), r, r.direction, connection: c.key.handle, isTop: false)
-        }
-        var m = header.message("Encrypted PDU")
-        m.fields.append(("encrypted", .bool(true)))
-        emit(m, r, r.direction, connection: c.key.handle, isTop: true)
-        if !c.saidEncrypted {
-            c.saidEncrypted = true
-            ctx.say(
-                r, c.key.handle,
-                Diagnostic(
-                    LLDiagnostics.encrypted,
-                    "data PDUs encrypted since LL_START_ENC_REQ, expected plaintext to decode: shown as encrypted"))
-        }
+        emit(header.message("Empty PDU"), r, r.direction, connection: c.key.handle, isTop: false)
     }
 
-    private func control(_ header: LLDataHeader, _ c: inout LLConnection, _ r: CaptureRecord) -> (
+    private func control(_ header: LLDataHeader, _ c: inout LLConnection, decrypted: Bool, _ r: CaptureRecord) -> (
         ConnectionKey, HCIErrorCode
     )? {
         guard let (opcode, message) = try? LLControlPDU.decode(header.payload) else {
@@ -136,14 +146,14 @@ final class LinkLayerLayer {
             return nil
         }
         var m = message
-        m.fields = header.fields + m.fields
+        m.fields = header.message("", decrypted: decrypted).fields + m.fields
         emit(m, r, r.direction, connection: c.key.handle, isTop: true)
-        if opcode == LLControlPDU.startEncryptionRequest { c.encrypted = true }
+        encryptionControl(opcode, header.payload, &c, r)
         guard opcode == LLControlPDU.terminate, let reason = header.payload.dropFirst().first else { return nil }
         return (c.key, HCIErrorCode(rawValue: reason))
     }
 
-    private func emit(
+    func emit(
         _ m: ProfileMessage, _ r: CaptureRecord, _ direction: Direction?, connection: UInt16?, isTop: Bool
     ) {
         ctx.emit(

@@ -19,11 +19,18 @@ final class SampleCaptureTests: XCTestCase {
                 committed, sample.session.bytes,
                 "\(sample.file) differs from its script: run `swift run btlens-samples Captures`")
         }
+        for sample in SnifferSamples.all {
+            let committed = try [UInt8](Data(contentsOf: Self.captures.appendingPathComponent(sample.file)))
+            XCTAssertEqual(
+                committed, sample.bytes,
+                "\(sample.file) differs from its script: run `swift run btlens-samples Captures`")
+        }
     }
 
     func testEveryCaptureIsListedInTheManifest() throws {
         let manifest = try String(contentsOf: Self.captures.appendingPathComponent("README.md"), encoding: .utf8)
         for sample in SampleCaptures.all { XCTAssertTrue(manifest.contains(sample.file), sample.file) }
+        for sample in SnifferSamples.all { XCTAssertTrue(manifest.contains(sample.file), sample.file) }
     }
 
     func testFramesAndDiagnosticsAreExactlyThoseOfTheScript() throws {

@@ -48,6 +48,16 @@ final class SnapshotTests: XCTestCase {
         ] where try !Self.matches(name, try Self.render(arguments)) {
             stale.append(name)
         }
+        // Over-the-air captures, with the key a sample needs.
+        for sample in SnifferSamples.all {
+            let stem = sample.file.split(separator: ".")[0]
+            for output in Self.outputs {
+                let name = "\(stem)/\(output.name)"
+                let actual = try Self.render(
+                    [output.command, "Captures/\(sample.file)"] + output.options + sample.options)
+                if try !Self.matches(name, actual) { stale.append(name) }
+            }
+        }
         XCTAssertEqual(
             stale, [], "outputs differ from Tests/Snapshots; `scripts/snapshots` re-records them and shows the diff")
     }

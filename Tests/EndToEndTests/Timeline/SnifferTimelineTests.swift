@@ -57,7 +57,7 @@ final class SnifferTimelineTests: XCTestCase {
         #18          0.021250 > 0x0002 LL    LL_ENC_RSP length=13 skd=3333333333333333 iv=33333333
         #20          0.023750 > 0x0002 LL    LL_START_ENC_REQ length=1
         #21          0.025000 < 0x0002 LL    Encrypted PDU length=5
-        #21          0.025000 < 0x0002 !NOTE ll.encrypted: data PDUs encrypted since LL_START_ENC_REQ, expected plaintext to decode: shown as encrypted
+        #21          0.025000 < 0x0002 !NOTE ll.encrypted: data PDUs encrypted since LL_START_ENC_REQ, expected a key to decrypt them (--ltk, --keys): shown as encrypted
         #22          0.026250 > 0x0002 LL    Encrypted PDU length=5
         #23          0.027500 < 0x0002 LL    Encrypted PDU length=11
 

@@ -1,0 +1,129 @@
+import BTLensCapture
+import BTLensCore
+import BTLensCrypto
+
+/// Encryption as a sniffer follows it (Core v5.4 Vol 6 Part B §5.1.3): the session set up by
+/// LL_ENC_REQ and LL_ENC_RSP, started by LL_START_ENC_REQ and paused by LL_PAUSE_ENC_RSP; each
+/// encrypted PDU decrypted with the first key whose MIC checks, or shown encrypted.
+extension LinkLayerLayer {
+    /// The encryption procedure's PDUs, after the control PDU is shown.
+    func encryptionControl(_ opcode: UInt8, _ payload: ArraySlice<UInt8>, _ c: inout LLConnection, _ r: CaptureRecord) {
+        let p = Array(payload.dropFirst())
+        switch opcode {
+        case LLControlPDU.encryptionRequest where p.count >= 22:
+            let ediv = UInt16(p[8]) | UInt16(p[9]) << 8
+            c.encryption.request = (Array(p[0..<8]), ediv, Array(p[10..<18]), Array(p[18..<22]), r.number)
+            c.encryption.response = nil
+        case LLControlPDU.encryptionResponse where p.count >= 12:
+            c.encryption.response = (Array(p[0..<8]), Array(p[8..<12]))
+        case LLControlPDU.startEncryptionRequest:
+            c.encryption.start(candidateKeys(c))
+        case LLControlPDU.pauseEncryptionResponse:
+            // The peripheral's LL_PAUSE_ENC_RSP is its last encrypted PDU; the central's, after it, is not.
+            c.encryption.active = false
+        default: break
+        }
+    }
+
+    /// The keys to try, most likely first: what this connection's pairing made (for a session with
+    /// EDIV and Rand zero), keys distributed earlier with this EDIV and Rand or for these devices,
+    /// then the user's, each also read least significant octet first.
+    private func candidateKeys(_ c: LLConnection) -> [(Key128, String)] {
+        guard let q = c.encryption.request else { return [] }
+        let zero = q.ediv == 0 && q.rand.allSatisfy { $0 == 0 }
+        let devices = c.devices.map { [$0.central.address, $0.peripheral.address] } ?? []
+        var keys: [(Key128, String)] = []
+        if zero, let d = c.pairing.derived { keys.append((d.key, d.source)) }
+        for k in learnt.reversed()
+        where zero
+            ? k.ediv == 0 && k.device.map(devices.contains) ?? false
+            : k.ediv == q.ediv && k.rand == q.rand
+        {
+            keys.append((k.key, k.source))
+        }
+        for k in self.keys where k.address.map(devices.contains) ?? true {
+            keys.append((k.ltk, k.source))
+            if let reversed = Key128(littleEndian: k.ltk.littleEndian.reversed()) {
+                keys.append((reversed, "\(k.source), read least significant octet first"))
+            }
+        }
+        return keys
+    }
+
+    /// The plaintext of an encrypted PDU; nil, with the PDU shown encrypted and said, when no key
+    /// decrypts it.
+    func decrypt(_ header: LLDataHeader, _ c: inout LLConnection, _ sender: AirPacket.Sender, _ r: CaptureRecord)
+        -> [UInt8]?
+    {
+        let side = sender == .central ? 0 : 1
+        let expected = c.encryption.counters[side]
+        if c.encryption.cipher == nil, !c.encryption.candidates.isEmpty {
+            if let first = c.encryption.firstDecrypt(header.first, header.payload, side: side) {
+                say(r, c, LLDiagnostics.decrypted, decryptedMessage(c, first.source))
+                skipped(first.counter, expected, c, r)
+                return first.plain
+            }
+            let tried = c.encryption.candidates.count
+            c.encryption.candidates = []
+            c.encryption.said = true
+            undecrypted(header, c, r)
+            say(
+                r, c, LLDiagnostics.keyWrong,
+                "expected a key whose MIC checks on the session's first encrypted PDU, found none of \(Plural.of(tried, "key")) given or derived: the session is shown encrypted"
+            )
+            return nil
+        }
+        guard c.encryption.cipher != nil else {
+            undecrypted(header, c, r)
+            if !c.encryption.said {
+                c.encryption.said = true
+                say(
+                    r, c, LLDiagnostics.encrypted,
+                    "data PDUs encrypted since LL_START_ENC_REQ, expected a key to decrypt them (--ltk, --keys): shown as encrypted"
+                )
+            }
+            return nil
+        }
+        guard let (plain, counter) = c.encryption.decrypt(header.first, header.payload, side: side) else {
+            undecrypted(header, c, r)
+            say(
+                r, c, LLDiagnostics.micBad,
+                "expected a MIC that checks with the session key at packet counter \(expected) to \(expected + LLEncryption.counterWindow), found none: PDU not decoded",
+                bytes: header.payload.count)
+            return nil
+        }
+        skipped(counter, expected, c, r)
+        return plain
+    }
+
+    private func decryptedMessage(_ c: LLConnection, _ source: String) -> String {
+        let at = c.encryption.request.map { " of LL_ENC_REQ #\($0.record)" } ?? ""
+        return "the encryption\(at) decrypted with \(source): every PDU's MIC is checked"
+    }
+
+    /// Says the PDUs a counter past the expected one shows the sniffer did not hear.
+    private func skipped(_ counter: UInt64, _ expected: UInt64, _ c: LLConnection, _ r: CaptureRecord) {
+        guard counter > expected else { return }
+        let n = Int(counter - expected)
+        say(
+            r, c, LLDiagnostics.counterSkipped,
+            "expected packet counter \(expected), found \(counter): \(Plural.of(n, "encrypted PDU")) the sniffer did not hear",
+            fields: [("missed", .int(n))])
+    }
+
+    /// An encrypted PDU no key decrypts: shown as such.
+    private func undecrypted(_ header: LLDataHeader, _ c: LLConnection, _ r: CaptureRecord) {
+        var m = header.message("Encrypted PDU")
+        m.fields.append(("encrypted", .bool(true)))
+        emit(m, r, r.direction, connection: c.key.handle, isTop: true)
+    }
+
+    func say(
+        _ r: CaptureRecord, _ c: LLConnection, _ kind: DiagnosticKind, _ message: String, bytes: Int = 0,
+        fields: [(String, FieldValue)] = []
+    ) {
+        var d = Diagnostic(kind, message, fields: fields)
+        d.undecodedBytes = bytes
+        ctx.say(r, c.key.handle, d)
+    }
+}

@@ -1,0 +1,147 @@
+import BTLensCapture
+import BTLensCore
+import BTLensCrypto
+import BTLensTestSupport
+import XCTest
+
+@testable import BTLensDissect
+
+/// Encrypted connections of the sniffer samples (`SnifferSamples`): keys derived from a Just Works
+/// pairing and the LTK it distributed, a key given, paused and restarted; a wrong key, a damaged MIC.
+final class LinkLayerDecryptionTests: XCTestCase {
+    private func lines(_ events: [Event]) -> [String] {
+        events.filter(\.isTop).compactMap { e in
+            switch e.body {
+            case .profile(let m): return "#\(e.record) ll \(m.name)"
+            case .att(let a): return "#\(e.record) att \(a.opcode.name)"
+            case .smp(let s): return "#\(e.record) smp \(s.name)"
+            case .diagnostic(let d): return "#\(e.record) ! \(d.id)"
+            default: return nil
+            }
+        }
+    }
+
+    private func messages(_ events: [Event], _ kind: DiagnosticKind) -> [String] {
+        events.compactMap { $0.diagnostic }.filter { $0.kind == kind }.map(\.message)
+    }
+
+    private static let given = LinkLayerKey(
+        address: SnifferCapture.peripheral, ltk: SnifferSamples.sampleLTK, source: "--ltk 1")
+
+    func testJustWorksPairingGivesAwayTheSTKAndTheLTKItDistributes() throws {
+        let events = try analyze(try XCTUnwrap(SnifferSamples.all.first { $0.file.contains("just_works") }).bytes)
+        let l = lines(events)
+        for expected in [
+            "#7 ! ll.key.derived", "#12 ! ll.decrypted", "#12 ll LL_START_ENC_RSP", "#15 smp Encryption Information",
+            "#17 smp Central Identification", "#17 ! ll.key.derived", "#18 att Read Request", "#19 att Read Response",
+        ] {
+            XCTAssertTrue(l.contains(expected), "\(expected) in \(l)")
+        }
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.keyDerived).first,
+            "Just Works (TK 0) pairing: TK found from the Pairing Confirm, STK \(Self.justWorksSTK.hex) derived")
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.decrypted),
+            [
+                "the encryption of LL_ENC_REQ #8 decrypted with the STK of Just Works (TK 0) pairing (#7): every PDU's MIC is checked",
+                "the encryption of LL_ENC_REQ #23 decrypted with the LTK of #17: every PDU's MIC is checked",
+            ])
+        XCTAssertTrue(l.contains("#29 att Write Request"), "\(l)")
+        XCTAssertTrue(l.contains("#32 att Handle Value Notification"), "\(l)")
+        XCTAssertFalse(l.contains { $0.contains("Encrypted PDU") || $0.contains("mic") }, "\(l)")
+    }
+
+    private static var justWorksSTK: Key128 {
+        LegacyPairing.stk(tk: 0, srand: (0..<16).map { UInt8(0xe0 - $0) }, mrand: (0..<16).map { UInt8(0x10 + $0) })!
+    }
+
+    private var givenKeyCapture: [UInt8] {
+        SnifferSamples.all.first { $0.file.contains("ltk") }?.bytes ?? []
+    }
+
+    func testAGivenKeyDecryptsAcrossAPauseAndAMissedPDU() throws {
+        let events = try analyze(givenKeyCapture, keys: [Self.given])
+        let l = lines(events)
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.decrypted),
+            [
+                "the encryption of LL_ENC_REQ #4 decrypted with --ltk 1: every PDU's MIC is checked",
+                "the encryption of LL_ENC_REQ #21 decrypted with --ltk 1: every PDU's MIC is checked",
+            ])
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.counterSkipped),
+            ["expected packet counter 2, found 3: 1 encrypted PDU the sniffer did not hear"])
+        for expected in [
+            "#10 att Read Request", "#11 att Read Response", "#16 att Handle Value Notification",
+            "#17 ll LL_PAUSE_ENC_REQ", "#18 ll LL_PAUSE_ENC_RSP", "#19 ll LL_PAUSE_ENC_RSP", "#27 att Write Request",
+            "#28 att Write Response",
+        ] {
+            XCTAssertTrue(l.contains(expected), "\(expected) in \(l)")
+        }
+        XCTAssertFalse(l.contains { $0.contains("Encrypted PDU") }, "\(l)")
+    }
+
+    /// A key given least significant octet first still decrypts, and the timeline says how it was read.
+    func testAKeyWrittenBackwardsIsTriedAndSaid() throws {
+        let reversed = LinkLayerKey(
+            address: nil, ltk: Key128(littleEndian: SnifferSamples.sampleLTK.littleEndian.reversed())!,
+            source: "--ltk 1")
+        let events = try analyze(givenKeyCapture, keys: [reversed])
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.decrypted).first,
+            "the encryption of LL_ENC_REQ #4 decrypted with --ltk 1, read least significant octet first: every PDU's MIC is checked"
+        )
+    }
+
+    /// A wrong key is one warning a session, and nothing after it is decoded as if it were plaintext.
+    func testAWrongKeyIsSaidOnceASessionAndNothingIsDecoded() throws {
+        let wrong = LinkLayerKey(address: nil, ltk: Key128(hex: "00112233445566778899AABBCCDDEEFF")!, source: "--ltk 1")
+        let events = try analyze(givenKeyCapture, keys: [wrong])
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.keyWrong),
+            Array(
+                repeating:
+                    "expected a key whose MIC checks on the session's first encrypted PDU, found none of 2 keys given or derived: the session is shown encrypted",
+                count: 2))
+        let l = lines(events)
+        XCTAssertEqual(
+            l.filter { $0.contains(" att ") }, ["#2 att Exchange MTU Request", "#3 att Exchange MTU Response"])
+        // Only the central's LL_PAUSE_ENC_RSP, in plaintext, is read: the restart is followed.
+        XCTAssertEqual(
+            l.filter { $0.contains("LL_PAUSE") || $0.contains("LL_ENC_REQ") },
+            [
+                "#4 ll LL_ENC_REQ", "#19 ll LL_PAUSE_ENC_RSP", "#21 ll LL_ENC_REQ",
+            ])
+    }
+
+    func testWithoutAKeyTheSessionIsShownEncrypted() throws {
+        let events = try analyze(givenKeyCapture)
+        XCTAssertEqual(messages(events, LLDiagnostics.encrypted).count, 2)
+        XCTAssertEqual(messages(events, LLDiagnostics.keyWrong), [])
+    }
+
+    /// A key for another device is not tried.
+    func testAKeyForAnotherDeviceIsNotTried() throws {
+        var other = Self.given
+        other.address = BDAddr(text: "00:00:00:00:00:01")
+        let events = try analyze(givenKeyCapture, keys: [other])
+        XCTAssertEqual(messages(events, LLDiagnostics.encrypted).count, 2)
+    }
+
+    /// A PDU whose MIC was damaged (one bit of the encrypted payload) is said and not decoded; the
+    /// PDUs after it still decrypt.
+    func testADamagedMICIsSaidAndTheSessionGoesOn() throws {
+        var records = PcapFileWriter.records(of: givenKeyCapture)
+        // Record 10, the Read Request: access address, header, then its L2CAP PDU encrypted.
+        records[9].payload[records[9].payload.startIndex + 7] ^= 0x01
+        var w = PcapFileWriter(link: .leWithPseudoHeader, layout: .pcap(nanoseconds: false))
+        for r in records { w.add(r) }
+        let events = try analyze(w.bytes, keys: [Self.given])
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.micBad),
+            ["expected a MIC that checks with the session key at packet counter 1 to 5, found none: PDU not decoded"])
+        let l = lines(events)
+        XCTAssertTrue(l.contains("#10 ll Encrypted PDU"), "\(l)")
+        XCTAssertTrue(l.contains("#11 att Read Response"), "\(l)")
+    }
+}

@@ -117,7 +117,7 @@ public final class Analyzer {
         + AVDTPMediaDiagnostics.all + ATTDiagnostics.all
         + FramingDiagnostics.all
         + DissectorDiagnostics.all
-        + LifecycleDiagnostics.all + LLDiagnostics.all)
+        + LifecycleDiagnostics.all + LLDiagnostics.all + LLStateDiagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: borrowing CaptureItem) {
@@ -148,6 +148,7 @@ public final class Analyzer {
         case .aclData:
             acl.aclData(r)
         case .linkLayer:
+            for (key, at) in linkLayer.lost(before: r) { disconnected(key, HCIErrorCode(rawValue: 0x08), at) }
             if let (key, reason) = linkLayer.packet(r) { disconnected(key, reason, r) }
         case .scoData, .isoData:
             if r.kind == .scoData { hci.scoLength(r) }

@@ -7,6 +7,8 @@ struct LLConnectParameters {
     var central: BDAddr
     var peripheral: BDAddr
     var peripheralType: UInt8
+    /// The supervision timeout, in units of 10 ms.
+    var timeout: UInt16
     var fields: [(String, FieldValue)]
 
     init(_ r: inout ByteReader, central: BDAddr, peripheral: BDAddr, peripheralType: UInt8) throws(ShortRead) {
@@ -19,7 +21,7 @@ struct LLConnectParameters {
         let winOffset = try r.u16le()
         let interval = try r.u16le()
         let latency = try r.u16le()
-        let timeout = try r.u16le()
+        timeout = try r.u16le()
         let map = try r.bytes(5)
         let hopSCA = try r.u8()
         fields = [

@@ -20,6 +20,7 @@ enum LLControlPDU {
     ]
 
     static let terminate: UInt8 = 0x02
+    static let connectionUpdate: UInt8 = 0x00
     static let startEncryptionRequest: UInt8 = 0x05
 
     /// The PDU's name and fields; throws when CtrData is shorter than its opcode's parameters.

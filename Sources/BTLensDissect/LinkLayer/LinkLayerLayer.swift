@@ -74,7 +74,7 @@ final class LinkLayerLayer {
             return nil
         }
         let sender = air.sender ?? (c.lastSender == .central ? .peripheral : .central)
-        let resent = c.isRetransmission(sender, sn: header.sn, nesn: header.nesn)
+        let resent = sequenced(&c, sender, guessed: air.sender == nil, header, air, r)
         var r = r
         r.direction = sender == .central ? .sent : .received
         var ended: (ConnectionKey, HCIErrorCode)?
@@ -135,6 +135,7 @@ final class LinkLayerLayer {
                 r, c.key.handle, "an LL control PDU as long as its opcode's parameters", found: header.payload.count)
             return nil
         }
+        if opcode == LLControlPDU.connectionUpdate { connectionUpdate(header.payload, &c) }
         var m = message
         m.fields = header.fields + m.fields
         emit(m, r, r.direction, connection: c.key.handle, isTop: true)

@@ -20,6 +20,8 @@ final class LinkLayerLayer {
     /// LL_TERMINATE_IND may be sent again and acknowledged after the connection is closed (§5.1.3.1).
     var terminated: [(aa: UInt32, handle: UInt16)] = []
     static let terminatedKept = 16
+    /// The advertising chains awaiting their next part.
+    var chains = LLAuxChains()
 
     init(_ ctx: LayerContext, hci: HCILayer, acl: ACLLayer) {
         self.ctx = ctx
@@ -30,6 +32,7 @@ final class LinkLayerLayer {
     /// Decodes one packet; returns the connection an LL_TERMINATE_IND ended, with its reason.
     func packet(_ r: CaptureRecord) -> (ConnectionKey, HCIErrorCode)? {
         let air = r.air ?? AirPacket()
+        chainsOverdue(r)
         if air.crc == .invalid {
             var d = Diagnostic(LLDiagnostics.crcBad, "CRC check failed, expected a valid CRC: packet not decoded")
             d.undecodedBytes = r.payload.count
@@ -57,7 +60,7 @@ final class LinkLayerLayer {
         guard let adv = try? LLAdvertisingPDU.decode(pdu, secondary: secondary) else {
             return malformed(r, nil, "an advertising PDU whole as its header says", found: pdu.count)
         }
-        emit(adv.message, r, nil, connection: nil, isTop: true)
+        emit(secondary ? chained(pdu, adv.message, r) : adv.message, r, nil, connection: nil, isTop: true)
         if let c = adv.connect { open(c, r) }
     }
 

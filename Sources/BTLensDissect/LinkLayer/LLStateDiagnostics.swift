@@ -12,8 +12,8 @@ public enum LLStateDiagnostics {
         "The sniffer's connection event counter went back (or jumped by half its range): counting starts again from it."
     )
     public static let connectionLost = DiagnosticKind(
-        "ll.connection.lost", .warning,
-        "No PDU on a connection for longer than its supervision timeout: it is taken as lost at its last PDU plus the timeout (inferred from what the sniffer heard)."
+        "ll.connection.lost", .note,
+        "No PDU on a connection for longer than its supervision timeout: it is taken as lost at its last PDU plus the timeout (inferred from what the sniffer heard; the finding hci.disconnect.timeout follows)."
     )
     public static let chainMissing = DiagnosticKind(
         "ll.aux.chain.missing", .warning,

@@ -7,15 +7,14 @@ extension LinkLayerLayer {
     /// The connections `r` shows lost, each with a record at its last PDU plus the timeout (the
     /// record number `r`'s, which showed it), said as inferred and freed; in handle order.
     func lost(before r: CaptureRecord) -> [(ConnectionKey, CaptureRecord)] {
-        var found: [(aa: UInt32, key: ConnectionKey, at: Timestamp)] = []
+        var found: [(aa: UInt32, key: ConnectionKey, s: LLSupervision, at: Timestamp)] = []
         for (aa, c) in connections {
-            if let at = c.supervision.lost(before: r.timestamp) { found.append((aa, c.key, at)) }
+            if let at = c.supervision.lost(before: r.timestamp) { found.append((aa, c.key, c.supervision, at)) }
         }
         return found.sorted { $0.key.handle < $1.key.handle }.map { lost in
-            let s = connections[lost.aa]?.supervision
             connections[lost.aa] = nil
-            let ms = (s?.timeout ?? 0) / 1000
-            let last = s?.lastRecord ?? 0
+            let ms = (lost.s.timeout ?? 0) / 1000
+            let last = lost.s.lastRecord
             ctx.say(
                 r, lost.key.handle,
                 Diagnostic(

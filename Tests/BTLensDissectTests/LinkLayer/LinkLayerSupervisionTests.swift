@@ -116,3 +116,32 @@ final class LinkLayerSupervisionTests: XCTestCase {
         XCTAssertEqual(closed.map(\.record), [3])
     }
 }
+
+extension LinkLayerSupervisionTests {
+    /// A chain, a connection with missed PDUs, an update and a loss, in each link type with 1–4 random
+    /// bytes changed 1,000 times (AuxPtrs, ADIs, counters, SN/NESN, timestamps): never a trap, and
+    /// what is awaited stays within its bounds.
+    func testRandomlyDamagedStateNeverTraps() throws {
+        var a = AirCapture()
+        let aux: [UInt8] = [12, 0x19] + SnifferCapture.peripheral.wire + [0x01, 0x10, 20, 100, 0]
+        a.advertising(7, aux + [2, 0x01, 0x06], channel: 5, at: 0)
+        a.advertising(7, [3, 0x08, 0x01, 0x10, 2, 0x01, 0x06], channel: 20, at: 3000)
+        a.connect(Self.aa, timeout: 10, at: 10_000)
+        a.data(Self.aa, .central, llid: 3, sn: 0, nesn: 0, Self.update(timeout: 50, instant: 3), event: 0, at: 11_000)
+        a.data(Self.aa, .central, llid: 1, sn: 1, nesn: 1, event: 2, at: 71_000)
+        a.data(Self.aa, .peripheral, llid: 1, sn: 0, nesn: 0, event: 2, at: 71_150)
+        a.data(Self.aa, .central, llid: 1, sn: 1, nesn: 1, event: 9, at: 700_000)
+        var random = SplitMix(seed: 272)
+        for link in [PcapFileWriter.LinkType.leLinkLayer, .leWithPseudoHeader, .nordic] {
+            let original = a.bytes(link)
+            for _ in 0..<1000 {
+                var bytes = original
+                for _ in 0...random.below(4) {
+                    bytes[24 + random.below(bytes.count - 24)] = UInt8(truncatingIfNeeded: random.next())
+                }
+                let events = (try? analyze(bytes)) ?? []
+                XCTAssertTrue(events.allSatisfy { $0.record >= 0 }, "\(link)")
+            }
+        }
+    }
+}

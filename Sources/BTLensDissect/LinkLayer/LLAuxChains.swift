@@ -26,6 +26,18 @@ struct LLAuxChains {
     }
 
     private(set) var pending: [Chain] = []
+    /// The last AUX_SCAN_REQ heard: its channel, time, and whether on LE Coded.
+    var scanRequest: (channel: UInt8?, time: Timestamp, coded: Bool)?
+
+    /// Whether a type 7 PDU heard on `channel` at `time` is the AUX_SCAN_RSP to the last AUX_SCAN_REQ,
+    /// sent T_IFS (150 µs, §4.1.1) after its end on its channel: within the request's length and the
+    /// slack of a sniffer's stamps (`await`'s). The request is answered once.
+    mutating func answersScanRequest(channel: UInt8?, at time: Timestamp) -> Bool {
+        guard let request = scanRequest, let channel, request.channel == channel else { return false }
+        scanRequest = nil
+        let since = time.microseconds.subtractingReportingOverflow(request.time.microseconds)
+        return !since.overflow && since.partialValue >= 0 && since.partialValue <= (request.coded ? 17_500 : 3_000)
+    }
 
     /// The awaited chain a PDU heard on `channel` at `time` with `adi` continues (ADIs must agree when
     /// both are present), taken out of those awaited.

@@ -1,8 +1,8 @@
 import BTLensCapture
 import BTLensCore
 
-/// Advertising chains (Core v5.4 Vol 6 Part B §2.3.4): an AUX_ADV_IND or AUX_SCAN_RSP whose AuxPtr
-/// announces more, then the AUX_CHAIN_INDs heard where and when each AuxPtr points, shown as parts
+/// Advertising chains (Core v5.4 Vol 6 Part B §2.3.4): an AUX_ADV_IND or AUX_SCAN_RSP (the type 7
+/// PDU that answers an AUX_SCAN_REQ on its channel) whose AuxPtr announces more, then the AUX_CHAIN_INDs heard where and when each AuxPtr points, shown as parts
 /// of the chain; the last shows the AdvData of the whole chain joined, so that a name split across
 /// parts is read whole.
 extension LinkLayerLayer {
@@ -10,6 +10,10 @@ extension LinkLayerLayer {
 
     /// `message`, the decoding of a secondary channel's `pdu`, as a part of a chain when it is one.
     func chained(_ pdu: ArraySlice<UInt8>, _ message: ProfileMessage, _ r: CaptureRecord) -> ProfileMessage {
+        if pdu.first.map({ $0 & 0x0f }) == 3 {
+            chains.scanRequest = (r.air?.channel, r.timestamp, r.air?.phy == 2)
+            return message
+        }
         guard let ext = LLExtendedPDU(pdu) else { return message }
         var m = message
         var chain: Chain
@@ -29,6 +33,7 @@ extension LinkLayerLayer {
             c.last = r.number
             chain = c
         } else {
+            if chains.answersScanRequest(channel: r.air?.channel, at: r.timestamp) { m.name = "AUX_SCAN_RSP" }
             guard ext.aux != nil else { return m }
             chain = Chain(
                 first: r.number, last: r.number, adi: ext.adi, data: Array(ext.data), channel: 0,

@@ -141,3 +141,28 @@ extension LinkLayerAuxChainTests {
         XCTAssertEqual(try analyze(a.bytes()).compactMap(\.diagnostic?.id), ["ll.pdu.malformed"])
     }
 }
+
+extension LinkLayerAuxChainTests {
+    /// AUX_SCAN_REQ (type 3 on a secondary channel), then the type 7 PDU heard on its channel within
+    /// T_IFS and the request's length (§4.1.1): AUX_SCAN_RSP; its AuxPtr begins a chain. A type 7
+    /// PDU later or on another channel stays AUX_ADV_IND.
+    func testTheAnswerToAnAuxScanRequestIsAuxScanRsp() throws {
+        var a = AirCapture()
+        let request = SnifferCapture.central.wire + SnifferCapture.peripheral.wire
+        a.advertising(3, tx: 0, rx: 1, request, channel: 20, at: 0)
+        a.advertising(7, Self.ext(advA: true, aux: (30, 100), [2, 0x01, 0x06]), channel: 20, at: 330)
+        a.advertising(7, Self.ext(aux: nil, [3, 0x09, 0x41, 0x42]), channel: 30, at: 3330)
+        a.advertising(3, tx: 0, rx: 1, request, channel: 20, at: 10_000)
+        a.advertising(7, Self.ext(advA: true, aux: nil, [2, 0x01, 0x06]), channel: 21, at: 10_330)
+        a.advertising(3, tx: 0, rx: 1, request, channel: 20, at: 20_000)
+        a.advertising(7, Self.ext(advA: true, aux: nil, [2, 0x01, 0x06]), channel: 20, at: 25_000)
+        let names = try Self.lines(a).map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+        XCTAssertEqual(
+            names,
+            [
+                "#1 AUX_SCAN_REQ", "#2 AUX_SCAN_RSP", "#3 AUX_CHAIN_IND", "#4 AUX_SCAN_REQ", "#5 AUX_ADV_IND",
+                "#6 AUX_SCAN_REQ", "#7 AUX_ADV_IND",
+            ])
+        XCTAssertTrue(try Self.lines(a)[2].hasSuffix("chain_parts=2 chain_bytes=7 ad_flags=0x06 local_name=\"AB\""))
+    }
+}

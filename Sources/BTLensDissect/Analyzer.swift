@@ -148,6 +148,7 @@ public final class Analyzer {
         case .aclData:
             acl.aclData(r)
         case .linkLayer:
+            // Connections silent past their supervision timeout close first, reason Connection Timeout.
             for (key, at) in linkLayer.lost(before: r) { disconnected(key, HCIErrorCode(rawValue: 0x08), at) }
             if let (key, reason) = linkLayer.packet(r) { disconnected(key, reason, r) }
         case .scoData, .isoData:

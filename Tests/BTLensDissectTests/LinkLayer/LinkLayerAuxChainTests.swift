@@ -166,3 +166,17 @@ extension LinkLayerAuxChainTests {
         XCTAssertTrue(try Self.lines(a)[2].hasSuffix("chain_parts=2 chain_bytes=7 ad_flags=0x06 local_name=\"AB\""))
     }
 }
+
+extension LinkLayerAuxChainTests {
+    /// Timestamps repeated: a part stamped with its parent's time is before its window (3 ms on), no
+    /// part of the chain; nothing is overdue while time stands still, and the capture's end says nothing.
+    func testRepeatedTimestamps() throws {
+        var a = AirCapture()
+        a.advertising(7, Self.ext(advA: true, aux: (20, 100), [2, 0x01, 0x06]), channel: 5, at: 0)
+        a.advertising(7, Self.ext(aux: nil, [2, 0x01, 0x04]), channel: 20, at: 0)
+        a.advertising(0, SnifferCapture.peripheral.wire, at: 0)
+        let lines = try Self.lines(a)
+        XCTAssertTrue(lines[1].hasPrefix("#2 AUX_ADV_IND"), "\(lines)")
+        XCTAssertEqual(lines.filter { $0.contains("!") }, [])
+    }
+}

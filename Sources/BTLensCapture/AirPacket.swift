@@ -20,6 +20,8 @@ public struct AirPacket: Sendable, Equatable {
     public var sender: Sender?
     /// 0 LE 1M, 1 LE 2M, 2 LE Coded.
     public var phy: UInt8 = 0
+    /// The connection event counter of a data channel PDU, when the sniffer gave it (272).
+    public var eventCounter: UInt16?
 
     public init() {}
 
@@ -69,7 +71,8 @@ public struct AirPacket: Sendable, Equatable {
         var a = AirPacket()
         a.channel = try reader.u8()
         a.signal = Int8(clamping: -Int(try reader.u8()))
-        try reader.skip(6)  // event counter, delta time
+        a.eventCounter = try reader.u16le()
+        try reader.skip(4)  // delta time
         a.crc = flags & 0x01 != 0 ? .valid : .invalid
         a.sender = flags & 0x02 != 0 ? .central : .peripheral
         if flags & 0x04 != 0 { a.mic = flags & 0x08 != 0 ? .valid : .invalid }

@@ -64,6 +64,10 @@ public final class Analyzer {
             if let p = entry.closes { layers.append(p) }
         }
         self.layers = layers
+        linkLayer.encryptionChanged = { [hci, att] key, enabled, r in
+            hci.lifecycle(.encryption(status: HCIErrorCode(rawValue: 0), handle: key.handle, enabled: enabled), r)
+            att.setEncrypted(key, enabled)
+        }
     }
 
     /// An entry of the registration list: what the layer's type conforms to, known when it is
@@ -117,7 +121,7 @@ public final class Analyzer {
         + AVDTPMediaDiagnostics.all + ATTDiagnostics.all
         + FramingDiagnostics.all
         + DissectorDiagnostics.all
-        + LifecycleDiagnostics.all + LLDiagnostics.all)
+        + LifecycleDiagnostics.all + LLDiagnostics.all + LLStateDiagnostics.all)
         .sorted { $0.id < $1.id }
 
     public func process(_ item: borrowing CaptureItem) {
@@ -148,6 +152,8 @@ public final class Analyzer {
         case .aclData:
             acl.aclData(r)
         case .linkLayer:
+            // Connections silent past their supervision timeout close first, reason Connection Timeout.
+            for (key, at) in linkLayer.lost(before: r) { disconnected(key, HCIErrorCode(rawValue: 0x08), at) }
             if let (key, reason) = linkLayer.packet(r) { disconnected(key, reason, r) }
         case .scoData, .isoData:
             if r.kind == .scoData { hci.scoLength(r) }

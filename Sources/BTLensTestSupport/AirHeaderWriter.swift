@@ -18,7 +18,7 @@ enum AirHeaderWriter {
     }
 
     /// Board id 0, payload length (event header and packet), version 2, counter, EVENT_PACKET (6);
-    /// then the event header: its length 10, flags, channel, RSSI negated, event counter, delta time.
+    /// then the event header: its length 10, flags, channel, RSSI negated, event counter, delta time 0.
     static func nordic(_ a: AirPacket, packetLength: Int, counter: UInt16) -> [UInt8] {
         let length = UInt16(clamping: 10 + packetLength)
         var flags: UInt8 = a.crc == .invalid ? 0 : 0x01
@@ -26,7 +26,8 @@ enum AirHeaderWriter {
         if a.mic != .unchecked { flags |= 0x04 | (a.mic == .valid ? 0x08 : 0) }
         flags |= (a.phy & 0x7) << 4
         let rssi = UInt8(clamping: -Int(a.signal ?? 0))
+        let event = a.eventCounter ?? 0
         return [0, UInt8(length & 0xff), UInt8(length >> 8), 2, UInt8(counter & 0xff), UInt8(counter >> 8), 6]
-            + [10, flags, a.channel ?? 0, rssi, 0, 0, 0, 0, 0, 0]
+            + [10, flags, a.channel ?? 0, rssi, UInt8(event & 0xff), UInt8(event >> 8), 0, 0, 0, 0]
     }
 }

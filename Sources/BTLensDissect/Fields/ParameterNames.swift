@@ -6,13 +6,14 @@ public enum ParameterNames {
 
     /// The parameters of ATT, L2CAP signalling, RFCOMM and iAP2 packets and of diagnostics.
     static let packets: Set<String> = [
-        "actual", "address_type", "addresses", "attribute_type", "attribute_value", "attributes", "available",
+        "actual", "address_type", "addresses", "after_record", "attribute_type", "attribute_value", "attributes",
+        "available",
         "back_us", "buffers", "channel", "characteristics", "claimed", "client_rx_mtu", "completed", "count",
         "declared", "destination_cid", "detected_record", "encryption", "end", "error", "error_code", "expected",
         "extra", "extra_bytes", "failed", "field", "frames", "handle", "handles", "have", "held_bytes", "included",
         "interval_max", "interval_min", "interval_ms", "last", "last_record", "latency", "limit", "link_type",
-        "local_name", "max_rx_octets", "max_tx_octets", "microseconds", "missing", "mtu", "need", "needed",
-        "offset", "origin", "original", "parameters", "present", "previous_record", "protocol_id", "psm_name",
+        "local_name", "max_rx_octets", "max_tx_octets", "microseconds", "missed", "missing", "mtu", "need", "needed",
+        "offset", "origin", "original", "parameters", "parts", "present", "previous_record", "protocol_id", "psm_name",
         "ranges", "records", "reports", "request", "request_record", "response", "result", "revision", "rx_phy",
         "server_rx_mtu", "signature", "since_record", "skipped_bytes", "source_cid", "stalled_us", "start",
         "suppressed_id", "time_us", "timeout_ms", "tx_phy", "values",

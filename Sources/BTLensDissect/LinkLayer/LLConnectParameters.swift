@@ -8,6 +8,8 @@ struct LLConnectParameters {
     var centralType: UInt8
     var peripheral: BDAddr
     var peripheralType: UInt8
+    /// The supervision timeout, in units of 10 ms.
+    var timeout: UInt16
     var fields: [(String, FieldValue)]
 
     init(
@@ -23,7 +25,7 @@ struct LLConnectParameters {
         let winOffset = try r.u16le()
         let interval = try r.u16le()
         let latency = try r.u16le()
-        let timeout = try r.u16le()
+        timeout = try r.u16le()
         let map = try r.bytes(5)
         let hopSCA = try r.u8()
         fields = [

@@ -20,6 +20,7 @@ enum LLControlPDU {
     ]
 
     static let terminate: UInt8 = 0x02
+    static let connectionUpdate: UInt8 = 0x00
     static let encryptionRequest: UInt8 = 0x03
     static let encryptionResponse: UInt8 = 0x04
     static let startEncryptionRequest: UInt8 = 0x05

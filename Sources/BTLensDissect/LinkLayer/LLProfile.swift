@@ -24,7 +24,7 @@ extension ProfileDescriptor {
         "iv",
         "features", "version", "company", "subversion", "max_rx_octets", "max_rx_time", "max_tx_octets",
         "max_tx_time", "tx_phys", "rx_phys", "phy_c_to_p", "phy_p_to_c", "unknown_type", "reject_opcode",
-        "data",
+        "data", "chain_record", "chain_by", "chain_parts", "chain_bytes",
     ]
 }
 

@@ -16,6 +16,8 @@ extension LinkLayerLayer {
             openedRecord: r.number, openedTime: r.timestamp, closedRecord: nil, closedTime: nil,
             disconnectReason: nil, inferred: false)
         announce(info, .opened, r)
+        connections[c.accessAddress]?.supervision.start(units: c.timeout)
+        connections[c.accessAddress]?.supervision.heard(r, counter: nil)
     }
 
     /// The connection an access address belongs to, assumed when none was announced; nil past the bound.

@@ -18,9 +18,11 @@ extension LinkLayerLayer {
             c.encryption.response = (Array(p[0..<8]), Array(p[8..<12]))
         case LLControlPDU.startEncryptionRequest:
             c.encryption.start(candidateKeys(c))
-        case LLControlPDU.pauseEncryptionResponse:
+            encryptionChanged(c.key, true, r)
+        case LLControlPDU.pauseEncryptionResponse where c.encryption.active:
             // The peripheral's LL_PAUSE_ENC_RSP is its last encrypted PDU; the central's, after it, is not.
             c.encryption.active = false
+            encryptionChanged(c.key, false, r)
         default: break
         }
     }

@@ -27,6 +27,11 @@ final class LinkLayerLayer {
     /// encrypt with them later.
     var learnt: [LLLearntKey] = []
     static let learntKept = 64
+    /// Said when a connection's link starts or stops being encrypted, as HCI's Encryption Change
+    /// says it: the connection's life and ATT's facts follow it.
+    var encryptionChanged: (ConnectionKey, Bool, CaptureRecord) -> Void = { _, _, _ in }
+    /// The advertising chains awaiting their next part.
+    var chains = LLAuxChains()
 
     init(_ ctx: LayerContext, hci: HCILayer, acl: ACLLayer, keys: [LinkLayerKey]) {
         self.ctx = ctx
@@ -38,6 +43,7 @@ final class LinkLayerLayer {
     /// Decodes one packet; returns the connection an LL_TERMINATE_IND ended, with its reason.
     func packet(_ r: CaptureRecord) -> (ConnectionKey, HCIErrorCode)? {
         let air = r.air ?? AirPacket()
+        chainsOverdue(r)
         if air.crc == .invalid {
             var d = Diagnostic(LLDiagnostics.crcBad, "CRC check failed, expected a valid CRC: packet not decoded")
             d.undecodedBytes = r.payload.count
@@ -65,7 +71,7 @@ final class LinkLayerLayer {
         guard let adv = try? LLAdvertisingPDU.decode(pdu, secondary: secondary) else {
             return malformed(r, nil, "an advertising PDU whole as its header says", found: pdu.count)
         }
-        emit(adv.message, r, nil, connection: nil, isTop: true)
+        emit(secondary ? chained(pdu, adv.message, r) : adv.message, r, nil, connection: nil, isTop: true)
         if let c = adv.connect { open(c, r) }
     }
 
@@ -82,7 +88,7 @@ final class LinkLayerLayer {
             return nil
         }
         let sender = air.sender ?? (c.lastSender == .central ? .peripheral : .central)
-        let resent = c.isRetransmission(sender, sn: header.sn, nesn: header.nesn)
+        let resent = sequenced(&c, sender, guessed: air.sender == nil, header, air, r)
         var r = r
         r.direction = sender == .central ? .sent : .received
         var ended: (ConnectionKey, HCIErrorCode)?
@@ -145,6 +151,7 @@ final class LinkLayerLayer {
                 r, c.key.handle, "an LL control PDU as long as its opcode's parameters", found: header.payload.count)
             return nil
         }
+        if opcode == LLControlPDU.connectionUpdate { connectionUpdate(header.payload, &c) }
         var m = message
         m.fields = header.message("", decrypted: decrypted).fields + m.fields
         emit(m, r, r.direction, connection: c.key.handle, isTop: true)

@@ -100,10 +100,10 @@ public enum SnifferSamples {
     }
 }
 
-/// LE legacy pairing with Just Works (Core v5.4 Vol 3 Part H §2.3.5.2): TK 0, the confirm values
-/// c1 gives, the STK s1 gives, and the peripheral's LTK with its EDIV and Rand, distributed over
-/// the STK-encrypted link.
-enum JustWorksPairing {
+/// LE legacy pairing (Core v5.4 Vol 3 Part H §2.3.5): the confirm values c1 gives for `tk` (0 for
+/// Just Works, else the passkey), the STK s1 gives, and the peripheral's LTK with its EDIV and Rand,
+/// distributed over the STK-encrypted link.
+public enum JustWorksPairing {
     /// NoInputNoOutput, no OOB, bonding, 16-octet keys, the responder distributes its LTK.
     static let request: [UInt8] = [0x01, 0x03, 0x00, 0x01, 0x10, 0x00, 0x01]
     static let response: [UInt8] = [0x02, 0x03, 0x00, 0x01, 0x10, 0x00, 0x01]
@@ -112,21 +112,37 @@ enum JustWorksPairing {
     static let ltk = Key128(hex: "0123456789ABCDEF0F1E2D3C4B5A6978")!
     static let rand: [UInt8] = [0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]
 
-    static func run(_ s: inout SnifferCapture.Script, _ link: inout AirLink) {
+    static func run(_ s: inout SnifferCapture.Script, _ link: inout AirLink, tk: UInt32 = 0) {
         let p = SnifferCapture.self
+        // A passkey: the initiator displays it, the responder types it in (KeyboardOnly, MITM).
+        let (q, r) =
+            tk == 0
+            ? (request, response)
+            : ([0x01, 0x00, 0x00, 0x05, 0x10, 0x00, 0x01], [0x02, 0x02, 0x00, 0x05, 0x10, 0x00, 0x01])
         let pairing = LegacyPairing(
-            pairingRequest: request, pairingResponse: response, initiatorType: 0, initiator: p.central.wire,
+            pairingRequest: q, pairingResponse: r, initiatorType: 0, initiator: p.central.wire,
             responderType: 1, responder: p.peripheral.wire)!
-        link.event(&s, .smp(request), .smp(response))
-        let mconfirm = pairing.confirm(tk: 0, rand: mrand)!
-        let sconfirm = pairing.confirm(tk: 0, rand: srand)!
+        link.event(&s, .smp(q), .smp(r))
+        let mconfirm = pairing.confirm(tk: tk, rand: mrand)!
+        let sconfirm = pairing.confirm(tk: tk, rand: srand)!
         link.event(&s, .smp([0x03] + mconfirm), .smp([0x03] + sconfirm))
         link.event(&s, .smp([0x04] + mrand), .smp([0x04] + srand))
-        let stk = LegacyPairing.stk(tk: 0, srand: srand, mrand: mrand)!
+        let stk = LegacyPairing.stk(tk: tk, srand: srand, mrand: mrand)!
         let zero: [UInt8] = [0x03] + Array(repeating: 0, count: 10)
         SnifferSamples.startEncryption(
             &s, &link, ltk: stk, zero + Array(repeating: 0x77, count: 12), [0x04] + Array(repeating: 0x99, count: 12))
         link.event(&s, nil, .smp([0x06] + ltk.littleEndian))
         link.event(&s, nil, .smp([0x07, 0x34, 0x12] + rand))
+    }
+
+    /// A capture of a legacy pairing with `tk`, then a read over the STK-encrypted link (272).
+    public static func capture(tk: UInt32) -> [UInt8] {
+        var s = SnifferCapture.Script()
+        let p = SnifferCapture.self
+        s.adv(5, tx: 0, rx: 1, p.central.wire + p.peripheral.wire + p.connectData(p.firstAccessAddress))
+        var link = AirLink(p.firstAccessAddress)
+        run(&s, &link, tk: tk)
+        link.event(&s, .att([0x0a, 0x03, 0x00]), .att([0x0b, 0x68, 0x69]))
+        return SnifferSamples.bytes(s, .nordic, .pcap(nanoseconds: false))
     }
 }

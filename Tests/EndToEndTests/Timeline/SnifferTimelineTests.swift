@@ -26,6 +26,40 @@ final class SnifferTimelineTests: XCTestCase {
         XCTAssertTrue(followed.stdout.contains("ATT   Read Response 0x0003 value 68 69"), followed.stdout)
     }
 
+    /// `--keys` with BlueZ's `info` file: the device is its folder's name, the key stored least
+    /// significant octet first; the same timeline as `--ltk` gives.
+    func testKeysFromABlueZInfoFileDecryptAsTheLTKDoes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "btlens-keys-\(getpid())/C0:11:22:33:44:55")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        let stored = "BF01FB9D4EF3BC36D874F5394138684C"
+        let info = folder.appendingPathComponent("info")
+        try Data("[General]\nName=Aurora\n\n[LongTermKey]\nKey=\(stored)\nEDiv=9332\n".utf8).write(to: info)
+        let capture = "Captures/le_sniffer_ltk.pcapng"
+        let run = try runCLI(["timeline", capture, "--keys", info.path], cwd: packageRoot.path)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(
+            run.stdout.contains("ll.decrypted: the encryption of LL_ENC_REQ #4 decrypted with \(info.path):5"),
+            run.stdout)
+        let given = try runCLI(
+            ["timeline", capture, "--ltk", "C0:11:22:33:44:55=4C68384139F574D836BCF34E9DFB01BF"], cwd: packageRoot.path)
+        XCTAssertEqual(
+            run.stdout.replacingOccurrences(of: "\(info.path):5", with: "--ltk 1"), given.stdout)
+    }
+
+    func testABadKeyIsAUsageErrorBeforeAnyOutput() throws {
+        for (arguments, message) in [
+            (["--ltk", "1234"], "--ltk 1234: expected a key of 32 hex digits, found \"1234\""),
+            (["--keys", "/nonexistent-keys"], "--keys /nonexistent-keys: cannot open: No such file or directory"),
+        ] {
+            let run = try runCLI(["timeline", "Captures/le_sniffer_ltk.pcapng"] + arguments, cwd: packageRoot.path)
+            XCTAssertEqual(run.status, 2, arguments.joined(separator: " "))
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertTrue(run.stderr.contains(message), run.stderr)
+        }
+    }
+
     func testFormatsListsTheThreeLinkTypes() throws {
         let run = try runCLI(["formats"])
         for link in ["251", "256", "272"] {

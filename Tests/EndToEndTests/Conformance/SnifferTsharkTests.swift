@@ -62,4 +62,27 @@ final class SnifferTsharkTests: XCTestCase {
             XCTAssertEqual(ours.att, theirs.filter { !ours.retransmissions.contains($0.key) }, name)
         }
     }
+
+    /// bsniffhub's example names its LTK in its file name: with it, btlens checks the MIC of every
+    /// encrypted PDU and decodes the ATT exchange tshark cannot; before encryption both agree.
+    func testBsniffhubsCaptureDecryptsWithTheLTKItsNameGives() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: Self.shared.path), "../shared/captures is absent")
+        let path = Self.shared.appendingPathComponent("bsniffhub_sc-justworks-fragments-assembly.pcap").path
+        let run = try runCLI([
+            "timeline", path, "--format", "jsonl", "--no-dissectors", "--ltk", "BD27012E93C195F13B8F176FE84A2DED",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        var att: [Int] = []
+        var ids: [String] = []
+        for line in run.stdout.split(separator: "\n") {
+            let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if o["type"] as? String == "att", let record = o["record"] as? Int { att.append(record) }
+            if let id = o["id"] as? String { ids.append(id) }
+            XCTAssertNotEqual(o["encrypted"] as? Bool, true, "an encrypted PDU left: \(line)")
+        }
+        XCTAssertEqual(att, [46, 49, 244, 247, 248, 251, 252, 255, 256, 259])
+        XCTAssertEqual(ids, ["ll.key.not_derived", "ll.decrypted"])
+        guard let theirs = try tshark(path) else { throw XCTSkip("tshark is not installed") }
+        XCTAssertEqual(theirs.keys.sorted(), [46, 49, 50], "tshark decodes ATT only before encryption")
+    }
 }

@@ -9,18 +9,6 @@ import XCTest
 /// Encrypted connections of the sniffer samples (`SnifferSamples`): keys derived from a Just Works
 /// pairing and the LTK it distributed, a key given, paused and restarted; a wrong key, a damaged MIC.
 final class LinkLayerDecryptionTests: XCTestCase {
-    private func lines(_ events: [Event]) -> [String] {
-        events.filter(\.isTop).compactMap { e in
-            switch e.body {
-            case .profile(let m): return "#\(e.record) ll \(m.name)"
-            case .att(let a): return "#\(e.record) att \(a.opcode.name)"
-            case .smp(let s): return "#\(e.record) smp \(s.name)"
-            case .diagnostic(let d): return "#\(e.record) ! \(d.id)"
-            default: return nil
-            }
-        }
-    }
-
     private func messages(_ events: [Event], _ kind: DiagnosticKind) -> [String] {
         events.compactMap { $0.diagnostic }.filter { $0.kind == kind }.map(\.message)
     }
@@ -30,7 +18,7 @@ final class LinkLayerDecryptionTests: XCTestCase {
 
     func testJustWorksPairingGivesAwayTheSTKAndTheLTKItDistributes() throws {
         let events = try analyze(try XCTUnwrap(SnifferSamples.all.first { $0.file.contains("just_works") }).bytes)
-        let l = lines(events)
+        let l = llLines(events)
         for expected in [
             "#7 ! ll.key.derived", "#12 ! ll.decrypted", "#12 ll LL_START_ENC_RSP", "#15 smp Encryption Information",
             "#17 smp Central Identification", "#17 ! ll.key.derived", "#18 att Read Request", "#19 att Read Response",
@@ -61,7 +49,7 @@ final class LinkLayerDecryptionTests: XCTestCase {
 
     func testAGivenKeyDecryptsAcrossAPauseAndAMissedPDU() throws {
         let events = try analyze(givenKeyCapture, keys: [Self.given])
-        let l = lines(events)
+        let l = llLines(events)
         XCTAssertEqual(
             messages(events, LLDiagnostics.decrypted),
             [
@@ -103,7 +91,7 @@ final class LinkLayerDecryptionTests: XCTestCase {
                 repeating:
                     "expected a key whose MIC checks on the session's first encrypted PDU, found none of 2 keys given or derived: the session is shown encrypted",
                 count: 2))
-        let l = lines(events)
+        let l = llLines(events)
         XCTAssertEqual(
             l.filter { $0.contains(" att ") }, ["#2 att Exchange MTU Request", "#3 att Exchange MTU Response"])
         // Only the central's LL_PAUSE_ENC_RSP, in plaintext, is read: the restart is followed.
@@ -140,7 +128,7 @@ final class LinkLayerDecryptionTests: XCTestCase {
         XCTAssertEqual(
             messages(events, LLDiagnostics.micBad),
             ["expected a MIC that checks with the session key at packet counter 1 to 5, found none: PDU not decoded"])
-        let l = lines(events)
+        let l = llLines(events)
         XCTAssertTrue(l.contains("#10 ll Encrypted PDU"), "\(l)")
         XCTAssertTrue(l.contains("#11 att Read Response"), "\(l)")
     }

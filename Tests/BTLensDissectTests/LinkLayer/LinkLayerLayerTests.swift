@@ -8,23 +8,10 @@ import XCTest
 /// The sample sniffer capture (`SnifferCapture`) through the analyzer: connections by access
 /// address, LL control PDUs, retransmissions, bad CRCs, L2CAP reassembled into ATT, encryption.
 final class LinkLayerLayerTests: XCTestCase {
-    /// Each top event as "#record type name" (diagnostics by id).
-    private func lines(_ events: [Event]) -> [String] {
-        events.filter(\.isTop).compactMap { e in
-            switch e.body {
-            case .profile(let m): return "#\(e.record) ll \(m.name)"
-            case .att(let a): return "#\(e.record) att \(a.opcode.name)"
-            case .connection(let c): return "#\(e.record) connection \(c.change.rawValue)"
-            case .diagnostic(let d): return "#\(e.record) ! \(d.id)"
-            default: return nil
-            }
-        }
-    }
-
     func testTheSampleCapture() throws {
         let events = try analyze(SnifferCapture.bytes())
         XCTAssertEqual(
-            lines(events),
+            llLines(events),
             [
                 "#1 ll ADV_IND", "#2 ll SCAN_REQ", "#3 ll SCAN_RSP", "#4 ll CONNECT_IND", "#4 connection opened",
                 "#5 ll LL_VERSION_IND", "#6 ll LL_VERSION_IND", "#7 att Exchange MTU Request",
@@ -44,9 +31,9 @@ final class LinkLayerLayerTests: XCTestCase {
     /// 256 and 272 say the same of every packet; 251 says nothing, so the damaged packet is decoded
     /// (as an L2CAP continuation nobody started) and the sides are taken in turns.
     func testEveryLinkTypeGivesTheSameTimeline() throws {
-        let pseudo = lines(try analyze(SnifferCapture.bytes(.leWithPseudoHeader)))
-        XCTAssertEqual(lines(try analyze(SnifferCapture.bytes(.nordic))), pseudo)
-        let bare = lines(try analyze(SnifferCapture.bytes(.leLinkLayer)))
+        let pseudo = llLines(try analyze(SnifferCapture.bytes(.leWithPseudoHeader)))
+        XCTAssertEqual(llLines(try analyze(SnifferCapture.bytes(.nordic))), pseudo)
+        let bare = llLines(try analyze(SnifferCapture.bytes(.leLinkLayer)))
         XCTAssertFalse(bare.contains("#14 ! ll.crc.bad"))
         XCTAssertTrue(bare.contains("#7 att Exchange MTU Request"))
     }

@@ -89,13 +89,16 @@ enum CaptureTargets {
 
     /// The pipeline `btlens timeline` and `stats` run: every event rendered as JSONL and text, and
     /// counted; on every other input in `.counts` detail, as `stats` runs it.
-    static func decode(_ bytes: [UInt8], decodeAs: [DecodeAs] = [], dissectors: DissectorTable = shipped) {
+    static func decode(
+        _ bytes: [UInt8], decodeAs: [DecodeAs] = [], dissectors: DissectorTable = shipped, keys: [LinkLayerKey] = []
+    ) {
         guard var reader = try? CaptureFormat.open(MemorySource(bytes)) else { return }
         let jsonl = JSONLRenderer(verbose: true)
         var text = TextRenderer(verbose: true, color: true)
         let stats = StatsCollector(file: "fuzz", info: reader.info)
         let detail: Analyzer.Detail = bytes.count.isMultiple(of: 2) ? .counts : .full
-        let configuration = Configuration(decodeAs: decodeAs, dissectors: dissectors, detail: detail)
+        var configuration = Configuration(decodeAs: decodeAs, dissectors: dissectors, detail: detail)
+        configuration.linkLayerKeys = keys
         let analyzer = try? Pipeline.run(&reader, configuration, onRecord: stats.record) { e in
             _ = jsonl.render(e)
             _ = text.render(e)

@@ -54,26 +54,4 @@ public struct AirPacket: Sendable, Equatable {
         default: return rf
         }
     }
-
-    /// LINKTYPE 272: the nRF Sniffer's board header, version 0 (0xBEEF marker), 1 or 2 and later,
-    /// then its 10-byte event packet header (docs/protocols/capture-formats.md).
-    static func nordic(_ reader: inout ByteReader) throws(ShortRead) -> AirPacket {
-        let first = try reader.u16be()
-        if first == 0xbeef {
-            try reader.skip(6)  // packet id, counter, 2 unused, payload length
-        } else {
-            try reader.skip(5)  // (board id read) lengths, version, counter, packet id
-            _ = try reader.u8()  // event packet header length
-        }
-        let flags = try reader.u8()
-        var a = AirPacket()
-        a.channel = try reader.u8()
-        a.signal = Int8(clamping: -Int(try reader.u8()))
-        try reader.skip(6)  // event counter, delta time
-        a.crc = flags & 0x01 != 0 ? .valid : .invalid
-        a.sender = flags & 0x02 != 0 ? .central : .peripheral
-        if flags & 0x04 != 0 { a.mic = flags & 0x08 != 0 ? .valid : .invalid }
-        a.phy = flags >> 4 & 0x7
-        return a
-    }
 }

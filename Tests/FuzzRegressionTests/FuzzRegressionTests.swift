@@ -46,6 +46,8 @@ extension FuzzRegressionTests {
         let reaches: [String: (Event) -> Bool] = [
             "hci": { if case .connection(let c) = $0.body { return c.change == .opened } else { return false } },
             "acl-l2cap": { if case .att = $0.body { return true } else { return false } },
+            // Each opens a connection from its CONNECT_IND.
+            "sniffer": { if case .connection(let c) = $0.body { return c.change == .opened } else { return false } },
             "l2cap-signaling": { if case .l2capSignaling = $0.body { return true } else { return false } },
             "att": { if case .att(let a) = $0.body { return a.opcode == .readByTypeResponse } else { return false } },
             "rfcomm": { if case .rfcomm = $0.body { return true } else { return false } },

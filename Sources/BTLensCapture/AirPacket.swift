@@ -17,6 +17,9 @@ public struct AirPacket: Sendable, Equatable {
     public var signal: Int8?
     public var crc: Check = .unchecked
     public var mic: Check = .unchecked
+    /// The sniffer decrypted the PDU itself: its payload is plaintext, the MIC still after it
+    /// (256's "decrypted" flag; 272's "encrypted" with "MIC OK").
+    public var decrypted = false
     public var sender: Sender?
     /// 0 LE 1M, 1 LE 2M, 2 LE Coded.
     public var phy: UInt8 = 0
@@ -41,6 +44,7 @@ public struct AirPacket: Sendable, Equatable {
         if pduType == 3 || pduType == 5 { a.sender = .peripheral }
         // Bits 12–13 say MIC checked/valid except on an auxiliary advertising PDU, where they are its type.
         if pduType != 1, flags & 0x1000 != 0 { a.mic = flags & 0x2000 != 0 ? .valid : .invalid }
+        a.decrypted = flags & 0x0008 != 0
         a.phy = UInt8(flags >> 14)
         return a
     }
@@ -55,28 +59,5 @@ public struct AirPacket: Sendable, Equatable {
         case 13...38: return rf - 2
         default: return rf
         }
-    }
-
-    /// LINKTYPE 272: the nRF Sniffer's board header, version 0 (0xBEEF marker), 1 or 2 and later,
-    /// then its 10-byte event packet header (docs/protocols/capture-formats.md).
-    static func nordic(_ reader: inout ByteReader) throws(ShortRead) -> AirPacket {
-        let first = try reader.u16be()
-        if first == 0xbeef {
-            try reader.skip(6)  // packet id, counter, 2 unused, payload length
-        } else {
-            try reader.skip(5)  // (board id read) lengths, version, counter, packet id
-            _ = try reader.u8()  // event packet header length
-        }
-        let flags = try reader.u8()
-        var a = AirPacket()
-        a.channel = try reader.u8()
-        a.signal = Int8(clamping: -Int(try reader.u8()))
-        a.eventCounter = try reader.u16le()
-        try reader.skip(4)  // delta time
-        a.crc = flags & 0x01 != 0 ? .valid : .invalid
-        a.sender = flags & 0x02 != 0 ? .central : .peripheral
-        if flags & 0x04 != 0 { a.mic = flags & 0x08 != 0 ? .valid : .invalid }
-        a.phy = flags >> 4 & 0x7
-        return a
     }
 }

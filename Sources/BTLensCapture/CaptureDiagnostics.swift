@@ -25,6 +25,14 @@ public enum CaptureDiagnostics {
     public static let recordEmpty = DiagnosticKind(
         "capture.record.empty", .warning,
         "A record holds no bytes at all where at least a packet type was expected.")
+    public static let airHeaderShort = DiagnosticKind(
+        "capture.air.header_short", .warning,
+        "A sniffer's record is shorter than the header its link type puts before the packet (256: 10 bytes, 272: 17)."
+    )
+    public static let airHeaderMismatch = DiagnosticKind(
+        "capture.air.header_mismatch", .warning,
+        "An nRF Sniffer header (LINKTYPE 272) says a length or version its record contradicts: the packet is read after the 17 bytes the format fixes."
+    )
     public static let unknownPacketType = DiagnosticKind(
         "capture.packet_type.unknown", .warning,
         "A record's packet type (H4 indicator, monitor opcode) is not one btlens knows.")
@@ -69,7 +77,7 @@ public enum CaptureDiagnostics {
 
     public static let all: [DiagnosticKind] = [
         recordTruncated, androidFiltered, recordPastEnd, followStopped, headerCut, lengthAbsurd, lengthInconsistent,
-        recordEmpty,
+        recordEmpty, airHeaderShort, airHeaderMismatch,
         unknownPacketType, h4InH1File, byteOrderChanged, timeBackwards, timeFraction, timeAbsurd,
     ]
 }

@@ -10,6 +10,9 @@ public final class CaptureWriter {
     public let format: Format
     /// Monitor layout (btsnoop 2001, LINKTYPE 254) keeps notes and controller indexes; H4 keeps neither.
     public let monitor: Bool
+    /// For over-the-air LE packets (a sniffer's capture), the link type written: 251 (the packet
+    /// alone) or 256 (with a pseudo-header from what each record's `air` says, for 256 and 272).
+    public let air: Int?
     private let file: UnsafeMutablePointer<FILE>?
     private let dumper: OpaquePointer?
     private let dead: OpaquePointer?
@@ -21,11 +24,21 @@ public final class CaptureWriter {
     /// nothing before 1970; btsnoop: i64 µs since year 0): written as the nearest it holds, counted.
     public private(set) var clampedTimes = 0
 
-    public init(path: String, format: Format, monitor: Bool) throws(CaptureOpenError) {
+    /// The link type that keeps the records of a capture of `linkType`, when it is over the air.
+    public static func airLinkType(keeping linkType: Int) -> Int? {
+        linkType == 251 ? 251 : [256, 272].contains(linkType) ? 256 : nil
+    }
+
+    public init(path: String, format: Format, monitor: Bool, air: Int? = nil) throws(CaptureOpenError) {
         self.format = format
         self.monitor = monitor
+        self.air = air
+        if air != nil && format == .btsnoop {
+            throw .cannotOpen(
+                path: path, reason: "btsnoop holds HCI, not over-the-air LE packets: use .pcap or .pcapng")
+        }
         if format == .pcap {
-            guard let d = pcap_open_dead(monitor ? 254 : 201, 262_144) else {
+            guard let d = pcap_open_dead(Int32(clamping: air ?? (monitor ? 254 : 201)), 262_144) else {
                 throw .cannotOpen(path: path, reason: "libpcap cannot start a dump")
             }
             guard let dump = pcap_dump_open(d, path) else {
@@ -54,7 +67,8 @@ public final class CaptureWriter {
             // Description Block.
             let unknownLength = [UInt8](repeating: 0xff, count: 8)
             put(le32(0x0a0d_0d0a) + le32(28) + le32(0x1a2b_3c4d) + [1, 0, 0, 0] + unknownLength + le32(28))
-            put(le32(1) + le32(20) + le16(monitor ? 254 : 201) + [0, 0] + le32(262_144) + le32(20))
+            let linkType = UInt16(clamping: air ?? (monitor ? 254 : 201))
+            put(le32(1) + le32(20) + le16(linkType) + [0, 0] + le32(262_144) + le32(20))
         case .pcap:
             break
         }
@@ -78,6 +92,11 @@ public final class CaptureWriter {
 
     /// The packet bytes in the chosen layout, or nil for records it cannot carry (notes in H4).
     private func packet(_ r: CaptureRecord) -> (bytes: [UInt8], original: Int, flags: UInt32)? {
+        if let air {
+            guard r.kind == .linkLayer else { return nil }
+            let header = air == 251 ? [] : (r.air ?? AirPacket()).pseudoHeader
+            return (header + Array(r.payload), r.originalLength + header.count, 0)
+        }
         if monitor {
             guard let opcode = MonitorRecord.opcode(r.kind, r.direction ?? .sent) else { return nil }
             // Plain notes keep their text as it was; other kinds (syslog, power, …) say what they were.
@@ -118,7 +137,7 @@ public final class CaptureWriter {
                     + be64(UInt64(bitPattern: overflow ? .max : raw)) + bytes)
         case .pcap, .pcapng:
             // 201 carries the direction in 4 big-endian bytes; 254 the index and opcode.
-            let header = monitor ? be32(flags) : be32(flags & 1)
+            let header = air != nil ? [] : monitor ? be32(flags) : be32(flags & 1)
             let data = header + bytes
             let full = original + header.count
             if format == .pcapng {

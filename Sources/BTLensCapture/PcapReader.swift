@@ -18,8 +18,8 @@ public final class PcapReader: CaptureReader {
     /// For a followed stream (PipePump): whether it ended because following was stopped.
     var streamStopped: (() -> Bool)?
     private var finished = false
-    /// A problem found with the record just returned, given next.
-    private var pending: CaptureItem?
+    /// Problems found with the record just returned, given next.
+    private var pending: [CaptureItem] = []
 
     /// Over-the-air captures btlens does not read: BR/EDR baseband (Ubertooth).
     public static let airLinkTypes: [Int32: String] = [255: "LINKTYPE_BLUETOOTH_BREDR_BB"]
@@ -106,7 +106,11 @@ public final class PcapReader: CaptureReader {
 
     /// The capture's facts, or why its link type is not one btlens reads.
     private static func check(_ p: OpaquePointer, format: String) throws(CaptureOpenError) -> CaptureInfo {
-        let linkType = pcap_datalink(p)
+        try info(linkType: pcap_datalink(p), format: format)
+    }
+
+    /// The same for a link type a file or an interface (`pcap_datalink`) says.
+    static func info(linkType: Int32, format: String) throws(CaptureOpenError) -> CaptureInfo {
         if let air = airLinkTypes[linkType] {
             throw .unsupported(
                 format: format,
@@ -127,10 +131,7 @@ public final class PcapReader: CaptureReader {
     }
 
     public func next() throws(CaptureOpenError) -> CaptureItem? {
-        if let p = pending {
-            pending = nil
-            return p
-        }
+        if !pending.isEmpty { return pending.removeFirst() }
         guard !finished else { return nil }
         var header: UnsafeMutablePointer<pcap_pkthdr>?
         var data: UnsafePointer<UInt8>?
@@ -169,10 +170,11 @@ public final class PcapReader: CaptureReader {
         record.headerLength = max(framing, 0)
         // libpcap passes a pcap record's microseconds (or nanoseconds / 1000) field on as it is.
         if h.ts.tv_usec >= 1_000_000 {
-            pending = CaptureProblem.item(
-                CaptureDiagnostics.timeFraction, recordNumber, offset,
-                "record \(recordNumber) at offset \(offset): microseconds field \(h.ts.tv_usec), expected at most 999999",
-                [("microseconds", .int(Int(h.ts.tv_usec)))])
+            pending.append(
+                CaptureProblem.item(
+                    CaptureDiagnostics.timeFraction, recordNumber, offset,
+                    "record \(recordNumber) at offset \(offset): microseconds field \(h.ts.tv_usec), expected at most 999999",
+                    [("microseconds", .int(Int(h.ts.tv_usec)))]))
         }
         return classify(&record)
     }
@@ -215,11 +217,11 @@ public final class PcapReader: CaptureReader {
         do {
             switch info.linkType {
             case 256: r.air = try AirPacket.leWithPseudoHeader(&reader)
-            case 272: r.air = try AirPacket.nordic(&reader)
+            case 272: r.air = try nordic(r, &reader)
             default: r.air = AirPacket()
             }
         } catch {
-            return short(r, need: info.linkType == 256 ? 10 : 17)
+            return airShort(r, need: info.linkType == 256 ? 10 : NordicHeader.size)
         }
         let header = before - reader.remaining
         r.payload = reader.rest()
@@ -229,12 +231,34 @@ public final class PcapReader: CaptureReader {
         return .record(r)
     }
 
+    /// 272's header, and what its lengths and version say that the record contradicts (given after it).
+    private func nordic(_ r: CaptureRecord, _ reader: inout ByteReader) throws(ShortRead) -> AirPacket {
+        let h = try NordicHeader.read(&reader)
+        var peek = reader
+        for m in h.mismatches(recordLength: r.originalLength) {
+            pending.append(
+                CaptureProblem.item(
+                    CaptureDiagnostics.airHeaderMismatch, r.number, r.fileOffset, "record \(r.number): \(m)"))
+        }
+        return h.air(data: h.isData(accessAddress: try? peek.u32le()))
+    }
+
     private func short(_ r: CaptureRecord, need: Int) -> CaptureItem {
         .problem(
             CaptureProblem(
                 diagnostic: Diagnostic(
                     CaptureDiagnostics.recordEmpty,
                     "record \(r.number) holds \(r.payload.count) bytes; its pseudo-header needs \(need)"),
+                recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength + r.payload.count))
+    }
+
+    private func airShort(_ r: CaptureRecord, need: Int) -> CaptureItem {
+        .problem(
+            CaptureProblem(
+                diagnostic: Diagnostic(
+                    CaptureDiagnostics.airHeaderShort,
+                    "record \(r.number): LINKTYPE \(info.linkType) header needs \(need) bytes, found \(r.payload.count)",
+                    fields: [("have", .int(r.payload.count))]),
                 recordNumber: r.number, fileOffset: r.fileOffset, bytes: r.headerLength + r.payload.count))
     }
 }

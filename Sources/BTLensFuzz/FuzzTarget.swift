@@ -33,7 +33,8 @@ public struct FuzzTarget: Sendable {
     }
 
     public static var all: [FuzzTarget] {
-        CaptureTargets.all + LinkTargets.all + ProtocolTargets.all + FramingTargets.all + DecryptTargets.all
+        CaptureTargets.all + LinkTargets.all + SnifferTargets.all + ProtocolTargets.all + FramingTargets.all
+            + DecryptTargets.all
     }
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

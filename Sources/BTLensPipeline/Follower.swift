@@ -134,7 +134,8 @@ public final class Follower {
         if let keepPath, writer == nil {
             // Monitor layout for inputs with notes or controller indexes, as `convert` chooses.
             let monitor = reader.info.format == "pklg" || [2001, 254].contains(reader.info.linkType)
-            writer = try CaptureWriter(path: keepPath, format: keepFormat, monitor: monitor)
+            let air = CaptureWriter.airLinkType(keeping: reader.info.linkType)
+            writer = try CaptureWriter(path: keepPath, format: keepFormat, monitor: monitor, air: air)
         }
         let analyzer = Analyzer(configuration, emit: onEvent)
         var last = 0

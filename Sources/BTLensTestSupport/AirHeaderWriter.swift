@@ -5,17 +5,7 @@ import BTLensCapture
 enum AirHeaderWriter {
     /// RF channel (from the channel index), signal, noise, AA offenses, reference AA, flags: de-whitened, signal valid when
     /// known, CRC checked and valid or not, the data PDU's direction, MIC, PHY.
-    static func pseudoHeader(_ a: AirPacket) -> [UInt8] {
-        var flags: UInt16 = 0x0001
-        if a.signal != nil { flags |= 0x0002 }
-        if a.crc != .unchecked { flags |= 0x0400 | (a.crc == .valid ? 0x0800 : 0) }
-        if let s = a.sender { flags |= (s == .central ? 2 : 3) << 7 }
-        if a.mic != .unchecked { flags |= 0x1000 | (a.mic == .valid ? 0x2000 : 0) }
-        flags |= UInt16(a.phy & 0x3) << 14
-        let signal = UInt8(bitPattern: a.signal ?? 0)
-        let rf = (0...39).first { AirPacket.channelIndex(rf: UInt8($0)) == a.channel ?? 0 } ?? 0
-        return [UInt8(rf), signal, 0, 0, 0, 0, 0, 0, UInt8(flags & 0xff), UInt8(flags >> 8)]
-    }
+    static func pseudoHeader(_ a: AirPacket) -> [UInt8] { a.pseudoHeader }
 
     /// Board id 0, payload length (event header and packet), version 2, counter, EVENT_PACKET (6);
     /// then the event header: its length 10, flags, channel, RSSI negated, event counter, delta time 0.

@@ -52,7 +52,13 @@ public struct PcapFileWriter {
     @discardableResult
     public mutating func add(_ r: CaptureRecord) -> Bool {
         guard let packet = packet(r) else { return false }
-        let micros = r.timestamp.microseconds
+        add(packet: packet, microseconds: r.timestamp.microseconds, direction: r.direction)
+        return true
+    }
+
+    /// Adds a record's bytes as they are, the link type's header included (hostile ones too).
+    public mutating func add(packet: [UInt8], microseconds micros: Int64, direction: Direction? = nil) {
+        let micros = max(micros, 0)
         let (seconds, fraction) = (UInt64(micros / 1_000_000), UInt64(micros % 1_000_000))
         switch layout {
         case .pcap(let nanoseconds):
@@ -64,13 +70,12 @@ public struct PcapFileWriter {
             let units: UInt64 = code & 0x80 != 0 ? 1 << UInt64(code & 0x7f) : (0..<code).reduce(1) { v, _ in v * 10 }
             let t = seconds * units + fraction * units / 1_000_000
             // epb_flags: inbound (1) or outbound (2), as Wireshark writes it.
-            let flags = option(2, u32(r.direction == .received ? 1 : r.direction == .sent ? 2 : 0))
+            let flags = option(2, u32(direction == .received ? 1 : direction == .sent ? 2 : 0))
             block(
                 6,
                 u32(0) + u32(UInt32(t >> 32)) + u32(UInt32(t & 0xffff_ffff)) + u32(UInt32(packet.count))
                     + u32(UInt32(packet.count)) + padded(packet) + flags + u32(0))
         }
-        return true
     }
 
     /// A Simple Packet Block: no interface, no time (pcapng only).

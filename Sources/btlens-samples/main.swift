@@ -2,6 +2,7 @@
 // `--benchmark FILE MEGABYTES [FRAMING DIR]` the benchmark's large capture (scripts/benchmark; with a
 // framing, its Aurora frames in that framing and the definitions that read them written to the
 // existing folder DIR), or with
+// `--benchmark-sniffer FILE MEGABYTES` its LE sessions as a sniffer hears them (pcap, LINKTYPE 256), with
 // `--hostile DIR` the hostile captures (docs/hostile-captures.md), with
 // `--mutants FORM SEED FIRST COUNT DIR` seeded mutants of the samples in one form (scripts/mutate).
 import BTLensCore
@@ -46,6 +47,15 @@ if arguments.first == "--benchmark", arguments.count == 3 || arguments.count == 
     }
     let f = create(arguments[1])
     let records = BenchmarkCapture.generate(bytes: megabytes * 1_000_000, framing: framing) { bytes in
+        _ = bytes.withUnsafeBytes { OS.fwrite($0, f) }
+    }
+    OS.fclose(f)
+    print("\(arguments[1]): \(records) records")
+    OS.exit(0)
+}
+if arguments.first == "--benchmark-sniffer", arguments.count == 3, let megabytes = Int(arguments[2]) {
+    let f = create(arguments[1])
+    let records = SnifferBenchmark.generate(bytes: megabytes * 1_000_000) { bytes in
         _ = bytes.withUnsafeBytes { OS.fwrite($0, f) }
     }
     OS.fclose(f)

@@ -50,7 +50,8 @@ struct Convert: ParsableCommand {
         let chosen = format ?? CaptureWriter.Format(rawValue: pathExtension(output)) ?? .pcapng
         let writer: CaptureWriter
         do {
-            writer = try CaptureWriter(path: output, format: chosen, monitor: monitor)
+            let air = CaptureWriter.airLinkType(keeping: reader.info.linkType)
+            writer = try CaptureWriter(path: output, format: chosen, monitor: monitor, air: air)
         } catch {
             throw InputFailure(message: "\(error)")
         }
@@ -92,7 +93,7 @@ struct Convert: ParsableCommand {
         // With -o -, the capture is standard output, and what was written is said on stderr.
         let say: (String) -> Void = output == "-" ? { FileHandleStderr.write("btlens: \($0)\n") } : { print($0) }
         say(
-            "\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)\(filtered)"
+            "\(output): \(writer.written) of \(records) records as \(chosen.rawValue) (\(writer.air == 256 ? "LE pseudo-header" : writer.air == 251 ? "LE link layer" : monitor ? "monitor" : "H4") layout)\(skipped)\(clamped)\(filtered)"
         )
     }
 

@@ -1,4 +1,5 @@
 import BTLensCapture
+import BTLensCore
 import BTLensDissect
 import BTLensFuzz
 import BTLensTestSupport
@@ -46,6 +47,8 @@ extension FuzzRegressionTests {
         let reaches: [String: (Event) -> Bool] = [
             "hci": { if case .connection(let c) = $0.body { return c.change == .opened } else { return false } },
             "acl-l2cap": { if case .att = $0.body { return true } else { return false } },
+            // Each opens a connection from its CONNECT_IND.
+            "sniffer": { if case .connection(let c) = $0.body { return c.change == .opened } else { return false } },
             "l2cap-signaling": { if case .l2capSignaling = $0.body { return true } else { return false } },
             "att": { if case .att(let a) = $0.body { return a.opcode == .readByTypeResponse } else { return false } },
             "rfcomm": { if case .rfcomm = $0.body { return true } else { return false } },
@@ -97,5 +100,20 @@ extension FuzzRegressionTests {
                 "pklg 0", "btsnooz 1", "btsnooz 2", "pcap 187", "pcap 201", "pcap 254", "pcapng 187", "pcapng 201",
                 "pcapng 254", "pcap 251", "pcap 256", "pcap 272", "pcapng 251", "pcapng 256", "pcapng 272",
             ])
+    }
+}
+
+extension FuzzRegressionTests {
+    /// Decoding a capture again and again holds no more memory: the `sniffer` target ran out of
+    /// memory after 51,000 runs, each analyzer kept alive by RFCOMM and iAP2 holding each other.
+    func testDecodingAgainHoldsNoMoreMemory() throws {
+        guard OS.heapInUse() > 0 else { throw XCTSkip("the heap in use is known on glibc and macOS only") }
+        let target = try XCTUnwrap(FuzzTarget.named("pipeline"))
+        let seed = try XCTUnwrap(target.seeds().first)
+        for _ in 0..<20 { target.run(seed) }
+        let before = OS.heapInUse()
+        for _ in 0..<200 { target.run(seed) }
+        let grown = Double(OS.heapInUse() - before) / 1_048_576
+        XCTAssertLessThan(grown, 2, "\(grown) MB more after 200 runs")
     }
 }

@@ -18,7 +18,10 @@ final class IAP2Layer: ConnectionLayer, RFCOMMChannelLayer {
     }
 
     let ctx: LayerContext
-    let rfcomm: RFCOMMLayer
+    /// Unowned: RFCOMM holds this layer as the carrier of its channels, and both live as long as
+    /// their analyzer; a strong reference back kept both (and every stream) after it, for each
+    /// analyzer a process makes (fuzzing ran out of memory).
+    unowned let rfcomm: RFCOMMLayer
     private let dissectors: DissectorLayer
     let budget: GuessBudget
     /// RFCOMM channels carrying iAP2 (decided by their first data) and those that do not.

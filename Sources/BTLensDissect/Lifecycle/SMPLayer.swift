@@ -9,7 +9,7 @@ final class SMPLayer {
     private let ctx: LayerContext
     private let hci: HCILayer
     /// A sniffer capture's link layer, which derives keys from pairing to decrypt what follows.
-    private let pairing: LinkLayerLayer
+    private unowned let pairing: LinkLayerLayer
 
     init(_ ctx: LayerContext, hci: HCILayer, pairing: LinkLayerLayer) {
         self.ctx = ctx

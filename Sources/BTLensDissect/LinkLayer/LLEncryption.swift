@@ -17,6 +17,8 @@ struct LLEncryption {
     var cipher: LLCipher?
     /// Said once a session: no key given (`ll.encrypted`), or none decrypts (`ll.key.wrong`).
     var said = false
+    /// Said once a connection: the sniffer decrypted its PDUs itself.
+    var bySniffer = false
     /// The packet counter of each side's next new PDU (0 the central's, 1 the peripheral's); an empty
     /// PDU is not encrypted and does not count (Vol 6 Part E §2.1).
     var counters: [UInt64] = [0, 0]

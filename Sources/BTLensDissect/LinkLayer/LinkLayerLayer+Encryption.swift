@@ -43,7 +43,8 @@ extension LinkLayerLayer {
         {
             keys.append((k.key, k.source))
         }
-        for k in self.keys where k.address.map(devices.contains) ?? true {
+        // A connection whose CONNECT_IND is not in the capture may be any device's.
+        for k in self.keys where k.address.map { devices.isEmpty || devices.contains($0) } ?? true {
             keys.append((k.ltk, k.source))
             if let reversed = Key128(littleEndian: k.ltk.littleEndian.reversed()) {
                 keys.append((reversed, "\(k.source), read least significant octet first"))
@@ -54,9 +55,11 @@ extension LinkLayerLayer {
 
     /// The plaintext of an encrypted PDU; nil, with the PDU shown encrypted and said, when no key
     /// decrypts it.
-    func decrypt(_ header: LLDataHeader, _ c: inout LLConnection, _ sender: AirPacket.Sender, _ r: CaptureRecord)
-        -> [UInt8]?
-    {
+    func decrypt(
+        _ header: LLDataHeader, _ c: inout LLConnection, _ sender: AirPacket.Sender, _ air: AirPacket,
+        _ r: CaptureRecord
+    ) -> [UInt8]? {
+        if air.decrypted { return bySniffer(header, &c, air.mic, r) }
         let side = sender == .central ? 0 : 1
         let expected = c.encryption.counters[side]
         if c.encryption.cipher == nil, !c.encryption.candidates.isEmpty {
@@ -96,6 +99,26 @@ extension LinkLayerLayer {
         }
         skipped(counter, expected, c, r)
         return plain
+    }
+
+    /// A PDU the sniffer decrypted itself: its plaintext with the MIC after it when the MIC checked
+    /// (or was not checked); not decoded when the sniffer says it failed.
+    private func bySniffer(_ header: LLDataHeader, _ c: inout LLConnection, _ mic: AirPacket.Check, _ r: CaptureRecord)
+        -> [UInt8]?
+    {
+        guard mic != .invalid else {
+            undecrypted(header, c, r)
+            say(
+                r, c, LLDiagnostics.micBad,
+                "expected the MIC the sniffer checked to be valid, found its flag saying it failed: PDU not decoded",
+                bytes: header.payload.count)
+            return nil
+        }
+        if !c.encryption.bySniffer {
+            c.encryption.bySniffer = true
+            say(r, c, LLDiagnostics.decrypted, "decrypted by the sniffer, as its header says")
+        }
+        return Array(header.payload.dropLast(LLCipher.micSize))
     }
 
     private func decryptedMessage(_ c: LLConnection, _ source: String) -> String {

@@ -95,8 +95,8 @@ final class LinkLayerLayer {
         var decrypted = false
         // An encrypted PDU carries at least one octet and its MIC: a shorter one is plaintext (the
         // central's LL_PAUSE_ENC_RSP, Vol 6 Part B §5.1.3.2, also when no key follows the session).
-        if !resent, header.payload.count > LLCipher.micSize, c.encryption.active {
-            guard let plain = decrypt(header, &c, sender, r) else {
+        if !resent, header.payload.count > LLCipher.micSize, air.decrypted || c.encryption.active {
+            guard let plain = decrypt(header, &c, sender, air, r) else {
                 connections[aa] = c
                 return nil
             }

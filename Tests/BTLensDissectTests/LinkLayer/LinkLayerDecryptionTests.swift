@@ -132,4 +132,32 @@ final class LinkLayerDecryptionTests: XCTestCase {
         XCTAssertTrue(l.contains("#10 ll Encrypted PDU"), "\(l)")
         XCTAssertTrue(l.contains("#11 att Read Response"), "\(l)")
     }
+
+    /// A sniffer that decrypted a PDU itself says so in its header (256: decrypted, with the MIC
+    /// checked and valid or not; 272: encrypted and MIC OK); the MIC stays after the plaintext.
+    func testAPDUTheSnifferDecryptedIsDecodedWithoutItsMIC() throws {
+        for link in [PcapFileWriter.LinkType.leWithPseudoHeader, .nordic] {
+            var records = SnifferCapture.records()
+            // Record 7: the ATT Exchange MTU Request; 11: the Read Request (256 only: its MIC failed).
+            for (i, check) in [(6, AirPacket.Check.valid), (10, .invalid)] where link != .nordic || check == .valid {
+                var p = Array(records[i].payload.dropLast(3))
+                p[5] += 4
+                records[i].payload = (p + [0xde, 0xad, 0xbe, 0xef, 0, 0, 0])[...]
+                records[i].air?.mic = check
+                records[i].air?.decrypted = true
+            }
+            var w = PcapFileWriter(link: link, layout: .pcap(nanoseconds: false))
+            for r in records { w.add(r) }
+            let events = try analyze(w.bytes)
+            let l = llLines(events)
+            XCTAssertTrue(l.contains("#7 att Exchange MTU Request"), "\(link): \(l)")
+            XCTAssertEqual(messages(events, LLDiagnostics.decrypted), ["decrypted by the sniffer, as its header says"])
+            guard link == .leWithPseudoHeader else { continue }
+            XCTAssertTrue(l.contains("#11 ll Encrypted PDU"), "\(link): \(l)")
+            XCTAssertFalse(l.contains("#11 att Read Request"), "\(link): \(l)")
+            XCTAssertEqual(
+                messages(events, LLDiagnostics.micBad),
+                ["expected the MIC the sniffer checked to be valid, found its flag saying it failed: PDU not decoded"])
+        }
+    }
 }

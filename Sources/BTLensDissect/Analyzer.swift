@@ -64,9 +64,9 @@ public final class Analyzer {
             if let p = entry.closes { layers.append(p) }
         }
         self.layers = layers
-        linkLayer.encryptionChanged = { [hci, att] key, enabled, r in
-            hci.lifecycle(.encryption(status: HCIErrorCode(rawValue: 0), handle: key.handle, enabled: enabled), r)
-            att.setEncrypted(key, enabled)
+        linkLayer.encryptionChanged = { [hci, att] key, status, enabled, r in
+            hci.lifecycle(.encryption(status: status, handle: key.handle, enabled: enabled), r)
+            if status.isSuccess { att.setEncrypted(key, enabled) }
         }
     }
 

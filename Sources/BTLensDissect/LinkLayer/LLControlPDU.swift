@@ -25,6 +25,8 @@ enum LLControlPDU {
     static let encryptionResponse: UInt8 = 0x04
     static let startEncryptionRequest: UInt8 = 0x05
     static let pauseEncryptionResponse: UInt8 = 0x0b
+    static let reject: UInt8 = 0x0d
+    static let rejectExtended: UInt8 = 0x11
 
     /// The PDU's name and fields; throws when CtrData is shorter than its opcode's parameters.
     static func decode(_ payload: ArraySlice<UInt8>) throws(ShortRead) -> (opcode: UInt8, ProfileMessage) {
@@ -68,8 +70,11 @@ enum LLControlPDU {
                 ("subversion", .hex(Int64(try r.u16le()), digits: 4)),
             ]
         case 0x11:
+            let opcode = try r.u8()
+            let reason = HCIErrorCode(rawValue: try r.u8())
             return [
-                ("reject_opcode", .hex(Int64(try r.u8()), digits: 2)), ("reason", .hex(Int64(try r.u8()), digits: 2)),
+                ("reject_opcode", .hex(Int64(opcode), digits: 2)), ("reason", .hex(Int64(reason.rawValue), digits: 2)),
+                ("reason_name", .string(reason.name)),
             ]
         case 0x14, 0x15:
             return [

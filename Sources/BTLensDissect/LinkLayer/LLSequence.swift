@@ -9,6 +9,8 @@ struct LLSequence {
     private var lastSN: [UInt8?] = [nil, nil]
     private var lastNESN: [UInt8?] = [nil, nil]
     private var acknowledged = [false, false]
+    /// A digest of each side's last PDU (LLID, length, payload): a retransmission repeats it exactly.
+    private var lastContent: [UInt64?] = [nil, nil]
     private(set) var lastCounter: UInt16?
     /// The record of the last PDU heard on the connection.
     private(set) var lastRecord: Int?
@@ -23,13 +25,25 @@ struct LLSequence {
         case events(Int, expected: UInt16, found: UInt16)
         /// The event counter went back (or jumped by half its range or more).
         case counterBack(expected: UInt16, found: UInt16)
+        /// A side's unacknowledged SN again with other bytes: a new PDU, its earlier ones not heard.
+        case differs(sn: UInt8)
+    }
+
+    /// FNV-1a of a PDU's first header octet's LLID, its length and payload: what a retransmission repeats.
+    static func digest(_ header: LLDataHeader) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in [header.llid, UInt8(truncatingIfNeeded: header.length)] + header.payload {
+            h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3
+        }
+        return h
     }
 
     /// Takes one PDU from `side` (known from the sniffer, or `guessed` in turns, when only
     /// retransmissions are told); returns whether it repeats an SN never acknowledged, and what
     /// was missed before it, if anything.
     mutating func next(
-        _ sender: AirPacket.Sender, guessed: Bool, sn: UInt8, nesn: UInt8, counter: UInt16?, record: Int
+        _ sender: AirPacket.Sender, guessed: Bool, sn: UInt8, nesn: UInt8, content: UInt64, counter: UInt16?,
+        record: Int
     ) -> (resent: Bool, missed: Missed?) {
         let side = sender == .central ? 0 : 1
         let peer = 1 - side
@@ -46,9 +60,14 @@ struct LLSequence {
         lastRecord = record
         lastNESN[side] = nesn
         if let p = lastSN[peer], nesn != p { acknowledged[peer] = true }
-        // Past skipped events, a repeated SN may be a new PDU: it is decoded.
-        if lastSN[side] == sn, !acknowledged[side], counted == nil { return (true, missed) }
+        // Past skipped events, a repeated SN may be a new PDU: it is decoded. A retransmission
+        // repeats its PDU byte for byte (§4.5.9); other bytes are a new PDU after unheard ones.
+        if lastSN[side] == sn, !acknowledged[side], counted == nil {
+            if lastContent[side] == content { return (true, missed) }
+            if !guessed, lastContent[side] != nil, missed == nil { missed = .differs(sn: sn) }
+        }
         lastSN[side] = sn
+        lastContent[side] = content
         acknowledged[side] = false
         return (false, missed)
     }

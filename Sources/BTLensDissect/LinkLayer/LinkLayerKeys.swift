@@ -20,6 +20,9 @@ public struct LinkLayerKey: Sendable {
 /// `info` file of a device (its `[LongTermKey]` groups). A key is written most significant octet
 /// first, as the Core specification writes it; BlueZ stores it least significant octet first.
 public enum LinkLayerKeys {
+    /// How a key given is named when it decrypts read the other way round.
+    static let reversed = ", read least significant octet first"
+
     /// Keys read from one file at most; a longer list is refused.
     public static let limit = 4096
 

@@ -18,11 +18,16 @@ extension LinkLayerLayer {
             c.encryption.response = (Array(p[0..<8]), Array(p[8..<12]))
         case LLControlPDU.startEncryptionRequest:
             c.encryption.start(candidateKeys(c))
-            encryptionChanged(c.key, true, r)
+            encryptionChanged(c.key, HCIErrorCode(rawValue: 0), true, r)
         case LLControlPDU.pauseEncryptionResponse where c.encryption.active:
             // The peripheral's LL_PAUSE_ENC_RSP is its last encrypted PDU; the central's, after it, is not.
             c.encryption.active = false
-            encryptionChanged(c.key, false, r)
+            encryptionChanged(c.key, HCIErrorCode(rawValue: 0), false, r)
+        // The peripheral refuses LL_ENC_REQ (no key for the central: a lost bond), Vol 6 Part B §5.1.3.1.
+        case LLControlPDU.reject where c.encryption.request != nil && !c.encryption.active && p.count >= 1:
+            encryptionChanged(c.key, HCIErrorCode(rawValue: p[0]), true, r)
+        case LLControlPDU.rejectExtended where p.count >= 2 && p[0] == LLControlPDU.encryptionRequest:
+            encryptionChanged(c.key, HCIErrorCode(rawValue: p[1]), true, r)
         default: break
         }
     }
@@ -47,10 +52,17 @@ extension LinkLayerLayer {
         for k in self.keys where k.address.map { devices.isEmpty || devices.contains($0) } ?? true {
             keys.append((k.ltk, k.source))
             if let reversed = Key128(littleEndian: k.ltk.littleEndian.reversed()) {
-                keys.append((reversed, "\(k.source), read least significant octet first"))
+                keys.append((reversed, k.source + LinkLayerKeys.reversed))
             }
         }
         return keys
+    }
+
+    /// The central's LL_PAUSE_ENC_RSP, sent in plaintext after the peripheral's (Vol 6 Part B
+    /// §5.1.3.2): in a session no key decrypts, the only PDU too short to carry a MIC.
+    func isPlainPauseResponse(_ header: LLDataHeader, _ c: LLConnection) -> Bool {
+        c.encryption.cipher == nil && header.llid == 3
+            && header.payload.elementsEqual([LLControlPDU.pauseEncryptionResponse])
     }
 
     /// The plaintext of an encrypted PDU; nil, with the PDU shown encrypted and said, when no key
@@ -68,13 +80,13 @@ extension LinkLayerLayer {
                 skipped(first.counter, expected, c, r)
                 return first.plain
             }
-            let tried = c.encryption.candidates.count
+            let tried = c.encryption.candidates.filter { !$0.source.hasSuffix(LinkLayerKeys.reversed) }.count
             c.encryption.candidates = []
             c.encryption.said = true
             undecrypted(header, c, r)
             say(
                 r, c, LLDiagnostics.keyWrong,
-                "expected a key whose MIC checks on the session's first encrypted PDU, found none of \(Plural.of(tried, "key")) given or derived: the session is shown encrypted"
+                "expected a key whose MIC checks on the session's first encrypted PDU, found none of \(Plural.of(tried, "key")) given or derived (each given also read least significant octet first): the session is shown encrypted"
             )
             return nil
         }
@@ -82,14 +94,13 @@ extension LinkLayerLayer {
             undecrypted(header, c, r)
             if !c.encryption.said {
                 c.encryption.said = true
-                say(
-                    r, c, LLDiagnostics.encrypted,
-                    "data PDUs encrypted since LL_START_ENC_REQ, expected a key to decrypt them (--ltk, --keys): shown as encrypted"
-                )
+                say(r, c, LLDiagnostics.encrypted, noKeyMessage(c))
             }
             return nil
         }
         guard let (plain, counter) = c.encryption.decrypt(header.first, header.payload, side: side) else {
+            // The sender used this counter: the next PDU has the one after it.
+            c.encryption.counters[side] += 1
             undecrypted(header, c, r)
             say(
                 r, c, LLDiagnostics.micBad,
@@ -119,6 +130,21 @@ extension LinkLayerLayer {
             say(r, c, LLDiagnostics.decrypted, "decrypted by the sniffer, as its header says")
         }
         return Array(header.payload.dropLast(LLCipher.micSize))
+    }
+
+    /// Why a session is shown encrypted: its set-up not in the capture, no key given, or none for it.
+    private func noKeyMessage(_ c: LLConnection) -> String {
+        guard c.encryption.active, c.encryption.request != nil, c.encryption.response != nil else {
+            return
+                "data PDUs encrypted, as the sniffer's header says, in a session whose LL_ENC_REQ and LL_ENC_RSP the capture does not hold: shown as encrypted, never decoded"
+        }
+        guard !keys.isEmpty else {
+            return
+                "data PDUs encrypted since LL_START_ENC_REQ, expected a key to decrypt them (--ltk, --keys): shown as encrypted"
+        }
+        let devices = c.devices.map { "\($0.central.address), \($0.peripheral.address)" } ?? ""
+        return
+            "data PDUs encrypted since LL_START_ENC_REQ, expected a key for this connection's devices (\(devices)), found only \(Plural.of(keys.count, "key")) for others: shown as encrypted"
     }
 
     private func decryptedMessage(_ c: LLConnection, _ source: String) -> String {

@@ -14,7 +14,8 @@ extension LinkLayerLayer {
         c.supervision.heard(r, counter: air.eventCounter)
         let previous = c.sequence.lastRecord
         let (resent, missed) = c.sequence.next(
-            sender, guessed: guessed, sn: header.sn, nesn: header.nesn, counter: air.eventCounter, record: r.number)
+            sender, guessed: guessed, sn: header.sn, nesn: header.nesn, content: LLSequence.digest(header),
+            counter: air.eventCounter, record: r.number)
         if let missed, let previous { say(missed, sender, between: previous, c.key.handle, r) }
         return resent
     }
@@ -41,6 +42,10 @@ extension LinkLayerLayer {
             fields = [("count", .int(count)), ("after_record", .int(previous))]
             message =
                 "expected connection event \(expected), found \(found): \(count) connection event\(count == 1 ? "" : "s") missed \(between)"
+        case .differs(let sn):
+            fields = [("count", .int(2)), ("after_record", .int(previous))]
+            message =
+                "expected the \(side)'s unacknowledged SN \(sn) PDU again (a retransmission), found other bytes: a new PDU, at least 2 PDUs missed \(between)"
         case .counterBack(let expected, let found):
             let d = Diagnostic(
                 LLStateDiagnostics.counterBack,

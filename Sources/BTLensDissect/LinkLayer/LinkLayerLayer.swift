@@ -29,7 +29,8 @@ final class LinkLayerLayer {
     static let learntKept = 64
     /// Said when a connection's link starts or stops being encrypted, as HCI's Encryption Change
     /// says it: the connection's life and ATT's facts follow it.
-    var encryptionChanged: (ConnectionKey, Bool, CaptureRecord) -> Void = { _, _, _ in }
+    /// A rejected LL_ENC_REQ is a failed start, with the reason given.
+    var encryptionChanged: (ConnectionKey, HCIErrorCode, Bool, CaptureRecord) -> Void = { _, _, _, _ in }
     /// The advertising chains awaiting their next part.
     var chains = LLAuxChains()
 
@@ -93,9 +94,17 @@ final class LinkLayerLayer {
         r.direction = sender == .central ? .sent : .received
         var ended: (ConnectionKey, HCIErrorCode)?
         var decrypted = false
-        // An encrypted PDU carries at least one octet and its MIC: a shorter one is plaintext (the
-        // central's LL_PAUSE_ENC_RSP, Vol 6 Part B §5.1.3.2, also when no key follows the session).
-        if !resent, header.payload.count > LLCipher.micSize, air.decrypted || c.encryption.active {
+        // Encrypted: in a session, or as the sniffer's header says (its MIC checked).
+        let encrypted = air.decrypted || c.encryption.active || air.mic != .unchecked
+        if !resent, !header.payload.isEmpty, encrypted, !isPlainPauseResponse(header, c) {
+            guard header.payload.count > LLCipher.micSize else {
+                malformed(
+                    r, c.key.handle, "an encrypted PDU of at least 5 octets (payload and MIC)", found: header.length)
+                // Its sender used a packet counter on it, heard damaged.
+                if c.encryption.cipher != nil { c.encryption.counters[sender == .central ? 0 : 1] += 1 }
+                connections[aa] = c
+                return nil
+            }
             guard let plain = decrypt(header, &c, sender, air, r) else {
                 connections[aa] = c
                 return nil

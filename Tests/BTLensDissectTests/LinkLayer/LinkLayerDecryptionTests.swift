@@ -89,7 +89,7 @@ final class LinkLayerDecryptionTests: XCTestCase {
             messages(events, LLDiagnostics.keyWrong),
             Array(
                 repeating:
-                    "expected a key whose MIC checks on the session's first encrypted PDU, found none of 2 keys given or derived: the session is shown encrypted",
+                    "expected a key whose MIC checks on the session's first encrypted PDU, found none of 1 key given or derived (each given also read least significant octet first): the session is shown encrypted",
                 count: 2))
         let l = llLines(events)
         XCTAssertEqual(
@@ -108,12 +108,41 @@ final class LinkLayerDecryptionTests: XCTestCase {
         XCTAssertEqual(messages(events, LLDiagnostics.keyWrong), [])
     }
 
-    /// A key for another device is not tried.
+    /// A key for another device is not tried, and the timeline says so.
     func testAKeyForAnotherDeviceIsNotTried() throws {
         var other = Self.given
         other.address = BDAddr(text: "00:00:00:00:00:01")
         let events = try analyze(givenKeyCapture, keys: [other])
-        XCTAssertEqual(messages(events, LLDiagnostics.encrypted).count, 2)
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.encrypted),
+            Array(
+                repeating:
+                    "data PDUs encrypted since LL_START_ENC_REQ, expected a key for this connection's devices (11:22:33:44:55:66, C0:11:22:33:44:55), found only 1 key for others: shown as encrypted",
+                count: 2))
+    }
+
+    /// A PDU too short to hold a MIC in an encrypted session is malformed, never read as plaintext;
+    /// a MIC that fails still used its packet counter, so the next PDU decrypts without a gap said.
+    func testAShortPDUAndADamagedMICInASession() throws {
+        var records = PcapFileWriter.records(of: givenKeyCapture)
+        // Record 10 (the Read Request): cut to 2 octets of payload; its length field says 2.
+        var cut = Array(records[9].payload.prefix(6 + 2))
+        cut[5] = 2
+        records[9].payload = (cut + [0, 0, 0])[...]
+        // Record 11 (the Read Response): one bit of its MIC flipped.
+        records[10].payload[records[10].payload.endIndex - 4] ^= 0x80
+        var w = PcapFileWriter(link: .leWithPseudoHeader, layout: .pcap(nanoseconds: false))
+        for r in records { w.add(r) }
+        let events = try analyze(w.bytes, keys: [Self.given])
+        XCTAssertEqual(
+            events.compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id): \($0.message)" } }.filter {
+                $0.contains("malformed") || $0.contains("mic") || $0.contains("counter")
+            },
+            [
+                "#10 ll.pdu.malformed: expected an encrypted PDU of at least 5 octets (payload and MIC), found 2 bytes",
+                "#11 ll.mic.bad: expected a MIC that checks with the session key at packet counter 1 to 5, found none: PDU not decoded",
+                "#16 ll.counter.skipped: expected packet counter 2, found 3: 1 encrypted PDU the sniffer did not hear",
+            ])
     }
 
     /// A PDU whose MIC was damaged (one bit of the encrypted payload) is said and not decoded; the

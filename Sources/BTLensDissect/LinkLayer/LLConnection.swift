@@ -2,8 +2,9 @@ import BTLensCapture
 import BTLensCore
 
 /// One connection a sniffer follows by its access address: its handle in btlens' outputs, the
-/// sequence numbers each side last sent, its devices, and its pairing and encryption.
-struct LLConnection {
+/// sequence numbers each side last sent, its devices, and its pairing and encryption. A class: the
+/// table of connections hands out the one state each PDU updates, never a copy to write back.
+final class LLConnection {
     var key: ConnectionKey
     /// The central's and the peripheral's address types and addresses, from the CONNECT_IND; nil
     /// for a connection whose CONNECT_IND is not in the capture.

@@ -36,11 +36,16 @@ struct LLSupervision {
         }
     }
 
-    /// When the connection was lost, if `now` is past its last PDU plus the timeout.
-    func lost(before now: Timestamp) -> Timestamp? {
+    /// Its last PDU plus the timeout, in microseconds; nil when either is unknown (or past the clock).
+    var deadline: Int64? {
         guard let timeout, let lastTime else { return nil }
         let (deadline, overflow) = lastTime.microseconds.addingReportingOverflow(timeout)
-        guard !overflow, now.microseconds > deadline else { return nil }
+        return overflow ? nil : deadline
+    }
+
+    /// When the connection was lost, if `now` is past its last PDU plus the timeout.
+    func lost(before now: Timestamp) -> Timestamp? {
+        guard let deadline, now.microseconds > deadline else { return nil }
         return Timestamp(microseconds: deadline)
     }
 }

@@ -7,7 +7,7 @@ import BTLensCrypto
 /// encrypted PDU decrypted with the first key whose MIC checks, or shown encrypted.
 extension LinkLayerLayer {
     /// The encryption procedure's PDUs, after the control PDU is shown.
-    func encryptionControl(_ opcode: UInt8, _ payload: ArraySlice<UInt8>, _ c: inout LLConnection, _ r: CaptureRecord) {
+    func encryptionControl(_ opcode: UInt8, _ payload: ArraySlice<UInt8>, _ c: LLConnection, _ r: CaptureRecord) {
         let p = Array(payload.dropFirst())
         switch opcode {
         case LLControlPDU.encryptionRequest where p.count >= 22:
@@ -68,10 +68,10 @@ extension LinkLayerLayer {
     /// The plaintext of an encrypted PDU; nil, with the PDU shown encrypted and said, when no key
     /// decrypts it.
     func decrypt(
-        _ header: LLDataHeader, _ c: inout LLConnection, _ sender: AirPacket.Sender, _ air: AirPacket,
+        _ header: LLDataHeader, _ c: LLConnection, _ sender: AirPacket.Sender, _ air: AirPacket,
         _ r: CaptureRecord
     ) -> [UInt8]? {
-        if air.decrypted { return bySniffer(header, &c, air.mic, r) }
+        if air.decrypted { return bySniffer(header, c, air.mic, r) }
         let side = sender == .central ? 0 : 1
         let expected = c.encryption.counters[side]
         if c.encryption.cipher == nil, !c.encryption.candidates.isEmpty {
@@ -114,7 +114,7 @@ extension LinkLayerLayer {
 
     /// A PDU the sniffer decrypted itself: its plaintext with the MIC after it when the MIC checked
     /// (or was not checked); not decoded when the sniffer says it failed.
-    private func bySniffer(_ header: LLDataHeader, _ c: inout LLConnection, _ mic: AirPacket.Check, _ r: CaptureRecord)
+    private func bySniffer(_ header: LLDataHeader, _ c: LLConnection, _ mic: AirPacket.Check, _ r: CaptureRecord)
         -> [UInt8]?
     {
         guard mic != .invalid else {

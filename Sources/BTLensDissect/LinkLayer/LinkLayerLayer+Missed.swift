@@ -7,10 +7,12 @@ extension LinkLayerLayer {
     /// Whether the PDU `sender` sent is a retransmission; says what was missed before it. Sides
     /// `guessed` in turns (no sniffer header) tell retransmissions only.
     func sequenced(
-        _ c: inout LLConnection, _ sender: AirPacket.Sender, guessed: Bool, _ header: LLDataHeader,
+        _ c: LLConnection, _ sender: AirPacket.Sender, guessed: Bool, _ header: LLDataHeader,
         _ air: AirPacket, _ r: CaptureRecord
     ) -> Bool {
         c.lastSender = sender
+        // Its first PDU gives it a deadline, which may come before the others'.
+        if c.supervision.lastTime == nil { noLossBefore = nil }
         c.supervision.heard(r, counter: air.eventCounter)
         let previous = c.sequence.lastRecord
         let (resent, missed) = c.sequence.next(

@@ -8,7 +8,7 @@ import BTLensCrypto
 /// distribute once the link is encrypted. The SMP layer hands each SMP PDU of a sniffer capture here.
 extension LinkLayerLayer {
     func smp(_ payload: ArraySlice<UInt8>, _ key: ConnectionKey, _ direction: Direction, _ r: CaptureRecord) {
-        guard let aa = connections.first(where: { $0.value.key == key })?.key, var c = connections[aa],
+        guard let c = connections.values.first(where: { $0.key == key }),
             let code = payload.first
         else { return }
         let side = direction == .sent ? 0 : 1
@@ -20,7 +20,7 @@ extension LinkLayerLayer {
         case (0x0c, 64...): c.pairing.publicKey[side] = Array(p.prefix(64))
         case (0x04, 16...):
             c.pairing.random[side] = Array(p.prefix(16))
-            if side == 1 { derive(&c, r) }
+            if side == 1 { derive(c, r) }
         case (0x06, 16...): c.pairing.distributed[side] = Key128(littleEndian: p.prefix(16))
         case (0x07, 10...):
             guard let ltk = c.pairing.distributed[side] else { break }
@@ -34,11 +34,10 @@ extension LinkLayerLayer {
                 "LTK \(ltk.hex) distributed, for the encryption with EDIV \(Hex.value(ediv, width: 4)) and this Rand")
         default: break
         }
-        connections[aa] = c
     }
 
     /// At the responder's Pairing Random: the key this pairing makes, when the capture gives it away.
-    private func derive(_ c: inout LLConnection, _ r: CaptureRecord) {
+    private func derive(_ c: LLConnection, _ r: CaptureRecord) {
         guard let d = c.devices else {
             return say(
                 r, c, LLDiagnostics.keyNotDerived,
@@ -64,11 +63,11 @@ extension LinkLayerLayer {
                     key: ltk, ediv: 0, rand: [], device: d.peripheral.address, source: "the LTK of #\(r.number)"))
             return say(r, c, LLDiagnostics.keyDerived, "Secure Connections with the debug key: LTK \(ltk.hex) derived")
         }
-        legacy(&c, d, r)
+        legacy(c, d, r)
     }
 
     /// LE legacy pairing: the TK whose c1 gives the initiator's Pairing Confirm, then the STK.
-    private func legacy(_ c: inout LLConnection, _ d: (central: LLDevice, peripheral: LLDevice), _ r: CaptureRecord) {
+    private func legacy(_ c: LLConnection, _ d: (central: LLDevice, peripheral: LLDevice), _ r: CaptureRecord) {
         guard let q = c.pairing.request, let s = c.pairing.response, let mconfirm = c.pairing.confirm[0],
             let mrand = c.pairing.random[0], let srand = c.pairing.random[1],
             let pairing = LegacyPairing(

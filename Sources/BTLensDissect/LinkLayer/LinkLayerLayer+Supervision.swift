@@ -7,10 +7,18 @@ extension LinkLayerLayer {
     /// The connections `r` shows lost, each with a record at its last PDU plus the timeout (the
     /// record number `r`'s, which showed it), said as inferred and freed; in handle order.
     func lost(before r: CaptureRecord) -> [(ConnectionKey, CaptureRecord)] {
+        // A PDU heard only moves a deadline later: until the earliest passes, none is lost.
+        if let t = noLossBefore, r.timestamp.microseconds <= t.microseconds { return [] }
         var found: [(aa: UInt32, key: ConnectionKey, s: LLSupervision, at: Timestamp)] = []
+        var earliest: Int64?
         for (aa, c) in connections {
-            if let at = c.supervision.lost(before: r.timestamp) { found.append((aa, c.key, c.supervision, at)) }
+            if let at = c.supervision.lost(before: r.timestamp) {
+                found.append((aa, c.key, c.supervision, at))
+            } else if let d = c.supervision.deadline {
+                earliest = min(earliest ?? d, d)
+            }
         }
+        noLossBefore = earliest.map { Timestamp(microseconds: $0) } ?? (connections.isEmpty ? nil : r.timestamp)
         return found.sorted { $0.key.handle < $1.key.handle }.map { lost in
             connections[lost.aa] = nil
             let ms = (lost.s.timeout ?? 0) / 1000
@@ -29,9 +37,10 @@ extension LinkLayerLayer {
     }
 
     /// An LL_CONNECTION_UPDATE_IND's timeout and instant (§2.4.2.1), for the supervision.
-    func connectionUpdate(_ payload: ArraySlice<UInt8>, _ c: inout LLConnection) {
+    func connectionUpdate(_ payload: ArraySlice<UInt8>, _ c: LLConnection) {
         var r = ByteReader(payload)
         guard (try? r.skip(8)) != nil, let timeout = try? r.u16le(), let instant = try? r.u16le() else { return }
         c.supervision.update(units: timeout, instant: instant, counter: c.sequence.lastCounter)
+        noLossBefore = nil
     }
 }

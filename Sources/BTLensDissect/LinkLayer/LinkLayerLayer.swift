@@ -31,6 +31,9 @@ final class LinkLayerLayer {
     /// says it: the connection's life and ATT's facts follow it.
     /// A rejected LL_ENC_REQ is a failed start, with the reason given.
     var encryptionChanged: (ConnectionKey, HCIErrorCode, Bool, CaptureRecord) -> Void = { _, _, _, _ in }
+    /// No connection can be lost before this time (its earliest last PDU plus timeout); nil: look
+    /// at the next record, as after a connection opens or its timeout changes.
+    var noLossBefore: Timestamp?
     /// The advertising chains awaiting their next part.
     var chains = LLAuxChains()
 
@@ -83,13 +86,13 @@ final class LinkLayerLayer {
             afterTerminate(pdu, ended.handle, air, r)
             return nil
         }
-        guard var c = connection(aa, r) else { return nil }
+        guard let c = connection(aa, r) else { return nil }
         guard var header = try? LLDataHeader(pdu) else {
             malformed(r, c.key.handle, "a data channel PDU whole as its header says", found: pdu.count)
             return nil
         }
         let sender = air.sender ?? (c.lastSender == .central ? .peripheral : .central)
-        let resent = sequenced(&c, sender, guessed: air.sender == nil, header, air, r)
+        let resent = sequenced(c, sender, guessed: air.sender == nil, header, air, r)
         var r = r
         r.direction = sender == .central ? .sent : .received
         var ended: (ConnectionKey, HCIErrorCode)?
@@ -102,33 +105,28 @@ final class LinkLayerLayer {
                     r, c.key.handle, "an encrypted PDU of at least 5 octets (payload and MIC)", found: header.length)
                 // Its sender used a packet counter on it, heard damaged.
                 if c.encryption.cipher != nil { c.encryption.counters[sender == .central ? 0 : 1] += 1 }
-                connections[aa] = c
                 return nil
             }
-            guard let plain = decrypt(header, &c, sender, air, r) else {
-                connections[aa] = c
-                return nil
-            }
+            guard let plain = decrypt(header, c, sender, air, r) else { return nil }
             header.payload = plain[...]
             decrypted = true
         }
         if resent || header.payload.isEmpty {
-            shown(header, &c, resent: resent, r)
+            shown(header, c, resent: resent, r)
         } else if header.llid == 3 {
-            ended = control(header, &c, decrypted: decrypted, r)
+            ended = control(header, c, decrypted: decrypted, r)
         } else if header.llid == 0 {
             malformed(r, c.key.handle, "LLID 1, 2 or 3", found: header.payload.count, "LLID 0 (reserved)")
         } else {
             emit(
                 header.message("LL Data", decrypted: decrypted), r, r.direction, connection: c.key.handle, isTop: false)
-            // SMP, reached through reassembly, records pairing in the connection's state.
-            connections[aa] = c
             acl.linkLayerFragment(c.key, start: header.llid == 2, header.payload, r)
-            c = connections[aa] ?? c
         }
         // A terminated connection's state is freed; its access address is remembered a while.
-        connections[aa] = ended == nil ? c : nil
-        if ended != nil { terminated = Array(terminated.suffix(Self.terminatedKept - 1)) + [(aa, c.key.handle)] }
+        if ended != nil {
+            connections[aa] = nil
+            terminated = Array(terminated.suffix(Self.terminatedKept - 1)) + [(aa, c.key.handle)]
+        }
         return ended
     }
 
@@ -143,7 +141,7 @@ final class LinkLayerLayer {
     }
 
     /// A PDU shown and not decoded further: a retransmission, an empty PDU.
-    private func shown(_ header: LLDataHeader, _ c: inout LLConnection, resent: Bool, _ r: CaptureRecord) {
+    private func shown(_ header: LLDataHeader, _ c: LLConnection, resent: Bool, _ r: CaptureRecord) {
         if resent {
             var m = header.message("Retransmission")
             m.fields.append(("retransmission", .bool(true)))
@@ -152,7 +150,7 @@ final class LinkLayerLayer {
         emit(header.message("Empty PDU"), r, r.direction, connection: c.key.handle, isTop: false)
     }
 
-    private func control(_ header: LLDataHeader, _ c: inout LLConnection, decrypted: Bool, _ r: CaptureRecord) -> (
+    private func control(_ header: LLDataHeader, _ c: LLConnection, decrypted: Bool, _ r: CaptureRecord) -> (
         ConnectionKey, HCIErrorCode
     )? {
         guard let (opcode, message) = try? LLControlPDU.decode(header.payload) else {
@@ -160,18 +158,22 @@ final class LinkLayerLayer {
                 r, c.key.handle, "an LL control PDU as long as its opcode's parameters", found: header.payload.count)
             return nil
         }
-        if opcode == LLControlPDU.connectionUpdate { connectionUpdate(header.payload, &c) }
+        if opcode == LLControlPDU.connectionUpdate { connectionUpdate(header.payload, c) }
         var m = message
         m.fields = header.message("", decrypted: decrypted).fields + m.fields
         emit(m, r, r.direction, connection: c.key.handle, isTop: true)
-        encryptionControl(opcode, header.payload, &c, r)
+        encryptionControl(opcode, header.payload, c, r)
         guard opcode == LLControlPDU.terminate, let reason = header.payload.dropFirst().first else { return nil }
         return (c.key, HCIErrorCode(rawValue: reason))
     }
 
+    /// An `ll` event; one below the top (`--verbose` only) is not even built unless shown.
     func emit(
-        _ m: ProfileMessage, _ r: CaptureRecord, _ direction: Direction?, connection: UInt16?, isTop: Bool
+        _ m: @autoclosure () -> ProfileMessage, _ r: CaptureRecord, _ direction: Direction?, connection: UInt16?,
+        isTop: Bool
     ) {
+        guard isTop || ctx.lowerLayers else { return }
+        let m = m()
         ctx.emit(
             Event(
                 record: r.number, timestamp: r.timestamp, direction: direction, connection: connection, isTop: isTop,

@@ -6,7 +6,8 @@ import BTLensCore
 extension LinkLayerLayer {
     /// The connection a CONNECT_IND creates; the phone's side (the initiator) is the central.
     func open(_ c: LLConnectParameters, _ r: CaptureRecord) {
-        guard connections[c.accessAddress] == nil, let key = newKey(c.accessAddress, r) else { return }
+        guard connections[c.accessAddress] == nil, let key = newKey(c.accessAddress, r, announced: true) else { return }
+        noLossBefore = nil
         terminated.removeAll { $0.aa == c.accessAddress }
         connections[c.accessAddress]?.devices = (
             LLDevice(type: c.centralType, address: c.central), LLDevice(type: c.peripheralType, address: c.peripheral)
@@ -37,8 +38,10 @@ extension LinkLayerLayer {
         return connections[aa]
     }
 
-    /// A handle for a new connection on `aa`, and its state; nil, said, past the bound.
-    private func newKey(_ aa: UInt32, _ r: CaptureRecord) -> ConnectionKey? {
+    /// A handle for a new connection on `aa`, and its state; nil, said, past the bound. One a
+    /// CONNECT_IND `announced` takes the place of the assumed connection heard least recently.
+    private func newKey(_ aa: UInt32, _ r: CaptureRecord, announced: Bool = false) -> ConnectionKey? {
+        if connections.count >= Self.connectionLimit, announced { forgetAssumed(r) }
         guard connections.count < Self.connectionLimit else {
             ctx.say(
                 r, nil,
@@ -56,6 +59,25 @@ extension LinkLayerLayer {
         let key = ConnectionKey(index: r.controllerIndex, handle: handle)
         connections[aa] = LLConnection(key: key)
         return key
+    }
+
+    /// Stops following the assumed connection heard least recently (noise on a data channel often
+    /// looks like one), so that a real connection can be followed.
+    private func forgetAssumed(_ r: CaptureRecord) {
+        let assumed = connections.filter { $0.value.devices == nil }
+        guard
+            let (aa, c) = assumed.min(by: {
+                ($0.value.supervision.lastTime?.microseconds ?? 0, $0.key)
+                    < ($1.value.supervision.lastTime?.microseconds ?? 0, $1.key)
+            })
+        else { return }
+        connections[aa] = nil
+        ctx.say(
+            r, c.key.handle,
+            Diagnostic(
+                LLDiagnostics.connectionLimit,
+                "at most \(Self.connectionLimit) connections followed at once: the one assumed on access address \(Hex.value(aa, width: 8)), last heard at #\(c.supervision.lastRecord), is no longer followed, for this CONNECT_IND's",
+                fields: [("access_address", .hex(Int64(aa), digits: 8))]))
     }
 
     private func announce(_ info: ConnectionInfo, _ change: ConnectionChange.Change, _ r: CaptureRecord) {

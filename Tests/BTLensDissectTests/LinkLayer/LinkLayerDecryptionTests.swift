@@ -189,4 +189,19 @@ final class LinkLayerDecryptionTests: XCTestCase {
                 ["expected the MIC the sniffer checked to be valid, found its flag saying it failed: PDU not decoded"])
         }
     }
+
+    /// A capture that begins inside an encrypted session: the sniffer's header says a PDU is encrypted
+    /// (272: encrypted, MIC not OK), so it is shown as such, never decoded as plaintext.
+    func testAPDUTheSnifferSaysIsEncryptedIsNeverReadAsPlaintext() throws {
+        var records = SnifferCapture.records()
+        records[6].air?.mic = .invalid
+        var w = PcapFileWriter(link: .nordic, layout: .pcap(nanoseconds: false))
+        for r in records { w.add(r) }
+        let events = try analyze(w.bytes)
+        XCTAssertTrue(llLines(events).contains("#7 ll Encrypted PDU"), "\(llLines(events))")
+        XCTAssertEqual(
+            messages(events, LLDiagnostics.encrypted).first,
+            "data PDUs encrypted, as the sniffer's header says, in a session whose LL_ENC_REQ and LL_ENC_RSP the capture does not hold: shown as encrypted, never decoded"
+        )
+    }
 }

@@ -32,9 +32,9 @@ struct LLSequence {
     /// FNV-1a of a PDU's first header octet's LLID, its length and payload: what a retransmission repeats.
     static func digest(_ header: LLDataHeader) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in [header.llid, UInt8(truncatingIfNeeded: header.length)] + header.payload {
-            h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3
-        }
+        h = (h ^ UInt64(header.llid)) &* 0x0000_0100_0000_01b3
+        h = (h ^ UInt64(truncatingIfNeeded: header.length)) &* 0x0000_0100_0000_01b3
+        for b in header.payload { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         return h
     }
 

@@ -91,7 +91,7 @@ final class LinkLayerLayer {
             malformed(r, c.key.handle, "a data channel PDU whole as its header says", found: pdu.count)
             return nil
         }
-        let sender = air.sender ?? guessedSender(c, r)
+        let sender = air.sender ?? (c.lastSender == .central ? .peripheral : .central)
         let resent = sequenced(c, sender, guessed: air.sender == nil, header, air, r)
         var r = r
         r.direction = sender == .central ? .sent : .received
@@ -128,14 +128,6 @@ final class LinkLayerLayer {
             terminated = Array(terminated.suffix(Self.terminatedKept - 1)) + [(aa, c.key.handle)]
         }
         return ended
-    }
-
-    /// Who sent a PDU when the capture does not say (LINKTYPE 251): the central opens each connection
-    /// event (Vol 6 Part B §4.5.1) and the sides take turns 150 µs apart within it; a PDU more than
-    /// 3 ms after the last (past any LE 1M or 2M packet and its T_IFS) begins an event.
-    private func guessedSender(_ c: LLConnection, _ r: CaptureRecord) -> AirPacket.Sender {
-        if let last = c.supervision.lastTime, r.timestamp.microseconds - last.microseconds > 3000 { return .central }
-        return c.lastSender == .central ? .peripheral : .central
     }
 
     /// A PDU of a connection after its LL_TERMINATE_IND (the terminate sent again, its acknowledgement):

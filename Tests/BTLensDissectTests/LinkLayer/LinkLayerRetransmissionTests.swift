@@ -65,29 +65,6 @@ final class LinkLayerRetransmissionTests: XCTestCase {
         XCTAssertEqual(reject?.fields.first { $0.0 == "reason_name" }?.1, .string("PIN or Key Missing"))
     }
 
-    /// LINKTYPE 251 says nothing of who sent a PDU: one heard more than 3 ms after the last begins a
-    /// connection event, the central's, so a PDU the sniffer missed does not swap the sides after it.
-    func testLinkType251TakesANewEventForTheCentral() throws {
-        let aa = SnifferCapture.firstAccessAddress
-        var a = AirCapture()
-        a.connect(aa, at: 0)
-        // Event 1: the central's MTU request and the peripheral's empty PDU.
-        a.data(aa, .central, llid: 2, sn: 0, nesn: 0, [3, 0, 4, 0, 0x02, 0xf7, 0x00], at: 1250)
-        a.data(aa, .peripheral, llid: 1, sn: 0, nesn: 1, at: 1500)
-        // Event 2 (30 ms later): the central's empty PDU is missed; the peripheral's response heard.
-        a.data(aa, .peripheral, llid: 2, sn: 1, nesn: 0, [3, 0, 4, 0, 0x03, 0x40, 0x00], at: 31_500)
-        // Event 3: the central's Read Request, then the peripheral's response.
-        a.data(aa, .central, llid: 2, sn: 0, nesn: 0, [3, 0, 4, 0, 0x0a, 0x03, 0x00], at: 61_250)
-        a.data(aa, .peripheral, llid: 2, sn: 0, nesn: 1, [3, 0, 4, 0, 0x0b, 0x68, 0x69], at: 61_500)
-        let events = try analyze(a.bytes(.leLinkLayer))
-        let att = events.compactMap { e -> String? in
-            guard case .att(let p) = e.body else { return nil }
-            return "#\(e.record) \(e.direction == .sent ? "<" : ">") \(p.opcode.name)"
-        }
-        // #4 is taken for the central's (a new event), as 251 cannot say otherwise; #5 and #6 are right.
-        XCTAssertEqual(att.suffix(2), ["#5 < Read Request", "#6 > Read Response"])
-    }
-
     /// Noise on data channels looks like connections on random access addresses: past the bound, a
     /// CONNECT_IND takes the place of the one heard least recently, and its connection is followed.
     func testACONNECTINDTakesThePlaceOfAnAssumedConnection() throws {

@@ -1,3 +1,4 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -60,6 +61,36 @@ final class SnifferTsharkTests: XCTestCase {
             XCTAssertEqual(ours.att.count, counts.att, name)
             XCTAssertEqual(theirs.keys.filter(ours.retransmissions.contains).sorted(), counts.retransmitted, name)
             XCTAssertEqual(ours.att, theirs.filter { !ours.retransmissions.contains($0.key) }, name)
+        }
+    }
+
+    /// The bundled sniffer samples, frame by frame: every ATT PDU tshark decodes, btlens decodes at
+    /// the same frame with the same opcode; the ones only btlens has are those it decrypted.
+    func testTheSamplesATTEqualTsharksAndTheRestWasDecrypted() throws {
+        for sample in SnifferSamples.all {
+            let path = packageRoot.appendingPathComponent("Captures/\(sample.file)").path
+            guard let theirs = try tshark(path) else { throw XCTSkip("tshark is not installed") }
+            let run = try runCLI(["timeline", path, "--format", "jsonl", "--no-dissectors", "-v"] + sample.options)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            var att: [Int: [Int]] = [:]
+            var decrypted: Set<Int> = []
+            var resent: Set<Int> = []
+            for line in run.stdout.split(separator: "\n") {
+                let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard let record = o["record"] as? Int else { continue }
+                if o["type"] as? String == "att", let opcode = o["opcode"] as? Int {
+                    att[record, default: []].append(opcode)
+                }
+                if o["decrypted"] as? Bool == true { decrypted.insert(record) }
+                if o["retransmission"] as? Bool == true { resent.insert(record) }
+            }
+            XCTAssertFalse(att.isEmpty, sample.file)
+            // tshark decodes a retransmission again; btlens shows it once, marked.
+            XCTAssertEqual(
+                att.filter { theirs[$0.key] != nil }, theirs.filter { !resent.contains($0.key) }, sample.file)
+            let ours = Set(att.keys).subtracting(theirs.keys)
+            XCTAssertTrue(ours.isSubset(of: decrypted), "\(sample.file): \(ours.sorted()) not decrypted")
+            XCTAssertEqual(ours.isEmpty, sample.file.contains("plain"), sample.file)
         }
     }
 

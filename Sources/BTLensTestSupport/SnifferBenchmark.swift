@@ -1,5 +1,6 @@
 import BTLensCapture
 import BTLensCore
+import BTLensCrypto
 
 /// The benchmark's capture as an LE sniffer hears it (scripts/benchmark --sniffer): the LE
 /// sessions of `BenchmarkCapture` (Aurora headphones and unbound devices, ATT writes and
@@ -8,11 +9,13 @@ import BTLensCore
 /// LL_TERMINATE_IND; pcap of
 /// LINKTYPE 256. What a sniffer cannot hear (HCI commands and events, BR/EDR links) is left out.
 /// Written in pieces, as the HCI capture is: each session read back from its btsnoop bytes.
+/// `encrypted`: each connection encrypts after its CONNECT_IND with the Core specification's sample
+/// LTK (`SnifferSamples.sampleLTK`, for `--ltk`), every non-empty PDU with its MIC.
 public enum SnifferBenchmark {
     /// Writes about `bytes` of pcap to `write`; returns the records written.
     @discardableResult
-    public static func generate(bytes target: Int, write: ([UInt8]) -> Void) -> Int {
-        var converter = Converter()
+    public static func generate(bytes target: Int, encrypted: Bool = false, write: ([UInt8]) -> Void) -> Int {
+        var converter = Converter(encrypted: encrypted)
         write(PcapFileWriter(link: .leWithPseudoHeader, layout: .pcap(nanoseconds: false)).bytes)
         var header: [UInt8]?
         BenchmarkCapture.generate(bytes: target) { chunk in
@@ -33,6 +36,11 @@ public enum SnifferBenchmark {
         private var opened = 0
         /// Per LE connection handle: whether the central sent its last PDU.
         private var lastSender: [UInt16: Bool] = [:]
+        let encrypted: Bool
+        /// Per encrypted connection handle: its session and each side's packet counter.
+        private var sessions: [UInt16: (cipher: LLCipher, counters: [UInt64])] = [:]
+
+        init(encrypted: Bool) { self.encrypted = encrypted }
 
         mutating func convert(_ btsnoop: [UInt8]) -> [UInt8] {
             var w = PcapFileWriter(link: .leWithPseudoHeader, layout: .pcap(nanoseconds: false))
@@ -56,13 +64,15 @@ public enum SnifferBenchmark {
                 opened += 1
                 let aa = 0x5065_0000 | UInt32(truncatingIfNeeded: opened) & 0xffff
                 links[handle] = (aa, 0, 0)
-                return [connectIndication(aa, peer: Array(p[8..<14]))]
+                let connect = connectIndication(aa, peer: Array(p[8..<14]))
+                return [connect] + (encrypted ? startEncryption(handle) : [])
             case .event where p.count >= 6 && p[0] == 0x05 && p[2] == 0x00:
                 let handle = UInt16(p[3]) | UInt16(p[4] & 0x0f) << 8
                 guard links[handle] != nil else { return [] }
                 defer {
                     links[handle] = nil
                     lastSender[handle] = nil
+                    sessions[handle] = nil
                 }
                 return turn(handle, central: true) + [data(handle, central: true, llid: 3, [0x02, 0x13])]
             case .aclData where p.count >= 4:
@@ -90,6 +100,21 @@ public enum SnifferBenchmark {
             return a.pseudoHeader + SnifferCapture.le32(0x8e89_bed6) + pdu + [0, 0, 0]
         }
 
+        /// LL_ENC_REQ and LL_ENC_RSP with the specification's sample values, LL_START_ENC_REQ, then
+        /// both LL_START_ENC_RSP encrypted (§5.1.3.1).
+        private mutating func startEncryption(_ handle: UInt16) -> [[UInt8]] {
+            let (q, s) = (SnifferSamples.sampleRequest, SnifferSamples.sampleResponse)
+            var out = [data(handle, central: true, llid: 3, q), data(handle, central: false, llid: 3, s)]
+            out += turn(handle, central: false) + [data(handle, central: false, llid: 3, [0x05])]
+            if let cipher = LLCipher(
+                ltk: SnifferSamples.sampleLTK, skdm: q[11..<19], ivm: q[19..<23], skds: s[1..<9], ivs: s[9..<13])
+            {
+                sessions[handle] = (cipher, [0, 0])
+            }
+            out += turn(handle, central: true) + [data(handle, central: true, llid: 3, [0x06])]
+            return out + [data(handle, central: false, llid: 3, [0x06])]
+        }
+
         /// The sides take turns (§4.5.1): before a side sends twice, its peer's Empty PDU acknowledges
         /// the first, as a sniffer hears it (40 % and 72 % of the records of crackle's and
         /// bsniffhub's captures are Empty PDUs).
@@ -107,7 +132,18 @@ public enum SnifferBenchmark {
             lastSender[handle] = central
             var a = AirPacket()
             (a.channel, a.signal, a.crc, a.sender) = (12, -55, .valid, central ? .central : .peripheral)
-            let header = [llid | nesn << 2 | sn << 3, UInt8(truncatingIfNeeded: payload.count)]
+            let first = llid | nesn << 2 | sn << 3
+            var payload = payload
+            if var session = sessions[handle], !payload.isEmpty {
+                let side = central ? 0 : 1
+                let counter = session.counters[side]
+                payload =
+                    session.cipher.encrypt(header: first, plaintext: payload, counter: counter, fromCentral: central)
+                    ?? payload
+                session.counters[side] += 1
+                sessions[handle] = session
+            }
+            let header = [first, UInt8(truncatingIfNeeded: payload.count)]
             return a.pseudoHeader + SnifferCapture.le32(link.aa) + header + payload + [0, 0, 0]
         }
     }

@@ -2,7 +2,8 @@
 // `--benchmark FILE MEGABYTES [FRAMING DIR]` the benchmark's large capture (scripts/benchmark; with a
 // framing, its Aurora frames in that framing and the definitions that read them written to the
 // existing folder DIR), or with
-// `--benchmark-sniffer FILE MEGABYTES` its LE sessions as a sniffer hears them (pcap, LINKTYPE 256), with
+// `--benchmark-sniffer FILE MEGABYTES [encrypted]` its LE sessions as a sniffer hears them (pcap, LINKTYPE
+// 256; encrypted with the specification's sample LTK), with
 // `--hostile DIR` the hostile captures (docs/hostile-captures.md), with
 // `--mutants FORM SEED FIRST COUNT DIR` seeded mutants of the samples in one form (scripts/mutate).
 import BTLensCore
@@ -53,9 +54,12 @@ if arguments.first == "--benchmark", arguments.count == 3 || arguments.count == 
     print("\(arguments[1]): \(records) records")
     OS.exit(0)
 }
-if arguments.first == "--benchmark-sniffer", arguments.count == 3, let megabytes = Int(arguments[2]) {
+if arguments.first == "--benchmark-sniffer", arguments.count == 3 || arguments.count == 4,
+    let megabytes = Int(arguments[2])
+{
     let f = create(arguments[1])
-    let records = SnifferBenchmark.generate(bytes: megabytes * 1_000_000) { bytes in
+    let encrypted = arguments.count == 4 && arguments[3] == "encrypted"
+    let records = SnifferBenchmark.generate(bytes: megabytes * 1_000_000, encrypted: encrypted) { bytes in
         _ = bytes.withUnsafeBytes { OS.fwrite($0, f) }
     }
     OS.fclose(f)

@@ -22,27 +22,51 @@ struct LLEncryption {
     /// The packet counter of each side's next new PDU (0 the central's, 1 the peripheral's); an empty
     /// PDU is not encrypted and does not count (Vol 6 Part E §2.1).
     var counters: [UInt64] = [0, 0]
+    /// Each side's PDUs heard since its last that decrypted, whose MIC failed: damaged ones used a
+    /// counter each, or the sniffer missed more than the window.
+    var failed: [UInt64] = [0, 0]
+    /// The record of the session's LL_ENC_REQ, once LL_START_ENC_REQ has used it, and whether its
+    /// LL_ENC_RSP was heard.
+    var sessionRecord: Int?
+    var usedResponse = false
+    /// Why the keys given were not tried on this session: none of them decrypted an earlier session
+    /// of the connection (its LTK does not change), or the capture's budget of trials is spent.
+    var givenKeysFailed = false
+    var givenKeysSkipped: String?
 
     struct Candidate {
         var cipher: LLCipher
         /// How the timeline names the key: `--ltk 1`, `the STK of Just Works pairing (#8)`.
         var source: String
+        /// Given by the user (`--ltk`, `--keys`), not derived from the capture.
+        var given: Bool
     }
 
     /// Counters tried past the expected one: PDUs the sniffer did not hear still advanced the sender's.
+    /// Each failed PDU widens it by 4 (to at most 64), so that a long gap is caught up with.
     static let counterWindow: UInt64 = 4
+    static let widestWindow: UInt64 = 64
+
+    func window(_ side: Int) -> ClosedRange<UInt64> {
+        counters[side]...(counters[side] + min(Self.counterWindow + 4 * failed[side], Self.widestWindow))
+    }
 
     /// A new session at LL_START_ENC_REQ with `keys` to try.
-    mutating func start(_ keys: [(Key128, String)]) {
+    mutating func start(_ keys: [(key: Key128, source: String, given: Bool)]) {
         active = true
         cipher = nil
         said = false
         counters = [0, 0]
+        failed = [0, 0]
         candidates = []
+        // A session's set-up is used once: the next needs its own LL_ENC_REQ and LL_ENC_RSP.
+        defer { (request, response) = (nil, nil) }
+        sessionRecord = request?.record
+        usedResponse = response != nil
         guard let q = request, let s = response else { return }
-        for (key, source) in keys {
-            if let cipher = LLCipher(ltk: key, skdm: q.skdm, ivm: q.ivm, skds: s.skds, ivs: s.ivs) {
-                candidates.append(Candidate(cipher: cipher, source: source))
+        for k in keys {
+            if let cipher = LLCipher(ltk: k.key, skdm: q.skdm, ivm: q.ivm, skds: s.skds, ivs: s.ivs) {
+                candidates.append(Candidate(cipher: cipher, source: k.source, given: k.given))
             }
         }
     }
@@ -53,7 +77,7 @@ struct LLEncryption {
         plain: [UInt8], source: String, counter: UInt64
     )? {
         for candidate in candidates {
-            for counter in counters[side]...(counters[side] + Self.counterWindow) {
+            for counter in window(side) {
                 guard
                     let plain = candidate.cipher.decrypt(
                         header: first, payload: payload, counter: counter, fromCentral: side == 0)
@@ -67,18 +91,22 @@ struct LLEncryption {
         return nil
     }
 
-    /// The PDU decrypted with the session's cipher at the side's counter or one of the window after
-    /// it, with the counter that checked; nil when no MIC checks.
-    mutating func decrypt(_ first: UInt8, _ payload: ArraySlice<UInt8>, side: Int) -> (plain: [UInt8], counter: UInt64)?
-    {
+    /// The PDU decrypted with the session's cipher at a counter of the side's window, with the
+    /// counter that checked and how many of the counters skipped were failed PDUs heard; nil when no
+    /// MIC checks (counted as failed).
+    mutating func decrypt(_ first: UInt8, _ payload: ArraySlice<UInt8>, side: Int) -> (
+        plain: [UInt8], counter: UInt64, failed: UInt64
+    )? {
         guard let cipher else { return nil }
-        let expected = counters[side]
-        for counter in expected...(expected + Self.counterWindow) {
+        for counter in window(side) {
             if let plain = cipher.decrypt(header: first, payload: payload, counter: counter, fromCentral: side == 0) {
+                let heard = failed[side]
                 counters[side] = counter + 1
-                return (plain, counter)
+                failed[side] = 0
+                return (plain, counter, heard)
             }
         }
+        failed[side] += 1
         return nil
     }
 }

@@ -51,7 +51,9 @@ public enum LinkLayerKeys {
     /// The keys of a file named `name`; `device` is the address its folder gives (BlueZ names a
     /// device's folder by its address).
     public static func read(_ text: String, name: String, device: BDAddr?) throws(Error) -> [LinkLayerKey] {
-        if text.contains("[LongTermKey]") || text.contains("LongTermKey]") {
+        // A byte order mark (some editors write one) is no part of the first line.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        if text.contains("LongTermKey]") {
             return try bluez(text, name: name, device: device)
         }
         var keys: [LinkLayerKey] = []
@@ -73,6 +75,7 @@ public enum LinkLayerKeys {
             keys.append(LinkLayerKey(address: address, ltk: key, source: at))
             guard keys.count <= limit else { throw Error(message: "\(at): expected at most \(limit) keys") }
         }
+        guard !keys.isEmpty else { throw Error(message: "\(name): expected [ADDRESS] KEY lines, found no key") }
         return keys
     }
 

@@ -35,24 +35,35 @@ extension LinkLayerLayer {
     /// The keys to try, most likely first: what this connection's pairing made (for a session with
     /// EDIV and Rand zero), keys distributed earlier with this EDIV and Rand or for these devices,
     /// then the user's, each also read least significant octet first.
-    private func candidateKeys(_ c: LLConnection) -> [(Key128, String)] {
+    private func candidateKeys(_ c: LLConnection) -> [(key: Key128, source: String, given: Bool)] {
         guard let q = c.encryption.request else { return [] }
         let zero = q.ediv == 0 && q.rand.allSatisfy { $0 == 0 }
         let devices = c.devices.map { [$0.central.address, $0.peripheral.address] } ?? []
-        var keys: [(Key128, String)] = []
-        if zero, let d = c.pairing.derived { keys.append((d.key, d.source)) }
+        var keys: [(key: Key128, source: String, given: Bool)] = []
+        if zero, let d = c.pairing.derived { keys.append((d.key, d.source, false)) }
         for k in learnt.reversed()
         where zero
             ? k.ediv == 0 && k.device.map(devices.contains) ?? false
             : k.ediv == q.ediv && k.rand == q.rand
         {
-            keys.append((k.key, k.source))
+            keys.append((k.key, k.source, false))
         }
         // A connection whose CONNECT_IND is not in the capture may be any device's.
-        for k in self.keys where k.address.map { devices.isEmpty || devices.contains($0) } ?? true {
-            keys.append((k.ltk, k.source))
+        let given = self.keys.filter { k in k.address.map { devices.isEmpty || devices.contains($0) } ?? true }
+        c.encryption.givenKeysSkipped = nil
+        if c.encryption.givenKeysFailed, !given.isEmpty {
+            c.encryption.givenKeysSkipped = "none of the keys given decrypted an earlier session of this connection"
+            return keys
+        }
+        guard keyTrialsLeft >= given.count * 2 else {
+            if !given.isEmpty { c.encryption.givenKeysSkipped = "the capture's 65,536 trials of keys given are spent" }
+            return keys
+        }
+        keyTrialsLeft -= given.count * 2
+        for k in given {
+            keys.append((k.ltk, k.source, true))
             if let reversed = Key128(littleEndian: k.ltk.littleEndian.reversed()) {
-                keys.append((reversed, k.source + LinkLayerKeys.reversed))
+                keys.append((reversed, k.source + LinkLayerKeys.reversed, true))
             }
         }
         return keys
@@ -81,6 +92,7 @@ extension LinkLayerLayer {
                 return first.plain
             }
             let tried = c.encryption.candidates.filter { !$0.source.hasSuffix(LinkLayerKeys.reversed) }.count
+            c.encryption.givenKeysFailed = c.encryption.candidates.contains(where: \.given)
             c.encryption.candidates = []
             c.encryption.said = true
             undecrypted(header, c, r)
@@ -98,17 +110,17 @@ extension LinkLayerLayer {
             }
             return nil
         }
-        guard let (plain, counter) = c.encryption.decrypt(header.first, header.payload, side: side) else {
-            // The sender used this counter: the next PDU has the one after it.
-            c.encryption.counters[side] += 1
+        let tried = c.encryption.window(side)
+        guard let (plain, counter, failed) = c.encryption.decrypt(header.first, header.payload, side: side) else {
             undecrypted(header, c, r)
             say(
                 r, c, LLDiagnostics.micBad,
-                "expected a MIC that checks with the session key at packet counter \(expected) to \(expected + LLEncryption.counterWindow), found none: PDU not decoded",
+                "expected a MIC that checks with the session key at packet counter \(tried.lowerBound) to \(tried.upperBound), found none: PDU not decoded",
                 bytes: header.payload.count)
             return nil
         }
-        skipped(counter, expected, c, r)
+        // Counters skipped past the PDUs heard that failed: those the sniffer did not hear.
+        skipped(counter, expected + failed, c, r)
         return plain
     }
 
@@ -134,9 +146,13 @@ extension LinkLayerLayer {
 
     /// Why a session is shown encrypted: its set-up not in the capture, no key given, or none for it.
     private func noKeyMessage(_ c: LLConnection) -> String {
-        guard c.encryption.active, c.encryption.request != nil, c.encryption.response != nil else {
+        guard c.encryption.active, c.encryption.sessionRecord != nil, c.encryption.usedResponse else {
             return
                 "data PDUs encrypted, as the sniffer's header says, in a session whose LL_ENC_REQ and LL_ENC_RSP the capture does not hold: shown as encrypted, never decoded"
+        }
+        if let why = c.encryption.givenKeysSkipped {
+            return
+                "data PDUs encrypted since LL_START_ENC_REQ, expected a key to decrypt them, found no new one: \(why): shown as encrypted"
         }
         guard !keys.isEmpty else {
             return
@@ -148,7 +164,7 @@ extension LinkLayerLayer {
     }
 
     private func decryptedMessage(_ c: LLConnection, _ source: String) -> String {
-        let at = c.encryption.request.map { " of LL_ENC_REQ #\($0.record)" } ?? ""
+        let at = c.encryption.sessionRecord.map { " of LL_ENC_REQ #\($0)" } ?? ""
         return "the encryption\(at) decrypted with \(source): every PDU's MIC is checked"
     }
 

@@ -20,7 +20,10 @@ extension LinkLayerLayer {
         case (0x0c, 64...): c.pairing.publicKey[side] = Array(p.prefix(64))
         case (0x04, 16...):
             c.pairing.random[side] = Array(p.prefix(16))
-            if side == 1 { derive(c, r) }
+            // Legacy pairing's key follows from the responder's random; Secure Connections' from the
+            // last of its rounds' (passkey entry has 20), at the initiator's DHKey Check.
+            if side == 1, c.pairing.publicKey.contains(where: { $0 == nil }) { derive(c, r) }
+        case (0x0d, 16...) where side == 0: derive(c, r)
         case (0x06, 16...): c.pairing.distributed[side] = Key128(littleEndian: p.prefix(16))
         case (0x07, 10...):
             guard let ltk = c.pairing.distributed[side] else { break }
@@ -31,7 +34,7 @@ extension LinkLayerLayer {
                     key: ltk, ediv: ediv, rand: Array(p[2..<10]), device: device, source: "the LTK of #\(r.number)"))
             say(
                 r, c, LLDiagnostics.keyDerived,
-                "LTK \(ltk.hex) distributed, for the encryption with EDIV \(Hex.value(ediv, width: 4)) and this Rand")
+                "LTK distributed, for the encryption with EDIV \(Hex.value(ediv, width: 4)) and this Rand")
         default: break
         }
     }
@@ -61,7 +64,7 @@ extension LinkLayerLayer {
             learn(
                 LLLearntKey(
                     key: ltk, ediv: 0, rand: [], device: d.peripheral.address, source: "the LTK of #\(r.number)"))
-            return say(r, c, LLDiagnostics.keyDerived, "Secure Connections with the debug key: LTK \(ltk.hex) derived")
+            return say(r, c, LLDiagnostics.keyDerived, "Secure Connections with the debug key: LTK derived")
         }
         legacy(c, d, r)
     }
@@ -88,11 +91,11 @@ extension LinkLayerLayer {
                 "expected a TK from 0 to 999999 whose c1 gives the Pairing Confirm, found none (out of band data?): what follows decrypts only with a key given"
             )
         }
-        let digits = String(tk)
-        let what = tk == 0 ? "Just Works (TK 0)" : "passkey \(String(repeating: "0", count: 6 - digits.count) + digits)"
+        // Keys and the passkey are never printed: a report shared without the capture keeps them.
+        let what = tk == 0 ? "Just Works (TK 0)" : "passkey (found by search)"
         c.pairing.derived = (stk, "the STK of \(what) pairing (#\(r.number))")
         say(
-            r, c, LLDiagnostics.keyDerived, "\(what) pairing: TK found from the Pairing Confirm, STK \(stk.hex) derived"
+            r, c, LLDiagnostics.keyDerived, "\(what) pairing: TK found from the Pairing Confirm, STK derived"
         )
     }
 

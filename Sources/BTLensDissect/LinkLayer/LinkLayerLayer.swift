@@ -23,6 +23,9 @@ final class LinkLayerLayer {
     static let terminatedKept = 16
     /// The keys the user gave (`--ltk`, `--keys`).
     let keys: [LinkLayerKey]
+    /// Keys given that may still be tried on sessions' first PDUs, in the whole capture: each costs
+    /// up to 5 decryptions, so that a capture of many sessions cannot make the work unbounded.
+    var keyTrialsLeft = 65_536
     /// The long-term keys pairings in the capture distributed, newest last, for the connections that
     /// encrypt with them later.
     var learnt: [LLLearntKey] = []
@@ -103,8 +106,8 @@ final class LinkLayerLayer {
             guard header.payload.count > LLCipher.micSize else {
                 malformed(
                     r, c.key.handle, "an encrypted PDU of at least 5 octets (payload and MIC)", found: header.length)
-                // Its sender used a packet counter on it, heard damaged.
-                if c.encryption.cipher != nil { c.encryption.counters[sender == .central ? 0 : 1] += 1 }
+                // Heard damaged: its sender may have used a packet counter on it.
+                if c.encryption.cipher != nil { c.encryption.failed[sender == .central ? 0 : 1] += 1 }
                 return nil
             }
             guard let plain = decrypt(header, c, sender, air, r) else { return nil }

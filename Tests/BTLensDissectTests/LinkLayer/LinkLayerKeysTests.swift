@@ -46,6 +46,16 @@ final class LinkLayerKeysTests: XCTestCase {
         }
     }
 
+    /// A byte order mark is skipped; a file with no key is an error, not a silent nothing.
+    func testAByteOrderMarkAndAnEmptyFile() throws {
+        let keys = try LinkLayerKeys.read("\u{FEFF}\(Self.hex)\r\n", name: "bom.txt", device: nil)
+        XCTAssertEqual(keys.map { $0.ltk.hex.uppercased() }, [Self.hex])
+        XCTAssertThrowsError(try LinkLayerKeys.read("# nothing yet\n", name: "empty.txt", device: nil)) { e in
+            XCTAssertEqual(
+                (e as? LinkLayerKeys.Error)?.message, "empty.txt: expected [ADDRESS] KEY lines, found no key")
+        }
+    }
+
     /// BlueZ writes a key's octets least significant first (doc/settings-storage.txt's LongTermKey).
     func testABlueZInfoFile() throws {
         let stored = String(Self.hex.chunked().reversed().joined())

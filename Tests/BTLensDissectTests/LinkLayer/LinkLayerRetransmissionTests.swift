@@ -84,4 +84,33 @@ final class LinkLayerRetransmissionTests: XCTestCase {
         )
         XCTAssertTrue(llLines(events).contains("#68 att Read Request"), "\(llLines(events).suffix(4))")
     }
+
+    /// Six encrypted PDUs of the peripheral's not heard: past the window of 4 the first PDU heard
+    /// fails, the window widens, and the next decrypts, the gap said without the failed one.
+    func testDecryptionCatchesUpAfterALongGap() throws {
+        let key = LinkLayerKey(address: nil, ltk: SnifferSamples.sampleLTK, source: "--ltk 1")
+        let bytes = capture { s, link in
+            SnifferSamples.startEncryption(
+                &s, &link, ltk: SnifferSamples.sampleLTK, SnifferSamples.sampleRequest, SnifferSamples.sampleResponse)
+            for i in 0..<6 {
+                link.send(&s, AirLink.central, .empty, heard: false)
+                link.send(&s, AirLink.peripheral, .att([0x1b, 0x0f, 0x00, UInt8(i)]), heard: false)
+            }
+            link.event(&s, nil, .att([0x1b, 0x0f, 0x00, 0x06]))
+            link.event(&s, nil, .att([0x1b, 0x0f, 0x00, 0x07]))
+        }
+        let events = try analyze(bytes, keys: [key])
+        let said = events.compactMap { e in e.diagnostic.map { "#\(e.record) \($0.id): \($0.message)" } }
+            .filter { !$0.contains("ll.decrypted") && !$0.contains("ll.packets.missed") }
+        XCTAssertEqual(
+            said,
+            [
+                "#9 ll.mic.bad: expected a MIC that checks with the session key at packet counter 1 to 5, found none: PDU not decoded",
+                "#11 ll.counter.skipped: expected packet counter 2, found 8: 6 encrypted PDUs the sniffer did not hear",
+            ])
+        let values = events.compactMap { e -> String? in
+            if case .att(let a) = e.body, let v = a.value { return "#\(e.record) \(Array(v))" } else { return nil }
+        }
+        XCTAssertEqual(values, ["#11 [7]"])
+    }
 }

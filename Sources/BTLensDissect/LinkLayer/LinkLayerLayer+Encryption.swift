@@ -112,12 +112,10 @@ extension LinkLayerLayer {
         }
         let tried = c.encryption.window(side)
         guard let (plain, counter, failed) = c.encryption.decrypt(header.first, header.payload, side: side) else {
-            undecrypted(header, c, r)
-            say(
-                r, c, LLDiagnostics.micBad,
-                "expected a MIC that checks with the session key at packet counter \(tried.lowerBound) to \(tried.upperBound), found none: PDU not decoded",
-                bytes: header.payload.count)
-            return nil
+            return micFailed(
+                header, c, r,
+                "expected a MIC that checks with the session key at packet counter \(tried.lowerBound) to \(tried.upperBound), found none"
+            )
         }
         // Counters skipped past the PDUs heard that failed: those the sniffer did not hear.
         skipped(counter, expected + failed, c, r)
@@ -130,12 +128,8 @@ extension LinkLayerLayer {
         -> [UInt8]?
     {
         guard mic != .invalid else {
-            undecrypted(header, c, r)
-            say(
-                r, c, LLDiagnostics.micBad,
-                "expected the MIC the sniffer checked to be valid, found its flag saying it failed: PDU not decoded",
-                bytes: header.payload.count)
-            return nil
+            return micFailed(
+                header, c, r, "expected the MIC the sniffer checked to be valid, found its flag saying it failed")
         }
         if !c.encryption.bySniffer {
             c.encryption.bySniffer = true
@@ -176,6 +170,13 @@ extension LinkLayerLayer {
             r, c, LLDiagnostics.counterSkipped,
             "expected packet counter \(expected), found \(counter): \(Plural.of(n, "encrypted PDU")) the sniffer did not hear",
             fields: [("missed", .int(n))])
+    }
+
+    /// A PDU whose MIC failed: shown encrypted, said, its bytes undecoded.
+    private func micFailed(_ header: LLDataHeader, _ c: LLConnection, _ r: CaptureRecord, _ why: String) -> [UInt8]? {
+        undecrypted(header, c, r)
+        say(r, c, LLDiagnostics.micBad, "\(why): PDU not decoded", bytes: header.payload.count)
+        return nil
     }
 
     /// An encrypted PDU no key decrypts: shown as such.

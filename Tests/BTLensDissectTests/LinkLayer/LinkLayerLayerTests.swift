@@ -121,15 +121,7 @@ extension LinkLayerLayerTests {
     func testRandomlyDamagedCapturesNeverTrap() throws {
         var random = SplitMix(seed: 43)
         for link in [PcapFileWriter.LinkType.leLinkLayer, .leWithPseudoHeader, .nordic] {
-            let original = SnifferCapture.bytes(link)
-            for _ in 0..<2000 {
-                var bytes = original
-                for _ in 0...random.below(4) {
-                    bytes[24 + random.below(bytes.count - 24)] = UInt8(truncatingIfNeeded: random.next())
-                }
-                let events = (try? analyze(bytes)) ?? []
-                XCTAssertTrue(events.allSatisfy { $0.record >= 0 }, "\(link)")
-            }
+            assertDamagedCopiesNeverTrap(SnifferCapture.bytes(link), runs: 2000, &random, "\(link)")
         }
     }
 }

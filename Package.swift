@@ -44,6 +44,7 @@ let package = Package(
         .target(
             name: "BTLensCrypto",
             dependencies: [
+                "BTLensCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]),

@@ -1,3 +1,5 @@
+import BTLensCore
+
 /// A 128-bit key or block: a value that cannot hold any other size.
 ///
 /// Byte order, once for the whole target: `value` is the number as the Core specification prints it
@@ -26,8 +28,14 @@ public struct Key128: Hashable, Sendable {
     /// 32 hex digits, most significant first, as the spec, crackle and Wireshark print a key;
     /// spaces, underscores and a leading 0x are allowed. Nil for anything else.
     public init?(hex: String) {
-        guard let value = HexDigits.value(hex, digits: 32) else { return nil }
-        self.value = value
+        guard let bytes = Hex.bytes(Self.digits(hex)), let key = Key128(bigEndian: bytes) else { return nil }
+        self = key
+    }
+
+    /// The hex digits of a key as people write it: underscores between groups, a leading 0x.
+    static func digits(_ text: String) -> String {
+        let kept = text.filter { $0 != "_" }
+        return kept.hasPrefix("0x") || kept.hasPrefix("0X") ? String(kept.dropFirst(2)) : kept
     }
 
     public var littleEndian: [UInt8] {
@@ -40,7 +48,7 @@ public struct Key128: Hashable, Sendable {
 
     /// 32 lowercase hex digits, most significant first.
     public var hex: String {
-        HexDigits.string(bigEndian)
+        Hex.string(bigEndian)
     }
 
     static func ^ (lhs: Key128, rhs: Key128) -> Key128 {

@@ -1,3 +1,5 @@
+import BTLensCore
+
 /// A 256-bit value of Secure Connections: a P-256 coordinate or a DHKey (Vol 3 Part H §2.3.5.6.1).
 /// Same byte order convention as `Key128`: `high`/`low` are the spec's number, `littleEndian` the PDU's.
 public struct Key256: Hashable, Sendable {
@@ -25,11 +27,8 @@ public struct Key256: Hashable, Sendable {
 
     /// 64 hex digits, most significant first (spaces, underscores, 0x allowed); nil for anything else.
     public init?(hex: String) {
-        let digits = HexDigits.cleaned(hex)
-        guard digits.count == 64, let high = Key128(hex: String(digits.prefix(32))),
-            let low = Key128(hex: String(digits.dropFirst(32)))
-        else { return nil }
-        self.init(high: high.value, low: low.value)
+        guard let bytes = Hex.bytes(Key128.digits(hex)) else { return nil }
+        self.init(bigEndian: bytes)
     }
 
     public var bigEndian: [UInt8] {
@@ -41,6 +40,6 @@ public struct Key256: Hashable, Sendable {
     }
 
     public var hex: String {
-        HexDigits.string(bigEndian)
+        Hex.string(bigEndian)
     }
 }

@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // libpcap, through the system's headers; only BTLensCapture imports it.
@@ -71,6 +75,19 @@ let package = Package(
         // App logs (logcat, log show, Xcode, an app's own logger) read line by line, the hex bytes in them,
         // and the parts that place them on a capture's timeline (its clock, a log's lane, the air matcher).
         .target(name: "BTLensAppLog", dependencies: ["BTLensCore", "BTLensDissect"]),
+        // The live page (follow --serve, view): Hummingbird's HTTP and WebSocket, the page inside the binary.
+        .target(
+            name: "BTLensServe",
+            dependencies: [
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensReport", "BTLensFilter",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/app.css"),
+            ]),
         .target(
             name: "BTLensReport",
             dependencies: [
@@ -81,7 +98,7 @@ let package = Package(
             name: "btlens",
             dependencies: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-                "BTLensFilter", "BTLensAppLog",
+                "BTLensFilter", "BTLensAppLog", "BTLensServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Builds captures byte by byte for the tests and for Captures/.

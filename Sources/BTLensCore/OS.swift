@@ -133,6 +133,9 @@ public enum OS {
         return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 
+    /// Sleeps this thread (a producer waiting for its readers).
+    public static func sleep(microseconds: UInt32) { _ = Foundation.usleep(microseconds) }
+
     /// Bytes of heap in use (glibc's mallinfo2; the default zone's on macOS): for memory bounds.
     public static func heapInUse() -> Int { Int(btlens_heap_in_use()) }
     /// Gives memory every thread's heap has free back to the system, where the allocator can.

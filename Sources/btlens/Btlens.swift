@@ -21,7 +21,8 @@ struct Btlens: ParsableCommand {
             """,
         version: "\(version) (libpcap: \(Libpcap.version))",
         subcommands: [
-            Timeline.self, Follow.self, Stats.self, Diff.self, ReportCommand.self, Convert.self, Interfaces.self,
+            Timeline.self, Follow.self, View.self, Stats.self, Diff.self, ReportCommand.self, Convert.self,
+            Interfaces.self,
             Dissectors.self,
             Formats.self, DiagnosticsList.self, FiltersHelp.self,
         ],

@@ -4,6 +4,7 @@ import BTLensCore
 import BTLensDissect
 import BTLensPipeline
 import BTLensReport
+import BTLensServe
 import Foundation
 
 /// Set by SIGINT and SIGTERM: the follow stops cleanly.
@@ -63,6 +64,8 @@ struct Follow: ParsableCommand {
 
     @OptionGroup var appLog: AppLogOptions
 
+    @OptionGroup var serveOptions: ServeOptions
+
     func validate() throws {
         let sources = [file != nil, connect != nil, interface != nil].filter { $0 }.count
         guard sources == 1 else {
@@ -105,28 +108,45 @@ struct Follow: ParsableCommand {
         let keep = write.map { path in
             (path: path, format: CaptureWriter.Format(rawValue: pathExtension(path)) ?? .pcapng)
         }
+        // The page's details show each record's lower layers.
         var configuration = Configuration(
-            decodeAs: decodeAs, dissectors: table, lowerLayers: verbose,
+            decodeAs: decodeAs, dissectors: table, lowerLayers: verbose || serveOptions.serve != nil,
             limits: try limitOptions.limits())
         configuration.linkLayerKeys = try keyOptions.linkLayerKeys()
         let follower = Follower(input, stop: followStop, configuration, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
-        follower.onRecord = { live.record($0) }
+        let page = try serveOptions.serve.map { address in
+            let hub = LiveHub(mode: .follow, source: name)
+            // A report is read from a file: the followed one, or the one --write keeps.
+            let path = write ?? (file == "-" ? nil : file)
+            let (server, _) = try LivePage.start(
+                hub, at: address, token: serveOptions.token,
+                report: LivePage.reportMaker(path: path, member: nil, configuration, definitions: table.sources))
+            return (server: server, publisher: LivePublisher(hub))
+        }
+        follower.onRecord = { r in
+            live.record(r)
+            page?.publisher.record(r)
+        }
+        let shown: (Event) -> Void = { e in
+            live.event(e)
+            page?.publisher.event(e)
+        }
         // The app's logs merge in as the capture and they grow: on each event, and while the
         // capture is quiet (every wait of the follow calls the stop flag's idle hook).
         var logFailure: (any Error)?
         let show: (Event) -> Void
         if let merger {
             show = { e in
-                guard logFailure == nil else { return live.event(e) }
-                do { try merger.event(e, live.event) } catch { logFailure = error }
+                guard logFailure == nil else { return shown(e) }
+                do { try merger.event(e, shown) } catch { logFailure = error }
             }
             followStop.setIdle {
                 guard logFailure == nil else { return }
-                do { try merger.idle(live.event) } catch { logFailure = error }
+                do { try merger.idle(shown) } catch { logFailure = error }
             }
         } else {
-            show = live.event
+            show = shown
         }
         // Said first, as in timeline: which definition files were loaded from where.
         var loaded: DefinitionSources? = table.sources
@@ -136,7 +156,10 @@ struct Follow: ParsableCommand {
         }
         follower.onProblem = { reportProblem(name, $0) }
         follower.onNote = { live.note($0) }
-        follower.onRestart = { live.restart($0) }
+        follower.onRestart = { why in
+            live.restart(why)
+            page?.publisher.restart(why)
+        }
         do {
             try follower.run()
         } catch .cannotOpen(let path, let reason) {
@@ -146,10 +169,19 @@ struct Follow: ParsableCommand {
             throw InputFailure(message: "\(name): \(error)")
         }
         if let merger, logFailure == nil {
-            do { try merger.finish(live.event) } catch { logFailure = error }
+            do { try merger.finish(shown) } catch { logFailure = error }
         }
         if let logFailure { live.note("\(logFailure)") }
         live.finish(
             stopped: followStop.isSet, written: follower.writer.map { "\($0.written) records kept in \(write ?? "")" })
+        // The page stays up once the input has ended, until Ctrl-C.
+        if let page {
+            page.publisher.finish(stopped: followStop.isSet)
+            if !followStop.isSet {
+                FileHandleStderr.write("btlens: still serving (Ctrl-C stops)\n")
+                LivePage.waitForStop(followStop)
+            }
+            page.server.stop()
+        }
     }
 }

@@ -216,6 +216,22 @@ struct ReportCommand: ParsableCommand {
         options: ReportBuilder.Options, format: Format, to path: String,
         relayed: Bool = false, merger: AppLogMerger? = nil
     ) throws -> (String, Severity?) {
+        let (report, worst) = try build(
+            &reader, file: file, configuration, options: options, relayed: relayed, merger: merger)
+        let written = try write(report, as: format, to: path)
+        let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
+        let total = report.diagnostics.reduce(0) { $0 + $1.count }
+        return (
+            "\(format.rawValue) report, \(Plural.of(written, "byte")); \(Plural.of(total, "diagnostic")) (\(Plural.of(errors, "error"))); timeline: \(report.window)",
+            worst
+        )
+    }
+
+    /// One capture's report, and its worst diagnostic.
+    static func build(
+        _ reader: inout any CaptureReader, file: String, _ configuration: Configuration,
+        options: ReportBuilder.Options, relayed: Bool = false, merger: AppLogMerger? = nil
+    ) throws -> (Report, Severity?) {
         let builder = ReportBuilder(file: file, info: reader.info, options: options)
         // Compiled for each capture: a filter counts its seconds from the capture's traffic.
         let filter = options.filter.flatMap { try? DisplayFilter($0) }
@@ -268,11 +284,8 @@ struct ReportCommand: ParsableCommand {
         OS.heapTrim()
         let report = builder.finish(
             connections: analyzer.connectionSummaries, gatt: analyzer.gatt, advertisers: analyzer.advertisers)
-        let written = try write(report, as: format, to: path)
-        let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
-        let total = report.diagnostics.reduce(0) { $0 + $1.count }
         return (
-            "\(format.rawValue) report, \(Plural.of(written, "byte")); \(Plural.of(total, "diagnostic")) (\(Plural.of(errors, "error"))); timeline: \(report.window)",
+            report,
             // The logs' own diagnostics count for --fail-on too; with a filter, those it selects.
             options.filter == nil
                 ? [analyzer.worstSeverity, merger?.worstSeverity].compactMap { $0 }.max()
@@ -284,17 +297,24 @@ struct ReportCommand: ParsableCommand {
     /// text whole. The number of bytes written.
     private static func write(_ report: Report, as format: Format, to path: String) throws(InputFailure) -> Int {
         switch format {
-        case .html:
-            return try write(to: path) { out in
-                ReportHTML.write(report, generator: "btlens \(Btlens.configuration.version)") { piece in
-                    var piece = piece
-                    piece.withUTF8 { out(UnsafeRawBufferPointer($0)) }
-                }
-            }
         case .md: return try write(ReportText.render(report, markdown: true), to: path)
         case .txt: return try write(ReportText.render(report, markdown: false), to: path)
-        case .json:
-            return try write(to: path) { out in ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) } }
+        case .html, .json: return try write(to: path) { emit(report, as: format, $0) }
+        }
+    }
+
+    /// The report in `format`, piece by piece as it is made.
+    static func emit(_ report: Report, as format: Format, _ out: (UnsafeRawBufferPointer) -> Void) {
+        switch format {
+        case .html:
+            ReportHTML.write(report, generator: "btlens \(Btlens.configuration.version)") { piece in
+                var piece = piece
+                piece.withUTF8 { out(UnsafeRawBufferPointer($0)) }
+            }
+        case .md, .txt:
+            var text = ReportText.render(report, markdown: format == .md)
+            text.withUTF8 { out(UnsafeRawBufferPointer($0)) }
+        case .json: ReportJSON.write(report) { out(UnsafeRawBufferPointer($0)) }
         }
     }
 

@@ -1,0 +1,153 @@
+import BTLensCore
+import BTLensDissect
+import BTLensFilter
+import Synchronization
+
+/// What the live page's server holds of a capture: the timeline's events, newest last, bounded in
+/// bytes, and each page's place in them. Every page reads the one shared list at its own pace
+/// (swift-nio's back-pressure turned around: the capture never waits for a page). In `follow`, a
+/// page too slow for the capture loses what is evicted before it read it, counted and shown; in
+/// `view`, the file is a finished capture, so its reading waits for the pages instead.
+public final class LiveHub: Sendable {
+    public enum Mode: String, Sendable { case follow, view }
+    public enum State: String, Sendable { case live, ended, stopped }
+
+    public struct Limits: Sendable {
+        /// The events held for pages that join late or change their filter (64 MiB: about 200,000 events).
+        public var eventBytes = 64 << 20
+        /// The records' layers and bytes held for the details pane.
+        public var detailBytes = 16 << 20
+        /// What one WebSocket message carries at most, and how many events one read looks at.
+        public var messageBytes = 256 << 10
+        public var scanEvents = 20_000
+        public init() {}
+    }
+
+    struct Entry {
+        let event: Event
+        /// The JSONL line with the row's text added, without its newline.
+        let line: [UInt8]
+        var size: Int { line.count + event.heldBytes + 64 }
+    }
+
+    struct Held {
+        var entries = HeldQueue<Entry>()
+        /// The sequence number of `entries.first`; the next event's is `firstSeq + entries.count`.
+        var firstSeq = 0
+        var bytes = 0
+        /// The record before which events were evicted (0: none were).
+        var evictedBefore = 0
+        var details = RecordDetailsStore()
+        var readers: [Int: LiveReader] = [:]
+        var nextReader = 0
+        var readersEver = 0
+        var records = 0
+        var events = 0
+        var state = State.live
+        var origin: Timestamp?
+        var nextSeq: Int { firstSeq + entries.count }
+    }
+
+    public let mode: Mode
+    public let source: String
+    let limits: Limits
+    let held = Mutex(Held())
+
+    public init(mode: Mode, source: String, limits: Limits = Limits()) {
+        self.mode = mode
+        self.source = source
+        self.limits = limits
+    }
+
+    // MARK: The capture's side (one thread)
+
+    /// Seconds count from here: the text's times, and `reltime` in every page's filter.
+    func begin(at origin: Timestamp) {
+        held.withLock { h in
+            h.origin = origin
+            for r in h.readers.values { r.filter?.begin(at: origin) }
+        }
+    }
+
+    func record(_ details: RecordDetails) {
+        let limit = limits.detailBytes
+        held.withLock { h in
+            h.records += 1
+            h.details.add(details, limit: limit)
+        }
+    }
+
+    func detailLine(_ line: String, record: Int) {
+        let limit = limits.detailBytes
+        held.withLock { $0.details.addLine(line, record: record, limit: limit) }
+    }
+
+    /// A timeline event. In `view`, waits while the held events are full and a page has yet to read
+    /// the oldest (or no page has come yet), unless `stopping` says to give up.
+    func publish(_ event: Event, line: [UInt8], stopping: () -> Bool) {
+        let entry = Entry(event: event, line: line)
+        while mode == .view && !stopping() && !held.withLock({ hasRoom($0, for: entry.size) }) {
+            OS.sleep(microseconds: 2_000)
+        }
+        let waiters = held.withLock { h -> [CheckedContinuation<Void, Never>] in
+            h.events += 1
+            h.entries.append(entry)
+            h.bytes += entry.size
+            while h.bytes > limits.eventBytes, h.entries.count > 1 {
+                let gone = h.entries.removeFirst()
+                h.bytes -= gone.size
+                h.firstSeq += 1
+                h.evictedBefore = gone.event.record + 1
+            }
+            return Self.takeWaiters(&h)
+        }
+        for w in waiters { w.resume() }
+    }
+
+    private func hasRoom(_ h: Held, for size: Int) -> Bool {
+        guard h.bytes + size > limits.eventBytes, let first = h.entries.first else { return true }
+        guard h.readersEver > 0 else { return false }
+        _ = first
+        return h.readers.values.allSatisfy { $0.cursor > h.firstSeq }
+    }
+
+    /// A new source in `follow` (a file replaced, a connection made again): its records start again,
+    /// so the details of the old ones go.
+    func restart() {
+        held.withLock { h in
+            h.details = RecordDetailsStore()
+            h.origin = nil
+        }
+    }
+
+    /// The capture ended (`view`, a pipe that closed) or was stopped.
+    public func finish(stopped: Bool) {
+        let waiters = held.withLock { h -> [CheckedContinuation<Void, Never>] in
+            h.state = stopped ? .stopped : .ended
+            return Self.takeWaiters(&h)
+        }
+        for w in waiters { w.resume() }
+    }
+
+    public var state: State { held.withLock { $0.state } }
+
+    /// Wakes every page, so that each sends its status (every half second, from the server).
+    func tick() {
+        let waiters = held.withLock { h -> [CheckedContinuation<Void, Never>] in
+            for r in h.readers.values { r.statusDue = true }
+            return Self.takeWaiters(&h)
+        }
+        for w in waiters { w.resume() }
+    }
+
+    static func takeWaiters(_ h: inout Held) -> [CheckedContinuation<Void, Never>] {
+        var out: [CheckedContinuation<Void, Never>] = []
+        for r in h.readers.values {
+            if let w = r.waiter {
+                out.append(w)
+                r.waiter = nil
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,102 @@
+import BTLensCore
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import Synchronization
+
+/// The live page's server (Hummingbird, with its WebSocket upgrade): `GET /` the page and its two
+/// assets, all inside the binary; `/events` the timeline as it grows (`LiveSession`); `/report` the
+/// view saved as a report. Started from the command's thread, which goes on reading the capture.
+public final class LiveServer: Sendable {
+    public struct Options: Sendable {
+        public var host: String
+        public var port: Int
+        /// Required off loopback (`ServeOptions` makes one up when none is given).
+        public var token: String?
+        public init(host: String, port: Int, token: String?) {
+            self.host = host
+            self.port = port
+            self.token = token
+        }
+    }
+
+    /// A report of the view: `format` (html or md) and the filter applied; the bytes and a file name,
+    /// or why there is none.
+    public typealias ReportMaker =
+        @Sendable (_ format: String, _ filter: String) throws -> (bytes: [UInt8], name: String)
+    /// A record's details when the hub no longer holds them (`view` decodes the file again).
+    public typealias DetailsMaker = @Sendable (_ record: Int) -> RecordDetails?
+
+    let hub: LiveHub
+    let options: Options
+    let report: ReportMaker
+    let details: DetailsMaker?
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    public init(hub: LiveHub, options: Options, report: @escaping ReportMaker, details: DetailsMaker? = nil) {
+        self.hub = hub
+        self.options = options
+        self.report = report
+        self.details = details
+    }
+
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Binds and starts serving; the port bound (the one asked for, or the system's choice for 0).
+    public func start() throws(StartError) -> Int {
+        let bound = Mutex<Result<Int, StartError>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let hub = self.hub
+        let access = ServeAccess(
+            loopback: ServeAccess.isLoopbackAddress(options.host), token: options.token, port: options.port)
+        let server = self
+        let running = Task.detached {
+            let router = Router(context: BasicWebSocketRequestContext.self)
+            router.add(middleware: AccessMiddleware(access: access, hub: hub))
+            PageRoutes.add(to: router, server: server)
+            var logger = Logger(label: "btlens.serve")
+            logger.logLevel = .critical
+            let app = Application(
+                router: router,
+                server: .http1WebSocketUpgrade(
+                    webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: LiveSession.requestBytes))),
+                configuration: .init(
+                    address: .hostname(server.options.host, port: server.options.port), serverName: nil),
+                onServerRunning: { channel in
+                    bound.withLock { $0 = .success(channel.localAddress?.port ?? 0) }
+                    ready.signal()
+                },
+                logger: logger)
+            // Each page sends its counts every half second.
+            let ticker = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(500))
+                    hub.tick()
+                }
+            }
+            do { try await app.run() } catch {
+                bound.withLock { $0 = $0 ?? .failure(StartError(description: "\(error)")) }
+                ready.signal()
+            }
+            ticker.cancel()
+        }
+        task.withLock { $0 = running }
+        ready.wait()
+        switch bound.withLock({ $0 }) {
+        case .success(let port): return port
+        case .failure(let e): throw e
+        case nil: throw StartError(description: "the server did not start")
+        }
+    }
+
+    public static func newToken() -> String { ServeAccess.newToken() }
+
+    /// Ends the server and every page's connection.
+    public func stop() {
+        task.withLock { $0?.cancel() }
+    }
+}

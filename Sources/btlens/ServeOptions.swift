@@ -1,0 +1,99 @@
+import ArgumentParser
+import BTLensCapture
+import BTLensCore
+import BTLensDissect
+import BTLensFilter
+import BTLensReport
+import BTLensServe
+import Foundation
+
+/// `--serve [HOST:]PORT` and `--token`: the live page (docs/serve.md).
+struct ServeOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Serve the live page in a browser at [HOST:]PORT: 127.0.0.1 unless a host is given (any other needs --token); PORT 0 takes a free one.",
+            valueName: "[HOST:]PORT"))
+    var serve: String?
+
+    @Option(help: "The token a browser must bring when serving off loopback (made up and printed when not given).")
+    var token: String?
+
+    func validate() throws { try Self.check(serve: serve, token: token) }
+
+    static func check(serve: String?, token: String?) throws {
+        if let serve, address(serve) == nil {
+            throw ValidationError("--serve \(serve): expected PORT or HOST:PORT (PORT 0 to 65535)")
+        }
+        if token != nil && serve == nil { throw ValidationError("--token goes with --serve") }
+        if let token, token.count < 16 || !token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+            throw ValidationError("--token: use at least 16 letters and digits")
+        }
+    }
+
+    /// `8080`, `0.0.0.0:8080`, `[::1]:8080`.
+    static func address(_ s: String) -> (host: String, port: Int)? {
+        if let port = Int(s), (0...65535).contains(port) { return ("127.0.0.1", port) }
+        guard let colon = s.lastIndex(of: ":"), let port = Int(s[s.index(after: colon)...]),
+            (0...65535).contains(port), colon > s.startIndex
+        else { return nil }
+        var host = String(s[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+}
+
+/// Starting the page's server for `follow --serve` and `view`, and saying where it is.
+enum LivePage {
+    static func start(
+        _ hub: LiveHub, at address: String, token given: String?,
+        report: @escaping LiveServer.ReportMaker, details: LiveServer.DetailsMaker? = nil
+    ) throws -> (LiveServer, url: String) {
+        guard let (host, port) = ServeOptions.address(address) else {
+            throw UsageFailure(message: "--serve \(address): expected PORT or HOST:PORT")
+        }
+        let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        let token = given ?? (loopback ? nil : LiveServer.newToken())
+        let server = LiveServer(
+            hub: hub, options: .init(host: host, port: port, token: token), report: report, details: details)
+        let bound: Int
+        do { bound = try server.start() } catch {
+            throw InputFailure(message: "cannot serve at \(address): \(error)")
+        }
+        let shown =
+            host == "0.0.0.0" || host == "::"
+            ? ProcessInfo.processInfo.hostName : host.contains(":") ? "[\(host)]" : host
+        let url = "http://\(shown):\(bound)/" + (token.map { "?token=\($0)" } ?? "")
+        FileHandleStderr.write("btlens: serving \(url) (Ctrl-C stops)\n")
+        return (server, url)
+    }
+
+    /// "save this view": the capture's report with the page's filter, from its file.
+    static func reportMaker(
+        path: String?, member: String?, _ configuration: Configuration, definitions: DefinitionSources?
+    ) -> LiveServer.ReportMaker {
+        { format, filter in
+            guard let path else {
+                throw InputFailure(
+                    message: "a report is made from a file: follow this input with --write FILE to save reports")
+            }
+            var options = ReportBuilder.Options()
+            options.definitions = definitions
+            if !filter.allSatisfy(\.isWhitespace) {
+                do { _ = try DisplayFilter(filter) } catch { throw InputFailure(message: "\(error)") }
+                options.filter = filter
+            }
+            var reader = try openCapture(path, member: member, archiveBytes: configuration.limits.archiveBytes)
+            let (report, _) = try ReportCommand.build(&reader, file: path, configuration, options: options)
+            var bytes: [UInt8] = []
+            ReportCommand.emit(report, as: format == "md" ? .md : .html) { bytes += $0 }
+            let base = path.split(separator: "/").last.map(String.init) ?? "capture"
+            let safe = String(base.map { c -> Character in c.isLetter || c.isNumber || ".-_".contains(c) ? c : "_" })
+            return (bytes, "btlens-report-\(safe).\(format)")
+        }
+    }
+
+    /// Blocks until Ctrl-C (or SIGTERM), the page still served.
+    static func waitForStop(_ stop: StopFlag) {
+        while !stop.isSet { OS.sleep(microseconds: 50_000) }
+    }
+}

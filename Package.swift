@@ -124,6 +124,7 @@ let package = Package(
         .testTarget(name: "BTLensDefinitionsTests", dependencies: ["BTLensDefinitions", "BTLensTestSupport"]),
         .testTarget(name: "BTLensPipelineTests", dependencies: ["BTLensPipeline", "BTLensTestSupport"]),
         .testTarget(name: "BTLensReportTests", dependencies: ["BTLensReport", "BTLensTestSupport"]),
+        .testTarget(name: "BTLensServeTests", dependencies: ["BTLensServe", "BTLensTestSupport"]),
         .testTarget(name: "BTLensAppLogTests", dependencies: ["BTLensAppLog", "BTLensDissect"]),
         .testTarget(name: "BTLensFilterTests", dependencies: ["BTLensFilter", "BTLensTestSupport"]),
         // The heap in use (glibc, macOS), for the tests that bound memory; through OS.heapInUse.

@@ -1,36 +1,37 @@
 import BTLensCore
 import BTLensFilter
 
-/// The pages' side of the hub: joining, filters, and the next message for each.
+/// The pages' side of the hub: joining, filters, and the next message for each. A page's session
+/// names its reader by id; the reader lives in the hub's state, under its lock.
 extension LiveHub {
     /// A page joins, with the filter it had (a page that reconnects): the hello, then its selection.
-    func join(filter expression: String) -> LiveReader {
-        let r = held.withLock { h in
-            let r = LiveReader(id: h.nextReader)
+    func join(filter expression: String) -> Int {
+        let id = held.withLock { h in
+            var r = LiveReader(id: h.nextReader)
             h.nextReader += 1
             h.readersEver += 1
             r.control = [LiveMessages.hello(mode: mode, source: source, filter: expression)]
             h.readers[r.id] = r
-            return r
+            return r.id
         }
-        setFilter(expression, for: r)
-        return r
+        setFilter(expression, for: id)
+        return id
     }
 
-    func leave(_ r: LiveReader) {
-        _ = held.withLock { $0.readers.removeValue(forKey: r.id) }
+    func leave(_ id: Int) {
+        _ = held.withLock { $0.readers.removeValue(forKey: id) }
     }
 
     /// A filter from the page, compiled here: refused with where it is wrong, or the page's list
     /// starts over with it from the oldest event held.
-    func setFilter(_ expression: String, for r: LiveReader) {
+    func setFilter(_ expression: String, for id: Int) {
         var compiled: Result<DisplayFilter?, FilterError> = .success(nil)
         if !expression.allSatisfy(\.isWhitespace) {
             do throws(FilterError) { compiled = .success(try DisplayFilter(expression)) } catch {
                 compiled = .failure(error)
             }
         }
-        let waiter = held.withLock { h -> CheckedContinuation<Void, Never>? in
+        update(id) { r, h in
             switch compiled {
             case .failure(let e):
                 r.control.append(LiveMessages.filterError(e))
@@ -42,45 +43,49 @@ extension LiveHub {
                 r.sentEnd = false
                 r.control.append(LiveMessages.reset(filter: r.filterText))
             }
-            defer { r.waiter = nil }
-            return r.waiter
         }
-        waiter?.resume()
     }
 
     /// A line for the page owed outside its events (the details it asked for).
-    func send(_ line: [UInt8], to r: LiveReader) {
-        let waiter = held.withLock { _ -> CheckedContinuation<Void, Never>? in
-            r.control.append(line)
-            defer { r.waiter = nil }
-            return r.waiter
-        }
-        waiter?.resume()
+    func send(_ line: [UInt8], to id: Int) {
+        update(id) { r, _ in r.control.append(line) }
     }
 
-    func close(_ r: LiveReader) {
-        let waiter = held.withLock { _ -> CheckedContinuation<Void, Never>? in
-            r.closed = true
-            defer { r.waiter = nil }
-            return r.waiter
+    func close(_ id: Int) {
+        update(id) { r, _ in r.closed = true }
+    }
+
+    /// Changes a reader, and wakes its session.
+    private func update(_ id: Int, _ change: (inout LiveReader, Held) -> Void) {
+        let waiter = held.withLock { h -> CheckedContinuation<Void, Never>? in
+            guard var r = h.readers[id] else { return nil }
+            change(&r, h)
+            let w = r.waiter
+            r.waiter = nil
+            h.readers[id] = r
+            return w
         }
         waiter?.resume()
     }
 
     /// The page's next message, one or more lines: what it is owed, then the events from its place
     /// that its filter selects. Waits while there is nothing; nil once the page has gone.
-    func next(_ r: LiveReader) async -> String? {
+    func next(_ id: Int) async -> String? {
         while true {
-            if let bytes = held.withLock({ take(r, &$0) }) { return String(decoding: bytes, as: UTF8.self) }
-            if held.withLock({ _ in r.closed }) { return nil }
+            switch poll(id) {
+            case .closed: return nil
+            case .lines(let bytes): return String(decoding: bytes, as: UTF8.self)
+            case .nothing: break
+            }
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                 let ready = held.withLock { h in
+                    guard let r = h.readers[id] else { return true }
                     if r.closed || !r.control.isEmpty || r.statusDue || r.cursor < h.nextSeq
                         || (h.state != .live && !r.sentEnd)
                     {
                         return true
                     }
-                    r.waiter = c
+                    h.readers[id]?.waiter = c
                     return false
                 }
                 if ready { c.resume() }
@@ -88,8 +93,18 @@ extension LiveHub {
         }
     }
 
-    private func take(_ r: LiveReader, _ h: inout Held) -> [UInt8]? {
-        guard !r.closed else { return nil }
+    enum Taken {
+        case lines([UInt8])
+        case nothing
+        case closed
+    }
+
+    /// What the page is owed now, without waiting.
+    func poll(_ id: Int) -> Taken { held.withLock { take(id, &$0) } }
+
+    private func take(_ id: Int, _ h: inout Held) -> Taken {
+        guard var r = h.readers[id], !r.closed else { return .closed }
+        defer { h.readers[id] = r }
         var out: [UInt8] = []
         for line in r.control {
             out += line
@@ -110,8 +125,8 @@ extension LiveHub {
             out += entry.line
             out.append(0x0a)
         }
-        let caughtUp = r.cursor == h.nextSeq
-        if r.statusDue || (caughtUp && h.state != .live && !r.sentEnd) {
+        let ending = r.cursor == h.nextSeq && h.state != .live && !r.sentEnd
+        if r.statusDue || ending {
             r.statusDue = false
             // Said when it changed: a quiet capture's page gets nothing.
             let status = LiveMessages.status(h, r)
@@ -121,12 +136,12 @@ extension LiveHub {
                 r.lastStatus = status
             }
         }
-        if caughtUp && h.state != .live && !r.sentEnd {
+        if ending {
             out += LiveMessages.end()
             out.append(0x0a)
             r.sentEnd = true
         }
-        return out.isEmpty ? nil : out
+        return out.isEmpty ? .nothing : .lines(out)
     }
 
     /// The record's details, if still held.

@@ -105,9 +105,8 @@ public final class LiveHub: Sendable {
     }
 
     private func hasRoom(_ h: Held, for size: Int) -> Bool {
-        guard h.bytes + size > limits.eventBytes, let first = h.entries.first else { return true }
+        guard h.bytes + size > limits.eventBytes, !h.entries.isEmpty else { return true }
         guard h.readersEver > 0 else { return false }
-        _ = first
         return h.readers.values.allSatisfy { $0.cursor > h.firstSeq }
     }
 
@@ -134,7 +133,7 @@ public final class LiveHub: Sendable {
     /// Wakes every page, so that each sends its status (every half second, from the server).
     func tick() {
         let waiters = held.withLock { h -> [CheckedContinuation<Void, Never>] in
-            for r in h.readers.values { r.statusDue = true }
+            for id in h.readers.keys { h.readers[id]?.statusDue = true }
             return Self.takeWaiters(&h)
         }
         for w in waiters { w.resume() }
@@ -142,10 +141,10 @@ public final class LiveHub: Sendable {
 
     static func takeWaiters(_ h: inout Held) -> [CheckedContinuation<Void, Never>] {
         var out: [CheckedContinuation<Void, Never>] = []
-        for r in h.readers.values {
-            if let w = r.waiter {
+        for id in h.readers.keys {
+            if let w = h.readers[id]?.waiter {
                 out.append(w)
-                r.waiter = nil
+                h.readers[id]?.waiter = nil
             }
         }
         return out

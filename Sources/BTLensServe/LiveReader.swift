@@ -1,8 +1,8 @@
 import BTLensFilter
 
 /// One page's place in the hub: its filter, the next event it reads, what it missed, and the lines
-/// owed to it. Reached only under the hub's lock, which is what makes it safe to share.
-final class LiveReader: @unchecked Sendable {
+/// owed to it. Kept in the hub's state, under its lock; a page's session names it by `id`.
+struct LiveReader {
     let id: Int
     /// The sequence number of the next event to look at.
     var cursor = 0

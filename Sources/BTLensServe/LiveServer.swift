@@ -94,6 +94,7 @@ public final class LiveServer: Sendable {
     }
 
     public static func newToken() -> String { ServeAccess.newToken() }
+    public static func isLoopback(_ host: String) -> Bool { ServeAccess.isLoopbackAddress(host) }
 
     /// Ends the server and every page's connection.
     public func stop() {

@@ -30,7 +30,7 @@ struct LiveSession {
         }
     }
 
-    private func request(_ text: String, _ reader: LiveReader) async {
+    private func request(_ text: String, _ reader: Int) async {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return }
         if let filter = object["filter"] as? String {
             hub.setFilter(filter, for: reader)

@@ -43,11 +43,15 @@ struct ServeAccess: Sendable {
         } else if let colon = name.lastIndex(of: ":") {
             name = String(name[..<colon])
         }
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+        return isLoopbackAddress(name)
     }
 
+    /// `localhost`, `::1`, or an IPv4 literal in 127.0.0.0/8 (not a name that begins with `127.`).
     static func isLoopbackAddress(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { $0.count <= 3 && UInt8($0) != nil }
     }
 
     /// Compared in time that does not depend on where they differ.

@@ -51,8 +51,7 @@ enum LivePage {
         guard let (host, port) = ServeOptions.address(address) else {
             throw UsageFailure(message: "--serve \(address): expected PORT or HOST:PORT")
         }
-        let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
-        let token = given ?? (loopback ? nil : LiveServer.newToken())
+        let token = given ?? (LiveServer.isLoopback(host) ? nil : LiveServer.newToken())
         let server = LiveServer(
             hub: hub, options: .init(host: host, port: port, token: token), report: report, details: details)
         let bound: Int

@@ -164,6 +164,12 @@ extension OS {
             action.sa_flags = (restart ? SA_RESTART : 0) | (once ? Int32(bitPattern: UInt32(SA_RESETHAND)) : 0)
             setAction(signal, &action)
         }
+        // A process started from a thread that blocks signals (a test runner's worker, some
+        // launchers) inherits that mask: unblocked on this thread, they reach the handler.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in signals { sigaddset(&set, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Runs `body` with the signals that end a process (INT, TERM, HUP, QUIT) held back, so that

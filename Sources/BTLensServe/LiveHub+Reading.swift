@@ -10,7 +10,7 @@ extension LiveHub {
             var r = LiveReader(id: h.nextReader)
             h.nextReader += 1
             h.readersEver += 1
-            r.control = [LiveMessages.hello(mode: mode, source: source, filter: expression)]
+            r.control = [LiveMessages.hello(mode: mode, source: source, filter: expression, report: reports)]
             h.readers[r.id] = r
             return r.id
         }
@@ -26,7 +26,12 @@ extension LiveHub {
     /// starts over with it from the oldest event held.
     func setFilter(_ expression: String, for id: Int) {
         var compiled: Result<DisplayFilter?, FilterError> = .success(nil)
-        if !expression.allSatisfy(\.isWhitespace) {
+        if expression.count > LiveHub.filterCharacters {
+            compiled = .failure(
+                FilterError(
+                    "longer than \(LiveHub.filterCharacters) characters", in: expression,
+                    at: LiveHub.filterCharacters))
+        } else if !expression.allSatisfy(\.isWhitespace) {
             do throws(FilterError) { compiled = .success(try DisplayFilter(expression)) } catch {
                 compiled = .failure(error)
             }

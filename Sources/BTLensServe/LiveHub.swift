@@ -23,11 +23,16 @@ public final class LiveHub: Sendable {
         public init() {}
     }
 
+    /// The longest filter a page may send.
+    public static let filterCharacters = 4096
+
     struct Entry {
         let event: Event
         /// The JSONL line with the row's text added, without its newline.
         let line: [UInt8]
-        var size: Int { line.count + event.heldBytes + 64 }
+        /// What holding it costs: its bytes, and the event's boxes and strings beyond them, 256
+        /// bytes on average (measured: the benchmark capture's held events, in the heap).
+        var size: Int { line.count + event.heldBytes + 256 }
     }
 
     struct Held {
@@ -50,12 +55,15 @@ public final class LiveHub: Sendable {
 
     public let mode: Mode
     public let source: String
+    /// Whether "save this view" can be offered: a report is read from a file.
+    public let reports: Bool
     let limits: Limits
     let held = Mutex(Held())
 
-    public init(mode: Mode, source: String, limits: Limits = Limits()) {
+    public init(mode: Mode, source: String, reports: Bool = true, limits: Limits = Limits()) {
         self.mode = mode
         self.source = source
+        self.reports = reports
         self.limits = limits
     }
 
@@ -85,7 +93,8 @@ public final class LiveHub: Sendable {
     /// A timeline event. In `view`, waits while the held events are full and a page has yet to read
     /// the oldest (or no page has come yet), unless `stopping` says to give up.
     func publish(_ event: Event, line: [UInt8], stopping: () -> Bool) {
-        let entry = Entry(event: event, line: line)
+        // Its own copy of an ATT value: a slice would keep the record's whole read chunk alive.
+        let entry = Entry(event: event.detached(), line: line)
         while mode == .view && !stopping() && !held.withLock({ hasRoom($0, for: entry.size) }) {
             OS.sleep(microseconds: 2_000)
         }

@@ -4,7 +4,7 @@ import BTLensFilter
 /// The control lines of the /events stream (docs/serve.md): each a JSON object whose type begins
 /// with `btlens.`, beside the JSONL contract's events.
 enum LiveMessages {
-    static func hello(mode: LiveHub.Mode, source: String, filter: String) -> [UInt8] {
+    static func hello(mode: LiveHub.Mode, source: String, filter: String, report: Bool) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("type")
@@ -15,6 +15,8 @@ enum LiveMessages {
         w.string(source)
         w.key("filter")
         w.string(filter)
+        w.key("report")
+        w.bool(report)
         w.endObject()
         return w.bytes
     }

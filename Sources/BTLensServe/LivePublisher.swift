@@ -65,9 +65,15 @@ public final class LivePublisher {
         if line.last == 0x0a { line.removeLast() }
         guard line.last == UInt8(ascii: "}") else { return }
         line.removeLast()
-        line += Array(#","timeline":"#.utf8)
-        line += JSONWriter.encode(Self.chomp(text))
-        line.append(UInt8(ascii: "}"))
-        hub.publish(e, line: line, stopping: stopping)
+        let key = #","timeline":"#.utf8
+        let value = JSONWriter.encode(Self.chomp(text))
+        // Exactly its size: it is held for long.
+        var held: [UInt8] = []
+        held.reserveCapacity(line.count + key.count + value.count + 1)
+        held += line
+        held += key
+        held += value
+        held.append(UInt8(ascii: "}"))
+        hub.publish(e, line: held, stopping: stopping)
     }
 }

@@ -42,8 +42,26 @@ public final class LiveServer: Sendable {
         self.details = details
     }
 
+    /// Why a report cannot be made: a filter refused (400), or no file to read (409).
+    public struct ReportError: Error {
+        public var message: String
+        public var status: Int
+        public init(_ message: String, status: Int) {
+            self.message = message
+            self.status = status
+        }
+    }
+
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
+        init(description: String) { self.description = description }
+        /// NIO's bind error names its own call: the reason alone is said.
+        init(_ error: any Error) {
+            let text = "\(error)"
+            description =
+                text.contains("Address already in use")
+                ? "the port is in use" : text.contains("Permission denied") ? "permission denied" : text
+        }
     }
 
     /// Binds and starts serving; the port bound (the one asked for, or the system's choice for 0).
@@ -73,13 +91,18 @@ public final class LiveServer: Sendable {
                 logger: logger)
             // Each page sends its counts every half second.
             let ticker = Task {
+                var ticks = 0
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(500))
                     hub.tick()
+                    // The held events are evicted as new ones come, among the pages' messages: the
+                    // heap's free pages between them go back to the system every few seconds.
+                    ticks += 1
+                    if ticks % 4 == 0 { OS.heapTrim() }
                 }
             }
             do { try await app.run() } catch {
-                bound.withLock { $0 = $0 ?? .failure(StartError(description: "\(error)")) }
+                bound.withLock { $0 = $0 ?? .failure(StartError(error)) }
                 ready.signal()
             }
             ticker.cancel()

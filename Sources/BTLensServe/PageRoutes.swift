@@ -20,11 +20,14 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         switch verdict {
         case .refused(let why):
             response = PageRoutes.text("btlens: \(why)\n", status: .forbidden)
-        case .allowed, .allowedSetCookie:
-            response = try await next(request, context)
-            if verdict == .allowedSetCookie, let token = access.token {
+        case .allowedSetCookie:
+            // The token goes into a cookie, and out of the address bar (and the history).
+            response = Response(status: .seeOther, headers: [.location: "/"])
+            if let token = access.token {
                 response.headers[.setCookie] = "\(access.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/"
             }
+        case .allowed:
+            response = try await next(request, context)
         }
         for field in ServeAccess.headers { response.headers[field.name] = field.value }
         return response
@@ -45,7 +48,7 @@ enum PageRoutes {
             request.headers[.origin] == nil ? .dontUpgrade : .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             // A page that reconnects brings its filter: its selection is replayed once.
-            let filter = context.request.uri.queryParameters["filter"].map { String($0.prefix(4096)) } ?? ""
+            let filter = context.request.uri.queryParameters["filter"].map(String.init) ?? ""
             await LiveSession(hub: server.hub, details: server.details).run(filter: filter, inbound, outbound)
         }
     }
@@ -76,6 +79,8 @@ enum PageRoutes {
                 status: .ok,
                 headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\""],
                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        } catch let error as LiveServer.ReportError {
+            return text("btlens: \(error.message)\n", status: error.status == 400 ? .badRequest : .conflict)
         } catch {
             return text("btlens: \(error)\n", status: .conflict)
         }

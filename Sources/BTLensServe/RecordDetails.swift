@@ -16,7 +16,8 @@ public struct RecordDetails: Sendable {
         self.note = note
     }
 
-    var size: Int { bytes.count + lines.reduce(64) { $0 + $1.utf8.count + 16 } }
+    /// What holding it costs: its bytes and lines, and their arrays' and strings' headers.
+    var size: Int { bytes.count + lines.reduce(128) { $0 + $1.utf8.count + 32 } }
 }
 
 /// The newest records' details, bounded in bytes: the oldest go first.
@@ -35,7 +36,7 @@ struct RecordDetailsStore {
     mutating func addLine(_ line: String, record: Int, limit: Int) {
         guard let i = held.lastOffset(within: Self.lookBack, where: { $0.record == record }) else { return }
         held[i].lines.append(line)
-        bytes += line.utf8.count + 16
+        bytes += line.utf8.count + 32
         trim(limit)
     }
 

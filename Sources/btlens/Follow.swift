@@ -116,9 +116,9 @@ struct Follow: ParsableCommand {
         let follower = Follower(input, stop: followStop, configuration, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
         let page = try serveOptions.serve.map { address in
-            let hub = LiveHub(mode: .follow, source: name)
             // A report is read from a file: the followed one, or the one --write keeps.
             let path = write ?? (file == "-" ? nil : file)
+            let hub = LiveHub(mode: .follow, source: name, reports: path != nil)
             let (server, _) = try LivePage.start(
                 hub, at: address, token: serveOptions.token,
                 report: LivePage.reportMaker(path: path, member: nil, configuration, definitions: table.sources))

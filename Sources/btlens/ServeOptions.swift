@@ -72,17 +72,27 @@ enum LivePage {
     ) -> LiveServer.ReportMaker {
         { format, filter in
             guard let path else {
-                throw InputFailure(
-                    message: "a report is made from a file: follow this input with --write FILE to save reports")
+                throw LiveServer.ReportError(
+                    "a report is read from a file, and this input is a stream: follow it with --write FILE to save reports",
+                    status: 409)
             }
             var options = ReportBuilder.Options()
             options.definitions = definitions
             if !filter.allSatisfy(\.isWhitespace) {
-                do { _ = try DisplayFilter(filter) } catch { throw InputFailure(message: "\(error)") }
+                guard filter.count <= LiveHub.filterCharacters else {
+                    throw LiveServer.ReportError(
+                        "the filter is longer than \(LiveHub.filterCharacters) characters", status: 400)
+                }
+                do { _ = try DisplayFilter(filter) } catch { throw LiveServer.ReportError("\(error)", status: 400) }
                 options.filter = filter
             }
-            var reader = try openCapture(path, member: member, archiveBytes: configuration.limits.archiveBytes)
-            let (report, _) = try ReportCommand.build(&reader, file: path, configuration, options: options)
+            let report: Report
+            do {
+                var reader = try openCapture(path, member: member, archiveBytes: configuration.limits.archiveBytes)
+                (report, _) = try ReportCommand.build(&reader, file: path, configuration, options: options)
+            } catch let failure as InputFailure {
+                throw LiveServer.ReportError(failure.message, status: 409)
+            }
             var bytes: [UInt8] = []
             ReportCommand.emit(report, as: format == "md" ? .md : .html) { bytes += $0 }
             let base = path.split(separator: "/").last.map(String.init) ?? "capture"

@@ -40,7 +40,7 @@ struct View: ParsableCommand {
         let dissectors = try input.dissectors()
         let configuration = try input.configuration(dissectors, lowerLayers: true)
         var reader = try input.open()
-        let hub = LiveHub(mode: .view, source: input.file)
+        let hub = LiveHub(mode: .view, source: input.file, reports: input.file != "-")
         let (file, member) = (input.file, input.member)
         var details: LiveServer.DetailsMaker?
         if file != "-" {
@@ -56,7 +56,9 @@ struct View: ParsableCommand {
             report: LivePage.reportMaker(
                 path: file == "-" ? nil : file, member: member, configuration, definitions: dissectors.sources),
             details: details)
-        if !noOpen { Browser.open(url) }
+        if !noOpen && !Browser.open(url) {
+            FileHandleStderr.write("btlens: no browser to open here: open the address above in one\n")
+        }
         let publisher = LivePublisher(hub)
         publisher.stopping = { followStop.isSet }
         // Said first, as in timeline: which definition files were loaded from where.
@@ -78,20 +80,21 @@ struct View: ParsableCommand {
 
 /// Opens a page in the user's browser where there is one: macOS's `open`, a Linux desktop's `xdg-open`.
 enum Browser {
-    static func open(_ url: String) {
+    /// Whether a browser was asked to open it.
+    static func open(_ url: String) -> Bool {
         #if os(macOS)
         let opener = "/usr/bin/open"
         #else
         let env = ProcessInfo.processInfo.environment
-        guard env["DISPLAY"] != nil || env["WAYLAND_DISPLAY"] != nil else { return }
+        guard env["DISPLAY"] != nil || env["WAYLAND_DISPLAY"] != nil else { return false }
         let opener = "/usr/bin/xdg-open"
         #endif
-        guard FileManager.default.isExecutableFile(atPath: opener) else { return }
+        guard FileManager.default.isExecutableFile(atPath: opener) else { return false }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: opener)
         p.arguments = [url]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try? p.run()
+        return (try? p.run()) != nil
     }
 }

@@ -43,7 +43,7 @@
   let sentFilter = null;
   let pendingFilter = null;
   const diagStats = new Map();  // id -> {severity, count, first}
-  const status = { state: null, records: 0, events: 0, dropped: 0, evicted_before: 0 };
+  const status = { state: null, records: 0, events: 0, held: 0, dropped: 0, evicted_before: 0 };
   let mode = '';
   let ended = false;
 
@@ -166,7 +166,7 @@
     el.mode.textContent = mode;
     el.records.textContent = fmt(status.records);
     el.shown.textContent = fmt(visEnd - first);
-    el.held.textContent = fmt(status.events);
+    el.held.textContent = fmt(status.held);
     show(el.dropped, status.dropped > 0, fmt(status.dropped) + ' events dropped: this page was too slow');
     show(el.evicted, status.evicted_before > 0, 'events before #' + status.evicted_before + ' are no longer held by the server');
     show(el.pageDropped, droppedHere > 0, fmt(droppedHere) + ' oldest events dropped from this page');
@@ -334,7 +334,7 @@
     } else {
       rows.push(['record', String(recs[i])], ['fields', 'no longer held by the page (only the newest ' + fmt(FIELDS_CAP) + ' are)']);
     }
-    rows.push(['text', texts[i]]);
+    rows.push(['timeline', texts[i]]);
     det.fields.replaceChildren(...rows.map(([k, v]) => {
       const tr = document.createElement('tr');
       const a = document.createElement('td');
@@ -496,7 +496,7 @@
     el.seq.replaceChildren(...parts);
     const frames = rows.filter((r) => r.frame).length;
     el.seqNote.textContent = rows.length === 0 ? 'No frames or diagnostics in the list.'
-      : fmt(frames) + ' arrows and ' + fmt(rows.length - frames) + ' diagnostics on no arrow drawn, ' +
+      : 'Drawn: ' + fmt(frames) + ' exchanges and ' + fmt(rows.length - frames) + ' diagnostics of no exchange, ' +
         (around ? 'around the selected row' : 'the newest of the list') + '.';
     // Follow the newest arrows like the list does, or bring the selection into view.
     if (around && selY >= 0) {
@@ -687,7 +687,9 @@
         attempt = 0;
         mode = typeof o.mode === 'string' ? o.mode : '';
         el.source.textContent = typeof o.source === 'string' ? o.source : '';
-        if (typeof o.source === 'string') document.title = 'btlens live: ' + o.source;
+        if (typeof o.source === 'string') document.title = 'btlens ' + (mode === 'view' ? 'view' : 'live') + ': ' + o.source;
+        // A stream followed without --write has no file to make a report from.
+        $('save').hidden = o.report === false;
         const f = typeof o.filter === 'string' ? o.filter : '';
         // On a reconnect (or a filter typed while away) ask again for the filter this page had.
         const want = pendingFilter !== null ? pendingFilter : hadHello ? appliedFilter : null;
@@ -710,7 +712,7 @@
         showFilterError(o);
         break;
       case 'btlens.status':
-        for (const k of ['records', 'events', 'dropped', 'evicted_before']) if (Number.isFinite(o[k])) status[k] = o[k];
+        for (const k of ['records', 'events', 'held', 'dropped', 'evicted_before']) if (Number.isFinite(o[k])) status[k] = o[k];
         if (typeof o.state === 'string') status.state = o.state;
         if (status.state === 'live') ended = false;
         break;

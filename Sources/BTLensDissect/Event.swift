@@ -52,6 +52,14 @@ public struct Event: Sendable {
         self.body = body
     }
 
+    /// The note that says a followed input started again (`follow.restart`), placed at the new
+    /// source's first event `e`.
+    public static func followRestart(_ why: String, at e: Event) -> Event {
+        Event(
+            record: e.record, timestamp: e.timestamp, direction: nil, connection: nil, isTop: true,
+            body: .note(category: "follow.restart", text: why))
+    }
+
     /// A note: a capture's text, which may be far older than its traffic (an iPhone's header notes):
     /// no time origin.
     public var isNote: Bool {

@@ -26,10 +26,7 @@ public final class LivePublisher {
     public func event(_ e: Event) {
         if let why = restarted {
             restarted = nil
-            let marker = Event(
-                record: e.record, timestamp: e.timestamp, direction: nil, connection: nil, isTop: true,
-                body: .note(category: "follow.restart", text: why))
-            origin.pass(marker, begin: begin, to: take)
+            origin.pass(.followRestart(why, at: e), begin: begin, to: take)
         }
         origin.pass(e, begin: begin, to: take)
     }

@@ -14,6 +14,9 @@ final class LiveHubTests: XCTestCase {
             isTop: true, body: .note(category: "test", text: "note \(n)"))
     }
 
+    /// What one of these events costs the hold.
+    static let entrySize = LiveHub.Entry(event: note(1), line: Array(#"{"record":1}"#.utf8)).size
+
     static func publish(_ hub: LiveHub, _ records: ClosedRange<Int>) {
         for n in records { hub.publish(note(n), line: Array(#"{"record":\#(n)}"#.utf8), stopping: { false }) }
     }
@@ -47,7 +50,7 @@ final class LiveHubTests: XCTestCase {
         Self.publish(hub, 1...5)
         hub.finish(stopped: false)
         let lines = await Self.drain(hub, hub.join(filter: ""))
-        XCTAssertEqual(lines.first, #"{"type":"btlens.hello","mode":"follow","source":"cap","filter":""}"#)
+        XCTAssertEqual(lines.first, #"{"type":"btlens.hello","mode":"follow","source":"cap","filter":"","report":true}"#)
         XCTAssertEqual(lines[1], #"{"type":"btlens.reset","filter":""}"#)
         XCTAssertEqual(Self.records(lines), [1, 2, 3, 4, 5])
         XCTAssertTrue(lines.contains { $0.contains(#""state":"ended","records":0,"events":5"#) }, "\(lines)")
@@ -58,7 +61,7 @@ final class LiveHubTests: XCTestCase {
     /// is told how many it missed.
     func testFollowEvictsAndCountsWhatASlowPageMissed() async {
         var limits = LiveHub.Limits()
-        limits.eventBytes = 10 * (16 + Self.note(1).heldBytes + 64)  // about ten events
+        limits.eventBytes = 10 * Self.entrySize  // ten events
         let hub = LiveHub(mode: .follow, source: "cap", limits: limits)
         let page = hub.join(filter: "")
         Self.publish(hub, 1...100)
@@ -76,7 +79,7 @@ final class LiveHubTests: XCTestCase {
     /// In view, the file waits for the pages: none is lost, however small the hold.
     func testViewWaitsForThePageInsteadOfDropping() async {
         var limits = LiveHub.Limits()
-        limits.eventBytes = 4 * (16 + Self.note(1).heldBytes + 64)
+        limits.eventBytes = 4 * Self.entrySize
         limits.messageBytes = 20
         let hub = LiveHub(mode: .view, source: "cap", limits: limits)
         let producer = Thread {

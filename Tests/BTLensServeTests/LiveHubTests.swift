@@ -50,7 +50,8 @@ final class LiveHubTests: XCTestCase {
         Self.publish(hub, 1...5)
         hub.finish(stopped: false)
         let lines = await Self.drain(hub, hub.join(filter: ""))
-        XCTAssertEqual(lines.first, #"{"type":"btlens.hello","mode":"follow","source":"cap","filter":"","report":true}"#)
+        XCTAssertEqual(
+            lines.first, #"{"type":"btlens.hello","mode":"follow","source":"cap","filter":"","report":true}"#)
         XCTAssertEqual(lines[1], #"{"type":"btlens.reset","filter":""}"#)
         XCTAssertEqual(Self.records(lines), [1, 2, 3, 4, 5])
         XCTAssertTrue(lines.contains { $0.contains(#""state":"ended","records":0,"events":5"#) }, "\(lines)")

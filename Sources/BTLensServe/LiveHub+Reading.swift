@@ -6,14 +6,19 @@ import BTLensFilter
 extension LiveHub {
     /// A page joins, with the filter it had (a page that reconnects): the hello, then its selection.
     func join(filter expression: String) -> Int {
+        // The hello names the filter in effect: a refused one is said after it, and none applies.
+        let accepted = (try? Self.compile(expression).get()) != nil
         let id = held.withLock { h in
             var r = LiveReader(id: h.nextReader)
             h.nextReader += 1
             h.readersEver += 1
-            r.control = [LiveMessages.hello(mode: mode, source: source, filter: expression, report: reports)]
+            r.control = [
+                LiveMessages.hello(mode: mode, source: source, filter: accepted ? expression : "", report: reports)
+            ]
             h.readers[r.id] = r
             return r.id
         }
+        if !accepted { setFilter("", for: id) }
         setFilter(expression, for: id)
         return id
     }
@@ -25,17 +30,7 @@ extension LiveHub {
     /// A filter from the page, compiled here: refused with where it is wrong, or the page's list
     /// starts over with it from the oldest event held.
     func setFilter(_ expression: String, for id: Int) {
-        var compiled: Result<DisplayFilter?, FilterError> = .success(nil)
-        if expression.count > LiveHub.filterCharacters {
-            compiled = .failure(
-                FilterError(
-                    "longer than \(LiveHub.filterCharacters) characters", in: expression,
-                    at: LiveHub.filterCharacters))
-        } else if !expression.allSatisfy(\.isWhitespace) {
-            do throws(FilterError) { compiled = .success(try DisplayFilter(expression)) } catch {
-                compiled = .failure(error)
-            }
-        }
+        let compiled = Self.compile(expression)
         update(id) { r, h in
             switch compiled {
             case .failure(let e):
@@ -49,6 +44,16 @@ extension LiveHub {
                 r.control.append(LiveMessages.reset(filter: r.filterText))
             }
         }
+    }
+
+    /// A page's filter: none when blank, refused past `filterCharacters`.
+    static func compile(_ expression: String) -> Result<DisplayFilter?, FilterError> {
+        if expression.count > LiveHub.filterCharacters {
+            let why = "longer than \(LiveHub.filterCharacters) characters"
+            return .failure(FilterError(why, in: expression, at: LiveHub.filterCharacters))
+        }
+        guard !expression.allSatisfy(\.isWhitespace) else { return .success(nil) }
+        do throws(FilterError) { return .success(try DisplayFilter(expression)) } catch { return .failure(error) }
     }
 
     /// A line for the page owed outside its events (the details it asked for).

@@ -27,7 +27,10 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                 response.headers[.setCookie] = "\(access.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/"
             }
         case .allowed:
-            response = try await next(request, context)
+            // Hummingbird's own refusals (404, 405) get the headers too.
+            do { response = try await next(request, context) } catch let error as HTTPError {
+                response = PageRoutes.text("btlens: \(error.body ?? error.status.reasonPhrase)\n", status: error.status)
+            }
         }
         for field in ServeAccess.headers { response.headers[field.name] = field.value }
         return response

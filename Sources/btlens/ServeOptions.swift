@@ -11,7 +11,7 @@ import Foundation
 struct ServeOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Serve the live page in a browser at [HOST:]PORT: 127.0.0.1 unless a host is given (any other needs --token); PORT 0 takes a free one.",
+            "Serve the live page in a browser at [HOST:]PORT: 127.0.0.1 unless a host is given (any other needs a token); PORT 0 takes a free one.",
             valueName: "[HOST:]PORT"))
     var serve: String?
 
@@ -71,13 +71,9 @@ enum LivePage {
         path: String?, member: String?, _ configuration: Configuration, definitions: DefinitionSources?
     ) -> LiveServer.ReportMaker {
         { format, filter in
-            guard let path else {
-                throw LiveServer.ReportError(
-                    "a report is read from a file, and this input is a stream: follow it with --write FILE to save reports",
-                    status: 409)
-            }
             var options = ReportBuilder.Options()
             options.definitions = definitions
+            // A filter refused is said first (400): it is wrong whatever the input.
             if !filter.allSatisfy(\.isWhitespace) {
                 guard filter.count <= LiveHub.filterCharacters else {
                     throw LiveServer.ReportError(
@@ -85,6 +81,11 @@ enum LivePage {
                 }
                 do { _ = try DisplayFilter(filter) } catch { throw LiveServer.ReportError("\(error)", status: 400) }
                 options.filter = filter
+            }
+            guard let path else {
+                throw LiveServer.ReportError(
+                    "a report is read from a file, and this input is a stream (follow --write FILE keeps one)",
+                    status: 409)
             }
             let report: Report
             do {

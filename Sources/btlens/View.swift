@@ -22,7 +22,7 @@ struct View: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where to serve: [HOST:]PORT (default 127.0.0.1 and a free port; any other host needs --token).",
+            "Where to serve: [HOST:]PORT (default 127.0.0.1 and a free port; any other host needs a token).",
             valueName: "[HOST:]PORT"))
     var serve = "127.0.0.1:0"
 

@@ -119,6 +119,23 @@ final class LiveHubTests: XCTestCase {
         XCTAssertEqual(Self.records(lines), [1, 2, 3, 4, 5, 6])
     }
 
+    /// A page that reconnects with a filter that no longer compiles: no filter applies, and the
+    /// hello says so before the error.
+    func testARefusedFilterOnJoiningLeavesNone() async {
+        let hub = LiveHub(mode: .follow, source: "cap")
+        Self.publish(hub, 1...2)
+        hub.finish(stopped: false)
+        let lines = await Self.drain(hub, hub.join(filter: "record =="))
+        XCTAssertEqual(
+            Array(lines.prefix(3)),
+            [
+                #"{"type":"btlens.hello","mode":"follow","source":"cap","filter":"","report":true}"#,
+                #"{"type":"btlens.reset","filter":""}"#,
+                #"{"type":"btlens.filter.error","expression":"record ==","message":"the filter ends where a value was expected","column":9,"length":1}"#,
+            ])
+        XCTAssertEqual(Self.records(lines), [1, 2])
+    }
+
     func testAClosedPageEndsItsReading() async {
         let hub = LiveHub(mode: .follow, source: "cap")
         let page = hub.join(filter: "")

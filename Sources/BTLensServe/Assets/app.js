@@ -690,6 +690,7 @@
         if (typeof o.source === 'string') document.title = 'btlens ' + (mode === 'view' ? 'view' : 'live') + ': ' + o.source;
         // A stream followed without --write has no file to make a report from.
         $('save').hidden = o.report === false;
+        $('save-none').hidden = o.report !== false;
         const f = typeof o.filter === 'string' ? o.filter : '';
         // On a reconnect (or a filter typed while away) ask again for the filter this page had.
         const want = pendingFilter !== null ? pendingFilter : hadHello ? appliedFilter : null;

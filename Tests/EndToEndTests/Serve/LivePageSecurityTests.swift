@@ -41,6 +41,10 @@ final class LivePageSecurityTests: XCTestCase {
             XCTAssertEqual(a.status, 200, asset)
             XCTAssertEqual(a.header("Content-Security-Policy"), Self.csp, asset)
         }
+        // Hummingbird's own answers carry the headers too.
+        let missing = try RawHTTP.get(port: s.port, path: "/favicon.ico")
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertEqual(missing.header("Content-Security-Policy"), Self.csp)
         XCTAssertEqual(try RawHTTP.get(port: s.port, path: "/", host: "localhost:\(s.port)").status, 200)
         for path in ["/", "/app.js", "/events", "/report?format=md&filter="] {
             let evil = try RawHTTP.get(port: s.port, path: path, host: "evil.example")

@@ -236,6 +236,29 @@ extension OS {
 
     /// A socket listening on 127.0.0.1 at a port the system chose, or nil: for tests that play a
     /// phone's btsnoop_net server.
+    /// A blocking connection to 127.0.0.1:`port` whose reads give up after `timeout` seconds (the
+    /// tests' plain HTTP client).
+    public static func connectToLoopback(port: UInt16, timeout: Int) -> Int32? {
+        let fd = Foundation.socket(AF_INET, streamSocket, 0)
+        guard fd >= 0 else { return nil }
+        var limit = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(port.bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else {
+            Foundation.close(fd)
+            return nil
+        }
+        return fd
+    }
+
     public static func listenOnLoopback() -> (fd: Int32, port: UInt16)? {
         let fd = Foundation.socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { return nil }

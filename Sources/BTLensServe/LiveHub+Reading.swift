@@ -82,7 +82,7 @@ extension LiveHub {
     /// that its filter selects. Waits while there is nothing; nil once the page has gone.
     func next(_ id: Int) async -> String? {
         while true {
-            switch poll(id) {
+            switch owed(id) {
             case .closed: return nil
             case .lines(let bytes): return String(decoding: bytes, as: UTF8.self)
             case .nothing: break
@@ -110,7 +110,7 @@ extension LiveHub {
     }
 
     /// What the page is owed now, without waiting.
-    func poll(_ id: Int) -> Taken { held.withLock { take(id, &$0) } }
+    func owed(_ id: Int) -> Taken { held.withLock { take(id, &$0) } }
 
     private func take(_ id: Int, _ h: inout Held) -> Taken {
         guard var r = h.readers[id], !r.closed else { return .closed }

@@ -115,23 +115,12 @@ struct Follow: ParsableCommand {
         configuration.linkLayerKeys = try keyOptions.linkLayerKeys()
         let follower = Follower(input, stop: followStop, configuration, keep: keep)
         let name = file ?? connect ?? interface ?? "input"
-        let page = try serveOptions.serve.map { address in
-            // A report is read from a file: the followed one, or the one --write keeps.
-            let path = write ?? (file == "-" ? nil : file)
-            let hub = LiveHub(mode: .follow, source: name, reports: path != nil)
-            let (server, _) = try LivePage.start(
-                hub, at: address, token: serveOptions.token,
-                report: LivePage.reportMaker(path: path, member: nil, configuration, definitions: table.sources))
-            return (server: server, publisher: LivePublisher(hub))
-        }
-        follower.onRecord = { r in
-            live.record(r)
-            page?.publisher.record(r)
-        }
-        let shown: (Event) -> Void = { e in
-            live.event(e)
-            page?.publisher.event(e)
-        }
+        // A report is read from a file: the followed one, or the one --write keeps.
+        let page = try LivePage.following(
+            serveOptions, name: name, reportFrom: write ?? (file == "-" ? nil : file), configuration, table.sources)
+        live.page = page?.publisher
+        follower.onRecord = { live.record($0) }
+        let shown = live.event
         // The app's logs merge in as the capture and they grow: on each event, and while the
         // capture is quiet (every wait of the follow calls the stop flag's idle hook).
         var logFailure: (any Error)?
@@ -156,10 +145,7 @@ struct Follow: ParsableCommand {
         }
         follower.onProblem = { reportProblem(name, $0) }
         follower.onNote = { live.note($0) }
-        follower.onRestart = { why in
-            live.restart(why)
-            page?.publisher.restart(why)
-        }
+        follower.onRestart = { live.restart($0) }
         do {
             try follower.run()
         } catch .cannotOpen(let path, let reason) {
@@ -174,14 +160,6 @@ struct Follow: ParsableCommand {
         if let logFailure { live.note("\(logFailure)") }
         live.finish(
             stopped: followStop.isSet, written: follower.writer.map { "\($0.written) records kept in \(write ?? "")" })
-        // The page stays up once the input has ended, until Ctrl-C.
-        if let page {
-            page.publisher.finish(stopped: followStop.isSet)
-            if !followStop.isSet {
-                FileHandleStderr.write("btlens: still serving (Ctrl-C stops)\n")
-                LivePage.waitForStop(followStop)
-            }
-            page.server.stop()
-        }
+        if let page { LivePage.end(page, followStop) }
     }
 }

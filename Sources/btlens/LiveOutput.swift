@@ -4,6 +4,7 @@ import BTLensDissect
 import BTLensFilter
 import BTLensPipeline
 import BTLensReport
+import BTLensServe
 
 /// What `follow` prints: each event flushed as it comes, notes about the input on stderr, and on a
 /// terminal a one-line status under the timeline, cleared before each line and drawn again.
@@ -43,7 +44,11 @@ final class LiveOutput {
         self.status = status
     }
 
+    /// `--serve`: the page's publisher, handed every record and event as they come.
+    var page: LivePublisher?
+
     func record(_ r: CaptureRecord) {
+        page?.record(r)
         records += 1
         drawStatus(force: false)
     }
@@ -51,6 +56,7 @@ final class LiveOutput {
     /// A new source (a file truncated or replaced, a connection made again): its records and times
     /// start again, so the timeline says so and counts its seconds from it.
     func restart(_ why: String) {
+        page?.restart(why)
         origin.finish(begin: begin, to: take)
         throttle.restart { show($0) }
         text?.origin = nil
@@ -60,6 +66,7 @@ final class LiveOutput {
     }
 
     func event(_ e: Event) {
+        page?.event(e)
         if let why = restarted {
             restarted = nil
             origin.pass(.followRestart(why, at: e), begin: begin, to: take)

@@ -102,6 +102,29 @@ enum LivePage {
         }
     }
 
+    /// `follow --serve`'s page, started; nil without `--serve`.
+    static func following(
+        _ options: ServeOptions, name: String, reportFrom path: String?, _ configuration: Configuration,
+        _ definitions: DefinitionSources?
+    ) throws -> (server: LiveServer, publisher: LivePublisher)? {
+        guard let address = options.serve else { return nil }
+        let hub = LiveHub(mode: .follow, source: name, reports: path != nil)
+        let (server, _) = try start(
+            hub, at: address, token: options.token,
+            report: reportMaker(path: path, member: nil, configuration, definitions: definitions))
+        return (server, LivePublisher(hub))
+    }
+
+    /// The input has ended or was stopped: the page stays up until Ctrl-C.
+    static func end(_ page: (server: LiveServer, publisher: LivePublisher), _ stop: StopFlag) {
+        page.publisher.finish(stopped: stop.isSet)
+        if !stop.isSet {
+            FileHandleStderr.write("btlens: still serving (Ctrl-C stops)\n")
+            waitForStop(stop)
+        }
+        page.server.stop()
+    }
+
     /// Blocks until Ctrl-C (or SIGTERM), the page still served.
     static func waitForStop(_ stop: StopFlag) {
         while !stop.isSet { OS.sleep(microseconds: 50_000) }

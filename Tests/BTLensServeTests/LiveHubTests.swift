@@ -26,7 +26,7 @@ final class LiveHubTests: XCTestCase {
         var lines: [String] = []
         var quiet = 0
         while quiet < 20 {
-            guard case .lines(let bytes) = hub.poll(id) else {
+            guard case .lines(let bytes) = hub.owed(id) else {
                 quiet += 1
                 try? await Task.sleep(for: .milliseconds(5))
                 continue

@@ -148,21 +148,10 @@ struct RawHTTP {
         _ method: String, port: Int, path: String, headers: [String: String] = [:], host: String? = nil,
         body: Data? = nil, timeout: Int = 30
     ) throws -> RawHTTP {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw WebDriver.Failure(description: "socket") }
-        defer { OS.close(fd) }
-        var tv = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let fd = OS.connectToLoopback(port: UInt16(port), timeout: timeout) else {
+            throw WebDriver.Failure(description: "cannot connect to port \(port)")
         }
-        guard ok == 0 else { throw WebDriver.Failure(description: "cannot connect to port \(port)") }
+        defer { OS.close(fd) }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n"
         if headers["Connection"] == nil { request += "Connection: close\r\n" }
         for (k, v) in headers { request += "\(k): \(v)\r\n" }

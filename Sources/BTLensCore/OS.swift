@@ -234,8 +234,6 @@ extension OS {
         return getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 ? error : Foundation.errno
     }
 
-    /// A socket listening on 127.0.0.1 at a port the system chose, or nil: for tests that play a
-    /// phone's btsnoop_net server.
     /// A blocking connection to 127.0.0.1:`port` whose reads give up after `timeout` seconds (the
     /// tests' plain HTTP client).
     public static func connectToLoopback(port: UInt16, timeout: Int) -> Int32? {
@@ -259,6 +257,8 @@ extension OS {
         return fd
     }
 
+    /// A socket listening on 127.0.0.1 at a port the system chose, or nil: for tests that play a
+    /// phone's btsnoop_net server.
     public static func listenOnLoopback() -> (fd: Int32, port: UInt16)? {
         let fd = Foundation.socket(AF_INET, streamSocket, 0)
         guard fd >= 0 else { return nil }

@@ -87,10 +87,13 @@ enum LivePage {
                     "a report is read from a file, and this input is a stream (follow --write FILE keeps one)",
                     status: 409)
             }
+            // As `report` decodes it: the page's lower layers are no part of a report.
+            var plain = configuration
+            plain.lowerLayers = false
             let report: Report
             do {
                 var reader = try openCapture(path, member: member, archiveBytes: configuration.limits.archiveBytes)
-                (report, _) = try ReportCommand.build(&reader, file: path, configuration, options: options)
+                (report, _) = try ReportCommand.build(&reader, file: path, plain, options: options)
             } catch let failure as InputFailure {
                 throw LiveServer.ReportError(failure.message, status: 409)
             }

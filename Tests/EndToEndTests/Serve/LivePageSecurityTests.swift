@@ -100,4 +100,22 @@ final class LivePageSecurityTests: XCTestCase {
         XCTAssertTrue(s.url.hasSuffix("?token=\(token)"), s.url)
         XCTAssertEqual(try RawHTTP.get(port: s.port, path: "/?token=\(token)").status, 303)
     }
+
+    /// "Save this view" is `btlens report` with the page's filter, byte for byte.
+    func testLivePageReportIsTheReportCommands() throws {
+        let s = try serve(["127.0.0.1:0"])
+        let path = try XCTUnwrap(files.last)
+        for filter in ["", "att && direction == sent"] {
+            let query = filter.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let saved = try RawHTTP.get(port: s.port, path: "/report?format=md&filter=\(query)")
+            XCTAssertEqual(saved.status, 200, filter)
+            let cli = try runCLI(
+                ["report", path, "-o", "-", "--format", "md"] + (filter.isEmpty ? [] : ["-Y", filter]),
+                cwd: NSTemporaryDirectory())
+            XCTAssertEqual(saved.body, cli.stdout, filter)
+        }
+        let refused = try RawHTTP.get(port: s.port, path: "/report?format=md&filter=att%20%26%26")
+        XCTAssertEqual(refused.status, 400)
+        XCTAssertTrue(refused.body.contains("invalid filter"), refused.body)
+    }
 }

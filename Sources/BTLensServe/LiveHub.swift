@@ -1,7 +1,7 @@
 import BTLensCore
 import BTLensDissect
 import BTLensFilter
-import Synchronization
+import Foundation
 
 /// What the live page's server holds of a capture: the timeline's events, newest last, bounded in
 /// bytes, and each page's place in them. Every page reads the one shared list at its own pace
@@ -59,7 +59,7 @@ public final class LiveHub: Sendable {
     /// Whether "save this view" can be offered: a report is read from a file.
     public let reports: Bool
     let limits: Limits
-    let held = Mutex(Held())
+    let held = HeldLock()
 
     public init(mode: Mode, source: String, reports: Bool = true, limits: Limits = Limits()) {
         self.mode = mode
@@ -156,5 +156,20 @@ public final class LiveHub: Sendable {
             }
         }
         return out
+    }
+}
+
+/// The hub's state behind a lock: an `NSLock` (a pthread mutex), which the thread sanitizer sees.
+/// Synchronization's `Mutex` waits on a futex that it does not see, and the CI's sanitizer run
+/// reported every access of the pages and the capture to the state as a race. The state holds the
+/// pages' filters (`DisplayFilter`, a class), so it is reached only through `withLock`.
+final class HeldLock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held = LiveHub.Held()
+
+    func withLock<T>(_ body: (inout LiveHub.Held) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&held)
     }
 }

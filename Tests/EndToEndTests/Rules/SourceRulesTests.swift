@@ -115,6 +115,7 @@ final class SourceRulesTests: XCTestCase {
         "Sources/BTLensDissect/Dissectors/BoundDissector.swift",  // per frame, and read by the renderer
         "Sources/BTLensPipeline/Relay.swift",  // the batches handed between threads
         "Sources/BTLensCapture/FollowSource.swift",  // the stop flag a signal handler sets
+        "Sources/BTLensServe/LiveHub.swift",  // the hub's state, under a lock the thread sanitizer sees
     ]
 
     /// The per-record state that one thread owns, in `SingleOwnerCell` (no runtime exclusivity

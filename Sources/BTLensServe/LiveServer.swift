@@ -74,7 +74,7 @@ public final class LiveServer: Sendable {
         let server = self
         let running = Task.detached {
             let router = Router(context: BasicWebSocketRequestContext.self)
-            router.add(middleware: AccessMiddleware(access: access, hub: hub))
+            router.add(middleware: AccessMiddleware(access: access))
             PageRoutes.add(to: router, server: server)
             var logger = Logger(label: "btlens.serve")
             logger.logLevel = .critical

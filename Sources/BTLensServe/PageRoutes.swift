@@ -6,7 +6,6 @@ import NIOCore
 /// Checks every request (`ServeAccess`) and puts the security headers on every answer.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: ServeAccess
-    let hub: LiveHub
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response

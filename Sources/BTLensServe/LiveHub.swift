@@ -114,10 +114,18 @@ public final class LiveHub: Sendable {
         for w in waiters { w.resume() }
     }
 
+    /// Whether adding an event of `size` evicts only what every page has read (and a page has come).
     private func hasRoom(_ h: Held, for size: Int) -> Bool {
-        guard h.bytes + size > limits.eventBytes, !h.entries.isEmpty else { return true }
+        // The entries publish would evict: as many as it takes, since events differ in size.
+        var bytes = h.bytes + size
+        var evicted = 0
+        while bytes > limits.eventBytes, h.entries.count - evicted > 1 {
+            bytes -= h.entries[evicted].size
+            evicted += 1
+        }
+        guard evicted > 0 else { return true }
         guard h.readersEver > 0 else { return false }
-        return h.readers.values.allSatisfy { $0.cursor > h.firstSeq }
+        return h.readers.values.allSatisfy { $0.cursor >= h.firstSeq + evicted }
     }
 
     /// A new source in `follow` (a file replaced, a connection made again): its records start again,

@@ -44,7 +44,11 @@ struct View: ParsableCommand {
         let (file, member) = (input.file, input.member)
         var details: LiveServer.DetailsMaker?
         if file != "-" {
+            // One reading of the file at a time, however many clicks a page sends.
+            let oneAtATime = NSLock()
             details = { record in
+                oneAtATime.lock()
+                defer { oneAtATime.unlock() }
                 guard var again = try? openCapture(file, member: member) else { return nil }
                 return try? RecordDetails.decode(&again, configuration, record: record)
             }

@@ -214,7 +214,8 @@
       lastFirst = first;
     }
     if (follow) el.timeline.scrollTop = g.px;
-    const top = el.timeline.scrollTop;
+    // Chromium may clamp scrollTop after a shrink only at its next layout: clamp it here.
+    const top = Math.min(el.timeline.scrollTop, Math.max(0, g.px - g.viewH));
     const vy = top * g.ratio;
     const from = Math.max(0, Math.floor(vy / ROW_H) - OVERSCAN);
     const to = Math.min(g.n, Math.ceil((vy + g.viewH) / ROW_H) + OVERSCAN);

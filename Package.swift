@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libpcap, through the system's headers; only BTLensCapture imports it.
@@ -88,6 +89,14 @@ let package = Package(
             resources: [
                 .embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/app.css"),
             ]),
+        // Many captures, one store: `btlens index` into SQLite (GRDB), `query`, and `export --dataset`.
+        .target(
+            name: "BTLensStore",
+            dependencies: [
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline", "BTLensReport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(
             name: "BTLensReport",
             dependencies: [
@@ -98,7 +107,7 @@ let package = Package(
             name: "btlens",
             dependencies: [
                 "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
-                "BTLensFilter", "BTLensAppLog", "BTLensServe",
+                "BTLensFilter", "BTLensAppLog", "BTLensServe", "BTLensStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Builds captures byte by byte for the tests and for Captures/.

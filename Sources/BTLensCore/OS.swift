@@ -42,6 +42,7 @@ public enum OS {
     }
     public static func dup(_ fd: Int32) -> Int32 { Foundation.dup(fd) }
     @discardableResult public static func unlink(_ path: String) -> Int32 { Foundation.unlink(path) }
+    public static func rename(_ from: String, _ to: String) -> Int32 { Foundation.rename(from, to) }
     public static func mkstemp(_ template: inout [CChar]) -> Int32 { Foundation.mkstemp(&template) }
     public static func isatty(_ fd: Int32) -> Bool { Foundation.isatty(fd) != 0 }
 
@@ -64,6 +65,16 @@ public enum OS {
     public static func status(path: String) -> stat? {
         var st = stat()
         return statPath(path, &st) == 0 ? st : nil
+    }
+
+    /// The file's modification time in nanoseconds since 1970 (Linux' `st_mtim`, macOS' `st_mtimespec`).
+    public static func modifiedNanoseconds(_ st: stat) -> Int64 {
+        #if canImport(Darwin)
+        let t = st.st_mtimespec
+        #else
+        let t = st.st_mtim
+        #endif
+        return Int64(t.tv_sec) &* 1_000_000_000 &+ Int64(t.tv_nsec)
     }
 
     /// The size of `fd` when it is a regular file; nil for a pipe, a terminal or a socket.

@@ -48,7 +48,7 @@ public final class StatsCollector {
     public private(set) var accessories: [IAP2Identification] = []
     /// Every undecoded byte by where it was: the channel of `undecoded` events, the id of diagnostics.
     public private(set) var undecodedByWhat: [String: Int] = [:]
-    var commands: CommandStats { commandStats.value }
+    public var commands: CommandStats { commandStats.value }
     private let commandStats = SingleOwnerCell(CommandStats())
     public var bytes: ByteAccounting { byteAccounting.value }
     private let byteAccounting = SingleOwnerCell(ByteAccounting())

@@ -22,7 +22,7 @@ struct Btlens: ParsableCommand {
         version: "\(version) (libpcap: \(Libpcap.version))",
         subcommands: [
             Timeline.self, Follow.self, View.self, Stats.self, Diff.self, ReportCommand.self, Convert.self,
-            Interfaces.self,
+            Interfaces.self, Index.self, Query.self, Export.self,
             Dissectors.self,
             Formats.self, DiagnosticsList.self, FiltersHelp.self,
         ],

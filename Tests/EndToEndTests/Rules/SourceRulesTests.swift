@@ -72,7 +72,7 @@ final class SourceRulesTests: XCTestCase {
     static let layers: [[String]] = [
         ["BTLensCore"], ["BTLensCrypto", "BTLensCapture"], ["BTLensDissect"],
         ["BTLensAppLog", "BTLensDefinitions", "BTLensFilter", "BTLensReport"],
-        ["BTLensPipeline", "BTLensServe", "BTLensTestSupport"], ["BTLensFuzz"],
+        ["BTLensPipeline", "BTLensServe", "BTLensTestSupport"], ["BTLensFuzz", "BTLensStore"],
     ]
 
     func testModulesImportOnlyLowerLayers() throws {

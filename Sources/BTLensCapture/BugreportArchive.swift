@@ -11,8 +11,8 @@ public struct BugreportArchive {
     /// Members that may hold Bluetooth traffic, best first.
     public let candidates: [String]
     /// The central directory's listing; nil for an archive cut short, read by its local headers.
-    private let archive: Archive?
-    private let path: String
+    let archive: Archive?
+    let path: String
     /// What is wrong with the archive as a whole (its members are read all the same).
     public let damage: String?
 

@@ -15,8 +15,11 @@ public struct CaptureFacts: Sendable {
     public var diagnostics = 0
     public var errors = 0
     public var undecodedBytes = 0
-    /// The capture's own notes (an iPhone's PacketLogger header): "Product: iPhone17,2" and the like.
-    public var notes: [String: String] = [:]
+    /// The phone: its model and operating system, from the capture's notes (an iPhone's
+    /// PacketLogger header: `Product: iPhone17,2`) or the bugreport's text; its controller's firmware.
+    public var phone: String?
+    public var os: String?
+    public var controllerFirmware: String?
     public var accessory = Accessory()
     /// Why the file could not be read: the row is all there is of it.
     public var error: String?
@@ -50,14 +53,14 @@ public struct CaptureFacts: Sendable {
         },
         Column("errors", .integer, "of them, those of severity error") { .of($0.errors) },
         Column("undecoded_bytes", .integer, "bytes that could not be decoded") { .of($0.undecodedBytes) },
-        Column("phone", .text, "the phone's model, when the capture says (an iPhone's Product note)") {
-            .of($0.notes["Product"])
+        Column("phone", .text, "the phone's model: a bugreport's, or an iPhone capture's Product note") {
+            .of($0.phone)
         },
-        Column("os", .text, "its operating system's version, when the capture says (Software note)") {
-            .of($0.notes["Software"])
+        Column("os", .text, "its operating system: a bugreport's Android release, or the Software note") {
+            .of($0.os)
         },
         Column("controller_firmware", .text, "the phone's Bluetooth controller firmware, when the capture says") {
-            .of($0.notes["Firmware Version"])
+            .of($0.controllerFirmware)
         },
         Column("accessory_name", .text, "the accessory's name (iAP2 identification)") { .of($0.accessory.name) },
         Column("accessory_model", .text, "its model (iAP2, or the Model Number String read)") {

@@ -114,12 +114,17 @@ public final class CaptureRows {
         f.diagnostics = stats.diagnostics.values.reduce(0) { $0 + $1.1 }
         f.errors = stats.diagnostics.values.filter { $0.0 == .error }.reduce(0) { $0 + $1.1 }
         f.undecodedBytes = stats.undecodedBytes
+        var notes: [String: String] = [:]
         for note in stats.captureNotes {
             guard let colon = note.firstIndex(of: ":") else { continue }
-            let value = note[note.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             let key = String(note[..<colon])
-            f.notes[key] = f.notes[key] ?? value
+            notes[key] = notes[key] ?? note[note.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
+        let bugreport =
+            BugreportArchive.isZip(path: f.file.path) ? (try? BugreportArchive(path: f.file.path))?.facts() : nil
+        f.phone = bugreport?.phone ?? notes["Product"]
+        f.os = bugreport?.os ?? notes["Software"]
+        f.controllerFirmware = notes["Firmware Version"]
         return f
     }
 }

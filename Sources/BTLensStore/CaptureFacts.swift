@@ -21,6 +21,7 @@ public struct CaptureFacts: Sendable {
     public var os: String?
     public var controllerFirmware: String?
     public var accessory = Accessory()
+    public var appLogs = 0
     /// Why the file could not be read: the row is all there is of it.
     public var error: String?
     public var indexedBy = ""
@@ -71,6 +72,9 @@ public struct CaptureFacts: Sendable {
         },
         Column("accessory_firmware", .text, "its firmware (iAP2, or the Firmware Revision String read)") {
             .of($0.accessory.firmware)
+        },
+        Column("app_logs", .integer, "app logs merged with it (--app-log-beside; the app_logs table)") {
+            .of($0.appLogs)
         },
         Column("error", .text, "why the file could not be read; null when it was") { .of($0.error) },
         Column("indexed_by", .text, "the btlens version and definitions that made the rows") { .text($0.indexedBy) },

@@ -20,6 +20,8 @@ public final class CaptureRows {
     private let sink: any RowSink
     private var frames: [[Cell]] = []
     private var diagnostics: [[Cell]] = []
+    /// One per log: few.
+    private var alignments: [[Cell]] = []
     private var failure: (any Error)?
     private var facts: CaptureFacts
 
@@ -31,18 +33,28 @@ public final class CaptureRows {
 
     /// The capture's rows, written to `sink`; its `captures` row is returned, not written, so that
     /// the caller writes it last: a capture is in the store once every row of it is.
+    /// With `appLog`, the app's logs are merged in as `stats --app-log` merges them: their
+    /// findings are diagnostics, their alignments `app_logs` rows.
     public static func read(
-        _ file: CaptureFile, configuration: Configuration, archiveLimit: Int64, into sink: any RowSink
+        _ file: CaptureFile, configuration: Configuration, archiveLimit: Int64, appLog: AppLogMerger? = nil,
+        into sink: any RowSink
     ) throws -> CaptureFacts {
         let rows = CaptureRows(file: file, sink: sink)
         var reader = try CaptureFormat.open(path: file.path, archiveLimit: archiveLimit)
         let stats = StatsCollector(file: file.path, info: reader.info)
+        let pass = { (e: Event) in
+            stats.event(e)
+            rows.event(e)
+        }
         let analyzer = try Pipeline.run(
             &reader, configuration, onRecord: stats.record, onProblem: stats.problem,
             onEvent: { e in
-                stats.event(e)
-                rows.event(e)
+                guard let appLog, rows.failure == nil else { return pass(e) }
+                do { try appLog.event(e, pass) } catch { rows.failure = error }
             })
+        if let appLog, rows.failure == nil {
+            do { try appLog.finish(pass) } catch { rows.failure = error }
+        }
         if let failure = rows.failure { throw failure }
         stats.add(analyzer.tally)
         stats.finish(bytesRead: reader.bytesRead)
@@ -55,6 +67,7 @@ public final class CaptureRows {
             connections.flatMap { c in
                 c.lifecycle.subscriptions.map { StoreTables.subscriptions.row(capture: file.id, (c, $0)) }
             })
+        try sink.write(StoreTables.appLogs.info, rows.alignments)
         let commands = stats.commands.sorted
         try sink.write(StoreTables.commands.info, commands.map { StoreTables.commands.row(capture: file.id, $0) })
         return rows.finish(stats, reader.info, connections: connections.count)
@@ -68,6 +81,9 @@ public final class CaptureRows {
             frames.append(StoreTables.frames.row(capture: id, e))
         case .diagnostic:
             diagnostics.append(StoreTables.diagnostics.row(capture: id, e))
+        case .logAlignment(let a):
+            facts.appLogs += 1
+            alignments.append(StoreTables.appLogs.row(capture: id, a))
         case .iap2Identification(let i):
             facts.accessory = .init(name: i.name, model: i.model, manufacturer: i.manufacturer, firmware: i.firmware)
         case .att(let a) where a.opcode == .readResponse && e.direction == .received:

@@ -12,12 +12,17 @@ public struct DatasetWriter: Sendable {
     public let configuration: Configuration
     public let archiveLimit: Int64
     public let fingerprint: String
+    public let appLogs: AppLogPairing
 
-    public init(folder: String, configuration: Configuration, archiveLimit: Int64, fingerprint: String) {
+    public init(
+        folder: String, configuration: Configuration, archiveLimit: Int64, fingerprint: String,
+        appLogs: AppLogPairing = AppLogPairing()
+    ) {
         self.folder = folder
         self.configuration = configuration
         self.archiveLimit = archiveLimit
         self.fingerprint = fingerprint
+        self.appLogs = appLogs
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -39,6 +44,8 @@ public struct DatasetWriter: Sendable {
 
     func export(_ path: String) -> StoreIndexer.Outcome {
         if let why = FolderRun.notRegularFile(path) { return .passedOver(why) }
+        if appLogs.isLog(path) { return .passedOver("an app log, read with its capture (--app-log-beside)") }
+        let logs = appLogs.logs(for: path)
         guard var file = CaptureFile.look(path) else { return .failed("cannot look at it: \(OS.describe(OS.errno))") }
         let sink = DatasetSink(folder: folder, capture: file.id)
         var facts: CaptureFacts
@@ -48,7 +55,9 @@ public struct DatasetWriter: Sendable {
                 throw Failure(description: "cannot read it: \(OS.describe(OS.errno))")
             }
             file.sha256 = sha
-            facts = try CaptureRows.read(file, configuration: configuration, archiveLimit: archiveLimit, into: sink)
+            facts = try CaptureRows.read(
+                file, configuration: configuration, archiveLimit: archiveLimit,
+                appLog: try appLogs.merger(logs, capture: path), into: sink)
             outcome = .indexed(frames: facts.frames, diagnostics: facts.diagnostics)
         } catch let e as CaptureOpenError where e.isNotACapture {
             sink.discard()
@@ -62,7 +71,7 @@ public struct DatasetWriter: Sendable {
             facts.error = "\(error)"
             outcome = .failed("\(error)")
         }
-        facts.indexedBy = fingerprint
+        facts.indexedBy = logs.isEmpty ? fingerprint : fingerprint + "; app logs: " + appLogs.stamp(logs)
         do {
             try sink.write(StoreTables.captures.info, [StoreTables.captures.row(capture: file.id, facts)])
             try sink.finish()

@@ -13,12 +13,17 @@ public struct StoreIndexer: Sendable {
     /// The btlens version and definitions that make the rows: a change of either indexes again.
     public let fingerprint: String
     public let archiveLimit: Int64
+    public let appLogs: AppLogPairing
 
-    public init(store: Store, configuration: Configuration, fingerprint: String, archiveLimit: Int64) {
+    public init(
+        store: Store, configuration: Configuration, fingerprint: String, archiveLimit: Int64,
+        appLogs: AppLogPairing = AppLogPairing()
+    ) {
         self.store = store
         self.configuration = configuration
         self.fingerprint = fingerprint
         self.archiveLimit = archiveLimit
+        self.appLogs = appLogs
     }
 
     /// What became of one file.
@@ -62,39 +67,44 @@ public struct StoreIndexer: Sendable {
 
     func index(_ path: String, known: [Int64: Store.Known]) -> Outcome {
         if let why = FolderRun.notRegularFile(path) { return .passedOver(why) }
+        if appLogs.isLog(path) { return .passedOver("an app log, read with its capture (--app-log-beside)") }
         guard var file = CaptureFile.look(path) else { return .failed("cannot look at it: \(OS.describe(OS.errno))") }
+        // Its logs' names, sizes and times are part of what made its rows.
+        let logs = appLogs.logs(for: path)
+        let madeBy = logs.isEmpty ? fingerprint : fingerprint + "; app logs: " + appLogs.stamp(logs)
         let old = known[file.id]
-        if let old, old.indexedBy == fingerprint, old.size == file.size, old.modified == file.modified {
+        if let old, old.indexedBy == madeBy, old.size == file.size, old.modified == file.modified {
             return .unchanged
         }
         guard let sha = CaptureFile.sha256(of: path) else {
-            return record(file, failure: "cannot read it: \(OS.describe(OS.errno))")
+            return record(file, failure: "cannot read it: \(OS.describe(OS.errno))", madeBy)
         }
         file.sha256 = sha
-        if let old, old.indexedBy == fingerprint, old.sha256 == sha {
+        if let old, old.indexedBy == madeBy, old.sha256 == sha {
             do { try store.touch(file) } catch { return .failed(Store.describe(error)) }
             return .unchanged
         }
         do {
             try store.begin(file.id)
             var facts = try CaptureRows.read(
-                file, configuration: configuration, archiveLimit: archiveLimit, into: StoreSink(store))
-            facts.indexedBy = fingerprint
+                file, configuration: configuration, archiveLimit: archiveLimit,
+                appLog: try appLogs.merger(logs, capture: path), into: StoreSink(store))
+            facts.indexedBy = madeBy
             try store.finish(facts)
             return .indexed(frames: facts.frames, diagnostics: facts.diagnostics)
         } catch let e as CaptureOpenError where e.isNotACapture {
             try? store.remove([file.id])
             return .passedOver("\(e)")
         } catch {
-            return record(file, failure: "\(error)")
+            return record(file, failure: "\(error)", madeBy)
         }
     }
 
     /// A file that could not be read is a row that says why, never an index that stops.
-    private func record(_ file: CaptureFile, failure: String) -> Outcome {
+    private func record(_ file: CaptureFile, failure: String, _ madeBy: String) -> Outcome {
         var facts = CaptureFacts(file: file)
         facts.error = failure
-        facts.indexedBy = fingerprint
+        facts.indexedBy = madeBy
         do {
             try store.begin(file.id)
             try store.finish(facts)

@@ -109,8 +109,23 @@ public enum StoreTables {
             },
         indexes: [["capture"], ["dissector", "command"]])
 
+    static let appLogs = Table<AppLogAlignment>(
+        name: "app_logs", meaning: "one row per app log merged with a capture (--app-log-beside): how it aligned",
+        columns: [
+            Column("source", .text, "the log's path") { .text($0.source) },
+            Column("method", .text, "content (its bytes matched packets), clock or offset (--app-log-offset)") {
+                .text($0.method.rawValue)
+            },
+            Column("offset_ms", .real, "added to the log's times (read as UTC) to give the capture's") {
+                .real(Double($0.offsetMicroseconds) / 1000)
+            },
+            Column("matched", .integer, "lines whose bytes agreed with that offset") { .of($0.matched) },
+            Column("untimed", .integer, "1 when the log writes no time") { .of($0.untimed) },
+        ], indexes: [["capture"]])
+
     /// Every table, in the order the migrations create them.
     public static let all: [TableInfo] = [
         captures.info, connections.info, subscriptions.info, frames.info, diagnostics.info, commands.info,
+        appLogs.info,
     ]
 }

@@ -19,6 +19,19 @@ struct StoreReading: ParsableArguments {
 
     @OptionGroup var keyOptions: KeyOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Merge each capture's app log as --app-log does: the file beside it named as the capture with its extension replaced by SUFFIX (run1.btsnoop, run1.app.log: .app.log), or 'bugreport' for the logcat in a bugreport .zip. Its findings are diagnostics. Repeatable.",
+            valueName: "suffix"))
+    var appLogBeside: [String] = []
+
+    @Option(
+        help:
+            "With --app-log-beside: the app's tag, or a regular expression a log line must hold (as --app-log-filter).")
+    var appLogFilter: String?
+
+    var appLogs: AppLogPairing { AppLogPairing(suffixes: appLogBeside, filter: appLogFilter) }
+
     /// Every event but the lower layers', ATT PDUs among them (the Device Information strings).
     func configuration() throws -> (Configuration, fingerprint: String, archiveLimit: Int64) {
         let dissectors = try CaptureInput.dissectors(definitions, decodeAs: decodeAs)
@@ -28,7 +41,7 @@ struct StoreReading: ParsableArguments {
         c.linkLayerKeys = try keyOptions.linkLayerKeys()
         let fingerprint = StoreFingerprint.make(
             version: Btlens.version, sources: dissectors.sources,
-            options: decodeAs.map { "\($0)" } + ["\(c.linkLayerKeys)", "\(limits)"])
+            options: decodeAs.map { "\($0)" } + ["\(c.linkLayerKeys)", "\(limits)", appLogFilter ?? ""])
         return (c, fingerprint, Int64(limits.archiveBytes))
     }
 
@@ -65,7 +78,8 @@ struct Index: ParsableCommand {
         let store: Store
         do { store = try Store(path: db) } catch { throw InputFailure(message: "\(error)") }
         let indexer = StoreIndexer(
-            store: store, configuration: configuration, fingerprint: fingerprint, archiveLimit: archiveLimit)
+            store: store, configuration: configuration, fingerprint: fingerprint, archiveLimit: archiveLimit,
+            appLogs: reading.appLogs)
         let summary: StoreIndexer.Summary
         do { summary = try indexer.run(reading.paths, progress: Progress.bar) } catch {
             throw InputFailure(message: "\(error)")
@@ -126,7 +140,8 @@ struct Export: ParsableCommand {
     func run() throws {
         let (configuration, fingerprint, archiveLimit) = try reading.configuration()
         let writer = DatasetWriter(
-            folder: dataset, configuration: configuration, archiveLimit: archiveLimit, fingerprint: fingerprint)
+            folder: dataset, configuration: configuration, archiveLimit: archiveLimit, fingerprint: fingerprint,
+            appLogs: reading.appLogs)
         let start = Date()
         let files: [(path: String, outcome: StoreIndexer.Outcome)]
         do { files = try writer.run(reading.paths, progress: Progress.bar) } catch {

@@ -21,8 +21,9 @@ final class StoreDatasetTests: XCTestCase {
         try FileManager.default.copyItem(atPath: packageRoot.appendingPathComponent("Captures").path, toPath: captures)
         try Data("btsnoop\0\0\0".utf8).write(to: URL(fileURLWithPath: captures + "/cut.btsnoop"))
         let (db, dataset) = (folder + "/store.sqlite", folder + "/dataset")
-        XCTAssertEqual(try runCLI(["index", "--db", db, captures]).status, 1)
-        let export = try runCLI(["export", "--dataset", dataset, captures])
+        let logs = ["--app-log-beside", ".app.log"]
+        XCTAssertEqual(try runCLI(["index", "--db", db, captures] + logs).status, 1)
+        let export = try runCLI(["export", "--dataset", dataset, captures] + logs)
         XCTAssertEqual(export.status, 1, "the cut file is said")
         XCTAssertTrue(export.stdout.hasPrefix("\(dataset): 19 captures written in "), export.stdout)
         XCTAssertTrue(export.stderr.contains("cut.btsnoop: btsnoop file header is cut short"), export.stderr)
@@ -35,7 +36,8 @@ final class StoreDatasetTests: XCTestCase {
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dataset + "/schema.json")))
             as? [String: [[String: String]]] ?? [:]
         XCTAssertEqual(
-            Set(schema.keys), ["captures", "connections", "subscriptions", "frames", "diagnostics", "commands"])
+            Set(schema.keys),
+            ["captures", "connections", "subscriptions", "frames", "diagnostics", "commands", "app_logs"])
         for (table, columns) in schema {
             let files = try FileManager.default.contentsOfDirectory(atPath: "\(dataset)/\(table)")
             XCTAssertEqual(files.count, 19, "\(table): one file per capture, none left half written: \(files)")
@@ -55,7 +57,8 @@ final class StoreDatasetTests: XCTestCase {
         let run = try script("dataset-duckdb.py", [dataset, "--compare", db])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertTrue(run.stdout.contains("frames: 91 rows in the dataset, 91 in the store, equal"), run.stdout)
-        XCTAssertEqual(run.stdout.components(separatedBy: ", equal\n").count, 7, run.stdout)
+        XCTAssertTrue(run.stdout.contains("app_logs: 1 rows in the dataset, 1 in the store, equal"), run.stdout)
+        XCTAssertEqual(run.stdout.components(separatedBy: ", equal\n").count, 8, run.stdout)
         // A named question (docs/index.md), by DuckDB over the files.
         let question = try script(
             "dataset-duckdb.py",
@@ -71,7 +74,7 @@ final class StoreDatasetTests: XCTestCase {
         let (db, dataset) = try build()
         let run = try script("dataset-spark.py", [dataset, "--compare", db])
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
-        XCTAssertEqual(run.stdout.components(separatedBy: ", equal\n").count, 7, run.stdout)
+        XCTAssertEqual(run.stdout.components(separatedBy: ", equal\n").count, 8, run.stdout)
     }
 
     private func python(has module: String) -> Bool {

@@ -100,6 +100,39 @@ final class StoreIndexTests: XCTestCase {
             "format,records,frames,phone,os\nbtsnoop,58,12,Google Pixel 7,Android 14 (UP1A.231005.007)\n")
     }
 
+    /// The app's log beside its capture: its findings are the capture's diagnostics, as with
+    /// `stats --app-log`; a changed log reads its capture again.
+    func testAnAppLogBesideItsCaptureGivesItsFindings() throws {
+        let (capture, log) = (captures + "/run.btsnoop", captures + "/run.app.log")
+        for (from, to) in [("ble_app_log.btsnoop", capture), ("ble_app_log.app.log", log)] {
+            try FileManager.default.copyItem(
+                atPath: packageRoot.appendingPathComponent("Captures/\(from)").path, toPath: to)
+        }
+        let run = try runCLI(["index", "--db", db, captures, "--app-log-beside", ".app.log"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains("run.app.log: an app log, read with its capture (--app-log-beside)"), run.stderr)
+        let stats = try runCLI(["stats", capture, "--app-log", log, "--format", "json"])
+        let counted = (try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])?[
+            "diagnostics"]
+        XCTAssertEqual(counted as? [String: Int], ["app.rx.not_logged": 1, "app.tx.not_on_air": 1])
+        XCTAssertEqual(
+            try csv(
+                "SELECT d.id, d.record FROM diagnostics d JOIN captures c ON c.id = d.capture WHERE c.path = '\(capture)' ORDER BY d.record"
+            ),
+            "id,record\napp.tx.not_on_air,10\napp.rx.not_logged,12\n")
+        XCTAssertEqual(
+            try csv(
+                "SELECT c.app_logs, a.source, a.method, a.offset_ms, a.matched FROM app_logs a JOIN captures c ON c.id = a.capture"
+            ),
+            "app_logs,source,method,offset_ms,matched\n1,\(log),content,73.75,10\n")
+        // The log changes: its capture is read again, the others are not.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 2_000_000)], ofItemAtPath: log)
+        let again = try runCLI(["index", "--db", db, captures, "--app-log-beside", ".app.log"])
+        XCTAssertEqual(counts(again), "1 indexed (11 frames, 2 diagnostics), 3 unchanged, 0 unreadable, 0 pruned")
+    }
+
     func testQueryPrintsATableJSONAndCSV() throws {
         XCTAssertEqual(try index().status, 0)
         let sql =

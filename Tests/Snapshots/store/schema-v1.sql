@@ -1,5 +1,7 @@
 sql
-"CREATE TABLE captures (id INTEGER PRIMARY KEY, path TEXT, size INTEGER, modified_ns INTEGER, sha256 TEXT, format TEXT, link_type INTEGER, records INTEGER, first_time TEXT, last_time TEXT, connections INTEGER, frames INTEGER, diagnostics INTEGER, errors INTEGER, undecoded_bytes INTEGER, phone TEXT, os TEXT, controller_firmware TEXT, accessory_name TEXT, accessory_model TEXT, accessory_manufacturer TEXT, accessory_firmware TEXT, error TEXT, indexed_by TEXT)"
+"CREATE TABLE app_logs (capture INTEGER, source TEXT, method TEXT, offset_ms REAL, matched INTEGER, untimed INTEGER)"
+CREATE INDEX app_logs_by_capture ON app_logs (capture)
+"CREATE TABLE captures (id INTEGER PRIMARY KEY, path TEXT, size INTEGER, modified_ns INTEGER, sha256 TEXT, format TEXT, link_type INTEGER, records INTEGER, first_time TEXT, last_time TEXT, connections INTEGER, frames INTEGER, diagnostics INTEGER, errors INTEGER, undecoded_bytes INTEGER, phone TEXT, os TEXT, controller_firmware TEXT, accessory_name TEXT, accessory_model TEXT, accessory_manufacturer TEXT, accessory_firmware TEXT, app_logs INTEGER, error TEXT, indexed_by TEXT)"
 CREATE INDEX captures_by_path ON captures (path)
 "CREATE TABLE commands (capture INTEGER, dissector TEXT, command INTEGER, command_name TEXT, sent INTEGER, received INTEGER, answered INTEGER, unanswered INTEGER, latency_min_ms REAL, latency_median_ms REAL, latency_p95_ms REAL, latency_max_ms REAL)"
 CREATE INDEX commands_by_capture ON commands (capture)

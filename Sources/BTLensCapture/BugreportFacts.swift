@@ -23,10 +23,13 @@ public struct BugreportFacts: Sendable, Equatable {
         return "\(f[0])/\(f[2].split(separator: ":").first ?? f[2])"
     }
 
-    /// `Android 14 (UP1A.231005.007)`.
+    /// `Android 14 (UP1A.231005.007)`; else the fingerprint's (`brand/product/device:14/UP1A…/…`).
     public var os: String? {
-        guard let release else { return build.map { "Android (\($0))" } }
-        return "Android \(release)" + (build.map { " (\($0))" } ?? "")
+        let parts = fingerprint?.split(separator: "/") ?? []
+        let fromPrint = parts.count >= 4 ? parts[2].split(separator: ":").dropFirst().first.map(String.init) : nil
+        let id = build ?? (parts.count >= 4 ? String(parts[3]) : nil)
+        guard let release = release ?? fromPrint else { return id.map { "Android (\($0))" } }
+        return "Android \(release)" + (id.map { " (\($0))" } ?? "")
     }
 
     var complete: Bool { model != nil && manufacturer != nil && release != nil && build != nil }

@@ -12,7 +12,9 @@ import CHeapUsage
 
 // The calls whose names are also their structs' names, which a qualified name cannot tell apart.
 private func statPath(_ path: String, _ st: inout stat) -> Int32 { stat(path, &st) }
+private func linkStatPath(_ path: String, _ st: inout stat) -> Int32 { lstat(path, &st) }
 private func setAction(_ signal: Int32, _ action: inout sigaction) { sigaction(signal, &action, nil) }
+private func lockFile(_ fd: Int32, _ operation: Int32) -> Int32 { flock(fd, operation) }
 
 /// Thin wrappers with POSIX's names and results (-1 and `errno` on failure), so a call site reads
 /// as the manual page it follows.
@@ -43,6 +45,8 @@ public enum OS {
     public static func dup(_ fd: Int32) -> Int32 { Foundation.dup(fd) }
     @discardableResult public static func unlink(_ path: String) -> Int32 { Foundation.unlink(path) }
     public static func rename(_ from: String, _ to: String) -> Int32 { Foundation.rename(from, to) }
+    /// An exclusive `flock` on `fd`, without waiting: -1 and `EWOULDBLOCK` when another holds it.
+    public static func lockExclusively(_ fd: Int32) -> Int32 { lockFile(fd, LOCK_EX | LOCK_NB) }
     public static func mkstemp(_ template: inout [CChar]) -> Int32 { Foundation.mkstemp(&template) }
     public static func isatty(_ fd: Int32) -> Bool { Foundation.isatty(fd) != 0 }
 
@@ -75,6 +79,12 @@ public enum OS {
         let t = st.st_mtim
         #endif
         return Int64(t.tv_sec) &* 1_000_000_000 &+ Int64(t.tv_nsec)
+    }
+
+    /// The named file's own status (`lstat`: a link's, not its target's), or nil.
+    public static func linkStatus(path: String) -> stat? {
+        var st = stat()
+        return linkStatPath(path, &st) == 0 ? st : nil
     }
 
     /// The size of `fd` when it is a regular file; nil for a pipe, a terminal or a socket.

@@ -3,34 +3,87 @@ import Crypto
 import Foundation
 
 /// The files `index` and `export --dataset` read: the named files, and every file under the named
-/// folders (hidden ones and links to folders left out, so a link loop ends), sorted.
+/// folders (a named link to a folder is followed; links to folders under it are not, so a link
+/// loop ends; hidden files are left out), sorted. What cannot be looked at is said, not skipped.
 public enum CaptureWalk {
-    public struct Missing: Error, CustomStringConvertible {
-        public let description: String
+    public struct Walk: Sendable {
+        public var files: [String] = []
+        /// Paths that are not there, and folders that cannot be read, with why.
+        public var problems: [(path: String, why: String)] = []
     }
 
-    public static func files(_ paths: [String]) throws -> [String] {
-        var out: [String] = []
+    /// `excluding`: files never read as captures (the store's own).
+    public static func files(_ paths: [String], excluding: Set<String> = []) -> Walk {
+        var walk = Walk()
+        var found: Set<String> = []
         for path in paths.map(absolute) {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw Missing(description: "\(path): no such file or folder")
-            }
-            guard isDirectory.boolValue else {
-                out.append(path)
+                walk.problems.append((path, "no such file or folder"))
                 continue
             }
-            let url = URL(fileURLWithPath: path, isDirectory: true)
-            guard
-                let walk = FileManager.default.enumerator(
-                    at: url, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles])
-            else { continue }
-            for case let file as URL in walk {
-                let dir = (try? file.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) ?? false
-                if !dir { out.append(file.standardizedFileURL.path) }
+            guard isDirectory.boolValue else {
+                found.insert(path)
+                continue
+            }
+            // A named link to a folder is walked; those under it are not.
+            walkFolder(path, into: &found, &walk.problems)
+        }
+        walk.files = found.subtracting(excluding).sorted()
+        return walk
+    }
+
+    /// Every file under `folder`, each looked at once (`lstat`): folders walked into, links to
+    /// folders not, hidden names left out.
+    private static func walkFolder(
+        _ folder: String, into found: inout Set<String>, _ problems: inout [(path: String, why: String)]
+    ) {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+            return problems.append((folder, "cannot be read: \(reason(error))"))
+        }
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let path = base + name
+            guard let st = OS.linkStatus(path: path) else { continue }
+            if st.st_mode & S_IFMT == S_IFDIR {
+                walkFolder(path, into: &found, &problems)
+            } else if st.st_mode & S_IFMT == S_IFLNK,
+                OS.status(path: path).map({ $0.st_mode & S_IFMT == S_IFDIR }) ?? false
+            {
+                continue
+            } else {
+                found.insert(path)
             }
         }
-        return Array(Set(out)).sorted()
+    }
+
+    /// The file's status, or why it is not read as a capture (a FIFO or device would block or
+    /// never end).
+    static func regularFile(_ path: String) -> Result<stat, Unread> {
+        guard let st = OS.status(path: path) else { return .failure(.cannotLook(OS.describe(OS.errno))) }
+        return st.st_mode & S_IFMT == S_IFREG ? .success(st) : .failure(.notAFile)
+    }
+
+    enum Unread: Error {
+        case cannotLook(String)
+        case notAFile
+
+        var outcome: StoreIndexer.Outcome {
+            switch self {
+            case .cannotLook(let why): return .failed("cannot look at it: \(why)")
+            case .notAFile: return .passedOver("not a regular file (a FIFO, socket or device): only files are indexed")
+            }
+        }
+    }
+
+    /// A Foundation file error's cause in the C library's words ("Not a directory").
+    static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let code = underlying.map({ Int32($0.code) }), underlying?.domain == NSPOSIXErrorDomain {
+            return OS.describe(code)
+        }
+        return (error as NSError).localizedDescription
     }
 
     /// `path` from the root, `.` and `..` resolved (links are kept: the id follows the name given).
@@ -46,11 +99,11 @@ public enum CaptureWalk {
 }
 
 extension CaptureFile {
-    /// The file's id and what tells whether it changed; nil when it cannot be looked at.
-    public static func look(_ path: String) -> CaptureFile? {
-        guard let st = OS.status(path: path) else { return nil }
-        return CaptureFile(
-            path: path, id: id(of: path), size: Int64(st.st_size), modified: OS.modifiedNanoseconds(st))
+    /// The file's id and what tells whether it changed, or why it is not read.
+    static func look(_ path: String) -> Result<CaptureFile, CaptureWalk.Unread> {
+        CaptureWalk.regularFile(path).map { st in
+            CaptureFile(path: path, id: id(of: path), size: Int64(st.st_size), modified: OS.modifiedNanoseconds(st))
+        }
     }
 
     /// 63 bits of the SHA-256 of the path: the same in the store and the dataset, whoever made them.

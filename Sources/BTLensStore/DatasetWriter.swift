@@ -33,20 +33,31 @@ public struct DatasetWriter: Sendable {
     public func run(_ paths: [String], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws
         -> [(path: String, outcome: StoreIndexer.Outcome)]
     {
-        let files = try CaptureWalk.files(paths)
+        guard !folder.isEmpty else { throw Failure(description: "--dataset needs a folder name") }
         for t in StoreTables.all {
-            try FileManager.default.createDirectory(atPath: folder + "/" + t.name, withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder + "/" + t.name, withIntermediateDirectories: true)
+            } catch {
+                throw Failure(
+                    description:
+                        "cannot make \(folder)/\(t.name): \(Self.blocking(folder) ?? CaptureWalk.reason(error))")
+            }
         }
         try write(Self.schema(), to: folder + "/schema.json")
-        let outcomes = FolderRun.run(files, progress: progress) { path in self.export(path) }
-        return Array(zip(files, outcomes))
+        let walk = CaptureWalk.files(paths)
+        let outcomes = FolderRun.run(walk.files, progress: progress) { path in self.export(path) }
+        return walk.problems.map { ($0.path, .failed($0.why)) } + Array(zip(walk.files, outcomes))
     }
 
     func export(_ path: String) -> StoreIndexer.Outcome {
-        if let why = FolderRun.notRegularFile(path) { return .passedOver(why) }
         if appLogs.isLog(path) { return .passedOver("an app log, read with its capture (--app-log-beside)") }
         let logs = appLogs.logs(for: path)
-        guard var file = CaptureFile.look(path) else { return .failed("cannot look at it: \(OS.describe(OS.errno))") }
+        var file: CaptureFile
+        switch CaptureFile.look(path) {
+        case .success(let f): file = f
+        case .failure(let unread): return unread.outcome
+        }
         let sink = DatasetSink(folder: folder, capture: file.id)
         var facts: CaptureFacts
         var outcome: StoreIndexer.Outcome
@@ -82,6 +93,19 @@ public struct DatasetWriter: Sendable {
         return outcome
     }
 
+    /// The file in the way of a folder to be made: `a/b` is a file, not a folder.
+    static func blocking(_ folder: String) -> String? {
+        var url = URL(fileURLWithPath: folder)
+        while url.path != "/" {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+                return isDirectory.boolValue ? nil : "\(url.path) is a file, not a folder"
+            }
+            url.deleteLastPathComponent()
+        }
+        return nil
+    }
+
     /// `schema.json`: each table's columns, their SQL types and meanings, for the readers' recipes.
     static func schema() -> [UInt8] {
         var w = JSONWriter()
@@ -105,7 +129,7 @@ public struct DatasetWriter: Sendable {
 
     private func write(_ bytes: [UInt8], to path: String) throws {
         do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw Failure(description: "cannot write \(path): \(error.localizedDescription)")
+            throw Failure(description: "cannot write \(path): \(CaptureWalk.reason(error))")
         }
     }
 }

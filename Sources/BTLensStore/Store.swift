@@ -6,13 +6,26 @@ import GRDB
 /// queries run while an index writes; tables made by versioned migrations (docs/index.md).
 public final class Store: Sendable {
     let pool: DatabasePool
+    /// Its files (the database, its WAL, shared memory and lock): never read as captures.
+    public let files: Set<String>
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Opens (or makes) the store at `path` and brings its tables up to date.
+    /// `FILE.lock`, held (`flock`) while this store is open for writing: one index at a time.
+    private let lock: Int32
+
+    /// Opens (or makes) the store at `path` for an index and brings its tables up to date.
     public init(path: String) throws {
+        guard !path.isEmpty else { throw Failure(description: "--db needs a file name") }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw Failure(description: "\(path) is a folder: --db names the store's file")
+        }
+        lock = try Self.lock(path + ".lock")
+        let absolute = CaptureWalk.absolute(path)
+        files = [absolute, absolute + "-wal", absolute + "-shm", absolute + ".lock"]
         var config = Configuration()
         config.busyMode = .timeout(30)
         // WAL with NORMAL sync: a crash loses at most the last transactions, never the file.
@@ -23,6 +36,14 @@ public final class Store: Sendable {
                 if try Self.migrator.hasBeenSuperseded(db) {
                     throw Failure(description: "\(path) was made by a newer btlens: its tables are unknown to this one")
                 }
+                // Another program's database: its tables are not btlens' to add to.
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                if !tables.isEmpty, !tables.contains("grdb_migrations") {
+                    throw Failure(
+                        description:
+                            "\(path) is an SQLite database btlens did not make (it holds \(tables.prefix(3).joined(separator: ", "))): name another file"
+                    )
+                }
             }
             try Self.migrator.migrate(pool)
         } catch let f as Failure {
@@ -30,6 +51,19 @@ public final class Store: Sendable {
         } catch {
             throw Failure(description: "\(path): \(Self.describe(error))")
         }
+    }
+
+    deinit { OS.close(lock) }
+
+    private static func lock(_ path: String) throws -> Int32 {
+        let fd = OS.open(path, O_RDWR | O_CREAT, 0o644)
+        guard fd >= 0 else { throw Failure(description: "cannot open \(path): \(OS.describe(OS.errno))") }
+        guard OS.lockExclusively(fd) == 0 else {
+            OS.close(fd)
+            throw Failure(
+                description: "another btlens index is writing this store (\(path) is held): wait for it to end")
+        }
+        return fd
     }
 
     /// The migrations, in order: `v1` made the tables of `StoreTables.all`. A later change of the
@@ -73,15 +107,18 @@ public final class Store: Sendable {
         public var modified: Int64
         public var sha256: String
         public var indexedBy: String
+        /// It could not be read: it is tried again at every index.
+        public var failed: Bool
     }
 
     public func known() throws -> [Int64: Known] {
         try pool.read { db in
             var out: [Int64: Known] = [:]
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, path, size, modified_ns, sha256, indexed_by FROM captures")
+                db, sql: "SELECT id, path, size, modified_ns, sha256, indexed_by, error IS NOT NULL FROM captures")
             while let r = try rows.next() {
-                out[r[0]] = Known(path: r[1], size: r[2], modified: r[3], sha256: r[4], indexedBy: r[5])
+                out[r[0]] = Known(
+                    path: r[1], size: r[2], modified: r[3], sha256: r[4], indexedBy: r[5], failed: r[6])
             }
             return out
         }

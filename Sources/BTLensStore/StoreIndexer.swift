@@ -47,12 +47,13 @@ public struct StoreIndexer: Sendable {
         -> Summary
     {
         let start = Date()
-        let files = try CaptureWalk.files(paths)
+        let walk = CaptureWalk.files(paths, excluding: store.files)
+        let files = walk.files
         try store.removePending()
         let known = try store.known()
         var summary = Summary()
         let outcomes = FolderRun.run(files, progress: progress) { path in self.index(path, known: known) }
-        summary.files = Array(zip(files, outcomes))
+        summary.files = walk.problems.map { ($0.path, .failed($0.why)) } + Array(zip(files, outcomes))
         // Gone: under a path given, in the store, not found now.
         let roots = paths.map(CaptureWalk.absolute)
         let found = Set(files)
@@ -66,13 +67,17 @@ public struct StoreIndexer: Sendable {
     }
 
     func index(_ path: String, known: [Int64: Store.Known]) -> Outcome {
-        if let why = FolderRun.notRegularFile(path) { return .passedOver(why) }
         if appLogs.isLog(path) { return .passedOver("an app log, read with its capture (--app-log-beside)") }
-        guard var file = CaptureFile.look(path) else { return .failed("cannot look at it: \(OS.describe(OS.errno))") }
+        var file: CaptureFile
+        switch CaptureFile.look(path) {
+        case .success(let f): file = f
+        case .failure(let unread): return unread.outcome
+        }
         // Its logs' names, sizes and times are part of what made its rows.
         let logs = appLogs.logs(for: path)
         let madeBy = logs.isEmpty ? fingerprint : fingerprint + "; app logs: " + appLogs.stamp(logs)
-        let old = known[file.id]
+        // A file that could not be read is tried again.
+        let old = known[file.id].flatMap { $0.failed ? nil : $0 }
         if let old, old.indexedBy == madeBy, old.size == file.size, old.modified == file.modified {
             return .unchanged
         }

@@ -24,7 +24,7 @@ public enum StoreQuery {
             return try queue.read { db in
                 let statement = try db.makeStatement(sql: sql)
                 let cursor = try Row.fetchCursor(statement)
-                var printer = Printer(format: format, columns: statement.columnNames, out: out)
+                var printer = Printer(format: format, columns: Self.unique(statement.columnNames), out: out)
                 while let row = try cursor.next() { printer.row(row.databaseValues.map(Cell.init)) }
                 printer.end()
                 return printer.count
@@ -33,6 +33,20 @@ public enum StoreQuery {
             throw Store.Failure(description: "give one SQL statement at a time: this text holds more than one")
         } catch let e as DatabaseError {
             throw Store.Failure(description: "\(path): \(Store.describe(e))")
+        }
+    }
+
+    /// Column names as keys: a name said twice (`SELECT 1 a, 2 a`) is `a`, then `a_2`.
+    static func unique(_ names: [String]) -> [String] {
+        var seen: Set<String> = []
+        return names.map { name in
+            var n = name
+            var k = 2
+            while !seen.insert(n).inserted {
+                n = "\(name)_\(k)"
+                k += 1
+            }
+            return n
         }
     }
 

@@ -2,8 +2,11 @@ import BTLensCore
 
 /// A progress bar on stderr, only on a terminal; cleared when done.
 enum Progress {
+    /// Asked once: the bar is called for every file done.
+    private static let onTerminal = OS.isatty(2)
+
     static func bar(_ done: Int, _ total: Int) {
-        guard OS.isatty(2) else { return }
+        guard onTerminal else { return }
         guard done < total else { return FileHandleStderr.write("\r\u{1b}[2K") }
         let width = 30
         let filled = width * done / max(total, 1)

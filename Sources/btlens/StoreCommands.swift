@@ -108,7 +108,10 @@ struct Query: ParsableCommand {
     @Option(help: ArgumentHelp("The SQLite file btlens index wrote.", valueName: "file"))
     var db: String
 
-    @Argument(help: "One SQL statement, e.g. \"SELECT id, count(*) FROM diagnostics GROUP BY id\".")
+    @Argument(
+        help:
+            "One SQL statement, e.g. \"SELECT id, count(*) FROM diagnostics GROUP BY id\"; - reads it from standard input (a statement that begins with -- comes after a lone --)."
+    )
     var sql: String
 
     @Option(help: "Output format: table, json or csv.")
@@ -116,10 +119,26 @@ struct Query: ParsableCommand {
 
     func run() throws {
         let sink = OutputSink(fd: 1, onFailure: { StandardOutput.failed($0) })
-        do { try StoreQuery.run(path: db, sql: sql, format: format, to: sink) } catch let f as Store.Failure {
+        let statement = sql == "-" ? try Self.standardInput() : sql
+        do { try StoreQuery.run(path: db, sql: statement, format: format, to: sink) } catch let f as Store.Failure {
             throw InputFailure(message: f.description)
         }
         sink.flush()
+    }
+
+    /// The statement from standard input: at most 1 MiB of it.
+    static func standardInput() throws -> String {
+        let limit = 1 << 20
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= limit {
+            let n = chunk.withUnsafeMutableBytes { OS.read(0, $0.baseAddress, $0.count) }
+            if n < 0 && OS.errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        guard bytes.count <= limit else { throw ValidationError("the SQL on standard input is longer than 1 MiB") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -280,6 +280,6 @@ extension FolderRun {
     static func unreadable(_ failed: [String], of total: Int) throws {
         guard !failed.isEmpty else { return }
         throw InputFailure(
-            message: "\(failed.count) of \(total) files could not be read: \(failed.joined(separator: ", "))")
+            message: "\(failed.count) of \(total) files could not be read: \(BugreportArchive.list(failed))")
     }
 }

@@ -54,11 +54,11 @@ final class BugreportFactsTests: XCTestCase {
         }
     }
 
-    func testFingerprintAloneGivesBrandAndDevice() throws {
+    func testFingerprintAloneGivesBrandDeviceAndRelease() throws {
         let text = "Build fingerprint: 'google/panther/panther:14/UP1A/1:user/release-keys'\n"
         let f = try facts([("bugreport.txt", Array(text.utf8), true)])
         XCTAssertEqual(f?.phone, "google/panther")
-        XCTAssertNil(f?.os)
+        XCTAssertEqual(f?.os, "Android 14 (UP1A)")
     }
 
     func testNoTextOrNothingSaidIsNil() throws {

@@ -69,6 +69,23 @@ final class StoreDatasetTests: XCTestCase {
         XCTAssertEqual(question.stdout, "accessory_firmware,n\n1.5.0,1\n2.1.0,1\n", question.stderr)
     }
 
+    /// docs/index.md: "The questions above run unchanged in DuckDB", with the store's answers.
+    func testTheDocsQuestionsGiveTheStoresAnswersInDuckDB() throws {
+        try XCTSkipUnless(python(has: "duckdb"), "DuckDB's Python package is not installed (pip install duckdb)")
+        let (db, dataset) = try build()
+        let page = try String(contentsOf: packageRoot.appendingPathComponent("docs/index.md"), encoding: .utf8)
+        let questions = page.components(separatedBy: "```sql\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        XCTAssertGreaterThanOrEqual(questions.count, 4)
+        for sql in questions {
+            let store = try runCLI(["query", "--db", db, sql, "--format", "csv"])
+            let duck = try script("dataset-duckdb.py", [dataset, sql])
+            XCTAssertEqual(duck.status, 0, duck.stderr)
+            XCTAssertEqual(duck.stdout, store.stdout, sql)
+        }
+    }
+
     func testSparkOverTheDatasetEqualsTheStore() throws {
         try XCTSkipUnless(python(has: "pyspark"), "pyspark is not installed")
         let (db, dataset) = try build()

@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "BTLensStore",
             dependencies: [
-                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline", "BTLensReport",
+                "BTLensCore", "BTLensCapture", "BTLensDissect", "BTLensPipeline", "BTLensReport", "BTLensAppLog",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

@@ -1,3 +1,4 @@
+import BTLensAppLog
 import BTLensCapture
 import BTLensCore
 import BTLensPipeline
@@ -11,10 +12,13 @@ public struct AppLogPairing: Sendable {
     public var suffixes: [String]
     /// `--app-log-filter`: a tag, or a regular expression searched in the line.
     public var filter: String?
+    /// `--app-log-format`: a pattern for a log of no format btlens knows.
+    public var format: AppLogFormat?
 
-    public init(suffixes: [String] = [], filter: String? = nil) {
+    public init(suffixes: [String] = [], filter: String? = nil, format: AppLogFormat? = nil) {
         self.suffixes = suffixes
         self.filter = filter
+        self.format = format
     }
 
     /// The logs there are for `capture`, in the order of the suffixes.
@@ -23,8 +27,10 @@ public struct AppLogPairing: Sendable {
         let stem = url.deletingPathExtension().path
         return suffixes.compactMap { suffix in
             if suffix == "bugreport" { return BugreportArchive.isZip(path: capture) ? "bugreport" : nil }
+            // A FIFO or device named like a log is not one: it would block or never end.
             let log = stem + suffix
-            return log != capture && FileManager.default.fileExists(atPath: log) ? log : nil
+            guard log != capture, let st = OS.status(path: log), st.st_mode & S_IFMT == S_IFREG else { return nil }
+            return log
         }
     }
 
@@ -36,7 +42,7 @@ public struct AppLogPairing: Sendable {
     /// The merger for `logs`, nil when there are none.
     func merger(_ logs: [String], capture: String) throws -> AppLogMerger? {
         guard !logs.isEmpty else { return nil }
-        return try AppLogMerger(.init(files: logs, filter: filter, capture: capture))
+        return try AppLogMerger(.init(files: logs, format: format, filter: filter, capture: capture))
     }
 
     /// What tells whether the logs changed: each one's path, size and time.

@@ -68,11 +68,14 @@ public enum CaptureWalk {
     enum Unread: Error {
         case cannotLook(String)
         case notAFile
+        /// A log beside a capture (`--app-log-beside`): read with it.
+        case appLog
 
         var outcome: StoreIndexer.Outcome {
             switch self {
             case .cannotLook(let why): return .failed("cannot look at it: \(why)")
             case .notAFile: return .passedOver("not a regular file (a FIFO, socket or device): only files are indexed")
+            case .appLog: return .passedOver("an app log, read with its capture (--app-log-beside)")
             }
         }
     }

@@ -9,20 +9,11 @@ import Foundation
 /// line one row with the columns as keys, and `schema.json` giving every column's type.
 public struct DatasetWriter: Sendable {
     public let folder: String
-    public let configuration: Configuration
-    public let archiveLimit: Int64
-    public let fingerprint: String
-    public let appLogs: AppLogPairing
+    public let reading: CaptureReading
 
-    public init(
-        folder: String, configuration: Configuration, archiveLimit: Int64, fingerprint: String,
-        appLogs: AppLogPairing = AppLogPairing()
-    ) {
+    public init(folder: String, reading: CaptureReading) {
         self.folder = folder
-        self.configuration = configuration
-        self.archiveLimit = archiveLimit
-        self.fingerprint = fingerprint
-        self.appLogs = appLogs
+        self.reading = reading
     }
 
     public struct Failure: Error, CustomStringConvertible {
@@ -47,28 +38,24 @@ public struct DatasetWriter: Sendable {
         try write(Self.schema(), to: folder + "/schema.json")
         let walk = CaptureWalk.files(paths)
         let outcomes = FolderRun.run(walk.files, progress: progress) { path in self.export(path) }
-        return walk.problems.map { ($0.path, .failed($0.why)) } + Array(zip(walk.files, outcomes))
+        return walk.problems.map { ($0.path, .unreachable($0.why)) } + Array(zip(walk.files, outcomes))
     }
 
     func export(_ path: String) -> StoreIndexer.Outcome {
-        if appLogs.isLog(path) { return .passedOver("an app log, read with its capture (--app-log-beside)") }
-        let logs = appLogs.logs(for: path)
-        var file: CaptureFile
-        switch CaptureFile.look(path) {
-        case .success(let f): file = f
+        var found: CaptureReading.Found
+        switch reading.look(path) {
+        case .success(let f): found = f
         case .failure(let unread): return unread.outcome
         }
-        let sink = DatasetSink(folder: folder, capture: file.id)
+        let sink = DatasetSink(folder: folder, capture: found.file.id)
         var facts: CaptureFacts
         var outcome: StoreIndexer.Outcome
         do {
             guard let sha = CaptureFile.sha256(of: path) else {
                 throw Failure(description: "cannot read it: \(OS.describe(OS.errno))")
             }
-            file.sha256 = sha
-            facts = try CaptureRows.read(
-                file, configuration: configuration, archiveLimit: archiveLimit,
-                appLog: try appLogs.merger(logs, capture: path), into: sink)
+            found.file.sha256 = sha
+            facts = try reading.read(found, into: sink)
             outcome = .indexed(frames: facts.frames, diagnostics: facts.diagnostics)
         } catch let e as CaptureOpenError where e.isNotACapture {
             sink.discard()
@@ -78,13 +65,11 @@ public struct DatasetWriter: Sendable {
             return .failed(e.description)
         } catch {
             sink.discard()
-            facts = CaptureFacts(file: file)
-            facts.error = "\(error)"
+            facts = reading.failed(found, "\(error)")
             outcome = .failed("\(error)")
         }
-        facts.indexedBy = logs.isEmpty ? fingerprint : fingerprint + "; app logs: " + appLogs.stamp(logs)
         do {
-            try sink.write(StoreTables.captures.info, [StoreTables.captures.row(capture: file.id, facts)])
+            try sink.write(StoreTables.captures.info, [StoreTables.captures.row(capture: found.file.id, facts)])
             try sink.finish()
         } catch {
             sink.discard()

@@ -180,7 +180,9 @@ public final class Store: Sendable {
                 "\(verb) INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
         )
         for row in rows {
-            try statement.execute(arguments: StatementArguments(row.map(\.databaseValue)))
+            // The existential initialiser: the generic one reads each value through a key path.
+            try statement.execute(
+                arguments: StatementArguments(row.map { $0.databaseValue as (any DatabaseValueConvertible)? }))
         }
     }
 }

@@ -94,6 +94,10 @@ struct Table<Source>: Sendable {
     }
 
     func row(capture: Int64, _ source: Source) -> [Cell] {
-        (name == "captures" ? [] : [.int(capture)]) + columns.map { $0.value(source) }
+        var cells: [Cell] = []
+        cells.reserveCapacity(columns.count + 1)
+        if name != "captures" { cells.append(.int(capture)) }
+        for c in columns { cells.append(c.value(source)) }
+        return cells
     }
 }

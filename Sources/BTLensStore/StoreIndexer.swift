@@ -9,21 +9,11 @@ import Foundation
 /// definitions is passed over, and one that is gone is pruned.
 public struct StoreIndexer: Sendable {
     public let store: Store
-    public let configuration: Configuration
-    /// The btlens version and definitions that make the rows: a change of either indexes again.
-    public let fingerprint: String
-    public let archiveLimit: Int64
-    public let appLogs: AppLogPairing
+    public let reading: CaptureReading
 
-    public init(
-        store: Store, configuration: Configuration, fingerprint: String, archiveLimit: Int64,
-        appLogs: AppLogPairing = AppLogPairing()
-    ) {
+    public init(store: Store, reading: CaptureReading) {
         self.store = store
-        self.configuration = configuration
-        self.fingerprint = fingerprint
-        self.archiveLimit = archiveLimit
-        self.appLogs = appLogs
+        self.reading = reading
     }
 
     /// What became of one file.
@@ -34,6 +24,8 @@ public struct StoreIndexer: Sendable {
         case failed(String)
         /// Not a capture (a README, a log): not in the store.
         case passedOver(String)
+        /// A path named that is not there, or a folder that cannot be read: no row, said.
+        case unreachable(String)
     }
 
     public struct Summary: Sendable {
@@ -53,7 +45,7 @@ public struct StoreIndexer: Sendable {
         let known = try store.known()
         var summary = Summary()
         let outcomes = FolderRun.run(files, progress: progress) { path in self.index(path, known: known) }
-        summary.files = walk.problems.map { ($0.path, .failed($0.why)) } + Array(zip(files, outcomes))
+        summary.files = walk.problems.map { ($0.path, .unreachable($0.why)) } + Array(zip(files, outcomes))
         // Gone: under a path given, in the store, not found now.
         let roots = paths.map(CaptureWalk.absolute)
         let found = Set(files)
@@ -67,55 +59,46 @@ public struct StoreIndexer: Sendable {
     }
 
     func index(_ path: String, known: [Int64: Store.Known]) -> Outcome {
-        if appLogs.isLog(path) { return .passedOver("an app log, read with its capture (--app-log-beside)") }
-        var file: CaptureFile
-        switch CaptureFile.look(path) {
-        case .success(let f): file = f
+        var found: CaptureReading.Found
+        switch reading.look(path) {
+        case .success(let f): found = f
         case .failure(let unread): return unread.outcome
         }
-        // Its logs' names, sizes and times are part of what made its rows.
-        let logs = appLogs.logs(for: path)
-        let madeBy = logs.isEmpty ? fingerprint : fingerprint + "; app logs: " + appLogs.stamp(logs)
         // A file that could not be read is tried again.
-        let old = known[file.id].flatMap { $0.failed ? nil : $0 }
-        if let old, old.indexedBy == madeBy, old.size == file.size, old.modified == file.modified {
+        let old = known[found.file.id].flatMap { $0.failed ? nil : $0 }
+        if let old, old.indexedBy == found.madeBy, old.size == found.file.size, old.modified == found.file.modified {
             return .unchanged
         }
         guard let sha = CaptureFile.sha256(of: path) else {
-            return record(file, failure: "cannot read it: \(OS.describe(OS.errno))", madeBy)
+            return record(reading.failed(found, "cannot read it: \(OS.describe(OS.errno))"))
         }
-        file.sha256 = sha
-        if let old, old.indexedBy == madeBy, old.sha256 == sha {
-            do { try store.touch(file) } catch { return .failed(Store.describe(error)) }
+        found.file.sha256 = sha
+        if let old, old.indexedBy == found.madeBy, old.sha256 == sha {
+            do { try store.touch(found.file) } catch { return .failed(Store.describe(error)) }
             return .unchanged
         }
         do {
-            try store.begin(file.id)
-            var facts = try CaptureRows.read(
-                file, configuration: configuration, archiveLimit: archiveLimit,
-                appLog: try appLogs.merger(logs, capture: path), into: StoreSink(store))
-            facts.indexedBy = madeBy
+            try store.begin(found.file.id)
+            let facts = try reading.read(found, into: StoreSink(store))
             try store.finish(facts)
             return .indexed(frames: facts.frames, diagnostics: facts.diagnostics)
         } catch let e as CaptureOpenError where e.isNotACapture {
-            try? store.remove([file.id])
+            try? store.remove([found.file.id])
             return .passedOver("\(e)")
         } catch {
-            return record(file, failure: "\(error)", madeBy)
+            return record(reading.failed(found, "\(error)"))
         }
     }
 
     /// A file that could not be read is a row that says why, never an index that stops.
-    private func record(_ file: CaptureFile, failure: String, _ madeBy: String) -> Outcome {
-        var facts = CaptureFacts(file: file)
-        facts.error = failure
-        facts.indexedBy = madeBy
+    private func record(_ facts: CaptureFacts) -> Outcome {
+        let why = facts.error ?? ""
         do {
-            try store.begin(file.id)
+            try store.begin(facts.file.id)
             try store.finish(facts)
         } catch {
-            return .failed("\(failure); and the store refused its row: \(Store.describe(error))")
+            return .failed("\(why); and the store refused its row: \(Store.describe(error))")
         }
-        return .failed(failure)
+        return .failed(why)
     }
 }

@@ -13,8 +13,13 @@ public enum StoreQuery {
     /// Runs `sql` on the store at `path` and writes its rows to `out`; returns how many.
     @discardableResult
     public static func run(path: String, sql: String, format: Format, to out: OutputSink) throws -> Int {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard !path.isEmpty else { throw Store.Failure(description: "--db needs a file name") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw Store.Failure(description: "\(path): no such store (make one with btlens index --db \(path) PATH...)")
+        }
+        guard !isDirectory.boolValue else {
+            throw Store.Failure(description: "\(path) is a folder: --db names the store's file")
         }
         var config = Configuration()
         config.readonly = true

@@ -22,17 +22,11 @@ struct Diff: ParsableCommand {
     @Argument(help: "The capture after, or - for standard input (not both).")
     var after: String
 
-    @Option(
-        help:
-            "Decode a channel whose setup is not in the captures, as for timeline (e.g. att:0x0025=DISSECTOR). Repeatable."
-    )
-    var decodeAs: [DecodeAs] = []
-
-    @OptionGroup var definitions: DefinitionOptions
-
-    @OptionGroup var limitOptions: LimitOptions
-
-    @OptionGroup var keyOptions: KeyOptions
+    @OptionGroup var decoding: DecodingOptions
+    var decodeAs: [DecodeAs] { decoding.decodeAs }
+    var definitions: DefinitionOptions { decoding.definitions }
+    var limitOptions: LimitOptions { decoding.limitOptions }
+    var keyOptions: KeyOptions { decoding.keyOptions }
 
     @OptionGroup var filterOption: FilterOption
 

@@ -40,14 +40,11 @@ struct Follow: ParsableCommand {
     @Option(help: "Keep every record received in this file (.btsnoop, .pcap, .pcapng), flushed as it arrives.")
     var write: String?
 
-    @Option(help: "Decode a channel whose setup is not in the capture (as in timeline). Repeatable.")
-    var decodeAs: [DecodeAs] = []
-
-    @OptionGroup var definitions: DefinitionOptions
-
-    @OptionGroup var limitOptions: LimitOptions
-
-    @OptionGroup var keyOptions: KeyOptions
+    @OptionGroup var decoding: DecodingOptions
+    var decodeAs: [DecodeAs] { decoding.decodeAs }
+    var definitions: DefinitionOptions { decoding.definitions }
+    var limitOptions: LimitOptions { decoding.limitOptions }
+    var keyOptions: KeyOptions { decoding.keyOptions }
 
     @Option(help: "Output format: text or jsonl.")
     var format: Timeline.Format = .text

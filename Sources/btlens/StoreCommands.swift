@@ -1,4 +1,5 @@
 import ArgumentParser
+import BTLensAppLog
 import BTLensCore
 import BTLensDissect
 import BTLensPipeline
@@ -6,18 +7,11 @@ import BTLensStore
 import Foundation
 
 /// How `index` and `export --dataset` read captures: as `stats` does, with the same options.
-struct StoreReading: ParsableArguments {
+struct StoreInput: ParsableArguments {
     @Argument(help: "Capture files and folders (read recursively; bugreport .zip files too).")
     var paths: [String]
 
-    @Option(help: "Decode a channel whose setup is not in the capture (as timeline's --decode-as). Repeatable.")
-    var decodeAs: [DecodeAs] = []
-
-    @OptionGroup var definitions: DefinitionOptions
-
-    @OptionGroup var limitOptions: LimitOptions
-
-    @OptionGroup var keyOptions: KeyOptions
+    @OptionGroup var decoding: DecodingOptions
 
     @Option(
         help: ArgumentHelp(
@@ -30,19 +24,56 @@ struct StoreReading: ParsableArguments {
             "With --app-log-beside: the app's tag, or a regular expression a log line must hold (as --app-log-filter).")
     var appLogFilter: String?
 
-    var appLogs: AppLogPairing { AppLogPairing(suffixes: appLogBeside, filter: appLogFilter) }
+    @Option(
+        help: ArgumentHelp(
+            "With --app-log-beside: the logs' pattern, for a format btlens does not know (as --app-log-format).",
+            valueName: "pattern"))
+    var appLogFormat: String?
+
+    @Option(help: ArgumentHelp("The layout of --app-log-format's time group (as for timeline).", valueName: "layout"))
+    var appLogTimeFormat: String?
+
+    /// The logs' options, checked before any capture is read: a refused one is a usage error.
+    func appLogs() throws -> AppLogPairing {
+        if appLogBeside.isEmpty, appLogFilter != nil || appLogFormat != nil || appLogTimeFormat != nil {
+            throw ValidationError("--app-log-filter, --app-log-format and --app-log-time-format need --app-log-beside")
+        }
+        if let empty = appLogBeside.first(where: { $0.isEmpty || $0 == "." }) {
+            throw ValidationError("--app-log-beside '\(empty)': give the end of a log's name, such as .app.log")
+        }
+        if let twice = Dictionary(grouping: appLogBeside, by: { $0 }).first(where: { $0.value.count > 1 }) {
+            throw ValidationError("--app-log-beside \(twice.key): the same suffix given twice")
+        }
+        if appLogTimeFormat != nil && appLogFormat == nil {
+            throw ValidationError("--app-log-time-format is the layout of --app-log-format's time group: give both")
+        }
+        var format: AppLogFormat?
+        if let appLogFormat {
+            do { format = .custom(try AppLogPattern(appLogFormat, timeFormat: appLogTimeFormat)) } catch {
+                throw ValidationError("--app-log-format \(appLogFormat): \(error)")
+            }
+        }
+        // The filter compiled once here, so that a bad one is said before any capture is read.
+        do { _ = try AppLogMerger(.init(files: [], filter: appLogFilter)) } catch { throw AppLogOptions.failure(error) }
+        return AppLogPairing(suffixes: appLogBeside, filter: appLogFilter, format: format)
+    }
 
     /// Every event but the lower layers', ATT PDUs among them (the Device Information strings).
-    func configuration() throws -> (Configuration, fingerprint: String, archiveLimit: Int64) {
-        let dissectors = try CaptureInput.dissectors(definitions, decodeAs: decodeAs)
-        let limits = try limitOptions.limits()
+    func reading() throws -> CaptureReading {
+        let decodeAs = decoding.decodeAs
+        let dissectors = try CaptureInput.dissectors(decoding.definitions, decodeAs: decodeAs)
+        let limits = try decoding.limitOptions.limits()
         var c = Configuration(
             decodeAs: decodeAs, dissectors: dissectors, lowerLayers: false, detail: .full, limits: limits)
-        c.linkLayerKeys = try keyOptions.linkLayerKeys()
+        c.linkLayerKeys = try decoding.keyOptions.linkLayerKeys()
         let fingerprint = StoreFingerprint.make(
             version: Btlens.version, sources: dissectors.sources,
-            options: decodeAs.map { "\($0)" } + ["\(c.linkLayerKeys)", "\(limits)", appLogFilter ?? ""])
-        return (c, fingerprint, Int64(limits.archiveBytes))
+            options: decodeAs.map { "\($0)" } + [
+                "\(c.linkLayerKeys)", "\(limits)", appLogFilter ?? "", appLogFormat ?? "", appLogTimeFormat ?? "",
+            ])
+        return CaptureReading(
+            configuration: c, archiveLimit: Int64(limits.archiveBytes), fingerprint: fingerprint,
+            appLogs: try appLogs())
     }
 
     /// Says what could not be read, and throws when something could not (after the work is done).
@@ -50,7 +81,7 @@ struct StoreReading: ParsableArguments {
         var failed: [String] = []
         for (path, outcome) in files {
             switch outcome {
-            case .failed(let why):
+            case .failed(let why), .unreachable(let why):
                 FileHandleStderr.write("btlens: \(path): \(why)\n")
                 failed.append(path)
             case .passedOver(let why): FileHandleStderr.write("btlens: note: skipped, not a capture: \(path): \(why)\n")
@@ -71,31 +102,34 @@ struct Index: ParsableCommand {
     @Option(help: ArgumentHelp("The SQLite file (made when missing).", valueName: "file"))
     var db: String
 
-    @OptionGroup var reading: StoreReading
+    @OptionGroup var input: StoreInput
 
     func run() throws {
-        let (configuration, fingerprint, archiveLimit) = try reading.configuration()
+        let reading = try input.reading()
         let store: Store
         do { store = try Store(path: db) } catch { throw InputFailure(message: "\(error)") }
-        let indexer = StoreIndexer(
-            store: store, configuration: configuration, fingerprint: fingerprint, archiveLimit: archiveLimit,
-            appLogs: reading.appLogs)
+        let indexer = StoreIndexer(store: store, reading: reading)
         let summary: StoreIndexer.Summary
-        do { summary = try indexer.run(reading.paths, progress: Progress.bar) } catch {
+        do { summary = try indexer.run(input.paths, progress: Progress.bar) } catch {
             throw InputFailure(message: "\(error)")
         }
         let indexed = summary.files.compactMap { f -> (Int, Int)? in
             if case .indexed(let frames, let diagnostics) = f.outcome { return (frames, diagnostics) }
             return nil
         }
-        let failed = summary.count { if case .failed = $0 { return true } else { return false } }
+        let failed = summary.count {
+            switch $0 {
+            case .failed, .unreachable: return true
+            default: return false
+            }
+        }
         let rate = Double(summary.files.count) / max(summary.seconds, 0.001)
         print(
             "\(db): \(indexed.count) indexed (\(indexed.map(\.0).reduce(0, +)) frames, \(indexed.map(\.1).reduce(0, +)) diagnostics), "
                 + "\(summary.count { $0 == .unchanged }) unchanged, \(failed) unreadable, \(summary.pruned) pruned; "
                 + "\(summary.files.count) files in \(String(format: "%.2f", summary.seconds)) s (\(String(format: "%.1f", rate)) files/s)"
         )
-        try StoreReading.report(summary.files)
+        try StoreInput.report(summary.files)
     }
 }
 
@@ -148,28 +182,30 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract:
-            "Write the store's tables as a dataset DuckDB and Spark read: a folder per table, a JSON lines file per capture.",
+            "Read captures into the store's tables, written as a dataset DuckDB and Spark read: a folder per table, a JSON lines file per capture.",
         discussion: "The layout and the recipes: docs/index.md.")
 
     @Option(help: ArgumentHelp("The folder to write (made when missing).", valueName: "dir"))
     var dataset: String
 
-    @OptionGroup var reading: StoreReading
+    @OptionGroup var input: StoreInput
 
     func run() throws {
-        let (configuration, fingerprint, archiveLimit) = try reading.configuration()
-        let writer = DatasetWriter(
-            folder: dataset, configuration: configuration, archiveLimit: archiveLimit, fingerprint: fingerprint,
-            appLogs: reading.appLogs)
+        let writer = DatasetWriter(folder: dataset, reading: try input.reading())
         let start = Date()
         let files: [(path: String, outcome: StoreIndexer.Outcome)]
-        do { files = try writer.run(reading.paths, progress: Progress.bar) } catch {
+        do { files = try writer.run(input.paths, progress: Progress.bar) } catch {
             throw InputFailure(message: "\(error)")
         }
-        let written = files.filter { if case .passedOver = $0.outcome { return false } else { return true } }
+        let written = files.filter {
+            switch $0.outcome {
+            case .indexed, .failed: return true
+            default: return false
+            }
+        }
         print(
-            "\(dataset): \(written.count) captures written in \(String(format: "%.2f", Date().timeIntervalSince(start))) s"
+            "\(dataset): \(written.count) capture\(written.count == 1 ? "" : "s") written in \(String(format: "%.2f", Date().timeIntervalSince(start))) s"
         )
-        try StoreReading.report(files)
+        try StoreInput.report(files)
     }
 }

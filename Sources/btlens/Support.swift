@@ -114,14 +114,9 @@ func reportProblem(_ path: String, _ p: CaptureProblem) {
     FileHandleStderr.write("btlens: \(path): \(p.diagnostic.message)\n")
 }
 
-/// The capture a command reads, and how to read it: shared by timeline and stats.
-struct CaptureInput: ParsableArguments {
-    @Argument(help: "The capture file, or - for standard input.")
-    var file: String
-
-    @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
-    var member: String?
-
+/// How captures are decoded, whichever command reads them: channels bound by hand, definition
+/// files, limits and keys.
+struct DecodingOptions: ParsableArguments {
     @Option(
         help:
             "Decode a channel whose setup is not in the capture: CID=\(DecodeAs.channelNames) (e.g. 0x0041=rfcomm), rfcomm:N=iap2|hfp|DISSECTOR for RFCOMM server channel N on every link, att:HANDLE=DISSECTOR for the values of an ATT handle (att:HANDLE=DISSECTOR/MESSAGE: each value is that whole-value message), psm:PSM=DISSECTOR for the SDUs of credit-based channels opened to PSM, or l2cap:CID=DISSECTOR for a dynamic L2CAP channel with no captured signalling (basic mode, or K-frames on an LE link). Repeatable."
@@ -133,6 +128,21 @@ struct CaptureInput: ParsableArguments {
     @OptionGroup var limitOptions: LimitOptions
 
     @OptionGroup var keyOptions: KeyOptions
+}
+
+/// The capture a command reads, and how to read it: shared by timeline and stats.
+struct CaptureInput: ParsableArguments {
+    @Argument(help: "The capture file, or - for standard input.")
+    var file: String
+
+    @Option(help: "For a bugreport .zip: the member to decode (default: the main btsnoop_hci.log).")
+    var member: String?
+
+    @OptionGroup var decoding: DecodingOptions
+    var decodeAs: [DecodeAs] { decoding.decodeAs }
+    var definitions: DefinitionOptions { decoding.definitions }
+    var limitOptions: LimitOptions { decoding.limitOptions }
+    var keyOptions: KeyOptions { decoding.keyOptions }
 
     @Option(
         help: ArgumentHelp(

@@ -104,6 +104,32 @@ final class StoreRefusalTests: XCTestCase {
         XCTAssertEqual(run.stdout, "[\n{\"n\":1,\"n_2\":1}\n]\n")
     }
 
+    func testAppLogOptionsAreCheckedBeforeAnyCaptureIsRead() throws {
+        let db = folder + "/s.sqlite"
+        for (options, message) in [
+            (["--app-log-beside", ""], "--app-log-beside '': give the end of a log's name"),
+            (["--app-log-beside", ".a", "--app-log-beside", ".a"], "--app-log-beside .a: the same suffix given twice"),
+            (
+                ["--app-log-beside", ".app.log", "--app-log-filter", "["],
+                "--app-log-filter [: not a regular expression"
+            ),
+            (["--app-log-filter", "Tag"], "need --app-log-beside"),
+        ] {
+            try expect(["index", "--db", db, captures] + options, status: 2, saying: message)
+            try expect(["export", "--dataset", folder + "/ds", captures] + options, status: 2, saying: message)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "refused before the store is made")
+    }
+
+    /// A FIFO named like a log is no log: reading it would block.
+    func testAFIFONamedLikeALogIsLeftAlone() throws {
+        XCTAssertEqual(mkfifo(captures + "/a.app.log", 0o644), 0)
+        let run = try runCLI(
+            ["index", "--db", folder + "/s.sqlite", captures, "--app-log-beside", ".app.log"], timeout: 30)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("1 indexed"), run.stdout)
+    }
+
     private func runSQLite(_ db: String, _ sql: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

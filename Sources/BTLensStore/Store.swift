@@ -180,9 +180,10 @@ public final class Store: Sendable {
                 "\(verb) INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
         )
         for row in rows {
-            // The existential initialiser: the generic one reads each value through a key path.
-            try statement.execute(
-                arguments: StatementArguments(row.map { $0.databaseValue as (any DatabaseValueConvertible)? }))
+            // Typed so that GRDB's initialiser for optionals is chosen: its generic one reads each
+            // value through a key path, its `[Any]` one casts each.
+            let values: [(any DatabaseValueConvertible)?] = row.map { $0.databaseValue }
+            try statement.execute(arguments: StatementArguments(values))
         }
     }
 }

@@ -46,11 +46,14 @@ public struct StoreIndexer: Sendable {
         var summary = Summary()
         let outcomes = FolderRun.run(files, progress: progress) { path in self.index(path, known: known) }
         summary.files = walk.problems.map { ($0.path, .unreachable($0.why)) } + Array(zip(files, outcomes))
-        // Gone: under a path given, in the store, not found now.
+        // Gone: under a path given, in the store, not found now; but not under a folder that is
+        // there and could not be read, whose files may be there too.
         let roots = paths.map(CaptureWalk.absolute)
+        let unread = walk.problems.map(\.path).filter { FileManager.default.fileExists(atPath: $0) }
         let found = Set(files)
         let gone = known.filter { _, k in
             !found.contains(k.path) && roots.contains { CaptureWalk.isUnder(k.path, $0) }
+                && !unread.contains { CaptureWalk.isUnder(k.path, $0) }
         }
         try store.remove(Array(gone.keys))
         summary.pruned = gone.count

@@ -52,6 +52,18 @@ struct AppLogOptions: ParsableArguments {
 
     /// A log that cannot be named or read as asked is a usage error (2); one whose content cannot
     /// be read (no format btlens knows, a damaged bugreport) is an input failure (1), as a capture's.
+    /// `--app-log-format` and its time group's layout as a format (nil: detected by content); a
+    /// refused one is a usage error.
+    static func format(_ format: String?, timeFormat: String?) throws -> AppLogFormat? {
+        if timeFormat != nil && format == nil {
+            throw ValidationError("--app-log-time-format is the layout of --app-log-format's time group: give both")
+        }
+        guard let format else { return nil }
+        do { return .custom(try AppLogPattern(format, timeFormat: timeFormat)) } catch {
+            throw ValidationError("--app-log-format \(format): \(error)")
+        }
+    }
+
     static func failure(_ error: any Error) -> any Error {
         guard let e = error as? AppLogOpenError, !e.usage else { return ValidationError("\(error)") }
         return InputFailure(message: e.message)
@@ -96,17 +108,7 @@ struct AppLogOptions: ParsableArguments {
         if let twice = Dictionary(grouping: files, by: same).first(where: { $0.value.count > 1 }) {
             throw ValidationError("--app-log \(twice.value.joined(separator: " and ")): the same log given twice")
         }
-        var pattern: AppLogFormat?
-        if timeFormat != nil && format == nil {
-            throw ValidationError("--app-log-time-format is the layout of --app-log-format's time group: give both")
-        }
-        if let format {
-            do {
-                pattern = .custom(try AppLogPattern(format, timeFormat: timeFormat))
-            } catch {
-                throw ValidationError("--app-log-format \(format): \(error)")
-            }
-        }
+        let pattern = try Self.format(format, timeFormat: timeFormat)
         do {
             return try AppLogMerger(
                 .init(

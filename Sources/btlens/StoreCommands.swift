@@ -1,5 +1,4 @@
 import ArgumentParser
-import BTLensAppLog
 import BTLensCore
 import BTLensDissect
 import BTLensPipeline
@@ -33,6 +32,9 @@ struct StoreInput: ParsableArguments {
     @Option(help: ArgumentHelp("The layout of --app-log-format's time group (as for timeline).", valueName: "layout"))
     var appLogTimeFormat: String?
 
+    /// While the arguments are parsed: a refused option shows the subcommand's usage.
+    func validate() throws { _ = try appLogs() }
+
     /// The logs' options, checked before any capture is read: a refused one is a usage error.
     func appLogs() throws -> AppLogPairing {
         if appLogBeside.isEmpty, appLogFilter != nil || appLogFormat != nil || appLogTimeFormat != nil {
@@ -44,15 +46,7 @@ struct StoreInput: ParsableArguments {
         if let twice = Dictionary(grouping: appLogBeside, by: { $0 }).first(where: { $0.value.count > 1 }) {
             throw ValidationError("--app-log-beside \(twice.key): the same suffix given twice")
         }
-        if appLogTimeFormat != nil && appLogFormat == nil {
-            throw ValidationError("--app-log-time-format is the layout of --app-log-format's time group: give both")
-        }
-        var format: AppLogFormat?
-        if let appLogFormat {
-            do { format = .custom(try AppLogPattern(appLogFormat, timeFormat: appLogTimeFormat)) } catch {
-                throw ValidationError("--app-log-format \(appLogFormat): \(error)")
-            }
-        }
+        let format = try AppLogOptions.format(appLogFormat, timeFormat: appLogTimeFormat)
         // The filter compiled once here, so that a bad one is said before any capture is read.
         do { _ = try AppLogMerger(.init(files: [], filter: appLogFilter)) } catch { throw AppLogOptions.failure(error) }
         return AppLogPairing(suffixes: appLogBeside, filter: appLogFilter, format: format)

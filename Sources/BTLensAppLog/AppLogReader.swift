@@ -117,6 +117,23 @@ public struct AppLogReader {
         }
     }
 
+    /// Reads the lines appended so far until the format is known (`next()` then gives them): the
+    /// format, or nil while more lines are needed. Throws as `next()` does when none is found.
+    public mutating func detectFormat() throws -> AppLogFormat? {
+        while format == nil {
+            guard let event = lines.next() else {
+                guard lines.finished else { return nil }
+                if let sections, sections.sections == 0 { throw AppLogError.noLogcat }
+                try detect()
+                break
+            }
+            guard admits(event) else { continue }
+            hold(event)
+            if heldNonEmpty >= AppLogFormat.detectionLines { try detect() }
+        }
+        return format
+    }
+
     /// Whether the line is read: in a bugreport, only the lines of its logcat sections are.
     private mutating func admits(_ event: PhysicalLines.Event) -> Bool {
         guard sections != nil else { return true }

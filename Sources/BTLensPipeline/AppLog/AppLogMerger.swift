@@ -59,6 +59,7 @@ public final class AppLogMerger {
         self.options = options
         let keep = try Self.keep(options.filter)
         sources = try options.files.map { try Self.source($0, options, keep) }
+        for s in sources { try s.detectFormat() }
         lanes = Array(repeating: AppLogLane(), count: sources.count)
     }
 

@@ -98,6 +98,26 @@ final class AppLogSource {
         return h
     }
 
+    /// Reads the log's first lines until its format is known, so that a log btlens cannot read is
+    /// said before any output (a usage error). A growing log may have no line yet: not read here.
+    func detectFormat() throws {
+        guard !growing else { return }
+        do {
+            while try reader.detectFormat() == nil {
+                let chunk = try read()
+                if chunk.isEmpty {
+                    reader.finish()
+                    told = true
+                } else {
+                    offset += UInt64(chunk.count)
+                    reader.append(chunk)
+                }
+            }
+        } catch let error as AppLogError {
+            throw AppLogOpenError(message: "\(name): \(error)", usage: true)
+        }
+    }
+
     /// The next line read ahead, or the next from the file.
     func take() throws -> AppLogReadLine? {
         guard aheadStart < ahead.count else {

@@ -64,11 +64,12 @@ final class AppLogOptionTests: XCTestCase {
             Self.captures + "/../Captures/ble_app_log.logcat.txt",
         ])
         XCTAssertEqual(otherwise.status, 2, "the same file by another path")
-        // Bytes no format reads: the log cannot be read, as a capture that is none (1), its first
-        // line shown with its control characters escaped.
+        // Bytes no format reads: a usage error (2) before any output, its first line shown with
+        // its control characters escaped.
         let junk = try temporaryLog("\u{1}\u{2}binary\u{7f}\u{1b}[2J\n\u{0}\u{0}")
         let unreadable = try runCLI(["timeline", capture, "--app-log", junk])
-        XCTAssertEqual(unreadable.status, 1, unreadable.stderr)
+        XCTAssertEqual(unreadable.status, 2, unreadable.stderr)
+        XCTAssertEqual(unreadable.stdout, "", "nothing of the timeline before the log is found unreadable")
         XCTAssertFalse(unreadable.stderr.contains("\u{1b}"), unreadable.stderr)
         XCTAssertTrue(unreadable.stderr.contains("\\u{1b}"), unreadable.stderr)
         let timeOnly = try runCLI(["timeline", capture, "--app-log", logcat, "--app-log-time-format", "%T"])

@@ -1,5 +1,6 @@
 /// The times log lines begin with: ISO 8601 (`2023-11-14T22:13:20.036Z`, `…+01:00`), the space-separated
 /// form loggers and `log show` write (`2023-11-14 22:13:20.036123+0100`, `2023-11-14 21:13:20 +0000`,
+/// `2023/11/14 22:13:20.036`,
 /// Python's comma `2023-11-14 22:13:20,036`) and logcat's year-less `11-14 22:13:20.036`.
 enum LogTimeParser {
     /// The time at the scanner, which it moves past; nil, moving nothing, when none is there.
@@ -22,13 +23,16 @@ enum LogTimeParser {
 
     private static func fields(_ s: inout ByteScanner, yearless: Bool) -> LogTime? {
         var year: Int?
-        if s.peek(4) == UInt8(ascii: "-"), let y = s.digits(4) {
+        // The date's separator: `-`, or `/` (`2023/11/14`) after a year.
+        var separator = UInt8(ascii: "-")
+        if let b = s.peek(4), b == UInt8(ascii: "-") || b == UInt8(ascii: "/"), let y = s.digits(4) {
             year = y
-            _ = s.take(UInt8(ascii: "-"))
+            separator = b
+            _ = s.take(b)
         } else if !yearless {
             return nil
         }
-        guard let month = s.digits(2), s.take(UInt8(ascii: "-")), let day = s.digits(2),
+        guard let month = s.digits(2), s.take(separator), let day = s.digits(2),
             year != nil && s.take(UInt8(ascii: "T")) || s.take(UInt8(ascii: " ")),
             let hour = s.digits(2), s.take(UInt8(ascii: ":")), let minute = s.digits(2), s.take(UInt8(ascii: ":")),
             let second = s.digits(2),

@@ -197,6 +197,31 @@ final class AppLogFormatTests: XCTestCase {
         XCTAssertNil(TimestampedParser.parse(Array("2023-11-14 22:13:20x".utf8)))
     }
 
+    /// A real phone app's logger (issue 46): a level letter, the time bracketed with its zone, tags
+    /// padded inside their brackets, several spaces between; times after a few short words, in the
+    /// common spellings.
+    func testTimesAfterALevelOrTagInTheFirstColumns() throws {
+        let line =
+            "P    [2021-04-04 18:50:40.848+0200]        [BASE_CONNECT_LOG    ]    [BytesDataConnect] addCmdData( 03 2a 55 )"
+        let f = try fields(.timestamped, line)
+        XCTAssertEqual(
+            [f.level, f.tag, f.message], ["P", "BASE_CONNECT_LOG/BytesDataConnect", "addCmdData( 03 2a 55 )"])
+        XCTAssertEqual(
+            [f.time?.hour, f.time?.minute, f.time?.nanosecond, f.time?.utcOffsetSeconds], [18, 50, 848_000_000, 7200])
+        XCTAssertEqual(
+            AppLogFormat.detect(firstLines: [line, line.replacingOccurrences(of: "addCmd", with: "x")]), .timestamped)
+        let words = try fields(.timestamped, "I 4242 BLE: 2023/11/14 22:13:20.036 TX a5 01 20")
+        XCTAssertEqual([words.level, words.tag, words.message], ["I", "4242/BLE", "TX a5 01 20"])
+        XCTAssertEqual([words.time?.year, words.time?.month, words.time?.day], [2023, 11, 14])
+        let tagFirst = try fields(.timestamped, "BLE 2023-11-14T22:13:20Z RX a5")
+        XCTAssertEqual([tagFirst.level, tagFirst.tag], [nil, "BLE"])
+        // A time further in is the message's, not the line's; so is one after four words.
+        XCTAssertNil(
+            TimestampedParser.parse(Array("the connection to the accessory closed at 2023-11-14 22:13:20".utf8)))
+        XCTAssertNil(TimestampedParser.parse(Array("a b c d 2023-11-14 22:13:20 x".utf8)))
+        XCTAssertNil(TimestampedParser.parse(Array("2023/11-14 22:13:20 mixed separators".utf8)))
+    }
+
     func testACustomPattern() throws {
         let p = try AppLogPattern(
             #"^(?<level>[A-Z]) (?<time>\d\d/\d\d/\d{4} [\d:.]+) <(?<tag>\w+)> (?<message>.*)$"#,

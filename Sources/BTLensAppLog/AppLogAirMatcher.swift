@@ -11,8 +11,9 @@ public struct AppLogAirMatcher {
     public struct LineMatch {
         /// The record of the first value a run matched (`matches_record`).
         public var record: Int?
-        /// The record of the first value a run matched as sent.
+        /// The record of the first value a run matched as sent, and as received.
         public var sent: Int?
+        public var received: Int?
         /// The first whole run said sent that no value within the window is.
         public var unsent: HexRun?
     }
@@ -67,15 +68,20 @@ public struct AppLogAirMatcher {
         return index
     }
 
-    /// Matches the runs of 2 bytes or more of a line placed at `at`.
-    public mutating func match(_ line: AppLogReadLine, at: Int64) -> LineMatch {
+    /// Matches the runs of 2 bytes or more of a line placed at `at`. A weak run (`03 20`) matches
+    /// only a value no line showed, within `weakWindow`, after `after` (the record the log's last
+    /// line in the run's direction matched): one that agrees in time and order.
+    public mutating func match(_ line: AppLogReadLine, at: Int64, after: LastMatched = LastMatched()) -> LineMatch {
         var m = LineMatch()
         for run in line.runs where run.bytes.count >= 2 {
-            if let v = match(run, at: at) {
+            let floor =
+                run.direction.map { $0 == .sent ? after.sent : after.received } ?? min(after.sent, after.received)
+            if let v = run.isWeak ? matchWeak(run, at: at, after: floor) : match(run, at: at) {
                 m.record = m.record ?? v.record
-                if v.direction == .sent { m.sent = m.sent ?? v.record }
+                if v.direction == .sent { m.sent = m.sent ?? v.record } else { m.received = m.received ?? v.record }
                 continue
             }
+            if run.isWeak { continue }
             // Perhaps one frame of a value holding several: kept for the values that leave the
             // window (at most `holdLimit`; past that, such a value may be said not logged).
             if run.bytes.count >= 4, run.direction != .sent,
@@ -117,6 +123,38 @@ public struct AppLogAirMatcher {
                 j -= 1
             }
         }
+        return (values[id].record, values[id].direction)
+    }
+
+    /// The records a log's lines last matched, sent and received: a weak run matches a value after them.
+    public struct LastMatched: Sendable {
+        public var sent = 0
+        public var received = 0
+        public init() {}
+
+        public mutating func update(_ m: LineMatch) {
+            if let r = m.sent { sent = max(sent, r) }
+            if let r = m.received { received = max(received, r) }
+        }
+    }
+
+    /// How near in time a value must be to a weak run: a log's ms times and an offset found to
+    /// the ms, with the app's own delay.
+    static let weakWindow: Int64 = 100_000
+
+    /// The first value after record `after` that no line showed, within `weakWindow`, in the run's
+    /// direction: a burst of one value logged line by line is matched in order, not by nearness.
+    private mutating func matchWeak(_ run: HexRun, at t: Int64, after: Int) -> (record: Int, direction: Direction?)? {
+        let sent = run.direction.map { $0 == .sent }
+        let found = values.ids(whole: Self.hash(run.bytes)).first { id in
+            let v = values[id]
+            return !v.matched && v.record > after && (v.time &- t).magnitude <= UInt64(Self.weakWindow)
+                && (sent == nil || v.direction == nil || sent == (v.direction == .sent))
+                && v.bytes.elementsEqual(run.bytes)
+        }
+        guard let id = found else { return nil }
+        // Matched, but too weak a sign that the app logs the stream.
+        values[id].matched = true
         return (values[id].record, values[id].direction)
     }
 

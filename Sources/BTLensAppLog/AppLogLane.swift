@@ -54,6 +54,8 @@ public struct AppLogLane {
     /// The latest record a line matched as sent, and that line: a later line matching an earlier
     /// record is out of order.
     public var lastSent: (record: Int, line: Int)?
+    /// The records its lines last matched (a weak run's value is at or after them).
+    public var lastMatched = AppLogAirMatcher.LastMatched()
     /// Live: when its first line was seen (its offset waits at most a while after).
     public var seen: UInt64?
 

@@ -14,13 +14,15 @@
 ///   its letters are all one case (`AddBad` is a word); a `-` joining it to more letters or digits
 ///   makes it part of an identifier (a UUID, `fff1-0000`), not bytes;
 /// - digits alone are a number, never unseparated bytes (`2023`, `01020304`); separated, digits
-///   alone need 3 pairs (4 with `:`, which a time `22:13:20` has 3 of): `at 10 20` is not bytes;
+///   alone need 3 pairs (4 with `:`, which a time `22:13:20` has 3 of): `at 10 20` is not bytes,
+///   but two separated by a space or `,` are a weak run (`HexRun.isWeak`), bytes only where a
+///   value carried then agrees;
 /// - six pairs separated by `:` are a Bluetooth address, not bytes;
 /// - a lone `0x` number is a number (`handle 0x0040`), not bytes.
 public enum HexBytes {
     public static func find(in message: String) -> [HexRun] {
         let u = Array(message.utf8)
-        var runs = [(Range<Int>, [UInt8], Bool)]()
+        var runs = [(range: Range<Int>, bytes: [UInt8], partial: Bool, weak: Bool)]()
         var i = 0
         while i < u.count {
             guard i == 0 || !ByteScanner.isWordByte(u[i - 1]) else {
@@ -28,14 +30,21 @@ public enum HexBytes {
                 continue
             }
             if let (range, bytes, elided) = nsData(u, i) {
-                runs.append((range, bytes, elided))
+                runs.append((range, bytes, elided, false))
                 // An elided description's tail bytes are not the value's next bytes: skipped with it.
                 i = u[range.upperBound...].firstIndex(of: UInt8(ascii: "}")) ?? range.upperBound
                 continue
             }
-            if let (range, bytes, elided) = angle(u, i) ?? prefixed(u, i) ?? pairs(u, i) ?? plain(u, i) {
+            var found = angle(u, i) ?? prefixed(u, i)
+            var weak = false
+            if found == nil, let (range, bytes, isWeak) = pairs(u, i) {
+                (found, weak) = ((range, bytes, false), isWeak)
+            }
+            if let (range, bytes, elided) = found ?? plain(u, i) {
                 // A list refused as a whole (an address) comes back empty, so that its tail is not read.
-                if !bytes.isEmpty { runs.append((range, bytes, elided || ellipsisFollows(u, range.upperBound))) }
+                if !bytes.isEmpty {
+                    runs.append((range, bytes, elided || ellipsisFollows(u, range.upperBound), weak))
+                }
                 i = range.upperBound
                 continue
             }
@@ -44,13 +53,13 @@ public enum HexBytes {
         guard !runs.isEmpty else { return [] }
         let words = DirectionWords.find(u)
         let utf8 = message.utf8
-        return runs.map { range, bytes, partial in
+        return runs.map { r in
             HexRun(
-                bytes: bytes,
+                bytes: r.bytes,
                 range: utf8.index(
-                    utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(
-                        utf8.startIndex, offsetBy: range.upperBound),
-                isComplete: !partial, direction: DirectionWords.direction(of: range, among: words))
+                    utf8.startIndex, offsetBy: r.range.lowerBound)..<utf8.index(
+                        utf8.startIndex, offsetBy: r.range.upperBound),
+                isComplete: !r.partial, direction: DirectionWords.direction(of: r.range, among: words), isWeak: r.weak)
         }
     }
 
@@ -129,7 +138,7 @@ public enum HexBytes {
         return list(u, i, separators: [", ", ",", " "], element: element).map { ($0.0, $0.1, false) }
     }
 
-    /// `A5 01 20`, `a5:01:20`, `a5,01,20`: exactly two digits each.
+    /// `A5 01 20`, `a5:01:20`, `a5,01,20`: exactly two digits each; whether the run is weak.
     private static func pairs(_ u: [UInt8], _ i: Int) -> (Range<Int>, [UInt8], Bool)? {
         func element(_ j: Int) -> (Int, UInt8)? {
             guard hexEnd(u, j) == j + 2, isBoundary(u, j + 2) else { return nil }
@@ -139,8 +148,10 @@ public enum HexBytes {
             return nil
         }
         let letters = u[range].contains { ByteScanner.isLetter($0) }
-        let refused = !letters && bytes.count < (separator == [0x3a] ? 4 : 3) || separator == [0x3a] && bytes.count == 6
-        return (range, refused ? [] : bytes, false)
+        let colon = separator == [0x3a]
+        let weak = !letters && !colon && bytes.count == 2
+        let refused = !letters && !weak && bytes.count < (colon ? 4 : 3) || colon && bytes.count == 6
+        return (range, refused ? [] : bytes, weak)
     }
 
     /// Elements from `i`, at least 2, all with the separator that follows the first.

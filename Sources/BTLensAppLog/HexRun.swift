@@ -15,13 +15,19 @@ public struct HexRun: Sendable, Equatable {
     public var isComplete: Bool
     /// From the nearest direction word before the bytes, else the first one after them.
     public var direction: TransferDirection?
+    /// Two separated pairs of digits alone (`03 20`): as likely a number as bytes, so they count as
+    /// bytes only where a value agrees with them in time and order (`AppLogAirMatcher`), and never
+    /// place a log's clock or say a value was not on the air.
+    public var isWeak = false
 
     public init(
-        bytes: [UInt8], range: Range<String.Index>, isComplete: Bool = true, direction: TransferDirection? = nil
+        bytes: [UInt8], range: Range<String.Index>, isComplete: Bool = true, direction: TransferDirection? = nil,
+        isWeak: Bool = false
     ) {
         self.bytes = bytes
         self.range = range
         self.isComplete = isComplete
         self.direction = direction
+        self.isWeak = isWeak
     }
 }

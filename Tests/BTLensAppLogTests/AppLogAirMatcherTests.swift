@@ -35,6 +35,39 @@ final class AppLogAirMatcherTests: XCTestCase {
         XCTAssertEqual(air.valueTimes, [bytes: [0, 0]])
     }
 
+    /// Two pairs of digits alone (`03 20`) match only the first value no line showed, within 100 ms,
+    /// after the record the log last matched that way; and never say a value was not on the air.
+    func testAWeakRunMatchesOnlyNearAndInOrder() {
+        let notify = { (r: Int, t: Int64) in self.att(r, at: t, .received, .handleValueNotification, [0x03, 0x20]) }
+        var air = matcher([notify(1, 1_000_000), notify(2, 1_000_600), notify(3, 1_500_000)])
+        var last = AppLogAirMatcher.LastMatched()
+        func match(_ at: Int64) -> Int? {
+            let m = air.match(readLine(1, "receive <= 03 20", at: at), at: at, after: last)
+            last.update(m)
+            XCTAssertNil(m.unsent)
+            return m.record
+        }
+        XCTAssertEqual(match(1_003_000), 1)
+        XCTAssertEqual(match(1_003_000), 2, "the next value no line showed, in order, not the nearest")
+        XCTAssertNil(match(1_300_000), "#3 is 200 ms away")
+        XCTAssertEqual(match(1_450_000), 3)
+        XCTAssertNil(match(1_450_000), "each value once")
+        // Behind the record the log last matched: out of order, not matched.
+        var late = matcher([notify(1, 1_000_000), notify(2, 1_000_600)])
+        var after = AppLogAirMatcher.LastMatched()
+        after.received = 2
+        XCTAssertNil(late.match(readLine(1, "receive <= 03 20", at: 1_000_000), at: 1_000_000, after: after).record)
+        after.received = 1
+        XCTAssertEqual(
+            late.match(readLine(1, "receive <= 03 20", at: 1_000_000), at: 1_000_000, after: after).record, 2)
+        XCTAssertEqual(late.match(readLine(1, "receive <= 03 20", at: 1_000_000), at: 1_000_000).record, 1)
+        XCTAssertNil(late.match(readLine(1, "TX 03 20", at: 1_000_000), at: 1_000_000).record, "the other direction")
+        // Sent and never carried: said for bytes, not for a weak run.
+        var none = matcher([])
+        XCTAssertNil(none.match(readLine(1, "TX 10 20", at: 0), at: 0).unsent)
+        XCTAssertNotNil(none.match(readLine(1, "TX 10 2a", at: 0), at: 0).unsent)
+    }
+
     func testALineNamesTheValueItShows() {
         var air = matcher([
             att(1, at: 1_000_000, .received, .handleValueNotification, [0x01, 0x02, 0x03]),

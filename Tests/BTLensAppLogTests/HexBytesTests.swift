@@ -8,6 +8,7 @@ final class HexBytesTests: XCTestCase {
         HexBytes.find(in: message).map { run in
             "\(message[run.range])=\(run.bytes.map { String(format: "%02x", $0) }.joined())"
                 + (run.isComplete ? "" : " partial") + (run.direction.map { " \($0.rawValue)" } ?? "")
+                + (run.isWeak ? " weak" : "")
         }
     }
 
@@ -42,7 +43,7 @@ final class HexBytesTests: XCTestCase {
 
     func testWhatIsNotBytes() {
         for message in [
-            "added", "face", "decade", "cafe bead", "AddBad", "in 2023", "id 01020304", "at 10 20", "at 22:13:20",
+            "added", "face", "decade", "cafe bead", "AddBad", "in 2023", "id 01020304", "at 22:13:20", "at 10:20",
             "handle 0x0040", "addr AA:BB:CC:DD:EE:FF", "uuid 0000fff1-0000-1000-8000-00805f9b34fb", "build a5-01",
             "FFF1", "2A37", "xa50120", "a50120x", "0xa5x", "A5", "<a5>", "<a50>", "{length = 1, bytes = 0xa5}", "Ab12",
             "0xa5012007", "", "   ", "é a5", "fff1-0000",
@@ -50,6 +51,11 @@ final class HexBytesTests: XCTestCase {
             XCTAssertEqual(runs(message), [], message)
         }
         XCTAssertEqual(runs("error 10 20 30"), ["10 20 30=102030"], "three decimal pairs count")
+        // Two decimal pairs are as likely a number: weak, bytes only where a value agrees in time and order.
+        XCTAssertEqual(runs("at 10 20"), ["10 20=1020 weak"])
+        XCTAssertEqual(runs("receive <= 03 20"), ["03 20=0320 received weak"])
+        XCTAssertEqual(runs("receive <= 03,20"), ["03,20=0320 received weak"])
+        XCTAssertEqual(runs("receive <= 03 2a"), ["03 2a=032a received"], "a letter makes two pairs bytes")
         XCTAssertEqual(
             runs("a5:01:20:07:00:01:02"), ["a5:01:20:07:00:01:02=a5012007000102"], "seven pairs are not an address")
     }

@@ -63,7 +63,8 @@ extension AppLogMerger {
     func place(_ placed: AppLogLane.Placed, _ index: Int, _ out: (Event) -> Void) {
         let s = sources[index]
         let (l, at) = (placed.line, placed.time)
-        let match = air.match(l, at: at)
+        let match = air.match(l, at: at, after: lanes[index].lastMatched)
+        lanes[index].lastMatched.update(match)
         // However many lines come before the next event, what they decide goes on.
         defer { settle(before: at &- Self.window, out) }
         let time = Timestamp(microseconds: at)

@@ -49,6 +49,9 @@ public struct AppLogAlignment: Sendable {
         case given
         /// Nothing matched: the log's own clock, read as UTC.
         case clock
+        /// Nothing matched, and the log writes its zone: its local time is the capture's clock, as
+        /// a phone that writes its local time as UTC (an Android btsnoop log) puts it.
+        case localClock = "local_clock"
     }
     public var source: String
     /// Added to the log's times (read as UTC) to give the capture's.
@@ -59,20 +62,26 @@ public struct AppLogAlignment: Sendable {
     /// The log writes no time (logcat `brief`): each line with bytes is placed at the value they
     /// are, the others after the line before; `offsetMicroseconds` is 0.
     public var untimed: Bool
+    /// Found over the whole capture, its first minute having placed too few lines.
+    public var wholeCapture: Bool
 
     /// The keys JSONL writes after `time`, in its order.
     public var fields: [(String, FieldValue)] {
         [
             ("source", .string(source)), ("offset_ms", .decimal(offsetMicroseconds, scale: 3)),
             ("matched", .int(matched)), ("method", .string(method.rawValue)),
-        ] + (untimed ? [("untimed", .bool(true))] : [])
+        ] + (untimed ? [("untimed", .bool(true))] : []) + (wholeCapture ? [("whole_capture", .bool(true))] : [])
     }
 
-    public init(source: String, offsetMicroseconds: Int64, matched: Int, method: Method, untimed: Bool = false) {
+    public init(
+        source: String, offsetMicroseconds: Int64, matched: Int, method: Method, untimed: Bool = false,
+        wholeCapture: Bool = false
+    ) {
         self.source = source
         self.offsetMicroseconds = offsetMicroseconds
         self.matched = matched
         self.method = method
         self.untimed = untimed
+        self.wholeCapture = wholeCapture
     }
 }

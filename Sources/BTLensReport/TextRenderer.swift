@@ -223,9 +223,13 @@ public struct TextRenderer {
         let offset = (us < 0 ? "− " : "+ ") + digits
         let how: String
         switch a.method {
-        case .content: how = "from \(a.matched) line\(a.matched == 1 ? "" : "s") whose bytes are on the air"
+        case .content:
+            how =
+                "from \(a.matched) line\(a.matched == 1 ? "" : "s") whose bytes are on the air"
+                + (a.wholeCapture ? ", over the whole capture" : "")
         case .given: how = "as given (--app-log-offset)"
         case .clock: how = "no line's bytes are on the air: its clock read as UTC"
+        case .localClock: how = "no line's bytes are on the air: the capture's clock read as the log's local time"
         }
         if a.untimed {
             return

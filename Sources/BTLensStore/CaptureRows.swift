@@ -41,6 +41,11 @@ public final class CaptureRows {
     ) throws -> CaptureFacts {
         let rows = CaptureRows(file: file, sink: sink)
         var reader = try CaptureFormat.open(path: file.path, archiveLimit: archiveLimit)
+        // A log its first minute does not place is aligned over the whole capture, as `stats` does.
+        appLog?.reread = { each in
+            var again = try CaptureFormat.open(path: file.path, archiveLimit: archiveLimit)
+            try Pipeline.run(&again, configuration, onEvent: each)
+        }
         let stats = StatsCollector(file: file.path, info: reader.info)
         let pass = { (e: Event) in
             stats.event(e)

@@ -113,7 +113,10 @@ public enum StoreTables {
         name: "app_logs", meaning: "one row per app log merged with a capture (--app-log-beside): how it aligned",
         columns: [
             Column("source", .text, "the log's path") { .text($0.source) },
-            Column("method", .text, "content (its bytes matched packets), or clock (its own clock, read as UTC)") {
+            Column(
+                "method", .text,
+                "content (its bytes matched packets), clock (its own clock, read as UTC), or local_clock (its local time read as the capture's clock)"
+            ) {
                 .text($0.method.rawValue)
             },
             Column("offset_ms", .real, "added to the log's times (read as UTC) to give the capture's") {

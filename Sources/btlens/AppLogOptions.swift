@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensAppLog
+import BTLensDissect
 import BTLensPipeline
 import Foundation
 
@@ -117,6 +118,18 @@ struct AppLogOptions: ParsableArguments {
                     capture: capture))
         } catch {
             throw Self.failure(error)
+        }
+    }
+}
+
+extension AppLogMerger {
+    /// Lets the merger read the capture again, for a log the capture's first minute does not
+    /// place: a regular file only (standard input and a FIFO give their bytes once).
+    func rereads(_ file: String, member: String? = nil, archiveBytes: Int, _ configuration: Configuration) {
+        guard file != standardInputPath, FolderRun.notRegularFile(file) == nil else { return }
+        reread = { each in
+            var reader = try openCapture(file, member: member, archiveBytes: archiveBytes)
+            try Pipeline.run(&reader, configuration, onEvent: each)
         }
     }
 }

@@ -67,9 +67,10 @@ struct Diff: ParsableCommand {
         // The two captures are read side by side, each on its own core.
         let results = FolderRun.run([(before, logsBefore), (after, logsAfter)]) { (file, files) in
             Result {
-                try Self.summary(
-                    file, configuration, filter: expression.flatMap { try? DisplayFilter($0) },
-                    merger: try logs.merger(only: files, capture: file))
+                let merger = try logs.merger(only: files, capture: file)
+                merger?.rereads(file, archiveBytes: configuration.limits.archiveBytes, configuration)
+                return try Self.summary(
+                    file, configuration, filter: expression.flatMap { try? DisplayFilter($0) }, merger: merger)
             }
         }
         guard results.count == 2 else { throw InputFailure(message: "the captures could not be read") }

@@ -144,6 +144,8 @@ struct ReportCommand: ParsableCommand {
         var reader = try input.open()
         let chosen = format ?? Format(rawValue: pathExtension(output)) ?? .html
         let configuration = try input.configuration(dissectors, lowerLayers: false)
+        merger?.rereads(
+            input.file, member: input.member, archiveBytes: try input.limitOptions.limits().archiveBytes, configuration)
         let (summary, worst) = try Self.render(
             &reader, file: input.file, configuration,
             options: try options(dissectors.sources), format: chosen, to: output,

@@ -42,6 +42,8 @@ struct Stats: ParsableCommand {
         counting.attEvents = att || logs
         counting.keepsValues = logs || (filter?.readsValues ?? true)
         let configuration = counting
+        merger?.rereads(
+            input.file, member: member, archiveBytes: try input.limitOptions.limits().archiveBytes, configuration)
         guard let files = try FolderRun.capturesIn(input.file) else {
             let (output, worst) = try Self.stats(
                 input.file, member: member, configuration, json: json, filter: filter, merger: merger)

@@ -69,6 +69,8 @@ struct Timeline: ParsableCommand {
         // Said first, at the first event's record and time: what names the frames depends on the folder.
         var loaded: DefinitionSources? = dissectors.sources
         let configuration = try decoding(dissectors, filter: filter, merger: merger)
+        merger?.rereads(
+            input.file, member: input.member, archiveBytes: try input.limitOptions.limits().archiveBytes, configuration)
         let analyzer: Analyzer
         do {
             analyzer = try Pipeline.runRelayed(

@@ -1,7 +1,8 @@
-import BTLensDissect
+import BTLensCore
 import XCTest
 
 @testable import BTLensAppLog
+@testable import BTLensDissect
 
 /// The clock aligner: candidates are capture time minus log time for each run of 3 bytes or more
 /// that is a value (docs/app-logs.md, "The offset").
@@ -51,6 +52,47 @@ final class AppLogClockTests: XCTestCase {
         XCTAssertEqual([content2.offsetMicroseconds, Int64(content2.matched)], [0, 1])
         XCTAssertEqual(content2.method, .content)
         XCTAssertTrue(content2.untimed)
+    }
+
+    /// The whole-capture survey: each log run joined with the values the capture carried, the
+    /// offset their densest second's median; runs seen more than 16 times on a side left out.
+    func testTheSurveyJoinsTheWholeLogWithTheWholeCapture() {
+        var survey = AppLogSurvey()
+        XCTAssertTrue(survey.isEmpty)
+        survey.add(readLine(1, "TX 01 02 03", at: 1_000_000))
+        survey.add(readLine(2, "RX 0a 0b 0c", at: 2_000_000))
+        survey.add(readLine(3, "TX 10 20", at: 3_000_000))  // weak: never places the clock
+        for k in 0..<17 { survey.add(readLine(4 + k, "TX aa bb cc", at: Int64(k) * 1_000_000)) }
+        XCTAssertFalse(survey.isEmpty)
+        survey.add(notification([0x01, 0x02, 0x03], at: 7_201_000_000))
+        survey.add(notification([0x0a, 0x0b, 0x0c], at: 7_202_000_010))
+        survey.add(notification([0x10, 0x20], at: 7_203_000_000))
+        survey.add(notification([0xaa, 0xbb, 0xcc], at: 7_200_000_000))
+        XCTAssertTrue(survey.offset() == (7_200_000_010, 2))
+    }
+
+    /// Past `keys` distinct runs the survey keeps one in two of those first seen, then one in four:
+    /// a sample over the whole log, which still finds the offset.
+    func testTheSurveyIsBoundedAndSamplesTheWholeLog() {
+        var survey = AppLogSurvey()
+        let count = AppLogSurvey.keys * 3
+        for k in 0..<count {
+            let bytes = [UInt8(k >> 16 & 0xff), UInt8(k >> 8 & 0xff), UInt8(k & 0xff), 0xee]
+            survey.add(readLine(k + 1, "TX " + bytes.map { String(format: "%02x", $0) }.joined(), at: Int64(k) * 1000))
+        }
+        XCTAssertLessThanOrEqual(survey.keptRuns, AppLogSurvey.keys)
+        // Values from the start, the middle and the end of the log all still meet their runs.
+        for k in [0, count / 2, count - 4] {
+            let bytes = [UInt8(k >> 16 & 0xff), UInt8(k >> 8 & 0xff), UInt8(k & 0xff), 0xee]
+            survey.add(notification(bytes, at: Int64(k) * 1000 + 5_000_000))
+        }
+        XCTAssertTrue(survey.offset() == (5_000_000, 3))
+    }
+
+    private func notification(_ value: [UInt8], at t: Int64) -> Event {
+        Event(
+            record: 1, timestamp: Timestamp(microseconds: t), direction: .received, connection: 0x0040, isTop: true,
+            body: .att(ATTInfo(opcode: .handleValueNotification, handle: 0x2a, uuid: nil, value: value[...])))
     }
 
     func testALinesTimeOnTheCapturesClock() {

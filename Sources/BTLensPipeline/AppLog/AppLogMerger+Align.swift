@@ -17,7 +17,8 @@ extension AppLogMerger {
         if let at, lastRecord == 0 { lastRecord = at.record }
         let s = sources[i]
         if options.offsetMicroseconds == nil { try readAhead(s) }
-        let a = AppLogClock.alignment(source: s.name, lines: s.ahead, values: values, given: options.offsetMicroseconds)
+        let a = try better(
+            AppLogClock.alignment(source: s.name, lines: s.ahead, values: values, given: options.offsetMicroseconds), i)
         lanes[i].alignment = a
         alignments.append(
             Event(

@@ -50,6 +50,11 @@ public final class AppLogMerger {
     private var captureSpan: ClosedRange<Int64>?
     /// Each log's alignment, said before its first line (after the note of what was loaded).
     var alignments: [Event] = []
+    /// Reads the capture again from its start, handing on each event: set by a command whose
+    /// capture is a file, so that a log its first minute does not place is aligned over all of it.
+    public var reread: ((_ each: @escaping (borrowing Event) -> Void) throws -> Void)?
+    /// The capture's first event's time.
+    var firstEventTime: Int64?
     /// Live: the last event's time, and the monotonic clock (ns) when it came.
     var lastEvent: (time: Int64, wall: UInt64)?
     var lastFlush: UInt64 = 0
@@ -76,6 +81,7 @@ public final class AppLogMerger {
     private func take(_ e: Event, _ out: (Event) -> Void) throws {
         if !referenceSet {
             setReference(e.timestamp.microseconds)
+            firstEventTime = e.timestamp.microseconds
             // From now on each log is read on a thread of its own, its year reference set.
             if !options.live { for s in sources { s.readOnAThread() } }
         }

@@ -87,6 +87,13 @@ final class AppLogRealPhoneTests: XCTestCase {
             ])
         XCTAssertTrue(logged.allSatisfy { $0.contains(" = #") }, logged.joined(separator: "\n"))
         XCTAssertFalse(lines.contains { $0.contains("!NOTE app.") || $0.contains("!WARN app.") }, run.stdout)
+        // stats aligns the same way, and counts every line as naming a record.
+        let stats = try runCLI(["stats", "--format", "json", capture, "--app-log", log])
+        let json = try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any]
+        let logs = try XCTUnwrap(json?["app_logs"] as? [[String: Any]])
+        XCTAssertEqual(logs.first?["method"] as? String, "content")
+        XCTAssertEqual(logs.first?["matched"] as? Int, 4)
+        XCTAssertEqual(logs.first?["lines_matching_records"] as? Int, 24)
     }
 
     /// A log of the same minutes with no bytes: its zone read as the capture's clock, so that its

@@ -12,7 +12,7 @@ extension AppLogMerger {
     /// The alignment `a` found in the first minute for log `i`, or a better one: over the whole
     /// capture (when `reread` can read it again and the log is a file), else its local clock.
     func better(_ a: AppLogAlignment, _ i: Int) throws -> AppLogAlignment {
-        guard a.method != .given, !a.untimed, a.matched < Self.confidentLines else { return a }
+        guard a.method != .given, !a.untimed, !convincing(a, sources[i].ahead) else { return a }
         if let reread, Self.isRegularFile(options.files[i]) || options.files[i] == "bugreport" {
             var survey = AppLogSurvey()
             let log = try Self.source(options.files[i], options, { _ in true })
@@ -34,6 +34,19 @@ extension AppLogMerger {
         }
         guard a.matched == 0 else { return a }
         return localClock(a, sources[i].ahead) ?? a
+    }
+
+    /// At least `confidentLines` agree, and at least half the lines with bytes that the offset
+    /// puts within the events held: values repeated through a capture can agree by chance on an
+    /// offset that places a few lines among many.
+    private func convincing(_ a: AppLogAlignment, _ lines: [AppLogReadLine]) -> Bool {
+        guard a.matched >= Self.confidentLines, let first = held.first?.time else { return false }
+        let span = first...max(first, newest)
+        let placed = lines.count { line in
+            guard let at = line.rawTime, span.contains(at &+ a.offsetMicroseconds) else { return false }
+            return line.runs.contains { $0.bytes.count >= 3 && !$0.isWeak }
+        }
+        return a.matched * 2 >= placed
     }
 
     /// A log that writes its zone and that nothing placed: read at its local time when that puts its

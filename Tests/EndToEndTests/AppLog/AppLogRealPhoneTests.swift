@@ -96,6 +96,47 @@ final class AppLogRealPhoneTests: XCTestCase {
         XCTAssertEqual(logs.first?["lines_matching_records"] as? Int, 24)
     }
 
+    /// Values that the first minute carried and the log shows later agree on a wrong offset by
+    /// chance, placing 5 lines of the 15 it puts among the first minute's events: not convincing,
+    /// so the whole capture is surveyed, and every line names its own record.
+    func testAnOffsetFewOfTheLinesItPlacesAgreeOnIsSurveyed() throws {
+        var s = LESession(start: Self.start - 1_250)
+        s.connect(handle: Self.handle, address: [1, 2, 3, 4, 5, 6])
+        func notify(_ at: Int64, _ value: [UInt8]) {
+            s.time = Self.start + at - 1_250
+            s.att(handle: Self.handle, .received, [0x1b, 0x15, 0x00] + value)
+        }
+        let repeated = (0..<5).map { [0xa5, 0x10, UInt8($0)] }
+        for k in 0..<5 { notify(Int64(10 + 3 * k) * 1_000_000, repeated[k]) }
+        var log: [String] = []
+        for k in 0..<5 {
+            for (at, value) in [
+                (100 + 3 * k, [0xb7, 0x20, UInt8(2 * k)]), (101 + 3 * k, repeated[k]),
+                (102 + 3 * k, [0xb7, 0x20, UInt8(2 * k + 1)]),
+            ] {
+                notify(Int64(at) * 1_000_000, value)
+                let t = Timestamp(microseconds: Self.start + Int64(at) * 1_000_000).iso8601
+                log.append("\(t) [BLE] RX notify \(Hex.spaced(value))")
+            }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chance-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let (capture, path) = (
+            folder.appendingPathComponent("c.btsnoop").path, folder.appendingPathComponent("a.log").path
+        )
+        try Data(s.bytes).write(to: URL(fileURLWithPath: capture))
+        try (log.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let run = try runCLI(["timeline", capture, "--app-log", path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(
+            run.stdout.contains(
+                "LOG   \(path): its clock + 0 ms is the capture's, from 15 lines whose bytes are on the air, over the whole capture"
+            ), run.stdout)
+        let named = run.stdout.split(separator: "\n").filter { $0.hasPrefix("L") }.map { $0.split(separator: "#").last }
+        XCTAssertEqual(named.map { $0.map(String.init) }, (9...23).map { "\($0)" })
+    }
+
     /// A log of the same minutes with no bytes: its zone read as the capture's clock, so that its
     /// lines fall within the capture instead of two hours before it.
     func testALogWithNoBytesIsReadAtTheCapturesLocalClock() throws {

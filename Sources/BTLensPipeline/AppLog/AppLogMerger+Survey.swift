@@ -37,10 +37,10 @@ extension AppLogMerger {
     }
 
     /// At least `confidentLines` agree, and at least half the lines with bytes that the offset
-    /// puts within the events held: values repeated through a capture can agree by chance on an
-    /// offset that places a few lines among many.
+    /// puts within the capture so far: values repeated through a capture can agree by chance on
+    /// an offset that places a few lines among many.
     private func convincing(_ a: AppLogAlignment, _ lines: [AppLogReadLine]) -> Bool {
-        guard a.matched >= Self.confidentLines, let first = held.first?.time else { return false }
+        guard a.matched >= Self.confidentLines, let first = firstEventTime else { return false }
         let span = first...max(first, newest)
         let placed = lines.count { line in
             guard let at = line.rawTime, span.contains(at &+ a.offsetMicroseconds) else { return false }

@@ -5,6 +5,7 @@ extension ParameterNames {
     static let hci: Set<String> = [
         // Connections, encryption and pairing
         "allow_role_switch", "authentication_requirements", "class_of_device", "clock_offset", "key_size",
+        "min_encryption_key_size",
         "key_type", "link_key", "local_irk", "numeric_value", "passkey", "peer_irk", "pin", "pin_length",
         "page_scan_repetition_mode", "random_number", "remote_name", "mode", "max_slots", "link_quality", "rssi",
         // Versions and features

@@ -26,7 +26,8 @@ extension ParameterNames {
         // Inquiry and scanning
         "lap", "iac_lap", "num_current_iac", "inquiry_length", "inquiry_length_ms", "num_responses",
         "inquiry_mode", "scan_enable", "scan_type", "scan_interval", "scan_interval_ms", "scan_window",
-        "scan_window_ms", "own_address_type", "scanning_filter_policy", "filter_duplicates", "duration", "period",
+        "scan_window_ms", "own_address_type", "scanning_filter_policy", "initiator_filter_policy", "filter_duplicates",
+        "duration", "period",
         // Advertising
         "advertising_interval_min", "advertising_interval_min_ms", "advertising_interval_max",
         "advertising_interval_max_ms", "advertising_type", "peer_address_type", "advertising_channel_map",

@@ -94,11 +94,10 @@ enum HCIDecoder {
                 let reason = HCIErrorCode(rawValue: try p.u8())
                 out.info.fields = [("handle", .hex(handle)), ("reason", .string(reason.name))]
             case .leCreateConnection:
-                try p.skip(5)
-                let type = try p.u8()
-                let a = try BDAddr(&p)
-                out.info.fields = [("address", .string(a.description)), ("address_type", .int(type))]
-                out.effect = .hostConnects(a)
+                var peer = p
+                try peer.skip(6)
+                out.effect = .hostConnects(try BDAddr(&peer))
+                try HCIParameter.read(Self.leCreateConnection, &p, into: &out.info.fields)
             case .leExtendedCreateConnection:
                 try p.skip(2)
                 let type = try p.u8()
@@ -117,6 +116,15 @@ enum HCIDecoder {
         }
         return out
     }
+
+    /// LE Create Connection (§7.8.12): the peer's address is also what the connection table is told;
+    /// the intervals and timeout, with their times, are what the phone asked for.
+    static let leCreateConnection: [HCIParameter] = [
+        .duration16("scan_interval", .slot), .duration16("scan_window", .slot), .u8("initiator_filter_policy"),
+        .u8("address_type"), .address, .u8("own_address_type"), .duration16("interval_min", .connectionInterval),
+        .duration16("interval_max", .connectionInterval), .u16("latency"), .duration16("timeout", .tenMilliseconds),
+        .duration16("min_ce_length", .slot), .duration16("max_ce_length", .slot),
+    ]
 
     /// Create Connection (§7.1.5); its address is also what the connection table is told.
     static let createConnection: [HCIParameter] = [

@@ -28,6 +28,25 @@ final class HCIParameterTests: XCTestCase {
         XCTAssertEqual(d?.diagnostics.count, 0)
     }
 
+    func testLECreateConnectionGivesWhatThePhoneAskedFor() {
+        // §7.8.12: scan interval 0x0060 and window 0x0030 (×0.625 ms), no filter accept list, a random
+        // peer address, own public address, interval 24 to 40 (×1.25 ms), latency 0, timeout 500
+        // (×10 ms), CE lengths 0.
+        let d = command("0d 20 19 60 00 30 00 00 01 55 44 33 22 11 c0 00 18 00 28 00 00 00 f4 01 00 00 00 00")
+        XCTAssertEqual(
+            shown(d?.info.fields),
+            [
+                "scan_interval=96", "scan_interval_ms=60.000", "scan_window=48", "scan_window_ms=30.000",
+                "initiator_filter_policy=0", "address_type=1", "address=C0:11:22:33:44:55", "own_address_type=0",
+                "interval_min=24", "interval_min_ms=30.00", "interval_max=40", "interval_max_ms=50.00", "latency=0",
+                "timeout=500", "timeout_ms=5000", "min_ce_length=0", "min_ce_length_ms=0.000", "max_ce_length=0",
+                "max_ce_length_ms=0.000",
+            ])
+        XCTAssertEqual(d?.diagnostics.count, 0)
+        guard case .hostConnects(let address) = d?.effect else { return XCTFail("\(String(describing: d?.effect))") }
+        XCTAssertEqual(address.description, "C0:11:22:33:44:55")
+    }
+
     func testConnectionManagementAndEncryptionCommands() {
         // §7.1.16 Set Connection Encryption: handle 0x000b, enable.
         XCTAssertEqual(shown(command("13 04 03 0b 00 01")?.info.fields), ["handle=11", "encryption=1"])

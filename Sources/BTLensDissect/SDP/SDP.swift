@@ -198,7 +198,7 @@ struct SDPDecoder {
         if uuid.count != 2, let short = Self.uuid(uuid)?.sig16 ?? bit32(uuid) {
             return describe([UInt8(short >> 8), UInt8(short & 0xff)])
         }
-        return Hex.string(uuid)
+        return Self.uuid(uuid)?.description ?? Hex.string(uuid)
     }
 }
 

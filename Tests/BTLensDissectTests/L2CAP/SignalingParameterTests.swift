@@ -90,6 +90,9 @@ final class SignalingParameterTests: XCTestCase {
         ]
         XCTAssertEqual(SDPDecoder.describe(base), "Audio Sink")
         XCTAssertEqual(SDPDecoder.describe([0xab, 0xcd]), "0xabcd")
+        // Another 128-bit UUID in its dashed form, as ATT gives one (§2.5.1: big-endian in SDP).
+        XCTAssertEqual(
+            SDPDecoder.describe(Array(0...15)), "00010203-0405-0607-0809-0a0b0c0d0e0f")
     }
 
     func testSDPRequestsSayWhatTheyAskFor() {

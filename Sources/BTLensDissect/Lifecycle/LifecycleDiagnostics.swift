@@ -29,7 +29,11 @@ public enum LifecycleDiagnostics {
     )
     public static let undiscoveredHandle = DiagnosticKind(
         "att.handle.undiscovered", .note,
-        "A read or write to a handle the discovery in this capture did not find (a cached or guessed handle). Said once per handle."
+        "A read or write to a handle the discovery of the server's database in this capture did not find (a cached or guessed handle), with the side that sent it. Said once per handle."
+    )
+    public static let invalidHandle = DiagnosticKind(
+        "att.handle.invalid", .warning,
+        "A read, write, notification or indication names handle 0x0000, which the specification reserves: the side that sent it used a handle it never set. Said once per side and connection."
     )
     public static let noDiscovery = DiagnosticKind(
         "gatt.discovery.none", .note, "An LE connection closed before any ATT traffic: it never reached discovery.")
@@ -44,6 +48,11 @@ public enum LifecycleDiagnostics {
 
     public static let all = [
         connectionFailed, supervisionTimeout, micFailure, encryptionFailed, pairingFailed, attError,
-        valueTooLong, notSubscribed, undiscoveredHandle, noDiscovery, reconnectLoop, flowStall,
+        valueTooLong, notSubscribed, undiscoveredHandle, invalidHandle, noDiscovery, reconnectLoop, flowStall,
     ]
+}
+
+extension Direction {
+    /// The side that sent a PDU, as findings name it: sent is the phone's (host to controller).
+    var sender: String { self == .sent ? "the phone" : "the accessory" }
 }

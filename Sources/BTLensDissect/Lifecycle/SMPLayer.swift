@@ -47,7 +47,7 @@ final class SMPLayer {
         guard code == SMPCode.pairingFailed, let raw = pdu.payload.dropFirst().first else { return }
         let reason = SMPFailureReason(rawValue: raw)
         hci.connections.update(key) { $0.pairingFailure = (step, reason) }
-        let who = direction == .sent ? "the phone" : "the device"
+        let who = direction.sender
         ctx.say(
             r, key.handle,
             Diagnostic(

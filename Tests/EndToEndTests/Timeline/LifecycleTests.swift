@@ -153,7 +153,7 @@ final class LifecycleTests: XCTestCase {
                 "smp.pairing.failed #\(smp)", "hci.encryption.failed #\(encryption)",
                 "hci.disconnect.mic_failure #\(mic)",
             ])
-        XCTAssertEqual(r.messages["smp.pairing.failed"], "the device failed pairing: Authentication Requirements")
+        XCTAssertEqual(r.messages["smp.pairing.failed"], "the accessory failed pairing: Authentication Requirements")
         XCTAssertEqual(
             r.messages["hci.encryption.failed"],
             "starting encryption on 0x0040 failed: PIN or Key Missing; the bond is gone on one side: forget the device on the phone and pair again"
@@ -174,7 +174,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(r.findings, ["att.error #\(refused)"])
         XCTAssertEqual(
             r.messages["att.error"],
-            "Read Request on 0x0003 refused: Insufficient Encryption; encrypt the link first: bond, or reconnect so the stored keys are used"
+            "the accessory refused the phone's Read Request on 0x0003: Insufficient Encryption; encrypt the link first: bond, or reconnect so the stored keys are used"
         )
         XCTAssertEqual(r.connections.first?.lifecycle.attErrors, 1, "the discovery's end is not counted")
     }
@@ -188,7 +188,8 @@ final class LifecycleTests: XCTestCase {
         let r = try run(s)
         XCTAssertEqual(r.findings, ["att.value.too_long #\(long)"])
         XCTAssertEqual(
-            r.messages["att.value.too_long"], "a Write Command of 21 bytes to 0x0013; ATT_MTU is 23, so at most 20 fit")
+            r.messages["att.value.too_long"],
+            "the phone's Write Command of 21 bytes to 0x0013; ATT_MTU is 23, so at most 20 fit")
     }
 
     /// A notification is held to the same bound (Core Vol 3 Part F §3.4.7.1): Wireshark says so too.
@@ -201,7 +202,7 @@ final class LifecycleTests: XCTestCase {
         XCTAssertTrue(r.findings.contains("att.value.too_long #\(long)"), "\(r.findings)")
         XCTAssertEqual(
             r.messages["att.value.too_long"],
-            "a Handle Value Notification of 22 bytes of 0x0015; ATT_MTU is 23, so at most 20 fit")
+            "the accessory's Handle Value Notification of 22 bytes of 0x0015; ATT_MTU is 23, so at most 20 fit")
     }
 
     /// Discovery of two notifying characteristics (0x0015 with CCCD 0x0016, 0x0018 with CCCD 0x0019).
@@ -231,7 +232,7 @@ final class LifecycleTests: XCTestCase {
             r.findings, ["gatt.notification.unsubscribed #\(first)", "gatt.notification.unsubscribed #\(early)"])
         XCTAssertEqual(
             r.messages["gatt.notification.unsubscribed"],
-            "Handle Value Notification from 0x0018 (fff5), whose CCCD (0x0019) this connection did not enable before it, on a link that is not encrypted"
+            "the accessory's Handle Value Notification from 0x0018 (fff5), whose CCCD (0x0019) the phone did not enable in this connection before it, on a link that is not encrypted"
         )
         let subs = try XCTUnwrap(r.connections.first?.lifecycle.subscriptions)
         XCTAssertEqual(

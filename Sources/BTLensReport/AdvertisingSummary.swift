@@ -21,14 +21,25 @@ enum AdvertisingSummary {
     static func text(_ t: AdvertisingTable) -> [String] {
         guard !t.devices.isEmpty else { return [] }
         let all = t.sorted.map(Report.Advertiser.init)
-        var lines = [
-            "Advertisers: \(t.devices.count)"
-                + (t.uncounted > 0
-                    ? " (and \(t.uncounted) reports from devices past \(AdvertisingTable.deviceLimit))" : "")
-        ]
+        var lines = ["Advertisers: \(t.devices.count)" + (t.uncounted > 0 ? " " + notListed(t) : "")]
         lines += all.prefix(textLimit).map { "  " + describe($0) }
         if all.count > textLimit { lines.append("  … \(all.count - textLimit) more (--format json lists them)") }
         return lines
+    }
+
+    /// `(and 604 more devices past 256, with 1210 reports, not listed)`.
+    static func notListed(_ t: AdvertisingTable) -> String {
+        let devices = (t.uncountedDevicesIsLowerBound ? "at least " : "") + "\(t.uncountedDevices)"
+        return
+            "(and \(devices) more device\(t.uncountedDevices == 1 ? "" : "s") past \(AdvertisingTable.deviceLimit), with \(t.uncounted) report\(t.uncounted == 1 ? "" : "s"), not listed)"
+    }
+
+    /// The devices past the table's bound, when there were any: counted, not listed.
+    static func jsonNotListed(_ w: inout JSONWriter, _ t: AdvertisingTable) {
+        guard t.uncounted > 0 else { return }
+        w.field("advertisers_not_listed", t.uncountedDevices)
+        if t.uncountedDevicesIsLowerBound { w.field("advertisers_not_listed_at_least", true) }
+        w.field("advertiser_reports_not_listed", t.uncounted)
     }
 
     static func json(_ w: inout JSONWriter, _ advertisers: [Report.Advertiser]) {

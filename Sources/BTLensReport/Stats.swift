@@ -194,6 +194,7 @@ public final class StatsCollector {
         w.endArray()
         w.key("advertisers")
         AdvertisingSummary.json(&w, advertisers.sorted.map(Report.Advertiser.init))
+        AdvertisingSummary.jsonNotListed(&w, advertisers)
         w.key("accessories")
         w.beginArray()
         for a in accessories {

@@ -30,9 +30,13 @@ public struct AdvertisingReport: Sendable {
 }
 
 /// Who advertised while the phone scanned: per address, how often, how strong, what it said.
-/// Bounded: at most `deviceLimit` addresses (the first seen), each with at most 16 UUIDs.
+/// Bounded: at most `deviceLimit` addresses (the first seen), each with at most 16 UUIDs; the
+/// addresses past them only counted, up to `uncountedDeviceLimit`.
 public struct AdvertisingTable: Sendable {
     public static let deviceLimit = 256
+    /// Addresses past `deviceLimit` told apart to count them (8 bytes each): past this many the
+    /// count is a lower bound.
+    public static let uncountedDeviceLimit = 65_536
 
     public struct Device: Sendable {
         public var address: BDAddr
@@ -47,12 +51,18 @@ public struct AdvertisingTable: Sendable {
     public private(set) var devices: [BDAddr: Device] = [:]
     /// Reports from addresses past the limit.
     public private(set) var uncounted = 0
+    private var uncountedAddresses: Set<BDAddr> = []
+
+    /// Addresses past the limit: exact below `uncountedDeviceLimit`, at least that many at it.
+    public var uncountedDevices: Int { uncountedAddresses.count }
+    public var uncountedDevicesIsLowerBound: Bool { uncountedAddresses.count >= Self.uncountedDeviceLimit }
 
     public init() {}
 
     mutating func add(_ report: AdvertisingReport, _ step: Lifecycle.Step) {
         guard devices[report.address] != nil || devices.count < Self.deviceLimit else {
             uncounted += 1
+            if !uncountedDevicesIsLowerBound { uncountedAddresses.insert(report.address) }
             return
         }
         var d =

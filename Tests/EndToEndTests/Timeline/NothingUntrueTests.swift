@@ -21,6 +21,29 @@ final class NothingUntrueTests: XCTestCase {
         return path
     }
 
+    /// 260 devices advertise, 2 reports each: `stats` lists the first 256 and counts the 4 past them
+    /// and their 8 reports, in JSON as in text.
+    func testAdvertisersPastTheTableAreCountedNotDropped() throws {
+        var s = LESession()
+        for device in 0..<260 {
+            // LE Advertising Report (Core Vol 4 Part E §7.7.65.2): 1 report, ADV_IND, public address,
+            // no data, RSSI -70.
+            let address: [UInt8] = [UInt8(device & 0xff), UInt8(device >> 8), 0, 0, 0, 0xc0]
+            for _ in 0..<2 { s.event(0x3e, [0x02, 0x01, 0x00, 0x00] + address + [0x00, UInt8(bitPattern: -70)]) }
+        }
+        let capture = try temporary("advertisers.btsnoop", s.bytes)
+        let json = try runCLI(["stats", "--format", "json", capture])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((object["advertisers"] as? [Any])?.count, 256)
+        XCTAssertEqual(object["advertisers_not_listed"] as? Int, 4)
+        XCTAssertEqual(object["advertiser_reports_not_listed"] as? Int, 8)
+        XCTAssertNil(object["advertisers_not_listed_at_least"])
+        let text = try runCLI(["stats", capture])
+        XCTAssertTrue(
+            text.stdout.contains("Advertisers: 256 (and 4 more devices past 256, with 8 reports, not listed)\n"),
+            text.stdout)
+    }
+
     /// An LE link already open when the capture began, its 243-byte writes as an iPhone's.
     func testTheMTUOfALinkThatBeganBeforeTheCaptureIsUnknown() throws {
         var s = LESession()

@@ -21,25 +21,33 @@ enum AdvertisingSummary {
     static func text(_ t: AdvertisingTable) -> [String] {
         guard !t.devices.isEmpty else { return [] }
         let all = t.sorted.map(Report.Advertiser.init)
-        var lines = ["Advertisers: \(t.devices.count)" + (t.uncounted > 0 ? " " + notListed(t) : "")]
+        var lines = ["Advertisers: \(t.devices.count)" + (Report.AdvertisersNotListed(t).map { " " + text($0) } ?? "")]
         lines += all.prefix(textLimit).map { "  " + describe($0) }
         if all.count > textLimit { lines.append("  … \(all.count - textLimit) more (--format json lists them)") }
         return lines
     }
 
     /// `(and 604 more devices past 256, with 1210 reports, not listed)`.
-    static func notListed(_ t: AdvertisingTable) -> String {
-        let devices = (t.uncountedDevicesIsLowerBound ? "at least " : "") + "\(t.uncountedDevices)"
+    static func text(_ n: Report.AdvertisersNotListed) -> String {
+        let devices = (n.atLeast ? "at least " : "") + Plural.of(n.devices, "more device")
         return
-            "(and \(devices) more device\(t.uncountedDevices == 1 ? "" : "s") past \(AdvertisingTable.deviceLimit), with \(t.uncounted) report\(t.uncounted == 1 ? "" : "s"), not listed)"
+            "(and \(devices) past \(AdvertisingTable.deviceLimit), with \(Plural.of(n.reports, "report")), not listed)"
     }
 
     /// The devices past the table's bound, when there were any: counted, not listed.
-    static func jsonNotListed(_ w: inout JSONWriter, _ t: AdvertisingTable) {
-        guard t.uncounted > 0 else { return }
-        w.field("advertisers_not_listed", t.uncountedDevices)
-        if t.uncountedDevicesIsLowerBound { w.field("advertisers_not_listed_at_least", true) }
-        w.field("advertiser_reports_not_listed", t.uncounted)
+    static func json(_ w: inout JSONWriter, _ n: Report.AdvertisersNotListed?) {
+        guard let n else { return }
+        w.field("advertisers_not_listed", n.devices)
+        if n.atLeast { w.field("advertisers_not_listed_at_least", true) }
+        w.field("advertiser_reports_not_listed", n.reports)
+    }
+
+    /// What a report's summary, showing its first `shown` advertisers, leaves out; nil when nothing.
+    static func more(_ r: Report, shown: Int) -> String? {
+        let hidden = max(0, r.advertisers.count - shown)
+        guard hidden > 0 || r.advertisersNotListed != nil else { return nil }
+        let past = r.advertisersNotListed.map { " " + text($0) } ?? ""
+        return "… \(Plural.of(hidden, "more device")) advertising, in the JSON report\(past)"
     }
 
     static func json(_ w: inout JSONWriter, _ advertisers: [Report.Advertiser]) {

@@ -194,7 +194,7 @@ public final class StatsCollector {
         w.endArray()
         w.key("advertisers")
         AdvertisingSummary.json(&w, advertisers.sorted.map(Report.Advertiser.init))
-        AdvertisingSummary.jsonNotListed(&w, advertisers)
+        AdvertisingSummary.json(&w, Report.AdvertisersNotListed(advertisers))
         w.key("accessories")
         w.beginArray()
         for a in accessories {

@@ -120,6 +120,19 @@ public struct Report {
         public var services: [String]
     }
 
+    public struct AdvertisersNotListed {
+        public var devices: Int
+        public var reports: Int
+        /// The devices' count reached its bound (`AdvertisingTable.uncountedDeviceLimit`).
+        public var atLeast: Bool
+
+        /// Nil when the table kept every device.
+        init?(_ t: AdvertisingTable) {
+            guard t.uncounted > 0 else { return nil }
+            (devices, reports, atLeast) = (t.uncountedDevices, t.uncounted, t.uncountedDevicesIsLowerBound)
+        }
+    }
+
     public struct Connection {
         public var handle: UInt16
         public var address: String?
@@ -162,6 +175,8 @@ public struct Report {
     public var connections: Connections
     /// Devices seen advertising while the phone scanned, most reports first.
     public var advertisers: [Advertiser] = []
+    /// The devices past the advertising table's bound: counted, not listed.
+    public var advertisersNotListed: AdvertisersNotListed?
     public var accessories: [IAP2Identification]
     public var services: [Service]
     public var streams: [Stream]

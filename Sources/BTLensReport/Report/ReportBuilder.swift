@@ -466,6 +466,7 @@ public final class ReportBuilder {
             series: streamOrder.compactMap { k in series[k].map { (seriesLabel(k), $0) } },
             undecodedBytes: stats.undecodedBytes, redacted: false)
         report.advertisers = advertisers.sorted.map(Report.Advertiser.init)
+        report.advertisersNotListed = Report.AdvertisersNotListed(advertisers)
         report.isRange = options.range != nil
         report.definitions = options.redact ? options.definitions?.redacted : options.definitions
         report.filter = options.filter

@@ -168,6 +168,9 @@ public enum ReportHTML {
                         a.services.joined(separator: " "),
                     ]
                 })
+            if let more = AdvertisingSummary.more(r, shown: connectionLimit) {
+                h += "<p class=\"note\">\(e(more))</p>"
+            }
         }
         if !r.accessories.isEmpty {
             h += "<h3>iAP2 accessories</h3>"

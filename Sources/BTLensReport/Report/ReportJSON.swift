@@ -19,6 +19,7 @@ public enum ReportJSON {
         connections(&w, r.connections, out)
         w.key("advertisers")
         AdvertisingSummary.json(&w, r.advertisers)
+        AdvertisingSummary.json(&w, r.advertisersNotListed)
         w.key("accessories")
         w.beginArray()
         for a in r.accessories {

@@ -77,6 +77,7 @@ public enum ReportText {
         for a in r.advertisers.prefix(connectionLimit) {
             items.append("Advertising: \(AdvertisingSummary.describe(a))")
         }
+        if let more = AdvertisingSummary.more(r, shown: connectionLimit) { items.append("\(more)") }
         for a in r.accessories {
             items.append(
                 "Accessory: \(a.name), \(a.model) by \(a.manufacturer), serial \(a.serial), firmware \(a.firmware); EA "

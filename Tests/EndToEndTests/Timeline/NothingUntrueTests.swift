@@ -42,6 +42,21 @@ final class NothingUntrueTests: XCTestCase {
         XCTAssertTrue(
             text.stdout.contains("Advertisers: 256 (and 4 more devices past 256, with 8 reports, not listed)\n"),
             text.stdout)
+        // The report's JSON counts them too; its text summary lists 20 and says what it leaves out.
+        let reportJSON = try temporary("report.json")
+        XCTAssertEqual(try runCLI(["report", capture, "-o", reportJSON]).status, 0)
+        let report = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reportJSON))) as? [String: Any]
+        )
+        XCTAssertEqual(report["advertisers_not_listed"] as? Int, 4)
+        XCTAssertEqual(report["advertiser_reports_not_listed"] as? Int, 8)
+        let reportText = try temporary("report.txt")
+        XCTAssertEqual(try runCLI(["report", capture, "-o", reportText]).status, 0)
+        let summary = try String(contentsOfFile: reportText, encoding: .utf8)
+        XCTAssertTrue(
+            summary.contains(
+                "… 236 more devices advertising, in the JSON report (and 4 more devices past 256, with 8 reports, not listed)"
+            ), summary)
     }
 
     /// An LE link already open when the capture began, its 243-byte writes as an iPhone's.

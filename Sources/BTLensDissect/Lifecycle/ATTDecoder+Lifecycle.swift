@@ -123,7 +123,7 @@ extension ATTDecoder {
         let advice =
             raw == 0x01 && handle == 0
             ? "0x0000 is no attribute's handle: \(client) sent a handle it never set (a bug in its app or stack)"
-            : error.advice
+            : error.advice(server: direction.sender, client: client)
         out.diagnostics.append(
             Diagnostic(
                 LifecycleDiagnostics.attError,

@@ -1,16 +1,26 @@
 /// What an app developer should do about an error code: one table per protocol, next to its names.
 extension ATTErrorCode {
-    /// The next step, for the codes with one (Core Vol 3, Part F, §3.4.1.1).
-    public var advice: String? {
+    /// The next step, for the codes with one (Core Vol 3, Part F, §3.4.1.1), naming the sides
+    /// (`the phone`, `the accessory`): the phone may be the server.
+    public func advice(server: String, client: String) -> String? {
+        switch rawValue {
+        case 0x05:
+            return "\(client) must pair (bond) with \(server), then retry"
+                + (client == "the phone" ? "; iOS and Android start pairing on this error" : "")
+        case 0x08: return "\(server) wants authorization: it must allow \(client)"
+        default: return advice
+        }
+    }
+
+    /// The next step where it is the same whichever side is the server.
+    private var advice: String? {
         switch rawValue {
         case 0x01:
             return "the handle is not in the server's database: rediscover (Service Changed, or a stale GATT cache)"
         case 0x02: return "the characteristic is not readable: check its properties"
         case 0x03: return "the characteristic is not writable: check its properties (write vs. write without response)"
-        case 0x05: return "pair (bond) with the device, then retry; iOS and Android start pairing on this error"
         case 0x06: return "the server does not support this request"
         case 0x07: return "the offset is past the value's end"
-        case 0x08: return "the server wants authorization: the accessory must allow this client"
         case 0x09: return "too many prepared writes: execute or cancel the queue first"
         case 0x0c: return "the link's encryption key is too short: pair again with a full-size key"
         case 0x0d:

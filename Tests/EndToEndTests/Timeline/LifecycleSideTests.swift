@@ -32,6 +32,29 @@ extension LifecycleTests {
         )
     }
 
+    /// Insufficient Authentication and Authorization (Core Vol 3 Part F §3.4.1.1): the advice names
+    /// who must pair and who must allow whom, whichever side is the server.
+    func testErrorAdviceNamesTheSides() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        s.att(handle: 0x40, .sent, [0x0a, 0x21, 0x00])
+        s.att(handle: 0x40, .received, [0x01, 0x0a, 0x21, 0x00, 0x05])
+        let phone = try run(s)
+        XCTAssertEqual(
+            phone.messages["att.error"],
+            "the accessory refused the phone's Read Request on 0x0021: Insufficient Authentication; the phone must pair (bond) with the accessory, then retry; iOS and Android start pairing on this error"
+        )
+        var t = LESession()
+        t.connect(handle: 0x40, address: address)
+        t.att(handle: 0x40, .received, [0x12, 0x21, 0x00, 0x01])
+        t.att(handle: 0x40, .sent, [0x01, 0x12, 0x21, 0x00, 0x08])
+        let accessory = try run(t)
+        XCTAssertEqual(
+            accessory.messages["att.error"],
+            "the phone refused the accessory's Write Request on 0x0021: Insufficient Authorization; the phone wants authorization: it must allow the accessory"
+        )
+    }
+
     /// The phone as the GATT server: the accessory reads 0x0000, then writes a handle its own
     /// discovery of the phone's database did not find; each finding names the accessory.
     func testFindingsNameTheAccessoryWhenThePhoneIsTheServer() throws {

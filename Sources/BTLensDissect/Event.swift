@@ -75,6 +75,7 @@ public struct Event: Sendable {
         case .gattValue(let g): return g.value.count
         case .frame(let a): return a.frame.payload.count
         case .undecoded(let u): return u.bytes.count
+        case .hciDebug(let d): return d.bytes.count
         case .note(_, let text): return text.utf8.count
         case .log(let l): return l.message.utf8.count
         default: return 0
@@ -94,7 +95,7 @@ public struct Event: Sendable {
     public var layer: Layer {
         switch body {
         case .note, .diagnostic: return .capture
-        case .hciCommand, .hciEvent, .connection: return .hci
+        case .hciCommand, .hciEvent, .hciDebug, .connection: return .hci
         case .acl: return .acl
         case .l2cap, .l2capSignaling, .smp, .undecoded: return .l2cap
         case .rfcomm, .sdp: return .rfcomm
@@ -112,6 +113,8 @@ public enum EventBody: Sendable {
     case note(category: String, text: String)
     case hciCommand(HCICommandInfo)
     case hciEvent(HCIEventInfo)
+    /// A controller's debug record on a reserved ACL header word, which is no connection's.
+    indirect case hciDebug(ControllerDebug)
     // Boxed (`indirect`, or a class): the payloads larger than an ATT PDU's. Events travel in
     // batches between threads, and every event would otherwise pay for the largest.
     indirect case connection(ConnectionChange)

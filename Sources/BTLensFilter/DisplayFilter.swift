@@ -5,7 +5,7 @@ import BTLensDissect
 /// contract, compiled once into a tree of resolved tests. `btlens help filters` and
 /// docs/filters.md describe the language; `Parser` has its grammar.
 ///
-/// Event types are tests (`a5`, `diagnostic`, `hci` for `hci.command` and `hci.event`); fields are
+/// Event types are tests (`a5`, `diagnostic`, `hci` for `hci.command`, `hci.event` and `hci.debug`); fields are
 /// compared (`command == 0x20`, `severity >= warning`, `payload contains a5:01`, `id matches "^a5\."`,
 /// `command in {0x20 0x21}`, `record in 800..900`), combined with `&&`, `||`, `!` and parentheses.
 /// A comparison on a field an event lacks is false.

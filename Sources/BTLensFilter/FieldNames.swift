@@ -8,7 +8,7 @@ enum FieldNames {
     /// Every event type, in the order of `EventType`.
     static let types = EventType.allCases.map(\.name)
 
-    /// Families: a prefix stands for every type under it (`hci` is `hci.command` and `hci.event`).
+    /// Families: a prefix stands for every type under it (`hci` is `hci.command`, `hci.event` and `hci.debug`).
     static let families = Set(types.filter { $0.contains(".") }.map { String($0.prefix { $0 != "." }) })
 
     private static let declarations = EventType.allCases.flatMap(EventFields.fields(of:))

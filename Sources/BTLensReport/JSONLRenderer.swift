@@ -63,6 +63,7 @@ public final class JSONLRenderer {
             if let s = h.subevent { w.value.field("subevent", s.rawValue) }
             w.value.field("name", h.name)
             for (k, v) in h.fields { w.value.field(named: k, v) }
+        case .hciDebug(let d): controllerDebug(d, e)
         case .connection(let c): connectionChange(c, e)
         case .acl(let a):
             head(&w.value, "acl", e)
@@ -288,6 +289,19 @@ public final class JSONLRenderer {
         w.value.key("bytes")
         w.value.hex(u.bytes)
         w.value.field("bytes_cut", u.bytesCut)
+    }
+
+    private func controllerDebug(_ d: ControllerDebug, _ e: Event) {
+        head(&w.value, "hci.debug", e)
+        w.value.field("vendor", d.vendor.rawValue)
+        w.value.field("kind", d.kind.rawValue)
+        w.value.field("acl_header", d.header)
+        if let s = d.sequence { w.value.field("sequence", s) }
+        if let n = d.dumpSize { w.value.field("dump_size", n) }
+        w.value.field("length", d.length)
+        w.value.key("bytes")
+        w.value.hex(d.bytes)
+        w.value.field("bytes_cut", d.bytesCut)
     }
 
     /// What the bound dissector said: names, fields, pairing.

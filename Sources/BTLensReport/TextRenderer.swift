@@ -144,6 +144,8 @@ public struct TextRenderer {
             return ("HCI", "\(c.opcode)\(fields(c.fields))", nil)
         case .hciEvent(let h):
             return ("HCI", hciEvent(h), nil)
+        case .hciDebug(let d):
+            return ("HCI", controllerDebug(d), .dim)
         case .connection(let c):
             return ("HCI", connection(c), .magenta)
         case .acl(let a):
@@ -295,6 +297,16 @@ public struct TextRenderer {
             s += " " + Hex.spaced(g.value.prefix(64))
         }
         return s
+    }
+
+    /// A controller's debug record: its vendor and kind, and its first bytes as for undecoded ones.
+    private static func controllerDebug(_ d: ControllerDebug) -> String {
+        let dump = d.sequence.map { " sequence \($0)" } ?? ""
+        let shown = d.bytes.prefix(64)
+        let cut = d.length - shown.count
+        let what = "\(d.vendor.rawValue) \(d.kind.rawValue) (ACL \(Hex.value(d.header, width: 4)))\(dump)"
+        return "\(what), \(d.length) bytes" + (shown.isEmpty ? "" : ": " + Hex.spaced(shown))
+            + (cut > 0 ? " … (+\(cut) bytes)" : "")
     }
 
     /// Bytes no dissector decoded.

@@ -12,7 +12,7 @@ struct FiltersHelp: ParsableCommand {
               a5, diagnostic, att, hci.command, iap2.identification, smp, hfp,
               avdtp, avdtp.media, avrcp, log, log.alignment, …
                   an event type; a prefix stands for its family: hci (hci.command,
-                  hci.event), gatt, l2cap, iap2, avdtp (avdtp.media too)
+                  hci.event, hci.debug), gatt, l2cap, iap2, avdtp (avdtp.media too)
               response_to               a field alone: the event has it
               FIELD OP VALUE            OP: == != < <= > >= (or eq ne lt le gt ge)
               FIELD contains VALUE      a substring of a string; bytes in a hex

@@ -182,7 +182,8 @@ final class FilterLanguageTests: XCTestCase {
 
     func testPossibleTypes() throws {
         XCTAssertEqual(try DisplayFilter("a5 && command == 0x20").possibleTypes, [.a5])
-        XCTAssertEqual(try DisplayFilter("hci || diagnostic").possibleTypes, [.hciCommand, .hciEvent, .diagnostic])
+        XCTAssertEqual(
+            try DisplayFilter("hci || diagnostic").possibleTypes, [.hciCommand, .hciEvent, .diagnostic, .hciDebug])
         XCTAssertEqual(try DisplayFilter("severity >= warning || id == x").possibleTypes, [.diagnostic])
         XCTAssertEqual(try DisplayFilter("response_to || payload contains 01").possibleTypes, [.a5, .message])
         XCTAssertEqual(try DisplayFilter("command == 0x20").possibleTypes?.contains(.att), false)

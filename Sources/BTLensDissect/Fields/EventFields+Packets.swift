@@ -34,6 +34,26 @@ extension EventFields {
         EventField.parameter("command", .string, "the command a Command Complete or Status answers"),
     ]
 
+    private static let debugRecord = FieldDeclarer<ControllerDebug> { e in
+        if case .hciDebug(let d) = e.body { return d }
+        return nil
+    }
+
+    static let hciDebug: [EventField] = [
+        debugRecord("vendor", .string, "the controller's maker: Qualcomm or MediaTek") { .string($0.vendor.rawValue) },
+        debugRecord("kind", .string, "debug log or memory dump") { .string($0.kind.rawValue) },
+        debugRecord("acl_header", .integer, "the ACL header's first word (handle and flags), which marks the record") {
+            .int(Int64($0.header))
+        },
+        debugRecord("sequence", .integer, "a Qualcomm memory dump packet's sequence number") { .integer($0.sequence) },
+        debugRecord("dump_size", .integer, "the dump's size, in a Qualcomm memory dump's first packet") {
+            .integer($0.dumpSize)
+        },
+        debugRecord("length", .integer, "the data's size, after the ACL header") { .int(Int64($0.length)) },
+        debugRecord("bytes", .bytes, "the data's first bytes") { .bytes($0.bytes[...]) },
+        debugRecord("bytes_cut", .integer, "how many bytes bytes leaves out") { .int(Int64($0.bytesCut)) },
+    ]
+
     private static let changed = FieldDeclarer<ConnectionChange> { e in
         if case .connection(let c) = e.body { return c }
         return nil

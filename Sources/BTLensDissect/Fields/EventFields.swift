@@ -36,6 +36,7 @@ public enum EventFields {
         case .note: return head + note
         case .hciCommand: return head + hciCommand
         case .hciEvent: return head + hciEvent
+        case .hciDebug: return head + hciDebug
         case .connection: return head + connectionChange
         case .acl: return head + acl
         case .l2cap: return head + l2cap
@@ -73,7 +74,8 @@ public enum EventFields {
         case .iap2Control(let c): return c.fields
         case .att(let a): return a.fields
         case .diagnostic(let d): return d.fields
-        case .note, .connection, .acl, .l2cap, .iap2, .iap2Identification, .gattValue, .undecoded, .frame:
+        case .note, .hciDebug, .connection, .acl, .l2cap, .iap2, .iap2Identification, .gattValue, .undecoded,
+            .frame:
             return nil
         }
     }
@@ -81,8 +83,8 @@ public enum EventFields {
     /// Whether events of `t` have parameters after their declared fields.
     public static func hasParameters(_ t: EventType) -> Bool {
         switch t {
-        case .note, .connection, .acl, .l2cap, .iap2, .iap2Identification, .gattLongRead, .gattLongWrite,
-            .gattLongWriteCancelled, .undecoded, .a5, .message:
+        case .note, .hciDebug, .connection, .acl, .l2cap, .iap2, .iap2Identification, .gattLongRead,
+            .gattLongWrite, .gattLongWriteCancelled, .undecoded, .a5, .message:
             return false
         default: return true
         }

@@ -28,6 +28,7 @@ public struct EventType: Hashable, Sendable, CaseIterable {
     public static var smp: EventType { EventType(rawValue: 20) }
     public static var log: EventType { EventType(rawValue: 21) }
     public static var logAlignment: EventType { EventType(rawValue: 22) }
+    public static var hciDebug: EventType { EventType(rawValue: 23) }
 
     init(rawValue: Int) { self.rawValue = rawValue }
 
@@ -43,7 +44,7 @@ public struct EventType: Hashable, Sendable, CaseIterable {
     private static let kinds = [
         "note", "hci.command", "hci.event", "connection", "acl", "l2cap", "l2cap.signaling", "rfcomm", "sdp", "iap2",
         "iap2.control", "iap2.identification", "att", "gatt.long_read", "gatt.long_write", "gatt.long_write_cancelled",
-        "undecoded", "a5", "message", "diagnostic", "smp", "log", "log.alignment",
+        "undecoded", "a5", "message", "diagnostic", "smp", "log", "log.alignment", "hci.debug",
     ]
 
     /// Borrowed: an initializer would otherwise take a copy of the event (a reference count).
@@ -52,6 +53,7 @@ public struct EventType: Hashable, Sendable, CaseIterable {
         case .note: self = .note
         case .hciCommand: self = .hciCommand
         case .hciEvent: self = .hciEvent
+        case .hciDebug: self = .hciDebug
         case .connection: self = .connection
         case .acl: self = .acl
         case .l2cap: self = .l2cap

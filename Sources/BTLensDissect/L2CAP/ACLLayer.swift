@@ -27,6 +27,11 @@ final class ACLLayer: ConnectionLayer {
         let handle = word & 0x0fff
         let boundary = UInt8(word >> 12 & 0x3)
         let direction = r.direction ?? .sent
+        let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+        // A controller's debug record: before any connection is inferred from it, unless a
+        // connection the capture opened has its handle.
+        let isDebug =
+            r.direction == .received && ControllerDebug.channel(word) != nil && !hci.connections.isOpen(key)
         var fragment = r.payload.dropFirst(4)
         if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
             var d = Diagnostic(
@@ -34,10 +39,10 @@ final class ACLLayer: ConnectionLayer {
                 "ACL data length says \(length) bytes, the record holds \(fragment.count)",
                 fields: [("declared", .int(length)), ("present", .int(fragment.count))], packetOffset: 2)
             d.undecodedBytes = max(0, fragment.count - Int(length))
-            ctx.say(r, handle, d)
+            ctx.say(r, isDebug ? nil : handle, d)
             fragment = fragment.prefix(Int(length))
         }
-        let key = ConnectionKey(index: r.controllerIndex, handle: handle)
+        if isDebug { return controllerDebug(word, fragment, r) }
         hci.aclPacket(key, boundary: boundary, fragment: fragment, r)
         if direction == .sent, !hci.flow.isEmpty { hci.sentACL(r) }
         if ctx.lowerLayers {
@@ -50,6 +55,16 @@ final class ACLLayer: ConnectionLayer {
                     isTop: false, body: .acl(info)))
         }
         reassemble(key, direction, boundary: boundary, fragment, r)
+    }
+
+    /// A controller's debug record (`hci.debug`): the vendor's bytes, on no connection.
+    private func controllerDebug(_ header: UInt16, _ data: ArraySlice<UInt8>, _ r: CaptureRecord) {
+        guard let d = ControllerDebug(header: header, data, keep: ctx.valueBytes ? ctx.limits.undecodedBytes : 0)
+        else { return }
+        ctx.emit(
+            Event(
+                record: r.number, timestamp: r.timestamp, direction: .received, connection: nil, isTop: true,
+                body: .hciDebug(d)))
     }
 
     /// An L2CAP fragment a sniffer heard in an LE data channel PDU: LLID 2 starts a PDU as an HCI

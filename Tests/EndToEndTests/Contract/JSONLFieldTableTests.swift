@@ -72,7 +72,8 @@ final class JSONLFieldTableTests: XCTestCase {
     }
 
     /// What no sample has: an SMP Pairing Request, and a long write the client cancels (Core 5.4
-    /// Vol 3 Part H §3.5.1; Part F §3.4.6.1 and §3.4.6.3, Execute Write with flags 0x00).
+    /// Vol 3 Part H §3.5.1; Part F §3.4.6.1 and §3.4.6.3, Execute Write with flags 0x00); a
+    /// Qualcomm debug log and memory dump's first packet (docs/protocols/vendor-hci.md).
     private static func rareEvents() -> [UInt8] {
         var s = LESession()
         s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
@@ -81,6 +82,9 @@ final class JSONLFieldTableTests: XCTestCase {
         s.att(handle: 0x40, .received, [0x17, 0x13, 0x00, 0x00, 0x00, 0x01, 0x02])
         s.att(handle: 0x40, .sent, [0x18, 0x00])
         s.att(handle: 0x40, .received, [0x19])
+        s.writer.add(.acl, .received, [0xdc, 0x2e, 0x02, 0x00, 0x01, 0x02], time: s.tick())
+        let dump: [UInt8] = [0xdd, 0x2e, 0x0b, 0x00, 0xff, 0x09, 0x01, 0x08, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00]
+        s.writer.add(.acl, .received, dump, time: s.tick())
         return s.bytes
     }
 

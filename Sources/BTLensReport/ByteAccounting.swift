@@ -4,7 +4,8 @@ import BTLensDissect
 
 /// Where every byte of a capture went: file and record framing, packet bytes decoded, packet bytes
 /// reported as undecoded (with their records), vendor HCI parameters (which no specification
-/// describes, so nothing decodes), bytes kept of records the capture cut short, and bytes never
+/// describes, so nothing decodes), controllers' debug records (the vendor's own data, on no
+/// connection), bytes kept of records the capture cut short, and bytes never
 /// read because reading stopped. The parts are counted separately; they add up to the
 /// file's size, and a difference (`unaccounted`) would be a reader that skipped bytes silently.
 public struct ByteAccounting: Sendable, Equatable {
@@ -18,10 +19,11 @@ public struct ByteAccounting: Sendable, Equatable {
     public var undecodedRecords: [Int] = []
     public var undecodedRecordCount = 0
     public var vendor: Int64 = 0
+    public var debug: Int64 = 0
     public var truncated: Int64 = 0
     public var unread: Int64 = 0
 
-    public var decoded: Int64 { packets - undecoded - vendor - truncated }
+    public var decoded: Int64 { packets - undecoded - vendor - debug - truncated }
     public var unaccounted: Int64 { fileSize - framing - packets - unread }
 
     mutating func record(_ r: CaptureRecord) {
@@ -49,6 +51,11 @@ public struct ByteAccounting: Sendable, Equatable {
     /// Parameter bytes of a vendor command or event; those of a cut record are already counted as truncated.
     mutating func vendor(_ n: Int, inTruncatedRecord: Bool) {
         if !inTruncatedRecord { vendor += Int64(n) }
+    }
+
+    /// The data of a controller's debug record; that of a cut record is already counted as truncated.
+    mutating func debug(_ n: Int, inTruncatedRecord: Bool) {
+        if !inTruncatedRecord { debug += Int64(n) }
     }
 
     /// Reading is over: the file header, and what was left unread.
@@ -79,6 +86,7 @@ public struct ByteAccounting: Sendable, Equatable {
                     : "reported undecoded, in \(undecodedRecordCount) record\(undecodedRecordCount == 1 ? "" : "s"): \(records)"
             ),
             row("vendor", vendor, "vendor HCI command and event parameters, not decoded"),
+            row("debug", debug, "controllers' debug records (logs, memory dumps), not decoded"),
             row("truncated", truncated, "kept of records the capture cut short"),
             row("unread", unread, "after reading stopped"),
         ]
@@ -98,6 +106,7 @@ public struct ByteAccounting: Sendable, Equatable {
         w.endArray()
         w.field("undecoded_record_count", undecodedRecordCount)
         w.field("vendor", Int(vendor))
+        w.field("debug", Int(debug))
         w.field("truncated", Int(truncated))
         w.field("unread", Int(unread))
         w.field("unaccounted", Int(unaccounted))

@@ -104,6 +104,7 @@ public final class StatsCollector {
         switch e.body {
         case .hciCommand(let c): vendor(c.vendorBytes, e)
         case .hciEvent(let h): vendor(h.vendorBytes, e)
+        case .hciDebug(let d): debug(d.length, e)
         case .att(let a): opcodeCounts[Int(a.opcode.rawValue)] += 1
         case .frame(let a):
             if a.isA5 {
@@ -139,6 +140,7 @@ public final class StatsCollector {
         switch e.body {
         case .hciCommand(let c): vendor(c.vendorBytes, e)
         case .hciEvent(let h): vendor(h.vendorBytes, e)
+        case .hciDebug(let d): debug(d.length, e)
         case .diagnostic(let d):
             byteAccounting.value.undecoded(
                 d.undecodedBytes, record: e.record, inTruncatedRecord: current.value == (e.record, true))
@@ -151,6 +153,10 @@ public final class StatsCollector {
 
     private func vendor(_ n: Int, _ e: Event) {
         if n > 0 { byteAccounting.value.vendor(n, inTruncatedRecord: current.value == (e.record, true)) }
+    }
+
+    private func debug(_ n: Int, _ e: Event) {
+        if n > 0 { byteAccounting.value.debug(n, inTruncatedRecord: current.value == (e.record, true)) }
     }
 
     /// What the analyzer counted instead of sending as events (`Analyzer.Detail.counts`).

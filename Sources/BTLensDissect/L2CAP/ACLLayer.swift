@@ -29,9 +29,10 @@ final class ACLLayer: ConnectionLayer {
         let direction = r.direction ?? .sent
         let key = ConnectionKey(index: r.controllerIndex, handle: handle)
         // A controller's debug record: before any connection is inferred from it, unless a
-        // connection the capture opened has its handle.
+        // connection the capture saw open has its handle (one inferred from other traffic does not count).
         let isDebug =
-            r.direction == .received && ControllerDebug.channel(word) != nil && !hci.connections.isOpen(key)
+            r.direction == .received && ControllerDebug.channel(word) != nil
+            && hci.connections.open[key]?.inferred != false
         var fragment = r.payload.dropFirst(4)
         if fragment.count != Int(length), !(r.isTruncated && fragment.count < Int(length)) {
             var d = Diagnostic(

@@ -111,6 +111,17 @@ final class ControllerDebugTests: XCTestCase {
         XCTAssertTrue(onConnection.contains { EventType($0) == .att })
     }
 
+    func testAConnectionInferredFromOtherFlagsDoesNotTakeTheRecords() throws {
+        // A continuation on handle 0x0EDC (word 0x1EDC) is a connection's, inferred; the debug
+        // records after it are still the controller's.
+        var s = LESession()
+        s.writer.add(.acl, .received, [0xdc, 0x1e, 0x02, 0x00, 0xaa, 0xbb], time: s.tick())
+        s.writer.add(.acl, .received, Self.qcaLog, time: s.tick())
+        let events = try analyze(s.bytes)
+        XCTAssertTrue(events.contains { EventType($0) == .connection })
+        XCTAssertEqual(events.filter { EventType($0) == .hciDebug }.map(\.record), [2])
+    }
+
     func testALengthThatDisagreesIsSaidOnNoConnection() throws {
         var s = LESession()
         s.writer.add(.acl, .received, [0xdc, 0x2e, 0x06, 0x00, 0x01, 0x02, 0x03, 0x04], time: s.tick())

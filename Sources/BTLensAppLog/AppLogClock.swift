@@ -40,20 +40,32 @@ public enum AppLogClock {
                 for t in times { offsets.append(t &- at) }
             }
         }
-        return densest(offsets)
+        return densest(offsets, priors: priors(lines))
     }
 
-    /// The offset most candidates agree on within a second, and how many: their median.
-    public static func densest(_ offsets: [Int64]) -> (Int64, Int) {
+    /// The offset most candidates agree on within a second, and how many: their median. Of
+    /// seconds with as many, the one nearest a prior (the log's clock read as UTC, 0, or as the
+    /// capture's local time, its zone): a log that repeats a session agrees as well with each.
+    public static func densest(_ offsets: [Int64], priors: [Int64] = [0]) -> (Int64, Int) {
         let sorted = offsets.sorted()
-        var best = (start: 0, count: 0)
+        var best: (median: Int64, count: Int, distance: UInt64)?
         var start = 0
         for end in sorted.indices {
             while sorted[end] &- sorted[start] > 1_000_000 { start += 1 }
-            if end - start + 1 > best.count { best = (start, end - start + 1) }
+            let count = end - start + 1
+            guard count >= best?.count ?? 0 else { continue }
+            let median = sorted[start + count / 2]
+            let distance = priors.map { (median &- $0).magnitude }.min() ?? 0
+            if count > best?.count ?? 0 || distance < best?.distance ?? .max { best = (median, count, distance) }
         }
-        guard best.count > 0 else { return (0, 0) }
-        return (sorted[best.start + best.count / 2], best.count)
+        return best.map { ($0.median, $0.count) } ?? (0, 0)
+    }
+
+    /// The offsets a log's own clock suggests: 0, and its zone where it writes one (a capture whose
+    /// clock is the phone's local time).
+    public static func priors(_ lines: [AppLogReadLine]) -> [Int64] {
+        let zone = lines.lazy.compactMap { $0.line.time?.utcOffsetSeconds }.first { $0 != 0 }
+        return [0] + (zone.map { [Int64($0) * 1_000_000] } ?? [])
     }
 
     /// A timed line's time on the capture's clock; nil for one that writes no time.

@@ -60,9 +60,9 @@ public struct AppLogSurvey {
         if entries[h]?.capture.count ?? 0 <= AppLogClock.repeats { entries[h]?.capture.append(v.time) }
     }
 
-    /// The offset most runs agree on, and how many (`AppLogClock.densest`): from the runs seen at
-    /// most `repeats` times on each side.
-    public func offset() -> (offset: Int64, matched: Int) {
+    /// The offset most runs agree on, and how many (`AppLogClock.densest`, ties going to the one
+    /// nearest `priors`): from the runs seen at most `repeats` times on each side.
+    public func offset(priors: [Int64] = [0]) -> (offset: Int64, matched: Int) {
         var offsets: [Int64] = []
         for e in entries.values
         where (1...AppLogClock.repeats).contains(e.logCount) && (1...AppLogClock.repeats).contains(e.captureCount) {
@@ -70,6 +70,6 @@ public struct AppLogSurvey {
                 for l in e.log where offsets.count < AppLogClock.candidates { offsets.append(c &- l) }
             }
         }
-        return AppLogClock.densest(offsets)
+        return AppLogClock.densest(offsets, priors: priors)
     }
 }

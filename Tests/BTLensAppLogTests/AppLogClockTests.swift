@@ -10,6 +10,12 @@ final class AppLogClockTests: XCTestCase {
     func testTheDensestSecondGivesItsMedian() {
         XCTAssertTrue(AppLogClock.densest([9_000_000, 5_000_200, 5_000_000, 5_000_100]) == (5_000_100, 3))
         XCTAssertTrue(AppLogClock.densest([]) == (0, 0))
+        // A log that repeats a session agrees as well with each: the offset nearest its own
+        // clock (0) or its zone (the capture's clock in local time) is taken, not the first.
+        let sessions: [Int64] = [3_600_002_000, 3_600_002_000, 7_200_002_000, 7_200_002_000]
+        XCTAssertTrue(AppLogClock.densest(sessions, priors: [0, 7_200_000_000]) == (7_200_002_000, 2))
+        XCTAssertTrue(AppLogClock.densest(sessions.reversed(), priors: [0, 7_200_000_000]) == (7_200_002_000, 2))
+        XCTAssertTrue(AppLogClock.densest(sessions) == (3_600_002_000, 2))
     }
 
     func testOffsetFromTheLinesWhoseBytesAreValues() {

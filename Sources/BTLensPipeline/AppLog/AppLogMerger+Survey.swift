@@ -24,7 +24,7 @@ extension AppLogMerger {
             }
             if !survey.isEmpty {
                 try reread { survey.add($0) }
-                let (offset, matched) = survey.offset()
+                let (offset, matched) = survey.offset(priors: AppLogClock.priors(sources[i].ahead))
                 if matched > a.matched {
                     return AppLogAlignment(
                         source: a.source, offsetMicroseconds: offset, matched: matched, method: .content,

@@ -96,6 +96,20 @@ final class AppLogRealPhoneTests: XCTestCase {
         XCTAssertEqual(logs.first?["lines_matching_records"] as? Int, 24)
     }
 
+    /// A day's log holds the same session again an hour later (the accessory's handshake is the
+    /// same at every connection): both agree as well, and the one the log's zone puts on the
+    /// capture's clock is taken, whichever comes first in the file.
+    func testARepeatedSessionAlignsWhereTheLogsZoneSays() throws {
+        let (_, whole) = Self.session()
+        let later = whole.replacingOccurrences(of: "2021-04-04 18:", with: "2021-04-04 19:")
+        for log in [whole + later, later + whole] {
+            let (capture, path) = try files(log)
+            let run = try runCLI(["timeline", capture, "--app-log", path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stdout.contains("its clock + 7200002 ms is the capture's, from 4 lines"), run.stdout)
+        }
+    }
+
     /// Values that the first minute carried and the log shows later agree on a wrong offset by
     /// chance, placing 5 lines of the 15 it puts among the first minute's events: not convincing,
     /// so the whole capture is surveyed, and every line names its own record.

@@ -92,7 +92,7 @@ public struct AppLogReader {
             }
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
-            guard let event = lines.next() else {
+            guard let event = nextLine() else {
                 guard lines.finished else {
                     guard flushing else { return nil }
                     flushing = false
@@ -121,7 +121,7 @@ public struct AppLogReader {
     /// format, or nil while more lines are needed. Throws as `next()` does when none is found.
     public mutating func detectFormat() throws -> AppLogFormat? {
         while format == nil {
-            guard let event = lines.next() else {
+            guard let event = nextLine() else {
                 guard lines.finished else { return nil }
                 if let sections, sections.sections == 0 { throw AppLogError.noLogcat }
                 try detect()
@@ -132,6 +132,13 @@ public struct AppLogReader {
             if heldNonEmpty >= AppLogFormat.detectionLines { try detect() }
         }
         return format
+    }
+
+    /// The next physical line; the first without the UTF-8 byte order mark an editor may put there.
+    private mutating func nextLine() -> PhysicalLines.Event? {
+        let event = lines.next()
+        guard case .line(1, let bytes)? = event, bytes.starts(with: [0xef, 0xbb, 0xbf]) else { return event }
+        return .line(1, Array(bytes.dropFirst(3)))
     }
 
     /// Whether the line is read: in a bugreport, only the lines of its logcat sections are.

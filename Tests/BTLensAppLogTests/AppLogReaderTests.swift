@@ -122,6 +122,18 @@ final class AppLogReaderTests: XCTestCase {
         XCTAssertFalse(got.contains { $0.text.contains("\r") })
     }
 
+    /// A UTF-8 byte order mark before the first line (an editor's) is not part of it, however the
+    /// bytes are cut; one later in the file is text.
+    func testAByteOrderMarkBeforeTheFirstLine() throws {
+        let log =
+            [0xef, 0xbb, 0xbf] + Array("2023-11-14 22:13:20 [BLE] TX a5 01\n2023-11-14 22:13:21 [BLE] RX a5 81\n".utf8)
+        for chunk in [1, 2, 3, 4, .max] {
+            let got = lines(try read(log, chunk: chunk))
+            XCTAssertEqual(got.map(\.message), ["TX a5 01", "RX a5 81"], "chunks of \(chunk)")
+            XCTAssertEqual(got.first?.tag, "BLE")
+        }
+    }
+
     func testEveryChunkingGivesTheSameItems() throws {
         let log = Self.xcodeLog + "2023-11-14 22:13:22.000000+0100 App[1:2] é→✓ \u{1F600}\r\n"
         let whole = try read(log)

@@ -76,7 +76,7 @@ public struct AppLogAirMatcher {
         for run in line.runs where run.bytes.count >= 2 {
             let floor =
                 run.direction.map { $0 == .sent ? after.sent : after.received } ?? min(after.sent, after.received)
-            if let v = run.isWeak ? matchWeak(run, at: at, after: floor) : match(run, at: at) {
+            if let v = run.isWeak ? matchWeak(run, at: at, after: floor, slack: line.resolution) : match(run, at: at) {
                 m.record = m.record ?? v.record
                 if v.direction == .sent { m.sent = m.sent ?? v.record } else { m.received = m.received ?? v.record }
                 continue
@@ -139,16 +139,20 @@ public struct AppLogAirMatcher {
     }
 
     /// How near in time a value must be to a weak run: a log's ms times and an offset found to
-    /// the ms, with the app's own delay.
+    /// the ms, with the app's own delay; plus the time a line's written digits leave out (a log
+    /// of whole seconds: 1 s).
     static let weakWindow: Int64 = 100_000
 
     /// The first value after record `after` that no line showed, within `weakWindow`, in the run's
     /// direction: a burst of one value logged line by line is matched in order, not by nearness.
-    private mutating func matchWeak(_ run: HexRun, at t: Int64, after: Int) -> (record: Int, direction: Direction?)? {
+    private mutating func matchWeak(
+        _ run: HexRun, at t: Int64, after: Int, slack: Int64
+    ) -> (record: Int, direction: Direction?)? {
         let sent = run.direction.map { $0 == .sent }
+        let window = UInt64(Self.weakWindow + slack)
         let found = values.ids(whole: Self.hash(run.bytes)).first { id in
             let v = values[id]
-            return !v.matched && v.record > after && (v.time &- t).magnitude <= UInt64(Self.weakWindow)
+            return !v.matched && v.record > after && (v.time &- t).magnitude <= window
                 && (sent == nil || v.direction == nil || sent == (v.direction == .sent))
                 && v.bytes.elementsEqual(run.bytes)
         }

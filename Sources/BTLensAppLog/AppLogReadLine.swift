@@ -9,6 +9,15 @@ public struct AppLogReadLine: Sendable {
     /// `--app-log-filter` keeps it: a line it does not keep still aligns and matches, unseen.
     public var kept: Bool
 
+    /// What its time's written digits leave out (µs): a second for whole seconds, a millisecond
+    /// for milliseconds; 0 for a line that writes no time.
+    public var resolution: Int64 {
+        guard let digits = line.time?.fractionDigits else { return 0 }
+        var r: Int64 = 1_000_000
+        for _ in 0..<min(max(digits, 0), 6) { r /= 10 }
+        return r
+    }
+
     public init(line: AppLogLine, rawTime: Int64?, runs: [HexRun], kept: Bool = true) {
         self.line = line
         self.rawTime = rawTime

@@ -62,6 +62,15 @@ final class AppLogAirMatcherTests: XCTestCase {
             late.match(readLine(1, "receive <= 03 20", at: 1_000_000), at: 1_000_000, after: after).record, 2)
         XCTAssertEqual(late.match(readLine(1, "receive <= 03 20", at: 1_000_000), at: 1_000_000).record, 1)
         XCTAssertNil(late.match(readLine(1, "TX 03 20", at: 1_000_000), at: 1_000_000).record, "the other direction")
+        // A log of whole seconds: its line may be up to a second off, so its weak run looks that far.
+        var coarse = matcher([notify(1, 1_900_000)])
+        let whole = AppLogReadLine(
+            line: AppLogLine(
+                number: 1, time: LogTime(year: 2023, month: 11, day: 14, hour: 22, minute: 13, second: 20),
+                message: "receive <= 03 20", text: "receive <= 03 20"),
+            rawTime: 1_000_000, runs: HexBytes.find(in: "receive <= 03 20"))
+        XCTAssertEqual(whole.resolution, 1_000_000)
+        XCTAssertEqual(coarse.match(whole, at: 1_000_000).record, 1)
         // Sent and never carried: said for bytes, not for a weak run.
         var none = matcher([])
         XCTAssertNil(none.match(readLine(1, "TX 10 20", at: 0), at: 0).unsent)

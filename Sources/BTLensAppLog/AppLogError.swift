@@ -13,7 +13,7 @@ public enum AppLogError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unrecognised(let line):
             return "not an app log btlens recognises (logcat, log show, Xcode, or lines beginning with a time): "
-                + "its first line is \"\(Self.printable(line.prefix(120)))\"; give a pattern with named groups time, message"
+                + "its first line is \"\(Self.printable(line[...]))\"; give --app-log-format with a pattern whose named groups are time and message"
         case .noLogcat:
             return "no logcat in this bugreport: it has no \"------ SYSTEM LOG (logcat …) ------\" section"
         case .badPattern(let pattern, let why):
@@ -23,11 +23,16 @@ public enum AppLogError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// A line as a terminal can show it: control characters and U+FFFD as `\u{…}` escapes.
-    static func printable(_ text: Substring) -> String {
-        text.unicodeScalars.map { u in
-            u.properties.generalCategory == .control || u == "\u{FFFD}"
+    /// A line as a terminal can show it, its first `limit` characters: control characters and
+    /// U+FFFD as `\u{…}` escapes.
+    static func printable(_ text: Substring, limit: Int = 120) -> String {
+        var out = ""
+        for u in text.unicodeScalars {
+            guard out.count < limit else { return out + "…" }
+            out +=
+                u.properties.generalCategory == .control || u == "\u{FFFD}"
                 ? "\\u{\(String(u.value, radix: 16))}" : String(u)
-        }.joined()
+        }
+        return out
     }
 }

@@ -46,6 +46,7 @@ struct AppLogStats {
                 w.field(named: "offset_ms", .decimal(a.offsetMicroseconds, scale: 3))
                 w.field("method", a.method.rawValue)
                 w.field("matched", a.matched)
+                if a.wholeCapture { w.field("whole_capture", true) }
             }
             w.field("lines", l.lines)
             w.field("lines_matching_records", l.matching)
@@ -62,7 +63,8 @@ struct AppLogStats {
                     "  \(TerminalText.safe(l.source)): \(l.lines) lines, \(l.matching) naming the record of their bytes"
                 if let a = l.alignment {
                     let ms = FieldValue.decimalText(a.offsetMicroseconds, scale: 3)
-                    s += "; offset \(ms) ms (\(a.method.rawValue), from \(a.matched) lines)"
+                    let whole = a.wholeCapture ? " over the whole capture" : ""
+                    s += "; offset \(ms) ms (\(a.method.rawValue), from \(a.matched) lines\(whole))"
                 }
                 return s
             }

@@ -230,8 +230,8 @@ public struct TextRenderer {
                 "from \(a.matched) line\(a.matched == 1 ? "" : "s") whose bytes are on the air"
                 + (a.wholeCapture ? ", over the whole capture" : "")
         case .given: how = "as given (--app-log-offset)"
-        case .clock: how = "no line's bytes are on the air: its clock read as UTC"
-        case .localClock: how = "no line's bytes are on the air: the capture's clock read as the log's local time"
+        case .clock: how = "no line's bytes agree on an offset: its clock read as UTC"
+        case .localClock: how = "no line's bytes agree on an offset: the capture's clock read as the log's local time"
         }
         if a.untimed {
             return
@@ -301,7 +301,7 @@ public struct TextRenderer {
 
     /// A controller's debug record: its vendor and kind, and its first bytes as for undecoded ones.
     private static func controllerDebug(_ d: ControllerDebug) -> String {
-        let dump = d.sequence.map { " sequence \($0)" } ?? ""
+        let dump = (d.sequence.map { " sequence \($0)" } ?? "") + (d.dumpSize.map { " of a \($0)-byte dump" } ?? "")
         let shown = d.bytes.prefix(64)
         let cut = d.length - shown.count
         let what = "\(d.vendor.rawValue) \(d.kind.rawValue) (ACL \(Hex.value(d.header, width: 4)))\(dump)"

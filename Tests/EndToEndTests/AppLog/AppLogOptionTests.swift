@@ -70,6 +70,13 @@ final class AppLogOptionTests: XCTestCase {
         let unreadable = try runCLI(["timeline", capture, "--app-log", junk])
         XCTAssertEqual(unreadable.status, 2, unreadable.stderr)
         XCTAssertEqual(unreadable.stdout, "", "nothing of the timeline before the log is found unreadable")
+        XCTAssertTrue(unreadable.stderr.contains("give --app-log-format"), unreadable.stderr)
+        // A binary file's first line is shown escaped, and cut.
+        let binary = try temporaryLog(String(repeating: "\u{0}", count: 600) + "\n")
+        let shown = try runCLI(["timeline", capture, "--app-log", binary])
+        XCTAssertEqual(shown.status, 2)
+        XCTAssertTrue(shown.stderr.contains("\\u{0}…\""), shown.stderr)
+        XCTAssertLessThan(shown.stderr.count, 600, shown.stderr)
         XCTAssertFalse(unreadable.stderr.contains("\u{1b}"), unreadable.stderr)
         XCTAssertTrue(unreadable.stderr.contains("\\u{1b}"), unreadable.stderr)
         let timeOnly = try runCLI(["timeline", capture, "--app-log", logcat, "--app-log-time-format", "%T"])

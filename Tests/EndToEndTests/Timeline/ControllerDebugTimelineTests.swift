@@ -84,14 +84,14 @@ final class ControllerDebugTimelineTests: XCTestCase {
     /// #5 and #7 are the debug records: one line each, on no connection.
     static let timeline = """
         #1           0.000000 =      - NOTE  dissectors.loaded: none (--no-dissectors): built-in dissectors only
-        #1           0.000000 <      - HCI   LE Create Connection (0x200d) address=11:22:33:44:55:66 address_type=0
+        #1           0.000000 <      - HCI   LE Create Connection (0x200d) scan_interval=96 scan_interval_ms=60.000 scan_window=48 scan_window_ms=30.000 initiator_filter_policy=0 address_type=0 address=11:22:33:44:55:66 own_address_type=0 interval_min=24 interval_min_ms=30.00 interval_max=40 interval_max_ms=50.00 latency=0 timeout=500 timeout_ms=5000 min_ce_length=0 min_ce_length_ms=0.000 max_ce_length=0 max_ce_length_ms=0.000
         #2           0.001250 >      - HCI   Command Status (0x0f) command="LE Create Connection" opcode=0x200d status=Success
         #3           0.002500 >      - HCI   LE Connection Complete (0x01) status=Success handle=0x0040 role=central address=11:22:33:44:55:66 address_type=0 interval=24 interval_ms=30.00 latency=0 timeout=500 timeout_ms=5000
         #3           0.002500 > 0x0040 HCI   Connected 11:22:33:44:55:66 (LE, we are central) handle 0x0040
         #4           0.003750 < 0x0040 ATT   Read Request 0x0003
         #5           0.005000 >      - HCI   Qualcomm debug log (ACL 0x2edc), 12 bytes: 08 00 01 00 17 2a 04 00 10 27 00 00
         #6           0.006250 > 0x0040 ATT   Read Response 0x0003 value 62 74 6c 65 6e 73
-        #7           0.007500 >      - HCI   Qualcomm memory dump (ACL 0x2edd) sequence 0, 13 bytes: ff 0b 01 08 00 00 00 00 00 02 00 5a a5
+        #7           0.007500 >      - HCI   Qualcomm memory dump (ACL 0x2edd) sequence 0 of a 131072-byte dump, 13 bytes: ff 0b 01 08 00 00 00 00 00 02 00 5a a5
         #8           0.008750 <      - HCI   Disconnect (0x0406) handle=0x0040 reason="Remote User Terminated Connection"
         #9           0.010000 >      - HCI   Command Status (0x0f) command=Disconnect opcode=0x0406 status=Success
         #10          0.011250 >      - HCI   Disconnection Complete (0x05) status=Success handle=0x0040 reason="Connection Terminated By Local Host"

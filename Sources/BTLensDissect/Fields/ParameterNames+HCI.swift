@@ -32,7 +32,9 @@ extension ParameterNames {
         "advertising_interval_min", "advertising_interval_min_ms", "advertising_interval_max",
         "advertising_interval_max_ms", "advertising_type", "peer_address_type", "advertising_channel_map",
         "advertising_filter_policy", "advertising_data", "scan_response_data", "advertising_enable",
-        "advertising_handle", "completed_events", "address_types", "event_types", "rssi_values", "tx_power",
+        "advertising_handle", "completed_events", "address_types", "event_types", "rssi_values", "tx_power", "min_tx_power", "max_tx_power",
+        "rf_tx_path_compensation", "rf_rx_path_compensation", "data_path_direction", "data_path_id",
+        "vendor_specific_config",
         "channel_selection_algorithm",
         // PHY and data length
         "all_phys", "tx_phys", "rx_phys", "phy_options", "tx_octets", "tx_time", "max_tx_time", "max_rx_time",

@@ -40,6 +40,15 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         return ogf < Self.table.count && ocf < Self.table[ogf].count ? Self.table[ogf][ocf] : nil
     }
 
+    /// Configure Data Path (§7.3, Controller & Baseband): direction, path, and the vendor's configuration bytes.
+    private static let dataPath: [HCIParameter] = [
+        .u8("data_path_direction"), .u8("data_path_id"), .sized("vendor_specific_config"),
+    ]
+    /// LE Read/Write RF Path Compensation (§7.8.75, §7.8.76): signed, in 0.1 dB.
+    private static let pathCompensation: [HCIParameter] = [
+        .i16("rf_tx_path_compensation"), .i16("rf_rx_path_compensation"),
+    ]
+
     /// Every command btlens names (§7): opcode, name, what is read of it. No Operation is named
     /// because controllers send it in Command Complete/Status to report free command slots (§7.7.14).
     private static let definitions: [(UInt16, String, HCICommandParameters)] = [
@@ -202,7 +211,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         ), (0x0c7d, "Read Local OOB Extended Data", .none),
         (0x0c7e, "Read Extended Page Timeout", .none), (0x0c7f, "Write Extended Page Timeout", .none),
         (0x0c80, "Read Extended Inquiry Length", .none), (0x0c81, "Write Extended Inquiry Length", .none),
-        (0x0c82, "Set Ecosystem Base Interval", .none), (0x0c83, "Configure Data Path", .none),
+        (0x0c82, "Set Ecosystem Base Interval", .none), (0x0c83, "Configure Data Path", .layout(Self.dataPath)),
         (0x0c84, "Set Min Encryption Key Size", .layout([.u8("min_encryption_key_size")])),
         (
             0x1001, "Read Local Version Information",
@@ -341,8 +350,9 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         (0x2048, "LE Remove Device From Periodic Advertiser List", .none),
         (0x2049, "LE Clear Periodic Advertiser List", .none),
         (0x204a, "LE Read Periodic Advertiser List Size", .layout(returns: [.u8("list_size")])),
-        (0x204b, "LE Read Transmit Power", .none), (0x204c, "LE Read RF Path Compensation", .none),
-        (0x204d, "LE Write RF Path Compensation", .none),
+        (0x204b, "LE Read Transmit Power", .layout(returns: [.i8("min_tx_power"), .i8("max_tx_power")])),
+        (0x204c, "LE Read RF Path Compensation", .layout(returns: Self.pathCompensation)),
+        (0x204d, "LE Write RF Path Compensation", .layout(Self.pathCompensation)),
         (0x204e, "LE Set Privacy Mode", .layout([.u8("address_type"), .address, .u8("privacy_mode")])),
         (0x204f, "LE Receiver Test V3", .none), (0x2050, "LE Transmitter Test V3", .none),
         (0x2051, "LE Set Connectionless CTE Transmit Parameters", .none),

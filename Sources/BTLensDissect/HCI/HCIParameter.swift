@@ -17,6 +17,8 @@ enum HCIParameter: Sendable, Equatable {
     case u32(String)
     /// A signed byte (RSSI, transmit power, in dBm).
     case i8(String)
+    /// A signed 16-bit value (an RF path compensation, in 0.1 dB).
+    case i16(String)
     /// Bytes the spec reserves.
     case reserved(Int)
     /// Shown in hex in text, a number in JSON (masks, types, lists of flags).
@@ -60,6 +62,7 @@ enum HCIParameter: Sendable, Equatable {
         case .u16(let name): fields.append((name, .int(try p.u16le())))
         case .u32(let name): fields.append((name, .int(try p.u32le())))
         case .i8(let name): fields.append((name, .int(try p.i8())))
+        case .i16(let name): fields.append((name, .int(Int16(bitPattern: try p.u16le()))))
         case .reserved(let count): try p.skip(count)
         case .hex8(let name): fields.append((name, .hex(try p.u8())))
         case .hex16(let name): fields.append((name, .hex(try p.u16le())))

@@ -100,6 +100,6 @@ final class HCIOpcodeTableTests: XCTestCase {
         XCTAssertEqual(shown(d?.info.fields).suffix(2), ["status=Success", "list_size=8"])
         XCTAssertEqual(
             shown(HCIDecoder.event((Hex.bytes("0e 06 01 4b 20 00 ec 08") ?? [])[...], truncated: false)?.info.fields)
-                .last, "status=Success", "LE Read Transmit Power's returns are not read as a list size")
+                .suffix(2), ["min_tx_power=-20", "max_tx_power=8"], "LE Read Transmit Power's returns are its own")
     }
 }

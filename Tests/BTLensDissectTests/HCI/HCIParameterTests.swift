@@ -47,6 +47,18 @@ final class HCIParameterTests: XCTestCase {
         XCTAssertEqual(address.description, "C0:11:22:33:44:55")
     }
 
+    /// Commands whose parameters were named but not read (issue 46): every byte is now shown.
+    func testPathCompensationAndDataPathCommands() {
+        // §7.8.76 LE Write RF Path Compensation: TX −1.5 dB, RX +2.0 dB.
+        XCTAssertEqual(
+            shown(command("4d 20 04 f1 ff 14 00")?.info.fields),
+            ["rf_tx_path_compensation=-15", "rf_rx_path_compensation=20"])
+        // Configure Data Path (§7.3): input (0), path 1, 2 bytes of the vendor's configuration.
+        XCTAssertEqual(
+            shown(command("83 0c 05 00 01 02 aa bb")?.info.fields),
+            ["data_path_direction=0", "data_path_id=1", "vendor_specific_config=aabb"])
+    }
+
     func testConnectionManagementAndEncryptionCommands() {
         // §7.1.16 Set Connection Encryption: handle 0x000b, enable.
         XCTAssertEqual(shown(command("13 04 03 0b 00 01")?.info.fields), ["handle=11", "encryption=1"])
@@ -114,6 +126,13 @@ final class HCIParameterTests: XCTestCase {
             ["acl_packet_length=1024", "sco_packet_length=50", "acl_packets=7", "sco_packets=8"])
         // A failed command returns only its status (§4.5): nothing more is read.
         XCTAssertEqual(shown(event("0e 04 01 09 10 0c")?.info.fields).last, "status=Command Disallowed")
+        // §7.8.74 LE Read Transmit Power: −20 to +10 dBm.
+        XCTAssertEqual(
+            shown(event("0e 06 01 4b 20 00 ec 0a")?.info.fields).suffix(2), ["min_tx_power=-20", "max_tx_power=10"])
+        // §7.8.75 LE Read RF Path Compensation: TX −1.5 dB, RX +2.0 dB (0.1 dB units, signed).
+        XCTAssertEqual(
+            shown(event("0e 08 01 4c 20 00 f1 ff 14 00")?.info.fields).suffix(2),
+            ["rf_tx_path_compensation=-15", "rf_rx_path_compensation=20"])
         // §7.8.16 LE Rand: the random number is only said to be there.
         XCTAssertEqual(
             shown(event("0e 0c 01 18 20 00 f2 e3 13 e3 09 18 e0 81")?.info.fields).last, "random_number=present")

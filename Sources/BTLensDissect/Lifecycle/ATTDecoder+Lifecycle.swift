@@ -35,6 +35,11 @@ extension ATTDecoder {
             if facts.discovery == nil { facts.discovery = step }
         case .errorResponse:
             explain(pdu, direction, &out)
+        case .readResponse, .readBlobResponse:
+            // The value follows the opcode alone: at most ATT_MTU − 1 (§3.4.4.4, §3.4.4.6).
+            if let handle = out.info.handle {
+                checkLength(pdu.count - 1, opcode, handle, direction, &out, limit: bearer.mtu - 1)
+            }
         case .writeRequest, .writeCommand:
             // The value is read where it lies, after the opcode and handle: bound to a name, it would
             // be copied (and a decoder that keeps no values has none in the info).
@@ -131,18 +136,21 @@ extension ATTDecoder {
                 fields: [("error_code", .hex(raw)), ("att_handle", .hex(handle))]))
     }
 
-    /// A value longer than ATT_MTU − 3 (Core Vol 3 Part F §3.4.5.1, §3.4.7.1, §3.4.7.2): a write no
-    /// server accepts, a notification or indication no client expects. The MTU is known when it was
-    /// exchanged in the capture, or the link began in it (23 until exchanged).
+    /// A value longer than ATT_MTU − 3 (Core Vol 3 Part F §3.4.5.1, §3.4.7.1, §3.4.7.2), or than
+    /// `limit`: a write no server accepts, a notification, indication or read response no client
+    /// expects. The MTU is known when it was exchanged in the capture, or the link began in it (23
+    /// until exchanged).
     private func checkLength(
-        _ length: Int, _ opcode: ATTOpcode, _ handle: UInt16, _ direction: Direction, _ out: inout ATTResult
+        _ length: Int, _ opcode: ATTOpcode, _ handle: UInt16, _ direction: Direction, _ out: inout ATTResult,
+        limit: Int? = nil
     ) {
-        guard length > bearer.mtu - 3, facts.mtu != nil || !facts.inferred else { return }
+        let limit = limit ?? bearer.mtu - 3
+        guard length > limit, facts.mtu != nil || !facts.inferred else { return }
         let place = opcode == .writeRequest || opcode == .writeCommand ? "to" : "of"
         out.diagnostics.append(
             Diagnostic(
                 LifecycleDiagnostics.valueTooLong,
-                "\(direction.sender)'s \(opcode.name) of \(length) bytes \(place) \(Hex.value(handle, width: 4)); ATT_MTU is \(bearer.mtu), so at most \(bearer.mtu - 3) fit",
+                "\(direction.sender)'s \(opcode.name) of \(length) bytes \(place) \(Hex.value(handle, width: 4)); ATT_MTU is \(bearer.mtu), so at most \(limit) fit",
                 fields: [("length", .int(length)), ("mtu", .int(bearer.mtu))]))
     }
 }

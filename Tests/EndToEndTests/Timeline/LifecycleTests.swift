@@ -205,6 +205,23 @@ final class LifecycleTests: XCTestCase {
             "the accessory's Handle Value Notification of 22 bytes of 0x0015; ATT_MTU is 23, so at most 20 fit")
     }
 
+    /// A Read Response's value follows its opcode alone: at most ATT_MTU − 1 (Core Vol 3 Part F
+    /// §3.4.4.4); one of 22 bytes fits 23, one of 23 does not.
+    func testAReadResponseLongerThanTheMTUAllows() throws {
+        var s = LESession()
+        s.connect(handle: 0x40, address: address)
+        s.aclFragment = 251
+        s.att(handle: 0x40, .sent, [0x0a, 0x15, 0x00])
+        s.att(handle: 0x40, .received, [0x0b] + [UInt8](repeating: 1, count: 22))
+        s.att(handle: 0x40, .sent, [0x0a, 0x15, 0x00])
+        let long = s.att(handle: 0x40, .received, [0x0b] + [UInt8](repeating: 1, count: 23))
+        let r = try run(s)
+        XCTAssertEqual(r.findings.filter { $0.hasPrefix("att.value") }, ["att.value.too_long #\(long)"])
+        XCTAssertEqual(
+            r.messages["att.value.too_long"],
+            "the accessory's Read Response of 23 bytes of 0x0015; ATT_MTU is 23, so at most 22 fit")
+    }
+
     /// Discovery of two notifying characteristics (0x0015 with CCCD 0x0016, 0x0018 with CCCD 0x0019).
     func discovered(_ s: inout LESession) {
         s.connect(handle: 0x40, address: address)

@@ -11,9 +11,11 @@ struct CLIRun {
 /// Runs the btlens built beside this test bundle, as a user's shell would. A run past `timeout`
 /// seconds is killed (SIGKILL), so a hang fails its test instead of stalling the suite.
 /// With `stdout` a path (`/dev/full`), standard output goes there and `CLIRun.stdout` is empty.
+/// With `memoryLimit` (bytes), the shell's `ulimit -v` bounds btlens' address space, so a run that
+/// would grow past it fails instead of taking the machine (Linux; macOS does not enforce it).
 func runCLI(
     _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Double = 120,
-    cwd: String? = nil, stdout stdoutPath: String? = nil
+    cwd: String? = nil, stdout stdoutPath: String? = nil, memoryLimit: Int? = nil
 ) throws -> CLIRun {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "btlens")
@@ -21,8 +23,13 @@ func runCLI(
         throw XCTSkip("btlens is not built beside the tests")
     }
     let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
+    if let memoryLimit {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v \(memoryLimit / 1024) && exec \"$0\" \"$@\"", binary.path] + arguments
+    } else {
+        process.executableURL = binary
+        process.arguments = arguments
+    }
     if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     if let stdin { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin)) }
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }

@@ -13,8 +13,8 @@ public final class CaptureWriter {
     /// For over-the-air LE packets (a sniffer's capture), the link type written: 251 (the packet
     /// alone) or 256 (with a pseudo-header from what each record's `air` says, for 256 and 272).
     public let air: Int?
-    private let file: UnsafeMutablePointer<FILE>?
-    private let dumper: OpaquePointer?
+    private var file: UnsafeMutablePointer<FILE>?
+    private var dumper: OpaquePointer?
     private let dead: OpaquePointer?
     public private(set) var written = 0
     /// The `errno` of the first write that failed (a full disk, a closed pipe); nothing is written after it.
@@ -43,7 +43,7 @@ public final class CaptureWriter {
             }
             guard let dump = pcap_dump_open(d, path) else {
                 // libpcap's message names the path again.
-                let reason = OS.describe(OS.errno)
+                let reason = OS.openFailure(path, OS.errno)
                 pcap_close(d)
                 throw .cannotOpen(path: path, reason: reason)
             }
@@ -52,9 +52,9 @@ public final class CaptureWriter {
             file = nil
             return
         }
-        // "-" is standard output, as libpcap's dump takes it.
-        guard let f = path == "-" ? OS.fdopen(OS.dup(1), "wb") : OS.fopen(path, "wb") else {
-            throw .cannotOpen(path: path, reason: OS.describe(OS.errno))
+        // "-" is standard output, as libpcap's dump takes it: stdio's, which `close` leaves open.
+        guard let f = path == "-" ? OS.standardOutput : OS.fopen(path, "wb") else {
+            throw .cannotOpen(path: path, reason: OS.openFailure(path, OS.errno))
         }
         file = f
         dead = nil
@@ -77,7 +77,7 @@ public final class CaptureWriter {
     deinit {
         if let dumper { pcap_dump_close(dumper) }
         if let dead { pcap_close(dead) }
-        if let file { OS.fclose(file) }
+        if let file, file != OS.standardOutput { OS.fclose(file) }
     }
 
     /// Flushes what was written (the file stays open until the writer goes away); the `errno` of
@@ -87,6 +87,21 @@ public final class CaptureWriter {
         guard failure == nil else { return failure }
         if let dumper, pcap_dump_flush(dumper) != 0 { failure = OS.errno }
         if let file, OS.fflush(file) != 0 { failure = OS.errno }
+        return failure
+    }
+
+    /// Flushes and closes the file (standard output stays open): the `errno` of the first write that
+    /// failed, or of the close (what a full disk says last), or nil. Nothing is written after it.
+    public func close() -> Int32? {
+        flush()
+        // libpcap's close says nothing of its own (its flush above did), and closes stdio's standard
+        // output for "-": left to `deinit`.
+        if let dumper, let stream = pcap_dump_file(dumper), stream != OS.standardOutput {
+            pcap_dump_close(dumper)
+            self.dumper = nil
+        }
+        if let file, file != OS.standardOutput, OS.fclose(file) != 0, failure == nil { failure = OS.errno }
+        file = nil
         return failure
     }
 

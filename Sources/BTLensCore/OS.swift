@@ -43,6 +43,35 @@ public enum OS {
         Foundation.lseek(fd, offset, whence)
     }
     public static func dup(_ fd: Int32) -> Int32 { Foundation.dup(fd) }
+
+    /// Standard input, output and error, when started closed (`>&-`), are held by /dev/null opened
+    /// the other way: no file btlens opens takes their numbers (a capture read as fd 1, a report
+    /// written to by `print`), and a read or write on them fails with EBADF, as on a closed one.
+    public static func holdClosedStandardDescriptors() {
+        for fd: Int32 in 0...2 where Foundation.fcntl(fd, F_GETFD) == -1 {
+            let held = Foundation.open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY)
+            if held >= 0 && held != fd {
+                Foundation.dup2(held, fd)
+                Foundation.close(held)
+            }
+        }
+    }
+
+    /// Why `path` could not be opened, from the `errno` its open left: the target of a dangling
+    /// symbolic link, a loop of links, a folder where a file was expected.
+    public static func openFailure(_ path: String, _ code: Int32) -> String {
+        switch code {
+        case ENOENT:
+            guard let link = linkStatus(path: path), link.st_mode & S_IFMT == S_IFLNK else { break }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return "a dangling symbolic link to \(target)"
+        case ELOOP: return "too many levels of symbolic links (a loop?)"
+        case EACCES: return "permission denied"
+        case EISDIR: return "a folder, not a file"
+        default: break
+        }
+        return describe(code)
+    }
     @discardableResult public static func unlink(_ path: String) -> Int32 { Foundation.unlink(path) }
     public static func rename(_ from: String, _ to: String) -> Int32 { Foundation.rename(from, to) }
     /// An exclusive `flock` on `fd`, without waiting: -1 and `EWOULDBLOCK` when another holds it.

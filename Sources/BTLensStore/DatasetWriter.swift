@@ -114,7 +114,7 @@ public struct DatasetWriter: Sendable {
 
     private func write(_ bytes: [UInt8], to path: String) throws {
         do { try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw Failure(description: "cannot write \(path): \(CaptureWalk.reason(error))")
+            throw Failure(description: "cannot write to \(path): \(CaptureWalk.reason(error))")
         }
     }
 }
@@ -152,7 +152,7 @@ final class DatasetSink: RowSink {
             w.withBytes { out.write($0) }
         }
         if let e = out.failure {
-            throw WriteFailure(description: "cannot write \(temporary(table.name)): \(OS.describe(e))")
+            throw WriteFailure(description: "cannot write to \(temporary(table.name)): \(OS.describe(e))")
         }
     }
 
@@ -175,7 +175,7 @@ final class DatasetSink: RowSink {
             let failed = f.sink.failure
             OS.close(f.fd)
             if let failed {
-                throw WriteFailure(description: "cannot write \(temporary(table)): \(OS.describe(failed))")
+                throw WriteFailure(description: "cannot write to \(temporary(table)): \(OS.describe(failed))")
             }
         }
         for table in open.keys where OS.rename(temporary(table), final(table)) != 0 {

@@ -52,6 +52,8 @@ struct Convert: ParsableCommand {
         do {
             let air = CaptureWriter.airLinkType(keeping: reader.info.linkType)
             writer = try CaptureWriter(path: output, format: chosen, monitor: monitor, air: air)
+        } catch .cannotOpen(let path, let reason) {
+            throw InputFailure(message: "cannot write to \(path): \(reason)")
         } catch {
             throw InputFailure(message: "\(error)")
         }
@@ -65,9 +67,9 @@ struct Convert: ParsableCommand {
                 reportProblem(input, p)
             }
         }
-        if let code = writer.flush() {
+        if let code = writer.close() {
             if output == "-" { StandardOutput.failed(code) }
-            throw InputFailure(message: "cannot write \(output): \(OS.describe(code))")
+            throw StandardOutput.cannotWrite(output, code)
         }
         let skipped = writer.skipped > 0 ? "; \(writer.skipped) records with no place in this layout left out" : ""
         let n = writer.clampedTimes

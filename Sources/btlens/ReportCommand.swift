@@ -178,7 +178,7 @@ struct ReportCommand: ParsableCommand {
         // "-" is standard output, left open for what follows.
         let toStdout = path == "-"
         let fd = toStdout ? 1 : OS.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw InputFailure(message: "cannot write \(path): \(OS.describe(OS.errno))") }
+        guard fd >= 0 else { throw StandardOutput.cannotWrite(path, OS.errno) }
         var written = 0
         var failure: Int32 = 0
         render { piece in
@@ -199,7 +199,7 @@ struct ReportCommand: ParsableCommand {
         if !toStdout, OS.close(fd) != 0, failure == 0 { failure = OS.errno }
         if toStdout, failure != 0 { StandardOutput.failed(failure) }
         guard failure == 0 else {
-            throw InputFailure(message: "cannot write \(path): \(OS.describe(failure))")
+            throw StandardOutput.cannotWrite(path, failure)
         }
         return written
     }

@@ -5,8 +5,18 @@ import Foundation
 /// stderr), but for a reader that closed the pipe early (`| head`), which ends btlens quietly.
 enum StandardOutput {
     /// SIGPIPE is ignored, so a closed pipe is a write's EPIPE, ended here as quietly as the signal
-    /// would have, but with status 0: `set -o pipefail; btlens … | head` is no failure.
-    static func start() { OS.ignore(SIGPIPE) }
+    /// would have, but with status 0: `set -o pipefail; btlens … | head` is no failure. SIGXFSZ too,
+    /// so a file cut by `ulimit -f` is a write's EFBIG, said, instead of a core dump.
+    static func start() {
+        OS.holdClosedStandardDescriptors()
+        OS.ignore(SIGPIPE)
+        OS.ignore(SIGXFSZ)
+    }
+
+    /// The error a run that could not write `path` ends with (exit 1), `code` its write's `errno`.
+    static func cannotWrite(_ path: String, _ code: Int32) -> InputFailure {
+        InputFailure(message: "cannot write to \(path): \(OS.describe(code))")
+    }
 
     /// For an `OutputSink` on fd 1: ends the process at the first failed write, without reading the
     /// rest of a capture nobody will see. `_exit`, as the decoding threads are still running.

@@ -159,7 +159,7 @@ extension ExitStatusTests {
         let out = NSTemporaryDirectory() + "btlens-no-such-folder-\(UUID().uuidString)/x.html"
         let run = try btlens(["report", Self.captures + "/ble_a5_session.btsnoop", "-o", out])
         XCTAssertEqual(run.status, 1)
-        XCTAssertTrue(run.stderr.contains("cannot write \(out): No such file or directory"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("cannot write to \(out): No such file or directory"), run.stderr)
     }
 }
 

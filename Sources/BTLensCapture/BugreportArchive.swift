@@ -139,7 +139,7 @@ public struct BugreportArchive {
         // The size the archive declares may be a lie: the inflated bytes are counted as well.
         if let entry = archive?[name], entry.uncompressedSize > UInt64(limit) { throw tooLarge }
         let archiveFile = OS.open(path, O_RDONLY)
-        guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: OS.describe(OS.errno)) }
+        guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: OS.openFailure(path, OS.errno)) }
         defer { OS.close(archiveFile) }
         let located: ZipMember
         do { located = try ZipMember.locate(name, fd: archiveFile, limit: limit) } catch {

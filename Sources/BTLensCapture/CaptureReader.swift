@@ -109,7 +109,7 @@ public enum CaptureFormat {
     ) throws(CaptureOpenError) -> any CaptureReader {
         if let path {
             guard let file = OS.fopen(path, "rb") else {
-                throw .cannotOpen(path: path, reason: OS.describe(OS.errno))
+                throw .cannotOpen(path: path, reason: OS.openFailure(path, OS.errno))
             }
             return try PcapReader(file: file, format: format)
         }

@@ -45,7 +45,7 @@ public final class FileSource: ByteSource {
     public init(path: String) throws(CaptureOpenError) {
         self.path = path
         let fd = OS.open(path, O_RDONLY)
-        guard fd >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: OS.describe(OS.errno)) }
+        guard fd >= 0 else { throw CaptureOpenError.cannotOpen(path: path, reason: OS.openFailure(path, OS.errno)) }
         self.fd = fd
     }
 
@@ -85,7 +85,7 @@ public final class FileSource: ByteSource {
             let n = OS.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if OS.errno != EINTR {
-                throw CaptureOpenError.cannotOpen(path: path, reason: OS.describe(OS.errno))
+                throw CaptureOpenError.cannotOpen(path: path, reason: OS.openFailure(path, OS.errno))
             }
         }
     }

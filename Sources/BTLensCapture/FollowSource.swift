@@ -121,12 +121,12 @@ public final class FollowSource: ByteSource {
         let fd = OS.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if OS.errno == ENOENT { return nil }
-            throw .cannotOpen(path: path, reason: OS.describe(OS.errno))
+            throw .cannotOpen(path: path, reason: OS.openFailure(path, OS.errno))
         }
         let type = OS.status(fd).map { $0.st_mode & S_IFMT } ?? 0
         guard type != S_IFDIR else {
             OS.close(fd)
-            throw .cannotOpen(path: path, reason: OS.describe(EISDIR))
+            throw .cannotOpen(path: path, reason: OS.openFailure(path, EISDIR))
         }
         self.fd = fd
         self.path = path

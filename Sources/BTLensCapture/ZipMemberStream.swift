@@ -23,7 +23,7 @@ public final class ZipMemberStream {
     /// Opens `member` of the zip at `path`; at most `limit` bytes are inflated from it.
     public init(archive path: String, member: String, limit: Int64) throws(CaptureOpenError) {
         let fd = OS.open(path, O_RDONLY)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: OS.describe(OS.errno)) }
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: OS.openFailure(path, OS.errno)) }
         do {
             located = try ZipMember.locate(member, fd: fd, limit: limit)
         } catch {

@@ -1,3 +1,4 @@
+import BTLensCore
 import BTLensDissect
 import Foundation
 
@@ -59,6 +60,11 @@ public enum DefinitionLoader {
     public static func files(in path: String) throws(DefinitionError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // A link to nothing, or a loop of links, is said as such.
+            let code = OS.status(path: path) == nil ? OS.errno : ENOENT
+            guard OS.linkStatus(path: path) == nil else {
+                throw DefinitionError(file: path, line: nil, OS.openFailure(path, code))
+            }
             throw DefinitionError(file: path, line: nil, "no such file or folder")
         }
         guard isDirectory.boolValue else { return [path] }
@@ -72,9 +78,19 @@ public enum DefinitionLoader {
     /// A definition file; every error in it, in line order.
     public static func load(file: String) throws(DefinitionErrors) -> DefinitionDissector {
         guard let handle = FileHandle(forReadingAtPath: file) else {
-            throw DefinitionErrors([DefinitionError(file: file, line: nil, "cannot read this file")])
+            let reason = OS.openFailure(file, OS.errno)
+            throw DefinitionErrors([DefinitionError(file: file, line: nil, "cannot read this file: \(reason)")])
         }
         defer { try? handle.close() }
+        // Said with its own size, not the limit's one byte more that is read.
+        if let size = try? handle.seekToEnd(), size > UInt64(DefinitionParser.maxFileBytes) {
+            throw DefinitionErrors([
+                DefinitionError(
+                    file: file, line: nil,
+                    "file of \(size) bytes; definitions are limited to \(DefinitionParser.maxFileBytes)")
+            ])
+        }
+        try? handle.seek(toOffset: 0)
         // One byte past the limit is enough to know the file is too large.
         let data = (try? handle.read(upToCount: DefinitionParser.maxFileBytes + 1)) ?? nil
         guard let text = String(data: data ?? Data(), encoding: .utf8) else {

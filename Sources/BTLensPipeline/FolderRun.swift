@@ -23,7 +23,7 @@ public enum FolderRun {
     /// Why a folder's entry is not read as a capture (a FIFO or device would block or never end), or
     /// nil for a regular file.
     public static func notRegularFile(_ path: String) -> String? {
-        guard let st = OS.status(path: path) else { return OS.describe(OS.errno) }
+        guard let st = OS.status(path: path) else { return OS.openFailure(path, OS.errno) }
         switch st.st_mode & S_IFMT {
         case S_IFREG: return nil
         case S_IFIFO: return "a FIFO, not a regular file: name it alone to read it"

@@ -50,13 +50,16 @@ struct KeyOptions: ParsableArguments {
     /// The file's text, read once and at most `fileBytes`.
     private static func read(_ path: String) throws -> String {
         let fd = OS.open(path, O_RDONLY)
-        guard fd >= 0 else { throw ValidationError("--keys \(path): cannot open: \(OS.describe(errno))") }
+        guard fd >= 0 else { throw ValidationError("--keys \(path): cannot open: \(OS.openFailure(path, OS.errno))") }
         defer { OS.close(fd) }
+        if let size = OS.regularFileSize(fd), size > fileBytes {
+            throw ValidationError("--keys \(path): expected a key file of at most \(fileBytes) bytes, found \(size)")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { OS.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { throw ValidationError("--keys \(path): cannot read: \(OS.describe(errno))") }
+            if n < 0 { throw ValidationError("--keys \(path): cannot read: \(OS.openFailure(path, OS.errno))") }
             if n == 0 { break }
             bytes += chunk[0..<n]
             if bytes.count > fileBytes {

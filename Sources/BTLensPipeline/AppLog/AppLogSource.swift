@@ -89,11 +89,12 @@ final class AppLogSource {
     }
 
     private static func open(_ path: String) throws -> FileHandle {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-            let h = FileHandle(forReadingAtPath: path)
-        else {
-            throw AppLogOpenError(message: "\(path): cannot be read (no such file, or a folder)", usage: true)
+        guard let st = OS.status(path: path) else {
+            throw AppLogOpenError(message: "\(path): cannot be read: \(OS.openFailure(path, OS.errno))", usage: true)
+        }
+        guard st.st_mode & S_IFMT != S_IFDIR, let h = FileHandle(forReadingAtPath: path) else {
+            let reason = OS.openFailure(path, st.st_mode & S_IFMT == S_IFDIR ? EISDIR : OS.errno)
+            throw AppLogOpenError(message: "\(path): cannot be read: \(reason)", usage: true)
         }
         return h
     }

@@ -28,7 +28,8 @@ final class FolderEntryTests: XCTestCase {
             XCTAssertEqual(run.status, 1, run.stderr)
             XCTAssertTrue(run.stderr.contains("2 of 3 files could not be read"), run.stderr)
             XCTAssertTrue(run.stderr.contains("b.fifo: a FIFO, not a regular file"), run.stderr)
-            XCTAssertTrue(run.stderr.contains("c.btsnoop: No such file or directory"), run.stderr)
+            XCTAssertTrue(
+                run.stderr.contains("c.btsnoop: a dangling symbolic link to /nonexistent/capture.btsnoop"), run.stderr)
         }
     }
 }

@@ -213,7 +213,7 @@ final class FollowSignalTests: XCTestCase {
     }
 
     /// Only a missing file is waited for: one that cannot be read exits 1 at once, saying what
-    /// `timeline` says. As root, "Permission denied" is had by running btlens as nobody (setpriv).
+    /// `timeline` says. As root, "permission denied" is had by running btlens as nobody (setpriv).
     func testAFileThatCannotBeReadIsReportedNotWaitedFor() throws {
         let dir = NSTemporaryDirectory() + "follow-unreadable-\(UUID().uuidString)"
         XCTAssertEqual(mkdir(dir, 0o755), 0)
@@ -224,13 +224,13 @@ final class FollowSignalTests: XCTestCase {
                 atPath: plain, contents: Data(capture), attributes: [.posixPermissions: 0o000]))
         var cases: [(path: String, user: [String], reason: String)] = [
             (plain + "/capture.btsnoop", [], "Not a directory"),
-            (dir, [], "Is a directory"),
+            (dir, [], "a folder, not a file"),
         ]
         let setpriv = "/usr/bin/setpriv"
         if geteuid() != 0 {
-            cases.append((plain, [], "Permission denied"))
+            cases.append((plain, [], "permission denied"))
         } else if FileManager.default.isExecutableFile(atPath: setpriv) {
-            cases.append((plain, [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"], "Permission denied"))
+            cases.append((plain, [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"], "permission denied"))
         }
         for c in cases {
             let said = "btlens: cannot open \(c.path): \(c.reason)\n"

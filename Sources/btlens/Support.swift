@@ -119,7 +119,8 @@ func reportProblem(_ path: String, _ p: CaptureProblem) {
 struct DecodingOptions: ParsableArguments {
     @Option(
         help:
-            "Decode a channel whose setup is not in the capture: CID=\(DecodeAs.channelNames) (e.g. 0x0041=rfcomm), rfcomm:N=iap2|hfp|DISSECTOR for RFCOMM server channel N on every link, att:HANDLE=DISSECTOR for the values of an ATT handle (att:HANDLE=DISSECTOR/MESSAGE: each value is that whole-value message), psm:PSM=DISSECTOR for the SDUs of credit-based channels opened to PSM, or l2cap:CID=DISSECTOR for a dynamic L2CAP channel with no captured signalling (basic mode, or K-frames on an LE link). Repeatable."
+            "Decode a channel whose setup is not in the capture: CID=\(DecodeAs.channelNames) (e.g. 0x0041=rfcomm), rfcomm:N=iap2|hfp|DISSECTOR for RFCOMM server channel N on every link, att:HANDLE=DISSECTOR for the values of an ATT handle (att:HANDLE=DISSECTOR/MESSAGE: each value is that whole-value message), psm:PSM=DISSECTOR for the SDUs of credit-based channels opened to PSM, or l2cap:CID=DISSECTOR for a dynamic L2CAP channel with no captured signalling (basic mode, or K-frames on an LE link). Repeatable.",
+        transform: { text in try DecodeAs.parse(text) }
     )
     var decodeAs: [DecodeAs] = []
 

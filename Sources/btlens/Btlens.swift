@@ -33,6 +33,24 @@ extension Btlens {
     /// btlens' own version, without the libraries'.
     static let version = "0.1.0"
 
+    /// A usage error `command` found as it ran, with its usage as ArgumentParser shows a parsing error's.
+    static func usageError(_ message: String, of command: any ParsableCommand.Type) -> String {
+        let usage = usageString(for: command).split(separator: "\n").joined(separator: "\n       ")
+        let name = path(to: command)?.joined(separator: " ") ?? "btlens"
+        return "Error: \(message)\nUsage: \(usage)\n  See '\(name) --help' for more information."
+    }
+
+    /// The names from `root` down to `command` (`btlens dissectors export`), or nil when it is not below.
+    private static func path(
+        to command: any ParsableCommand.Type, from root: any ParsableCommand.Type = Btlens.self
+    ) -> [String]? {
+        if ObjectIdentifier(command) == ObjectIdentifier(root) { return [root._commandName] }
+        for sub in root.configuration.subcommands {
+            if let below = path(to: command, from: sub) { return [root._commandName] + below }
+        }
+        return nil
+    }
+
     /// `btlens stat FILE`: the first word is neither a subcommand nor a file, so it is not the
     /// `btlens FILE` shorthand; said as an unknown subcommand, with the nearest one.
     static func unknownSubcommand(_ arguments: [String]) -> String? {

@@ -86,6 +86,10 @@ struct ReportCommand: ParsableCommand {
             guard let v = Double(time ? String(s.dropLast()) : s), v >= 0 else {
                 throw ValidationError("--\(name) \(s): expected a record number (123) or seconds (12.5s)")
             }
+            // Records are whole: 1.5 would keep from #2 while the report said #1.
+            guard time || v.rounded(.down) == v else {
+                throw ValidationError("--\(name) \(s): a record number is whole; for seconds write \(s)s")
+            }
             return (v, time)
         }
         let lo = try parse(from, "from")

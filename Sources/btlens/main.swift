@@ -8,8 +8,11 @@ if let unknown = Btlens.unknownSubcommand(Array(CommandLine.arguments.dropFirst(
     FileHandleStderr.write("btlens: \(unknown)\n")
     OS.exit(2)
 }
+/// The subcommand parsed: a usage error it finds as it runs shows its usage, not the root's.
+var parsed: any ParsableCommand.Type = Btlens.self
 do {
     var command = try Btlens.parseAsRoot()
+    parsed = type(of: command)
     // What was printed is written before any status is given: a run whose output was lost failed.
     do { try command.run() } catch {
         StandardOutput.flush()
@@ -35,7 +38,8 @@ do {
         StandardOutput.flush()
         OS.exit(0)
     }
-    let message = Btlens.fullMessage(for: error)
+    let message =
+        (error as? ValidationError).map { Btlens.usageError($0.message, of: parsed) } ?? Btlens.fullMessage(for: error)
     if !message.isEmpty { FileHandleStderr.write("btlens: \(message)\n") }
     OS.exit(code == .validationFailure ? 2 : code.rawValue)
 }

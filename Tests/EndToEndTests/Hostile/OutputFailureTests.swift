@@ -68,6 +68,24 @@ final class OutputFailureTests: XCTestCase {
         XCTAssertFalse(report.contains("\(out): txt report"))
     }
 
+    /// The store's commands say what they wrote on standard output: a line that cannot be written.
+    func testTheStoreCommandsWithAClosedStandardOutputExitOne() throws {
+        let folder = NSTemporaryDirectory() + "btlens-store-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let commands: [[String]] = [
+            ["index", "--db", folder + "/s.sqlite", Self.session],
+            ["export", "--dataset", folder + "/d", Self.session],
+            ["query", "--db", folder + "/s.sqlite", "SELECT count(*) FROM frames"],
+        ]
+        for arguments in commands {
+            let run = try runInShell(arguments, redirect: ">&-")
+            XCTAssertEqual(run.status, 1, "\(arguments)")
+            XCTAssertEqual(
+                run.stderr, "btlens: cannot write to standard output: Bad file descriptor\n", "\(arguments)")
+        }
+    }
+
     /// `ulimit -f 2` (1 KiB in dash's 512-byte blocks): the write past it fails with EFBIG, said,
     /// instead of SIGXFSZ ending btlens with a file cut short and no word.
     func testAFileSizeLimitExitsOneSayingSo() throws {

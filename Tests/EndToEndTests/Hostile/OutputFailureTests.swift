@@ -11,7 +11,7 @@ final class OutputFailureTests: XCTestCase {
     static let firmware = [captures + "/ble_firmware_before.btsnoop", captures + "/ble_firmware_after.btsnoop"]
     static let memoryLimit = 1 << 30
 
-    /// The commands that write to standard output, each with a small output.
+    /// The commands that write to standard output, all but the Lua plugin with a small output.
     static let toStandardOutput: [[String]] = [
         ["timeline", session], ["timeline", session, "--format", "jsonl"], ["stats", session],
         ["stats", session, "--format", "json"], ["diff"] + firmware, ["diff"] + firmware + ["--format", "json"],
@@ -19,6 +19,7 @@ final class OutputFailureTests: XCTestCase {
         ["dissectors", "check", packageRoot.appendingPathComponent("Dissectors").path],
         ["convert", session, "-o", "-", "--format", "pcap"], ["convert", session, "-o", "-", "--format", "pcapng"],
         ["convert", session, "-o", "-", "--format", "btsnoop"], ["formats"],
+        ["dissectors", "export", "--wireshark", "-o", "-"],
     ]
 
     func testSmallOutputsToAFullDiskExitOne() throws {

@@ -52,6 +52,9 @@ final class HelpfulMessageTests: XCTestCase {
         XCTAssertTrue(
             log.stderr.hasPrefix("btlens: Error: \(folder): cannot be read: a folder, not a file\n"), log.stderr)
         try files.createSymbolicLink(atPath: folder + "/d.yaml", withDestinationPath: folder + "/gone.yaml")
+        let given = try run(["timeline", Self.session, "--dissectors", folder + "/d.yaml"])
+        XCTAssertEqual(given.status, 2)
+        XCTAssertEqual(given.stderr, "btlens: \(folder)/d.yaml: a dangling symbolic link to \(folder)/gone.yaml\n")
         let definitions = try run(["dissectors", "check", folder + "/d.yaml"])
         XCTAssertEqual(definitions.status, 1)
         XCTAssertTrue(

@@ -57,6 +57,14 @@ public enum OS {
         }
     }
 
+    /// For a `path` that names nothing a file's status reaches: why, when it is a symbolic link (one
+    /// that dangles, or a loop of them); nil when nothing has that name.
+    public static func brokenLink(_ path: String) -> String? {
+        let code = status(path: path) == nil ? errno : ENOENT
+        guard linkStatus(path: path) != nil else { return nil }
+        return openFailure(path, code)
+    }
+
     /// Why `path` could not be opened, from the `errno` its open left: the target of a dangling
     /// symbolic link, a loop of links, a folder where a file was expected.
     public static func openFailure(_ path: String, _ code: Int32) -> String {

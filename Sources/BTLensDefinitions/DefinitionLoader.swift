@@ -60,11 +60,7 @@ public enum DefinitionLoader {
     public static func files(in path: String) throws(DefinitionError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            // A link to nothing, or a loop of links, is said as such.
-            let code = OS.status(path: path) == nil ? OS.errno : ENOENT
-            guard OS.linkStatus(path: path) == nil else {
-                throw DefinitionError(file: path, line: nil, OS.openFailure(path, code))
-            }
+            if let link = OS.brokenLink(path) { throw DefinitionError(file: path, line: nil, link) }
             throw DefinitionError(file: path, line: nil, "no such file or folder")
         }
         guard isDirectory.boolValue else { return [path] }

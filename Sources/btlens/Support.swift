@@ -261,11 +261,7 @@ struct DefinitionOptions: ParsableArguments {
         var seen: Set<String> = []
         let paths = paths.filter { seen.insert(URL(fileURLWithPath: $0).standardizedFileURL.path).inserted }
         for path in paths where !FileManager.default.fileExists(atPath: path) {
-            // A link to nothing, or a loop of links, is said as such.
-            let code = OS.status(path: path) == nil ? OS.errno : ENOENT
-            guard OS.linkStatus(path: path) == nil else {
-                throw UsageFailure(message: "\(path): \(OS.openFailure(path, code))")
-            }
+            if let link = OS.brokenLink(path) { throw UsageFailure(message: "\(path): \(link)") }
             throw UsageFailure(message: "\(path): no such folder or file of dissector definitions")
         }
         let loaded =

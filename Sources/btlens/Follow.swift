@@ -155,8 +155,11 @@ struct Follow: ParsableCommand {
             do { try merger.finish(shown) } catch { logFailure = error }
         }
         if let logFailure { live.note("\(logFailure)") }
-        live.finish(
-            stopped: followStop.isSet, written: follower.writer.map { "\($0.written) records kept in \(write ?? "")" })
+        // The kept file's first failed write (a full disk) is the run's error, not a count of records kept.
+        let lost = follower.writer?.close()
+        let kept = follower.writer.map { "\($0.written) records kept in \(write ?? "")" }
+        live.finish(stopped: followStop.isSet, written: lost == nil ? kept : nil)
         if let page { LivePage.end(page, followStop) }
+        if let lost, let write { throw StandardOutput.cannotWrite(write, lost) }
     }
 }

@@ -107,6 +107,14 @@ final class OutputFailureTests: XCTestCase {
             XCTAssertEqual(run.status, 1, "\(arguments)")
             XCTAssertEqual(run.stderr, "btlens: cannot write to \(output): File too large\n", "\(arguments)")
         }
+        // follow --write: the kept file's failure is said once the input ends, not a count of records kept.
+        let follow = try runInShell(
+            ["follow", "-", "--write", folder + "/k.pcapng"], setup: "ulimit -f 2",
+            redirect: "<'\(audio)' >/dev/null")
+        XCTAssertEqual(follow.status, 1)
+        XCTAssertTrue(
+            follow.stderr.hasSuffix("\nbtlens: cannot write to \(folder)/k.pcapng: File too large\n"), follow.stderr)
+        XCTAssertFalse(follow.stderr.contains("records kept"), follow.stderr)
     }
 
     /// Runs btlens through /bin/sh: `setup` before it (`ulimit -f 2`), `redirect` on it (`>&-`), its

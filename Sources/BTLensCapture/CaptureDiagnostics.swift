@@ -55,6 +55,10 @@ public enum CaptureDiagnostics {
             && (r.payload.count == androidFilteredACLLength
                 || r.hadIndicator && r.payload.count + 1 == androidFilteredACLLength)
     }
+    public static let archiveDamaged = DiagnosticKind(
+        "capture.archive.damaged", .error,
+        "The bugreport .zip member read is damaged (its deflate data cut or corrupt, its CRC-32 or size not the archive's), or the archive lost its central directory: its records are read as far as they go; said after the last."
+    )
     public static let byteOrderChanged = DiagnosticKind(
         "capture.pklg.byte_order_changed", .warning,
         "A PacketLogger file changes byte order midway (two recordings joined): read on in the new order.")
@@ -78,6 +82,6 @@ public enum CaptureDiagnostics {
     public static let all: [DiagnosticKind] = [
         recordTruncated, androidFiltered, recordPastEnd, followStopped, headerCut, lengthAbsurd, lengthInconsistent,
         recordEmpty, airHeaderShort, airHeaderMismatch,
-        unknownPacketType, h4InH1File, byteOrderChanged, timeBackwards, timeFraction, timeAbsurd,
+        unknownPacketType, h4InH1File, archiveDamaged, byteOrderChanged, timeBackwards, timeFraction, timeAbsurd,
     ]
 }

@@ -153,6 +153,6 @@ public enum CaptureFormat {
         reader.addNote(
             "bugreport member \(name)" + (damaged.isEmpty ? "" : " (damaged: \(damaged); read as far as it goes)")
                 + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
-        return reader
+        return damaged.isEmpty ? reader : ArchiveMemberReader(reader, member: name, damage: damaged)
     }
 }

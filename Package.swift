@@ -43,7 +43,6 @@ let package = Package(
             name: "BTLensCapture",
             dependencies: [
                 "BTLensCore", "CPcap", "CBTLensZlib", "CCountingFile",
-                "ZIPFoundation",
             ]),
         // The Core specification's security functions (AES-CCM, the SMP key functions) over swift-crypto's AES.
         .target(

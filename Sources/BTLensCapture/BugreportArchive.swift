@@ -1,8 +1,9 @@
 import BTLensCore
 import Foundation
-import ZIPFoundation
 
-/// An Android bugreport .zip: finds the snoop logs and the summary text inside, through ZIPFoundation.
+/// An Android bugreport .zip: finds the snoop logs and the summary text inside. The central
+/// directory is read by btlens itself (`ZipDirectory`), every value checked, never by a library
+/// that could trap on one.
 public struct BugreportArchive {
     static let magic: [UInt8] = [0x50, 0x4b, 0x03, 0x04]
     /// Names shown in a message before the rest are counted: a zip may hold thousands.
@@ -10,8 +11,8 @@ public struct BugreportArchive {
 
     /// Members that may hold Bluetooth traffic, best first.
     public let candidates: [String]
-    /// The central directory's listing; nil for an archive cut short, read by its local headers.
-    let archive: Archive?
+    /// Every member's name, in the archive's order.
+    let members: [String]
     let path: String
     /// What is wrong with the archive as a whole (its members are read all the same).
     public let damage: String?
@@ -19,36 +20,28 @@ public struct BugreportArchive {
     /// `limit`: the most bytes a member may inflate to (also while its end is looked for).
     public init(path: String, limit: Int64 = 256 << 20) throws(CaptureOpenError) {
         self.path = path
-        let opened: Archive
+        let fd = OS.open(path, O_RDONLY)
+        guard fd >= 0 else { throw .cannotOpen(path: path, reason: OS.describe(OS.errno)) }
+        defer { OS.close(fd) }
         do {
-            opened = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
-        } catch Archive.ArchiveError.missingEndOfCentralDirectoryRecord {
-            // Cut short (a transfer that broke off): the members whose local headers are there.
-            let found = Self.localMembers(path, limit: limit)
-            guard !found.isEmpty else {
-                throw .unsupported(
-                    format: "zip",
-                    detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
-            }
-            archive = nil
-            damage = "no central directory, cut short? \(found.count) members read from their local headers"
-            candidates = Self.rank(found)
-            return
+            members = try ZipDirectory.read(fd, size: UInt64(max(OS.lseek(fd, 0, SEEK_END), 0))).entries.map(\.name)
+            damage = nil
         } catch {
-            throw .unsupported(format: "zip", detail: "the archive cannot be read: \(error)")
+            switch error {
+            case .noEndRecord:
+                // Cut short (a transfer that broke off): the members whose local headers are there.
+                members = ZipLocalScan.members(fd: fd, limit: limit).map(\.name)
+                guard !members.isEmpty else {
+                    throw .unsupported(
+                        format: "zip",
+                        detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
+                }
+                damage = "no central directory, cut short? \(members.count) members read from their local headers"
+            case .damaged(let detail): throw .unsupported(format: "zip", detail: "the archive is damaged: \(detail)")
+            case .refused(let detail): throw .unsupported(format: "zip", detail: detail)
+            }
         }
-        let paths = opened.map(\.path)
-        // ZIPFoundation stops listing at the first central directory entry it cannot read.
-        if let declared = Self.declaredMemberCount(path), paths.count < declared {
-            throw .unsupported(
-                format: "zip",
-                detail:
-                    "the archive is damaged: its central directory lists \(declared) members, only \(paths.count) can be read"
-            )
-        }
-        archive = opened
-        damage = nil
-        candidates = Self.rank(paths)
+        candidates = Self.rank(members)
     }
 
     /// A temporary file whose name is gone before a signal can end btlens: made and unlinked with
@@ -60,32 +53,6 @@ public struct BugreportArchive {
             if fd >= 0 { OS.unlink(String(cString: template)) }
             return fd
         }
-    }
-
-    /// The names of the members whose local headers a zip without a central directory holds.
-    private static func localMembers(_ path: String, limit: Int64) -> [String] {
-        let fd = OS.open(path, O_RDONLY)
-        guard fd >= 0 else { return [] }
-        defer { OS.close(fd) }
-        return ZipLocalScan.members(fd: fd, limit: limit).map(\.name)
-    }
-
-    /// The member count of the end of central directory record (APPNOTE 4.3.16), which sits in the
-    /// last 65,557 bytes; nil when there is none or it defers to ZIP64 (0xffff).
-    static func declaredMemberCount(_ path: String) -> Int? {
-        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? file.close() }
-        guard let size = try? file.seekToEnd(), size >= 22 else { return nil }
-        let start = size > 65_557 ? size - 65_557 : 0
-        guard (try? file.seek(toOffset: start)) != nil, let tail = try? file.readToEnd().map(Array.init),
-            tail.count >= 22
-        else { return nil }
-        for at in stride(from: tail.count - 22, through: 0, by: -1)
-        where tail[at] == 0x50 && tail[at + 1] == 0x4b && tail[at + 2] == 0x05 && tail[at + 3] == 0x06 {
-            let count = Int(tail[at + 10]) | Int(tail[at + 11]) << 8
-            return count == 0xffff ? nil : count
-        }
-        return nil
     }
 
     /// `FS/data/misc/bluetooth/logs/btsnoop_hci.log`, then its `.filtered` and `.last`, btsnooz files,
@@ -121,14 +88,15 @@ public struct BugreportArchive {
         file: FileSource, member: String, damage: String?
     ) {
         guard let name = member ?? candidates.first else {
+            // A bugreport zipped once more (as it is mailed or uploaded) holds only the zip.
+            let zips = members.filter { $0.lowercased().hasSuffix(".zip") }
             throw .unsupported(
                 format: "zip",
                 detail:
                     "no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt)"
-            )
+                    + (zips.isEmpty ? "" : "; it holds zips (\(Self.list(zips))): unzip it and read the zip inside"))
         }
-        let listed = archive.map { $0[name] != nil } ?? candidates.contains(name)
-        guard listed else {
+        guard members.contains(name) else {
             throw .unsupported(format: "zip", detail: "no member \(name) (candidates: \(Self.list(candidates)))")
         }
         let tooLarge = CaptureOpenError.unsupported(
@@ -136,8 +104,6 @@ public struct BugreportArchive {
             detail:
                 "member \(name) inflates to more than \(limit) bytes (--limit archive-bytes=\(limit)): not read; raise the limit to read it"
         )
-        // The size the archive declares may be a lie: the inflated bytes are counted as well.
-        if let entry = archive?[name], entry.uncompressedSize > UInt64(limit) { throw tooLarge }
         let archiveFile = OS.open(path, O_RDONLY)
         guard archiveFile >= 0 else { throw .cannotOpen(path: path, reason: OS.openFailure(path, OS.errno)) }
         defer { OS.close(archiveFile) }
@@ -173,6 +139,11 @@ public struct BugreportArchive {
             case .output(let failure): throw failure
             case .unsupported(let detail): throw .unsupported(format: "zip", detail: detail)
             }
+        }
+        var head: [UInt8] = [0, 0, 0, 0]
+        if head.withUnsafeMutableBytes({ OS.pread(fd, $0.baseAddress, 4, 0) }) == 4, head == Self.magic {
+            throw .unsupported(
+                format: "zip", detail: "member \(name) is itself a zip: unzip the archive and read the zip inside")
         }
         OS.lseek(fd, 0, SEEK_SET)
         return (file, name, damage)

@@ -8,13 +8,11 @@ import CBTLensZlib
 /// `limit` bytes each, output dropped. The walk stops at the first header it cannot read; the last
 /// member may be cut, and is then read as far as it goes.
 enum ZipLocalScan {
-    static let memberLimit = 100_000
-
     static func members(fd: Int32, limit: Int64) -> [(name: String, member: ZipMember)] {
         let size = UInt64(max(OS.lseek(fd, 0, SEEK_END), 0))
         var found: [(name: String, member: ZipMember)] = []
         var at: UInt64 = 0
-        while found.count < memberLimit,
+        while found.count < ZipDirectory.memberLimit,
             let header = try? ZipMember.read(fd, at: at, count: 30, size: size, "a local header"),
             ZipMember.le(header, 0, 4) == 0x0403_4b50
         {
@@ -22,12 +20,17 @@ enum ZipLocalScan {
             guard let name = try? ZipMember.read(fd, at: at + 30, count: nameLength, size: size, "a name") else {
                 break
             }
+            let flags = UInt16(ZipMember.le(header, 6, 2))
+            let described = flags & 0x08 != 0
+            // A ZIP64 member's sizes are in its extra field, not read here.
+            let declared = ZipMember.le(header, 22, 4)
             var member = ZipMember(
-                method: UInt16(ZipMember.le(header, 8, 2)), checksum: UInt32(ZipMember.le(header, 14, 4)),
-                compressedSize: ZipMember.le(header, 18, 4), dataOffset: at + 30 + nameLength + extraLength)
+                method: UInt16(ZipMember.le(header, 8, 2)), flags: flags, checksum: UInt32(ZipMember.le(header, 14, 4)),
+                compressedSize: ZipMember.le(header, 18, 4),
+                uncompressedSize: described || declared == 0xffff_ffff ? nil : declared,
+                dataOffset: at + 30 + nameLength + extraLength)
             guard member.dataOffset <= size else { break }
             let rest = size - member.dataOffset
-            let described = ZipMember.le(header, 6, 2) & 0x08 != 0
             var next: UInt64?
             if described {
                 // Only a deflate stream says where it ends.
@@ -35,7 +38,7 @@ enum ZipLocalScan {
                     let length = deflateLength(fd, at: member.dataOffset, size: size, limit: limit)
                 else {
                     member.compressedSize = rest
-                    found.append((String(decoding: name, as: UTF8.self), member))
+                    found.append((ZipDirectory.displayName(name[...]), member))
                     break
                 }
                 member.compressedSize = length
@@ -45,7 +48,7 @@ enum ZipLocalScan {
             } else {
                 member.compressedSize = rest
             }
-            found.append((String(decoding: name, as: UTF8.self), member))
+            found.append((ZipDirectory.displayName(name[...]), member))
             guard let next else { break }
             at = next
         }

@@ -3,19 +3,18 @@ import CBTLensZlib
 import Foundation
 
 /// A member's stored bytes, found from the archive's own headers, and inflated with zlib within
-/// bounds. ZIPFoundation lists the members, but its inflater reads on past a member's compressed
-/// size and loops for ever when the deflate stream does not end before the file does (a fuzzed
-/// 361-byte zip hung `btlens stats`). Layouts: APPNOTE.TXT 4.3.7 (local file header), 4.3.12
-/// (central directory header), 4.3.14–4.3.16 (ZIP64 and end of central directory records), 4.5.3
-/// (ZIP64 extended information).
+/// bounds (ZIPFoundation's inflater read on past a member's compressed size and looped for ever
+/// when the deflate stream did not end before the file did: a fuzzed 361-byte zip hung `btlens
+/// stats`). The central directory is `ZipDirectory`; the local file header is APPNOTE.TXT 4.3.7.
 struct ZipMember {
     var method: UInt16
+    /// General purpose bit flags (APPNOTE.TXT 4.4.4): bit 0, encrypted.
+    var flags: UInt16
     var checksum: UInt32
     var compressedSize: UInt64
+    /// What the archive declares; nil where it does not say (a data descriptor not read).
+    var uncompressedSize: UInt64?
     var dataOffset: UInt64
-
-    /// The most central directory btlens reads: 10,000 members with long names fit in 2 MiB.
-    static let centralDirectoryLimit: UInt64 = 16 << 20
 
     struct Damaged: Error { var detail: String }
 
@@ -24,48 +23,48 @@ struct ZipMember {
     /// (`ZipLocalScan`, each member inflated to at most `limit` bytes to find where it ends).
     static func locate(_ name: String, fd: Int32, limit: Int64) throws(Damaged) -> ZipMember {
         let size = UInt64(max(OS.lseek(fd, 0, SEEK_END), 0))
-        let directoryOffset: UInt64
-        let directorySize: UInt64
-        do { (directoryOffset, directorySize) = try centralDirectory(fd, size: size) } catch {
-            guard let found = ZipLocalScan.members(fd: fd, limit: limit).first(where: { $0.name == name }) else {
-                throw error
-            }
-            return found.member
-        }
-        let directory = try read(fd, at: directoryOffset, count: directorySize, size: size, "the central directory")
-        let wanted = Array(name.utf8)
-        var at = 0
-        while at + 46 <= directory.count, le(directory, at, 4) == 0x0201_4b50 {
-            let nameLength = Int(le(directory, at + 28, 2))
-            let extraLength = Int(le(directory, at + 30, 2))
-            let next = at + 46 + nameLength + extraLength + Int(le(directory, at + 32, 2))
-            guard next <= directory.count else { break }
-            if Array(directory[at + 46..<at + 46 + nameLength]) == wanted {
-                var member = ZipMember(
-                    method: UInt16(le(directory, at + 10, 2)), checksum: UInt32(le(directory, at + 16, 4)),
-                    compressedSize: le(directory, at + 20, 4), dataOffset: 0)
-                var headerOffset = le(directory, at + 42, 4)
-                zip64(
-                    directory[at + 46 + nameLength..<at + 46 + nameLength + extraLength],
-                    uncompressed: le(directory, at + 24, 4), &member.compressedSize, &headerOffset)
-                let local = try read(fd, at: headerOffset, count: 30, size: size, "member \(name)'s local header")
-                guard le(local, 0, 4) == 0x0403_4b50 else {
-                    throw Damaged(detail: "member \(name) has no local header at offset \(headerOffset)")
+        let directory: ZipDirectory
+        do { directory = try ZipDirectory.read(fd, size: size) } catch {
+            switch error {
+            case .noEndRecord:
+                guard let found = ZipLocalScan.members(fd: fd, limit: limit).first(where: { $0.name == name }) else {
+                    throw Damaged(detail: "it has no end of central directory record (is it cut short?)")
                 }
-                member.dataOffset = headerOffset + 30 + le(local, 26, 2) + le(local, 28, 2)
-                guard member.dataOffset.addingReportingOverflow(member.compressedSize).partialValue <= size,
-                    member.compressedSize <= size
-                else {
-                    throw Damaged(
-                        detail:
-                            "member \(name)'s \(member.compressedSize) bytes at offset \(member.dataOffset) run past the end of the archive (\(size) bytes)"
-                    )
-                }
-                return member
+                return found.member
+            case .damaged(let detail), .refused(let detail): throw Damaged(detail: detail)
             }
-            at = next
         }
-        throw Damaged(detail: "member \(name) is not in its central directory")
+        guard let entry = directory.entries.first(where: { $0.name == name }) else {
+            throw Damaged(detail: "member \(name) is not in its central directory")
+        }
+        let local = try read(fd, at: entry.headerOffset, count: 30, size: size, "member \(name)'s local header")
+        guard le(local, 0, 4) == 0x0403_4b50 else {
+            throw Damaged(detail: "member \(name) has no local header at offset \(entry.headerOffset)")
+        }
+        // The header is within the file: these sums are far from UInt64's end.
+        let dataOffset = entry.headerOffset + 30 + le(local, 26, 2) + le(local, 28, 2)
+        guard dataOffset <= size, entry.compressedSize <= size - dataOffset else {
+            throw Damaged(
+                detail:
+                    "member \(name)'s \(entry.compressedSize) bytes at offset \(dataOffset) run past the end of the archive (\(size) bytes)"
+            )
+        }
+        return ZipMember(
+            method: entry.method, flags: entry.flags, checksum: entry.checksum, compressedSize: entry.compressedSize,
+            uncompressedSize: entry.uncompressedSize, dataOffset: dataOffset)
+    }
+
+    /// Why btlens cannot read the member, or nil: it reads stored (0) and deflated (8) members, not
+    /// encrypted ones.
+    func unreadable(_ name: String) -> String? {
+        if flags & 1 != 0 {
+            return "member \(name) is encrypted: btlens does not decrypt zips; unzip it with its password first"
+        }
+        guard method == 0 || method == 8 else {
+            return
+                "member \(name) is compressed with method \(method); btlens reads stored (0) and deflated (8) members"
+        }
+        return nil
     }
 
     enum Failure: Error {
@@ -82,10 +81,7 @@ struct ZipMember {
         from fd: Int32, name: String, limit: Int64,
         into sink: (UnsafeRawBufferPointer) throws(CaptureOpenError) -> Void
     ) throws(Failure) -> String? {
-        guard method == 0 || method == 8 else {
-            throw .unsupported(
-                "member \(name) is compressed with method \(method); btlens reads stored (0) and deflated (8) members")
-        }
+        if let why = unreadable(name) { throw .unsupported(why) }
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         var stream = z_stream()
@@ -136,50 +132,10 @@ struct ZipMember {
             return
                 "its CRC-32 is \(Hex.value(UInt32(truncatingIfNeeded: crc), width: 8)), the archive says \(Hex.value(checksum, width: 8))"
         }
+        if let uncompressedSize, uncompressedSize != UInt64(written) {
+            return "it inflates to \(written) bytes, the archive says \(uncompressedSize)"
+        }
         return nil
-    }
-
-    /// The central directory's offset and size from the end record, or the ZIP64 one it defers to.
-    private static func centralDirectory(_ fd: Int32, size: UInt64) throws(Damaged) -> (UInt64, UInt64) {
-        let tailStart = size > 65_557 ? size - 65_557 : 0
-        let tail = try read(fd, at: tailStart, count: size - tailStart, size: size, "the end record")
-        guard
-            let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { le(tail, $0, 4) == 0x0605_4b50 })
-        else {
-            throw Damaged(detail: "it has no end of central directory record (is it cut short?)")
-        }
-        var (offset, length) = (le(tail, end + 16, 4), le(tail, end + 12, 4))
-        if offset == 0xffff_ffff || length == 0xffff_ffff, end >= 20, le(tail, end - 20, 4) == 0x0706_4b50 {
-            let record = try read(fd, at: le(tail, end - 12, 8), count: 56, size: size, "the ZIP64 end record")
-            guard le(record, 0, 4) == 0x0606_4b50 else { throw Damaged(detail: "its ZIP64 end record is missing") }
-            (offset, length) = (le(record, 48, 8), le(record, 40, 8))
-        }
-        guard length <= centralDirectoryLimit else {
-            throw Damaged(
-                detail:
-                    "its central directory of \(length) bytes is larger than btlens reads (\(centralDirectoryLimit >> 20) MiB)"
-            )
-        }
-        return (offset, length)
-    }
-
-    /// The ZIP64 extended information (header 0x0001) holds, as 8 bytes each, the values whose 4-byte
-    /// fields are all ones, in this order: uncompressed size, compressed size, local header offset.
-    private static func zip64(
-        _ extra: ArraySlice<UInt8>, uncompressed: UInt64, _ compressed: inout UInt64, _ offset: inout UInt64
-    ) {
-        let bytes = Array(extra)
-        var at = 0
-        while at + 4 <= bytes.count, le(bytes, at, 2) != 1 { at += 4 + Int(le(bytes, at + 2, 2)) }
-        guard at + 4 <= bytes.count else { return }
-        let end = min(at + 4 + Int(le(bytes, at + 2, 2)), bytes.count)
-        var field = at + 4
-        if uncompressed == 0xffff_ffff { field += 8 }
-        if compressed == 0xffff_ffff, field + 8 <= end {
-            compressed = le(bytes, field, 8)
-            field += 8
-        }
-        if offset == 0xffff_ffff, field + 8 <= end { offset = le(bytes, field, 8) }
     }
 
     /// `count` bytes at `offset`, all of them inside the file.

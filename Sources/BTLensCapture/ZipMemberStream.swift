@@ -30,13 +30,9 @@ public final class ZipMemberStream {
             OS.close(fd)
             throw .unsupported(format: "zip", detail: "the archive is damaged: \(error.detail)")
         }
-        guard located.method == 0 || located.method == 8 else {
+        if let why = located.unreadable(member) {
             OS.close(fd)
-            throw .unsupported(
-                format: "zip",
-                detail:
-                    "member \(member) is compressed with method \(located.method); btlens reads stored (0) and deflated (8) members"
-            )
+            throw .unsupported(format: "zip", detail: why)
         }
         stream.initialize(to: z_stream())
         guard inflateInit2_(stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {

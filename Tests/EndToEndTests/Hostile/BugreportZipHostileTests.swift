@@ -2,9 +2,10 @@ import BTLensTestSupport
 import Foundation
 import XCTest
 
-/// Bugreport zips that lie, each run through every command that reads a capture, as a separate
-/// process with a time and memory limit: each says what is wrong in the same words whatever the
-/// command.
+/// Bugreport zips that lie in their structures, each run through every command that reads a
+/// capture, as a separate process with a time and memory limit: none may reach a trap (a 1,199-byte
+/// zip whose ZIP64 directory offset was 2^63 killed btlens with SIGILL inside ZIPFoundation), and
+/// each says what is wrong in the same words whatever the command.
 final class BugreportZipHostileTests: XCTestCase {
     static let log = "FS/data/misc/bluetooth/logs/btsnoop_hci.log"
     static let memoryLimit = 1 << 30
@@ -33,6 +34,94 @@ final class BugreportZipHostileTests: XCTestCase {
             ("index", ["index", "--db", folder + "/s.sqlite", path]),
             ("export", ["export", "--dataset", folder + "/dataset", path]),
         ]
+    }
+
+    /// Each command exits 1 and says `message` on stderr, nothing on stdout.
+    func assertRefused(_ bytes: [UInt8], _ message: String, _ extra: [String] = []) throws {
+        let dir = try folder()
+        let path = try write(bytes, in: dir)
+        for (name, arguments) in commands(path, in: dir, extra) {
+            let run = try runCLI(arguments, timeout: 30, memoryLimit: Self.memoryLimit)
+            XCTAssertEqual(run.status, 1, "\(name): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), "\(name): \(run.stderr)")
+        }
+    }
+
+    func testAZip64DirectoryOffsetOf2To63IsDamagedNotATrap() throws {
+        let zip = BugreportZip.raw(
+            [.init(Self.log, stored: SampleCaptures.session().bytes)], zip64DirectoryOffset: 1 << 63)
+        let central = 46 + Self.log.utf8.count
+        try assertRefused(
+            zip,
+            "zip: the archive is damaged: its central directory (\(central) bytes at offset 9223372036854775808) runs past the end of the archive (\(zip.count) bytes)"
+        )
+    }
+
+    func testADirectoryOffsetPastTheFileIsDamagedNotNoSnoopLog() throws {
+        var zip = BugreportZip.raw([.init(Self.log, stored: SampleCaptures.session().bytes)])
+        // The end record's directory offset (its last 6 bytes are the offset and the comment length).
+        zip[zip.count - 6..<zip.count - 2] = [0xf0, 0xff, 0xff, 0x7f]
+        try assertRefused(
+            zip,
+            "zip: the archive is damaged: its central directory (\(46 + Self.log.utf8.count) bytes at offset 2147483632) runs past the end of the archive (\(zip.count) bytes)"
+        )
+    }
+
+    func testAnEncryptedMemberSaysSo() throws {
+        let capture = SampleCaptures.session().bytes
+        let zip = BugreportZip.raw([
+            .init(
+                name: Array(Self.log.utf8), data: capture, flags: 1, crc: BugreportZip.crc32(capture),
+                size: UInt32(capture.count))
+        ])
+        try assertRefused(
+            zip, "zip: member \(Self.log) is encrypted: btlens does not decrypt zips; unzip it with its password first")
+    }
+
+    func testABugreportZippedAgainSaysToUnzipIt() throws {
+        let inner = BugreportZip.raw([.init(Self.log, stored: SampleCaptures.session().bytes)])
+        let zip = BugreportZip.raw([.init("bugreport-panther.zip", stored: inner)])
+        try assertRefused(
+            zip,
+            "zip: no Bluetooth snoop log or bugreport text inside (looked for btsnoop_hci.log*, btsnooz_hci.log*, bugreport*.txt); it holds zips (bugreport-panther.zip): unzip it and read the zip inside"
+        )
+        let dir = try folder()
+        let run = try runCLI(
+            ["stats", try write(zip, in: dir), "--member", "bugreport-panther.zip"], timeout: 30,
+            memoryLimit: Self.memoryLimit)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "zip: member bugreport-panther.zip is itself a zip: unzip the archive and read the zip inside"),
+            run.stderr)
+    }
+
+    /// 100,001 members: the end record's 16-bit count says 34,465.
+    func testMoreMembersThanBtlensListsAreRefusedNotMiscounted() throws {
+        let members =
+            [BugreportZip.RawMember(Self.log, stored: SampleCaptures.session().bytes)]
+            + (1...100_000).map { BugreportZip.RawMember("m\($0)", stored: []) }
+        try assertRefused(
+            BugreportZip.raw(members), "zip: it lists more than 100000 members; btlens reads at most 100000")
+    }
+
+    /// A name that is not UTF-8 is shown with its bytes as `\xNN`, and read.
+    func testANameThatIsNotUTF8IsShownEscapedAndRead() throws {
+        let name = Array(Self.log.utf8) + [0xff, 0xfe]
+        let capture = SampleCaptures.session()
+        let zip = BugreportZip.raw([
+            .init(
+                name: name, data: capture.bytes, crc: BugreportZip.crc32(capture.bytes),
+                size: UInt32(capture.bytes.count))
+        ])
+        let dir = try folder()
+        let path = try write(zip, in: dir)
+        for arguments in [["stats", path], ["stats", path, "--member", Self.log + "\\xff\\xfe"]] {
+            let run = try runCLI(arguments, timeout: 30, memoryLimit: Self.memoryLimit)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stdout.contains("bugreport member \(Self.log)\\xff\\xfe"), run.stdout)
+            XCTAssertTrue(run.stdout.contains("Records:     \(capture.lastRecord) ("), run.stdout)
+        }
     }
 
     /// The damaged member is read as far as it goes, and every command says what is wrong with it:
@@ -69,5 +158,15 @@ final class BugreportZipHostileTests: XCTestCase {
         try assertSaidByEveryCommand(
             zip, "its CRC-32 is 0x\(String(format: "%08x", crc)), the archive says 0x\(String(format: "%08x", crc ^ 1))"
         )
+    }
+
+    /// A member that declares 1 GiB and holds a few KB is read, not refused past `archive-bytes`;
+    /// one that declares less than it holds is counted as it inflates (`ArchiveTests`).
+    func testADeclaredSizeThatLiesIsSaidAndTheBytesAreRead() throws {
+        let capture = SampleCaptures.session().bytes
+        let zip = BugreportZip.raw([
+            .init(name: Array(Self.log.utf8), data: capture, crc: BugreportZip.crc32(capture), size: 1 << 30)
+        ])
+        try assertSaidByEveryCommand(zip, "it inflates to \(capture.count) bytes, the archive says 1073741824")
     }
 }

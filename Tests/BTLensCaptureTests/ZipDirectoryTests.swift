@@ -1,0 +1,47 @@
+import BTLensCapture
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// The central directory as btlens reads it (`ZipDirectory`): counts, ZIP64, names.
+final class ZipDirectoryTests: XCTestCase {
+    static let log = "FS/data/misc/bluetooth/logs/btsnoop_hci.log"
+
+    func write(_ bytes: [UInt8]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-test-\(UUID().uuidString).zip")
+        try Data(bytes).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url.path
+    }
+
+    func records(_ path: String) throws -> Int {
+        var reader = try CaptureFormat.open(path: path)
+        var n = 0
+        while let item = try reader.next() { if case .record = item { n += 1 } }
+        return n
+    }
+
+    /// 65,538 members: the end record's 16-bit count says 2, and the entries counted agree with it.
+    func testACountWrappedAt16BitsIsReadByCountingTheEntries() throws {
+        let session = SampleCaptures.session()
+        let members =
+            (0...65_536).map { BugreportZip.RawMember("m\($0)", stored: []) }
+            + [BugreportZip.RawMember(Self.log, stored: session.bytes)]
+        XCTAssertEqual(try records(write(BugreportZip.raw(members))), session.lastRecord)
+    }
+
+    func testACountTheEntriesDisagreeWithIsDamaged() throws {
+        let zip = BugreportZip.raw([.init(Self.log, stored: SampleCaptures.session().bytes)], count: 5)
+        XCTAssertThrowsError(try CaptureFormat.open(path: write(zip))) {
+            XCTAssertEqual(
+                "\($0)", "zip: the archive is damaged: its central directory holds 1 members, its end record says 5")
+        }
+    }
+
+    func testAZip64EndRecordIsFollowed() throws {
+        let session = SampleCaptures.session()
+        let start = UInt64(30 + Self.log.utf8.count + session.bytes.count)
+        let zip = BugreportZip.raw([.init(Self.log, stored: session.bytes)], zip64DirectoryOffset: start)
+        XCTAssertEqual(try records(write(zip)), session.lastRecord)
+    }
+}

@@ -67,6 +67,18 @@ final class BugreportZipHostileTests: XCTestCase {
         )
     }
 
+    func testAMemberHeaderOffsetPastTheFileIsDamaged() throws {
+        let capture = SampleCaptures.session().bytes
+        var zip = BugreportZip.raw([.init(Self.log, stored: capture)])
+        // The central directory header's local header offset (APPNOTE.TXT 4.3.12: at 42).
+        let central = 30 + Self.log.utf8.count + capture.count
+        zip[central + 42..<central + 46] = [0xfe, 0xff, 0xff, 0xff]
+        try assertRefused(
+            zip,
+            "zip: the archive is damaged: member \(Self.log)'s local header (30 bytes at offset 4294967294) runs past the end of the archive (\(zip.count) bytes)"
+        )
+    }
+
     func testAnEncryptedMemberSaysSo() throws {
         let capture = SampleCaptures.session().bytes
         let zip = BugreportZip.raw([

@@ -8,6 +8,8 @@ public enum AppLogError: Error, Equatable, CustomStringConvertible {
     case badPattern(String, String)
     /// A custom time layout with an unknown directive.
     case badTimeFormat(String, String)
+    /// A line that ran past `AppLogLimits.endlessLineBytes` with no end (`/dev/zero`): no text.
+    case endlessLine(line: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum AppLogError: Error, Equatable, CustomStringConvertible {
             return "the app log pattern \"\(pattern)\" cannot be used: \(why)"
         case .badTimeFormat(let layout, let why):
             return "the app log time format \"\(layout)\" cannot be used: \(why)"
+        case .endlessLine(let line, let limit):
+            return "line \(line) runs past \(limit >> 20) MiB with no line end: not a text log"
         }
     }
 

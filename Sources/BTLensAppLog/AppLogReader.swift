@@ -6,10 +6,13 @@ public struct AppLogLimits: Sendable, Equatable {
     public var lineBytes = 65_536
     /// An entry with its continuation lines; further ones are dropped (`applog.entry.long`).
     public var entryBytes = 262_144
+    /// A line with no end past this is no text log's (`/dev/zero`): reading stops (`AppLogError.endlessLine`).
+    public var endlessLineBytes = 16 << 20
 
-    public init(lineBytes: Int = 65_536, entryBytes: Int = 262_144) {
+    public init(lineBytes: Int = 65_536, entryBytes: Int = 262_144, endlessLineBytes: Int = 16 << 20) {
         self.lineBytes = lineBytes
         self.entryBytes = entryBytes
+        self.endlessLineBytes = endlessLineBytes
     }
 }
 
@@ -67,7 +70,7 @@ public struct AppLogReader {
     public init(format: AppLogFormat? = nil, limits: AppLogLimits = AppLogLimits(), bugreport: Bool = false) {
         self.format = format
         self.limits = limits
-        lines = PhysicalLines(limit: limits.lineBytes)
+        lines = PhysicalLines(limit: limits.lineBytes, endless: limits.endlessLineBytes)
         sections = bugreport ? BugreportSections() : nil
     }
 
@@ -92,7 +95,7 @@ public struct AppLogReader {
             }
             ready.removeAll(keepingCapacity: true)
             readyIndex = 0
-            guard let event = nextLine() else {
+            guard let event = try nextLine() else {
                 guard lines.finished else {
                     guard flushing else { return nil }
                     flushing = false
@@ -121,7 +124,7 @@ public struct AppLogReader {
     /// format, or nil while more lines are needed. Throws as `next()` does when none is found.
     public mutating func detectFormat() throws -> AppLogFormat? {
         while format == nil {
-            guard let event = nextLine() else {
+            guard let event = try nextLine() else {
                 guard lines.finished else { return nil }
                 if let sections, sections.sections == 0 { throw AppLogError.noLogcat }
                 try detect()
@@ -135,8 +138,12 @@ public struct AppLogReader {
     }
 
     /// The next physical line; the first without the UTF-8 byte order mark an editor may put there.
-    private mutating func nextLine() -> PhysicalLines.Event? {
+    /// Throws at a line that does not end.
+    private mutating func nextLine() throws -> PhysicalLines.Event? {
         let event = lines.next()
+        if case .endless(let number)? = event {
+            throw AppLogError.endlessLine(line: number, limit: limits.endlessLineBytes)
+        }
         guard case .line(1, let bytes)? = event, bytes.starts(with: [0xef, 0xbb, 0xbf]) else { return event }
         return .line(1, Array(bytes.dropFirst(3)))
     }
@@ -146,7 +153,7 @@ public struct AppLogReader {
         guard sections != nil else { return true }
         switch event {
         case .line(_, let bytes): lastLineAdmitted = sections?.admits(bytes) ?? true
-        case .cut: break
+        case .cut, .endless: break
         }
         return lastLineAdmitted
     }
@@ -208,6 +215,7 @@ public struct AppLogReader {
             } else {
                 ready.append(.problem(AppLogProblem(line: number, diagnostic: d)))
             }
+        case .endless: break
         case .line(let number, let bytes):
             lastLineInEntry = false
             guard !bytes.isEmpty else {

@@ -3,16 +3,20 @@ import BTLensCore
 /// Bytes, appended in chunks of any size, cut into physical lines at `\n` (a `\r` before it is
 /// dropped). A line longer than `limit` bytes is cut at the last whole UTF-8 character within it,
 /// and the rest of it skipped as it arrives: what is held is the unread chunk and at most `limit`
-/// bytes of a line.
+/// bytes of a line. A line that runs past `endless` bytes with no end (`/dev/zero` through a pipe)
+/// is no text: it is said, and nothing after it is read.
 struct PhysicalLines {
     enum Event: Equatable {
         /// Line `number` (1-based), without its line end.
         case line(Int, [UInt8])
         /// Line `number` was `bytes` long, more than the limit; its first part came as a `.line`.
         case cut(Int, bytes: Int)
+        /// Line `number` ran past `endless` bytes and has not ended.
+        case endless(Int)
     }
 
     let limit: Int
+    let endless: Int
     private var buffer = StreamBuffer()
     /// Bytes at the front of `buffer` known to hold no `\n`, so each byte is searched once.
     private var searched = 0
@@ -22,7 +26,10 @@ struct PhysicalLines {
     private(set) var number = 0
     private(set) var finished = false
 
-    init(limit: Int) { self.limit = max(limit, 4) }
+    init(limit: Int, endless: Int) {
+        self.limit = max(limit, 4)
+        self.endless = max(endless, self.limit)
+    }
 
     mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 { buffer.append(bytes) }
 
@@ -37,8 +44,10 @@ struct PhysicalLines {
         }
         if let skip = skipping {
             guard let end = buffer.firstIndex(of: 0x0a) else {
-                skipping = (skip.number, skip.bytes.saturatingAdding(buffer.count))
+                let bytes = skip.bytes.saturatingAdding(buffer.count)
+                skipping = (skip.number, bytes)
                 buffer.removeAll()
+                if bytes > endless { return .endless(skip.number) }
                 if !finished { return nil }
                 skipping = nil
                 return .cut(skip.number, bytes: skip.bytes)

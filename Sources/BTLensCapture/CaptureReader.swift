@@ -127,12 +127,20 @@ public enum CaptureFormat {
         return try PcapReader(file: file, format: format, memory: memory)
     }
 
-    /// Opens a capture file; a bugreport .zip opens its best member, or `member`, inflated to at most
-    /// `archiveLimit` bytes.
+    /// Opens a capture file (a pipe or FIFO as a stream); a bugreport .zip opens its best member, or
+    /// `member`, inflated to at most `archiveLimit` bytes.
     public static func open(path: String, member: String? = nil, archiveLimit: Int64 = 256 << 20)
         throws(CaptureOpenError) -> any CaptureReader
     {
         let source = try FileSource(path: path)
+        // A pipe or FIFO (`<(cat cap)`, `/dev/stdin`) gives its bytes once: read as standard input is.
+        guard source.size != nil else {
+            guard member == nil else {
+                throw .unsupported(
+                    format: "capture", detail: "--member applies to a bugreport .zip file, not to a pipe")
+            }
+            return try open(source, streaming: true)
+        }
         var probe = ChunkedInput(source)
         _ = try probe.ensure(4)
         guard probe.peek(4).elementsEqual(BugreportArchive.magic) else {

@@ -96,11 +96,16 @@ func openCapture(
     }
 }
 
-/// A command that reads its capture twice cannot read standard input.
+/// A command that reads its capture twice cannot read standard input, nor a pipe or FIFO
+/// (`<(cat F)`), which give their bytes once.
 func refuseStandardInput(_ path: String, because twice: String) throws {
-    guard path == standardInputPath else { return }
+    if path == standardInputPath {
+        throw UsageFailure(
+            message: "\(twice) reads the capture twice, which standard input cannot give: save it to a file first")
+    }
+    guard let st = OS.status(path: path), st.st_mode & S_IFMT == S_IFIFO else { return }
     throw UsageFailure(
-        message: "\(twice) reads the capture twice, which standard input cannot give: save it to a file first")
+        message: "\(twice) reads the capture twice, which a pipe (\(path)) cannot give: save it to a file first")
 }
 
 /// What a path ends in after its last dot, lowercased: how an output's format is chosen.

@@ -62,7 +62,7 @@ final class AppLogSourceTests: XCTestCase {
                 ("bugreport-phone-2023-11-14-22-14-00.txt", Array(text.utf8), true),
                 ("main_entry.txt", Array("bugreport-phone-2023-11-14-22-14-00.txt".utf8), false),
             ]), ".zip")
-        let source = try AppLogSource(bugreport: zip, format: nil, keep: { $0.tag == "BLE" })
+        let source = try AppLogSource.open(zip, format: nil, keep: { $0.tag == "BLE" }, growing: false)
         XCTAssertEqual(source.name, "\(zip) member bugreport-phone-2023-11-14-22-14-00.txt")
         source.reference = Self.firstTime
         let lines = try drain(source)
@@ -76,7 +76,7 @@ final class AppLogSourceTests: XCTestCase {
 
     func testABugreportsTextIsReadToo() throws {
         let path = try file(Array(Self.bugreport(logcat: Self.logcat).utf8), ".txt")
-        let source = try AppLogSource(bugreport: path, format: nil, keep: { _ in true })
+        let source = try AppLogSource.open(path, format: nil, keep: { _ in true }, growing: false)
         XCTAssertEqual(source.name, path)
         XCTAssertEqual(try drain(source).map(\.line.number), [6, 7])
     }
@@ -84,12 +84,12 @@ final class AppLogSourceTests: XCTestCase {
     func testABugreportWithNoLogcatIsAClearError() throws {
         let text = "== dumpstate\n------ UPTIME (uptime) ------\nup 2 days\n"
         let zip = try file(BugreportZip.make([("bugreport-x.txt", Array(text.utf8), true)]), ".zip")
-        let source = try AppLogSource(bugreport: zip, format: nil, keep: { _ in true })
+        let source = try AppLogSource.open(zip, format: nil, keep: { _ in true }, growing: false)
         XCTAssertThrowsError(try drain(source)) {
             XCTAssertTrue("\($0)".contains("member bugreport-x.txt: no logcat in this bugreport"), "\($0)")
         }
         let noText = try file(BugreportZip.make([("FS/other.txt", [1], true)]), ".zip")
-        XCTAssertThrowsError(try AppLogSource(bugreport: noText, format: nil, keep: { _ in true })) {
+        XCTAssertThrowsError(try AppLogSource.open(noText, format: nil, keep: { _ in true }, growing: false)) {
             XCTAssertTrue("\($0)".contains("no bugreport text"), "\($0)")
         }
     }

@@ -43,49 +43,27 @@ extension AppLogMerger {
         }
     }
 
-    /// `bugreport` is the capture's bugreport; a bugreport (a zip, or dumpstate's text) given by
-    /// name is read for its logcat too; any other file is read as a log.
+    /// `bugreport` is the capture's bugreport (a file: it is read twice); a bugreport (a zip, or
+    /// dumpstate's text) given by name is read for its logcat too; any other file is read as a log.
     static func source(_ file: String, _ options: Options, _ keep: @escaping (AppLogLine) -> Bool) throws
         -> AppLogSource
     {
-        if file == "bugreport" {
-            guard let capture = options.capture else {
-                throw AppLogOpenError(
-                    message:
-                        "--app-log bugreport reads the logcat of the capture's bugreport: there is no capture file",
-                    usage: true)
-            }
-            guard isBugreport(capture) else {
-                throw AppLogOpenError(
-                    message:
-                        "--app-log bugreport reads the logcat of the capture's bugreport, and \(capture) is not one (a bugreport .zip or its dumpstate text)",
-                    usage: true)
-            }
-            return try AppLogSource(bugreport: capture, format: options.format, keep: keep)
+        guard file == "bugreport" else {
+            return try AppLogSource.open(file, format: options.format, keep: keep, growing: options.live)
         }
-        if isBugreport(file) { return try AppLogSource(bugreport: file, format: options.format, keep: keep) }
-        let source = try AppLogSource(path: file, format: options.format, keep: keep, growing: options.live)
-        if case .custom(let pattern) = options.format { try check(pattern, on: file) }
+        guard let capture = options.capture, FolderRun.notRegularFile(capture) == nil else {
+            throw AppLogOpenError(
+                message:
+                    "--app-log bugreport reads the logcat of the capture's bugreport, which must be a file: \(options.capture.map { "\($0) is not one" } ?? "there is no capture file")",
+                usage: true)
+        }
+        let source = try AppLogSource.open(capture, format: options.format, keep: keep, growing: false)
+        guard source.bugreport else {
+            throw AppLogOpenError(
+                message:
+                    "--app-log bugreport reads the logcat of the capture's bugreport, and \(capture) is not one (a bugreport .zip or its dumpstate text)",
+                usage: true)
+        }
         return source
-    }
-
-    /// A pattern that reads none of a log's first lines is a mistake, said before any output.
-    static func check(_ pattern: AppLogPattern, on file: String) throws {
-        guard let h = FileHandle(forReadingAtPath: file), let head = try? h.read(upToCount: 65_536) else { return }
-        try? h.close()
-        let lines = String(decoding: head, as: UTF8.self).split(whereSeparator: \.isNewline).prefix(200)
-        guard !lines.isEmpty, !lines.contains(where: pattern.reads) else { return }
-        throw AppLogOpenError(
-            message:
-                "\(file): --app-log-format reads none of its first \(lines.count) lines (each must match, and its time group read as a time: --app-log-time-format gives the time's layout)",
-            usage: true)
-    }
-
-    /// A zip, or text that dumpstate wrote: from its first 4 KiB.
-    static func isBugreport(_ path: String) -> Bool {
-        guard let h = FileHandle(forReadingAtPath: path), let head = try? h.read(upToCount: 4096) else { return false }
-        try? h.close()
-        return head.starts(with: [0x50, 0x4b, 0x03, 0x04])
-            || String(decoding: head, as: UTF8.self).contains("== dumpstate")
     }
 }

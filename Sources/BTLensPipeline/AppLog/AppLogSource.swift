@@ -24,7 +24,8 @@ final class AppLogSource {
     let name: String
     private let path: String
     private let format: AppLogFormat?
-    private let bugreport: Bool
+    /// An Android bugreport, whose logcat is read.
+    let bugreport: Bool
     private let growing: Bool
     private var input: Input
     private var reader: AppLogReader
@@ -51,43 +52,88 @@ final class AppLogSource {
     /// Problems the reader found (a line cut at its bound), said when their line is placed.
     var problems: [Int: [Diagnostic]] = [:]
 
+    /// The first bytes of a log, read once when it is opened: a pipe or FIFO gives them once.
+    static let headBytes = 65_536
+    static let zipMagic: [UInt8] = [0x50, 0x4b, 0x03, 0x04]
+
+    private init(
+        name: String, path: String, input: Input, head: [UInt8], format: AppLogFormat?, bugreport: Bool,
+        growing: Bool, keep: @escaping (AppLogLine) -> Bool
+    ) {
+        (self.name, self.path, self.input, self.format, self.bugreport, self.growing, self.keep) =
+            (name, path, input, format, bugreport, growing, keep)
+        reader = AppLogReader(format: format, bugreport: bugreport)
+        reader.append(head)
+        offset = UInt64(head.count)
+        if case .file = input { inode = Self.identity(path)?.inode }
+    }
+
     /// `growing`: the log is still being written (`follow`); its end is only the end for now.
-    init(path: String, format: AppLogFormat?, keep: @escaping (AppLogLine) -> Bool, growing: Bool = false) throws {
-        (name, self.path, self.format, bugreport, self.growing, self.keep) = (path, path, format, false, growing, keep)
+    convenience init(path: String, format: AppLogFormat?, keep: @escaping (AppLogLine) -> Bool, growing: Bool = false)
+        throws
+    {
         // A growing log may appear later; a folder, or a file that cannot be read, is said now.
-        if growing && !FileManager.default.fileExists(atPath: path) {
-            input = .missing
-        } else {
-            input = .file(try Self.open(path))
-        }
-        inode = Self.identity(path)?.inode
-        reader = AppLogReader(format: format)
+        let missing = growing && !FileManager.default.fileExists(atPath: path)
+        self.init(
+            name: path, path: path, input: missing ? .missing : .file(try Self.open(path)), head: [], format: format,
+            bugreport: false, growing: growing, keep: keep)
     }
 
-    /// The logcat inside an Android bugreport: its .zip (the main `bugreport-*.txt` member, named in
-    /// `name`) or that text itself. Line numbers are the text's.
-    init(bugreport path: String, format: AppLogFormat?, keep: @escaping (AppLogLine) -> Bool) throws {
+    /// A bugreport .zip, read through its central directory: a file, not a pipe.
+    private convenience init(zip path: String, format: AppLogFormat?, keep: @escaping (AppLogLine) -> Bool) throws {
+        guard FolderRun.notRegularFile(path) == nil else {
+            throw AppLogOpenError(
+                message:
+                    "\(path): a bugreport .zip is read from its central directory, at its end: give it as a file, not a pipe",
+                usage: true)
+        }
+        let member: ZipMemberStream
+        do {
+            member = try ZipMemberStream.bugreportText(in: path, limit: Self.bugreportBytes)
+        } catch {
+            throw AppLogOpenError(message: "\(path): \(error)")
+        }
+        self.init(
+            name: "\(path) member \(member.member)", path: path, input: .member(member), head: [], format: format,
+            bugreport: true, growing: false, keep: keep)
+    }
+
+    /// Opens `path` once, whatever it is (a file, a FIFO, a pipe such as `<(cat log)` or
+    /// `/dev/stdin`), and reads it as its first bytes say: a bugreport (a zip, or text that
+    /// dumpstate wrote) for its logcat, else a log. A custom `--app-log-format` that reads none of
+    /// a log's first lines is a mistake, said now.
+    static func open(_ path: String, format: AppLogFormat?, keep: @escaping (AppLogLine) -> Bool, growing: Bool)
+        throws -> AppLogSource
+    {
+        guard !growing || FileManager.default.fileExists(atPath: path) else {
+            return try AppLogSource(path: path, format: format, keep: keep, growing: true)
+        }
         let handle = try Self.open(path)
-        let magic = (try? handle.read(upToCount: 4)).map { Array($0) } ?? []
-        if magic == [0x50, 0x4b, 0x03, 0x04] {
+        // A FIFO followed may have no line yet: nothing is waited for before the capture.
+        let head = growing && FolderRun.notRegularFile(path) != nil ? [] : try read(handle, path, count: headBytes)
+        if head.starts(with: zipMagic) {
             try? handle.close()
-            let member: ZipMemberStream
-            do {
-                member = try ZipMemberStream.bugreportText(in: path, limit: Self.bugreportBytes)
-            } catch {
-                throw AppLogOpenError(message: "\(path): \(error)")
-            }
-            name = "\(path) member \(member.member)"
-            input = .member(member)
-        } else {
-            try? handle.seek(toOffset: 0)
-            name = path
-            input = .file(handle)
+            return try AppLogSource(zip: path, format: format, keep: keep)
         }
-        (self.path, self.format, bugreport, growing, self.keep) = (path, format, true, false, keep)
-        reader = AppLogReader(format: format, bugreport: true)
+        let dumpstate = String(decoding: head.prefix(4096), as: UTF8.self).contains("== dumpstate")
+        if !dumpstate, case .custom(let pattern) = format { try check(pattern, head, path) }
+        return AppLogSource(
+            name: path, path: path, input: .file(handle), head: head, format: format, bugreport: dumpstate,
+            growing: growing && !dumpstate, keep: keep)
     }
 
+    /// A pattern that reads none of a log's first lines is a mistake, said before any output.
+    private static func check(_ pattern: AppLogPattern, _ head: [UInt8], _ path: String) throws {
+        let lines = String(decoding: head, as: UTF8.self).split(whereSeparator: \.isNewline).prefix(200)
+        guard !lines.isEmpty, !lines.contains(where: pattern.reads) else { return }
+        throw AppLogOpenError(
+            message:
+                "\(path): --app-log-format reads none of its first \(lines.count) lines (each must match, and its time group read as a time: --app-log-time-format gives the time's layout)",
+            usage: true)
+    }
+
+    /// A folder, a file that cannot be read, or a device other than a terminal (`/dev/zero` never
+    /// ends) is said now, as a usage error.
     private static func open(_ path: String) throws -> FileHandle {
         guard let st = OS.status(path: path) else {
             throw AppLogOpenError(message: "\(path): cannot be read: \(OS.openFailure(path, OS.errno))", usage: true)
@@ -96,7 +142,23 @@ final class AppLogSource {
             let reason = OS.openFailure(path, st.st_mode & S_IFMT == S_IFDIR ? EISDIR : OS.errno)
             throw AppLogOpenError(message: "\(path): cannot be read: \(reason)", usage: true)
         }
+        if [S_IFCHR, S_IFBLK].contains(st.st_mode & S_IFMT), !OS.isatty(h.fileDescriptor) {
+            try? h.close()
+            throw AppLogOpenError(
+                message: "\(path): a device, not a log file: it may never end (give a file, a FIFO or a pipe)",
+                usage: true)
+        }
         return h
+    }
+
+    /// Up to `count` bytes, fewer only at the end.
+    private static func read(_ handle: FileHandle, _ path: String, count: Int) throws -> [UInt8] {
+        // The throwing read: the old one traps on a directory or a read error.
+        do {
+            return try handle.read(upToCount: count).map { Array($0) } ?? []
+        } catch {
+            throw AppLogOpenError(message: "\(path): cannot be read (\(error.localizedDescription))")
+        }
     }
 
     /// Reads the log's first lines until its format is known, so that a log btlens cannot read is
@@ -204,12 +266,7 @@ final class AppLogSource {
     private func read() throws -> [UInt8] {
         switch input {
         case .file(let handle):
-            // The throwing read: the old one traps on a directory or a read error.
-            do {
-                return try handle.read(upToCount: 65_536).map { Array($0) } ?? []
-            } catch {
-                throw AppLogOpenError(message: "\(name): cannot be read (\(error.localizedDescription))")
-            }
+            return try Self.read(handle, name, count: 65_536)
         case .member(let stream):
             do {
                 return try stream.read() ?? []

@@ -59,6 +59,7 @@ extension AppLogAirMatcher {
         }
         // A run older than the window before `limit` can show no value still in it.
         while unmatchedStart < unmatchedRuns.count, unmatchedRuns[unmatchedStart].time < limit &- Self.window {
+            unmatchedBytes -= unmatchedRuns[unmatchedStart].bytes.count
             unmatchedStart += 1
         }
         if unmatchedStart > 1024 && unmatchedStart * 2 > unmatchedRuns.count {

@@ -31,10 +31,11 @@ public struct AppLogAirMatcher {
     /// The received values no line showed, by stream.
     var unlogged = AppLogUnlogged()
     /// Runs of 4 bytes or more that matched no value whole, with their times, from `unmatchedStart`
-    /// (at most `holdLimit`, each kept for the window): a received value that holds one was logged
-    /// in part, frame by frame.
+    /// (at most `holdLimit` runs and `holdBytes` of their bytes, each kept for the window): a
+    /// received value that holds one was logged in part, frame by frame.
     var unmatchedRuns: [(time: Int64, bytes: [UInt8])] = []
     var unmatchedStart = 0
+    var unmatchedBytes = 0
 
     public init() {}
 
@@ -83,11 +84,13 @@ public struct AppLogAirMatcher {
             }
             if run.isWeak { continue }
             // Perhaps one frame of a value holding several: kept for the values that leave the
-            // window (at most `holdLimit`; past that, such a value may be said not logged).
+            // window (at most `holdLimit` and `holdBytes`; past those, such a value may be said not logged).
             if run.bytes.count >= 4, run.direction != .sent,
-                unmatchedRuns.count - unmatchedStart < AppLogBounds.holdLimit
+                unmatchedRuns.count - unmatchedStart < AppLogBounds.holdLimit,
+                unmatchedBytes + run.bytes.count <= AppLogBounds.holdBytes
             {
                 unmatchedRuns.append((at, run.bytes))
+                unmatchedBytes += run.bytes.count
             }
             // Only where the values of its whole window are still known: not for a line that
             // came late (a live log written behind the capture, a time going back in the file).

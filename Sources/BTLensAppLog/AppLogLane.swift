@@ -5,7 +5,8 @@ import BTLensDissect
 /// clock. The lines come from `read` (the log's source); where an untimed line's bytes were carried
 /// comes from `shown` (`AppLogAirMatcher.shown`).
 ///
-/// Bounded: `reorderLines` lines read ahead, `untimedLookahead` lines held.
+/// Bounded: `reorderLines` lines read ahead, `untimedLookahead` lines held, and `byteLimit` bytes
+/// of those lines (`AppLogReadLine.heldBytes`; at least one line).
 public struct AppLogLane {
     /// A line with its place on the capture's clock.
     public struct Placed: Sendable {
@@ -58,8 +59,15 @@ public struct AppLogLane {
     public var lastMatched = AppLogAirMatcher.LastMatched()
     /// Live: when its first line was seen (its offset waits at most a while after).
     public var seen: UInt64?
+    /// The bytes of the lines in `waiting` and `reorder` (from `reorderStart`), and their bound.
+    var heldBytes = 0
+    let byteLimit: Int
 
-    public init() {}
+    /// `byteLimit`: its share of `AppLogBounds.laneBytes`.
+    public init(byteLimit: Int = AppLogBounds.laneBytes) { self.byteLimit = byteLimit }
+
+    /// There is room for another line.
+    var hasRoom: Bool { heldBytes < byteLimit }
 
     /// A line waits for its value: each event may be it.
     public var isWaiting: Bool { !waiting.isEmpty }
@@ -70,7 +78,10 @@ public struct AppLogLane {
     ) throws -> Placed? {
         if next == nil { next = try timedLine(read) }
         if next == nil, let line = try waiting.first ?? read() {
-            if !waiting.isEmpty { waiting.removeFirst() }
+            if !waiting.isEmpty {
+                waiting.removeFirst()
+                heldBytes -= line.heldBytes
+            }
             if let t = AppLogClock.time(of: line, alignment) {
                 next = Placed(line: line, time: t)
             } else if let t = try untimedTime(line, capture, read: read, shown: shown) {
@@ -78,6 +89,7 @@ public struct AppLogLane {
                 untimedLast = t
             } else {
                 waiting.insert(line, at: 0)
+                heldBytes += line.heldBytes
             }
         }
         return next
@@ -93,9 +105,10 @@ public struct AppLogLane {
     /// now, or its next line writes no time (it waits in `waiting`).
     mutating func timedLine(_ read: () throws -> AppLogReadLine?) throws -> Placed? {
         while waiting.isEmpty, reorder.count - reorderStart < Self.reorderLines,
-            reorderStart == reorder.count || reorderLatest &- reorder[reorderStart].time < Self.reorderSpan,
+            reorderStart == reorder.count || hasRoom && reorderLatest &- reorder[reorderStart].time < Self.reorderSpan,
             let line = try read()
         {
+            heldBytes += line.heldBytes
             guard let time = AppLogClock.time(of: line, alignment) else {
                 waiting.append(line)
                 break
@@ -108,6 +121,7 @@ public struct AppLogLane {
         guard reorderStart < reorder.count else { return nil }
         let p = reorder[reorderStart]
         reorderStart += 1
+        heldBytes -= p.line.heldBytes
         if reorderStart > 512 {
             reorder.removeFirst(reorderStart)
             reorderStart = 0
@@ -129,7 +143,10 @@ public struct AppLogLane {
         if let t = shown(line, after) { return t }
         if capture.ending || capture.newest &- after > Self.untimedWait { return now }
         // A line after it found its value: this one's never came.
-        while waiting.count < Self.untimedLookahead, let next = try read() { waiting.append(next) }
+        while waiting.count < Self.untimedLookahead, hasRoom, let next = try read() {
+            waiting.append(next)
+            heldBytes += next.heldBytes
+        }
         return waiting.contains { shown($0, after) != nil } ? now : nil
     }
 }

@@ -18,6 +18,12 @@ public struct AppLogReadLine: Sendable {
         return r
     }
 
+    /// About the bytes it holds, which its bounds count: its text, its message, its runs' bytes,
+    /// and 256 for the rest.
+    public var heldBytes: Int {
+        line.text.utf8.count + line.message.utf8.count + runs.reduce(256) { $0 + $1.bytes.count }
+    }
+
     public init(line: AppLogLine, rawTime: Int64?, runs: [HexRun], kept: Bool = true) {
         self.line = line
         self.rawTime = rawTime

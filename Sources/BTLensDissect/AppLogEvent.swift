@@ -64,6 +64,9 @@ public struct AppLogAlignment: Sendable {
     public var untimed: Bool
     /// Found over the whole capture, its first minute having placed too few lines.
     public var wholeCapture: Bool
+    /// Found from the log's first this many lines, fewer than `AppLogBounds.readAhead`: the bytes of
+    /// the lines read ahead to find it passed their bound (long lines). Nil when not cut.
+    public var readAheadLines: Int?
 
     /// The keys JSONL writes after `time`, in its order.
     public var fields: [(String, FieldValue)] {
@@ -71,6 +74,7 @@ public struct AppLogAlignment: Sendable {
             ("source", .string(source)), ("offset_ms", .decimal(offsetMicroseconds, scale: 3)),
             ("matched", .int(matched)), ("method", .string(method.rawValue)),
         ] + (untimed ? [("untimed", .bool(true))] : []) + (wholeCapture ? [("whole_capture", .bool(true))] : [])
+            + (readAheadLines.map { [("read_ahead_lines", .int($0))] } ?? [])
     }
 
     public init(

@@ -47,6 +47,7 @@ struct AppLogStats {
                 w.field("method", a.method.rawValue)
                 w.field("matched", a.matched)
                 if a.wholeCapture { w.field("whole_capture", true) }
+                if let n = a.readAheadLines { w.field("read_ahead_lines", n) }
             }
             w.field("lines", l.lines)
             w.field("lines_matching_records", l.matching)

@@ -237,7 +237,10 @@ public struct TextRenderer {
             return
                 "\(safe(a.source)): its lines write no time: each showing bytes is placed at the packet that carried them (\(a.matched) of the first lines do), the others after the line before"
         }
-        return "\(safe(a.source)): its clock \(offset) ms is the capture's, \(how)"
+        // The lines it was found from were cut short by the bytes they held.
+        let cut =
+            a.readAheadLines.map { ", of its first \($0) lines (the bytes read ahead to align are bounded)" } ?? ""
+        return "\(safe(a.source)): its clock \(offset) ms is the capture's, \(how)\(cut)"
     }
 
     /// An RFCOMM frame (TS 07.10 as RFCOMM uses it): DLCI, server channel, P/F, credits, length.

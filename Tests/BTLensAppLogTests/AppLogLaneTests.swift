@@ -53,6 +53,18 @@ final class AppLogLaneTests: XCTestCase {
         XCTAssertEqual(try placed(&lane, lines), [[1, 2_000_000], [3, 1_000_000], [2, 3_100_000]])
     }
 
+    /// The lines read ahead are bounded in bytes too: past `byteLimit`, a line further back comes
+    /// where it is (each line here weighs 258 bytes).
+    func testTheLinesReadAheadIntoTimeOrderAreBoundedInBytes() throws {
+        for (limit, order) in [(516, [[2, 1_000], [1, 3_000]]), (258, [[1, 3_000], [2, 1_000]])] {
+            var lane = AppLogLane(byteLimit: limit)
+            lane.alignment = AppLogAlignment(source: "a.log", offsetMicroseconds: 0, matched: 1, method: .content)
+            let lines = Lines([readLine(1, "a", at: 3_000), readLine(2, "b", at: 1_000)])
+            XCTAssertEqual(lines.lines.map(\.heldBytes), [258, 258])
+            XCTAssertEqual(try placed(&lane, lines), order.map { $0.map(Int64.init) }, "\(limit)")
+        }
+    }
+
     func testAnUntimedLineGoesWhereItsBytesWereCarried() throws {
         var lane = aligned(offset: 0)
         let lines = Lines([readLine(1, "RX notify: 01 02 03", at: nil), readLine(2, "tick", at: nil)])

@@ -6,7 +6,7 @@ extension ParameterNames {
     /// The keys of `log` and `log.alignment` events and of the `app.*` diagnostics.
     static let appLog: Set<String> = [
         "source", "level", "tag", "matches_record", "offset_ms", "matched", "method", "earlier_line", "air_record",
-        "earlier_air_record", "whole_capture",
+        "earlier_air_record", "whole_capture", "read_ahead_lines",
     ]
 
     /// The parameters of `smp` events.

@@ -17,8 +17,9 @@ extension AppLogMerger {
         if let at, lastRecord == 0 { lastRecord = at.record }
         let s = sources[i]
         if options.offsetMicroseconds == nil { try readAhead(s) }
-        let a = try better(
+        var a = try better(
             AppLogClock.alignment(source: s.name, lines: s.ahead, values: values, given: options.offsetMicroseconds), i)
+        if a.method != .given, !a.wholeCapture, s.aheadBytes >= aheadShare { a.readAheadLines = s.ahead.count }
         lanes[i].alignment = a
         alignments.append(
             Event(
@@ -27,10 +28,17 @@ extension AppLogMerger {
                 direction: nil, connection: nil, isTop: true, body: .logAlignment(a)))
     }
 
-    /// Reads a log's first lines (at most `readAhead`), that its offset is found from.
+    /// Reads a log's first lines (at most `readAhead`, and its share of `readAheadBytes`), that its
+    /// offset is found from.
     func readAhead(_ s: AppLogSource) throws {
-        while s.ahead.count < AppLogBounds.readAhead, let line = try s.next() { s.ahead.append(line) }
+        while s.ahead.count < AppLogBounds.readAhead, s.aheadBytes < aheadShare, let line = try s.next() {
+            s.ahead.append(line)
+            s.aheadBytes += line.heldBytes
+        }
     }
+
+    /// Each log's share of the bytes read ahead.
+    var aheadShare: Int { AppLogBounds.readAheadBytes / max(sources.count, 1) }
 
     /// The alignments found, before any line of their logs.
     func sayAlignments() {

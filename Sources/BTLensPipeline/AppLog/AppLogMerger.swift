@@ -65,7 +65,8 @@ public final class AppLogMerger {
         let keep = try Self.keep(options.filter)
         sources = try options.files.map { try Self.source($0, options, keep) }
         for s in sources { try s.detectFormat() }
-        lanes = Array(repeating: AppLogLane(), count: sources.count)
+        lanes = Array(
+            repeating: AppLogLane(byteLimit: AppLogBounds.laneBytes / max(sources.count, 1)), count: sources.count)
     }
 
     deinit { for s in sources { s.stopReading() } }

@@ -6,8 +6,8 @@ import Synchronization
 /// A log's lines read and parsed on a thread of their own, in batches, while the merger works on
 /// the rendering thread: the log costs the merge little more than the capture.
 ///
-/// Bounded: at most `batches` batches of `batchLines` lines wait, and at most `batchBytes` of
-/// their messages each (a line is at most 256 KiB, so a batch holds at least one).
+/// Bounded, per log: at most `batches` batches of `batchLines` lines wait, and at most `batchBytes`
+/// of those lines each (`AppLogReadLine.heldBytes`; a batch holds at least one line).
 final class AppLogPrefetch {
     static let batchLines = 512
     static let batchBytes = 1 << 20
@@ -67,7 +67,7 @@ final class AppLogPrefetch {
         }
     }
 
-    /// Up to `batchLines` lines, or `batchBytes` of their messages, or to the end.
+    /// Up to `batchLines` lines, or `batchBytes` of them, or to the end.
     private static func read(_ parse: () throws -> (AppLogReadLine?, [(line: Int, diagnostic: Diagnostic)])) -> Batch {
         var batch = Batch()
         var bytes = 0
@@ -79,7 +79,7 @@ final class AppLogPrefetch {
                     batch.end = true
                     break
                 }
-                bytes += line.line.message.utf8.count
+                bytes += line.heldBytes
                 batch.lines.append(line)
             }
         } catch {

@@ -46,6 +46,8 @@ final class AppLogSource {
     /// from `aheadStart`.
     var ahead: [AppLogReadLine] = []
     private var aheadStart = 0
+    /// The bytes of the lines read ahead (`AppLogReadLine.heldBytes`).
+    var aheadBytes = 0
     /// Problems the reader found since the last line given, on the thread that reads.
     private var found: [(line: Int, diagnostic: Diagnostic)] = []
     private var prefetch: AppLogPrefetch?
@@ -185,7 +187,7 @@ final class AppLogSource {
     func take() throws -> AppLogReadLine? {
         guard aheadStart < ahead.count else {
             ahead = []
-            aheadStart = 0
+            (aheadStart, aheadBytes) = (0, 0)
             return try next()
         }
         aheadStart += 1

@@ -3,8 +3,8 @@ import Foundation
 import XCTest
 
 /// `--app-log` and the capture given as pipes, FIFOs and devices: each input is opened once and
-/// read as it comes, and a device that never ends is refused (docs/limits.md). Each run is a
-/// separate process with a time and memory limit.
+/// read as it comes, a device that never ends is refused, and a log of long lines is held within
+/// its bounds in bytes (docs/limits.md). Each run is a separate process with a time and memory limit.
 final class AppLogPipeTests: XCTestCase {
     static let captures = AppLogTests.captures
     static let capture = captures + "/ble_app_log.btsnoop"
@@ -119,5 +119,37 @@ final class AppLogPipeTests: XCTestCase {
         XCTAssertTrue(
             endless.stderr.contains(": line 1 runs past 16 MiB with no line end: not a text log"), endless.stderr)
         XCTAssertEqual(endless.stdout, "")
+    }
+
+    /// 24,000 lines of 2 KiB of hex: the lines read ahead to find the offset were bounded by
+    /// count alone (20,000 lines, 6 KB each held). glibc's arenas are one here, so that the address
+    /// space follows the heap: 177 MB at most with the bound (118 MB for the sample alone), 259 MB
+    /// without it, over the limit of 224 MiB.
+    func testALogOfLongHexLinesIsHeldWithinItsBytes() throws {
+        let path = folder.appendingPathComponent("long.log").path
+        var text = try Array(Data(contentsOf: URL(fileURLWithPath: Self.log)))
+        let digits = Array("0123456789abcdef".utf8)
+        for i in 0..<24_000 {
+            // A day after the capture: placed after its end, not among its events.
+            let time = String(format: "11-15 23:%02d:%02d.%03d", i / 60_000 % 60, i / 1000 % 60, i % 1000)
+            text += Array("\(time)  4321  4390 D Flood: RX notify fff4:".utf8)
+            for byte in [i >> 8 & 0xff, i & 0xff] + (2..<682).map({ (i &* 7 &+ $0) & 0xff }) {
+                text += [0x20, digits[byte >> 4], digits[byte & 0xf]]
+            }
+            text.append(0x0a)
+        }
+        try Data(text).write(to: URL(fileURLWithPath: path))
+        let run = try runCLI(
+            ["stats", "--format", "json", Self.capture, "--app-log", path], environment: ["MALLOC_ARENA_MAX": "1"],
+            timeout: 180, memoryLimit: 224 << 20)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let log = try XCTUnwrap((json?["app_logs"] as? [[String: Any]])?.first)
+        XCTAssertEqual(log["lines"] as? Int, 24_013)
+        XCTAssertEqual(log["matched"] as? Int, 10)
+        // Found from the lines within 32 MiB, which it says.
+        let ahead = try XCTUnwrap(log["read_ahead_lines"] as? Int)
+        XCTAssertLessThan(ahead, 20_000)
+        XCTAssertGreaterThan(ahead, 1_000)
     }
 }

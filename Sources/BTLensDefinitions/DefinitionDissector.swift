@@ -38,6 +38,8 @@ public final class DefinitionDissector: MessageDissector {
     public let examples: [Example]
     let messages: [MessageDef]
     let flagNames: [(mask: UInt8, name: String)]
+    /// The line of `protocol:`, where a clash of names with another file is said.
+    let protocolLine: Int?
     /// For values with no command byte: which message a characteristic carries.
     let valueMessages: [BluetoothUUID: Int]
     private let byCommand: [UInt16: [Int]]
@@ -50,8 +52,9 @@ public final class DefinitionDissector: MessageDissector {
     init(
         name: String, title: String?, origin: String, bindings: [DissectorBinding], framing: Framing,
         pairing: PairingRule?, examples: [Example], messages: [MessageDef], flagNames: [(UInt8, String)],
-        valueMessages: [BluetoothUUID: Int]
+        valueMessages: [BluetoothUUID: Int], protocolLine: Int? = nil
     ) {
+        self.protocolLine = protocolLine
         self.name = name
         self.title = title
         self.origin = origin

@@ -73,6 +73,10 @@ public enum DefinitionLoader {
 
     /// A definition file; every error in it, in line order.
     public static func load(file: String) throws(DefinitionErrors) -> DefinitionDissector {
+        // Opening a FIFO would wait for a writer: only regular files are read.
+        if let kind = DefinitionFile.irregular(file) {
+            throw DefinitionErrors([DefinitionError(file: file, line: nil, DefinitionFile.skipped(kind))])
+        }
         guard let handle = FileHandle(forReadingAtPath: file) else {
             let reason = OS.openFailure(file, OS.errno)
             throw DefinitionErrors([DefinitionError(file: file, line: nil, "cannot read this file: \(reason)")])
@@ -88,9 +92,18 @@ public enum DefinitionLoader {
         }
         try? handle.seek(toOffset: 0)
         // One byte past the limit is enough to know the file is too large.
-        let data = (try? handle.read(upToCount: DefinitionParser.maxFileBytes + 1)) ?? nil
-        guard let text = String(data: data ?? Data(), encoding: .utf8) else {
-            throw DefinitionErrors([DefinitionError(file: file, line: nil, "not UTF-8 text")])
+        let data = [UInt8]((try? handle.read(upToCount: DefinitionParser.maxFileBytes + 1)) ?? Data())
+        if data.count > DefinitionParser.maxFileBytes {
+            let size =
+                DefinitionFile.size(file).map { "\($0) bytes" } ?? "more than \(DefinitionParser.maxFileBytes) bytes"
+            throw DefinitionErrors([
+                DefinitionError(
+                    file: file, line: nil,
+                    "file of \(size); definitions are limited to \(DefinitionParser.maxFileBytes)")
+            ])
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw DefinitionErrors([DefinitionFile.notUTF8(data, file: file)])
         }
         return try DefinitionParser.parse(text: text, file: file)
     }
@@ -122,9 +135,20 @@ public enum DefinitionLoader {
             }
             var read: [String] = []
             for file in files {
+                if let kind = DefinitionFile.irregular(file) {
+                    // Said on every run, never waited on: a FIFO would block the open.
+                    let skipped = DefinitionError(file: file, line: nil, DefinitionFile.skipped(kind))
+                    loaded.warnings.append(skipped)
+                    loaded.table.sources.notes.append(skipped.description)
+                    continue
+                }
                 let d: DefinitionDissector
                 do {
                     d = try load(file: file)
+                    let others = loaded.table.dissectors.compactMap { $0 as? DefinitionDissector }
+                    if let clash = WiresharkExport.clash(d, with: others) {
+                        throw DefinitionErrors([DefinitionError(file: file, line: d.protocolLine, clash)])
+                    }
                     try loaded.table.register(d)
                 } catch let errors as DefinitionErrors {
                     loaded.errors += errors.all

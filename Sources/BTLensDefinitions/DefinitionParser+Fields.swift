@@ -44,7 +44,7 @@ extension DefinitionParser.Parser {
         let here = "field '\(name)'"
         func reference(_ r: YAMLValue, _ key: String) throws(DefinitionError) -> String {
             let target = try r.string("\(here) \(key)")
-            guard known.contains(target) else {
+            guard known.contains(target) || checkingUnused else {
                 let earlier = known.isEmpty ? "none" : known.sorted().joined(separator: ", ")
                 throw r.error(
                     "\(here): \(key) refers to '\(target)', which is not an earlier integer field (earlier: \(earlier))"
@@ -145,7 +145,13 @@ extension DefinitionParser.Parser {
             }
             return .anyOf(values)
         }
-        return .range(min: try m["min"]?.double("\(here) valid min"), max: try m["max"]?.double("\(here) valid max"))
+        let (lo, hi) = (try m["min"]?.double("\(here) valid min"), try m["max"]?.double("\(here) valid max"))
+        if let lo, let hi, lo > hi {
+            throw v.error(
+                "\(here): valid min \(MessageValue.number(lo)) is above max \(MessageValue.number(hi)), so no value is valid"
+            )
+        }
+        return .range(min: lo, max: hi)
     }
 
     mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>)
@@ -156,7 +162,7 @@ extension DefinitionParser.Parser {
             if let list = try tlvType(t, here, size: size, known: known) { return list }
             let m = try t.fields("\(here) type", allowed: ["switch-on", "cases"])
             let on = try m.required("switch-on", "\(here) type").string("\(here) switch-on")
-            guard known.contains(on) else {
+            guard known.contains(on) || checkingUnused else {
                 throw t.error(
                     "\(here): switch-on refers to '\(on)', which is not an earlier integer field (earlier: \(known.isEmpty ? "none" : known.sorted().joined(separator: ", ")))"
                 )
@@ -164,11 +170,13 @@ extension DefinitionParser.Parser {
             var cases: [Int64: FieldSpec.FieldType] = [:]
             var fallback: FieldSpec.FieldType?
             let casesNode = try m.required("cases", "\(here) type")
+            var spelt = Spellings("\(here) cases")
             for (k, v) in try casesNode.mapping("\(here) cases") {
                 let caseType = try fieldType(v, here, size: size, known: known)
                 if k == "_" {
                     fallback = caseType
                 } else if let value = YAMLValue.parseInteger(k) {
+                    try spelt.add(value, k, v)
                     cases[value] = caseType
                 } else {
                     throw casesNode.error("\(here): case '\(k)' is not an integer or _")
@@ -200,7 +208,7 @@ extension DefinitionParser.Parser {
     }
 
     /// A named type, read once; a type that contains itself is an error, not a loop.
-    private mutating func namedType(_ name: String, _ at: YAMLValue, known: Set<String>) throws(DefinitionError)
+    mutating func namedType(_ name: String, _ at: YAMLValue, known: Set<String>) throws(DefinitionError)
         -> [FieldSpec]
     {
         if let done = types[name] { return done }

@@ -226,6 +226,7 @@ extension DefinitionParser.Parser {
         }
         if let nameClash { throw nameClash }
         let fields = try m["seq"].map { s throws(DefinitionError) in try seq(s, "message \(msgName)", known: []) } ?? []
+        try bound(fields, msgName, v)
         var def = DefinitionDissector.MessageDef(
             id: id, name: msgName, from: from, kind: kind, fields: fields, line: v.line)
         def.encrypted =

@@ -29,12 +29,14 @@ extension DefinitionParser.Parser {
             tlv.tagNames = EnumNames(values)
         }
         let cases = try m.required("values", "\(here) tlv")
+        var spelt = Spellings("\(here) tlv values")
         for (k, v) in try cases.mapping("\(here) tlv values") {
             // A value is read within its length: to its end unless its type says less.
             let type = try fieldType(v, here, size: nil, known: known)
             if k == "_" {
                 tlv.fallback = type
             } else if let tag = YAMLValue.parseInteger(k) {
+                try spelt.add(tag, k, v)
                 tlv.values[tag] = type
             } else {
                 throw cases.error("\(here): tlv tag '\(k)' is not an integer or _")

@@ -134,6 +134,11 @@ enum DefinitionParser {
         var errors: [DefinitionError] = []
         /// Names whose definition has an error already said: a reference to one is not another error.
         var broken: Set<String> = []
+        /// The cost of the messages read so far (`DefinitionCost`).
+        var cost = DefinitionCost()
+        var expandedFields = 0
+        /// While a type no message uses is checked: the fields it names are taken to come before it.
+        var checkingUnused = false
 
         init(file: String) { self.file = file }
 
@@ -151,9 +156,7 @@ enum DefinitionParser {
 
         mutating func definition(_ root: YAMLValue) throws(DefinitionError) -> DefinitionDissector {
             let top = try root.fields("the definition", allowed: DefinitionParser.topKeys, unknown: &errors)
-            name =
-                attempt { p in try p.identifier(top.required("protocol", "the definition"), "protocol", allowDots: true)
-                } ?? ""
+            name = attempt { p in try p.protocolName(top.required("protocol", "the definition")) } ?? ""
             let title = attempt { _ in try top["title"]?.string("title") } ?? nil
             if let e = top["endian"] {
                 attempt { p in
@@ -194,6 +197,14 @@ enum DefinitionParser {
                 if let response { responses.append((messages.count, response)) }
                 messages.append(def)
             }
+            // A type no message uses is checked all the same: it contains itself, or it is wrong.
+            for (typeName, v) in typeEntries where types[typeName] == nil && !broken.contains(typeName) {
+                attempt { p in
+                    p.checkingUnused = true
+                    defer { p.checkingUnused = false }
+                    _ = try p.namedType(typeName, v, known: [])
+                }
+            }
             var table: [UInt16: UInt16] = [:]
             for (i, v) in responses {
                 attempt { p in
@@ -211,15 +222,17 @@ enum DefinitionParser {
             return DefinitionDissector(
                 name: name, title: title, origin: file, bindings: bindings, framing: defaultFraming,
                 pairing: pairing, examples: replayed, messages: messages, flagNames: flagNames,
-                valueMessages: valueMessages)
+                valueMessages: valueMessages, protocolLine: top["protocol"]?.line)
         }
 
         static func enumeration(_ name: String, _ values: YAMLValue) throws(DefinitionError) -> [Int64: String] {
             var table: [Int64: String] = [:]
+            var spelt = Spellings("enum \(name)")
             for (k, v) in try values.mapping("enum \(name)") {
                 guard let raw = YAMLValue.parseInteger(k) else {
                     throw values.error("enum \(name): key '\(k)' is not an integer")
                 }
+                try spelt.add(raw, k, v)
                 table[raw] = try v.string("enum \(name) value \(k)")
             }
             return table
@@ -240,6 +253,17 @@ enum DefinitionParser {
             return s
         }
 
+        /// The protocol's name, which the Wireshark export registers as a protocol beside Wireshark's own.
+        func protocolName(_ v: YAMLValue) throws(DefinitionError) -> String {
+            let s = try identifier(v, "protocol", allowDots: true)
+            let exported = WiresharkExport.filterName(s).lowercased()
+            guard !WiresharkExport.wiresharkProtocols.contains(exported) else {
+                throw v.error(
+                    "protocol: '\(s)' is Wireshark's own protocol \(exported); the export could not register it")
+            }
+            return s
+        }
+
         func integer(_ v: YAMLValue, _ what: String, in range: ClosedRange<Int64>) throws(DefinitionError) -> Int64 {
             let i = try v.integer(what)
             guard range.contains(i) else {
@@ -250,10 +274,12 @@ enum DefinitionParser {
 
         func flags(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> [(mask: UInt64, name: String)] {
             var out: [(UInt64, String)] = []
+            var spelt = Spellings(what)
             for (k, name) in try v.mapping(what) {
                 guard let mask = YAMLValue.parseUnsigned(k), mask > 0 else {
                     throw v.error("\(what): key '\(k)' is not a bit mask (0x01, 0x80, …)")
                 }
+                try spelt.add(Int64(bitPattern: mask), k, name)
                 out.append((mask, try name.string("\(what) \(k)")))
             }
             return out

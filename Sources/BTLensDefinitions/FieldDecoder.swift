@@ -19,6 +19,9 @@ struct FieldDecoder {
     private var scope: [String: Int64] = [:]
     /// The byte bit fields are read from and how many of its bits are still unread.
     var heldBits: (byte: UInt8, left: Int) = (0, 0)
+    /// Values produced so far: a message stops at `DefinitionCost.maxItems`, so that decoding stays
+    /// linear in the bytes however a loaded definition nests its repeats.
+    private var produced = 0
 
     init(message: String, payload: [UInt8], keepsValues: Bool = true) {
         self.message = message
@@ -77,6 +80,15 @@ struct FieldDecoder {
         _ spec: FieldSpec, _ type: FieldSpec.FieldType, _ sink: inout Sink
     ) throws(Stop) {
         if !type.isBits { heldBits.left = 0 }
+        produced += 1
+        guard produced <= DefinitionCost.maxItems else {
+            problems.append(
+                Diagnostic(
+                    DissectorDiagnostics.itemLimit,
+                    "\(message): \(DefinitionCost.maxItems) values decoded at payload offset \(reader.offset); a message may produce no more",
+                    fields: [("offset", .int(reader.offset))]))
+            throw Stop()
+        }
         switch type {
         case .integer(let width, let signed, let bigEndian):
             let raw = Self.unsigned(try read(spec.name, width), bigEndian: bigEndian)

@@ -96,7 +96,8 @@ extension WiresharkExport {
             guard let flags = f.flags, width <= 4 else { return "" }
             let bits = flags.filter { $0.mask != 0 && $0.mask <= UInt64(UInt32.max) }.map { flag in
                 let bit = declare(
-                    "\(key).\(flag.name)", "t = \"bool\", bits = \(width * 8), mask = \(flag.mask)", shownAs: flag.name)
+                    "\(key).\(WiresharkExport.abbrevPart(flag.name))",
+                    "t = \"bool\", bits = \(width * 8), mask = \(flag.mask)", shownAs: flag.name)
                 return "{ \(flag.mask), \(quoted(flag.name)), \(quoted(bit)) }"
             }
             return ", fl = { " + bits.joined(separator: ", ") + " }"

@@ -31,6 +31,43 @@ public enum WiresharkExport {
         String(name.map { $0 == "-" || $0 == "." ? "_" : $0 })
     }
 
+    /// A name as one part of a Wireshark field abbreviation, which holds letters, digits, `-` and `_`
+    /// only (a flag may be named `ack wanted`): other characters as `_`.
+    static func abbrevPart(_ name: String) -> String {
+        let part = String(
+            name.unicodeScalars.map { c in
+                c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "-") ? Character(c) : "_"
+            })
+        return part.isEmpty ? "_" : part
+    }
+
+    /// Protocols of Wireshark's own that a capture of btlens' passes through, or that the plugin
+    /// registers itself: a definition of one of these names would make the plugin fail to load.
+    static let wiresharkProtocols: Set<String> = [
+        "frame", "eth", "ip", "ipv6", "tcp", "udp", "data", "text", "expert", "malformed", "lua", "syslog", "pcap",
+        "bluetooth", "hci_h1", "hci_h4", "hci_mon", "hci_usb", "bthci_cmd", "bthci_evt", "bthci_acl", "bthci_sco",
+        "bthci_iso", "btl2cap", "btatt", "btgatt", "btsdp", "btrfcomm", "btsmp", "btle", "btle_rf", "btbredr_rf",
+        "btavdtp", "btavctp", "btavrcp", "bta2dp", "btvdp", "bthfp", "bthsp", "btspp", "btobex", "btbnep", "bthid",
+        "btmesh", "nordic_ble", "packetlogger", "iap2", "btlens", "obex", "usb", "uart",
+    ]
+
+    /// Why `d` cannot be in one plugin with `others`: Wireshark refuses two protocols of one filter
+    /// name (in lower case, as the plugin registers it) or of one title.
+    public static func clash(_ d: DefinitionDissector, with others: [DefinitionDissector]) -> String? {
+        let exported = filterName(d.name).lowercased()
+        for o in others where o.name != d.name {
+            if filterName(o.name).lowercased() == exported {
+                return "protocol '\(d.name)' exports to Wireshark as \(exported), as '\(o.name)' (\(o.origin)) does;"
+                    + " rename one"
+            }
+            if (o.title ?? o.name) == (d.title ?? d.name) {
+                return "title '\(d.title ?? d.name)' is the title of '\(o.name)' (\(o.origin)) too;"
+                    + " Wireshark needs each protocol's own"
+            }
+        }
+        return nil
+    }
+
     /// `"text"` as a Lua string literal.
     static func quoted(_ s: String) -> String {
         var out = "\""
@@ -107,7 +144,7 @@ public enum WiresharkExport {
               preamble = { \(format.preamble.map(String.init).joined(separator: ", ")) }, more = \(more(format.more)),
               value_checksums = { \(valueChecksums.joined(separator: ", ")) }, vw = \(offset(d.valueChecksumWidth)),
               limit = \(limits.messageBytes), flimit = \(min(limits.messageBytes, format.maxLength ?? limits.messageBytes)), pending = \(limits.pendingRequests),
-              flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)) }" }.joined(separator: ", ")) },
+              flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)), \(quoted(abbrevPart($0.name))) }" }.joined(separator: ", ")) },
               names = { [0] = { \(names[0])}, [1] = { \(names[1])} },
               kinds = { [0] = { \(kinds[0])}, [1] = { \(kinds[1])} },
               specs = { [0] = { \(specs[0])}, [1] = { \(specs[1])} },

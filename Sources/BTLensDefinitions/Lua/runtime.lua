@@ -1217,8 +1217,8 @@ if not btlens.register then
     end
     if flags then
       for _, b in ipairs(c.flag_bits) do
-        if c.flags then flags:add(p.fields["flags." .. b[2]], t(c.flags, 1))
-        else flags:add(p.fields["flags." .. b[2]], t(c.flags_bits.o, c.flags_bits.w), int_of(raw, c.flags_bits)) end
+        if c.flags then flags:add(p.fields["flags." .. b[3]], t(c.flags, 1))
+        else flags:add(p.fields["flags." .. b[3]], t(c.flags_bits.o, c.flags_bits.w), int_of(raw, c.flags_bits)) end
       end
     end
     if c.fidx then field("fragment_index", c.fidx) end
@@ -1651,7 +1651,8 @@ if not btlens.register then
       encrypted = ProtoField.bytes(c.id .. ".encrypted_payload", "Encrypted payload"),
     }
     for _, b in ipairs(c.flag_bits) do
-      fields["flags." .. b[2]] = ProtoField.bool(c.id .. ".flags." .. b[2], b[2], 8, nil, b[1])
+      -- b[3]: the name as a field abbreviation may hold it.
+      fields["flags." .. b[3]] = ProtoField.bool(c.id .. ".flags." .. b[3], b[2], 8, nil, b[1])
     end
     for key, d in pairs(c.fields) do
       local abbrev, name = c.id .. "." .. key, d.n

@@ -180,7 +180,11 @@ public enum DissectorDiagnostics {
     public static let fieldInvalid = DiagnosticKind(
         "a5.field.invalid", .warning, "A field holds a value its definition does not allow (`valid`).")
 
-    public static let all = [unanswered, unsolicited, payloadShort, payloadExtra, fieldInvalid, mismatch]
+    public static let itemLimit = DiagnosticKind(
+        "a5.payload.items", .warning,
+        "A message's fields produced as many values as a message may (65,536): the rest of its payload is not decoded.")
+
+    public static let all = [unanswered, unsolicited, payloadShort, payloadExtra, fieldInvalid, itemLimit, mismatch]
 }
 
 extension MessageValue: CustomStringConvertible {

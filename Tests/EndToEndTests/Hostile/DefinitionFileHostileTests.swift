@@ -1,0 +1,148 @@
+import Foundation
+import XCTest
+
+/// Definition files that ask for unbounded work, hang the open, or export names Wireshark refuses
+/// (issue 47, parts 1, 6, 8 and 9), each run as its own process under a time and memory limit.
+final class DefinitionFileHostileTests: XCTestCase {
+    let capture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "../../../Captures/ble_a5_session.btsnoop"
+    ).standardizedFileURL.path
+    /// 1 GiB of address space: a normal run of the debug build fits (checked by `testANormalRunFits`).
+    let memory = 1 << 30
+
+    /// The issue's nine lines, bound where the sample capture's A5 frames are, with an example.
+    static let bomb = """
+        protocol: bomb
+        bind: {characteristics: [{uuid: fff3, role: command}, {uuid: fff4, role: event}]}
+        types:
+          e: {seq: []}
+          a: {seq: [{id: x, type: e, repeat: 4096}]}
+          b: {seq: [{id: y, type: a, repeat: 4096}]}
+        messages:
+          - {id: 0x20, name: M, seq: [{id: z, type: b, repeat: 4096}]}
+        """
+
+    /// A folder holding `files`, as `./Dissectors` of a folder btlens runs in; its path and the run folder.
+    func folder(_ files: [String: String]) throws -> (run: String, dissectors: String) {
+        let run = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-defs-\(UUID().uuidString)")
+        let dissectors = run.appendingPathComponent("Dissectors")
+        try FileManager.default.createDirectory(at: dissectors, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: run) }
+        for (name, text) in files {
+            try Data(text.utf8).write(to: dissectors.appendingPathComponent(name))
+        }
+        return (run.path, dissectors.path)
+    }
+
+    /// `btlens ARGS` run in `cwd` with no definitions of the user's.
+    func run(_ arguments: [String], in cwd: String) throws -> CLIRun {
+        try runCLI(
+            arguments, environment: ["XDG_CONFIG_HOME": cwd + "/no-config"], timeout: 30, cwd: cwd,
+            memoryLimit: memory)
+    }
+
+    func testANormalRunFits() throws {
+        let (cwd, _) = try folder([:])
+        let r = try run(["timeline", capture], in: cwd)
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    func testRepeatsOfRepeatsAreRefusedByEveryCommand() throws {
+        let example = "\nexamples: [{hex: a5 01 20 07 00 00 cd, from: phone, expect: {name: M}}]\n"
+        for text in [Self.bomb, Self.bomb + example] {
+            let (cwd, _) = try folder(["bomb.yaml": text])
+            let refusal =
+                "Dissectors/bomb.yaml:8: message M: its fields can produce more than 65536 values (repeats of types of repeats); a message may produce at most 65536"
+            for arguments in [
+                ["dissectors", "list"], ["timeline", capture], ["dissectors", "export", "--wireshark", "-o", "-"],
+            ] {
+                let r = try run(arguments, in: cwd)
+                XCTAssertEqual(r.status, 2, "\(arguments): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains(refusal), "\(arguments): \(r.stderr)")
+            }
+            let check = try run(["dissectors", "check"], in: cwd)
+            XCTAssertEqual(check.status, 1)
+            XCTAssertTrue(check.stdout.contains(refusal), check.stdout)
+        }
+    }
+
+    func testTypesOfTypesAreRefusedFast() throws {
+        var yaml = "protocol: tower\ntypes:\n  t0: {seq: [{id: v, type: u1}]}\n"
+        for i in 1...9 {
+            yaml +=
+                "  t\(i): {seq: [" + (0..<10).map { "{id: f\($0), type: t\(i - 1)}" }.joined(separator: ", ") + "]}\n"
+        }
+        yaml += "messages:\n  - {id: 1, name: M, seq: [{id: top, type: t9}]}\n"
+        let (cwd, _) = try folder(["tower.yaml": yaml])
+        let r = try run(["dissectors", "check"], in: cwd)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stdout.contains("Dissectors/tower.yaml:14: message M: its fields can produce more"), r.stdout)
+    }
+
+    func testAFIFOInTheFolderIsSkippedNotWaitedOn() throws {
+        let (cwd, dissectors) = try folder([:])
+        XCTAssertEqual(mkfifo(dissectors + "/x.yaml", 0o600), 0)
+        let r = try run(["timeline", capture], in: cwd)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(
+            r.stderr.contains(
+                "btlens: warning: Dissectors/x.yaml:-: a FIFO or other special file, not a regular file: not read (definitions are regular files)"
+            ), r.stderr)
+        let check = try run(["dissectors", "check"], in: cwd)
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.contains("Dissectors/x.yaml:-: a FIFO or other special file"), check.stdout)
+    }
+
+    func testNonUTF8AndOversizedFilesAreNamedExactly() throws {
+        let (cwd, dissectors) = try folder([:])
+        var bytes = Array("protocol: t\ntitle: caf".utf8) + [0xe9] + Array(" au lait\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: dissectors + "/latin1.yaml"))
+        let r = try run(["dissectors", "check"], in: cwd)
+        XCTAssertTrue(
+            r.stdout.contains("Dissectors/latin1.yaml:2: not UTF-8 text: byte 0xe9 at byte offset 22 is not UTF-8"),
+            r.stdout)
+        try FileManager.default.removeItem(atPath: dissectors + "/latin1.yaml")
+        bytes = Array("protocol: t\n#".utf8) + [UInt8](repeating: 0x78, count: 3 << 20)
+        try Data(bytes).write(to: URL(fileURLWithPath: dissectors + "/big.yaml"))
+        let big = try run(["dissectors", "check"], in: cwd)
+        XCTAssertTrue(
+            big.stdout.contains("Dissectors/big.yaml:-: file of 3145741 bytes; definitions are limited to 1048576"),
+            big.stdout)
+    }
+
+    func testCheckRefusesNamesTheExportCannotRegister() throws {
+        let (cwd, _) = try folder([
+            "a.yaml": "protocol: a-b\n", "b.yaml": "protocol: a_b\n", "frame.yaml": "protocol: frame\n",
+        ])
+        let r = try run(["dissectors", "check"], in: cwd)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(
+            r.stdout.contains(
+                "Dissectors/b.yaml:1: protocol 'a_b' exports to Wireshark as a_b, as 'a-b' (Dissectors/a.yaml) does; rename one"
+            ), r.stdout)
+        XCTAssertTrue(
+            r.stdout.contains(
+                "Dissectors/frame.yaml:1: protocol: 'frame' is Wireshark's own protocol frame; the export could not register it"
+            ), r.stdout)
+    }
+
+    /// A flag named `ack wanted` exports to a plugin tshark loads (it refused "Invalid char in abbrev").
+    func testAFlagNameWithASpaceExportsToAPluginTsharkLoads() throws {
+        let (cwd, dissectors) = try folder([
+            "ack.yaml": """
+            protocol: ack-test
+            flags: {0x01: ack wanted}
+            messages:
+              - {id: 1, name: M, seq: [{id: f, type: u1, flags: {0x02: more to come}}]}
+            """
+        ])
+        let lua = cwd + "/ack.lua"
+        let export = try run(["dissectors", "export", "--wireshark", dissectors, "-o", lua], in: cwd)
+        XCTAssertEqual(export.status, 0, export.stderr)
+        guard let fields = try runTshark(["-G", "fields", "-X", "lua_script:" + lua]) else {
+            throw XCTSkip("tshark is not installed")
+        }
+        XCTAssertTrue(fields.contains { $0.contains("ack_test.flags.ack_wanted") }, "tshark did not load the plugin")
+        XCTAssertTrue(fields.contains { $0.contains("ack_test.f.more_to_come") })
+    }
+}

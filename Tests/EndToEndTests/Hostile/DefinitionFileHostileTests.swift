@@ -110,6 +110,26 @@ final class DefinitionFileHostileTests: XCTestCase {
             big.stdout)
     }
 
+    func testKeysSpeltTwiceEmptyRangesAndUnusedLoopsAreLoadErrors() throws {
+        let (cwd, _) = try folder([
+            "enum.yaml": "protocol: e\nenums:\n  on: {1: one, 0x1: uno, 0b1: ein}\n",
+            "flags.yaml": "protocol: f\nflags: {0x01: a, 0b1: b}\n",
+            "valid.yaml":
+                "protocol: v\nmessages:\n  - {id: 1, name: M, seq: [{id: x, type: u1, valid: {min: 100, max: 0}}]}\n",
+            "loop.yaml": "protocol: l\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\n",
+        ])
+        let r = try run(["dissectors", "check"], in: cwd)
+        XCTAssertEqual(r.status, 1)
+        for line in [
+            "Dissectors/enum.yaml:3: enum on: key '0x1' is 1, as '1' is; each value once",
+            "Dissectors/flags.yaml:2: flags: key '0b1' is 1, as '0x01' is; each value once",
+            "Dissectors/valid.yaml:3: field 'x': valid min 100 is above max 0, so no value is valid",
+            "Dissectors/loop.yaml:3: type 'loop' contains itself (loop → loop)",
+        ] {
+            XCTAssertTrue(r.stdout.contains(line), "\(line)\n\(r.stdout)")
+        }
+    }
+
     func testCheckRefusesNamesTheExportCannotRegister() throws {
         let (cwd, _) = try folder([
             "a.yaml": "protocol: a-b\n", "b.yaml": "protocol: a_b\n", "frame.yaml": "protocol: frame\n",

@@ -281,7 +281,7 @@ public enum WiresharkExport {
             "a5.resync": "MALFORMED", "a5.truncated": "MALFORMED", "a5.version.unknown": "PROTOCOL",
             "a5.fragment.missing": "REASSEMBLE", "a5.request.unanswered": "SEQUENCE",
             "a5.response.unsolicited": "SEQUENCE", "a5.payload.short": "MALFORMED",
-            "a5.payload.extra": "PROTOCOL", "a5.field.invalid": "PROTOCOL",
+            "a5.payload.extra": "PROTOCOL", "a5.field.invalid": "PROTOCOL", "a5.payload.items": "PROTOCOL",
             "a5.preamble": "SEQUENCE",
         ]
         let kinds = FramingDiagnostics.all + DissectorDiagnostics.all

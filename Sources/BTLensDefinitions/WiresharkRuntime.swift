@@ -6,6 +6,8 @@ extension WiresharkExport {
         """
         -- Generated from btlens' declarations: the most items a repeated field gives (FieldDecoder.repeatLimit).
         local REPEAT_LIMIT = \(FieldDecoder.repeatLimit)
+        -- The most values one message gives (DefinitionCost.maxItems): past it, a5.payload.items.
+        local ITEM_LIMIT = \(DefinitionCost.maxItems)
 
         """ + String(decoding: PackageResources.runtime_lua, as: UTF8.self)
     }

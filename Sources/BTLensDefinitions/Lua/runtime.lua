@@ -1,8 +1,8 @@
 -- The btlens runtime: streams, framing, pairing and fields, shared by every protocol below.
 -- State is built on Wireshark's first pass only and kept per packet number, so the second
 -- pass and packets clicked in any order show the same thing. Plugins btlens exported share
--- the first one loaded: Wireshark allows one protocol of a name. REPEAT_LIMIT is btlens'
--- declaration, which the export writes just before this file.
+-- the first one loaded: Wireshark allows one protocol of a name. REPEAT_LIMIT and ITEM_LIMIT
+-- are btlens' declarations, which the export writes just before this file.
 local btlens = _G.btlens_runtime or {}
 if not btlens.register then
   local bit = bit32 or bit
@@ -858,6 +858,12 @@ if not btlens.register then
 
   local function single(p, s, kind, t, off, stop, tree, scope, problems)
     if kind.k ~= "bits" then scope[HELD_BITS] = nil end
+    -- Counted in the message's problems table, which every group and list of it shares (FieldDecoder.produced).
+    problems.produced = (problems.produced or 0) + 1
+    if problems.produced > ITEM_LIMIT then
+      error({ id = "a5.payload.items", text = ITEM_LIMIT .. " values decoded at payload offset " .. off ..
+        "; a message may produce no more" }, 0)
+    end
     if kind.k == "int" then
       if off + kind.w > stop then short(s.n, kind.w, off, stop) end
       local r = t(off, kind.w)

@@ -1,3 +1,4 @@
+import BTLensTestSupport
 import Foundation
 import XCTest
 
@@ -164,5 +165,40 @@ final class DefinitionFileHostileTests: XCTestCase {
         }
         XCTAssertTrue(fields.contains { $0.contains("ack_test.flags.ack_wanted") }, "tshark did not load the plugin")
         XCTAssertTrue(fields.contains { $0.contains("ack_test.f.more_to_come") })
+    }
+
+    /// A loaded definition whose rows each read a byte but give 4,098 values: btlens and the exported
+    /// plugin both stop the message at 65,536 values, at the same payload offset.
+    func testBtlensAndThePluginStopAMessageAtItsValues() throws {
+        let (cwd, dissectors) = try folder([
+            "cap.yaml": """
+            protocol: cap
+            types:
+              wide: {seq: [{id: b, type: u1}, {id: e, type: bytes, size: 0, repeat: 4096}]}
+            messages:
+              - {id: 1, name: M, seq: [{id: n, type: u2le}, {id: rows, type: wide, repeat: n}]}
+            """
+        ])
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        s.frame(
+            handle: 0x40, attHandle: 0x11, .sent, command: 1, sequence: 1, payload: [0x10, 0x00] + Array(1...16),
+            values: [13, 12])
+        let capture = cwd + "/cap.btsnoop"
+        try Data(s.bytes).write(to: URL(fileURLWithPath: capture))
+        let said = "M: 65536 values decoded at payload offset 18; a message may produce no more"
+        let r = try run(["timeline", "--decode-as", "att:0x0011=cap", capture], in: cwd)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("a5.payload.items: " + said), r.stdout)
+        let lua = cwd + "/cap.lua"
+        XCTAssertEqual(try run(["dissectors", "export", "--wireshark", dissectors, "-o", lua], in: cwd).status, 0)
+        guard
+            let out = try runTshark([
+                "-X", "lua_script:" + lua, "-r", capture, "-2", "-R", "frame", "-V", "-d", "btatt.handle==0x0011,cap",
+            ])
+        else {
+            throw XCTSkip("tshark is not installed")
+        }
+        XCTAssertTrue(out.contains { $0.contains(said) }, out.joined(separator: "\n"))
     }
 }

@@ -9,7 +9,7 @@ enum DefinitionTargets {
     static var all: [FuzzTarget] {
         [
             FuzzTarget(
-                name: "definition-decode",
+                name: "definition-use",
                 summary:
                     "a definition (YAML), a 00 byte, then parts: each a message (tag: command, low bit the direction)",
                 seeds: { seeds() },

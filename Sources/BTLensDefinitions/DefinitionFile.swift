@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a definition file is before it is read: its kind, its size, and where its text stops being UTF-8.
+/// What a definition file is before it is read, and where its text stops being UTF-8.
 enum DefinitionFile {
     /// Nil for a regular file (or a link to one); else what it is, as a definition error names it.
     static func irregular(_ path: String) -> String? {
@@ -12,7 +12,8 @@ enum DefinitionFile {
         case .typeDirectory: return "a folder"
         case .typeCharacterSpecial, .typeBlockSpecial: return "a device"
         case .typeSocket: return "a socket"
-        case .typeSymbolicLink: return "a link to nothing"
+        // A link that reaches nothing: opening it says why (`OS.openFailure`).
+        case .typeSymbolicLink: return nil
         // Foundation has no type for a FIFO: it is the special file a definition folder may hold.
         default: return "a FIFO or other special file"
         }
@@ -20,10 +21,6 @@ enum DefinitionFile {
 
     static func skipped(_ kind: String) -> String {
         "\(kind), not a regular file: not read (definitions are regular files)"
-    }
-
-    static func size(_ path: String) -> UInt64? {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value
     }
 
     /// The line and byte offset of the first byte that is not UTF-8.

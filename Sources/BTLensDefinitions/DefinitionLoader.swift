@@ -93,15 +93,6 @@ public enum DefinitionLoader {
         try? handle.seek(toOffset: 0)
         // One byte past the limit is enough to know the file is too large.
         let data = [UInt8]((try? handle.read(upToCount: DefinitionParser.maxFileBytes + 1)) ?? Data())
-        if data.count > DefinitionParser.maxFileBytes {
-            let size =
-                DefinitionFile.size(file).map { "\($0) bytes" } ?? "more than \(DefinitionParser.maxFileBytes) bytes"
-            throw DefinitionErrors([
-                DefinitionError(
-                    file: file, line: nil,
-                    "file of \(size); definitions are limited to \(DefinitionParser.maxFileBytes)")
-            ])
-        }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw DefinitionErrors([DefinitionFile.notUTF8(data, file: file)])
         }

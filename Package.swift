@@ -35,8 +35,12 @@ let package = Package(
         .systemLibrary(
             name: "CBTLensZlib", path: "Sources/CBTLensZlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        // The operating system's calls (Sources/BTLensCore/OS.swift) and the heap's counters.
-        .target(name: "BTLensCore", dependencies: ["CHeapUsage"]),
+        // PCRE2, Wireshark's engine for `matches`: every user regular expression, with a budget per match.
+        .systemLibrary(
+            name: "CPCRE2", path: "Sources/CPCRE2", pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]),
+        // The operating system's calls (Sources/BTLensCore/OS.swift), the heap's counters, and PCRE2.
+        .target(name: "BTLensCore", dependencies: ["CHeapUsage", "CPCRE2"]),
         // A FILE over a pipe whose ftell counts what was read: record offsets of followed pcap streams.
         .target(name: "CCountingFile"),
         .target(

@@ -34,7 +34,8 @@ struct Compiler {
             do {
                 return .matches(field, try Pattern(v.text))
             } catch {
-                throw self.error("not a regular expression: \(error)", v)
+                throw self.error(
+                    "not a regular expression: \(error.message) (at character \(error.offset) of the pattern)", v)
             }
         case .in(let f, let items):
             let field = try field(f)

@@ -1,4 +1,5 @@
 import BTLensAppLog
+import BTLensCore
 import Foundation
 
 extension AppLogMerger {
@@ -27,20 +28,18 @@ extension AppLogMerger {
         }
     }
 
-    /// What `--app-log-filter` keeps: a line of its tag, or one it finds in.
+    /// What `--app-log-filter` keeps: a line of its tag, or one it finds in (PCRE2, with its
+    /// budget per match: a line past it is not kept, said once).
     static func keep(_ filter: String?) throws -> (AppLogLine) -> Bool {
         guard let filter else { return { _ in true } }
-        let regex: NSRegularExpression
+        let regex: SharedRegex
         do {
-            regex = try NSRegularExpression(pattern: filter)
+            regex = try SharedRegex(filter, use: "--app-log-filter")
         } catch {
-            throw AppLogOpenError(message: "--app-log-filter \(filter): not a regular expression", usage: true)
+            throw AppLogOpenError(
+                message: "--app-log-filter \(filter): not a regular expression: \(error)", usage: true)
         }
-        return { l in
-            if l.tag == filter { return true }
-            let range = NSRange(l.text.startIndex..., in: l.text)
-            return regex.firstMatch(in: l.text, range: range) != nil
-        }
+        return { l in l.tag == filter || regex.matches(l.text) }
     }
 
     /// `bugreport` is the capture's bugreport (a file: it is read twice); a bugreport (a zip, or

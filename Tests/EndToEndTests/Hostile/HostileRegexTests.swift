@@ -1,0 +1,76 @@
+import BTLensTestSupport
+import Foundation
+import XCTest
+
+/// A user's regular expression has a bounded cost per match (docs/limits.md, "Regular
+/// expressions"): each run as the CLI, in a process limited to 1 GiB of address space and 30 s.
+/// With Swift's `Regex`, `(a+)+$` took 53 s on one line of 128 characters.
+final class HostileRegexTests: XCTestCase {
+    static let captures = packageRoot.appendingPathComponent("Captures").path
+    static let memoryLimit = 1 << 30
+    static let budgetWarning = "a match ran past the budget of 1000000 steps and counts as not found"
+
+    /// The CLI's run, and how long it took.
+    private func run(_ arguments: [String]) throws -> (CLIRun, Duration) {
+        let start = ContinuousClock.now
+        let r = try runCLI(arguments, timeout: 30, memoryLimit: Self.memoryLimit)
+        return (r, ContinuousClock.now - start)
+    }
+
+    /// The bundled logcat with a line of 128 `a`s and a `!`, which `(a+)+$` backtracks over.
+    private func hostileLog() throws -> String {
+        let logcat = try String(contentsOfFile: Self.captures + "/ble_app_log.logcat.txt", encoding: .utf8)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-regex-\(UUID()).log").path
+        let line = "11-14 23:13:20.160  4321  4390 D AuroraBLE: " + String(repeating: "a", count: 128) + "!\n"
+        try (logcat + line).write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    func testANormalRunFitsTheLimits() throws {
+        let (r, _) = try run(["timeline", Self.captures + "/ble_a5_faults.btsnoop", "-Y", "message matches \"d\""])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stdout.isEmpty)
+    }
+
+    func testAFilterPatternThatBacktracksEndsAtItsBudget() throws {
+        let capture = Self.captures + "/ble_a5_faults.btsnoop"
+        let (quick, quickTime) = try run(["timeline", capture, "-Y", #"message matches "(.*)*b""#])
+        XCTAssertEqual(quick.status, 0, quick.stderr)
+        XCTAssertLessThan(quickTime, .seconds(10))
+        // Exponential on any text: every message runs into the budget, said once.
+        let (r, time) = try run(["timeline", capture, "-Y", #"message matches "^(.|.)*[^\\s\\S]""#])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertLessThan(time, .seconds(20))
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr.components(separatedBy: Self.budgetWarning).count, 2, r.stderr)
+        XCTAssertTrue(r.stderr.hasPrefix(#"btlens: warning: the filter's matches "^(.|.)*[^\s\S]": "#), r.stderr)
+    }
+
+    func testAnAppLogFilterThatBacktracksEndsAtItsBudget() throws {
+        let log = try hostileLog()
+        let (r, time) = try run([
+            "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", log, "--app-log-filter", "(a+)+$",
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertLessThan(time, .seconds(20))
+        XCTAssertEqual(r.stderr, "btlens: warning: --app-log-filter \"(a+)+$\": \(Self.budgetWarning)\(Self.advice)\n")
+        XCTAssertFalse(r.stdout.contains("aaaa"), r.stdout)
+    }
+
+    func testAnAppLogFormatThatBacktracksEndsAtItsBudget() throws {
+        let log = try hostileLog()
+        let format = #"^(?<time>\S+ \S+) +\d+ +\d+ (?<level>\w) (?<tag>\w+): (?<message>(a+)+$|[^a].*)"#
+        let (r, time) = try run([
+            "timeline", Self.captures + "/ble_app_log.btsnoop", "--app-log", log, "--app-log-format", format,
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertLessThan(time, .seconds(20))
+        XCTAssertEqual(
+            r.stderr, "btlens: warning: --app-log-format \"\(format)\": \(Self.budgetWarning)\(Self.advice)\n")
+        // The other lines are read by the format: the log is aligned and shown.
+        XCTAssertTrue(r.stdout.contains("TX write fff3: a5 01 20 01 00 01 01 c9 = #6"), r.stdout)
+    }
+
+    static let advice = " (said once, for every such match); nested repetition such as (a+)+ can backtrack without end"
+}

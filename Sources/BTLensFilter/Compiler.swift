@@ -19,11 +19,7 @@ struct Compiler {
             return .compare(field, c, try operand(v, for: field, ordered: c != .equal && c != .notEqual))
         case .contains(let f, let v):
             let field = try field(f)
-            if FieldNames.numeric.contains(field.path) || field.isOnly({ $0 == .time })
-                || field.name == EventFields.severity.key
-            {
-                throw error("'contains' looks into strings and bytes; \(field.path) is not one", f)
-            }
+            try textual(field, "contains", f)
             let o = Operand(v)
             if field.isOnly({ $0 == .bytes }), o.bytes == nil {
                 throw error("\(field.path) is bytes: write them in hex (a5:01:20 or a50120), not \"\(v.text)\"", v)
@@ -31,6 +27,7 @@ struct Compiler {
             return .contains(field, o)
         case .matches(let f, let v):
             let field = try field(f)
+            try textual(field, "matches", f)
             do {
                 return .matches(field, try Pattern(v.text))
             } catch {
@@ -54,6 +51,15 @@ struct Compiler {
                 }
             }
             return .within(field, members)
+        }
+    }
+
+    /// `contains` and `matches` look into strings and bytes (`matches` into their hex), as in Wireshark.
+    private func textual(_ field: Field, _ relation: String, _ f: Syntax.Located) throws(FilterError) {
+        if FieldNames.numeric.contains(field.path) || field.isOnly({ $0 == .time || $0 == .boolean })
+            || field.name == EventFields.severity.key
+        {
+            throw error("'\(relation)' looks into strings and bytes; \(field.path) is not one", f)
         }
     }
 

@@ -6,7 +6,7 @@ import BTLensDissect
 /// docs/filters.md describe the language; `Parser` has its grammar.
 ///
 /// Event types are tests (`a5`, `diagnostic`, `hci` for `hci.command`, `hci.event` and `hci.debug`); fields are
-/// compared (`command == 0x20`, `severity >= warning`, `payload contains a5:01`, `id matches "^a5\."`,
+/// compared (`command == 0x20`, `severity >= warning`, `payload contains a5:01`, `id matches "^a5\\."`,
 /// `command in {0x20 0x21}`, `record in 800..900`), combined with `&&`, `||`, `!` and parentheses.
 /// A comparison on a field an event lacks is false.
 ///

@@ -52,6 +52,9 @@ struct Lexer {
         case "..": return token(.range, 2)
         default: break
         }
+        if c == "r" || c == "R", i + 1 < chars.count, chars[i + 1] == "\"" || chars[i + 1] == "'" {
+            return try quoted(chars[i + 1], raw: true)
+        }
         switch c {
         case "(": return token(.open, 1)
         case ")": return token(.close, 1)
@@ -79,20 +82,85 @@ struct Lexer {
         return Token(kind: Self.keywords[word] ?? .word(word), column: start, length: i - start)
     }
 
-    /// A string in quotes; `\"`, `\'` and `\\` stand for the character.
-    private mutating func quoted(_ quote: Character) throws(FilterError) -> Token {
+    /// A string in quotes, with Wireshark's escapes: `\\ \" \'`, `\a \b \f \n \r \t \v`, `\xhh`
+    /// (1 or 2 hex digits), `\ooo` (1 to 3 octal digits), `\uhhhh`, `\Uhhhhhhhh`; any other is
+    /// refused. `\x` and octal escapes are bytes, and the string's bytes must be UTF-8. A raw
+    /// string (`r"\d"`) keeps every backslash, as a regular expression wants; `\"` still does not
+    /// end it.
+    private mutating func quoted(_ quote: Character, raw: Bool = false) throws(FilterError) -> Token {
         let start = i
-        i += 1
-        var text = ""
+        i += raw ? 2 : 1
+        var bytes: [UInt8] = []
         while i < chars.count, chars[i] != quote {
-            if chars[i] == "\\", i + 1 < chars.count { i += 1 }
-            text.append(chars[i])
-            i += 1
+            if chars[i] == "\\", raw {
+                bytes += Array(String(chars[i...min(i + 1, chars.count - 1)]).utf8)
+                i = min(i + 2, chars.count)
+            } else if chars[i] == "\\" {
+                bytes += try escape()
+            } else {
+                bytes += Array(String(chars[i]).utf8)
+                i += 1
+            }
         }
         guard i < chars.count else {
             throw FilterError("string not closed: a \(quote) is missing", in: expression, at: start, length: i - start)
         }
         i += 1
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FilterError(
+                "the string's escapes make bytes that are not UTF-8", in: expression, at: start, length: i - start)
+        }
         return Token(kind: .string(text), column: start, length: i - start)
+    }
+
+    private static let simpleEscapes: [Character: UInt8] = [
+        "\\": 0x5C, "\"": 0x22, "'": 0x27, "a": 0x07, "b": 0x08, "f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09,
+        "v": 0x0B,
+    ]
+
+    /// The escape at `i` (a backslash), as bytes; `i` moves past it.
+    private mutating func escape() throws(FilterError) -> [UInt8] {
+        let start = i
+        guard i + 1 < chars.count else {
+            throw FilterError("a \\ ends the filter: the string is not closed", in: expression, at: start)
+        }
+        let c = chars[i + 1]
+        i += 2
+        if let byte = Self.simpleEscapes[c] { return [byte] }
+        // Up to `most` ASCII digits of `radix` after the escape's letter (for octal, from its first digit).
+        func digits(_ radix: Int, most: Int) -> (value: UInt32, count: Int) {
+            var value: UInt32 = 0
+            var n = 0
+            while n < most, i < chars.count, chars[i].isASCII, let d = chars[i].hexDigitValue, d < radix {
+                value = value * UInt32(radix) + UInt32(d)
+                n += 1
+                i += 1
+            }
+            return (value, n)
+        }
+        func bad(_ why: String) -> FilterError { FilterError(why, in: expression, at: start, length: i - start) }
+        switch c {
+        case "0"..."7":
+            i -= 1
+            let (value, _) = digits(8, most: 3)
+            guard value <= 0xFF else {
+                throw bad("\\\(String(chars[start + 1..<i])) is past \\377, the largest octal byte")
+            }
+            return [UInt8(value)]
+        case "x":
+            let (value, n) = digits(16, most: 2)
+            guard n > 0 else { throw bad("\\x needs 1 or 2 hex digits") }
+            return [UInt8(value)]
+        case "u", "U":
+            let want = c == "u" ? 4 : 8
+            let (value, n) = digits(16, most: want)
+            guard n == want else { throw bad("\\\(c) needs \(want) hex digits") }
+            guard let scalar = Unicode.Scalar(value) else {
+                throw bad("\\\(String(chars[start + 1..<i])) is not a Unicode character")
+            }
+            return Array(String(scalar).utf8)
+        default:
+            throw bad("\\\(c) is not a valid character escape sequence")
+        }
     }
 }

@@ -18,7 +18,8 @@ struct FiltersHelp: ParsableCommand {
               FIELD contains VALUE      a substring of a string; bytes in a hex
                                         field (payload, value, bytes): a5:01:20
                                         or a50120
-              FIELD matches "REGEX"     a regular expression, searched in the
+              FIELD matches "REGEX"     a regular expression (PCRE2, as Wireshark;
+                                        (?i) for any case), searched in the
                                         string (in the hex of bytes)
               FIELD in {V1, V2, A..B}   one of the values, or within a range (both
                                         ends included); FIELD in A..B alone too
@@ -43,10 +44,13 @@ struct FiltersHelp: ParsableCommand {
               Numbers 32, 0x20, -1, 1.25; strings in quotes "SetEQPreset"; bare
               words too (fields.preset == bassBoost, id == a5.checksum.bad,
               dissector == aurora-headphones); bytes a5:01:20 or a50120; true,
-              false. severity is ordered note < warning < error; direction is
-              sent or received. time takes ISO 8601 text in UTC
-              (2023-11-14T22:13:20.5Z; the seconds and fraction may be left out)
-              or, in quotes, with an offset ("2023-11-14T23:13:20.5+01:00");
+              false. Strings take Wireshark's escapes (\\\\ \\" \\n \\t \\xhh \\ooo
+              \\uhhhh …; any other is an error); r"…" keeps backslashes:
+              message matches r"\\d+". severity is ordered note < warning <
+              error; direction is sent or received. time takes ISO 8601 text
+              in UTC (2023-11-14T22:13:20.5Z; the seconds and fraction may be
+              left out) or, in quotes, with an offset
+              ("2023-11-14T23:13:20.5+01:00");
               reltime is seconds since the traffic's first event, not a note
               before it (the text timeline's second column).
 
@@ -63,7 +67,7 @@ struct FiltersHelp: ParsableCommand {
               -Y 'iap2.identification && serial contains "X7"'
                                                         an accessory's serial
               -Y 'latency_ms > 100'                     slow responses
-              -Y 'id matches "^a5\\.(checksum|sequence)"'
+              -Y 'id matches "^a5\\\\.(checksum|sequence)"'
                                                         checksum and sequence
                                                         problems
               -Y 'att && uuid == fff3 && direction == sent'

@@ -3,8 +3,9 @@ import Foundation
 import XCTest
 
 /// A user's regular expression has a bounded cost per match (docs/limits.md, "Regular
-/// expressions"): each run as the CLI, in a process limited to 1 GiB of address space and 30 s.
-/// With Swift's `Regex`, `(a+)+$` took 53 s on one line of 128 characters.
+/// expressions"), and a filter's strings mean what they say: each run as the CLI, in a process
+/// limited to 1 GiB of address space and 30 s. With Swift's `Regex`, `(a+)+$` took 53 s on one
+/// line of 128 characters.
 final class HostileRegexTests: XCTestCase {
     static let captures = packageRoot.appendingPathComponent("Captures").path
     static let memoryLimit = 1 << 30
@@ -73,4 +74,44 @@ final class HostileRegexTests: XCTestCase {
     }
 
     static let advice = " (said once, for every such match); nested repetition such as (a+)+ can backtrack without end"
+
+    func testAnUnknownEscapeIsRefusedWithACaret() throws {
+        let (r, _) = try run(["timeline", Self.captures + "/ble_a5_faults.btsnoop", "-Y", #"message matches "\d""#])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(
+            r.stderr.contains(
+                """
+                invalid filter: \\d is not a valid character escape sequence
+                  message matches "\\d"
+                                   ^~
+                """), r.stderr)
+    }
+
+    func testARegexEscapeReachesTheRegex() throws {
+        let capture = Self.captures + "/ble_a5_faults.btsnoop"
+        var outputs: [String] = []
+        for pattern in [#""\\d""#, #"r"\d""#, #""[0-9]""#] {
+            let (r, _) = try run(["timeline", capture, "--format", "jsonl", "-Y", "message matches \(pattern)"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            outputs.append(r.stdout)
+        }
+        XCTAssertFalse(outputs[2].isEmpty)
+        XCTAssertEqual(outputs[0], outputs[2])
+        XCTAssertEqual(outputs[1], outputs[2])
+        // The letter d is another filter.
+        let (d, _) = try run(["timeline", capture, "--format", "jsonl", "-Y", #"message matches "d""#])
+        XCTAssertNotEqual(d.stdout, outputs[2])
+    }
+
+    func testMatchesOnANumberIsRefused() throws {
+        let (r, _) = try run(["timeline", Self.captures + "/ble_a5_faults.btsnoop", "-Y", #"sequence matches "1""#])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(
+            r.stderr.contains(
+                """
+                invalid filter: 'matches' looks into strings and bytes; sequence is not one
+                  sequence matches "1"
+                  ^~~~~~~~
+                """), r.stderr)
+    }
 }

@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "BTLensFuzz",
             dependencies: [
-                "BTLensDefinitions", "BTLensPipeline", "BTLensReport",
+                "BTLensDefinitions", "BTLensPipeline", "BTLensReport", "BTLensFilter",
                 "BTLensTestSupport",
             ]),
         .executableTarget(name: "btlens-fuzz", dependencies: ["BTLensFuzz"]),

@@ -34,7 +34,7 @@ public struct FuzzTarget: Sendable {
 
     public static var all: [FuzzTarget] {
         CaptureTargets.all + LinkTargets.all + SnifferTargets.all + ProtocolTargets.all + FramingTargets.all
-            + DecryptTargets.all + DefinitionTargets.all
+            + DecryptTargets.all + DefinitionTargets.all + FilterTargets.all
     }
 
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -39,8 +39,9 @@ struct ZipDirectory {
             )
         }
         guard length <= sizeLimit else {
-            throw .damaged(
-                "its central directory of \(length) bytes is larger than btlens reads (\(sizeLimit >> 20) MiB)")
+            throw .refused(
+                "its central directory is \(length) bytes; btlens reads at most \(sizeLimit >> 20) MiB (\(sizeLimit) bytes)"
+            )
         }
         let bytes = try bytes(fd, at: offset, count: length, size: size, "the central directory")
         var reader = ByteReader(bytes)

@@ -44,4 +44,17 @@ final class ZipDirectoryTests: XCTestCase {
         let zip = BugreportZip.raw([.init(Self.log, stored: session.bytes)], zip64DirectoryOffset: start)
         XCTAssertEqual(try records(write(zip)), session.lastRecord)
     }
+
+    /// A central directory past 16 MiB is past a bound of btlens', not damage.
+    func testACentralDirectoryPastTheBoundIsSaidAsTheBound() throws {
+        var zip = BugreportZip.raw([.init(Self.log, stored: [UInt8](repeating: 0, count: 17 << 20))])
+        // The end record's directory size and offset: the whole file before it, from 0.
+        let length = UInt32(zip.count - 22)
+        zip[zip.count - 10..<zip.count - 2] =
+            (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) } + [0, 0, 0, 0]
+        XCTAssertThrowsError(try CaptureFormat.open(path: write(zip))) {
+            XCTAssertEqual(
+                "\($0)", "zip: its central directory is \(length) bytes; btlens reads at most 16 MiB (16777216 bytes)")
+        }
+    }
 }

@@ -36,7 +36,8 @@ public struct BugreportArchive {
                         format: "zip",
                         detail: "the archive is damaged: it has no end of central directory record (is it cut short?)")
                 }
-                damage = "no central directory, cut short? \(members.count) members read from their local headers"
+                damage =
+                    "no central directory, cut short? \(Plural.of(members.count, "member")) read from their local headers"
             case .damaged(let detail): throw .unsupported(format: "zip", detail: "the archive is damaged: \(detail)")
             case .refused(let detail): throw .unsupported(format: "zip", detail: detail)
             }

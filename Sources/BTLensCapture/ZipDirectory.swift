@@ -51,7 +51,9 @@ struct ZipDirectory {
                 throw .refused("it lists more than \(memberLimit) members; btlens reads at most \(memberLimit)")
             }
             guard let entry = try? Self.entry(&reader) else {
-                throw .damaged("its central directory lists \(declared) members, only \(entries.count) can be read")
+                throw .damaged(
+                    "its central directory lists \(Plural.of(Int(clamping: declared), "member")), only \(entries.count) can be read"
+                )
             }
             entries.append(entry)
         }
@@ -59,7 +61,7 @@ struct ZipDirectory {
         guard UInt64(entries.count) == declared || (declared <= 0xffff && UInt64(entries.count & 0xffff) == declared)
         else {
             throw .damaged(
-                "its central directory holds \(entries.count) members, its end record says \(declared)")
+                "its central directory holds \(Plural.of(entries.count, "member")), its end record says \(declared)")
         }
         return ZipDirectory(entries: entries)
     }

@@ -125,7 +125,7 @@ final class BugreportArchiveTests: XCTestCase {
         bytes[central + 3] = 0xff
         XCTAssertThrowsError(try CaptureFormat.open(path: write(bytes))) {
             XCTAssertEqual(
-                "\($0)", "zip: the archive is damaged: its central directory lists 1 members, only 0 can be read")
+                "\($0)", "zip: the archive is damaged: its central directory lists 1 member, only 0 can be read")
         }
     }
 

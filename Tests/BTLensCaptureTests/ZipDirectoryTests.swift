@@ -34,7 +34,7 @@ final class ZipDirectoryTests: XCTestCase {
         let zip = BugreportZip.raw([.init(Self.log, stored: SampleCaptures.session().bytes)], count: 5)
         XCTAssertThrowsError(try CaptureFormat.open(path: write(zip))) {
             XCTAssertEqual(
-                "\($0)", "zip: the archive is damaged: its central directory holds 1 members, its end record says 5")
+                "\($0)", "zip: the archive is damaged: its central directory holds 1 member, its end record says 5")
         }
     }
 

@@ -60,6 +60,11 @@ struct ZipMember {
         if flags & 1 != 0 {
             return "member \(name) is encrypted: btlens does not decrypt zips; unzip it with its password first"
         }
+        // Method 99 is WinZip's AES encryption (AE-1, AE-2), whatever bit 0 says.
+        if method == 99 {
+            return
+                "member \(name) is AES-encrypted (WinZip AE-x, method 99): btlens does not decrypt zips; unzip it with its password first"
+        }
         guard method == 0 || method == 8 else {
             return
                 "member \(name) is compressed with method \(method); btlens reads stored (0) and deflated (8) members"

@@ -90,6 +90,22 @@ final class BugreportZipHostileTests: XCTestCase {
             zip, "zip: member \(Self.log) is encrypted: btlens does not decrypt zips; unzip it with its password first")
     }
 
+    /// Method 99 is WinZip AES (AE-x): encrypted, even when the encryption bit is not set.
+    func testAnAESMemberSaysItIsEncrypted() throws {
+        let capture = SampleCaptures.session().bytes
+        let zip = BugreportZip.raw([
+            .init(
+                name: Array(Self.log.utf8), data: capture, method: 99, crc: BugreportZip.crc32(capture),
+                size: UInt32(capture.count))
+        ])
+        let run = try runCLI(["stats", try write(zip, in: try folder())], timeout: 30, memoryLimit: Self.memoryLimit)
+        XCTAssertEqual(run.status, 1, run.stderr)
+        XCTAssertTrue(
+            run.stderr.contains(
+                "zip: member \(Self.log) is AES-encrypted (WinZip AE-x, method 99): btlens does not decrypt zips; unzip it with its password first"
+            ), run.stderr)
+    }
+
     func testABugreportZippedAgainSaysToUnzipIt() throws {
         let inner = BugreportZip.raw([.init(Self.log, stored: SampleCaptures.session().bytes)])
         let zip = BugreportZip.raw([.init("bugreport-panther.zip", stored: inner)])

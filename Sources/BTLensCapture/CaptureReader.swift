@@ -151,13 +151,16 @@ public enum CaptureFormat {
         }
         let archive = try BugreportArchive(path: path, limit: archiveLimit)
         let (extracted, name, damage) = try archive.extract(member: member, limit: archiveLimit)
+        let damaged = [archive.damage, damage].compactMap { $0 }.joined(separator: "; ")
         var reader: any CaptureReader
         do { reader = try open(extracted) } catch {
             // Which member was read is said: the best candidate, or the one --member named.
-            throw .unsupported(format: "zip", detail: "member \(name): \(error)")
+            guard !damaged.isEmpty else { throw .unsupported(format: "zip", detail: "member \(name): \(error)") }
+            // What is wrong with the member comes first: the bytes it gave may be none.
+            let gave = extracted.size == 0 ? "nothing inflates from it" : "what inflates from it: \(error)"
+            throw .unsupported(format: "zip", detail: "member \(name) is damaged: \(damaged); \(gave)")
         }
         let others = archive.candidates.filter { $0 != name }
-        let damaged = [archive.damage, damage].compactMap { $0 }.joined(separator: "; ")
         reader.addNote(
             "bugreport member \(name)" + (damaged.isEmpty ? "" : " (damaged: \(damaged); read as far as it goes)")
                 + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))

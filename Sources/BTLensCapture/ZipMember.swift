@@ -125,7 +125,7 @@ struct ZipMember {
                 status = inflate(&stream, Z_NO_FLUSH)
                 guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
                     return
-                        "its deflate data is damaged after \(written) bytes: \(stream.msg.map { String(cString: $0) } ?? "zlib status \(status)")"
+                        "its deflate data is damaged at byte \(stream.total_in) of \(compressedSize) (\(written) bytes inflated): \(stream.msg.map { String(cString: $0) } ?? "zlib status \(status)")"
                 }
                 try emit(UnsafeRawBufferPointer(rebasing: output[..<(output.count - Int(stream.avail_out))]))
             } while stream.avail_out == 0 && status == Z_OK

@@ -163,6 +163,28 @@ final class BugreportArchiveTests: XCTestCase {
             ), note)
     }
 
+    /// A member from which nothing inflates is said to be damaged, and why, not to be an empty file.
+    func testAMemberFromWhichNothingInflatesIsSaidToBeDamaged() throws {
+        let capture = SampleCaptures.session().bytes
+        let deflated = BugreportZip.rawDeflate(capture)
+        let cases: [([UInt8], String)] = [
+            (
+                [UInt8](repeating: 0xff, count: 200),
+                "its deflate data is damaged at byte 1 of 200 (0 bytes inflated): invalid block type"
+            ),
+            ([], "its 0 bytes of deflate data end before the stream does, after 0 bytes"),
+            (Array(deflated.prefix(50)), "its 50 bytes of deflate data end before the stream does, after "),
+        ]
+        for (data, why) in cases {
+            let bytes = BugreportZip.single(
+                "btsnoop_hci.log", data: data, method: 8, crc: BugreportZip.crc32(capture), size: capture.count)
+            XCTAssertThrowsError(try CaptureFormat.open(path: write(bytes))) {
+                XCTAssertTrue("\($0)".hasPrefix("zip: member btsnoop_hci.log is damaged: \(why)"), "\($0)")
+                XCTAssertFalse("\($0)".contains("the file is empty"), "\($0)")
+            }
+        }
+    }
+
     func testAMemberWhoseChecksumDisagreesIsReadAndSaidToBeDamaged() throws {
         let capture = SampleCaptures.session()
         let crc = BugreportZip.crc32(capture.bytes)

@@ -6,6 +6,13 @@ import Foundation
 /// that could trap on one.
 public struct BugreportArchive {
     static let magic: [UInt8] = [0x50, 0x4b, 0x03, 0x04]
+    /// An empty zip is its end record alone (APPNOTE.TXT 4.3.16).
+    static let emptyMagic: [UInt8] = [0x50, 0x4b, 0x05, 0x06]
+
+    /// Whether `head` begins as a zip does: a member's local header, or the end record of an empty one.
+    static func isZipHead<C: Collection>(_ head: C) -> Bool where C.Element == UInt8 {
+        head.starts(with: magic) || head.starts(with: emptyMagic)
+    }
     /// Names shown in a message before the rest are counted: a zip may hold thousands.
     static let namesShown = 5
 
@@ -41,6 +48,9 @@ public struct BugreportArchive {
             case .damaged(let detail): throw .unsupported(format: "zip", detail: "the archive is damaged: \(detail)")
             case .refused(let detail): throw .unsupported(format: "zip", detail: detail)
             }
+        }
+        guard !members.isEmpty else {
+            throw .unsupported(format: "zip", detail: "it is an empty zip: it holds no members")
         }
         candidates = Self.rank(members)
     }
@@ -142,7 +152,7 @@ public struct BugreportArchive {
             }
         }
         var head: [UInt8] = [0, 0, 0, 0]
-        if head.withUnsafeMutableBytes({ OS.pread(fd, $0.baseAddress, 4, 0) }) == 4, head == Self.magic {
+        if head.withUnsafeMutableBytes({ OS.pread(fd, $0.baseAddress, 4, 0) }) == 4, Self.isZipHead(head) {
             throw .unsupported(
                 format: "zip", detail: "member \(name) is itself a zip: unzip the archive and read the zip inside")
         }

@@ -66,7 +66,7 @@ extension BugreportArchive {
         guard fd >= 0 else { return false }
         defer { OS.close(fd) }
         var head = [UInt8](repeating: 0, count: 4)
-        return head.withUnsafeMutableBytes { OS.read(fd, $0.baseAddress, 4) } == 4 && head == magic
+        return head.withUnsafeMutableBytes { OS.read(fd, $0.baseAddress, 4) } == 4 && isZipHead(head)
     }
 
     /// The phone's facts from the bugreport text member; nil when there is none or it says nothing.

@@ -75,7 +75,7 @@ public enum CaptureFormat {
             return streaming
                 ? try PipePump.open(input, format: "pcapng")
                 : try openWithLibpcap(&input, source, path: path, format: "pcapng")
-        case 0x504b_0304:
+        case 0x504b_0304, 0x504b_0506:
             // Its members are found through the central directory at the end: only a file has one.
             throw .unsupported(
                 format: "zip",
@@ -143,7 +143,7 @@ public enum CaptureFormat {
         }
         var probe = ChunkedInput(source)
         _ = try probe.ensure(4)
-        guard probe.peek(4).elementsEqual(BugreportArchive.magic) else {
+        guard BugreportArchive.isZipHead(probe.peek(4)) else {
             guard member == nil else {
                 throw .unsupported(format: "capture", detail: "--member applies to a bugreport .zip")
             }

@@ -57,4 +57,11 @@ final class ZipDirectoryTests: XCTestCase {
                 "\($0)", "zip: its central directory is \(length) bytes; btlens reads at most 16 MiB (16777216 bytes)")
         }
     }
+
+    /// A zip that is its end record alone is said to be an empty zip, not an unknown capture.
+    func testAnEmptyZipIsSaidToBeOne() throws {
+        XCTAssertThrowsError(try CaptureFormat.open(path: write(BugreportZip.raw([])))) {
+            XCTAssertEqual("\($0)", "zip: it is an empty zip: it holds no members")
+        }
+    }
 }

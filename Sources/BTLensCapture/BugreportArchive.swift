@@ -108,7 +108,10 @@ public struct BugreportArchive {
                     + (zips.isEmpty ? "" : "; it holds zips (\(Self.list(zips))): unzip it and read the zip inside"))
         }
         guard members.contains(name) else {
-            throw .unsupported(format: "zip", detail: "no member \(name) (candidates: \(Self.list(candidates)))")
+            // Every member may be asked for: the candidates first, then the rest in the archive's order.
+            let ranked = Set(candidates)
+            let named = candidates + members.filter { !ranked.contains($0) }
+            throw .unsupported(format: "zip", detail: "no member \(name) (members: \(Self.list(named)))")
         }
         let tooLarge = CaptureOpenError.unsupported(
             format: "zip",

@@ -117,10 +117,15 @@ struct ZipDirectory {
     }
 
     /// The name as UTF-8; else its ASCII as it is and every other byte as `\xNN`, so that it can be
-    /// shown and given to `--member`.
+    /// shown and given to `--member`. A control character (below 0x20, and 0x7f) is `\xNN` either way.
     static func displayName(_ bytes: ArraySlice<UInt8>) -> String {
-        if let name = String(validating: bytes, as: UTF8.self) { return name }
-        return bytes.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + Hex.string([$0]) }.joined()
+        func escaped(_ byte: UInt8) -> String { "\\x" + Hex.string([byte]) }
+        func control(_ v: UInt32) -> Bool { v < 0x20 || v == 0x7f }
+        if let name = String(validating: bytes, as: UTF8.self) {
+            guard name.unicodeScalars.contains(where: { control($0.value) }) else { return name }
+            return name.unicodeScalars.map { control($0.value) ? escaped(UInt8($0.value)) : String($0) }.joined()
+        }
+        return bytes.map { $0 < 0x80 && !control(UInt32($0)) ? String(UnicodeScalar($0)) : escaped($0) }.joined()
     }
 
     /// `count` bytes at `offset`, all of them inside the file.

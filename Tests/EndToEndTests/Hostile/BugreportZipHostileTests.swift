@@ -152,6 +152,20 @@ final class BugreportZipHostileTests: XCTestCase {
         }
     }
 
+    /// A member not in the archive: every member's name is listed, a control character as `\xNN`,
+    /// and that name is given to `--member` as it is shown.
+    func testAMissingMemberListsEveryNameEscaped() throws {
+        let capture = SampleCaptures.session().bytes
+        let zip = BugreportZip.raw([.init("x\u{1b}[2Jy", stored: capture)])
+        let path = try write(zip, in: try folder())
+        let missing = try runCLI(["stats", path, "--member", "x"], timeout: 30, memoryLimit: Self.memoryLimit)
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("zip: no member x (members: x\\x1b[2Jy)"), missing.stderr)
+        let found = try runCLI(
+            ["stats", path, "--member", "x\\x1b[2Jy"], timeout: 30, memoryLimit: Self.memoryLimit)
+        XCTAssertEqual(found.status, 0, found.stderr)
+    }
+
     /// The damaged member is read as far as it goes, and every command says what is wrong with it:
     /// on its output, in the report, or (`index`, `export`) in the rows it writes.
     func assertSaidByEveryCommand(_ zip: [UInt8], _ message: String) throws {

@@ -161,8 +161,11 @@ public enum CaptureFormat {
             throw .unsupported(format: "zip", detail: "member \(name) is damaged: \(damaged); \(gave)")
         }
         let others = archive.candidates.filter { $0 != name }
+        // Of members by the same name, the first in the central directory is read (`ZipMember.locate`).
+        let copies = archive.members.filter { $0 == name }.count
         reader.addNote(
-            "bugreport member \(name)" + (damaged.isEmpty ? "" : " (damaged: \(damaged); read as far as it goes)")
+            "bugreport member \(name)" + (copies > 1 ? " (the first of \(copies) members by that name)" : "")
+                + (damaged.isEmpty ? "" : " (damaged: \(damaged); read as far as it goes)")
                 + (others.isEmpty ? "" : "; also inside: \(BugreportArchive.list(others))"))
         return damaged.isEmpty ? reader : ArchiveMemberReader(reader, member: name, damage: damaged)
     }

@@ -64,4 +64,15 @@ final class ZipDirectoryTests: XCTestCase {
             XCTAssertEqual("\($0)", "zip: it is an empty zip: it holds no members")
         }
     }
+
+    /// Two members by one name: the first is read, and the note says so.
+    func testOfTwoMembersByOneNameTheFirstIsReadAndSaid() throws {
+        let session = SampleCaptures.session()
+        let zip = BugreportZip.raw([.init(Self.log, stored: session.bytes), .init(Self.log, stored: [1, 2, 3])])
+        var reader = try CaptureFormat.open(path: write(zip))
+        XCTAssertEqual(reader.info.notes.first, "bugreport member \(Self.log) (the first of 2 members by that name)")
+        var n = 0
+        while let item = try reader.next() { if case .record = item { n += 1 } }
+        XCTAssertEqual(n, session.lastRecord)
+    }
 }

@@ -80,7 +80,7 @@ public enum CaptureFormat {
             throw .unsupported(
                 format: "zip",
                 detail:
-                    "an archive is read from a file whole, it cannot be followed or read from a stream (run timeline or report on the .zip)"
+                    "a bugreport .zip is read whole, from a file: it cannot be followed, nor read from standard input or a pipe (save it to a file and give its path to timeline, stats, report or convert)"
             )
         default:
             if let layout = try PacketLoggerReader.detect(&input) { return PacketLoggerReader(input, layout: layout) }

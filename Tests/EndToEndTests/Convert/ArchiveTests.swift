@@ -88,6 +88,6 @@ final class ArchiveTests: XCTestCase {
         let run = try runCLI(["follow", path], timeout: 10)
         XCTAssertEqual(run.status, 1)
         XCTAssertTrue(
-            run.stderr.contains("zip: an archive is read from a file whole, it cannot be followed"), run.stderr)
+            run.stderr.contains("zip: a bugreport .zip is read whole, from a file: it cannot be followed"), run.stderr)
     }
 }

@@ -166,6 +166,24 @@ final class BugreportZipHostileTests: XCTestCase {
         XCTAssertEqual(found.status, 0, found.stderr)
     }
 
+    /// A zip on standard input cannot be read by any command: the advice is to save it to a file,
+    /// which then reads.
+    func testAZipOnStandardInputSaysToSaveItToAFile() throws {
+        let zip = BugreportZip.raw([.init(Self.log, stored: SampleCaptures.session().bytes)])
+        let dir = try folder()
+        let path = try write(zip, in: dir)
+        let advice =
+            "a bugreport .zip is read whole, from a file: it cannot be followed, nor read from standard input or a pipe (save it to a file and give its path to timeline, stats, report or convert)"
+        for arguments in [["stats", "-"], ["convert", "-", "-o", dir + "/c.pcap"], ["timeline", "-"]] {
+            let run = try runCLI(arguments, stdin: path, timeout: 30, memoryLimit: Self.memoryLimit)
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertTrue(run.stderr.contains(advice), run.stderr)
+        }
+        for arguments in [["stats", path], ["convert", path, "-o", dir + "/c.pcap"], ["timeline", path]] {
+            XCTAssertEqual(try runCLI(arguments, timeout: 30, memoryLimit: Self.memoryLimit).status, 0, "\(arguments)")
+        }
+    }
+
     /// The damaged member is read as far as it goes, and every command says what is wrong with it:
     /// on its output, in the report, or (`index`, `export`) in the rows it writes.
     func assertSaidByEveryCommand(_ zip: [UInt8], _ message: String) throws {

@@ -33,6 +33,8 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var definitions: DefinitionOptions
 
+    @OptionGroup var limitOptions: LimitOptions
+
     func validate() throws {
         if format == nil && CaptureWriter.Format(rawValue: pathExtension(output)) == nil {
             throw ValidationError(
@@ -43,9 +45,10 @@ struct Convert: ParsableCommand {
     func run() throws {
         // Loaded first, so a definition that does not load is said whether or not --filter needs it.
         let table = try definitions.load().table
-        let configuration = Configuration(dissectors: table, lowerLayers: true)
+        let limits = try limitOptions.limits()
+        let configuration = Configuration(dissectors: table, lowerLayers: true, limits: limits)
         let selection = try select(configuration)
-        var reader = try openCapture(input, member: member)
+        var reader = try openCapture(input, member: member, archiveBytes: limits.archiveBytes)
         let monitor = ["pklg"].contains(reader.info.format) || [2001, 254].contains(reader.info.linkType)
         let chosen = format ?? CaptureWriter.Format(rawValue: pathExtension(output)) ?? .pcapng
         let writer: CaptureWriter
@@ -103,7 +106,7 @@ struct Convert: ParsableCommand {
     private func select(_ configuration: Configuration) throws -> RecordSelection? {
         guard let filter = filterOption.filter() else { return nil }
         try refuseStandardInput(input, because: "--filter")
-        var reader = try openCapture(input, member: member)
+        var reader = try openCapture(input, member: member, archiveBytes: configuration.limits.archiveBytes)
         let selection = RecordSelection(filter)
         _ = try Pipeline.run(
             &reader, configuration, onRecord: selection.record, onProblem: { _ in }, onEvent: selection.event)

@@ -35,10 +35,12 @@ final class ArchiveTests: XCTestCase {
     func testAMemberPastTheArchiveLimitIsRefusedNamingTheMemberAndTheLimit() throws {
         let path = try bomb(size: 8 << 20)
         let tmp = try freshFolder()
-        for command in ["timeline", "stats", "report"] {
-            let out = tmp.appendingPathComponent("r.html").path
+        // Each command the advice is given by takes the option it names.
+        for command in ["timeline", "stats", "report", "convert"] {
+            let out = tmp.appendingPathComponent(command == "report" ? "r.html" : "c.pcap").path
             let run = try runCLI(
-                [command, path, "--limit", "archive-bytes=1000000"] + (command == "report" ? ["-o", out] : []),
+                [command, path, "--limit", "archive-bytes=1000000"]
+                    + (["report", "convert"].contains(command) ? ["-o", out] : []),
                 environment: ["TMPDIR": tmp.path], timeout: 30)
             XCTAssertEqual(run.status, 1, command)
             XCTAssertEqual(run.stdout, "", command)
@@ -49,6 +51,11 @@ final class ArchiveTests: XCTestCase {
                 "\(command): \(run.stderr)")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [])
+        // Raised, the limit lets convert read the member.
+        let raised = try runCLI(
+            ["convert", path, "--limit", "archive-bytes=\(16 << 20)", "-o", tmp.appendingPathComponent("c.pcap").path],
+            timeout: 30)
+        XCTAssertEqual(raised.status, 0, raised.stderr)
     }
 
     /// The member is inflated into a file unlinked as soon as it is made: a signal in the middle of

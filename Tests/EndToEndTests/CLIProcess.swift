@@ -17,19 +17,35 @@ func runCLI(
     _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil, timeout: Double = 120,
     cwd: String? = nil, stdout stdoutPath: String? = nil, memoryLimit: Int? = nil
 ) throws -> CLIRun {
+    let binary = try builtBtlens()
+    guard let memoryLimit else {
+        return try runProcess(
+            binary, arguments, environment: environment, stdin: stdin, timeout: timeout, cwd: cwd, stdout: stdoutPath)
+    }
+    let limited = ["-c", "ulimit -v \(memoryLimit / 1024) && exec \"$0\" \"$@\"", binary] + arguments
+    return try runProcess(
+        "/bin/sh", limited, environment: environment, stdin: stdin, timeout: timeout, cwd: cwd, stdout: stdoutPath)
+}
+
+/// The path of the btlens built beside this test bundle; the test is skipped without it.
+func builtBtlens() throws -> String {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "btlens")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
         throw XCTSkip("btlens is not built beside the tests")
     }
+    return binary.path
+}
+
+/// Runs `executable` (btlens, or a shell that ends in `exec` btlens, so the process killed after
+/// `timeout` seconds is btlens), its stdout and stderr kept unless `stdout` names a path.
+func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+    timeout: Double, cwd: String? = nil, stdout stdoutPath: String? = nil
+) throws -> CLIRun {
     let process = Process()
-    if let memoryLimit {
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "ulimit -v \(memoryLimit / 1024) && exec \"$0\" \"$@\"", binary.path] + arguments
-    } else {
-        process.executableURL = binary
-        process.arguments = arguments
-    }
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
     if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     if let stdin { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: stdin)) }
     if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }

@@ -6,33 +6,8 @@ import XCTest
 /// `exec "$BTLENS" …`, so that btlens is the process the timeout kills; `ulimit -v` bounds its
 /// address space with `memoryLimit` (bytes), as `runCLI` does.
 func runCLIInBash(_ script: String, timeout: Double = 30, memoryLimit: Int? = nil) throws -> CLIRun {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-        "btlens")
-    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        throw XCTSkip("btlens is not built beside the tests")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", (memoryLimit.map { "ulimit -v \($0 / 1024) && " } ?? "") + script]
-    process.environment = ProcessInfo.processInfo.environment.merging(["BTLENS": binary.path]) { $1 }
-    let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("btlens-stderr-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: errURL) }
-    let out = Pipe()
-    let err = try FileHandle(forWritingTo: errURL)
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let pid = process.processIdentifier
-    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-    defer { watchdog.cancel() }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try err.close()
-    return CLIRun(
-        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    let arguments = ["-c", (memoryLimit.map { "ulimit -v \($0 / 1024) && " } ?? "") + script]
+    return try runProcess("/bin/bash", arguments, environment: ["BTLENS": try builtBtlens()], timeout: timeout)
 }
 
 /// A path quoted for the shell.

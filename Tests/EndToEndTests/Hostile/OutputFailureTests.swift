@@ -120,29 +120,8 @@ final class OutputFailureTests: XCTestCase {
     /// Runs btlens through /bin/sh: `setup` before it (`ulimit -f 2`), `redirect` on it (`>&-`), its
     /// stderr kept, its stdout (unless redirected) dropped. Killed after 30 s.
     func runInShell(_ arguments: [String], setup: String = ":", redirect: String) throws -> CLIRun {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("btlens").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw XCTSkip("btlens is not built beside the tests")
-        }
-        let stderr = NSTemporaryDirectory() + "btlens-stderr-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: stderr) }
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments =
-            [
-                "-c",
-                "ulimit -v \(Self.memoryLimit / 1024) && \(setup) && exec \"$0\" \"$@\" 2>'\(stderr)' \(redirect)",
-                binary,
-            ] + arguments
-        shell.standardOutput = FileHandle.nullDevice
-        try shell.run()
-        let pid = shell.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        defer { watchdog.cancel() }
-        shell.waitUntilExit()
-        let text = (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? ""
-        return CLIRun(status: shell.terminationStatus, stdout: "", stderr: text)
+        let script = "ulimit -v \(Self.memoryLimit / 1024) && \(setup) && exec \"$0\" \"$@\" \(redirect)"
+        return try runProcess(
+            "/bin/sh", ["-c", script, try builtBtlens()] + arguments, timeout: 30, stdout: "/dev/null")
     }
 }

@@ -227,8 +227,10 @@ struct ReportCommand: ParsableCommand {
         let written = try write(report, as: format, to: path)
         let errors = report.diagnostics.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let total = report.diagnostics.reduce(0) { $0 + $1.count }
+        // Markdown and text hold only the rows around the diagnostics (or the range): said as they are.
+        let timeline = format == .md || format == .txt ? ReportText.timeline(report) : report.window
         return (
-            "\(format.rawValue) report, \(Plural.of(written, "byte")); \(Plural.of(total, "diagnostic")) (\(Plural.of(errors, "error"))); timeline: \(report.window)",
+            "\(format.rawValue) report, \(Plural.of(written, "byte")); \(Plural.of(total, "diagnostic")) (\(Plural.of(errors, "error"))); timeline: \(timeline)",
             worst
         )
     }

@@ -26,9 +26,31 @@ public enum ReportText {
             out.append(markdown ? "```" : "")
         }
         out.append("")
-        let window: ReportLine = "Timeline: \(r.window)."
+        let window: ReportLine = "Timeline: \(timeline(r))."
         out.append(window.written(style))
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// What the text report holds of the timeline, in words: with `--from`/`--to` the rows the
+    /// other formats hold (`Report.window`), otherwise only the excerpts around the diagnostics.
+    public static func timeline(_ r: Report) -> String {
+        if r.isRange { return r.window }
+        let (ranges, marked) = excerptRanges(r)
+        let shown = ranges.reduce(0) { $0 + $1.count }
+        let covered = marked.filter { $0 <= (ranges.last?.upperBound ?? -1) }.count
+        let all =
+            Plural.of(r.events, "event")
+            + (r.logLines > 1
+                ? " (\(r.logLines) of them app log lines)" : r.logLines == 1 ? " (1 of them an app log line)" : "")
+        let which =
+            covered == 0
+            ? "only those around a diagnostic, and there is none"
+                + (r.diagnostics.isEmpty ? "" : " among the rows the timeline kept")
+            : "up to \(context) on each side of "
+                + (covered < marked.count ? "the first \(covered) diagnostics" : Plural.of(covered, "diagnostic"))
+        let left = r.events - shown
+        return "\(shown) of \(all): \(which)"
+            + (left > 0 ? "; \(left) left out (btlens timeline shows them)" : "")
     }
 
     /// A section's heading: `## ` in Markdown, underlined in text.
@@ -116,26 +138,35 @@ public enum ReportText {
     /// The timeline around each diagnostic: at most `excerpts` excerpts of `context` rows each side,
     /// an excerpt that would overlap the one before starting after it.
     private static func excerpts(_ r: Report, markdown: Bool, names: [String: String], into out: inout [String]) {
-        let marked = r.rows.indices.filter { r.rows[$0].diagnosticId != nil }
+        let (ranges, marked) = excerptRanges(r)
         guard !marked.isEmpty else { return }
         heading("Around each diagnostic", markdown: markdown, into: &out)
-        var shown = 0
-        var last = -1
-        for i in marked where shown < excerpts && i > last {
-            let range = max(last + 1, i - context)...min(r.rows.count - 1, i + context)
+        for range in ranges {
             out.append(markdown ? "```" : "")
             // Inside a fence nothing is markup; each line begins with `#record`, so none closes it.
             for j in range { out.append(line(r.rows[j], names: names).written(markdown ? .code : .text)) }
             out.append(markdown ? "```" : "")
-            last = range.upperBound
-            shown += 1
         }
         // An excerpt may show several: those after the last excerpt are the ones left.
+        let last = ranges.last?.upperBound ?? -1
         let left = marked.filter { $0 > last }.count
         if left > 0 {
             out.append(
                 "(\(Plural.of(left, "more diagnostic")) in the full timeline: btlens timeline or the HTML report)")
         }
+    }
+
+    /// The rows of each excerpt, and the rows that are diagnostics.
+    private static func excerptRanges(_ r: Report) -> (ranges: [ClosedRange<Int>], marked: [Int]) {
+        let marked = r.rows.indices.filter { r.rows[$0].diagnosticId != nil }
+        var ranges: [ClosedRange<Int>] = []
+        var last = -1
+        for i in marked where ranges.count < excerpts && i > last {
+            let range = max(last + 1, i - context)...min(r.rows.count - 1, i + context)
+            ranges.append(range)
+            last = range.upperBound
+        }
+        return (ranges, marked)
     }
 
     /// A row as the text timeline writes it; with `names` (more than one log), a log's line begins

@@ -148,7 +148,7 @@ final class ReportAppLogTests: XCTestCase {
             #12      0.094750 <      - !WARN app.tx.not_on_air: \(Self.log):9 logs 8 bytes sent (a5012204000102cf) that no packet carried within 2 s
 
 
-            Timeline: all 48 events (13 of them app log lines).
+            Timeline: 7 of 48 events (13 of them app log lines): up to 3 on each side of 2 diagnostics; 41 left out (btlens timeline shows them).
 
             """
         XCTAssertTrue(txt.hasSuffix(excerpt), txt)

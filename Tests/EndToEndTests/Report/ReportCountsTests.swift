@@ -57,3 +57,48 @@ final class ReportCountsTests: XCTestCase {
         XCTAssertTrue(report.contains("\n(1 more diagnostic in the full timeline: "), report)
     }
 }
+
+/// Markdown and text hold only the rows around each diagnostic: their timeline line, and the line
+/// btlens prints, count those rows, not the HTML's window.
+final class TextReportTimelineTests: XCTestCase {
+    static let captures = packageRoot.appendingPathComponent("Captures").path
+
+    /// The line btlens printed, the file, and the timeline line the file ends with.
+    func report(_ capture: String, _ format: String) throws -> (line: String, file: String, said: String) {
+        let out = NSTemporaryDirectory() + "btlens-text-timeline-\(UUID().uuidString).\(format)"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: out) }
+        let run = try runCLI(
+            ["report", Self.captures + "/" + capture, "-o", out, "--dissectors", DissectorEndToEndTests.shipped],
+            timeout: 30, memoryLimit: 1 << 30)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let file = try String(contentsOfFile: out, encoding: .utf8)
+        let said = file.split(separator: "\n").last.map(String.init) ?? ""
+        return (run.stdout, file, said)
+    }
+
+    /// The rows a text report holds: each begins with its record or log line.
+    func rows(_ file: String) -> Int {
+        file.split(separator: "\n").filter { $0.range(of: "^[#L][0-9]+ ", options: .regularExpression) != nil }.count
+    }
+
+    func testACaptureWithoutDiagnosticsSaysItsTextHoldsNoRows() throws {
+        for format in ["md", "txt"] {
+            let (line, file, said) = try report("ble_a5_session.btsnoop", format)
+            XCTAssertEqual(rows(file), 0, file)
+            XCTAssertTrue(said.hasPrefix("Timeline: 0 of "), said)
+            XCTAssertTrue(said.contains(" events: only those around a diagnostic, and there is none; "), said)
+            XCTAssertTrue(line.hasSuffix("; timeline: \(said.dropFirst(10).dropLast())\n"), line)
+        }
+        // The HTML holds every row, and says so.
+        XCTAssertTrue(try report("ble_a5_session.btsnoop", "html").line.contains("; timeline: all "))
+    }
+
+    func testTheRowsSaidAreTheRowsWritten() throws {
+        let (line, file, said) = try report("ble_a5_faults.btsnoop", "txt")
+        let shown = rows(file)
+        XCTAssertGreaterThan(shown, 0, file)
+        XCTAssertTrue(said.hasPrefix("Timeline: \(shown) of "), said)
+        XCTAssertTrue(said.contains(" events: up to 3 on each side of "), said)
+        XCTAssertTrue(line.hasSuffix("; timeline: \(said.dropFirst(10).dropLast())\n"), line)
+    }
+}

@@ -80,20 +80,8 @@ struct ReportCommand: ParsableCommand {
     /// `--from`/`--to` as records, or as seconds when written with `s`.
     func range() throws -> (ClosedRange<Double>, time: Bool)? {
         guard from != nil || to != nil else { return nil }
-        func parse(_ s: String?, _ name: String) throws -> (Double, Bool)? {
-            guard let s else { return nil }
-            let time = s.hasSuffix("s")
-            guard let v = Double(time ? String(s.dropLast()) : s), v >= 0 else {
-                throw ValidationError("--\(name) \(s): expected a record number (123) or seconds (12.5s)")
-            }
-            // Records are whole: 1.5 would keep from #2 while the report said #1.
-            guard time || v.rounded(.down) == v else {
-                throw ValidationError("--\(name) \(s): a record number is whole; for seconds write \(s)s")
-            }
-            return (v, time)
-        }
-        let lo = try parse(from, "from")
-        let hi = try parse(to, "to")
+        let lo = try Self.bound(from, "from")
+        let hi = try Self.bound(to, "to")
         if let lo, let hi, lo.1 != hi.1 {
             throw ValidationError("--from and --to must both be records or both be times")
         }
@@ -102,6 +90,35 @@ struct ReportCommand: ParsableCommand {
         let b = hi?.0 ?? .greatestFiniteMagnitude
         guard a <= b else { throw ValidationError("--from is after --to") }
         return (a...b, time)
+    }
+
+    /// A bound of `--from`/`--to`: a record number in digits, from 1 to 2^53, or finite seconds ≥ 0
+    /// written with `s`; and whether it is a time.
+    private static func bound(_ s: String?, _ name: String) throws -> (Double, Bool)? {
+        guard let s else { return nil }
+        let expected = ValidationError("--\(name) \(s): expected a record number (123) or seconds (12.5s)")
+        if s.hasSuffix("s") {
+            guard let v = Double(s.dropLast()) else { throw expected }
+            // infs kept nothing and was said to be after --to; nans compares as nothing.
+            guard v.isFinite else { throw ValidationError("--\(name) \(s): seconds are a finite number (12.5s)") }
+            guard v >= 0 else { throw expected }
+            return (v, true)
+        }
+        // Records are whole, in digits: 1.5 would keep from #2 while the report said #1, and 1e3 is no record.
+        guard !s.isEmpty, s.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            // A decimal (1.5, 1e3) may have meant seconds; 0x10 or inf did not.
+            if let v = Double(s), v.isFinite, v >= 0, s.allSatisfy({ "0123456789.eE+".contains($0) }) {
+                throw ValidationError("--\(name) \(s): a record number is whole, in digits; for seconds write \(s)s")
+            }
+            throw expected
+        }
+        // Up to 2^53, which the range holds exactly and the report says as given.
+        guard let record = Int(s), record <= 1 << 53 else {
+            throw ValidationError("--\(name) \(s): a record number is at most \(1 << 53)")
+        }
+        // Records are numbered from 1, as Wireshark's frames are.
+        guard record > 0 else { throw ValidationError("--\(name) \(s): records are numbered from 1 (#1 is the first)") }
+        return (Double(record), false)
     }
 
     func run() throws {

@@ -139,11 +139,35 @@ final class HelpfulMessageTests: XCTestCase {
         let run = try run(["report", Self.session, "-o", "-", "--format", "txt", "--from", "1.5"])
         XCTAssertEqual(run.status, 2)
         XCTAssertTrue(
-            run.stderr.hasPrefix("btlens: Error: --from 1.5: a record number is whole; for seconds write 1.5s\n"),
+            run.stderr.hasPrefix(
+                "btlens: Error: --from 1.5: a record number is whole, in digits; for seconds write 1.5s\n"),
             run.stderr)
         XCTAssertEqual(run.stdout, "")
         let timed = try self.run(["report", Self.session, "-o", "-", "--format", "txt", "--from", "1.5s"])
         XCTAssertEqual(timed.status, 0, timed.stderr)
         XCTAssertTrue(timed.stdout.contains("the events from 1.5 s (--from)"), timed.stdout)
+    }
+
+    /// `--from infs` was said to be after a `--to` never given, `--from 99999999999999999999999` was
+    /// shown as #1e+23, `--from 1e3` was record #1000 and `--to 0` kept nothing: each is refused, as itself.
+    func testAReportRangeOfNoRecordOrTimeIsRefused() throws {
+        let cases: [([String], String)] = [
+            (["--from", "infs"], "--from infs: seconds are a finite number (12.5s)"),
+            (["--to", "nans"], "--to nans: seconds are a finite number (12.5s)"),
+            (
+                ["--from", "99999999999999999999999"],
+                "--from 99999999999999999999999: a record number is at most 9007199254740992"
+            ),
+            (["--from", "1e3"], "--from 1e3: a record number is whole, in digits; for seconds write 1e3s"),
+            (["--from", "0x10"], "--from 0x10: expected a record number (123) or seconds (12.5s)"),
+            (["--to", "0"], "--to 0: records are numbered from 1 (#1 is the first)"),
+            (["--from", "00"], "--from 00: records are numbered from 1 (#1 is the first)"),
+        ]
+        for (range, message) in cases {
+            let run = try run(["report", Self.session, "-o", "-", "--format", "txt"] + range)
+            XCTAssertEqual(run.status, 2, "\(range)")
+            XCTAssertTrue(run.stderr.hasPrefix("btlens: Error: \(message)\n"), "\(range): \(run.stderr)")
+            XCTAssertEqual(run.stdout, "", "\(range)")
+        }
     }
 }

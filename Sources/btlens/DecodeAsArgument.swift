@@ -24,6 +24,12 @@ extension DecodeAs: ExpressibleByArgument {
             )
         }
         let (key, name) = (parts[0].lowercased(), parts[1])
+        guard !key.isEmpty else {
+            throw Refusal(
+                description:
+                    "nothing before '=': name the channel (a CID as 0x0041, rfcomm:N, att:HANDLE, psm:PSM or l2cap:CID)"
+            )
+        }
         guard !name.isEmpty else { throw Refusal(description: "nothing after '=': name what to decode \(key) as") }
         if key.hasPrefix("att:") {
             // Core Vol 3 Part F §3.2.2: handle 0x0000 is reserved.
@@ -77,6 +83,10 @@ extension DecodeAs: ExpressibleByArgument {
     private static func number(_ text: Substring, _ prefix: String, _ what: String, lowest: UInt16) throws(Refusal)
         -> UInt16
     {
+        guard !text.isEmpty else {
+            throw Refusal(
+                description: "nothing after '\(prefix)': \(what) is a hex number from 0x\(hex4(lowest)) to 0xFFFF")
+        }
         guard let value = UInt16(text.hasPrefix("0x") ? text.dropFirst(2) : text, radix: 16) else {
             throw Refusal(description: "\(prefix)\(text): \(what) is a hex number from 0x\(hex4(lowest)) to 0xFFFF")
         }

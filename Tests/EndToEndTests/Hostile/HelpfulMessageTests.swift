@@ -96,6 +96,11 @@ final class HelpfulMessageTests: XCTestCase {
             ),
             ("att:zz=acme", "att:zz: an ATT handle is a hex number from 0x0001 to 0xFFFF"),
             ("0x0041=", "nothing after '=': name what to decode 0x0041 as"),
+            (
+                "=rfcomm",
+                "nothing before '=': name the channel (a CID as 0x0041, rfcomm:N, att:HANDLE, psm:PSM or l2cap:CID)"
+            ),
+            ("att:=acme", "nothing after 'att:': an ATT handle is a hex number from 0x0001 to 0xFFFF"),
             ("att:0x0025=a/b/c", "'a/b/c': expected DISSECTOR or DISSECTOR/MESSAGE"),
             ("foo:3=acme", "'foo:3': expected CID, rfcomm:N, att:HANDLE, psm:PSM or l2cap:CID"),
             (

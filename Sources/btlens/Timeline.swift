@@ -110,12 +110,12 @@ struct Timeline: ParsableCommand {
         try input.check([(input.file, worst)])
     }
 
-    /// A timeline is of one capture: a folder is a usage error.
+    /// A timeline is of one capture: a folder cannot be read as one, as `convert` and `diff` say (exit status 1).
     private func refuseFolder() throws {
         if FolderRun.files(input.file) != nil {
-            throw UsageFailure(
+            throw InputFailure(
                 message:
-                    "\(input.file) is a folder: a timeline is of one capture (stats and report read each capture of a folder)"
+                    "cannot open \(input.file): a folder, not a file (a timeline is of one capture; stats and report read each capture of a folder)"
             )
         }
     }

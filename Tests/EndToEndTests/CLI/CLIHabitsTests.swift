@@ -78,11 +78,16 @@ final class CLIHabitsTests: XCTestCase {
         XCTAssertEqual(member.status, 2, member.stderr)
     }
 
-    func testATimelineOfAFolderIsAUsageError() throws {
-        let run = try runCLI(["timeline", Self.captures])
-        XCTAssertEqual(run.status, 2)
-        XCTAssertTrue(
-            run.stderr.hasPrefix("btlens: \(Self.captures) is a folder: a timeline is of one capture"), run.stderr)
+    /// A folder is not a file to read, for `timeline` as for `convert` and `diff`: exit status 1.
+    func testATimelineOfAFolderCannotOpenIt() throws {
+        for arguments in [["timeline", Self.captures], [Self.captures], ["timeline", "--summary", Self.captures]] {
+            let run = try runCLI(arguments, timeout: 30, memoryLimit: 1 << 30)
+            XCTAssertEqual(run.status, 1, "\(arguments)")
+            XCTAssertTrue(
+                run.stderr.hasPrefix(
+                    "btlens: cannot open \(Self.captures): a folder, not a file (a timeline is of one capture; "),
+                "\(arguments): \(run.stderr)")
+        }
     }
 
     func testHelpForNoSubcommandIsAUsageError() throws {

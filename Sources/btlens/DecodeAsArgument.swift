@@ -52,7 +52,8 @@ extension DecodeAs: ExpressibleByArgument {
         if key.hasPrefix("rfcomm:") {
             // RFCOMM server channels are 1 to 30 (RFCOMM §5.4: DLCI = 2 × channel + direction).
             guard let channel = UInt8(key.dropFirst(7)), (1...30).contains(channel) else {
-                throw Refusal(description: "\(key): an RFCOMM server channel is a number from 1 to 30")
+                let found = key.count > 7 ? "\(key):" : "nothing after 'rfcomm:':"
+                throw Refusal(description: "\(found) an RFCOMM server channel is a number from 1 to 30")
             }
             switch name.lowercased() {
             case "iap2": return .rfcommIAP2(channel: channel)

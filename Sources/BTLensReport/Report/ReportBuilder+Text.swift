@@ -30,7 +30,8 @@ extension ReportBuilder {
 
     /// `--from`/`--to` in words: `records #5 to #10`, `from 2.5 s`.
     static func describe(_ range: ClosedRange<Double>, time: Bool) -> String {
-        // A bound past Int's range (--to 1e19) is said as given: converting it would trap.
+        // A bound past Int's range (a library caller's 1e19; the CLI refuses it) is said as given:
+        // converting it would trap.
         func bound(_ v: Double) -> String {
             time
                 ? "\(MessageValue.number(v)) s"

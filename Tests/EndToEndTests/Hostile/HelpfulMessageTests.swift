@@ -87,6 +87,7 @@ final class HelpfulMessageTests: XCTestCase {
         let cases: [(String, String)] = [
             ("rfcomm:31=iap2", "rfcomm:31: an RFCOMM server channel is a number from 1 to 30"),
             ("rfcomm:0=iap2", "rfcomm:0: an RFCOMM server channel is a number from 1 to 30"),
+            ("rfcomm:=iap2", "nothing after 'rfcomm:': an RFCOMM server channel is a number from 1 to 30"),
             ("0x0000=rfcomm", "0x0000: an L2CAP channel (CID) is from 0x0001 to 0xFFFF (0x0000 is reserved)"),
             ("psm:0=acme", "psm:0: a PSM is from 0x0001 to 0xFFFF (0x0000 is reserved)"),
             ("att:0x0000=acme", "att:0x0000: an ATT handle is from 0x0001 to 0xFFFF (0x0000 is reserved)"),

@@ -134,8 +134,8 @@ final class AppLogSource {
             usage: true)
     }
 
-    /// A folder, a file that cannot be read, or a device other than a terminal (`/dev/zero` never
-    /// ends) is said now, as a usage error.
+    /// A folder, a file that cannot be read, or a device other than a terminal or `/dev/null`
+    /// (`/dev/zero` never ends; `/dev/null` is an empty log) is said now, as a usage error.
     private static func open(_ path: String) throws -> FileHandle {
         guard let st = OS.status(path: path) else {
             throw AppLogOpenError(message: "\(path): cannot be read: \(OS.openFailure(path, OS.errno))", usage: true)
@@ -144,13 +144,20 @@ final class AppLogSource {
             let reason = OS.openFailure(path, st.st_mode & S_IFMT == S_IFDIR ? EISDIR : OS.errno)
             throw AppLogOpenError(message: "\(path): cannot be read: \(reason)", usage: true)
         }
-        if [S_IFCHR, S_IFBLK].contains(st.st_mode & S_IFMT), !OS.isatty(h.fileDescriptor) {
+        if [S_IFCHR, S_IFBLK].contains(st.st_mode & S_IFMT), !OS.isatty(h.fileDescriptor), !isNull(st) {
             try? h.close()
             throw AppLogOpenError(
-                message: "\(path): a device, not a log file: it may never end (give a file, a FIFO or a pipe)",
+                message:
+                    "\(path): a device, not a log file: btlens reads no device but a terminal or /dev/null (give a file, a FIFO or a pipe)",
                 usage: true)
         }
         return h
+    }
+
+    /// Whether `st` is the null device (whatever its name), which reads as empty.
+    private static func isNull(_ st: stat) -> Bool {
+        guard let null = OS.status(path: "/dev/null") else { return false }
+        return st.st_mode & S_IFMT == S_IFCHR && null.st_mode & S_IFMT == S_IFCHR && st.st_rdev == null.st_rdev
     }
 
     /// Up to `count` bytes, fewer only at the end.

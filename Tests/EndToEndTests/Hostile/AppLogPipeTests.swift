@@ -103,15 +103,25 @@ final class AppLogPipeTests: XCTestCase {
         XCTAssertTrue(twice.stderr.contains("reads the capture twice, which a pipe"), twice.stderr)
     }
 
-    /// `/dev/zero` never ends, and its one line never does either: refused, at once.
+    /// `/dev/zero` never ends, and its one line never does either: refused, at once; `/dev/null`
+    /// is an empty log.
     func testADeviceOrALineThatNeverEndsIsRefused() throws {
         let device = try runCLI(
             ["timeline", Self.capture, "--app-log", "/dev/zero"], timeout: 30, memoryLimit: Self.memory)
         XCTAssertEqual(device.status, 2, device.stderr)
         XCTAssertTrue(
             device.stderr.contains(
-                "/dev/zero: a device, not a log file: it may never end (give a file, a FIFO or a pipe)"),
-            device.stderr)
+                "/dev/zero: a device, not a log file: btlens reads no device but a terminal or /dev/null (give a file, a FIFO or a pipe)"
+            ), device.stderr)
+        // /dev/null ends at once: an empty log, as an empty file is.
+        let empty = folder.appendingPathComponent("empty.log").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let null = try runCLI(
+            ["timeline", Self.capture, "--app-log", "/dev/null"], timeout: 30, memoryLimit: Self.memory)
+        let file = try runCLI(["timeline", Self.capture, "--app-log", empty], timeout: 30, memoryLimit: Self.memory)
+        XCTAssertEqual(null.status, 0, null.stderr)
+        XCTAssertEqual(null.stderr, file.stderr)
+        XCTAssertEqual(null.stdout, file.stdout.replacingOccurrences(of: empty, with: "/dev/null"))
         let endless = try runCLIInBash(
             #"exec "$BTLENS" timeline \#(shellQuoted(Self.capture)) --app-log <(cat /dev/zero)"#,
             memoryLimit: Self.memory)

@@ -114,4 +114,11 @@ final class FilterStringTests: XCTestCase {
         XCTAssertEqual(regex.search("xaa"), .found([1..<3]))
         XCTAssertEqual(regex.search("b"), .notFound)
     }
+
+    /// A match that needs more than the JIT's stack (1 MiB: a group repeated 40,000 times) is run again by
+    /// the interpreter, which finds it within its budget.
+    func testAMatchPastTheJITStackIsRunByTheInterpreter() throws {
+        let regex = try SharedRegex("^(a|b)*$", use: "test")
+        XCTAssertEqual(regex.search(String(repeating: "a", count: 40_000)), .found([0..<40_000]))
+    }
 }

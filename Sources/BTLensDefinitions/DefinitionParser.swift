@@ -157,7 +157,7 @@ enum DefinitionParser {
         mutating func definition(_ root: YAMLValue) throws(DefinitionError) -> DefinitionDissector {
             let top = try root.fields("the definition", allowed: DefinitionParser.topKeys, unknown: &errors)
             name = attempt { p in try p.protocolName(top.required("protocol", "the definition")) } ?? ""
-            let title = attempt { _ in try top["title"]?.string("title") } ?? nil
+            let title = attempt { p in try p.title(top) } ?? nil
             if let e = top["endian"] {
                 attempt { p in
                     switch try e.string("endian") {
@@ -253,6 +253,17 @@ enum DefinitionParser {
             return s
         }
 
+        /// The definition's title; without one, the name is the protocol's title in Wireshark too.
+        func title(_ top: YAMLFields) throws(DefinitionError) -> String? {
+            let title = try top["title"]?.string("title")
+            if let t = top["title"] ?? top["protocol"], WiresharkExport.wiresharkTitles.contains(title ?? name) {
+                throw t.error(
+                    "\(top["title"] == nil ? "protocol" : "title"): '\(title ?? name)' is the title of a protocol"
+                        + " of Wireshark's own; the export could not register it")
+            }
+            return title
+        }
+
         /// The protocol's name, which the Wireshark export registers as a protocol beside Wireshark's own.
         func protocolName(_ v: YAMLValue) throws(DefinitionError) -> String {
             let s = try identifier(v, "protocol", allowDots: true)
@@ -260,6 +271,9 @@ enum DefinitionParser {
             guard !WiresharkExport.wiresharkProtocols.contains(exported) else {
                 throw v.error(
                     "protocol: '\(s)' is Wireshark's own protocol \(exported); the export could not register it")
+            }
+            if let why = WiresharkExport.filterNameProblem(exported) {
+                throw v.error("protocol: '\(s)' exports to Wireshark as \(exported), which \(why)")
             }
             return s
         }

@@ -51,6 +51,42 @@ public enum WiresharkExport {
         "btmesh", "nordic_ble", "packetlogger", "iap2", "btlens", "obex", "usb", "uart",
     ]
 
+    /// The titles (descriptions) of the protocols of `wiresharkProtocols` that Wireshark 4.0 has, and
+    /// of the plugin's own: Wireshark refuses a second protocol of one title.
+    static let wiresharkTitles: Set<String> = [
+        "Frame", "Ethernet", "Internet Protocol Version 4", "Internet Protocol Version 6",
+        "Transmission Control Protocol", "User Datagram Protocol", "Data", "Syslog message",
+        "UTRAN Iupc interface Positioning Calculation Application Part (PCAP)", "Bluetooth", "Bluetooth HCI H1",
+        "Bluetooth HCI H4", "Bluetooth Linux Monitor Transport", "Bluetooth HCI USB Transport",
+        "Bluetooth HCI Command", "Bluetooth HCI Event", "Bluetooth HCI ACL Packet", "Bluetooth HCI SCO Packet",
+        "Bluetooth HCI ISO Packet", "Bluetooth L2CAP Protocol", "Bluetooth Attribute Protocol",
+        "Bluetooth GATT Attribute Protocol", "Bluetooth SDP Protocol", "Bluetooth RFCOMM Protocol",
+        "Bluetooth Security Manager Protocol", "Bluetooth Low Energy Link Layer", "Bluetooth Low Energy RF Info",
+        "Bluetooth Pseudoheader for BR/EDR", "Bluetooth AVDTP Protocol", "Bluetooth AVCTP Protocol",
+        "Bluetooth AVRCP Profile", "Bluetooth A2DP Profile", "Bluetooth VDP Profile", "Bluetooth HFP Profile",
+        "Bluetooth HSP Profile", "Bluetooth SPP Packet", "Bluetooth BNEP Protocol", "Bluetooth HID Profile",
+        "Bluetooth Mesh", "nRF Sniffer for Bluetooth LE", "PacketLogger", "OBEX Protocol", "USB", "btlens", "iAP2",
+        "iAP2 link end",
+    ]
+
+    /// Display filter keywords, which Wireshark refuses as protocol filter names (3.6 to 4.4).
+    private static let filterKeywords: Set<String> = [
+        "eq", "ne", "all_eq", "any_eq", "all_ne", "any_ne", "gt", "ge", "lt", "le", "bitand", "bitwise_and",
+        "contains", "matches", "not", "and", "or", "xor", "in", "any", "all",
+    ]
+
+    /// Why Wireshark refuses `exported` (a filter name as `filterName` and lower case give it) as a
+    /// protocol's filter name, as its `check_valid_filter_name_or_fail` does; nil when it takes it.
+    static func filterNameProblem(_ exported: String) -> String? {
+        if exported.count < 2 { return "is shorter than the two characters Wireshark needs" }
+        if exported.allSatisfy({ ("0"..."9").contains($0) }) { return "is all digits, which Wireshark refuses" }
+        if exported.hasPrefix("0x") || exported.hasPrefix("0b") {
+            return "starts with \(exported.prefix(2)), which Wireshark refuses"
+        }
+        if filterKeywords.contains(exported) { return "is a display filter keyword, which Wireshark refuses" }
+        return nil
+    }
+
     /// Why `d` cannot be in one plugin with `others`: Wireshark refuses two protocols of one filter
     /// name (in lower case, as the plugin registers it) or of one title.
     public static func clash(_ d: DefinitionDissector, with others: [DefinitionDissector]) -> String? {

@@ -12,7 +12,7 @@ final class ChecksumDefinitionTests: XCTestCase {
         // 7e, command 10, length 03, payload 01 02 03, CRC-32 of the payload = 0x55bc801d, big-endian.
         let d = try load(
             """
-            protocol: t
+            protocol: tt
             framing:
               magic: 0xfd
               header: [command, {length: u2le}]
@@ -26,7 +26,7 @@ final class ChecksumDefinitionTests: XCTestCase {
         XCTAssertEqual(ExampleReplay.check(d).map(\.description), [])
         let e = try load(
             """
-            protocol: t
+            protocol: tt
             framing:
               magic: 0x7e
               header: [command, length]
@@ -47,7 +47,7 @@ final class ChecksumDefinitionTests: XCTestCase {
         // which btlens does not name) of 20 01 05 = 0xcac6.
         let d = try load(
             """
-            protocol: t
+            protocol: tt
             framing:
               magic: 0x55
               header: [command, length]
@@ -69,7 +69,7 @@ final class ChecksumDefinitionTests: XCTestCase {
     func testParametersOfACatalogueCRCTakeItsName() throws {
         let d = try load(
             """
-            protocol: t
+            protocol: tt
             framing: {magic: 0x55, header: [command, length], checksum: {algorithm: {width: 16, poly: 0x1021, reflect-in: true}}}
             """)
         guard case .frames(let format) = d.framing else { return XCTFail("no frames") }
@@ -79,7 +79,7 @@ final class ChecksumDefinitionTests: XCTestCase {
     func testParametersThatDescribeNoCRCAreLoadErrors() {
         func error(_ algorithm: String) -> String {
             let yaml =
-                "protocol: t\nframing:\n  magic: 0x55\n  header: [command, length]\n  checksum:\n    algorithm: \(algorithm)\n"
+                "protocol: tt\nframing:\n  magic: 0x55\n  header: [command, length]\n  checksum:\n    algorithm: \(algorithm)\n"
             do {
                 _ = try DefinitionParser.parse(text: yaml, file: "x.yaml")
                 return "loaded"

@@ -46,7 +46,7 @@ final class DefinitionBoundTests: XCTestCase {
         XCTAssertEqual(
             error(
                 """
-                protocol: t
+                protocol: tt
                 types:
                   pair: {seq: [{id: a, type: u1}, {id: b, type: u1}]}
                   sixteen: {seq: [{id: p, type: pair, repeat: 5}, {id: rest, type: u1, repeat: eos}]}
@@ -67,32 +67,32 @@ final class DefinitionBoundTests: XCTestCase {
 
     func testAnUnusedTypeIsCheckedToo() {
         XCTAssertEqual(
-            error("protocol: t\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\n"),
+            error("protocol: tt\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\n"),
             "x.yaml:3: type 'loop' contains itself (loop → loop)")
         XCTAssertEqual(
-            error("protocol: t\ntypes:\n  a: {seq: [{id: x, type: u3x}]}\n").prefix(40),
+            error("protocol: tt\ntypes:\n  a: {seq: [{id: x, type: u3x}]}\n").prefix(40),
             "x.yaml:3: field 'x': unknown type 'u3x';")
         // The fields it names are taken to come before it, as where it is used.
-        XCTAssertEqual(error("protocol: t\ntypes:\n  a: {seq: [{id: x, type: bytes, size: n}]}\n"), "no error")
+        XCTAssertEqual(error("protocol: tt\ntypes:\n  a: {seq: [{id: x, type: bytes, size: n}]}\n"), "no error")
     }
 
     func testAKeySpeltTwiceIsRefused() {
         XCTAssertEqual(
-            error("protocol: t\nenums:\n  e:\n    1: one\n    0x1: uno\n"),
+            error("protocol: tt\nenums:\n  e:\n    1: one\n    0x1: uno\n"),
             "x.yaml:5: enum e: key '0x1' is 1, as '1' is; each value once")
         XCTAssertEqual(
-            error("protocol: t\nflags: {0x01: a, 0b1: b}\n"),
+            error("protocol: tt\nflags: {0x01: a, 0b1: b}\n"),
             "x.yaml:2: flags: key '0b1' is 1, as '0x01' is; each value once")
         XCTAssertEqual(
             error(
-                "protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: k, type: u1}, {id: v, type: {switch-on: k, cases: {1: u1, 0x01: u2}}}]}\n"
+                "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: k, type: u1}, {id: v, type: {switch-on: k, cases: {1: u1, 0x01: u2}}}]}\n"
             ), "x.yaml:3: field 'v' cases: key '0x01' is 1, as '1' is; each value once")
     }
 
     func testAnEmptyValidRangeIsRefused() {
         XCTAssertEqual(
             error(
-                "protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 100, max: 0}}]}\n"),
+                "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 100, max: 0}}]}\n"),
             "x.yaml:3: field 'v': valid min 100 is above max 0, so no value is valid")
     }
 
@@ -102,10 +102,52 @@ final class DefinitionBoundTests: XCTestCase {
             "x.yaml:1: protocol: 'Frame' is Wireshark's own protocol frame; the export could not register it")
     }
 
+    func testFilterNamesWiresharkRefusesAreRefused() {
+        XCTAssertEqual(
+            error("protocol: a\n"),
+            "x.yaml:1: protocol: 'a' exports to Wireshark as a, which is shorter than the two characters Wireshark needs"
+        )
+        XCTAssertEqual(
+            error("protocol: .\n"),
+            "x.yaml:1: protocol: '.' exports to Wireshark as _, which is shorter than the two characters Wireshark needs"
+        )
+        XCTAssertEqual(
+            error("protocol: \"123\"\n"),
+            "x.yaml:1: protocol: '123' exports to Wireshark as 123, which is all digits, which Wireshark refuses")
+        XCTAssertEqual(
+            error("protocol: 0X1f\n"),
+            "x.yaml:1: protocol: '0X1f' exports to Wireshark as 0x1f, which starts with 0x, which Wireshark refuses")
+        XCTAssertEqual(
+            error("protocol: And\n"),
+            "x.yaml:1: protocol: 'And' exports to Wireshark as and, which is a display filter keyword, which Wireshark refuses"
+        )
+        XCTAssertEqual(
+            error(
+                "protocol: \"1a\"\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 1, max: 0}}]}\n"
+            ),
+            "x.yaml:3: field 'v': valid min 1 is above max 0, so no value is valid")
+    }
+
+    func testWiresharksOwnProtocolTitlesAreRefused() {
+        XCTAssertEqual(
+            error("protocol: tt\ntitle: Bluetooth Attribute Protocol\n"),
+            "x.yaml:2: title: 'Bluetooth Attribute Protocol' is the title of a protocol of Wireshark's own;"
+                + " the export could not register it")
+        XCTAssertEqual(
+            error("protocol: Ethernet\n"),
+            "x.yaml:1: protocol: 'Ethernet' is the title of a protocol of Wireshark's own; the export could not register it"
+        )
+        XCTAssertEqual(
+            error(
+                "protocol: Ethernet\ntitle: Ethernet gadget\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 1, max: 0}}]}\n"
+            ),
+            "x.yaml:4: field 'v': valid min 1 is above max 0, so no value is valid")
+    }
+
     func testFlagNamesExportAsAbbreviationsWiresharkTakes() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 flags: {0x01: ack wanted}
                 messages:
                   - {id: 1, name: M, seq: [{id: f, type: u1, flags: {0x01: ack wanted, 0x02: "é.x"}}]}
@@ -120,7 +162,7 @@ final class DefinitionBoundTests: XCTestCase {
     func testDecodingStopsAtTheValuesAMessageMayProduce() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 types:
                   wide: {seq: [{id: b, type: u1}, {id: e, type: bytes, size: 0, repeat: 4000}]}
                 messages:

@@ -16,7 +16,7 @@ final class DefinitionErrorTests: XCTestCase {
     }
 
     func testBadYAML() {
-        XCTAssertEqual(error("protocol: t\nmessages: [a, b\n"), "x.yaml:3: YAML: did not find expected ',' or ']'")
+        XCTAssertEqual(error("protocol: tt\nmessages: [a, b\n"), "x.yaml:3: YAML: did not find expected ',' or ']'")
     }
 
     func testEmptyFileAndMissingProtocol() {
@@ -26,18 +26,18 @@ final class DefinitionErrorTests: XCTestCase {
 
     func testUnknownKeys() {
         XCTAssertEqual(
-            error("protocol: t\nmesages: []\n"),
+            error("protocol: tt\nmesages: []\n"),
             "x.yaml:2: unknown key 'mesages' in the definition; expected one of: protocol, title, endian, bind, framing, flags, enums, protobufs, types, messages, pairing, examples"
         )
         XCTAssertEqual(
-            error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, sise: 2}]}\n"),
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, sise: 2}]}\n"),
             "x.yaml:3: unknown key 'sise' in a field of message M; expected one of: id, type, size, repeat, enum, flags, unit, scale, offset, valid, time, pad-right, doc"
         )
     }
 
     func testUnknownType() {
         XCTAssertEqual(
-            error("protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u5}\n"),
+            error("protocol: tt\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u5}\n"),
             "x.yaml:6: field 'a': unknown type 'u5'; expected u1, u2le, u2be, u3le … u8be, s1 … s8be, b1 … b64, vlq, svarint, f2le … f8be, bytes, str, strz, protobuf"
         )
     }
@@ -45,62 +45,62 @@ final class DefinitionErrorTests: XCTestCase {
     func testAFieldReferencingAMissingField() {
         XCTAssertEqual(
             error(
-                "protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u1}\n      - {id: b, type: bytes, size: len}\n"
+                "protocol: tt\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u1}\n      - {id: b, type: bytes, size: len}\n"
             ),
             "x.yaml:7: field 'b': size refers to 'len', which is not an earlier integer field (earlier: a)")
         XCTAssertEqual(
             error(
-                "protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: b, type: {switch-on: kind, cases: {1: u1}}}\n"
+                "protocol: tt\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: b, type: {switch-on: kind, cases: {1: u1}}}\n"
             ),
             "x.yaml:6: field 'b': switch-on refers to 'kind', which is not an earlier integer field (earlier: none)")
         XCTAssertEqual(
             error(
-                "protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u1, repeat: later}\n      - {id: later, type: u1}\n"
+                "protocol: tt\nmessages:\n  - id: 1\n    name: M\n    seq:\n      - {id: a, type: u1, repeat: later}\n      - {id: later, type: u1}\n"
             ),
             "x.yaml:6: field 'a': repeat refers to 'later', which is not an earlier integer field (earlier: none)")
     }
 
     func testDuplicateCommandId() {
         XCTAssertEqual(
-            error("protocol: t\nmessages:\n  - {id: 0x20, name: A}\n  - {id: 32, name: B, from: phone}\n"),
+            error("protocol: tt\nmessages:\n  - {id: 0x20, name: A}\n  - {id: 32, name: B, from: phone}\n"),
             "x.yaml:4: duplicate command id 0x20: 'B' and 'A' (line 3) both decode it; give them different 'from:' if the id means different things each way"
         )
     }
 
     func testUndefinedEnumAndTypesThatContainThemselves() {
         XCTAssertEqual(
-            error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, enum: nope}]}\n"),
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: u1, enum: nope}]}\n"),
             "x.yaml:3: field 'a': enum 'nope' is not defined under enums: (none is defined)")
         XCTAssertEqual(
             error(
-                "protocol: t\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: loop}]}\n"
+                "protocol: tt\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: loop}]}\n"
             ),
             "x.yaml:3: type 'loop' contains itself (loop → loop)")
     }
 
     func testFramingErrors() {
         XCTAssertEqual(
-            error("protocol: t\nframing: slip\n"),
+            error("protocol: tt\nframing: slip\n"),
             "x.yaml:2: framing: unknown framing 'slip'; expected a5, value, event-byte, or a mapping with magic, header, length-counts, checksum, delimiter ({delimiter: slip, header: [command]})"
         )
         XCTAssertEqual(
-            error("protocol: t\nframing: {magic: 0x55, header: [command]}\n"),
+            error("protocol: tt\nframing: {magic: 0x55, header: [command]}\n"),
             "x.yaml:2: framing header: expected at most one command and exactly one length field, found 1 and 0")
         XCTAssertEqual(
-            error("protocol: t\nframing: {magic: 0x55, header: [command, length], checksum: crc32}\n"),
+            error("protocol: tt\nframing: {magic: 0x55, header: [command, length], checksum: crc32}\n"),
             "x.yaml:2: framing checksum: unknown algorithm 'crc32'; expected sum8, twos-complement8, xor8, sum16, a CRC's name from the catalogue (crc-16/kermit, crc-32, … in Dissectors/README.md), its parameters or none; did you mean crc-32?"
         )
         XCTAssertEqual(
-            error("protocol: t\nframing: {magic: 0x55, header: [command, length, fragment-count]}\n"),
+            error("protocol: tt\nframing: {magic: 0x55, header: [command, length, fragment-count]}\n"),
             "x.yaml:2: framing header: fragment-count and fragment-index go together")
         XCTAssertEqual(
             error(
-                "protocol: t\nframing: {magic: 0x55, header: [command, length, fragment-count, fragment-index], checksum: crc8}\n"
+                "protocol: tt\nframing: {magic: 0x55, header: [command, length, fragment-count, fragment-index], checksum: crc8}\n"
             ),
             "x.yaml:2: framing: a message sent in several frames is checked over its joined payload; use checksum covers: payload"
         )
         XCTAssertEqual(
-            error("protocol: t\nbind:\n  characteristics:\n    - {uuid: fff1, framing: value}\n"),
+            error("protocol: tt\nbind:\n  characteristics:\n    - {uuid: fff1, framing: value}\n"),
             "x.yaml:4: characteristic fff1: framing 'value' needs 'message:' (the message its value is)")
     }
 
@@ -110,7 +110,7 @@ final class DefinitionErrorTests: XCTestCase {
         XCTAssertEqual(
             error(
                 """
-                protocol: t
+                protocol: tt
                 titel: x
                 enums: {mode: {0: off, x: on}}
                 messages:
@@ -138,7 +138,7 @@ final class DefinitionErrorTests: XCTestCase {
         XCTAssertEqual(
             error(
                 """
-                protocol: t
+                protocol: tt
                 framing:
                   magic: 0xa5
                   header: [command, sequence, length, bogus]
@@ -161,10 +161,10 @@ final class DefinitionErrorTests: XCTestCase {
     /// negation trapped (SIGILL) while the file loaded. A second sign is not an integer.
     func testAnIntegerWithTwoSignsIsNotAnInteger() {
         XCTAssertEqual(
-            error("protocol: t\nenums:\n  e: {--9223372036854775808: a}\n"),
+            error("protocol: tt\nenums:\n  e: {--9223372036854775808: a}\n"),
             "x.yaml:3: enum e: key '--9223372036854775808' is not an integer")
         XCTAssertEqual(
-            error("protocol: t\nenums:\n  e: {-0x-8000000000000000: a}\n"),
+            error("protocol: tt\nenums:\n  e: {-0x-8000000000000000: a}\n"),
             "x.yaml:3: enum e: key '-0x-8000000000000000' is not an integer")
         XCTAssertEqual(YAMLValue.parseInteger("-9223372036854775807"), -9_223_372_036_854_775_807)
         XCTAssertEqual(YAMLValue.parseInteger("-0x10"), -16)
@@ -179,32 +179,32 @@ final class DefinitionErrorTests: XCTestCase {
     /// Double reads "1e-400" as 0, which scaled every value to nothing without a word.
     func testANumberTooCloseToZeroIsRefused() {
         XCTAssertEqual(
-            error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, scale: 1e-400}]}\n"),
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, scale: 1e-400}]}\n"),
             "x.yaml:3: field 'v' scale: '1e-400' is too close to zero for a number (the smallest is 2.2e-308)")
         XCTAssertEqual(
-            error("protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, scale: 0.0e-400}]}\n"),
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, scale: 0.0e-400}]}\n"),
             "no error")
     }
 
     func testHostileNestingIsRefusedBeforeParsing() {
         let deep =
-            "protocol: t\nx: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
+            "protocol: tt\nx: " + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "\n"
         XCTAssertEqual(error(deep), "x.yaml:2: brackets nested deeper than 32")
     }
 
     func testNestedAliasesCannotExpandWithoutBound() {
         // Nine levels of ten aliases each: 10⁹ nodes once expanded.
-        var yaml = "protocol: t\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
+        var yaml = "protocol: tt\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
         for i in 1...9 {
             yaml += "l\(i): &l\(i) [" + Array(repeating: "*l\(i - 1)", count: 10).joined(separator: ", ") + "]\n"
         }
         XCTAssertEqual(error(yaml), "x.yaml:-: the file expands to more than 100000 YAML nodes (nested aliases?)")
         // Small aliases are fine.
-        XCTAssertEqual(error("protocol: t\nenums: {a: &v {0: off}, b: *v}\n"), "no error")
+        XCTAssertEqual(error("protocol: tt\nenums: {a: &v {0: off}, b: *v}\n"), "no error")
     }
 
     func testHugeFilesAreRefused() {
-        let huge = "protocol: t\ntitle: \"" + String(repeating: "x", count: DefinitionParser.maxFileBytes) + "\"\n"
+        let huge = "protocol: tt\ntitle: \"" + String(repeating: "x", count: DefinitionParser.maxFileBytes) + "\"\n"
         XCTAssertEqual(error(huge), "x.yaml:-: file of \(huge.utf8.count) bytes; definitions are limited to 1048576")
     }
 }

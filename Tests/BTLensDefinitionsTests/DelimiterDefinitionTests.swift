@@ -10,7 +10,7 @@ final class DelimiterDefinitionTests: XCTestCase {
         // SLIP (RFC 1055): C0 ends a frame, C0 inside is DB DC. Command 07, payload C0 01, xor8 = 0xc6.
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 framing: {delimiter: slip, header: [command], checksum: xor8}
                 messages:
                   - {id: 7, name: Seven, seq: [{id: a, type: u1}, {id: b, type: u1}]}
@@ -26,12 +26,12 @@ final class DelimiterDefinitionTests: XCTestCase {
 
     func testAMaximumLengthIsReadAndBounded() throws {
         let d = try DefinitionParser.parse(
-            text: "protocol: t\nframing: {magic: 0x94c3, header: [{length: u2be}], max-length: 516}\n", file: "t.yaml")
+            text: "protocol: tt\nframing: {magic: 0x94c3, header: [{length: u2be}], max-length: 516}\n", file: "t.yaml")
         guard case .frames(let format) = d.framing else { return XCTFail("no frames") }
         XCTAssertEqual(format.maxLength, 516)
         XCTAssertThrowsError(
             try DefinitionParser.parse(
-                text: "protocol: t\nframing: {magic: 0x94c3, header: [{length: u2be}], max-length: 70000}\n",
+                text: "protocol: tt\nframing: {magic: 0x94c3, header: [{length: u2be}], max-length: 70000}\n",
                 file: "t.yaml")
         ) { error in
             XCTAssertEqual("\(error)", "t.yaml:2: framing max-length: 70000 is outside 1…65536")
@@ -40,7 +40,7 @@ final class DelimiterDefinitionTests: XCTestCase {
 
     func testMarksThatCannotWorkAreLoadErrors() {
         func error(_ delimiter: String, header: String = "[command]") -> String {
-            let yaml = "protocol: t\nframing:\n  delimiter: \(delimiter)\n  header: \(header)\n"
+            let yaml = "protocol: tt\nframing:\n  delimiter: \(delimiter)\n  header: \(header)\n"
             do {
                 _ = try DefinitionParser.parse(text: yaml, file: "x.yaml")
                 return "loaded"

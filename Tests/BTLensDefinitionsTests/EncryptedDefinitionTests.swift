@@ -7,7 +7,7 @@ import XCTest
 final class EncryptedDefinitionTests: XCTestCase {
     func parse(_ framing: String, _ message: String) throws -> DefinitionDissector {
         try DefinitionParser.parse(
-            text: "protocol: t\nframing: \(framing)\nmessages:\n  - \(message)\n", file: "x.yaml")
+            text: "protocol: tt\nframing: \(framing)\nmessages:\n  - \(message)\n", file: "x.yaml")
     }
 
     func error(_ framing: String, _ message: String = "{id: 1, name: A}") -> String {

@@ -7,7 +7,7 @@ import XCTest
 /// Each field type of the definition format, decoded from hex.
 final class FieldDecodingTests: XCTestCase {
     func definition(_ messages: String, extra: String = "") throws -> DefinitionDissector {
-        try DefinitionParser.parse(text: "protocol: t\n\(extra)\nmessages:\n\(messages)", file: "t.yaml")
+        try DefinitionParser.parse(text: "protocol: tt\n\(extra)\nmessages:\n\(messages)", file: "t.yaml")
     }
 
     func decode(

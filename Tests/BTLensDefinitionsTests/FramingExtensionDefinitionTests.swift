@@ -7,7 +7,7 @@ import XCTest
 /// checksums on whole values: read from a definition, and the load errors of those that cannot work.
 final class FramingExtensionDefinitionTests: XCTestCase {
     private func format(_ framing: String) throws -> FrameFormat {
-        let d = try DefinitionParser.parse(text: "protocol: t\nframing: \(framing)\n", file: "t.yaml")
+        let d = try DefinitionParser.parse(text: "protocol: tt\nframing: \(framing)\n", file: "t.yaml")
         guard case .frames(let f) = d.framing else { throw XCTSkip("no frames") }
         return f
     }
@@ -15,7 +15,7 @@ final class FramingExtensionDefinitionTests: XCTestCase {
     /// The error a framing gives, as `FILE:LINE: message`.
     private func error(_ framing: String) -> String {
         do {
-            _ = try DefinitionParser.parse(text: "protocol: t\nframing: \(framing)\n", file: "t.yaml")
+            _ = try DefinitionParser.parse(text: "protocol: tt\nframing: \(framing)\n", file: "t.yaml")
             return "no error"
         } catch { return "\(error)" }
     }
@@ -58,7 +58,7 @@ final class FramingExtensionDefinitionTests: XCTestCase {
     func testAGoveeValueFramingIsRead() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 framing: {value: event-byte, checksum: {algorithm: xor8, covers: value}}
                 messages:
                   - {id: 0x33, name: Command, seq: [{id: command, type: u1}, {id: rest, type: bytes}]}
@@ -151,7 +151,7 @@ final class FramingExtensionDefinitionTests: XCTestCase {
 
 extension FramingExtensionDefinitionTests {
     func testAPreambleIsTextHexOrBytes() throws {
-        let head = "protocol: t\nframing: {magic: 0x01fe0000, header: [command, length], preamble: "
+        let head = "protocol: tt\nframing: {magic: 0x01fe0000, header: [command, length], preamble: "
         for (written, bytes) in [("BT-READY", Array("BT-READY".utf8)), ("0x0d0a", [0x0d, 0x0a]), ("[1, 2]", [1, 2])] {
             let d = try DefinitionParser.parse(text: head + written + "}\n", file: "t.yaml")
             guard case .frames(let f) = d.framing else { return XCTFail("no frames") }
@@ -166,7 +166,7 @@ extension FramingExtensionDefinitionTests {
 extension FramingExtensionDefinitionTests {
     /// ESP BluFi's framing: a checksum where a flag says, messages in frames flagged 0x10.
     func testFlagDrivenChecksumsAndFragments() throws {
-        let head = "protocol: t\nframing: {magic: none, header: [command, flags, sequence, length]"
+        let head = "protocol: tt\nframing: {magic: none, header: [command, flags, sequence, length]"
         let d = try DefinitionParser.parse(
             text: head
                 + ", checksum: {algorithm: crc-16/genibus, flag: 0x02}, more-follows: {flag: 0x10, total: u2le}}\n",
@@ -176,11 +176,11 @@ extension FramingExtensionDefinitionTests {
         XCTAssertEqual(f.more, FrameFormat.MoreFollows(flag: 0x10, totalWidth: 2))
         let cases: [(String, String)] = [
             (
-                "protocol: t\nframing: {magic: none, header: [command, length], checksum: {algorithm: xor8, flag: 2}}\n",
+                "protocol: tt\nframing: {magic: none, header: [command, length], checksum: {algorithm: xor8, flag: 2}}\n",
                 "t.yaml:2: framing checksum flag: the header has no flags field to carry it"
             ),
             (
-                "protocol: t\nframing: {magic: none, header: [command, length], more-follows: {flag: 0x10}}\n",
+                "protocol: tt\nframing: {magic: none, header: [command, length], more-follows: {flag: 0x10}}\n",
                 "t.yaml:2: framing more-follows: the header has no flags field to carry the flag"
             ),
             (
@@ -188,7 +188,7 @@ extension FramingExtensionDefinitionTests {
                 "t.yaml:2: framing more-follows total: 'u3'; expected u1, u2le, u2be, u4le or u4be"
             ),
             (
-                "protocol: t\nframing: {magic: 0xaa, header: [flags, length, fragment-count, fragment-index],"
+                "protocol: tt\nframing: {magic: 0xaa, header: [flags, length, fragment-count, fragment-index],"
                     + " more-follows: {flag: 1}}\n",
                 "t.yaml:2: framing more-follows: a message is split by fragment-count and fragment-index or by a flag, not both"
             ),

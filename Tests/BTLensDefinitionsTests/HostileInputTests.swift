@@ -52,7 +52,7 @@ final class HostileInputTests: XCTestCase {
     func testTheFieldDecoderSurvivesRandomPayloads() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 enums: {e: {0: a, 1: b}}
                 types:
                   inner: {seq: [{id: n, type: u1}, {id: items, type: s2be, repeat: n}, {id: tail, type: str, size: n}]}
@@ -83,7 +83,7 @@ final class HostileInputTests: XCTestCase {
     /// FILE:LINE message, never a trap.
     func testTheDefinitionParserSurvivesMutatedFiles() {
         let base = """
-            protocol: t
+            protocol: tt
             bind: {characteristics: [{uuid: fff3, role: command}, {uuid: fff1, framing: value, message: V}], devices: ["AA:BB"]}
             framing: {magic: 0x55aa, header: [command, sequence, {length: u2le}, fragment-count, fragment-index], checksum: {algorithm: crc16-ccitt, covers: payload}}
             enums: {e: {0: a}}

@@ -21,32 +21,32 @@ final class LoaderTests: XCTestCase {
     }
 
     func testFilesAreReadInNameOrderAndOthersIgnored() throws {
-        try write("b.yaml", "protocol: b\n")
-        try write("a.yml", "protocol: a\n")
+        try write("b.yaml", "protocol: bb\n")
+        try write("a.yml", "protocol: aa\n")
         try write("notes.txt", "not a definition")
         let loaded = DefinitionLoader.load([folder], required: true)
         XCTAssertEqual(loaded.errors, [])
         XCTAssertEqual(loaded.files.map { ($0 as NSString).lastPathComponent }, ["a.yml", "b.yaml"])
-        XCTAssertEqual(loaded.table.dissectors.map(\.name), ["sig-characteristics", "a", "b"])
+        XCTAssertEqual(loaded.table.dissectors.map(\.name), ["sig-characteristics", "aa", "bb"])
     }
 
     func testConflictingBindingNamesBothPlaces() throws {
-        try write("a.yaml", "protocol: a\nbind:\n  characteristics: [fff3]\n")
-        try write("b.yaml", "protocol: b\nbind:\n  ea-protocols: [com.x]\n  characteristics: [fff3]\n")
+        try write("a.yaml", "protocol: aa\nbind:\n  characteristics: [fff3]\n")
+        try write("b.yaml", "protocol: bb\nbind:\n  ea-protocols: [com.x]\n  characteristics: [fff3]\n")
         let loaded = DefinitionLoader.load([folder], required: true)
         XCTAssertEqual(
             loaded.errors.map(\.description),
             [
-                "\(folder)/b.yaml:4: conflicting binding: characteristic fff3 is already bound to 'a' (\(folder)/a.yaml:3)"
+                "\(folder)/b.yaml:4: conflicting binding: characteristic fff3 is already bound to 'aa' (\(folder)/a.yaml:3)"
             ])
         XCTAssertEqual(
-            loaded.table.dissectors.map(\.name), ["sig-characteristics", "a"], "the broken file is left out whole")
+            loaded.table.dissectors.map(\.name), ["sig-characteristics", "aa"], "the broken file is left out whole")
     }
 
     func testABuiltInBindingIsTakenOnlyWithOverrideAndOnlyOnTheDefinitionsDevices() throws {
         try write(
             "a.yaml",
-            "protocol: a\nmessages: [{name: L}]\nbind:\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L}\n"
+            "protocol: aa\nmessages: [{name: L}]\nbind:\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L}\n"
         )
         XCTAssertEqual(
             DefinitionLoader.load([folder], required: true).errors.map(\.message),
@@ -56,7 +56,7 @@ final class LoaderTests: XCTestCase {
         // Every device's Battery Level taken over by one vendor's file: refused.
         try write(
             "a.yaml",
-            "protocol: a\nmessages: [{name: L}]\nbind:\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L, override: true}\n"
+            "protocol: aa\nmessages: [{name: L}]\nbind:\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L, override: true}\n"
         )
         XCTAssertEqual(
             DefinitionLoader.load([folder], required: true).errors.map(\.message),
@@ -65,13 +65,13 @@ final class LoaderTests: XCTestCase {
             ])
         try write(
             "a.yaml",
-            "protocol: a\nmessages: [{name: L}]\nbind:\n  devices: [\"AA:BB\"]\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L, override: true}\n"
+            "protocol: aa\nmessages: [{name: L}]\nbind:\n  devices: [\"AA:BB\"]\n  characteristics:\n    - {uuid: 2a19, framing: value, message: L, override: true}\n"
         )
         let loaded = DefinitionLoader.load([folder], required: true)
         XCTAssertEqual(loaded.errors, [])
         let mine = DissectorTable.Device(address: BDAddr(wire: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa]))
         let other = DissectorTable.Device(address: BDAddr(wire: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0x12]))
-        XCTAssertEqual(loaded.table.lookup(.characteristic(.bit16(0x2a19)), on: mine)?.dissector.name, "a")
+        XCTAssertEqual(loaded.table.lookup(.characteristic(.bit16(0x2a19)), on: mine)?.dissector.name, "aa")
         XCTAssertEqual(
             loaded.table.lookup(.characteristic(.bit16(0x2a19)), on: other)?.dissector.name, "sig-characteristics")
         XCTAssertEqual(
@@ -80,28 +80,28 @@ final class LoaderTests: XCTestCase {
 
     /// Two vendors on the generic 0xFFF3: each on its own devices, by address prefix or advertised name.
     func testBindingsForSomeDevicesApplyOnlyThere() throws {
-        try write("a.yaml", "protocol: a\nbind:\n  devices: {addresses: [\"AA:BB:CC\"]}\n  characteristics: [fff3]\n")
-        try write("b.yaml", "protocol: b\nbind:\n  devices: {names: [AX-]}\n  characteristics: [fff3]\n")
-        try write("c.yaml", "protocol: c\nbind:\n  characteristics: [fff3]\n")
+        try write("a.yaml", "protocol: aa\nbind:\n  devices: {addresses: [\"AA:BB:CC\"]}\n  characteristics: [fff3]\n")
+        try write("b.yaml", "protocol: bb\nbind:\n  devices: {names: [AX-]}\n  characteristics: [fff3]\n")
+        try write("c.yaml", "protocol: cc\nbind:\n  characteristics: [fff3]\n")
         let loaded = DefinitionLoader.load([folder], required: true)
         XCTAssertEqual(loaded.errors, [])
         let fff3 = DissectorBinding.Key.characteristic(.bit16(0xfff3))
         let aurora = BDAddr(wire: [0x33, 0x22, 0x11, 0xcc, 0xbb, 0xaa])
-        XCTAssertEqual(loaded.table.lookup(fff3, on: .init(address: aurora))?.dissector.name, "a")
+        XCTAssertEqual(loaded.table.lookup(fff3, on: .init(address: aurora))?.dissector.name, "aa")
         XCTAssertEqual(
             loaded.table.lookup(fff3, on: .init(address: BDAddr(wire: [1, 2, 3, 4, 5, 6]), name: "AX-200"))?.dissector
-                .name, "b")
+                .name, "bb")
         XCTAssertEqual(
-            loaded.table.lookup(fff3, on: .init(name: "Other"))?.dissector.name, "c",
+            loaded.table.lookup(fff3, on: .init(name: "Other"))?.dissector.name, "cc",
             "the binding for every device, elsewhere")
-        XCTAssertEqual(loaded.table.forDevice(.init(name: "AX-200"))?.name, "b")
+        XCTAssertEqual(loaded.table.forDevice(.init(name: "AX-200"))?.name, "bb")
         XCTAssertNil(loaded.table.forDevice(.init(name: "Other")))
         // The same devices twice is a conflict.
-        try write("d.yaml", "protocol: d\nbind:\n  devices: [\"AA:BB\"]\n  characteristics: [fff3]\n")
+        try write("d.yaml", "protocol: dd\nbind:\n  devices: [\"AA:BB\"]\n  characteristics: [fff3]\n")
         XCTAssertEqual(
             DefinitionLoader.load([folder], required: true).errors.map(\.description),
             [
-                "\(folder)/d.yaml:4: conflicting binding: characteristic fff3 is already bound to 'a' for devices AA:BB:CC* (\(folder)/a.yaml:4)"
+                "\(folder)/d.yaml:4: conflicting binding: characteristic fff3 is already bound to 'aa' for devices AA:BB:CC* (\(folder)/a.yaml:4)"
             ])
     }
 
@@ -135,10 +135,10 @@ final class LoaderTests: XCTestCase {
     }
 
     func testAFailingExampleLoadsWithAWarning() throws {
-        try write("a.yaml", "protocol: a\nmessages: [{id: 1, name: M}]\nexamples:\n  - hex: a5 01 01 00 00 00 00\n")
+        try write("a.yaml", "protocol: aa\nmessages: [{id: 1, name: M}]\nexamples:\n  - hex: a5 01 01 00 00 00 00\n")
         let loaded = DefinitionLoader.load([folder], required: true)
         XCTAssertEqual(loaded.errors, [])
-        XCTAssertEqual(loaded.table.dissectors.map(\.name), ["sig-characteristics", "a"])
+        XCTAssertEqual(loaded.table.dissectors.map(\.name), ["sig-characteristics", "aa"])
         XCTAssertEqual(
             loaded.warnings.map(\.description),
             ["\(folder)/a.yaml:4: example: a5.checksum.bad: command 0x01 sequence 0: checksum 0x00, expected 0xa7"])
@@ -173,7 +173,7 @@ final class LoaderTests: XCTestCase {
         try write(
             "a.yaml",
             """
-            protocol: a
+            protocol: aa
             bind:
               characteristics: [0xFFF3, 00002a37-0000-1000-8000-00805f9b34fb, 6e400002-b5a3-f393-e0a9-e50e24dcca9e, 12345678]
             """)
@@ -192,7 +192,7 @@ final class LoaderTests: XCTestCase {
     func testExamplesAreReplayed() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 enums: {preset: {0: flat, 1: bass}}
                 messages:
                   - {id: 0x20, name: SetPreset, seq: [{id: preset, type: u1, enum: preset}]}

@@ -11,7 +11,7 @@ final class PayloadHostileInputTests: XCTestCase {
     func testEveryPayloadTypeSurvivesRandomPayloads() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 enums: {e: {0: a, 1: b}}
                 types:
                   inner: {seq: [{id: n, type: vlq}, {id: f, type: f2be}, {id: s, type: strz}]}

@@ -10,7 +10,7 @@ import XCTest
 /// must be exactly those of the full decode, for every size.
 final class PayloadLayoutTests: XCTestCase {
     static let definition = """
-        protocol: t
+        protocol: tt
         enums:
           e: {0: a, 1: b}
         types:

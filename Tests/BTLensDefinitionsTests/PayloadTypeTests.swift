@@ -9,7 +9,7 @@ import XCTest
 final class PayloadTypeTests: XCTestCase {
     func decoded(_ seq: String, _ hex: String, extra: String = "") throws -> DecodedMessage {
         let d = try DefinitionParser.parse(
-            text: "protocol: t\n\(extra)\nmessages:\n  - id: 1\n    name: M\n    seq:\n\(seq)", file: "t.yaml")
+            text: "protocol: tt\n\(extra)\nmessages:\n  - id: 1\n    name: M\n    seq:\n\(seq)", file: "t.yaml")
         return d.decode(
             Message(command: 1, flags: nil, payload: Hex.bytes(hex) ?? [], direction: .sent, characteristic: nil))
     }
@@ -21,7 +21,7 @@ final class PayloadTypeTests: XCTestCase {
     func error(_ seq: String) -> String {
         do {
             _ = try DefinitionParser.parse(
-                text: "protocol: t\nmessages:\n  - id: 1\n    name: M\n    seq:\n\(seq)", file: "x.yaml")
+                text: "protocol: tt\nmessages:\n  - id: 1\n    name: M\n    seq:\n\(seq)", file: "x.yaml")
             return "no error"
         } catch {
             return error.description

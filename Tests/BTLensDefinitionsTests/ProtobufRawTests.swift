@@ -11,7 +11,7 @@ import XCTest
 final class ProtobufRawTests: XCTestCase {
     let d: DefinitionDissector = {
         let yaml = """
-            protocol: t
+            protocol: tt
             messages:
               - {id: 1, name: Pb, seq: [{id: body, type: protobuf}]}
               - {id: 2, name: Sized, seq: [{id: n, type: u1}, {id: body, type: protobuf, size: n}, {id: tail, type: u1}]}

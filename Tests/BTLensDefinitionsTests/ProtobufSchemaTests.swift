@@ -26,7 +26,7 @@ final class ProtobufSchemaTests: XCTestCase {
     func decoded(_ hex: String) throws -> DecodedMessage {
         let d = try DefinitionParser.parse(
             text:
-                "protocol: t\n\(Self.schema)\nmessages:\n  - {id: 1, name: M, seq: [{id: body, type: {protobuf: DeviceInfo}}]}\n",
+                "protocol: tt\n\(Self.schema)\nmessages:\n  - {id: 1, name: M, seq: [{id: body, type: {protobuf: DeviceInfo}}]}\n",
             file: "t.yaml")
         return d.decode(
             Message(command: 1, flags: nil, payload: Hex.bytes(hex) ?? [], direction: .sent, characteristic: nil))
@@ -87,7 +87,7 @@ final class ProtobufSchemaTests: XCTestCase {
     func testSchemasAreCheckedAtLoad() {
         func error(_ protobufs: String, _ field: String = "{protobuf: A}") -> String {
             let text =
-                "protocol: t\nenums: {e: {0: a}}\nprotobufs:\n\(protobufs)\nmessages:\n  - {id: 1, name: M, seq: [{id: b, type: \(field)}]}\n"
+                "protocol: tt\nenums: {e: {0: a}}\nprotobufs:\n\(protobufs)\nmessages:\n  - {id: 1, name: M, seq: [{id: b, type: \(field)}]}\n"
             do {
                 _ = try DefinitionParser.parse(text: text, file: "x.yaml")
                 return "no error"

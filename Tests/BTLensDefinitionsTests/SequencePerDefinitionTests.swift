@@ -6,7 +6,7 @@ import XCTest
 /// `framing: sequence-per:` read from a definition, and the load errors of one that cannot count.
 final class SequencePerDefinitionTests: XCTestCase {
     func parse(_ sequencePer: String, header: String = "[sequence, length, {command: u2be}]") -> String {
-        let yaml = "protocol: t\nframing:\n  magic: 0xaa\n  header: \(header)\n  sequence-per: \(sequencePer)\n"
+        let yaml = "protocol: tt\nframing:\n  magic: 0xaa\n  header: \(header)\n  sequence-per: \(sequencePer)\n"
         do {
             guard case .frames(let f) = try DefinitionParser.parse(text: yaml, file: "x.yaml").framing else {
                 return "no frames"

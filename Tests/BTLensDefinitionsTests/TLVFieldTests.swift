@@ -7,7 +7,7 @@ import XCTest
 /// Tag-length-value lists, each value read within its length by the type its tag chooses.
 final class TLVFieldTests: XCTestCase {
     static let definition = """
-        protocol: t
+        protocol: tt
         enums: {tag: {1: battery, 2: name}}
         types:
           battery: {seq: [{id: level, type: u1, unit: "%"}]}
@@ -73,7 +73,7 @@ final class TLVFieldTests: XCTestCase {
 
     func testTLVsAreCheckedAtLoad() {
         func error(_ tlv: String) -> String {
-            let text = "protocol: t\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: {tlv: \(tlv)}}]}\n"
+            let text = "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: a, type: {tlv: \(tlv)}}]}\n"
             do {
                 _ = try DefinitionParser.parse(text: text, file: "x.yaml")
                 return "no error"

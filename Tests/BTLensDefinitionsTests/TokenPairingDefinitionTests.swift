@@ -17,7 +17,7 @@ final class TokenPairingDefinitionTests: XCTestCase {
         """
 
     func load(_ match: String) -> Result<DefinitionDissector, DefinitionErrors> {
-        let yaml = "protocol: t\nframing: event-byte\n\(Self.messages)\npairing:\n  match: \(match)\n"
+        let yaml = "protocol: tt\nframing: event-byte\n\(Self.messages)\npairing:\n  match: \(match)\n"
         do {
             return .success(try DefinitionParser.parse(text: yaml, file: "x.yaml"))
         } catch {

@@ -23,7 +23,7 @@ final class WiresharkExportFieldTests: XCTestCase {
     func testTheExportedFieldsAreTheDeclaredOnes() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 bind:
                   ea-protocols: [com.example.t]
                 messages:
@@ -80,7 +80,7 @@ final class WiresharkExportFieldNameTests: XCTestCase {
     func testAFieldNamedAsAFrameFieldIsDeclaredApart() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 messages:
                   - {id: 1, name: A, seq: [{id: command, type: u1}, {id: length, type: u2le}, {id: level, type: u1}]}
                 """, file: "t.yaml")

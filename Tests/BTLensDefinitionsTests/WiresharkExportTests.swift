@@ -58,7 +58,7 @@ final class WiresharkExportLuaTests: XCTestCase {
     func testAFieldNameWithTwoTypesGetsTwoFields() throws {
         let d = try definition(
             """
-            protocol: t
+            protocol: tt
             messages:
               - {id: 1, name: A, seq: [{id: level, type: u1}]}
               - {id: 2, name: B, seq: [{id: level, type: str, size: eos}]}

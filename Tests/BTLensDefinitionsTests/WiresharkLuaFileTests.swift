@@ -67,7 +67,7 @@ final class WiresharkLuaFileTests: XCTestCase {
         let said = Set(runtime.matches(of: #/"(a5\.[a-z_.]+)"/#).map { String($0.1) })
         XCTAssertTrue(said.contains("a5.checksum.bad"))
         XCTAssertEqual(said.subtracting(Analyzer.diagnosticKinds.map(\.id)), [])
-        let d = try DefinitionParser.parse(text: "protocol: t\nmessages:\n  - {id: 1, name: A}\n", file: "t.yaml")
+        let d = try DefinitionParser.parse(text: "protocol: tt\nmessages:\n  - {id: 1, name: A}\n", file: "t.yaml")
         let plugin = WiresharkExport.lua([d], version: "1")
         for id in said.sorted() { XCTAssertTrue(plugin.contains("    [\"\(id)\"] = { "), "no expert info for \(id)") }
     }

@@ -279,7 +279,7 @@ extension ExitStatusTests {
     func testDissectorsCheckSaysEveryErrorOfAFile() throws {
         let file = try temporaryFolder() + "/broken.yaml"
         try Data(
-            "protocol: t\ntitel: x\nmessages:\n  - {id: 1, name: A, from: watch}\n  - {id: 2, name: B, seq: [{id: a, type: u5}]}\n"
+            "protocol: tt\ntitel: x\nmessages:\n  - {id: 1, name: A, from: watch}\n  - {id: 2, name: B, seq: [{id: a, type: u5}]}\n"
                 .utf8
         )
         .write(to: URL(fileURLWithPath: file))

@@ -13,7 +13,7 @@ final class FieldSinkTests: XCTestCase {
     func testFieldsWrittenAsReadEqualTheFieldsDecodedThenWritten() throws {
         let d = try DefinitionParser.parse(
             text: """
-                protocol: t
+                protocol: tt
                 enums:
                   mode: {0: off, 1: on}
                   odd: {0: "say \\"hi\\"", 2: "café", 300: big, -1: minus}

@@ -113,11 +113,11 @@ final class DefinitionFileHostileTests: XCTestCase {
 
     func testKeysSpeltTwiceEmptyRangesAndUnusedLoopsAreLoadErrors() throws {
         let (cwd, _) = try folder([
-            "enum.yaml": "protocol: e\nenums:\n  on: {1: one, 0x1: uno, 0b1: ein}\n",
-            "flags.yaml": "protocol: f\nflags: {0x01: a, 0b1: b}\n",
+            "enum.yaml": "protocol: ee\nenums:\n  on: {1: one, 0x1: uno, 0b1: ein}\n",
+            "flags.yaml": "protocol: ff\nflags: {0x01: a, 0b1: b}\n",
             "valid.yaml":
-                "protocol: v\nmessages:\n  - {id: 1, name: M, seq: [{id: x, type: u1, valid: {min: 100, max: 0}}]}\n",
-            "loop.yaml": "protocol: l\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\n",
+                "protocol: vv\nmessages:\n  - {id: 1, name: M, seq: [{id: x, type: u1, valid: {min: 100, max: 0}}]}\n",
+            "loop.yaml": "protocol: ll\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\n",
         ])
         let r = try run(["dissectors", "check"], in: cwd)
         XCTAssertEqual(r.status, 1)
@@ -134,6 +134,8 @@ final class DefinitionFileHostileTests: XCTestCase {
     func testCheckRefusesNamesTheExportCannotRegister() throws {
         let (cwd, _) = try folder([
             "a.yaml": "protocol: a-b\n", "b.yaml": "protocol: a_b\n", "frame.yaml": "protocol: frame\n",
+            "u.yaml": "protocol: _\n", "n.yaml": "protocol: \"123\"\n",
+            "att.yaml": "protocol: my-att\ntitle: Bluetooth Attribute Protocol\n",
         ])
         let r = try run(["dissectors", "check"], in: cwd)
         XCTAssertEqual(r.status, 1)
@@ -145,6 +147,14 @@ final class DefinitionFileHostileTests: XCTestCase {
             r.stdout.contains(
                 "Dissectors/frame.yaml:1: protocol: 'frame' is Wireshark's own protocol frame; the export could not register it"
             ), r.stdout)
+        for line in [
+            "Dissectors/u.yaml:1: protocol: '_' exports to Wireshark as _, which is shorter than the two characters Wireshark needs",
+            "Dissectors/n.yaml:1: protocol: '123' exports to Wireshark as 123, which is all digits, which Wireshark refuses",
+            "Dissectors/att.yaml:2: title: 'Bluetooth Attribute Protocol' is the title of a protocol of Wireshark's own;"
+                + " the export could not register it",
+        ] {
+            XCTAssertTrue(r.stdout.contains(line), "\(line)\n\(r.stdout)")
+        }
     }
 
     /// A flag named `ack wanted` exports to a plugin tshark loads (it refused "Invalid char in abbrev").

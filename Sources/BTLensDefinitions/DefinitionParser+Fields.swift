@@ -115,7 +115,13 @@ extension DefinitionParser.Parser {
         }
         if let f = m["flags"] {
             try integerOnly("flags", f)
-            spec.flags = try flags(f, "\(here) flags")
+            let bits: Int
+            switch type {
+            case .integer(let width, _, _): bits = width * 8
+            case .bits(let n): bits = n
+            default: bits = 64
+            }
+            spec.flags = try flags(f, "\(here) flags", bits: bits, of: "the field")
         }
         if let u = m["unit"] {
             try measured("unit", u)

@@ -180,7 +180,10 @@ enum DefinitionParser {
             let typeEntries: [(key: String, value: YAMLValue)] =
                 top["types"].flatMap { t in attempt { _ in try t.mapping("types") } } ?? []
             for (typeName, v) in typeEntries { typeSources[typeName] = v }
-            let flagNames = (top["flags"].flatMap { v in attempt { p in try p.flags(v, "flags") } } ?? [])
+            let flagNames =
+                (top["flags"].flatMap { v in
+                    attempt { p in try p.flags(v, "flags", bits: 8, of: "the frame's flags byte") }
+                } ?? [])
                 .map { (UInt8(truncatingIfNeeded: $0.mask), $0.name) }
             let defaultFraming = top["framing"].flatMap { v in attempt { p in try p.framing(v) } } ?? .frames(.a5)
             var messages: [DefinitionDissector.MessageDef] = []
@@ -286,12 +289,18 @@ enum DefinitionParser {
             return i
         }
 
-        func flags(_ v: YAMLValue, _ what: String) throws(DefinitionError) -> [(mask: UInt64, name: String)] {
+        /// Named bits of a field `bits` wide (`of` says which field): a mask wider is refused.
+        func flags(_ v: YAMLValue, _ what: String, bits: Int, of field: String) throws(DefinitionError) -> [(
+            mask: UInt64, name: String
+        )] {
             var out: [(UInt64, String)] = []
             var spelt = Spellings(what)
             for (k, name) in try v.mapping(what) {
                 guard let mask = YAMLValue.parseUnsigned(k), mask > 0 else {
                     throw v.error("\(what): key '\(k)' is not a bit mask (0x01, 0x80, …)")
+                }
+                guard bits >= 64 || mask >> UInt64(bits) == 0 else {
+                    throw v.error("\(what): key '\(k)' is a bit beyond the \(bits) bits of \(field)")
                 }
                 try spelt.add(Int64(bitPattern: mask), k, name)
                 out.append((mask, try name.string("\(what) \(k)")))

@@ -144,6 +144,18 @@ final class DefinitionBoundTests: XCTestCase {
             "x.yaml:4: field 'v': valid min 1 is above max 0, so no value is valid")
     }
 
+    func testAFlagBeyondItsFieldIsRefused() {
+        XCTAssertEqual(
+            error("protocol: tt\nflags: {0x01: small, 0x100: big}\n"),
+            "x.yaml:2: flags: key '0x100' is a bit beyond the 8 bits of the frame's flags byte")
+        XCTAssertEqual(
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: f, type: u1, flags: {0x100: big}}]}\n"),
+            "x.yaml:3: field 'f' flags: key '0x100' is a bit beyond the 8 bits of the field")
+        XCTAssertEqual(
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: f, type: b4, flags: {0x10: big}}]}\n"),
+            "x.yaml:3: field 'f' flags: key '0x10' is a bit beyond the 4 bits of the field")
+    }
+
     func testFlagNamesExportAsAbbreviationsWiresharkTakes() throws {
         let d = try DefinitionParser.parse(
             text: """

@@ -104,6 +104,24 @@ public enum WiresharkExport {
         return nil
     }
 
+    /// The frame's named flag bits as the runtime's `flag_bits`: each bit's abbreviation its own, a
+    /// number after a name another bit's cleans to (`é` and `ü` as `_` and `__2`), as a message's
+    /// flags have (`FieldTable.declare`).
+    static func flagBits(_ flags: [(mask: UInt8, name: String)]) -> String {
+        var taken: Set<String> = []
+        return flags.map { flag in
+            let part = abbrevPart(flag.name)
+            var key = part
+            var n = 1
+            while taken.contains(key) {
+                n += 1
+                key = "\(part)_\(n)"
+            }
+            taken.insert(key)
+            return "{ \(Hex.value(flag.mask, width: 2)), \(quoted(flag.name)), \(quoted(key)) }"
+        }.joined(separator: ", ")
+    }
+
     /// `"text"` as a Lua string literal.
     static func quoted(_ s: String) -> String {
         var out = "\""
@@ -180,7 +198,7 @@ public enum WiresharkExport {
               preamble = { \(format.preamble.map(String.init).joined(separator: ", ")) }, more = \(more(format.more)),
               value_checksums = { \(valueChecksums.joined(separator: ", ")) }, vw = \(offset(d.valueChecksumWidth)),
               limit = \(limits.messageBytes), flimit = \(min(limits.messageBytes, format.maxLength ?? limits.messageBytes)), pending = \(limits.pendingRequests),
-              flag_bits = { \(d.flagNames.map { "{ \(Hex.value($0.mask, width: 2)), \(quoted($0.name)), \(quoted(abbrevPart($0.name))) }" }.joined(separator: ", ")) },
+              flag_bits = { \(flagBits(d.flagNames)) },
               names = { [0] = { \(names[0])}, [1] = { \(names[1])} },
               kinds = { [0] = { \(kinds[0])}, [1] = { \(kinds[1])} },
               specs = { [0] = { \(specs[0])}, [1] = { \(specs[1])} },

@@ -1,3 +1,4 @@
+import BTLensDissect
 import BTLensTestSupport
 import Foundation
 import XCTest
@@ -175,6 +176,38 @@ final class DefinitionFileHostileTests: XCTestCase {
         }
         XCTAssertTrue(fields.contains { $0.contains("ack_test.flags.ack_wanted") }, "tshark did not load the plugin")
         XCTAssertTrue(fields.contains { $0.contains("ack_test.f.more_to_come") })
+    }
+
+    /// Frame flags whose names clean to one abbreviation (`é` and `ü` as `_`) each keep their own
+    /// field, so tshark shows the bits the frame has (it showed one bit's value under another's name).
+    func testFrameFlagsOfOneCleanedNameShowTheirOwnBits() throws {
+        let (cwd, dissectors) = try folder([
+            "coll.yaml": """
+            protocol: coll
+            flags: {0x01: "é", 0x02: "ü", 0x04: "a.b", 0x08: "a_b"}
+            messages:
+              - {id: 1, name: M}
+            """
+        ])
+        var s = LESession()
+        s.connect(handle: 0x40, address: [1, 2, 3, 4, 5, 6])
+        let bytes = Frame.encode(command: 1, sequence: 1, flags: 0x0a, payload: [])
+        s.stream(handle: 0x40, attHandle: 0x11, .sent, bytes, values: [bytes.count])
+        let capture = cwd + "/coll.btsnoop"
+        try Data(s.bytes).write(to: URL(fileURLWithPath: capture))
+        let lua = cwd + "/coll.lua"
+        XCTAssertEqual(try run(["dissectors", "export", "--wireshark", dissectors, "-o", lua], in: cwd).status, 0)
+        guard
+            let out = try runTshark([
+                "-X", "lua_script:" + lua, "-r", capture, "-2", "-R", "frame", "-T", "fields", "-e", "coll.flags._",
+                "-e", "coll.flags.__2", "-e", "coll.flags.a_b", "-e", "coll.flags.a_b_2", "-d",
+                "btatt.handle==0x0011,coll",
+            ])
+        else {
+            throw XCTSkip("tshark is not installed")
+        }
+        // Flags 0x0a: ü and the second a_b set. tshark gives a boolean field as 0 or 1.
+        XCTAssertEqual(out.last { !$0.allSatisfy { $0 == "\t" } }, "0\t1\t0\t1", out.joined(separator: "\n"))
     }
 
     /// A loaded definition whose rows each read a byte but give 4,098 values: btlens and the exported

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTLensDefinitions
 import BTLensDissect
+import BTLensReport
 import Foundation
 
 struct Dissectors: ParsableCommand {
@@ -39,13 +40,15 @@ struct Dissectors: ParsableCommand {
                 let failed = loaded.warnings.filter { $0.file == d.origin }.count
                 let bindings = d.bindings.count
                 print(
-                    "\(d.origin): \(d.name): \(d.messageCount) messages, \(bindings) binding\(bindings == 1 ? "" : "s"), "
-                        + "\(d.examples.count - failed) of \(d.examples.count) examples hold")
+                    TerminalText.safe(
+                        "\(d.origin): \(d.name): \(d.messageCount) messages, \(bindings) binding\(bindings == 1 ? "" : "s"), "
+                            + "\(d.examples.count - failed) of \(d.examples.count) examples hold"))
             }
             // Every error of every file, in file order, then the examples that do not hold.
             let errors = loaded.errors + loaded.warnings
-            for e in errors { print(e) }
-            for n in loaded.leftOut { print("note: \(n)") }
+            // Definition files are the user's input: their control characters are shown escaped.
+            for e in errors { print(TerminalText.safe("\(e)")) }
+            for n in loaded.leftOut { print(TerminalText.safe("note: \(n)")) }
             if loaded.files.isEmpty && errors.isEmpty {
                 // Nothing checked is not a pass: say where btlens looked.
                 let places = paths.isEmpty ? loaded.table.sources.folders.map(\.path) : paths
@@ -66,7 +69,7 @@ struct Dissectors: ParsableCommand {
             let table = try definitions.load().table
             for d in table.dissectors {
                 let title = (d as? DefinitionDissector)?.title.map { "  \($0)" } ?? ""
-                print("\(d.name)  [\(d.origin)]\(title)")
+                print(TerminalText.safe("\(d.name)  [\(d.origin)]\(title)"))
                 print("    framing: \(Self.summary(d.framing))")
                 if let p = d.pairing {
                     print("    pairs responses (\(p.match.rawValue), timeout \(p.timeoutMicroseconds / 1000) ms)")
@@ -78,8 +81,9 @@ struct Dissectors: ParsableCommand {
                 let framing = b.framing.map { ", \(Self.summary($0))" } ?? ""
                 let devices = b.devices.map { " on devices \($0)" } ?? ""
                 print(
-                    "  \(b.key)\(role)\(framing)\(devices) → \(d.name)\(b.overrides ? " (overrides the built-in there)" : "")"
-                )
+                    TerminalText.safe(
+                        "  \(b.key)\(role)\(framing)\(devices) → \(d.name)\(b.overrides ? " (overrides the built-in there)" : "")"
+                    ))
             }
         }
 

@@ -274,7 +274,7 @@ struct DefinitionOptions: ParsableArguments {
             ? DefinitionLoader.load(DefinitionLoader.defaultFolders())
             : DefinitionLoader.load(paths, required: true)
         guard loaded.errors.isEmpty else { throw DefinitionFailure(errors: loaded.errors) }
-        for w in loaded.warnings { FileHandleStderr.write("btlens: warning: \(w)\n") }
+        for w in loaded.warnings { FileHandleStderr.write("btlens: warning: \(TerminalText.safe("\(w)"))\n") }
         return loaded
     }
 }

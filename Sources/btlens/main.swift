@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTLensCore
+import BTLensReport
 
 /// Exit 2 for usage errors (ArgumentParser's default is 64), 1 for unreadable input or a failed
 /// write, 3 for `--fail-on`.
@@ -29,7 +30,7 @@ do {
     FileHandleStderr.write("btlens: \(failure.message)\n")
     OS.exit(2)
 } catch let failure as DefinitionFailure {
-    for e in failure.errors { FileHandleStderr.write("btlens: \(e)\n") }
+    for e in failure.errors { FileHandleStderr.write("btlens: \(TerminalText.safe("\(e)"))\n") }
     OS.exit(2)
 } catch {
     let code = Btlens.exitCode(for: error)

@@ -210,6 +210,41 @@ final class DefinitionFileHostileTests: XCTestCase {
         XCTAssertEqual(out.last { !$0.allSatisfy { $0 == "\t" } }, "0\t1\t0\t1", out.joined(separator: "\n"))
     }
 
+    /// Control characters of definition files reach the terminal escaped, as the timeline's do: a
+    /// title, a name refused, an example that does not hold (stdout and warning), YAML's context line.
+    func testControlCharactersOfDefinitionFilesAreShownEscaped() throws {
+        let (cwd, _) = try folder([
+            "title.yaml": "protocol: tt\ntitle: \"t\\e]0;HACKED\\a\\e[2J\"\n",
+            "name.yaml": "protocol: \"b\\e[2Jad\"\n",
+            "ex.yaml": """
+            protocol: ex
+            messages:
+              - {id: 1, name: M, seq: [{id: v, type: str, size: eos}]}
+            examples:
+              - {hex: a5 01 01 01 00 02 41 42 2d, expect: {name: M, fields: {v: "\\e[2J\\u202e"}}}
+            """,
+            "yaml.yaml": "protocol: yy\nmessages: [\u{1b}[2J\n",
+        ])
+        let list = try run(["dissectors", "list", "--dissectors", "Dissectors/title.yaml"], in: cwd)
+        XCTAssertTrue(
+            list.stdout.contains("tt  [Dissectors/title.yaml]  t\\u{1b}]0;HACKED\\u{7}\\u{1b}[2J"), list.stdout)
+        let check = try run(["dissectors", "check"], in: cwd)
+        for line in [
+            "Dissectors/name.yaml:1: protocol: 'b\\u{1b}[2Jad' is not a name",
+            "Dissectors/ex.yaml:5: example: field v is '\"AB\"', expected '\\u{1b}[2J\\u{202e}'",
+            "messages: [\\u{1b}[2J",
+        ] {
+            XCTAssertTrue(check.stdout.contains(line), "\(line)\n\(check.stdout)")
+        }
+        XCTAssertFalse(check.stdout.contains("\u{1b}") || list.stdout.contains("\u{1b}"))
+        let timeline = try run(["timeline", "--dissectors", "Dissectors/ex.yaml", capture], in: cwd)
+        XCTAssertTrue(
+            timeline.stderr.contains(
+                "warning: Dissectors/ex.yaml:5: example: field v is '\"AB\"', expected '\\u{1b}[2J"),
+            timeline.stderr)
+        XCTAssertFalse(timeline.stderr.contains("\u{1b}"))
+    }
+
     /// A loaded definition whose rows each read a byte but give 4,098 values: btlens and the exported
     /// plugin both stop the message at 65,536 values, at the same payload offset.
     func testBtlensAndThePluginStopAMessageAtItsValues() throws {

@@ -137,17 +137,26 @@ extension DefinitionParser.Parser {
         }
         if let valid = m["valid"] {
             try integerOnly("valid", valid)
-            spec.valid = try self.valid(valid, here)
+            spec.valid = try self.valid(valid, here, of: type)
         }
     }
 
-    private func valid(_ v: YAMLValue, _ here: String) throws(DefinitionError) -> FieldSpec.Valid {
+    /// `valid:` of a field of `type`: one that no value of the type meets is refused.
+    private func valid(_ v: YAMLValue, _ here: String, of type: FieldSpec.FieldType) throws(DefinitionError)
+        -> FieldSpec.Valid
+    {
+        let range = Self.values(of: type)
+        let shown = range.map { "\(MessageValue.number($0.lowerBound))…\(MessageValue.number($0.upperBound))" } ?? ""
         if v.isScalar { return .anyOf([try v.integer("\(here) valid")]) }
         let m = try v.fields("\(here) valid", allowed: ["min", "max", "any-of"])
         if let list = m["any-of"] {
             var values: [Int64] = []
             for item in try list.items("\(here) valid any-of") {
                 values.append(try item.integer("\(here) valid any-of"))
+            }
+            guard !values.isEmpty else { throw list.error("\(here): valid any-of is empty, so no value is valid") }
+            if let range, !values.contains(where: { range.contains(Double($0)) }) {
+                throw list.error("\(here): valid any-of holds no value of the field's \(shown), so no value is valid")
             }
             return .anyOf(values)
         }
@@ -157,7 +166,25 @@ extension DefinitionParser.Parser {
                 "\(here): valid min \(MessageValue.number(lo)) is above max \(MessageValue.number(hi)), so no value is valid"
             )
         }
+        if let range, (lo.map { $0 > range.upperBound } ?? false) || (hi.map { $0 < range.lowerBound } ?? false) {
+            let asked = "\(lo.map(MessageValue.number) ?? "")…\(hi.map(MessageValue.number) ?? "")"
+            throw v.error("\(here): valid \(asked) is outside the field's \(shown), so no value is valid")
+        }
         return .range(min: lo, max: hi)
+    }
+
+    /// The values an integer field of `type` can hold.
+    static func values(of type: FieldSpec.FieldType) -> ClosedRange<Double>? {
+        let bits: Int
+        let signed: Bool
+        switch type {
+        case .integer(let width, let s, _): (bits, signed) = (width * 8, s)
+        case .bits(let n): (bits, signed) = (n, false)
+        case .varint(let s): (bits, signed) = (64, s)
+        default: return nil
+        }
+        let span = Double(sign: .plus, exponent: signed ? bits - 1 : bits, significand: 1)
+        return signed ? -span...(span - 1) : 0...(span - 1)
     }
 
     mutating func fieldType(_ t: YAMLValue, _ here: String, size: FieldSpec.Size?, known: Set<String>)

@@ -9,6 +9,8 @@ enum DefinitionParser {
     static let maxFileBytes = 1 << 20
     /// Bracket and type nesting allowed: deep enough for any protocol, shallow enough for the stack.
     static let maxNesting = 32
+    /// Block nesting the YAML parser reads (libyaml's limit): deeper is an error at its line.
+    static let yamlNesting = 1000
     /// YAML nodes a file may expand to. Aliases are expanded while composing, so a small file of
     /// nested aliases ("billion laughs") could otherwise take hours to walk.
     static let maxNodes = 100_000
@@ -56,7 +58,7 @@ enum DefinitionParser {
         } catch let e as DefinitionError {
             throw e
         } catch let e as YamlError {
-            throw yamlError(e, file: file)
+            throw yamlError(e, text: text, file: file)
         } catch {
             throw DefinitionError(file: file, line: nil, "YAML: \(error)")
         }
@@ -106,11 +108,21 @@ enum DefinitionParser {
         }
     }
 
-    private static func yamlError(_ e: YamlError, file: String) -> DefinitionError {
+    private static func yamlError(_ e: YamlError, text: String, file: String) -> DefinitionError {
         switch e {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
             .composer(_, let problem, let mark, _):
+            // libyaml's own words name its C API: say what it means for the file.
+            if problem.hasPrefix("Maximum nesting level reached") {
+                return DefinitionError(
+                    file: file, line: mark.line, "YAML nested deeper than the \(yamlNesting) levels btlens reads")
+            }
             return DefinitionError(file: file, line: mark.line, "YAML: \(problem)")
+        case .reader(let problem, let offset?, let value, _):
+            // A control character (a NUL byte, ESC): its line, counted to its byte offset.
+            let line = text.utf8.prefix(offset).reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            let byte = value >= 0 ? String(format: " (0x%02x)", value) : ""
+            return DefinitionError(file: file, line: line, "YAML: \(problem)\(byte)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             return DefinitionError(
                 file: file, line: context.mark.line, "YAML: duplicate key \(duplicates.joined(separator: ", "))")

@@ -19,6 +19,39 @@ final class DefinitionErrorTests: XCTestCase {
         XCTAssertEqual(error("protocol: tt\nmessages: [a, b\n"), "x.yaml:3: YAML: did not find expected ',' or ']'")
     }
 
+    /// libyaml's own words name its C API (`yaml_set_max_nest_level()`); a control character had no line.
+    func testYAMLNestedTooDeepAndControlCharactersAreSaidAtTheirLines() {
+        let deep =
+            "protocol: tt\ny:\n" + (1...1100).map { String(repeating: " ", count: $0) + "k:" }.joined(separator: "\n")
+        XCTAssertEqual(error(deep), "x.yaml:1001: YAML nested deeper than the 1000 levels btlens reads")
+        XCTAssertEqual(
+            error("protocol: tt\ntitle: a\u{0}b\n"), "x.yaml:2: YAML: control characters are not allowed (0x00)")
+        XCTAssertEqual(
+            error("protocol: tt\n\ntitle: a\u{1b}[2Jb\n"), "x.yaml:3: YAML: control characters are not allowed (0x1b)")
+    }
+
+    func testNoValueValidIsAnError() {
+        XCTAssertEqual(
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {any-of: []}}]}\n"),
+            "x.yaml:3: field 'v': valid any-of is empty, so no value is valid")
+        XCTAssertEqual(
+            error(
+                "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 0x100, max: 300}}]}\n"
+            ),
+            "x.yaml:3: field 'v': valid 256…300 is outside the field's 0…255, so no value is valid")
+        XCTAssertEqual(
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: s1, valid: {max: -129}}]}\n"),
+            "x.yaml:3: field 'v': valid …-129 is outside the field's -128…127, so no value is valid")
+        XCTAssertEqual(
+            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: b3, valid: {any-of: [8, 9]}}]}\n"),
+            "x.yaml:3: field 'v': valid any-of holds no value of the field's 0…7, so no value is valid")
+        XCTAssertEqual(
+            error(
+                "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 255, max: 300}}]}\n"
+            ),
+            "no error")
+    }
+
     func testEmptyFileAndMissingProtocol() {
         XCTAssertEqual(error(""), "x.yaml:-: empty file; expected a mapping with 'protocol:'")
         XCTAssertEqual(error("title: t\n"), "x.yaml:1: the definition: missing 'protocol'")

@@ -186,10 +186,14 @@ public enum DefinitionLoader {
         var isDirectory: ObjCBool = false
         let isFile =
             FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && !isDirectory.boolValue
-        let path = isFile ? ((folder.path as NSString).deletingLastPathComponent).nonEmpty ?? "." : folder.path
+        // A FIFO or device given is named itself, as what it is: its folder was not read.
+        let irregular = isFile ? DefinitionFile.irregular(folder.path) : nil
+        let path =
+            isFile && irregular == nil
+            ? ((folder.path as NSString).deletingLastPathComponent).nonEmpty ?? "." : folder.path
         return DefinitionSources.Folder(
             path: path, absolute: URL(fileURLWithPath: path).standardizedFileURL.path, role: folder.role.rawValue,
-            files: files.map { ($0 as NSString).lastPathComponent }, exists: exists)
+            files: files.map { ($0 as NSString).lastPathComponent }, exists: exists, irregular: irregular)
     }
 }
 

@@ -237,9 +237,14 @@ public struct DefinitionSources: Sendable, Equatable {
         /// The file names read from it (a path given as a file is its own folder).
         public var files: [String]
         public var exists: Bool
+        /// A path given that is no regular file (a FIFO, a device): what it is, said instead of its folder.
+        public var irregular: String?
 
-        public init(path: String, absolute: String, role: String, files: [String], exists: Bool) {
+        public init(
+            path: String, absolute: String, role: String, files: [String], exists: Bool, irregular: String? = nil
+        ) {
             (self.path, self.absolute, self.role, self.files, self.exists) = (path, absolute, role, files, exists)
+            self.irregular = irregular
         }
     }
 
@@ -261,7 +266,11 @@ public struct DefinitionSources: Sendable, Equatable {
             let place =
                 f.path.isEmpty
                 ? "(\(f.role))" : "\(f.path) (\(f.role)" + (f.path == f.absolute ? ")" : ", \(f.absolute))")
-            let what = !f.exists ? "no such folder" : f.files.isEmpty ? "none loaded" : f.files.joined(separator: ", ")
+            let what =
+                !f.exists
+                ? "no such folder"
+                : f.irregular.map { "\($0), not a regular file: not read" }
+                    ?? (f.files.isEmpty ? "none loaded" : f.files.joined(separator: ", "))
             return "\(place): \(what)"
         }
         return (parts.isEmpty ? ["none"] : parts).joined(separator: "; ") + notes.map { "; \($0)" }.joined()

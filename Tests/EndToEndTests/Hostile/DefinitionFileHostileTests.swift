@@ -93,6 +93,14 @@ final class DefinitionFileHostileTests: XCTestCase {
         let check = try run(["dissectors", "check"], in: cwd)
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.stdout.contains("Dissectors/x.yaml:-: a FIFO or other special file"), check.stdout)
+        // Given itself, it is named as what it is, not as its folder of none loaded.
+        let given = try run(["timeline", "--summary", "--dissectors", "Dissectors/x.yaml", capture], in: cwd)
+        XCTAssertEqual(given.status, 0, given.stderr)
+        XCTAssertTrue(
+            given.stdout.contains(
+                "Dissectors:  Dissectors/x.yaml (--dissectors, \(dissectors)/x.yaml): a FIFO or other special file,"
+                    + " not a regular file: not read;"), given.stdout)
+        XCTAssertFalse(given.stdout.contains("none loaded"), given.stdout)
     }
 
     func testNonUTF8AndOversizedFilesAreNamedExactly() throws {

@@ -7,14 +7,6 @@ import XCTest
 /// What a definition may ask for as a whole (`DefinitionCost`), keys spelt twice, and names the
 /// Wireshark export could not register: each refused at its line (issue 47, parts 1 and 8).
 final class DefinitionBoundTests: XCTestCase {
-    func error(_ yaml: String) -> String {
-        do {
-            _ = try DefinitionParser.parse(text: yaml, file: "x.yaml")
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
 
     /// The issue's nine lines: 4,096 empty items, repeated 4,096 times, repeated 4,096 times.
     static let repeatBomb = """
@@ -39,12 +31,12 @@ final class DefinitionBoundTests: XCTestCase {
 
     func testRepeatsOfRepeatsAreRefusedAtTheirMessage() {
         XCTAssertEqual(
-            error(Self.repeatBomb),
+            definitionError(Self.repeatBomb),
             "x.yaml:7: message M: its fields can produce more than 65536 values (repeats of types of repeats); a message may produce at most 65536"
         )
         // 16 × 4096 values fit; what takes bytes is paid for by the payload, so eos is not counted.
         XCTAssertEqual(
-            error(
+            definitionError(
                 """
                 protocol: tt
                 types:
@@ -59,7 +51,7 @@ final class DefinitionBoundTests: XCTestCase {
     func testTypesOfTypesAreRefusedFast() {
         let start = ContinuousClock.now
         XCTAssertEqual(
-            error(Self.typeTower),
+            definitionError(Self.typeTower),
             "x.yaml:14: message M: its fields can produce more than 65536 values (repeats of types of repeats); a message may produce at most 65536"
         )
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(2))
@@ -67,62 +59,63 @@ final class DefinitionBoundTests: XCTestCase {
 
     func testAnUnusedTypeIsCheckedToo() {
         XCTAssertEqual(
-            error("protocol: tt\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\n"),
+            definitionError("protocol: tt\ntypes:\n  loop: {seq: [{id: again, type: loop}]}\n"),
             "x.yaml:3: type 'loop' contains itself (loop → loop)")
         XCTAssertEqual(
-            error("protocol: tt\ntypes:\n  a: {seq: [{id: x, type: u3x}]}\n").prefix(40),
+            definitionError("protocol: tt\ntypes:\n  a: {seq: [{id: x, type: u3x}]}\n").prefix(40),
             "x.yaml:3: field 'x': unknown type 'u3x';")
         // The fields it names are taken to come before it, as where it is used.
-        XCTAssertEqual(error("protocol: tt\ntypes:\n  a: {seq: [{id: x, type: bytes, size: n}]}\n"), "no error")
+        XCTAssertEqual(
+            definitionError("protocol: tt\ntypes:\n  a: {seq: [{id: x, type: bytes, size: n}]}\n"), "no error")
     }
 
     func testAKeySpeltTwiceIsRefused() {
         XCTAssertEqual(
-            error("protocol: tt\nenums:\n  e:\n    1: one\n    0x1: uno\n"),
+            definitionError("protocol: tt\nenums:\n  e:\n    1: one\n    0x1: uno\n"),
             "x.yaml:5: enum e: key '0x1' is 1, as '1' is; each value once")
         XCTAssertEqual(
-            error("protocol: tt\nflags: {0x01: a, 0b1: b}\n"),
+            definitionError("protocol: tt\nflags: {0x01: a, 0b1: b}\n"),
             "x.yaml:2: flags: key '0b1' is 1, as '0x01' is; each value once")
         XCTAssertEqual(
-            error(
+            definitionError(
                 "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: k, type: u1}, {id: v, type: {switch-on: k, cases: {1: u1, 0x01: u2}}}]}\n"
             ), "x.yaml:3: field 'v' cases: key '0x01' is 1, as '1' is; each value once")
     }
 
     func testAnEmptyValidRangeIsRefused() {
         XCTAssertEqual(
-            error(
+            definitionError(
                 "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 100, max: 0}}]}\n"),
             "x.yaml:3: field 'v': valid min 100 is above max 0, so no value is valid")
     }
 
     func testWiresharksOwnProtocolNamesAreRefused() {
         XCTAssertEqual(
-            error("protocol: Frame\n"),
+            definitionError("protocol: Frame\n"),
             "x.yaml:1: protocol: 'Frame' is Wireshark's own protocol frame; the export could not register it")
     }
 
     func testFilterNamesWiresharkRefusesAreRefused() {
         XCTAssertEqual(
-            error("protocol: a\n"),
+            definitionError("protocol: a\n"),
             "x.yaml:1: protocol: 'a' exports to Wireshark as a, which is shorter than the two characters Wireshark needs"
         )
         XCTAssertEqual(
-            error("protocol: .\n"),
+            definitionError("protocol: .\n"),
             "x.yaml:1: protocol: '.' exports to Wireshark as _, which is shorter than the two characters Wireshark needs"
         )
         XCTAssertEqual(
-            error("protocol: \"123\"\n"),
+            definitionError("protocol: \"123\"\n"),
             "x.yaml:1: protocol: '123' exports to Wireshark as 123, which is all digits, which Wireshark refuses")
         XCTAssertEqual(
-            error("protocol: 0X1f\n"),
+            definitionError("protocol: 0X1f\n"),
             "x.yaml:1: protocol: '0X1f' exports to Wireshark as 0x1f, which starts with 0x, which Wireshark refuses")
         XCTAssertEqual(
-            error("protocol: And\n"),
+            definitionError("protocol: And\n"),
             "x.yaml:1: protocol: 'And' exports to Wireshark as and, which is a display filter keyword, which Wireshark refuses"
         )
         XCTAssertEqual(
-            error(
+            definitionError(
                 "protocol: \"1a\"\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 1, max: 0}}]}\n"
             ),
             "x.yaml:3: field 'v': valid min 1 is above max 0, so no value is valid")
@@ -130,15 +123,15 @@ final class DefinitionBoundTests: XCTestCase {
 
     func testWiresharksOwnProtocolTitlesAreRefused() {
         XCTAssertEqual(
-            error("protocol: tt\ntitle: Bluetooth Attribute Protocol\n"),
+            definitionError("protocol: tt\ntitle: Bluetooth Attribute Protocol\n"),
             "x.yaml:2: title: 'Bluetooth Attribute Protocol' is the title of a protocol of Wireshark's own;"
                 + " the export could not register it")
         XCTAssertEqual(
-            error("protocol: Ethernet\n"),
+            definitionError("protocol: Ethernet\n"),
             "x.yaml:1: protocol: 'Ethernet' is the title of a protocol of Wireshark's own; the export could not register it"
         )
         XCTAssertEqual(
-            error(
+            definitionError(
                 "protocol: Ethernet\ntitle: Ethernet gadget\nmessages:\n  - {id: 1, name: M, seq: [{id: v, type: u1, valid: {min: 1, max: 0}}]}\n"
             ),
             "x.yaml:4: field 'v': valid min 1 is above max 0, so no value is valid")
@@ -146,13 +139,15 @@ final class DefinitionBoundTests: XCTestCase {
 
     func testAFlagBeyondItsFieldIsRefused() {
         XCTAssertEqual(
-            error("protocol: tt\nflags: {0x01: small, 0x100: big}\n"),
+            definitionError("protocol: tt\nflags: {0x01: small, 0x100: big}\n"),
             "x.yaml:2: flags: key '0x100' is a bit beyond the 8 bits of the frame's flags byte")
         XCTAssertEqual(
-            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: f, type: u1, flags: {0x100: big}}]}\n"),
+            definitionError(
+                "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: f, type: u1, flags: {0x100: big}}]}\n"),
             "x.yaml:3: field 'f' flags: key '0x100' is a bit beyond the 8 bits of the field")
         XCTAssertEqual(
-            error("protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: f, type: b4, flags: {0x10: big}}]}\n"),
+            definitionError(
+                "protocol: tt\nmessages:\n  - {id: 1, name: M, seq: [{id: f, type: b4, flags: {0x10: big}}]}\n"),
             "x.yaml:3: field 'f' flags: key '0x10' is a bit beyond the 4 bits of the field")
     }
 

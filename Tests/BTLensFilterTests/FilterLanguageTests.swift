@@ -218,14 +218,7 @@ final class FilterLanguageTests: XCTestCase {
             ("a5 && # ", "unexpected character '#'", 6, 1),
             ("command ==", "the filter ends where a value was expected", 10, 1),
         ]
-        for (expression, message, column, length) in cases {
-            XCTAssertThrowsError(try DisplayFilter(expression), expression) { error in
-                guard let e = error as? FilterError else { return XCTFail("\(error)") }
-                XCTAssertEqual(e.message, message, expression)
-                XCTAssertEqual(e.column, column, expression)
-                XCTAssertEqual(e.length, length, expression)
-            }
-        }
+        assertRefused(cases)
     }
 
     func testTheMessageShowsTheCaretUnderThePlace() {
@@ -276,6 +269,22 @@ final class FilterInputTests: XCTestCase {
             } catch {
                 XCTAssertLessThanOrEqual(error.column, s.count, s)
                 XCTAssertFalse(error.description.isEmpty)
+            }
+        }
+    }
+}
+
+extension XCTestCase {
+    /// Each expression fails to compile with its message, the caret at its column, `length` long.
+    func assertRefused(
+        _ cases: [(String, String, Int, Int)], file: StaticString = #filePath, line: UInt = #line
+    ) {
+        for (expression, message, column, length) in cases {
+            XCTAssertThrowsError(try DisplayFilter(expression), expression, file: file, line: line) { error in
+                guard let e = error as? FilterError else { return XCTFail("\(error)", file: file, line: line) }
+                XCTAssertEqual(e.message, message, expression, file: file, line: line)
+                XCTAssertEqual(e.column, column, expression, file: file, line: line)
+                XCTAssertEqual(e.length, length, expression, file: file, line: line)
             }
         }
     }

@@ -47,14 +47,7 @@ final class FilterStringTests: XCTestCase {
             (#"message contains "\"#, #"a \ ends the filter: the string is not closed"#, 18, 1),
             (#"message matches r"\"#, "string not closed: a \" is missing", 16, 3),
         ]
-        for (expression, message, column, length) in cases {
-            XCTAssertThrowsError(try DisplayFilter(expression), expression) { error in
-                guard let e = error as? FilterError else { return XCTFail("\(error)") }
-                XCTAssertEqual(e.message, message, expression)
-                XCTAssertEqual(e.column, column, expression)
-                XCTAssertEqual(e.length, length, expression)
-            }
-        }
+        assertRefused(cases)
     }
 
     func testTheCaretIsUnderTheEscape() {
@@ -95,14 +88,7 @@ final class FilterStringTests: XCTestCase {
                 "not a regular expression: missing closing parenthesis (at character 2 of the pattern)", 16, 4
             ),
         ]
-        for (expression, message, column, length) in cases {
-            XCTAssertThrowsError(try DisplayFilter(expression), expression) { error in
-                guard let e = error as? FilterError else { return XCTFail("\(error)") }
-                XCTAssertEqual(e.message, message, expression)
-                XCTAssertEqual(e.column, column, expression)
-                XCTAssertEqual(e.length, length, expression)
-            }
-        }
+        assertRefused(cases)
     }
 
     /// A pattern that backtracks without end stops at its budget, as not found.
